@@ -1,0 +1,52 @@
+# A thin wrapper: every target calls meson or ninja.  `make demo` and
+# `make check` install missing Debian build dependencies when run as root.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+DEB_DEPS   := meson ninja-build pkg-config gcc g++ libc6-dev babeltrace2 python3
+
+.PHONY: all deps demo check check-fast bench clean install
+
+all: $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+deps:
+	@missing=""; for p in $(DEB_DEPS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+		else \
+			echo "missing Debian packages:$$missing (run 'make deps' as root)"; exit 1; \
+		fi; \
+	fi
+
+$(BUILD)/build.ninja: | deps
+	meson setup $(BUILD)
+
+$(ASAN_BUILD)/build.ninja: | deps
+	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false \
+		-Dc_args=-fno-sanitize-recover=all -Dbuildtype=debug
+
+demo: all
+	cd $(BUILD) && ./cli/evtrace record -o demo-trace -- ./examples/demo 5 && \
+		./cli/evtrace report demo-trace
+
+check: all $(ASAN_BUILD)/build.ninja
+	meson test -C $(BUILD) --print-errorlogs
+	ninja -C $(ASAN_BUILD)
+	meson test -C $(ASAN_BUILD) --print-errorlogs
+
+check-fast: all
+	meson test -C $(BUILD) --print-errorlogs
+
+bench: all
+	ninja -C $(BUILD) bench/printk_bench
+	./$(BUILD)/bench/printk_bench
+
+install: all
+	meson install -C $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,30 @@
+/*
+ * cli.h - what the evtrace subcommands share: error reporting in the form
+ * "evtrace: <command>: <what>: <why>", and argument checks.
+ */
+#ifndef EVT_CLI_CLI_H
+#define EVT_CLI_CLI_H
+
+#include <stdbool.h>
+
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_ls(int argc, char **argv);
+int cmd_enable(int argc, char **argv);
+int cmd_disable(int argc, char **argv);
+int cmd_format(int argc, char **argv);
+int cmd_stream(int argc, char **argv);
+
+/* Prints "evtrace: <cmd>: <message>" on stderr; returns 1 (the exit code). */
+int cli_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Parses a pid argument; reports and returns -1 when it is not one. */
+int cli_parse_pid(const char *cmd, const char *arg);
+/* Checks a pattern's syntax; reports with the position when it is bad. */
+bool cli_pattern_ok(const char *cmd, const char *pattern);
+/* Prints the usage of cmd on stderr and returns 2. */
+int cli_usage(const char *cmd);
+/* --help text of cmd on stdout; returns 0. */
+int cli_help(const char *cmd);
+
+#endif

@@ -1,0 +1,224 @@
+/*
+ * cmd_events.c - evtrace ls, enable, disable and format: the event trees
+ * of running processes, read and switched through their control files.
+ * They act on the default collection (slot 0), the one `stream` reads.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "live.h"
+#include "quote.h"
+#include "tree.h"
+
+struct target {
+	int pid;			/* 0: every process */
+	bool formats;
+	const char *path;
+};
+
+static int parse_args(const char *cmd, int argc, char **argv,
+		      struct target *t, bool allow_f, bool need_path)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "formats", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	memset(t, 0, sizeof(*t));
+	while ((opt = getopt_long(argc, argv, allow_f ? "p:fh" : "p:h", longopts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			t->pid = cli_parse_pid(cmd, optarg);
+			if (t->pid < 0)
+				return 1;
+			break;
+		case 'f':
+			if (!allow_f)
+				return cli_usage(cmd);
+			t->formats = true;
+			break;
+		case 'h':
+			cli_help(cmd);
+			return -1;
+		default:
+			return cli_usage(cmd);
+		}
+	}
+	if (optind < argc)
+		t->path = argv[optind++];
+	if (optind < argc) {
+		cli_error(cmd, "unexpected argument '%s'", argv[optind]);
+		return cli_usage(cmd);
+	}
+	if (need_path && !t->path) {
+		cli_error(cmd, "no event path given");
+		return cli_usage(cmd);
+	}
+	if (t->path && !cli_pattern_ok(cmd, t->path))
+		return 1;
+	return 0;
+}
+
+/* Opens the targets' control files; reports when there are none. */
+static int open_targets(const char *cmd, const struct target *t,
+			struct evt_ctl ***ctls)
+{
+	char dir[PATH_MAX];
+	int n;
+
+	evt_rundir_path(dir, sizeof(dir));
+	n = evt_rundir_open_live(dir, t->pid, ctls);
+	if (n < 0) {
+		cli_error(cmd, "%s: %s", dir, strerror(-n));
+		return -1;
+	}
+	if (n == 0) {
+		if (t->pid)
+			cli_error(cmd, "pid %d: no traced process with this pid in %s",
+				  t->pid, dir);
+		else
+			cli_error(cmd, "no traced process in %s", dir);
+		evt_rundir_close_all(*ctls, 0);
+		return -1;
+	}
+	return n;
+}
+
+static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
+		       bool formats)
+{
+	unsigned i;
+
+	if (n->event >= 0 && !n->nchildren) {
+		printf("%c %s%s\n", n->state, n->path,
+		       c->events[n->event].unloaded ? " (unloaded)" : "");
+		if (formats) {
+			fputs("\tformat: ", stdout);
+			evt_quote(stdout, c->events[n->event].format);
+			fputc('\n', stdout);
+		}
+	} else {
+		printf("%c %s/\n", n->state, n->path);
+	}
+	for (i = 0; i < n->nchildren; i++)
+		print_node(c, n->children[i], formats);
+}
+
+int cmd_ls(int argc, char **argv)
+{
+	struct evt_ctl **ctls;
+	struct target t;
+	int n, i, ret, shown = 0;
+
+	ret = parse_args("ls", argc, argv, &t, true, false);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	n = open_targets("ls", &t, &ctls);
+	if (n < 0)
+		return 1;
+	for (i = 0; i < n; i++) {
+		struct evt_tree_node *root = evt_tree_build(ctls[i], 0);
+		const struct evt_tree_node *node;
+
+		if (!root) {
+			evt_rundir_close_all(ctls, n);
+			return cli_error("ls", "out of memory");
+		}
+		node = evt_tree_find(root, t.path ? t.path : "");
+		if (node) {
+			printf("# pid %u (%s)\n", ctls[i]->h.pid, ctls[i]->h.comm);
+			print_node(ctls[i], node, t.formats);
+			shown++;
+		}
+		evt_tree_free(root);
+	}
+	evt_rundir_close_all(ctls, n);
+	if (!shown)
+		return cli_error("ls", "%s: no such event or directory", t.path);
+	return 0;
+}
+
+static int set_enable(const char *cmd, int argc, char **argv, bool on)
+{
+	struct evt_ctl **ctls;
+	struct target t;
+	unsigned count = 0;
+	int n, i, ret;
+
+	ret = parse_args(cmd, argc, argv, &t, false, true);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	n = open_targets(cmd, &t, &ctls);
+	if (n < 0)
+		return 1;
+	for (i = 0; i < n; i++)
+		count += evt_tree_set(ctls[i], t.path, 0, on);
+	evt_rundir_close_all(ctls, n);
+	if (!count)
+		return cli_error(cmd, "%s: no such event or directory%s", t.path,
+				 t.pid ? "" : " in any traced process");
+	return 0;
+}
+
+int cmd_enable(int argc, char **argv)
+{
+	return set_enable("enable", argc, argv, true);
+}
+
+int cmd_disable(int argc, char **argv)
+{
+	return set_enable("disable", argc, argv, false);
+}
+
+int cmd_format(int argc, char **argv)
+{
+	struct evt_ctl **ctls;
+	struct target t;
+	const char *printed[64];
+	unsigned nprinted = 0, k;
+	int n, i, ret, is_dir = 0;
+
+	ret = parse_args("format", argc, argv, &t, false, true);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	n = open_targets("format", &t, &ctls);
+	if (n < 0)
+		return 1;
+	for (i = 0; i < n; i++) {
+		struct evt_tree_node *root = evt_tree_build(ctls[i], 0);
+		const struct evt_tree_node *node = root ?
+			evt_tree_find(root, t.path) : NULL;
+		const char *format;
+
+		if (node && node->event < 0)
+			is_dir = 1;
+		if (!node || node->event < 0) {
+			evt_tree_free(root);
+			continue;
+		}
+		format = ctls[i]->events[node->event].format;
+		for (k = 0; k < nprinted; k++)
+			if (!strcmp(printed[k], format))
+				break;
+		if (k == nprinted && nprinted < 64) {
+			printed[nprinted++] = format;
+			evt_quote(stdout, format);
+			fputc('\n', stdout);
+		}
+		evt_tree_free(root);
+	}
+	ret = 0;
+	if (!nprinted)
+		ret = cli_error("format", "%s: %s", t.path,
+				is_dir ? "is a directory, not an event" :
+					 "no such event");
+	evt_rundir_close_all(ctls, n);
+	return ret;
+}

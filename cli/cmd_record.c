@@ -1,0 +1,206 @@
+/*
+ * cmd_record.c - evtrace record: run a command under a collection and
+ * write its trace.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "collection.h"
+#include "layout.h"
+#include "rules.h"
+#include "rundir.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static int parse_u32(const char *opt, const char *arg, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 0);
+	if (errno || end == arg || *end || v > UINT32_MAX || arg[0] == '-')
+		return cli_error("record", "%s '%s': not a number", opt, arg);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Starts argv with the collection's environment; -errno of exec on failure. */
+static pid_t spawn(char **argv, const char *rules, const char *rundir,
+		   int *exec_errno)
+{
+	int pipefd[2], err = 0;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(pipefd[0]);
+		setenv("EVTRACE_COLLECTION", rules, 1);
+		setenv("EVTRACE_RUNDIR", rundir, 1);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(argv[0], argv);
+		err = errno;
+		if (write(pipefd[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	if (pid > 0 && read(pipefd[0], &err, sizeof(err)) == sizeof(err)) {
+		*exec_errno = err;
+		waitpid(pid, NULL, 0);
+	}
+	close(pipefd[0]);
+	return pid;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "overwrite", no_argument, NULL, 'O' },
+		{ "packet-size", required_argument, NULL, 'S' },
+		{ "packets", required_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct evt_collection_opts o = {
+		.output = "trace", .mode = EVT_MODE_DISCARD,
+		.packet_size = EVT_PACKET_DEFAULT_BYTES,
+		.packet_count = EVT_PACKETS_DEFAULT,
+	};
+	const char **patterns = calloc(argc + 2, sizeof(char *));
+	struct evt_collection_stats stats;
+	struct evt_collection *c = NULL;
+	char rundir[PATH_MAX], err[PATH_MAX + 300];
+	int opt, status = 0, exec_errno = 0, ret = 1;
+	pid_t child;
+
+	if (!patterns)
+		return cli_error("record", "out of memory");
+	while ((opt = getopt_long(argc, argv, "+e:o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			if (!cli_pattern_ok("record", optarg))
+				goto out;
+			patterns[o.npatterns++] = optarg;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'O':
+			o.mode = EVT_MODE_OVERWRITE;
+			break;
+		case 'S':
+			if (parse_u32("--packet-size", optarg, &o.packet_size))
+				goto out;
+			break;
+		case 'N':
+			if (parse_u32("--packets", optarg, &o.packet_count))
+				goto out;
+			break;
+		case 'h':
+			free(patterns);
+			return cli_help("record");
+		default:
+			ret = cli_usage("record");
+			goto out;
+		}
+	}
+	if (optind >= argc) {
+		cli_error("record", "no command to run");
+		ret = cli_usage("record");
+		goto out;
+	}
+	if (o.npatterns >= EVT_RULES_MAX_PATTERNS) {
+		cli_error("record", "more than %d -e patterns",
+			  EVT_RULES_MAX_PATTERNS - 1);
+		goto out;
+	}
+	if (o.npatterns == 0)
+		patterns[o.npatterns++] = "printk";
+	patterns[o.npatterns++] = "ftrace/print";
+	o.patterns = patterns;
+	evt_rundir_path(rundir, sizeof(rundir));
+	o.rundir = rundir;
+	if (evt_collection_create(&o, &c, err, sizeof(err))) {
+		cli_error("record", "%s", err);
+		goto out;
+	}
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	child = spawn(argv + optind, evt_collection_rules_path(c), rundir,
+		      &exec_errno);
+	if (child < 0 || exec_errno) {
+		cli_error("record", "cannot run '%s': %s", argv[optind],
+			  strerror(child < 0 ? errno : exec_errno));
+		ret = 127;
+		goto out_finish;
+	}
+	for (;;) {
+		struct pollfd pfd = { .fd = evt_collection_fd(c), .events = POLLIN };
+		pid_t w = waitpid(child, &status, WNOHANG);
+		int n;
+
+		if (w == child)
+			break;
+		if (stop_requested) {
+			/* The terminal's ^C reached the command too; wait for
+			 * it briefly, then stop recording regardless. */
+			kill(child, SIGTERM);
+			usleep(100 * 1000);
+			if (waitpid(child, &status, WNOHANG) != child)
+				status = 0;
+			break;
+		}
+		n = evt_collection_poll(c, err, sizeof(err));
+		if (n < 0) {
+			cli_error("record", "%s", err);
+			kill(child, SIGTERM);
+			waitpid(child, &status, 0);
+			goto out_finish;
+		}
+		if (n == 0)
+			poll(&pfd, pfd.fd >= 0, 20);
+	}
+	ret = WIFEXITED(status) ? WEXITSTATUS(status) :
+	      WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+out_finish:
+	if (evt_collection_finish(c, &stats, err, sizeof(err))) {
+		cli_error("record", "%s", err);
+		ret = ret ? ret : 1;
+	} else {
+		fprintf(stderr, "evtrace: record: %llu packets, %llu bytes from %u "
+			"processes written to %s; %llu events lost\n",
+			(unsigned long long)stats.packets,
+			(unsigned long long)stats.bytes, stats.processes, o.output,
+			(unsigned long long)(stats.lost + stats.lost_unbuffered));
+		if (stats.lost_unbuffered)
+			fprintf(stderr, "evtrace: record: %llu of them found no "
+				"buffer (memory bound reached)\n",
+				(unsigned long long)stats.lost_unbuffered);
+	}
+out:
+	evt_collection_destroy(c);
+	free(patterns);
+	return ret;
+}

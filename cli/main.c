@@ -1,0 +1,151 @@
+/*
+ * main.c - the evtrace command: dispatch to subcommands, shared helpers.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "pattern.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{ "record", cmd_record,
+	  "record [-e PATTERN]... [-o DIR] [--overwrite] [--packet-size BYTES] [--packets N] -- CMD [ARG]...",
+	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
+	  "events into the CTF trace directory DIR (default: trace).\n\n"
+	  "  -e, --event PATTERN    enable the events PATTERN names (repeatable);\n"
+	  "                         without -e every printk event is enabled.\n"
+	  "                         ftrace/print is always enabled.\n"
+	  "  -o, --output DIR       trace directory; an old trace there is replaced\n"
+	  "      --overwrite        flight recorder: keep the newest events only\n"
+	  "      --packet-size N    bytes per packet (power of two, 16 KiB..16 MiB)\n"
+	  "      --packets N        packets per thread buffer (2..4096)\n\n"
+	  "Exits with CMD's exit status (128 + signal if it was killed).\n" },
+	{ "report", cmd_report, "report DIR",
+	  "Print the events of the trace in DIR, one line each, time-ordered\n"
+	  "across threads and processes, then lost-event lines and a summary.\n" },
+	{ "ls", cmd_ls, "ls [-p PID] [-f] [PATH]",
+	  "Show the event tree of running traced processes (or of PID) with the\n"
+	  "state of every directory and event: 0, 1, X (mixed) or ? (nothing\n"
+	  "below).  PATH limits the tree; -f adds each event's format.\n" },
+	{ "enable", cmd_enable, "enable [-p PID] PATH",
+	  "Enable the event or directory PATH in running processes (or in PID).\n"
+	  "The root enables everything except printk/; name printk/ or below\n"
+	  "to enable printk events.\n" },
+	{ "disable", cmd_disable, "disable [-p PID] PATH",
+	  "Disable the event or directory PATH, with the rules of enable.\n" },
+	{ "format", cmd_format, "format [-p PID] PATH",
+	  "Print the format of the event PATH: for a printk event, its quoted\n"
+	  "format string.\n" },
+	{ "stream", cmd_stream, "stream [-p PID] [-e PATTERN]...",
+	  "Print the events of running processes (or of PID) live, until\n"
+	  "interrupted.  -e enables PATTERN while streaming.\n" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+int cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "evtrace: %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+int cli_parse_pid(const char *cmd, const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v <= 0 || v > 0x3fffffff) {
+		cli_error(cmd, "'%s': not a process id", arg);
+		return -1;
+	}
+	return (int)v;
+}
+
+bool cli_pattern_ok(const char *cmd, const char *pattern)
+{
+	char err[200];
+
+	if (evt_pattern_check(pattern, err, sizeof(err)) == 0)
+		return true;
+	cli_error(cmd, "pattern '%s': %s", pattern, err);
+	return false;
+}
+
+static const struct command *find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int cli_usage(const char *cmd)
+{
+	const struct command *c = find(cmd);
+
+	fprintf(stderr, "usage: evtrace %s\n", c ? c->usage : cmd);
+	return 2;
+}
+
+int cli_help(const char *cmd)
+{
+	const struct command *c = find(cmd);
+
+	printf("usage: evtrace %s\n\n%s", c->usage, c->help);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: evtrace COMMAND [ARG]...\n\ncommands:\n");
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  evtrace %s\n", commands[i].usage);
+	fprintf(f, "\n'evtrace COMMAND --help' tells more; see evtrace(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("evtrace 0.1.0\n");
+		return 0;
+	}
+	c = find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "evtrace: '%s' is not a command\n", argv[1]);
+		usage(stderr);
+		return 2;
+	}
+	return c->run(argc - 1, argv + 1);
+}

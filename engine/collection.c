@@ -1,0 +1,736 @@
+/*
+ * collection.c - record a collection into a trace directory (see
+ * collection.h).
+ *
+ * Reader side of the buffer protocol of lib/write.c: acquire produced (or
+ * commit), copy the packet out of shared memory, check the copy, then
+ * release consumed so the writer may reuse the packet.  In overwrite mode
+ * nothing is consumed: buffers are read once, when their thread or process
+ * is gone or the recording ends, oldest surviving packet first.  Every
+ * value read from the control file is checked before use.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "collection.h"
+#include "ctf_metadata.h"
+#include "ctl.h"
+#include "layout.h"
+#include "pattern.h"
+#include "rules.h"
+#include "live.h"
+#include "trace_index.h"
+
+struct out_stream {
+	uint32_t epoch;		/* 0: nothing drained yet */
+	int fd;
+	uint64_t next_seq;
+	uint64_t extra_lost;	/* overwritten before they could be read */
+	uint64_t last_discarded;
+	uint64_t last_ts;
+	bool finished;
+};
+
+struct tracked {
+	struct evt_ctl *ctl;
+	uint32_t sid;
+	uint32_t slot_gen;
+	uint32_t nindexed;	/* events copied into the index */
+	bool dead;
+	bool done;		/* fully drained after its process died */
+	char name[64];
+	struct out_stream *streams;	/* [h.max_tbufs] */
+};
+
+struct evt_collection {
+	struct evt_collection_opts o;
+	char rundir[PATH_MAX];
+	char output[PATH_MAX];
+	char rules_path[PATH_MAX];
+	uint32_t slot;
+	uint64_t id;
+	int lock_fd;
+	int inotify_fd;
+	uint32_t clock_kind;
+	struct evt_trace_index ix;
+	bool index_dirty;
+	struct tracked *tracked;
+	unsigned ntracked;
+	char **foreign;		/* control files of other collections */
+	unsigned nforeign;
+	struct evt_collection_stats stats;
+	uint8_t *copy;		/* one packet */
+};
+
+static int claim_slot(struct evt_collection *c, char *err, size_t err_size)
+{
+	char path[PATH_MAX];
+	uint32_t s;
+
+	for (s = 1; s < EVT_NSLOTS; s++) {
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/slot-%u.lock", c->rundir, s);
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			snprintf(err, err_size, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			c->slot = s;
+			c->lock_fd = fd;
+			return 0;
+		}
+		close(fd);
+	}
+	snprintf(err, err_size, "%s: all %d collection slots are in use",
+		 c->rundir, EVT_NSLOTS - 1);
+	return -1;
+}
+
+static int write_rules(struct evt_collection *c, char *err, size_t err_size)
+{
+	struct evt_rules *r = calloc(1, sizeof(*r));
+	char tmp[PATH_MAX + 8];
+	FILE *f;
+	unsigned i;
+	int ret = -1;
+
+	if (!r)
+		return snprintf(err, err_size, "out of memory"), -1;
+	r->slot = c->slot;
+	r->collection_id = c->id;
+	r->mode = c->o.mode;
+	r->packet_size = c->o.packet_size;
+	r->packet_count = c->o.packet_count;
+	for (i = 0; i < c->o.npatterns && i < EVT_RULES_MAX_PATTERNS; i++)
+		snprintf(r->patterns[r->npatterns++], EVT_RULES_PATTERN_MAX, "%s",
+			 c->o.patterns[i]);
+	snprintf(c->rules_path, sizeof(c->rules_path), "%s/collection-%" PRIu64
+		 ".rules", c->rundir, c->id);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", c->rules_path);
+	f = fopen(tmp, "we");
+	if (!f || evt_rules_write(f, r) || fclose(f)) {
+		snprintf(err, err_size, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp, c->rules_path)) {
+		snprintf(err, err_size, "%s: %s", c->rules_path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	free(r);
+	return ret;
+}
+
+/* Empties an old trace directory, refuses anything else that exists. */
+static int prepare_output(const char *dir, char *err, size_t err_size)
+{
+	char path[PATH_MAX + 300];
+	struct dirent *d;
+	DIR *dh;
+	bool is_trace;
+
+	if (mkdir(dir, 0755) == 0 || errno != EEXIST)
+		goto make_sub;
+	snprintf(path, sizeof(path), "%s/evtrace/index", dir);
+	is_trace = access(path, F_OK) == 0;
+	dh = opendir(dir);
+	if (!dh) {
+		snprintf(err, err_size, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((d = readdir(dh))) {
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		if (!is_trace) {
+			closedir(dh);
+			snprintf(err, err_size,
+				 "%s: exists and is not an evtrace trace; remove it or choose another with -o",
+				 dir);
+			return -1;
+		}
+		if (!strncmp(d->d_name, "stream_", 7) || !strcmp(d->d_name, "metadata")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+			unlink(path);
+		}
+	}
+	closedir(dh);
+make_sub:
+	snprintf(path, sizeof(path), "%s/evtrace", dir);
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int evt_collection_create(const struct evt_collection_opts *opts,
+			  struct evt_collection **out, char *err,
+			  size_t err_size)
+{
+	struct evt_collection *c = calloc(1, sizeof(*c));
+
+	*out = NULL;
+	if (!c)
+		return snprintf(err, err_size, "out of memory"), -1;
+	c->o = *opts;
+	c->lock_fd = c->inotify_fd = -1;
+	snprintf(c->rundir, sizeof(c->rundir), "%s", opts->rundir);
+	snprintf(c->output, sizeof(c->output), "%s", opts->output);
+	c->copy = malloc(EVT_PACKET_MAX_BYTES);
+	if (!c->copy) {
+		snprintf(err, err_size, "out of memory");
+		goto out_free;
+	}
+	if (evt_buffer_config_check(opts->packet_size, opts->packet_count, err,
+				    err_size))
+		goto out_free;
+	if (evt_rundir_make(c->rundir)) {
+		snprintf(err, err_size, "%s: %s", c->rundir, strerror(errno));
+		goto out_free;
+	}
+	if (prepare_output(c->output, err, err_size))
+		goto out_free;
+	if (getrandom(&c->id, sizeof(c->id), 0) != sizeof(c->id) || !c->id)
+		c->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
+	if (claim_slot(c, err, err_size))
+		goto out_free;
+	c->clock_kind = evt_clock_detect();
+	if (evt_clock_calibrate(c->clock_kind, &c->ix.clock)) {
+		snprintf(err, err_size, "cannot calibrate the trace clock");
+		goto out_free;
+	}
+	c->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (c->inotify_fd >= 0)
+		inotify_add_watch(c->inotify_fd, c->rundir, IN_CREATE | IN_MOVED_TO);
+	if (write_rules(c, err, err_size))
+		goto out_free;
+	c->index_dirty = true;
+	*out = c;
+	return 0;
+out_free:
+	evt_collection_destroy(c);
+	return -1;
+}
+
+const char *evt_collection_rules_path(const struct evt_collection *c)
+{
+	return c->rules_path;
+}
+
+int evt_collection_fd(const struct evt_collection *c)
+{
+	return c->inotify_fd;
+}
+
+static int write_file_atomically(const char *path, struct evt_collection *c,
+				 bool metadata)
+{
+	char tmp[PATH_MAX + 8], host[256] = "unknown";
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return -1;
+	if (metadata) {
+		gethostname(host, sizeof(host) - 1);
+		evt_ctf_metadata_write(f, &c->ix, host);
+	} else {
+		evt_trace_index_write(f, &c->ix);
+	}
+	if (ferror(f) | fclose(f))
+		return -1;
+	return rename(tmp, path);
+}
+
+static int flush_index(struct evt_collection *c, char *err, size_t err_size)
+{
+	char path[PATH_MAX + 32];
+
+	if (!c->index_dirty)
+		return 0;
+	snprintf(path, sizeof(path), "%s/evtrace/index", c->output);
+	if (write_file_atomically(path, c, false))
+		goto out_err;
+	snprintf(path, sizeof(path), "%s/metadata", c->output);
+	if (write_file_atomically(path, c, true))
+		goto out_err;
+	c->index_dirty = false;
+	return 0;
+out_err:
+	snprintf(err, err_size, "%s: %s", path, strerror(errno));
+	return -1;
+}
+
+static int index_events(struct evt_collection *c, struct tracked *t)
+{
+	struct evt_ctl *ctl = t->ctl;
+
+	for (; t->nindexed < ctl->nevents; t->nindexed++) {
+		const struct evt_ctl_event *ce = &ctl->events[t->nindexed];
+		struct evt_event_desc *e;
+		void *grown = realloc(c->ix.events,
+				      (c->ix.nevents + 1) * sizeof(*c->ix.events));
+		if (!grown)
+			return -1;
+		c->ix.events = grown;
+		e = &c->ix.events[c->ix.nevents];
+		memset(e, 0, sizeof(*e));
+		e->sid = t->sid;
+		e->id = ce->id;
+		e->kind = ce->kind;
+		e->nargs = ce->nargs;
+		memcpy(e->types, ce->types, ce->nargs);
+		e->parsed = ce->parsed;
+		e->path = strdup(ce->path);
+		e->format = strdup(ce->format);
+		if (!e->path || !e->format) {
+			free(e->path);
+			free(e->format);
+			return -1;
+		}
+		c->ix.nevents++;
+		c->index_dirty = true;
+	}
+	return 0;
+}
+
+static bool is_foreign(struct evt_collection *c, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nforeign; i++)
+		if (!strcmp(c->foreign[i], name))
+			return true;
+	for (i = 0; i < c->ntracked; i++)
+		if (!strcmp(c->tracked[i].name, name))
+			return true;
+	return false;
+}
+
+static void remember_foreign(struct evt_collection *c, const char *name)
+{
+	char **grown = realloc(c->foreign, (c->nforeign + 1) * sizeof(char *));
+
+	if (!grown)
+		return;
+	c->foreign = grown;
+	if ((c->foreign[c->nforeign] = strdup(name)))
+		c->nforeign++;
+}
+
+static void track(struct evt_collection *c, const char *name)
+{
+	char path[PATH_MAX], err[PATH_MAX + 200];
+	struct evt_ctl_slot *slot;
+	struct evt_stream_class *sc;
+	struct evt_ctl *ctl;
+	struct tracked *t;
+	void *grown;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", c->rundir, name);
+	ret = evt_ctl_open(path, &ctl, err, sizeof(err));
+	if (ret == -EAGAIN)
+		return;		/* not published yet: next time */
+	if (ret) {
+		if (ret != -ENOENT)
+			fprintf(stderr, "evtrace: %s\n", err);
+		remember_foreign(c, name);
+		return;
+	}
+	slot = &ctl->slots[c->slot];
+	if (__atomic_load_n(&slot->state, __ATOMIC_ACQUIRE) != EVT_SLOT_ACTIVE ||
+	    slot->collection_id != c->id) {
+		evt_ctl_close(ctl);
+		remember_foreign(c, name);
+		return;
+	}
+	if (ctl->h.clock_kind != c->clock_kind) {
+		fprintf(stderr, "evtrace: %s: uses another trace clock; skipped\n",
+			path);
+		evt_ctl_close(ctl);
+		remember_foreign(c, name);
+		return;
+	}
+	grown = realloc(c->tracked, (c->ntracked + 1) * sizeof(*c->tracked));
+	sc = realloc(c->ix.streams, (c->ix.nstreams + 1) * sizeof(*sc));
+	if (grown)
+		c->tracked = grown;
+	if (sc)
+		c->ix.streams = sc;
+	if (!grown || !sc) {
+		evt_ctl_close(ctl);
+		return;
+	}
+	t = &c->tracked[c->ntracked];
+	memset(t, 0, sizeof(*t));
+	t->streams = calloc(ctl->h.max_tbufs ? ctl->h.max_tbufs : 1,
+			    sizeof(*t->streams));
+	if (!t->streams) {
+		evt_ctl_close(ctl);
+		return;
+	}
+	t->ctl = ctl;
+	t->sid = c->ix.nstreams;
+	t->slot_gen = slot->gen;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	sc = &c->ix.streams[c->ix.nstreams++];
+	sc->sid = t->sid;
+	sc->pid = ctl->h.pid;
+	memcpy(sc->comm, ctl->h.comm, 16);
+	sc->comm[16] = '\0';
+	c->ntracked++;
+	c->stats.processes++;
+	c->index_dirty = true;
+}
+
+static void discover(struct evt_collection *c)
+{
+	struct dirent *d;
+	DIR *dh = opendir(c->rundir);
+
+	if (!dh)
+		return;
+	while ((d = readdir(dh)))
+		if (evt_ctl_name_pid(d->d_name) > 0 && !is_foreign(c, d->d_name))
+			track(c, d->d_name);
+	closedir(dh);
+}
+
+static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
+		     struct out_stream *st, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	if (st->fd < 0) {
+		char path[PATH_MAX + 64];
+
+		snprintf(path, sizeof(path), "%s/stream_%.*s_%u_%u", c->output,
+			 (int)strcspn(t->name, "."), t->name, i, st->epoch);
+		st->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (st->fd < 0)
+			return -1;
+	}
+	while (len) {
+		ssize_t n = write(st->fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Copies packet number seq (content bytes given, or its own when 0) out,
+ * checks it and writes it.  1 when written, 0 when skipped, -1 on error. */
+static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
+		       struct out_stream *st, const uint8_t *pkt,
+		       uint32_t packet_size, uint64_t seq, uint32_t commit)
+{
+	struct evt_packet_header *h = (struct evt_packet_header *)c->copy;
+	uint16_t cpu;
+	size_t content;
+
+	memcpy(c->copy, pkt, sizeof(*h));
+	if (h->magic != EVT_PACKET_MAGIC || h->packet_seq_num != seq) {
+		fprintf(stderr, "evtrace: %s: buffer %u packet %" PRIu64
+			": bad header; rest of this buffer skipped\n",
+			t->ctl->path, i, seq);
+		st->finished = true;
+		return 0;
+	}
+	if (commit) {	/* the open packet: close it in the copy */
+		h->content_size = (uint64_t)commit * 8;
+		h->timestamp_end = evt_clock_now(c->clock_kind, &cpu);
+	}
+	content = h->content_size / 8;
+	if (h->content_size % 8 || content < sizeof(*h) || content > packet_size) {
+		fprintf(stderr, "evtrace: %s: buffer %u packet %" PRIu64
+			": content size out of bounds; rest of this buffer skipped\n",
+			t->ctl->path, i, seq);
+		st->finished = true;
+		return 0;
+	}
+	memcpy(c->copy + sizeof(*h), pkt + sizeof(*h), content - sizeof(*h));
+	if (content == sizeof(*h) && h->events_discarded == 0)
+		return 0;	/* nothing in it */
+	h->stream_id = t->sid;
+	h->packet_size = h->content_size;
+	h->events_discarded += st->extra_lost;
+	st->last_discarded = h->events_discarded;
+	st->last_ts = h->timestamp_end;
+	if (out_write(c, t, i, st, c->copy, content))
+		return -1;
+	c->stats.packets++;
+	c->stats.bytes += content;
+	return 1;
+}
+
+/* A header-only packet carrying the final lost count. */
+static int write_lost_packet(struct evt_collection *c, struct tracked *t,
+			     uint32_t i, struct out_stream *st,
+			     const struct evt_ctl_tbuf *d, uint64_t total)
+{
+	struct evt_packet_header h = {
+		.magic = EVT_PACKET_MAGIC, .stream_id = t->sid,
+		.timestamp_begin = st->last_ts, .timestamp_end = st->last_ts,
+		.content_size = sizeof(h) * 8, .packet_size = sizeof(h) * 8,
+		.packet_seq_num = st->next_seq, .events_discarded = total,
+		.pid = t->ctl->h.pid, .tid = d->tid,
+	};
+
+	memcpy(h.comm, d->comm, sizeof(h.comm));
+	st->last_discarded = total;
+	return out_write(c, t, i, st, &h, sizeof(h));
+}
+
+/* Drains buffer i of t; final: take the open packet too.  0 or -1. */
+static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
+		      bool final)
+{
+	struct evt_ctl *ctl = t->ctl;
+	struct evt_ctl_tbuf *d = &ctl->tbufs[i];
+	struct out_stream *st = &t->streams[i];
+	uint32_t state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
+	uint32_t epoch, size, count, commit;
+	uint64_t produced, seq, first, offset, total_lost;
+	bool exited;
+	int ret;
+
+	if (state != EVT_TBUF_OWNED && state != EVT_TBUF_EXITED)
+		return 0;
+	/* Pairs with the writer's release of epoch. */
+	epoch = __atomic_load_n(&d->epoch, __ATOMIC_ACQUIRE);
+	if (d->slot != c->slot || d->slot_gen != t->slot_gen)
+		return 0;
+	if (st->epoch != epoch) {
+		if (st->epoch && st->fd >= 0)
+			close(st->fd);
+		memset(st, 0, sizeof(*st));
+		st->fd = -1;
+		st->epoch = epoch;
+	}
+	if (st->finished)
+		return 0;
+	size = d->packet_size;
+	count = d->packet_count;
+	offset = d->offset;
+	if (evt_buffer_config_check(size, count, NULL, 0) ||
+	    offset < ctl->h.arena_off ||
+	    offset - ctl->h.arena_off > ctl->h.arena_size ||
+	    (uint64_t)size * count > ctl->h.arena_size - (offset - ctl->h.arena_off)) {
+		fprintf(stderr, "evtrace: %s: buffer %u: geometry out of bounds; skipped\n",
+			ctl->path, i);
+		st->finished = true;
+		return 0;
+	}
+	exited = state == EVT_TBUF_EXITED || t->dead;
+	final = final || exited;
+	/* Pairs with the writer's release of produced. */
+	produced = __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE);
+	if (c->o.mode == EVT_MODE_OVERWRITE) {
+		if (!final)
+			return 0;
+		first = produced >= count - 1 ? produced - (count - 1) : 0;
+		if (first > st->next_seq) {
+			const struct evt_packet_header *h = (const void *)
+				(ctl->base + offset + (first % count) * size);
+			st->extra_lost = h->first_event;
+			st->next_seq = first;
+		}
+	} else if (produced < st->next_seq || produced - st->next_seq > count) {
+		fprintf(stderr, "evtrace: %s: buffer %u: produced count %" PRIu64
+			" impossible; skipped\n", ctl->path, i, produced);
+		st->finished = true;
+		return 0;
+	}
+	for (seq = st->next_seq; seq < produced && !st->finished; seq++) {
+		ret = copy_packet(c, t, i, st,
+				  ctl->base + offset + (seq % count) * size, size,
+				  seq, 0);
+		if (ret < 0)
+			return -1;
+		st->next_seq = seq + 1;
+		if (c->o.mode == EVT_MODE_DISCARD)
+			/* Pairs with the writer's acquire of consumed. */
+			__atomic_store_n(&d->consumed, st->next_seq, __ATOMIC_RELEASE);
+	}
+	if (!final || st->finished)
+		return 0;
+	/* Pairs with the writer's release of commit. */
+	commit = __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE);
+	if (commit > sizeof(struct evt_packet_header) && commit <= size &&
+	    __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) == produced) {
+		ret = copy_packet(c, t, i, st,
+				  ctl->base + offset + (produced % count) * size,
+				  size, produced, commit);
+		if (ret < 0)
+			return -1;
+		st->next_seq = produced + 1;
+	}
+	total_lost = d->lost + __atomic_load_n(&d->nested_lost, __ATOMIC_RELAXED) +
+		     st->extra_lost;
+	if (total_lost > st->last_discarded &&
+	    write_lost_packet(c, t, i, st, d, total_lost))
+		return -1;
+	c->stats.lost += st->last_discarded;
+	st->finished = true;
+	if (st->fd >= 0) {
+		close(st->fd);
+		st->fd = -1;
+	}
+	if (state == EVT_TBUF_EXITED && !t->dead)
+		/* Its thread is gone and its data out: the process may reuse it. */
+		__atomic_store_n(&d->state, EVT_TBUF_FREE, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int drain(struct evt_collection *c, bool final, char *err,
+		 size_t err_size)
+{
+	uint64_t before = c->stats.packets;
+	unsigned k;
+	uint32_t i;
+
+	for (k = 0; k < c->ntracked; k++) {
+		struct tracked *t = &c->tracked[k];
+		char why[PATH_MAX + 200];
+
+		if (t->done)
+			continue;
+		if (!t->dead && !evt_ctl_alive(t->ctl))
+			t->dead = true;
+		if (evt_ctl_refresh(t->ctl, why, sizeof(why)))
+			fprintf(stderr, "evtrace: %s\n", why);
+		if (index_events(c, t)) {
+			snprintf(err, err_size, "out of memory");
+			return -1;
+		}
+		for (i = 0; i < t->ctl->h.max_tbufs; i++) {
+			if (drain_tbuf(c, t, i, final)) {
+				snprintf(err, err_size, "%s: %s", c->output,
+					 strerror(errno));
+				return -1;
+			}
+		}
+		if (t->dead) {
+			t->done = true;
+			c->stats.lost_unbuffered +=
+				t->ctl->slots[c->slot].nobuf_lost;
+		}
+	}
+	if (flush_index(c, err, err_size))
+		return -1;
+	return (int)(c->stats.packets - before);
+}
+
+int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size)
+{
+	char buf[4096];
+
+	if (c->inotify_fd >= 0)
+		while (read(c->inotify_fd, buf, sizeof(buf)) > 0)
+			;
+	discover(c);
+	return drain(c, false, err, err_size);
+}
+
+/* Whether any collection besides ours is active in this control file. */
+static bool others_active(const struct evt_ctl *ctl, uint32_t slot)
+{
+	uint32_t s;
+
+	for (s = 1; s < EVT_NSLOTS; s++)
+		if (s != slot && __atomic_load_n(&ctl->slots[s].state,
+						 __ATOMIC_ACQUIRE))
+			return true;
+	return false;
+}
+
+int evt_collection_finish(struct evt_collection *c,
+			  struct evt_collection_stats *stats, char *err,
+			  size_t err_size)
+{
+	struct timespec settle = { 0, 10 * 1000 * 1000 };
+	unsigned k;
+	uint32_t id;
+	int ret;
+
+	unlink(c->rules_path);
+	discover(c);
+	for (k = 0; k < c->ntracked; k++) {
+		struct evt_ctl *ctl = c->tracked[k].ctl;
+
+		for (id = 0; id < ctl->nevents; id++)
+			evt_ctl_set_enable(ctl, id, c->slot, false);
+	}
+	nanosleep(&settle, NULL);	/* let writes in flight finish */
+	ret = drain(c, true, err, err_size);
+	for (k = 0; k < c->ntracked; k++) {
+		struct tracked *t = &c->tracked[k];
+
+		if (!t->done)
+			c->stats.lost_unbuffered += t->ctl->slots[c->slot].nobuf_lost;
+		__atomic_store_n(&t->ctl->slots[c->slot].state, EVT_SLOT_FREE,
+				 __ATOMIC_RELEASE);
+		if (t->dead && !others_active(t->ctl, c->slot))
+			unlink(t->ctl->path);
+	}
+	if (stats)
+		*stats = c->stats;
+	return ret < 0 ? -1 : 0;
+}
+
+void evt_collection_destroy(struct evt_collection *c)
+{
+	unsigned k;
+	uint32_t i;
+
+	if (!c)
+		return;
+	for (k = 0; k < c->ntracked; k++) {
+		struct tracked *t = &c->tracked[k];
+
+		for (i = 0; i < t->ctl->h.max_tbufs; i++)
+			if (t->streams[i].epoch && t->streams[i].fd >= 0)
+				close(t->streams[i].fd);
+		free(t->streams);
+		evt_ctl_close(t->ctl);
+	}
+	free(c->tracked);
+	for (k = 0; k < c->nforeign; k++)
+		free(c->foreign[k]);
+	free(c->foreign);
+	evt_trace_index_free(&c->ix);
+	if (c->rules_path[0])
+		unlink(c->rules_path);
+	if (c->lock_fd >= 0)
+		close(c->lock_fd);
+	if (c->inotify_fd >= 0)
+		close(c->inotify_fd);
+	free(c->copy);
+	free(c);
+}

@@ -1,0 +1,54 @@
+/*
+ * collection.h - a recording collection: one slot in every process it
+ * covers, drained into a CTF trace directory.
+ *
+ * It claims a free slot (1..7) in the run directory, publishes its rules
+ * there for processes to apply at registration, follows the run directory
+ * for their control files, and copies whole packets of its slot, without
+ * decoding them, into one stream file per thread buffer.  The metadata and
+ * the index are rewritten whenever new processes or events appear.
+ */
+#ifndef EVT_ENGINE_COLLECTION_H
+#define EVT_ENGINE_COLLECTION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct evt_collection_opts {
+	const char *rundir;
+	const char *output;		/* trace directory */
+	const char *const *patterns;
+	unsigned npatterns;
+	uint32_t mode;			/* enum evt_buffer_mode */
+	uint32_t packet_size;
+	uint32_t packet_count;
+};
+
+struct evt_collection_stats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t lost;			/* recorded in the trace */
+	uint64_t lost_unbuffered;	/* no buffer could be had */
+	uint32_t processes;
+};
+
+struct evt_collection;
+
+int evt_collection_create(const struct evt_collection_opts *opts,
+			  struct evt_collection **out, char *err,
+			  size_t err_size);
+/* The file to name in $EVTRACE_COLLECTION for covered processes. */
+const char *evt_collection_rules_path(const struct evt_collection *c);
+/* Discovers new processes and drains closed packets; returns the number
+ * of packets copied, or -1 on an output error (err set). */
+int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size);
+/* A descriptor that becomes readable when the run directory changes. */
+int evt_collection_fd(const struct evt_collection *c);
+/* Stops: disables its events, drains everything, writes the metadata,
+ * frees the slot.  0, or -1 with err set. */
+int evt_collection_finish(struct evt_collection *c,
+			  struct evt_collection_stats *stats, char *err,
+			  size_t err_size);
+void evt_collection_destroy(struct evt_collection *c);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * ctl.c - map and check a control file (see ctl.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ctl.h"
+
+static int bad(char *err, size_t err_size, const char *path, uint64_t off,
+	       const char *why)
+{
+	snprintf(err, err_size, "%s: offset %llu: %s", path,
+		 (unsigned long long)off, why);
+	return -EPROTO;
+}
+
+static bool region_ok(uint64_t off, uint64_t count, uint64_t each,
+		      uint64_t size)
+{
+	return off % 8 == 0 && count <= size && each <= size &&
+	       off <= size && count * each <= size - off;
+}
+
+static int check_header(const struct evt_ctl_header *h, size_t size,
+			const char *path, char *err, size_t err_size)
+{
+	if (h->version != EVT_CTL_VERSION)
+		return bad(err, err_size, path, offsetof(struct evt_ctl_header, version),
+			   "unsupported control file version");
+	if (h->header_size < sizeof(*h) || h->header_size > h->slots_off)
+		return bad(err, err_size, path,
+			   offsetof(struct evt_ctl_header, header_size),
+			   "bad header size");
+	if (h->file_size != size)
+		return bad(err, err_size, path,
+			   offsetof(struct evt_ctl_header, file_size),
+			   "file size disagrees with the header");
+	if (h->nslots != EVT_NSLOTS ||
+	    !region_ok(h->slots_off, h->nslots, sizeof(struct evt_ctl_slot), size))
+		return bad(err, err_size, path,
+			   offsetof(struct evt_ctl_header, slots_off),
+			   "slot table out of bounds");
+	if (h->max_tbufs > 65536 ||
+	    !region_ok(h->tbufs_off, h->max_tbufs, sizeof(struct evt_ctl_tbuf), size))
+		return bad(err, err_size, path,
+			   offsetof(struct evt_ctl_header, tbufs_off),
+			   "buffer table out of bounds");
+	if (h->max_events > 65536 ||
+	    !region_ok(h->enable_off, h->max_events, sizeof(uint32_t), size))
+		return bad(err, err_size, path,
+			   offsetof(struct evt_ctl_header, enable_off),
+			   "enable words out of bounds");
+	if (!region_ok(h->registry_off, h->registry_size, 1, size))
+		return bad(err, err_size, path,
+			   offsetof(struct evt_ctl_header, registry_off),
+			   "registry out of bounds");
+	if (!region_ok(h->arena_off, h->arena_size, 1, size))
+		return bad(err, err_size, path,
+			   offsetof(struct evt_ctl_header, arena_off),
+			   "buffer arena out of bounds");
+	return 0;
+}
+
+int evt_ctl_open(const char *path, struct evt_ctl **out, char *err,
+		 size_t err_size)
+{
+	struct evt_ctl *c;
+	struct stat st;
+	int fd, ret;
+
+	*out = NULL;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		goto out_close;
+	}
+	if ((size_t)st.st_size < sizeof(struct evt_ctl_header)) {
+		ret = st.st_size == 0 ? -EAGAIN :
+			bad(err, err_size, path, 0, "shorter than a header");
+		goto out_close;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		ret = -ENOMEM;
+		snprintf(err, err_size, "out of memory");
+		goto out_close;
+	}
+	c->fd = fd;
+	c->size = st.st_size;
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	c->base = mmap(NULL, c->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (c->base == MAP_FAILED) {
+		ret = -errno;
+		snprintf(err, err_size, "%s: mmap: %s", path, strerror(errno));
+		free(c);
+		goto out_close;
+	}
+	/* Pairs with the writer's release of magic: the header is whole. */
+	if (__atomic_load_n((uint32_t *)c->base, __ATOMIC_ACQUIRE) != EVT_CTL_MAGIC) {
+		ret = *(uint32_t *)c->base == 0 ? -EAGAIN :
+			bad(err, err_size, path, 0, "bad magic");
+		goto out_unmap;
+	}
+	memcpy(&c->h, c->base, sizeof(c->h));
+	ret = check_header(&c->h, c->size, path, err, err_size);
+	if (ret)
+		goto out_unmap;
+	c->h.comm[sizeof(c->h.comm) - 1] = '\0';
+	c->slots = (struct evt_ctl_slot *)(c->base + c->h.slots_off);
+	c->tbufs = (struct evt_ctl_tbuf *)(c->base + c->h.tbufs_off);
+	c->enable = (uint32_t *)(c->base + c->h.enable_off);
+	c->events = calloc(c->h.max_events ? c->h.max_events : 1,
+			   sizeof(*c->events));
+	if (!c->events) {
+		ret = -ENOMEM;
+		snprintf(err, err_size, "out of memory");
+		goto out_unmap;
+	}
+	*out = c;
+	return 0;
+out_unmap:
+	munmap(c->base, c->size);
+	free(c);
+out_close:
+	close(fd);
+	return ret;
+}
+
+void evt_ctl_close(struct evt_ctl *c)
+{
+	uint32_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nevents; i++) {
+		free(c->events[i].path);
+		free(c->events[i].format);
+	}
+	free(c->events);
+	munmap(c->base, c->size);
+	close(c->fd);
+	free(c);
+}
+
+static int parse_entry(struct evt_ctl *c, uint32_t off, uint32_t limit,
+		       uint32_t *size_out, char *err, size_t err_size)
+{
+	const uint8_t *reg = c->base + c->h.registry_off;
+	struct evt_reg_entry r;
+	struct evt_ctl_event *e;
+	const char *path, *format;
+	char why[300];
+	size_t need;
+
+	if (limit - off < sizeof(r))
+		return bad(err, err_size, c->path, c->h.registry_off + off,
+			   "registry entry truncated");
+	memcpy(&r, reg + off, sizeof(r));
+	need = sizeof(r) + (size_t)r.nargs + r.path_len + 1 + r.format_len + 1;
+	if (r.size % 4 || r.size < need || r.size > limit - off)
+		return bad(err, err_size, c->path, c->h.registry_off + off,
+			   "registry entry size out of bounds");
+	if (r.id != c->nevents || r.id >= c->h.max_events)
+		return bad(err, err_size, c->path, c->h.registry_off + off,
+			   "registry entry id out of order");
+	if ((r.kind != EVT_KIND_PRINTK && r.kind != EVT_KIND_FTRACE) ||
+	    r.nargs > EVT_PRINTK_MAX_ARGS)
+		return bad(err, err_size, c->path, c->h.registry_off + off,
+			   "registry entry kind or argument count invalid");
+	path = (const char *)reg + off + sizeof(r) + r.nargs;
+	format = path + r.path_len + 1;
+	if (path[r.path_len] || format[r.format_len] ||
+	    strlen(path) != r.path_len || strlen(format) != r.format_len ||
+	    r.path_len == 0)
+		return bad(err, err_size, c->path, c->h.registry_off + off,
+			   "registry entry strings malformed");
+	e = &c->events[c->nevents];
+	memset(e, 0, sizeof(*e));
+	memcpy(e->types, reg + off + sizeof(r), r.nargs);
+	if (evt_printk_parse(format, &e->parsed, why, sizeof(why)) ||
+	    e->parsed.nargs != r.nargs ||
+	    memcmp(e->parsed.arg_types, e->types, r.nargs))
+		return bad(err, err_size, c->path, c->h.registry_off + off,
+			   "registry entry format disagrees with its argument types");
+	e->id = r.id;
+	e->kind = r.kind;
+	e->nargs = r.nargs;
+	e->unloaded = !!(r.flags & EVT_REG_UNLOADED);
+	e->path = strdup(path);
+	e->format = strdup(format);
+	if (!e->path || !e->format) {
+		free(e->path);
+		free(e->format);
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	c->nevents++;
+	*size_out = r.size;
+	return 0;
+}
+
+int evt_ctl_refresh(struct evt_ctl *c, char *err, size_t err_size)
+{
+	struct evt_ctl_header *live = (struct evt_ctl_header *)c->base;
+	uint32_t used, off, size, i;
+
+	if (c->registry_bad)
+		return 0;
+	/* Pairs with the writer's release of registry_used. */
+	used = __atomic_load_n(&live->registry_used, __ATOMIC_ACQUIRE);
+	if (used > c->h.registry_size) {
+		c->registry_bad = true;
+		return bad(err, err_size, c->path,
+			   offsetof(struct evt_ctl_header, registry_used),
+			   "registry fill level past its end");
+	}
+	for (off = c->registry_parsed; off < used; off += size) {
+		if (parse_entry(c, off, used, &size, err, err_size)) {
+			c->registry_bad = true;
+			return -1;
+		}
+		c->registry_parsed = off + size;
+	}
+	/* The unloaded flag may change after an entry is parsed. */
+	for (i = 0, off = 0; i < c->nevents; i++) {
+		const struct evt_reg_entry *r =
+			(const void *)(c->base + c->h.registry_off + off);
+		c->events[i].unloaded = !!(__atomic_load_n(&r->flags, __ATOMIC_RELAXED) &
+					   EVT_REG_UNLOADED);
+		off += r->size < sizeof(*r) ? (uint32_t)sizeof(*r) : r->size;
+		if (off >= c->registry_parsed)
+			break;
+	}
+	return 0;
+}
+
+bool evt_ctl_alive(const struct evt_ctl *c)
+{
+	int fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	bool alive;
+
+	if (fd < 0)
+		fd = dup(c->fd);
+	if (fd < 0)
+		return true;
+	/* The writer holds a shared lock for as long as it runs. */
+	alive = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return alive;
+}
+
+void evt_ctl_set_enable(struct evt_ctl *c, uint32_t id, unsigned s, bool on)
+{
+	if (id >= c->h.max_events || s >= EVT_NSLOTS)
+		return;
+	if (on)
+		__atomic_fetch_or(&c->enable[id], 1u << s, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&c->enable[id], ~(1u << s), __ATOMIC_RELEASE);
+}
+
+bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s)
+{
+	if (id >= c->h.max_events || s >= EVT_NSLOTS)
+		return false;
+	return __atomic_load_n(&c->enable[id], __ATOMIC_RELAXED) & (1u << s);
+}
+
+int evt_ctl_name_pid(const char *name)
+{
+	char *end;
+	long pid;
+	int n;
+
+	if (name[0] < '1' || name[0] > '9')
+		return -1;
+	pid = strtol(name, &end, 10);
+	if (*end != '-' || pid <= 0 || pid > 0x7fffffff)
+		return -1;
+	if (sscanf(end, "-%d.ctl%n", &n, &(int){ 0 }) != 1)
+		return -1;
+	n = (int)strlen(end);
+	if (n < 5 || strcmp(end + n - 4, ".ctl"))
+		return -1;
+	return (int)pid;
+}

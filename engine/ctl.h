@@ -1,0 +1,63 @@
+/*
+ * ctl.h - an engine's view of one traced process's control file.
+ *
+ * Opening checks every header offset and size against the file; the
+ * registry is parsed incrementally, entry by entry, each bounds-checked,
+ * its format re-parsed and compared with its stored argument types.  A bad
+ * file is refused with a message naming the file and the offset.
+ */
+#ifndef EVT_ENGINE_CTL_H
+#define EVT_ENGINE_CTL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout.h"
+#include "printk_format.h"
+
+struct evt_ctl_event {
+	uint32_t id;
+	uint16_t kind;
+	uint8_t nargs;
+	uint8_t unloaded;
+	uint8_t types[EVT_PRINTK_MAX_ARGS];
+	char *path;
+	char *format;
+	struct evt_printk_format parsed;
+};
+
+struct evt_ctl {
+	char path[PATH_MAX];
+	int fd;
+	uint8_t *base;
+	size_t size;
+	struct evt_ctl_header h;	/* checked copy of the header */
+	struct evt_ctl_slot *slots;
+	struct evt_ctl_tbuf *tbufs;
+	uint32_t *enable;
+	struct evt_ctl_event *events;
+	uint32_t nevents;
+	uint32_t registry_parsed;	/* bytes */
+	bool registry_bad;		/* stop parsing: an error was reported */
+};
+
+/*
+ * Opens and checks the control file at path.  Returns 0; -EAGAIN when the
+ * file is not published yet; or another -errno with err set.
+ */
+int evt_ctl_open(const char *path, struct evt_ctl **out, char *err,
+		 size_t err_size);
+void evt_ctl_close(struct evt_ctl *c);
+/* Parses entries added since the last call.  0, or -1 with err set. */
+int evt_ctl_refresh(struct evt_ctl *c, char *err, size_t err_size);
+/* True while the process that wrote it is still running this image. */
+bool evt_ctl_alive(const struct evt_ctl *c);
+/* Sets or clears slot bit s in the enable word of event id. */
+void evt_ctl_set_enable(struct evt_ctl *c, uint32_t id, unsigned s, bool on);
+bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s);
+/* The pid in a control file name "<pid>-<n>.ctl", or -1. */
+int evt_ctl_name_pid(const char *name);
+
+#endif

@@ -1,0 +1,18 @@
+/*
+ * live.h - open the control files of the live processes in a run directory.
+ */
+#ifndef EVT_ENGINE_LIVE_H
+#define EVT_ENGINE_LIVE_H
+
+#include "../format/rundir.h"
+#include "ctl.h"
+
+/*
+ * Opens the control files of live processes (all, or those of pid when
+ * pid > 0), registries parsed.  Files that fail their checks are reported
+ * on stderr and skipped.  Returns the number opened, or -errno.
+ */
+int evt_rundir_open_live(const char *dir, int pid, struct evt_ctl ***out);
+void evt_rundir_close_all(struct evt_ctl **ctls, int n);
+
+#endif

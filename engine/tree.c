@@ -1,0 +1,172 @@
+/*
+ * tree.c - build event trees and apply enable patterns (see tree.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree.h"
+
+static struct evt_tree_node *node_new(const char *name, const char *path)
+{
+	struct evt_tree_node *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->name = strdup(name);
+	n->path = strdup(path);
+	n->event = -1;
+	n->state = EVT_STATE_EMPTY;
+	if (!n->name || !n->path) {
+		free(n->name);
+		free(n->path);
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+void evt_tree_free(struct evt_tree_node *n)
+{
+	unsigned i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->nchildren; i++)
+		evt_tree_free(n->children[i]);
+	free(n->children);
+	free(n->name);
+	free(n->path);
+	free(n);
+}
+
+static struct evt_tree_node *child(struct evt_tree_node *dir, const char *name,
+				   size_t len, const char *path)
+{
+	struct evt_tree_node *n, **grown;
+	char part[1024];
+	unsigned i;
+
+	if (len >= sizeof(part))
+		len = sizeof(part) - 1;
+	memcpy(part, name, len);
+	part[len] = '\0';
+	for (i = 0; i < dir->nchildren; i++)
+		if (!strcmp(dir->children[i]->name, part))
+			return dir->children[i];
+	grown = realloc(dir->children, (dir->nchildren + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	dir->children = grown;
+	n = node_new(part, path);
+	if (!n)
+		return NULL;
+	dir->children[dir->nchildren++] = n;
+	return n;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strverscmp((*(struct evt_tree_node *const *)a)->name,
+			  (*(struct evt_tree_node *const *)b)->name);
+}
+
+static enum evt_tristate fold(struct evt_tree_node *n, const struct evt_ctl *c,
+			      unsigned slot, bool root)
+{
+	enum evt_tristate s = EVT_STATE_EMPTY;
+	unsigned i;
+
+	if (n->nchildren)
+		qsort(n->children, n->nchildren, sizeof(*n->children), by_name);
+	if (n->event >= 0)
+		s = evt_tristate_add(s, evt_ctl_enabled(c, c->events[n->event].id,
+							slot));
+	for (i = 0; i < n->nchildren; i++) {
+		enum evt_tristate cs = fold(n->children[i], c, slot, false);
+
+		if (root && !strcmp(n->children[i]->name, "printk"))
+			continue;
+		if (cs == EVT_STATE_EMPTY)
+			continue;
+		if (s == EVT_STATE_EMPTY)
+			s = cs;
+		else if (s != cs)
+			s = EVT_STATE_MIXED;
+	}
+	n->state = s;
+	return s;
+}
+
+struct evt_tree_node *evt_tree_build(const struct evt_ctl *c, unsigned slot)
+{
+	struct evt_tree_node *root = node_new("", "");
+	uint32_t i;
+
+	if (!root)
+		return NULL;
+	for (i = 0; i < c->nevents; i++) {
+		const char *path = c->events[i].path, *p = path;
+		struct evt_tree_node *n = root;
+
+		while (n) {
+			const char *slash = strchr(p, '/');
+			size_t len = slash ? (size_t)(slash - p) : strlen(p);
+			char prefix[1100];
+
+			snprintf(prefix, sizeof(prefix), "%.*s",
+				 (int)(p - path + len), path);
+			n = child(n, p, len, prefix);
+			if (!slash)
+				break;
+			p = slash + 1;
+		}
+		if (!n) {
+			evt_tree_free(root);
+			return NULL;
+		}
+		n->event = (int)i;
+	}
+	fold(root, c, slot, true);
+	return root;
+}
+
+const struct evt_tree_node *evt_tree_find(const struct evt_tree_node *root,
+					  const char *path)
+{
+	const struct evt_tree_node *n = root;
+
+	while (*path == '/')
+		path++;
+	while (n && *path) {
+		const char *slash = strchr(path, '/');
+		size_t len = slash ? (size_t)(slash - path) : strlen(path);
+		const struct evt_tree_node *next = NULL;
+		unsigned i;
+
+		for (i = 0; i < n->nchildren; i++)
+			if (strlen(n->children[i]->name) == len &&
+			    !strncmp(n->children[i]->name, path, len))
+				next = n->children[i];
+		n = next;
+		path += len;
+		while (*path == '/')
+			path++;
+	}
+	return n;
+}
+
+unsigned evt_tree_set(struct evt_ctl *c, const char *pattern, unsigned slot,
+		      bool on)
+{
+	unsigned count = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->nevents; i++) {
+		if (!evt_pattern_match(pattern, c->events[i].path))
+			continue;
+		evt_ctl_set_enable(c, c->events[i].id, slot, on);
+		count++;
+	}
+	return count;
+}

@@ -1,0 +1,34 @@
+/*
+ * tree.h - the event tree of one process, with tri-state enable states.
+ *
+ * Directories are the '/'-separated prefixes of event paths.  The state of
+ * an event is its enable bit for one slot; a directory's is '?' with
+ * nothing below, '0' or '1' when all below agree, 'X' otherwise.  The root
+ * folds everything except printk/, the directory it does not switch.
+ */
+#ifndef EVT_ENGINE_TREE_H
+#define EVT_ENGINE_TREE_H
+
+#include "ctl.h"
+#include "pattern.h"
+
+struct evt_tree_node {
+	char *name;
+	char *path;			/* "" for the root */
+	int event;			/* index in ctl->events, or -1 */
+	enum evt_tristate state;
+	struct evt_tree_node **children;	/* sorted by name */
+	unsigned nchildren;
+};
+
+/* NULL when out of memory. */
+struct evt_tree_node *evt_tree_build(const struct evt_ctl *c, unsigned slot);
+void evt_tree_free(struct evt_tree_node *root);
+/* The node at path ("" or "/" for the root; a trailing '/' is allowed). */
+const struct evt_tree_node *evt_tree_find(const struct evt_tree_node *root,
+					  const char *path);
+/* Sets slot's bit of every event pattern names; returns how many. */
+unsigned evt_tree_set(struct evt_ctl *c, const char *pattern, unsigned slot,
+		      bool on);
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * clock.c - choose and calibrate the trace clock (see clock.h).
+ */
+#include <cpuid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+
+static int tsc_is_usable(void)
+{
+	unsigned a, b, c, d;
+	char buf[32] = "";
+	ssize_t n;
+	int fd;
+
+	if (!__get_cpuid(0x80000001, &a, &b, &c, &d) || !(d & (1u << 27)))
+		return 0;	/* no rdtscp */
+	if (!__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8)))
+		return 0;	/* TSC not invariant */
+	fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		  O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n >= 3 && strncmp(buf, "tsc", 3) == 0 &&
+	       (buf[3] == '\n' || buf[3] == '\0');
+}
+
+uint32_t evt_clock_detect(void)
+{
+	const char *force = getenv("EVTRACE_CLOCK");
+
+	if (force && strcmp(force, "monotonic") == 0)
+		return EVT_CLOCK_MONOTONIC;
+	return tsc_is_usable() ? EVT_CLOCK_TSC : EVT_CLOCK_MONOTONIC;
+}
+
+static int64_t ts_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* A (clock value, monotonic, realtime) triple taken as close together as
+ * the best of a few tries allows. */
+static void sample(uint32_t kind, uint64_t *value, int64_t *mono, int64_t *real)
+{
+	int64_t best = INT64_MAX;
+	uint16_t cpu;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		int64_t m0 = ts_ns(CLOCK_MONOTONIC);
+		uint64_t v = evt_clock_now(kind, &cpu);
+		int64_t r = ts_ns(CLOCK_REALTIME);
+		int64_t m1 = ts_ns(CLOCK_MONOTONIC);
+
+		if (m1 - m0 < best) {
+			best = m1 - m0;
+			*value = v;
+			*mono = m0 + (m1 - m0) / 2;
+			*real = r - (m1 - m0) / 2;
+		}
+	}
+}
+
+int evt_clock_calibrate(uint32_t kind, struct evt_clock_calibration *cal)
+{
+	uint64_t v0, v1;
+	int64_t m0, m1, r;
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+
+	cal->kind = kind;
+	if (kind != EVT_CLOCK_TSC) {
+		cal->freq_hz = 1000000000u;
+		sample(kind, &v0, &m0, &r);
+		cal->ref_value = v0;
+		cal->ref_monotonic_ns = (int64_t)v0;
+		cal->ref_realtime_ns = r - (m0 - (int64_t)v0);
+		return 0;
+	}
+	sample(kind, &v0, &m0, &r);
+	while (nanosleep(&pause, &pause) && errno == EINTR)
+		;
+	sample(kind, &v1, &m1, &r);
+	if (m1 <= m0 || v1 <= v0)
+		return -EIO;
+	cal->freq_hz = (uint64_t)((unsigned __int128)(v1 - v0) * 1000000000u /
+				  (uint64_t)(m1 - m0));
+	cal->ref_value = v1;
+	cal->ref_monotonic_ns = m1;
+	cal->ref_realtime_ns = r;
+	return 0;
+}
+
+int64_t evt_clock_to_monotonic_ns(const struct evt_clock_calibration *cal,
+				  uint64_t value)
+{
+	__int128 d = (__int128)value - (__int128)cal->ref_value;
+
+	return cal->ref_monotonic_ns +
+	       (int64_t)(d * 1000000000 / (__int128)cal->freq_hz);
+}

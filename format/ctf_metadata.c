@@ -1,0 +1,158 @@
+/*
+ * ctf_metadata.c - generate TSDL from the trace index (see ctf_metadata.h).
+ * Every integer is byte aligned, matching the packed records of layout.h.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctf_metadata.h"
+#include "layout.h"
+#include "quote.h"
+
+static const char prologue[] =
+	"/* CTF 1.8 */\n\n"
+	"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+	"typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+	"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+	"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+	"typealias integer { size = 8; align = 8; signed = true; } := int8_t;\n"
+	"typealias integer { size = 16; align = 8; signed = true; } := int16_t;\n"
+	"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+	"typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
+	"typealias integer { size = 64; align = 8; signed = false; base = 16; } := evt_pointer_t;\n"
+	"typealias floating_point { exp_dig = 11; mant_dig = 53; align = 8; } := evt_double_t;\n\n"
+	"trace {\n"
+	"\tmajor = 1;\n\tminor = 8;\n\tbyte_order = le;\n"
+	"\tpacket.header := struct {\n"
+	"\t\tuint32_t magic;\n\t\tuint32_t stream_id;\n\t};\n};\n\n";
+
+static const char *ctf_type(uint8_t t)
+{
+	switch (t) {
+	case EVT_ARG_I8: return "int8_t";
+	case EVT_ARG_U8: return "uint8_t";
+	case EVT_ARG_I16: return "int16_t";
+	case EVT_ARG_U16: return "uint16_t";
+	case EVT_ARG_I32: return "int32_t";
+	case EVT_ARG_U32: return "uint32_t";
+	case EVT_ARG_I64: return "int64_t";
+	case EVT_ARG_U64: return "uint64_t";
+	case EVT_ARG_DOUBLE: return "evt_double_t";
+	case EVT_ARG_PTR: return "evt_pointer_t";
+	case EVT_ARG_STRING: return "string";
+	}
+	return NULL;
+}
+
+static void write_clock(FILE *f, const struct evt_clock_calibration *c)
+{
+	/* Real time at clock value 0, split into whole seconds + cycles. */
+	__int128 real0_ns = (__int128)c->ref_realtime_ns -
+		(__int128)c->ref_value * 1000000000 / (__int128)c->freq_hz;
+	int64_t offset_s = (int64_t)(real0_ns / 1000000000);
+	__int128 rem_ns = real0_ns - (__int128)offset_s * 1000000000;
+
+	if (rem_ns < 0) {
+		offset_s--;
+		rem_ns += 1000000000;
+	}
+	fprintf(f, "clock {\n\tname = \"evtrace\";\n\tdescription = \"%s\";\n"
+		"\tfreq = %" PRIu64 ";\n\tprecision = 1;\n"
+		"\toffset_s = %" PRId64 ";\n\toffset = %" PRIu64 ";\n"
+		"\tabsolute = FALSE;\n};\n\n",
+		c->kind == EVT_CLOCK_TSC ? "TSC, invariant" : "CLOCK_MONOTONIC",
+		c->freq_hz, offset_s,
+		(uint64_t)(rem_ns * c->freq_hz / 1000000000));
+	fputs("typealias integer { size = 64; align = 8; signed = false; "
+	      "map = clock.evtrace.value; } := evt_clock_t;\n\n", f);
+}
+
+static void write_stream(FILE *f, const struct evt_stream_class *s)
+{
+	fprintf(f, "stream {\n\tid = %u;\n"
+		"\tpacket.context := struct {\n"
+		"\t\tevt_clock_t timestamp_begin;\n"
+		"\t\tevt_clock_t timestamp_end;\n"
+		"\t\tuint64_t content_size;\n"
+		"\t\tuint64_t packet_size;\n"
+		"\t\tuint64_t packet_seq_num;\n"
+		"\t\tuint64_t events_discarded;\n"
+		"\t\tuint64_t first_event;\n"
+		"\t\tuint32_t pid;\n"
+		"\t\tuint32_t tid;\n"
+		"\t\tinteger { size = 8; align = 8; signed = false; encoding = UTF8; } comm[16];\n"
+		"\t};\n"
+		"\tevent.header := struct {\n"
+		"\t\tuint16_t id;\n"
+		"\t\tevt_clock_t timestamp;\n"
+		"\t};\n"
+		"\tevent.context := struct {\n"
+		"\t\tuint16_t cpu_id;\n"
+		"\t};\n};\n\n", s->sid);
+}
+
+/*
+ * babeltrace2 warns about attributes it does not know, so the printk
+ * format is kept in a comment of the event block: quoted, "*" "/" broken.
+ */
+static void write_format_comment(FILE *f, const char *format)
+{
+	char *text = NULL, *p;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return;
+	evt_quote(m, format);
+	if (fclose(m))
+		return;
+	fputs("\t/* printk format: ", f);
+	for (p = text; *p; p++) {
+		fputc(*p, f);
+		if (p[0] == '*' && p[1] == '/')
+			fputc('\\', f);
+	}
+	fputs(" */\n", f);
+	free(text);
+}
+
+static void write_event(FILE *f, const struct evt_event_desc *e)
+{
+	const struct evt_printk_format *p = &e->parsed;
+	unsigned i, arg = 0;
+
+	fputs("event {\n\tname = ", f);
+	evt_quote(f, e->path);
+	fprintf(f, ";\n\tid = %u;\n\tstream_id = %u;\n", e->id, e->sid);
+	write_format_comment(f, e->format);
+	fputs("\tfields := struct {\n", f);
+	for (i = 0; i < p->nspecs; i++) {
+		if (p->specs[i].star_width)
+			fprintf(f, "\t\tint32_t arg%u_width;\n", i);
+		if (p->specs[i].star_precision)
+			fprintf(f, "\t\tint32_t arg%u_precision;\n", i);
+		fprintf(f, "\t\t%s arg%u;\n", ctf_type(e->types[arg + p->specs[i].star_width +
+							     p->specs[i].star_precision]), i);
+		arg += 1 + p->specs[i].star_width + p->specs[i].star_precision;
+	}
+	fputs("\t};\n};\n\n", f);
+}
+
+int evt_ctf_metadata_write(FILE *f, const struct evt_trace_index *ix,
+			   const char *hostname)
+{
+	uint32_t i;
+
+	fputs(prologue, f);
+	fputs("env {\n\tdomain = \"ust\";\n\ttracer_name = \"evtrace\";\n"
+	      "\ttracer_major = 0;\n\ttracer_minor = 1;\n\thostname = ", f);
+	evt_quote(f, hostname);
+	fputs(";\n};\n\n", f);
+	write_clock(f, &ix->clock);
+	for (i = 0; i < ix->nstreams; i++)
+		write_stream(f, &ix->streams[i]);
+	for (i = 0; i < ix->nevents; i++)
+		write_event(f, &ix->events[i]);
+	return ferror(f) ? -1 : 0;
+}

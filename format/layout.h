@@ -1,0 +1,216 @@
+/*
+ * layout.h - every byte layout that crosses a process boundary.
+ *
+ * The control file (one per traced process, in the run directory) and the
+ * packets inside it are shared between the traced process (the only writer
+ * of records) and engines (which read packets and write enable bits).  Each
+ * structure starts with a size or version, only grows at the end, and is
+ * pinned by static assertions.  Readers check sizes before touching fields
+ * and never trust an offset they did not compute themselves.
+ *
+ * Total events lost by a thread buffer = lost + nested_lost: the first is
+ * stored by the thread's normal context only, the second is added to
+ * atomically by a write that interrupted another write on the same thread.
+ *
+ * Control file:
+ *
+ *   0            +-----------------------------+
+ *                | struct evt_ctl_header       |
+ *   slots_off    | struct evt_ctl_slot [8]     |  collection slots
+ *   tbufs_off    | struct evt_ctl_tbuf [N]     |  one per (thread, slot) buffer
+ *   enable_off   | uint32_t enable[max_events] |  bit s = slot s wants it
+ *   registry_off | registry entries ...        |  append-only
+ *   arena_off    | packet buffers ...          |  bump-allocated
+ *   file_size    +-----------------------------+
+ *
+ * A thread buffer is packet_count packets of packet_size bytes.  Packet
+ * number seq lives at index seq % packet_count and is a CTF packet as it
+ * stands: struct evt_packet_header, then records.
+ */
+#ifndef EVT_FORMAT_LAYOUT_H
+#define EVT_FORMAT_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define EVT_CTL_MAGIC		0x43545645u	/* "EVTC" little endian */
+#define EVT_CTL_VERSION		1
+#define EVT_NSLOTS		8
+#define EVT_MAX_EVENTS		16384
+#define EVT_MAX_TBUFS		512
+#define EVT_REGISTRY_BYTES	(1u << 20)
+#define EVT_ARENA_BYTES		(64ull << 20)	/* default memory bound */
+
+#define EVT_PACKET_MAGIC	0xC1FC1FC1u
+#define EVT_PACKET_MIN_BYTES	(16u << 10)
+#define EVT_PACKET_MAX_BYTES	(16u << 20)
+#define EVT_PACKET_DEFAULT_BYTES (64u << 10)
+#define EVT_PACKETS_MIN		2
+#define EVT_PACKETS_MAX		4096
+#define EVT_PACKETS_DEFAULT	16
+
+enum evt_clock_kind {
+	EVT_CLOCK_TSC = 1,		/* rdtscp, constant and nonstop */
+	EVT_CLOCK_MONOTONIC = 2,	/* CLOCK_MONOTONIC nanoseconds */
+};
+
+enum evt_buffer_mode {
+	EVT_MODE_DISCARD = 0,	/* full buffer: drop new events, count them */
+	EVT_MODE_OVERWRITE = 1,	/* full buffer: reuse the oldest packet */
+};
+
+struct evt_ctl_header {
+	uint32_t magic;
+	uint32_t version;
+	uint32_t header_size;		/* sizeof(struct evt_ctl_header) */
+	uint32_t pid;
+	uint64_t file_size;
+	uint32_t clock_kind;		/* enum evt_clock_kind */
+	uint32_t nslots;
+	uint32_t slots_off;
+	uint32_t max_tbufs;
+	uint32_t tbufs_off;
+	uint32_t max_events;
+	uint32_t enable_off;
+	uint32_t registry_off;
+	uint32_t registry_size;
+	uint32_t registry_used;		/* release-stored after an entry is whole */
+	uint32_t nevents;		/* release-stored with registry_used */
+	uint32_t ppid;
+	uint64_t arena_off;
+	uint64_t arena_size;
+	uint64_t arena_used;		/* bytes handed out, grows only */
+	char comm[16];
+};
+
+enum evt_slot_state {
+	EVT_SLOT_FREE = 0,
+	EVT_SLOT_ACTIVE = 1,
+};
+
+struct evt_ctl_slot {
+	uint32_t state;			/* enum evt_slot_state */
+	uint32_t mode;			/* enum evt_buffer_mode */
+	uint64_t collection_id;		/* owner; 0 for the default slot */
+	uint32_t packet_size;		/* bytes */
+	uint32_t packet_count;
+	uint32_t gen;			/* bumped when the slot changes owner */
+	uint32_t reserved0;
+	uint64_t nobuf_lost;		/* events dropped: no buffer to be had */
+	uint8_t reserved[24];
+};
+
+enum evt_tbuf_state {
+	EVT_TBUF_FREE = 0,		/* may be claimed by any thread */
+	EVT_TBUF_OWNED = 1,		/* a live thread writes it */
+	EVT_TBUF_EXITED = 2,		/* its thread is gone, data may remain */
+};
+
+/*
+ * One thread's buffer for one slot.  Writer: the owning thread stores
+ * produced, commit and lost; reader: the engine stores consumed.
+ *
+ *   produced  packets closed so far = seq of the open packet (release)
+ *   commit    bytes of the open packet that hold whole records (release,
+ *             pairs with the reader's acquire before copying them)
+ *   consumed  packets the reader is done with (release by the reader,
+ *             acquire by the writer before reusing a packet in discard mode)
+ */
+struct evt_ctl_tbuf {
+	uint32_t state;			/* enum evt_tbuf_state */
+	uint32_t tid;
+	uint32_t slot;
+	uint32_t slot_gen;
+	uint64_t offset;		/* in the file, inside the arena */
+	uint32_t packet_size;
+	uint32_t packet_count;
+	uint64_t produced;
+	uint64_t consumed;
+	uint32_t commit;
+	uint32_t epoch;			/* bumped each time a thread claims it */
+	uint64_t lost;			/* cumulative drops, outside handlers */
+	char comm[16];
+	uint64_t nested_lost;		/* drops by a nested (signal) write */
+	uint64_t reserved;
+};
+
+/*
+ * Registry entry, appended by the process, 4-byte aligned:
+ *
+ *   +0  size        whole entry, strings and padding included
+ *   +4  id          local event id (index into enable[])
+ *   +8  kind        enum evt_event_kind
+ *   +10 nargs       number of stored arguments
+ *   +12 path_len    bytes, NUL excluded
+ *   +14 format_len  bytes, NUL excluded
+ *   +16 flags       EVT_REG_*
+ *   +20 arg types   uint8_t[nargs] (enum evt_arg_type)
+ *       path        path_len bytes + NUL
+ *       format      format_len bytes + NUL
+ */
+enum evt_event_kind {
+	EVT_KIND_PRINTK = 1,
+	EVT_KIND_FTRACE = 2,
+};
+
+#define EVT_REG_UNLOADED 0x1u		/* its module was dlclose'd */
+
+struct evt_reg_entry {
+	uint32_t size;
+	uint32_t id;
+	uint16_t kind;
+	uint16_t nargs;
+	uint16_t path_len;
+	uint16_t format_len;
+	uint32_t flags;
+	uint8_t data[];
+};
+
+/*
+ * Packet header and context, as CTF sees them (all little endian, byte
+ * aligned): packet.header = { magic, stream_id }, packet.context = the rest.
+ * The writer fills everything but stream_id and packet_size, which the
+ * engine sets in the copy it writes out.
+ */
+struct evt_packet_header {
+	uint32_t magic;
+	uint32_t stream_id;
+	uint64_t timestamp_begin;
+	uint64_t timestamp_end;
+	uint64_t content_size;		/* bits */
+	uint64_t packet_size;		/* bits */
+	uint64_t packet_seq_num;
+	uint64_t events_discarded;	/* cumulative, at packet open */
+	uint64_t first_event;		/* events written before this packet */
+	uint32_t pid;
+	uint32_t tid;
+	char comm[16];
+};
+
+/*
+ * Record: header { uint16 id; uint64 timestamp; } context { uint16 cpu; }
+ * then the payload, packed (no padding anywhere).
+ */
+#define EVT_RECORD_HEADER_BYTES 12
+
+/* Argument storage types of printk payloads. */
+enum evt_arg_type {
+	EVT_ARG_I8 = 1, EVT_ARG_U8, EVT_ARG_I16, EVT_ARG_U16,
+	EVT_ARG_I32, EVT_ARG_U32, EVT_ARG_I64, EVT_ARG_U64,
+	EVT_ARG_DOUBLE, EVT_ARG_STRING, EVT_ARG_PTR,
+	EVT_ARG_TYPE_MAX = EVT_ARG_PTR,
+};
+
+#define EVT_PRINTK_MAX_ARGS	32
+#define EVT_STRING_MAX_BYTES	256	/* stored string, NUL included */
+
+_Static_assert(sizeof(struct evt_ctl_header) == 112, "ctl header layout");
+_Static_assert(sizeof(struct evt_ctl_slot) == 64, "slot layout");
+_Static_assert(sizeof(struct evt_ctl_tbuf) == 96, "tbuf layout");
+_Static_assert(sizeof(struct evt_reg_entry) == 20, "registry entry layout");
+_Static_assert(sizeof(struct evt_packet_header) == 88, "packet header layout");
+_Static_assert(offsetof(struct evt_packet_header, events_discarded) == 48,
+	       "packet context layout");
+_Static_assert(offsetof(struct evt_ctl_tbuf, produced) == 32, "tbuf layout");
+
+#endif

@@ -1,0 +1,316 @@
+/*
+ * printk_format.c - parse and render trace_printk() formats.
+ *
+ * Storage follows the C argument's type after promotion: %hhd stores one
+ * byte, %d four, %ld eight, %c one, %p eight, %f a double, %s the string
+ * bytes and a NUL.  A '*' width or precision stores an int32 before the
+ * value.  Anything printf would read from elsewhere (%n, %m) or that the
+ * reader cannot hold exactly (long double, wide characters) is refused.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "printk_format.h"
+
+size_t evt_arg_type_size(uint8_t type)
+{
+	switch (type) {
+	case EVT_ARG_I8: case EVT_ARG_U8: return 1;
+	case EVT_ARG_I16: case EVT_ARG_U16: return 2;
+	case EVT_ARG_I32: case EVT_ARG_U32: return 4;
+	case EVT_ARG_I64: case EVT_ARG_U64: case EVT_ARG_DOUBLE:
+	case EVT_ARG_PTR: return 8;
+	default: return 0;
+	}
+}
+
+const char *evt_arg_type_name(uint8_t type)
+{
+	static const char *const names[] = {
+		[EVT_ARG_I8] = "s8", [EVT_ARG_U8] = "u8",
+		[EVT_ARG_I16] = "s16", [EVT_ARG_U16] = "u16",
+		[EVT_ARG_I32] = "s32", [EVT_ARG_U32] = "u32",
+		[EVT_ARG_I64] = "s64", [EVT_ARG_U64] = "u64",
+		[EVT_ARG_DOUBLE] = "double", [EVT_ARG_STRING] = "string",
+		[EVT_ARG_PTR] = "pointer",
+	};
+	if (type == 0 || type > EVT_ARG_TYPE_MAX)
+		return "?";
+	return names[type];
+}
+
+enum length { LEN_NONE, LEN_HH, LEN_H, LEN_L, LEN_LL, LEN_J, LEN_Z, LEN_T,
+	      LEN_BIG_L };
+
+static int integer_type(enum length len, int is_signed)
+{
+	switch (len) {
+	case LEN_HH: return is_signed ? EVT_ARG_I8 : EVT_ARG_U8;
+	case LEN_H: return is_signed ? EVT_ARG_I16 : EVT_ARG_U16;
+	case LEN_NONE: return is_signed ? EVT_ARG_I32 : EVT_ARG_U32;
+	case LEN_L: case LEN_LL: case LEN_J: case LEN_Z: case LEN_T:
+		return is_signed ? EVT_ARG_I64 : EVT_ARG_U64;
+	default: return 0;
+	}
+}
+
+static int refuse(char *err, size_t err_size, size_t offset, int len,
+		  const char *spec, const char *why)
+{
+	snprintf(err, err_size, "conversion '%.*s' at offset %zu: %s", len,
+		 spec, offset, why);
+	return -EINVAL;
+}
+
+static int add_arg(struct evt_printk_format *out, uint8_t type, char *err,
+		   size_t err_size, size_t offset)
+{
+	if (out->nargs >= EVT_PRINTK_MAX_ARGS) {
+		snprintf(err, err_size,
+			 "more than %d arguments (at offset %zu)",
+			 EVT_PRINTK_MAX_ARGS, offset);
+		return -EINVAL;
+	}
+	out->arg_types[out->nargs++] = type;
+	return 0;
+}
+
+int evt_printk_parse(const char *format, struct evt_printk_format *out,
+		     char *err, size_t err_size)
+{
+	const char *p = format;
+
+	memset(out, 0, sizeof(*out));
+	if (strlen(format) > UINT16_MAX) {
+		snprintf(err, err_size, "format longer than %d bytes",
+			 UINT16_MAX);
+		return -EINVAL;
+	}
+	while ((p = strchr(p, '%'))) {
+		const char *start = p++;
+		struct evt_printk_spec spec = { .start = start - format };
+		enum length len = LEN_NONE;
+		int type, ret;
+
+		if (*p == '%') {
+			p++;
+			continue;
+		}
+		p += strspn(p, "-+ #0'");
+		if (*p == '*') {
+			spec.star_width = 1;
+			p++;
+		} else {
+			p += strspn(p, "0123456789");
+		}
+		if (*p == '.') {
+			p++;
+			if (*p == '*') {
+				spec.star_precision = 1;
+				p++;
+			} else {
+				p += strspn(p, "0123456789");
+			}
+		}
+		if (*p == '$' || (p[0] >= '0' && p[0] <= '9'))
+			return refuse(err, err_size, spec.start, p - start + 1,
+				      start, "positional arguments are not supported");
+		switch (*p) {
+		case 'h': len = p[1] == 'h' ? (p++, LEN_HH) : LEN_H; p++; break;
+		case 'l': len = p[1] == 'l' ? (p++, LEN_LL) : LEN_L; p++; break;
+		case 'q': len = LEN_LL; p++; break;
+		case 'j': len = LEN_J; p++; break;
+		case 'z': len = LEN_Z; p++; break;
+		case 't': len = LEN_T; p++; break;
+		case 'L': len = LEN_BIG_L; p++; break;
+		}
+		spec.conversion = *p;
+		spec.len = p - start + (*p ? 1 : 0);
+		switch (*p) {
+		case 'd': case 'i':
+			type = integer_type(len, 1);
+			break;
+		case 'u': case 'o': case 'x': case 'X':
+			type = integer_type(len, 0);
+			break;
+		case 'c':
+			type = len == LEN_NONE ? EVT_ARG_I8 : 0;
+			break;
+		case 's':
+			type = len == LEN_NONE ? EVT_ARG_STRING : 0;
+			break;
+		case 'p':
+			type = len == LEN_NONE ? EVT_ARG_PTR : 0;
+			break;
+		case 'f': case 'F': case 'e': case 'E': case 'g': case 'G':
+		case 'a': case 'A':
+			type = (len == LEN_NONE || len == LEN_L) ?
+				EVT_ARG_DOUBLE : 0;
+			break;
+		case 'n':
+			return refuse(err, err_size, spec.start, spec.len, start,
+				      "%n writes through a pointer and is refused");
+		case 'm':
+			return refuse(err, err_size, spec.start, spec.len, start,
+				      "%m reads errno, which a reader cannot see");
+		case '\0':
+			return refuse(err, err_size, spec.start, spec.len, start,
+				      "format ends inside a conversion");
+		default:
+			return refuse(err, err_size, spec.start, spec.len, start,
+				      "unknown conversion");
+		}
+		if (!type)
+			return refuse(err, err_size, spec.start, spec.len, start,
+				      "length modifier not supported for this conversion");
+		if (out->nspecs >= EVT_PRINTK_MAX_ARGS)
+			return refuse(err, err_size, spec.start, spec.len, start,
+				      "too many conversions");
+		spec.type = type;
+		if (spec.star_width &&
+		    (ret = add_arg(out, EVT_ARG_I32, err, err_size, spec.start)))
+			return ret;
+		if (spec.star_precision &&
+		    (ret = add_arg(out, EVT_ARG_I32, err, err_size, spec.start)))
+			return ret;
+		if ((ret = add_arg(out, type, err, err_size, spec.start)))
+			return ret;
+		out->specs[out->nspecs++] = spec;
+		p++;
+	}
+	return 0;
+}
+
+/* Appends to out at *pos, always NUL-terminated, never past out_size. */
+static void append(char *out, size_t out_size, size_t *pos, const char *s,
+		   size_t n)
+{
+	if (*pos + 1 >= out_size)
+		return;
+	if (n > out_size - 1 - *pos)
+		n = out_size - 1 - *pos;
+	memcpy(out + *pos, s, n);
+	*pos += n;
+	out[*pos] = '\0';
+}
+
+static int load_i32(const uint8_t *args, size_t size, size_t *off, int *v)
+{
+	int32_t x;
+
+	if (*off + 4 > size)
+		return -1;
+	memcpy(&x, args + *off, 4);
+	*off += 4;
+	*v = x;
+	return 0;
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static int snprintf_value(char *buf, size_t size, const char *spec,
+			  const struct evt_printk_spec *s, int nstar, int star[2],
+			  const uint8_t *v, size_t vlen)
+{
+	union { int8_t i8; uint8_t u8; int16_t i16; uint16_t u16; int32_t i32;
+		uint32_t u32; int64_t i64; uint64_t u64; double d; } x;
+	char conv_spec[48];
+	size_t n = strlen(spec);
+
+	/* The stored width is 8 bytes for any l/ll/j/z/t: print it as ll. */
+	if (s->type == EVT_ARG_I64 || s->type == EVT_ARG_U64) {
+		size_t keep = n - 1;
+
+		while (keep > 0 && strchr("hlqjztL", spec[keep - 1]))
+			keep--;
+		snprintf(conv_spec, sizeof(conv_spec), "%.*sll%c", (int)keep,
+			 spec, s->conversion);
+		spec = conv_spec;
+	}
+	memset(&x, 0, sizeof(x));
+	memcpy(&x, v, vlen < sizeof(x) ? vlen : sizeof(x));
+
+#define EMIT(val) (nstar == 2 ? snprintf(buf, size, spec, star[0], star[1], val) \
+		  : nstar == 1 ? snprintf(buf, size, spec, star[0], val)	\
+		  : snprintf(buf, size, spec, val))
+	switch (s->type) {
+	case EVT_ARG_I8: return s->conversion == 'c' ? EMIT((int)(char)x.i8)
+					: EMIT((int)x.i8);
+	case EVT_ARG_U8: return EMIT((unsigned)x.u8);
+	case EVT_ARG_I16: return EMIT((int)x.i16);
+	case EVT_ARG_U16: return EMIT((unsigned)x.u16);
+	case EVT_ARG_I32: return EMIT(x.i32);
+	case EVT_ARG_U32: return EMIT(x.u32);
+	case EVT_ARG_I64: return EMIT((long long)x.i64);
+	case EVT_ARG_U64: return EMIT((unsigned long long)x.u64);
+	case EVT_ARG_DOUBLE: return EMIT(x.d);
+	case EVT_ARG_PTR: return EMIT((void *)(uintptr_t)x.u64);
+	case EVT_ARG_STRING: return EMIT((const char *)v);
+	}
+#undef EMIT
+	return -1;
+}
+#pragma GCC diagnostic pop
+
+long evt_printk_render(const char *format, const struct evt_printk_format *f,
+		       const uint8_t *args, size_t args_size,
+		       char *out, size_t out_size)
+{
+	size_t pos = 0, off = 0, lit = 0;
+	char value[1024], spec[40];
+	unsigned i;
+
+	if (out_size)
+		out[0] = '\0';
+	for (i = 0; i < f->nspecs; i++) {
+		const struct evt_printk_spec *s = &f->specs[i];
+		int star[2], nstar = 0, n;
+		const uint8_t *v;
+		size_t vlen;
+
+		/* Literal text before this conversion, "%%" made "%". */
+		while (lit < s->start) {
+			if (format[lit] == '%' && format[lit + 1] == '%')
+				lit++;
+			append(out, out_size, &pos, format + lit, 1);
+			lit++;
+		}
+		lit = s->start + s->len;
+		if (s->star_width && load_i32(args, args_size, &off, &star[nstar++]))
+			return -1;
+		if (s->star_precision &&
+		    load_i32(args, args_size, &off, &star[nstar++]))
+			return -1;
+		v = args + off;
+		if (s->type == EVT_ARG_STRING) {
+			const uint8_t *nul = off < args_size ?
+				memchr(v, '\0', args_size - off) : NULL;
+			if (!nul)
+				return -1;
+			vlen = nul - v + 1;
+		} else {
+			vlen = evt_arg_type_size(s->type);
+			if (off + vlen > args_size)
+				return -1;
+		}
+		off += vlen;
+		if (s->len >= sizeof(spec))
+			return -1;
+		memcpy(spec, format + s->start, s->len);
+		spec[s->len] = '\0';
+		n = snprintf_value(value, sizeof(value), spec, s, nstar, star, v,
+				   vlen);
+		if (n < 0)
+			return -1;
+		append(out, out_size, &pos, value,
+		       (size_t)n < sizeof(value) ? (size_t)n : sizeof(value) - 1);
+	}
+	while (format[lit]) {
+		if (format[lit] == '%' && format[lit + 1] == '%')
+			lit++;
+		append(out, out_size, &pos, format + lit, 1);
+		lit++;
+	}
+	return (long)off;
+}

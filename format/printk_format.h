@@ -1,0 +1,54 @@
+/*
+ * printk_format.h - one parser for trace_printk() format strings.
+ *
+ * The library uses it when a site registers, to learn how to store each
+ * argument in binary; readers use it to turn stored arguments back into
+ * text.  A format is accepted only when a reader can reproduce exactly what
+ * printf would have printed.
+ */
+#ifndef EVT_FORMAT_PRINTK_FORMAT_H
+#define EVT_FORMAT_PRINTK_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout.h"
+
+/* One conversion: the text fmt[start, start+len) and what it consumes. */
+struct evt_printk_spec {
+	uint16_t start;
+	uint16_t len;
+	uint8_t star_width;	/* a stored int32 width precedes the value */
+	uint8_t star_precision;	/* a stored int32 precision precedes it */
+	uint8_t type;		/* enum evt_arg_type of the value */
+	char conversion;	/* d, u, x, s, p, f, ... */
+};
+
+struct evt_printk_format {
+	unsigned nspecs;
+	struct evt_printk_spec specs[EVT_PRINTK_MAX_ARGS];
+	unsigned nargs;		/* stored values, star ints included */
+	uint8_t arg_types[EVT_PRINTK_MAX_ARGS];
+};
+
+/*
+ * Parse format.  Returns 0, or -EINVAL with a message naming the offending
+ * conversion and its offset in err.
+ */
+int evt_printk_parse(const char *format, struct evt_printk_format *out,
+		     char *err, size_t err_size);
+
+/* Bytes a stored value of this type takes, 0 for strings (variable). */
+size_t evt_arg_type_size(uint8_t type);
+const char *evt_arg_type_name(uint8_t type);
+
+/*
+ * Render stored arguments (args, args_size bytes, packed in arg order) as
+ * printf would have, into out.  Returns the bytes consumed from args, or -1
+ * when the arguments are shorter than the format needs.
+ */
+long evt_printk_render(const char *format, const struct evt_printk_format *f,
+		       const uint8_t *args, size_t args_size,
+		       char *out, size_t out_size);
+
+#endif

@@ -1,0 +1,18 @@
+/*
+ * quote.h - C-style quoting of strings in text files and command output:
+ * "migrate task %s:%d\n".  Only \\ \" \n \t \r and \xHH are produced.
+ */
+#ifndef EVT_FORMAT_QUOTE_H
+#define EVT_FORMAT_QUOTE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+void evt_quote(FILE *f, const char *s);
+/*
+ * Reads a quoted string starting at *p (which must point at '"') into out.
+ * Advances *p past the closing quote.  Returns 0, or -1 when malformed.
+ */
+int evt_unquote(const char **p, char *out, size_t out_size);
+
+#endif

@@ -1,0 +1,246 @@
+/*
+ * trace_index.c - write and read <trace>/evtrace/index (see trace_index.h).
+ * The reader trusts nothing: every line is checked, errors name the line.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout.h"
+#include "quote.h"
+#include "trace_index.h"
+
+int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix)
+{
+	uint32_t i, j;
+
+	fprintf(f, "evtrace-index 1\nclock %u %" PRIu64 " %" PRIu64 " %" PRId64
+		" %" PRId64 "\n", ix->clock.kind, ix->clock.freq_hz,
+		ix->clock.ref_value, ix->clock.ref_monotonic_ns,
+		ix->clock.ref_realtime_ns);
+	for (i = 0; i < ix->nstreams; i++) {
+		fprintf(f, "stream %u %u ", ix->streams[i].sid, ix->streams[i].pid);
+		evt_quote(f, ix->streams[i].comm);
+		fputc('\n', f);
+	}
+	for (i = 0; i < ix->nevents; i++) {
+		const struct evt_event_desc *e = &ix->events[i];
+
+		fprintf(f, "event %u %u %u ", e->sid, e->id, e->kind);
+		for (j = 0; j < e->nargs; j++)
+			fprintf(f, "%s%u", j ? "," : "", e->types[j]);
+		fputs(e->nargs ? " " : "- ", f);
+		evt_quote(f, e->path);
+		fputc(' ', f);
+		evt_quote(f, e->format);
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+void evt_trace_index_free(struct evt_trace_index *ix)
+{
+	uint32_t i;
+
+	for (i = 0; i < ix->nevents; i++) {
+		free(ix->events[i].path);
+		free(ix->events[i].format);
+	}
+	free(ix->events);
+	free(ix->streams);
+	memset(ix, 0, sizeof(*ix));
+}
+
+static int parse_types(const char **p, struct evt_event_desc *e)
+{
+	const char *s = *p;
+
+	if (*s == '-') {
+		*p = s + 1;
+		return 0;
+	}
+	for (;;) {
+		char *end;
+		unsigned long v = strtoul(s, &end, 10);
+
+		if (end == s || v == 0 || v > EVT_ARG_TYPE_MAX ||
+		    e->nargs >= EVT_PRINTK_MAX_ARGS)
+			return -1;
+		e->types[e->nargs++] = (uint8_t)v;
+		s = end;
+		if (*s != ',')
+			break;
+		s++;
+	}
+	*p = s;
+	return 0;
+}
+
+static int add_event(struct evt_trace_index *ix, const char *line,
+		     char *why, size_t why_size)
+{
+	struct evt_event_desc e = { 0 };
+	char path[1100], format[70000], err[200];
+	unsigned sid, id, kind;
+	const char *p;
+	int n = 0;
+	void *grown;
+
+	if (sscanf(line, "event %u %u %u %n", &sid, &id, &kind, &n) != 3 || !n)
+		return snprintf(why, why_size, "malformed event line"), -1;
+	if (kind != EVT_KIND_PRINTK && kind != EVT_KIND_FTRACE)
+		return snprintf(why, why_size, "unknown event kind %u", kind), -1;
+	p = line + n;
+	if (parse_types(&p, &e) || *p++ != ' ')
+		return snprintf(why, why_size, "bad argument types"), -1;
+	if (evt_unquote(&p, path, sizeof(path)) || *p++ != ' ' ||
+	    evt_unquote(&p, format, sizeof(format)) || *p)
+		return snprintf(why, why_size, "bad quoted path or format"), -1;
+	if (evt_printk_parse(format, &e.parsed, err, sizeof(err)))
+		return snprintf(why, why_size, "format: %s", err), -1;
+	if (e.parsed.nargs != e.nargs ||
+	    memcmp(e.parsed.arg_types, e.types, e.nargs))
+		return snprintf(why, why_size,
+				"argument types disagree with the format"), -1;
+	if (evt_trace_index_event(ix, sid, id))
+		return snprintf(why, why_size, "event %u of stream %u twice", id,
+				sid), -1;
+	e.sid = sid;
+	e.id = id;
+	e.kind = kind;
+	e.path = strdup(path);
+	e.format = strdup(format);
+	grown = realloc(ix->events, (ix->nevents + 1) * sizeof(e));
+	if (!e.path || !e.format || !grown) {
+		free(e.path);
+		free(e.format);
+		if (grown)
+			ix->events = grown;
+		return snprintf(why, why_size, "out of memory"), -1;
+	}
+	ix->events = grown;
+	ix->events[ix->nevents++] = e;
+	return 0;
+}
+
+static int add_stream(struct evt_trace_index *ix, const char *line,
+		      char *why, size_t why_size)
+{
+	struct evt_stream_class sc = { 0 };
+	const char *p;
+	void *grown;
+	int n = 0;
+
+	if (sscanf(line, "stream %u %u %n", &sc.sid, &sc.pid, &n) != 2 || !n)
+		return snprintf(why, why_size, "malformed stream line"), -1;
+	p = line + n;
+	if (evt_unquote(&p, sc.comm, sizeof(sc.comm)) || *p)
+		return snprintf(why, why_size, "bad quoted comm"), -1;
+	grown = realloc(ix->streams, (ix->nstreams + 1) * sizeof(sc));
+	if (!grown)
+		return snprintf(why, why_size, "out of memory"), -1;
+	ix->streams = grown;
+	ix->streams[ix->nstreams++] = sc;
+	return 0;
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct evt_event_desc *x = a, *y = b;
+
+	if (x->sid != y->sid)
+		return x->sid < y->sid ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
+			 char *err, size_t err_size)
+{
+	FILE *f = fopen(file, "re");
+	char *line = NULL, why[256] = "";
+	size_t cap = 0;
+	ssize_t len;
+	unsigned lineno = 0;
+	int ret = -1, have_clock = 0;
+
+	memset(ix, 0, sizeof(*ix));
+	if (!f) {
+		snprintf(err, err_size, "%s: %s", file, strerror(errno));
+		return -1;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if ((size_t)len != strlen(line)) {
+			snprintf(why, sizeof(why), "NUL byte");
+			goto out_bad;
+		}
+		if (lineno == 1) {
+			if (strcmp(line, "evtrace-index 1")) {
+				snprintf(why, sizeof(why), "not an evtrace-index 1 file");
+				goto out_bad;
+			}
+		} else if (!strncmp(line, "clock ", 6)) {
+			struct evt_clock_calibration *c = &ix->clock;
+
+			if (sscanf(line, "clock %u %" SCNu64 " %" SCNu64 " %" SCNd64
+				   " %" SCNd64, &c->kind, &c->freq_hz, &c->ref_value,
+				   &c->ref_monotonic_ns, &c->ref_realtime_ns) != 5 ||
+			    c->freq_hz == 0 ||
+			    (c->kind != EVT_CLOCK_TSC && c->kind != EVT_CLOCK_MONOTONIC)) {
+				snprintf(why, sizeof(why), "bad clock line");
+				goto out_bad;
+			}
+			have_clock = 1;
+		} else if (!strncmp(line, "stream ", 7)) {
+			if (add_stream(ix, line, why, sizeof(why)))
+				goto out_bad;
+		} else if (!strncmp(line, "event ", 6)) {
+			if (add_event(ix, line, why, sizeof(why)))
+				goto out_bad;
+		} else if (line[0]) {
+			snprintf(why, sizeof(why), "unknown line");
+			goto out_bad;
+		}
+	}
+	if (!have_clock) {
+		snprintf(err, err_size, "%s: no clock line", file);
+		goto out;
+	}
+	qsort(ix->events, ix->nevents, sizeof(*ix->events), cmp_event);
+	ret = 0;
+	goto out;
+out_bad:
+	snprintf(err, err_size, "%s:%u: %s", file, lineno, why);
+out:
+	if (ret)
+		evt_trace_index_free(ix);
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+const struct evt_event_desc *evt_trace_index_event(const struct evt_trace_index *ix,
+						   uint32_t sid, uint32_t id)
+{
+	size_t lo = 0, hi = ix->nevents;
+
+	/* Sorted once read; while being built, a linear scan. */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct evt_event_desc *e = &ix->events[mid];
+
+		if (e->sid == sid && e->id == id)
+			return e;
+		if (e->sid < sid || (e->sid == sid && e->id < id))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (lo = 0; lo < ix->nevents; lo++)
+		if (ix->events[lo].sid == sid && ix->events[lo].id == id)
+			return &ix->events[lo];
+	return NULL;
+}

@@ -1,0 +1,58 @@
+/*
+ * trace_index.h - what a trace directory says about its streams and events
+ * besides the CTF metadata, for evtrace's own readers: the clock
+ * calibration, each stream class (one per traced process image) and each
+ * event's path, storage types and printk format.  The CTF metadata is
+ * generated from the same descriptions (ctf_metadata.c).
+ *
+ * File <trace>/evtrace/index, text:
+ *   evtrace-index 1
+ *   clock <kind> <freq_hz> <ref_value> <ref_monotonic_ns> <ref_realtime_ns>
+ *   stream <sid> <pid> "<comm>"
+ *   event <sid> <id> <kind> <types|-> "<path>" "<format>"
+ * types: comma-separated enum evt_arg_type numbers.
+ */
+#ifndef EVT_FORMAT_TRACE_INDEX_H
+#define EVT_FORMAT_TRACE_INDEX_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clock.h"
+#include "printk_format.h"
+
+struct evt_event_desc {
+	uint32_t sid;
+	uint32_t id;
+	uint16_t kind;
+	uint8_t nargs;
+	uint8_t types[EVT_PRINTK_MAX_ARGS];
+	char *path;
+	char *format;
+	struct evt_printk_format parsed;	/* readers: filled by parse */
+};
+
+struct evt_stream_class {
+	uint32_t sid;
+	uint32_t pid;
+	char comm[17];
+};
+
+struct evt_trace_index {
+	struct evt_clock_calibration clock;
+	struct evt_stream_class *streams;
+	uint32_t nstreams;
+	struct evt_event_desc *events;
+	uint32_t nevents;
+};
+
+int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix);
+/* Returns 0, or -1 with "<file>:<line>: why" in err. */
+int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
+			 char *err, size_t err_size);
+void evt_trace_index_free(struct evt_trace_index *ix);
+/* The event with this stream class and id, or NULL. */
+const struct evt_event_desc *evt_trace_index_event(const struct evt_trace_index *ix,
+						   uint32_t sid, uint32_t id);
+
+#endif

@@ -1,0 +1,281 @@
+/*
+ * trace_reader.c - decode and merge the streams of a trace directory.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "layout.h"
+#include "record.h"
+#include "trace_reader.h"
+
+struct cursor {
+	char path[PATH_MAX];
+	const uint8_t *data;
+	size_t size;
+	size_t pkt_off;			/* current packet */
+	size_t pkt_content_end;
+	size_t pkt_next;
+	size_t pos;			/* next record */
+	int in_packet;
+	int done;
+	struct evt_packet_header hdr;
+	char comm[17];
+	uint64_t discarded;		/* last events_discarded seen */
+	struct evt_trace_item item;	/* the pending item, if have */
+	int have;
+	char text[4096];
+	char message[PATH_MAX + 200];
+};
+
+struct reader {
+	struct evt_trace_index ix;
+	struct cursor *cursors;
+	unsigned ncursors;
+	struct evt_trace_stats *stats;
+};
+
+static void cursor_error(struct reader *r, struct cursor *c, size_t off,
+			 const char *why)
+{
+	snprintf(c->message, sizeof(c->message), "%s: offset %zu: %s", c->path,
+		 off, why);
+	c->item = (struct evt_trace_item){ .kind = EVT_ITEM_ERROR,
+					   .message = c->message,
+					   .timestamp = c->hdr.timestamp_begin };
+	c->have = 1;
+	r->stats->errors++;
+}
+
+static const struct evt_stream_class *stream_class(const struct reader *r,
+						   uint32_t sid)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->ix.nstreams; i++)
+		if (r->ix.streams[i].sid == sid)
+			return &r->ix.streams[i];
+	return NULL;
+}
+
+/* Enters the packet at c->pkt_next.  Returns 0, 1 at end, -1 on error. */
+static int enter_packet(struct reader *r, struct cursor *c)
+{
+	struct evt_packet_header *h = &c->hdr;
+	size_t off = c->pkt_next, content, total;
+
+	if (off == c->size)
+		return 1;
+	if (c->size - off < sizeof(*h)) {
+		cursor_error(r, c, off, "truncated packet header");
+		return -1;
+	}
+	memcpy(h, c->data + off, sizeof(*h));
+	if (h->magic != EVT_PACKET_MAGIC) {
+		cursor_error(r, c, off, "bad packet magic");
+		return -1;
+	}
+	if (h->content_size % 8 || h->packet_size % 8 ||
+	    h->content_size < sizeof(*h) * 8 || h->packet_size < h->content_size) {
+		cursor_error(r, c, off, "bad packet sizes");
+		return -1;
+	}
+	content = h->content_size / 8;
+	total = h->packet_size / 8;
+	if (total > c->size - off) {
+		cursor_error(r, c, off, "packet runs past the end of the file (truncated)");
+		return -1;
+	}
+	if (!stream_class(r, h->stream_id)) {
+		cursor_error(r, c, off, "stream id not in the trace index");
+		return -1;
+	}
+	c->pkt_off = off;
+	c->pkt_content_end = off + content;
+	c->pkt_next = off + total;
+	c->pos = off + sizeof(*h);
+	c->in_packet = 1;
+	memcpy(c->comm, h->comm, 16);
+	c->comm[16] = '\0';
+	if (h->events_discarded < c->discarded) {
+		cursor_error(r, c, off, "events_discarded went backwards");
+		c->discarded = h->events_discarded;
+		return -1;
+	}
+	if (h->events_discarded > c->discarded) {
+		c->item = (struct evt_trace_item){
+			.kind = EVT_ITEM_LOST,
+			.timestamp = h->timestamp_begin,
+			.pid = h->pid, .tid = h->tid, .comm = c->comm,
+			.lost = h->events_discarded - c->discarded,
+		};
+		r->stats->lost += c->item.lost;
+		c->discarded = h->events_discarded;
+		c->have = 1;
+	}
+	return 0;
+}
+
+/* Decodes the record at c->pos into c->item.  0, or -1 on error. */
+static int decode_record(struct reader *r, struct cursor *c)
+{
+	size_t avail = c->pkt_content_end - c->pos;
+	const uint8_t *p = c->data + c->pos;
+	const struct evt_event_desc *e;
+	struct evt_record rec;
+	char why[128];
+
+	if (evt_record_header(p, avail, &rec)) {
+		cursor_error(r, c, c->pos, "truncated record header");
+		return -1;
+	}
+	e = evt_trace_index_event(&r->ix, c->hdr.stream_id, rec.id);
+	if (!e) {
+		snprintf(why, sizeof(why), "event id %u not in the metadata of stream %u",
+			 rec.id, c->hdr.stream_id);
+		cursor_error(r, c, c->pos, why);
+		return -1;
+	}
+	if (evt_record_payload(&rec, e->types, e->nargs, avail)) {
+		snprintf(why, sizeof(why), "record of %s runs past its packet",
+			 e->path);
+		cursor_error(r, c, c->pos, why);
+		return -1;
+	}
+	if (evt_printk_render(e->format, &e->parsed, rec.payload,
+			      rec.payload_size, c->text, sizeof(c->text)) < 0) {
+		cursor_error(r, c, c->pos, "arguments do not fit the format");
+		return -1;
+	}
+	c->item = (struct evt_trace_item){
+		.kind = EVT_ITEM_EVENT, .timestamp = rec.timestamp,
+		.pid = c->hdr.pid, .tid = c->hdr.tid, .comm = c->comm,
+		.cpu = rec.cpu, .event = e, .payload = rec.payload,
+		.payload_size = rec.payload_size, .text = c->text,
+	};
+	c->pos += EVT_RECORD_HEADER_BYTES + rec.payload_size;
+	r->stats->events++;
+	c->have = 1;
+	return 0;
+}
+
+/* Makes c->item the stream's next item, or sets done. */
+static void advance(struct reader *r, struct cursor *c)
+{
+	c->have = 0;
+	while (!c->have && !c->done) {
+		if (c->in_packet && c->pos < c->pkt_content_end) {
+			if (decode_record(r, c))
+				c->pos = c->pkt_content_end;	/* next packet */
+			continue;
+		}
+		c->in_packet = 0;
+		switch (enter_packet(r, c)) {
+		case 1:
+			c->done = 1;
+			break;
+		case -1:
+			c->done = 1;	/* no way to find the next packet */
+			break;
+		}
+	}
+	if (c->have)
+		c->item.monotonic_ns = evt_clock_to_monotonic_ns(&r->ix.clock,
+								 c->item.timestamp);
+}
+
+static int open_cursor(struct reader *r, const char *dir, const char *name)
+{
+	struct cursor *c = &r->cursors[r->ncursors];
+	struct stat st;
+	int fd;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->path, sizeof(c->path), "%s/%s", dir, name);
+	fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	c->size = st.st_size;
+	if (c->size) {
+		c->data = mmap(NULL, c->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (c->data == MAP_FAILED) {
+			close(fd);
+			return -1;
+		}
+	}
+	close(fd);
+	r->ncursors++;
+	r->stats->streams++;
+	advance(r, c);
+	return 0;
+}
+
+static int is_stream_file(const struct dirent *d)
+{
+	return !strncmp(d->d_name, "stream_", 7);
+}
+
+int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
+		   struct evt_trace_stats *stats, char *err, size_t err_size)
+{
+	struct reader r = { .stats = stats };
+	struct dirent **names = NULL;
+	char index[PATH_MAX];
+	int n, i, ret = -1;
+
+	memset(stats, 0, sizeof(*stats));
+	snprintf(index, sizeof(index), "%s/evtrace/index", dir);
+	if (evt_trace_index_read(index, &r.ix, err, err_size))
+		return -1;
+	n = scandir(dir, &names, is_stream_file, alphasort);
+	if (n < 0) {
+		snprintf(err, err_size, "%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	r.cursors = calloc(n ? n : 1, sizeof(*r.cursors));
+	if (!r.cursors) {
+		snprintf(err, err_size, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (open_cursor(&r, dir, names[i]->d_name))
+			fprintf(stderr, "evtrace: %s/%s: %s\n", dir,
+				names[i]->d_name, strerror(errno));
+	for (;;) {
+		struct cursor *best = NULL;
+		unsigned k;
+
+		for (k = 0; k < r.ncursors; k++) {
+			struct cursor *c = &r.cursors[k];
+
+			if (c->have && (!best || c->item.timestamp < best->item.timestamp))
+				best = c;
+		}
+		if (!best)
+			break;
+		if (cb(&best->item, ctx))
+			break;
+		advance(&r, best);
+	}
+	ret = 0;
+out:
+	for (i = 0; i < (int)r.ncursors; i++)
+		if (r.cursors[i].size)
+			munmap((void *)r.cursors[i].data, r.cursors[i].size);
+	free(r.cursors);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	evt_trace_index_free(&r.ix);
+	return ret;
+}

@@ -1,0 +1,57 @@
+/*
+ * trace_reader.h - read an evtrace CTF trace directory, time-ordered.
+ *
+ * Every stream file is walked packet by packet and record by record with
+ * each size checked against the packet and the file; what is wrong is
+ * reported as an error item naming the file and offset, and reading goes
+ * on with the next packet or stream.  Items come in time order across all
+ * streams; within a stream, in file order.
+ */
+#ifndef EVT_FORMAT_TRACE_READER_H
+#define EVT_FORMAT_TRACE_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace_index.h"
+
+enum evt_item_kind {
+	EVT_ITEM_EVENT,
+	EVT_ITEM_LOST,		/* events lost before this point in a stream */
+	EVT_ITEM_ERROR,
+};
+
+struct evt_trace_item {
+	enum evt_item_kind kind;
+	uint64_t timestamp;		/* trace clock */
+	int64_t monotonic_ns;
+	uint32_t pid;
+	uint32_t tid;
+	const char *comm;
+	uint16_t cpu;
+	const struct evt_event_desc *event;	/* EVENT */
+	const uint8_t *payload;			/* EVENT */
+	size_t payload_size;
+	const char *text;			/* EVENT: the rendered message */
+	uint64_t lost;				/* LOST */
+	const char *message;			/* ERROR */
+};
+
+struct evt_trace_stats {
+	uint64_t events;
+	uint64_t lost;
+	uint64_t errors;
+	uint32_t streams;
+};
+
+typedef int (*evt_trace_item_cb)(const struct evt_trace_item *item, void *ctx);
+
+/*
+ * Reads the trace in dir, calling cb for each item in time order; a
+ * non-zero return from cb stops the walk.  Returns 0 when the trace could
+ * be opened (item errors are counted in stats), or -1 with err set.
+ */
+int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
+		   struct evt_trace_stats *stats, char *err, size_t err_size);
+
+#endif

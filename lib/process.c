@@ -1,0 +1,454 @@
+/*
+ * process.c - the traced process's control file and event registry.
+ *
+ * The control file is created on the first registration, in
+ * $EVTRACE_RUNDIR (default /dev/shm/evtrace/<uid>), as <pid>-<n>.ctl: n
+ * grows when an exec'd image of the same pid registers again.  The process
+ * holds a shared flock on it for its life; an engine that can take an
+ * exclusive lock knows the writer is gone (exit, crash, kill or exec).
+ *
+ * Registration and fork run under evt__proc.lock; the write path never
+ * takes it.  A forked child gets a fresh control file mapped at the same
+ * address, so every site's enable pointer stays valid; it keeps the
+ * parent's events and enable bits (collections follow children).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "pattern.h"
+#include "rundir.h"
+#include "runtime.h"
+
+struct evt__process evt__proc = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.fd = -1,
+};
+
+static const uint32_t ftrace_off;
+EVT_API const volatile uint32_t *evt__ftrace_enable = &ftrace_off;
+
+struct layout {
+	uint32_t slots_off, tbufs_off, enable_off, registry_off;
+	uint64_t arena_off, size;
+};
+
+static struct layout compute_layout(void)
+{
+	struct layout l;
+
+	l.slots_off = 4096;
+	l.tbufs_off = l.slots_off + EVT_NSLOTS * sizeof(struct evt_ctl_slot);
+	l.enable_off = l.tbufs_off + EVT_MAX_TBUFS * sizeof(struct evt_ctl_tbuf);
+	l.registry_off = l.enable_off + EVT_MAX_EVENTS * sizeof(uint32_t);
+	l.arena_off = l.registry_off + EVT_REGISTRY_BYTES;
+	l.size = l.arena_off + EVT_ARENA_BYTES;
+	return l;
+}
+
+/* Opens a new, empty, locked control file; returns its fd or -errno. */
+static int create_file(const struct layout *l, char *path, size_t size)
+{
+	char dir[PATH_MAX - 32];
+	int fd = -1, n, ret;
+
+	evt_rundir_path(dir, sizeof(dir));
+	if (evt_rundir_make(dir))
+		return -errno;
+	for (n = 0; n < 1000; n++) {
+		snprintf(path, size, "%s/%d-%d.ctl", dir, (int)getpid(), n);
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)l->size) || flock(fd, LOCK_SH)) {
+		ret = -errno;
+		unlink(path);
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+static void fill_header(struct evt_ctl_header *h, const struct layout *l)
+{
+	h->version = EVT_CTL_VERSION;
+	h->header_size = sizeof(*h);
+	h->pid = getpid();
+	h->ppid = getppid();
+	h->file_size = l->size;
+	h->clock_kind = evt__proc.clock_kind;
+	h->nslots = EVT_NSLOTS;
+	h->slots_off = l->slots_off;
+	h->max_tbufs = EVT_MAX_TBUFS;
+	h->tbufs_off = l->tbufs_off;
+	h->max_events = EVT_MAX_EVENTS;
+	h->enable_off = l->enable_off;
+	h->registry_off = l->registry_off;
+	h->registry_size = EVT_REGISTRY_BYTES;
+	h->arena_off = l->arena_off;
+	h->arena_size = EVT_ARENA_BYTES;
+	prctl(PR_GET_NAME, h->comm);
+}
+
+static void set_pointers(uint8_t *base, const struct layout *l)
+{
+	evt__proc.base = base;
+	evt__proc.size = l->size;
+	evt__proc.hdr = (struct evt_ctl_header *)base;
+	evt__proc.slots = (struct evt_ctl_slot *)(base + l->slots_off);
+	evt__proc.tbufs = (struct evt_ctl_tbuf *)(base + l->tbufs_off);
+	evt__proc.enable = (uint32_t *)(base + l->enable_off);
+	evt__proc.registry = base + l->registry_off;
+}
+
+static void publish_header(void)
+{
+	/* Pairs with the engine's acquire of magic: the rest is set. */
+	__atomic_store_n(&evt__proc.hdr->magic, EVT_CTL_MAGIC, __ATOMIC_RELEASE);
+}
+
+static void slot_configure(uint32_t s, uint32_t mode, uint64_t id,
+			   uint32_t packet_size, uint32_t packet_count)
+{
+	struct evt_ctl_slot *slot = &evt__proc.slots[s];
+
+	slot->mode = mode;
+	slot->collection_id = id;
+	slot->packet_size = packet_size;
+	slot->packet_count = packet_count;
+	slot->gen++;
+	__atomic_store_n(&slot->state, EVT_SLOT_ACTIVE, __ATOMIC_RELEASE);
+}
+
+static void load_rules(void)
+{
+	const char *path = getenv("EVTRACE_COLLECTION");
+	char buf[EVT_RULES_MAX_PATTERNS * (EVT_RULES_PATTERN_MAX + 8) + 256];
+	char err[256];
+	ssize_t n;
+	int fd;
+
+	if (!path || !*path)
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		evt__debug("rules %s: %s", path, strerror(errno));
+		return;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0 || (size_t)n == sizeof(buf)) {
+		evt__warn("rules %s: unreadable or too large; ignored", path);
+		return;
+	}
+	evt__proc.rules = malloc(sizeof(*evt__proc.rules));
+	if (!evt__proc.rules)
+		return;
+	if (evt_rules_parse(buf, n, evt__proc.rules, err, sizeof(err))) {
+		evt__warn("rules %s: %s; ignored", path, err);
+		free(evt__proc.rules);
+		evt__proc.rules = NULL;
+	}
+}
+
+static const uint8_t ftrace_types[1] = { EVT_ARG_STRING };
+
+int evt__process_init_locked(void)
+{
+	struct layout l = compute_layout();
+	uint8_t *base;
+	int fd, reused;
+	uint32_t id;
+
+	if (evt__proc.fd >= 0)
+		return 0;
+	if (evt__proc.events)	/* an earlier attempt failed: stay off */
+		return -ENOENT;
+	evt__proc.events = calloc(EVT_MAX_EVENTS, sizeof(*evt__proc.events));
+	evt__proc.hash = calloc(2 * EVT_MAX_EVENTS, sizeof(uint32_t));
+	if (!evt__proc.events || !evt__proc.hash)
+		return -ENOMEM;
+	evt__proc.clock_kind = evt_clock_detect();
+	fd = create_file(&l, evt__proc.path, sizeof(evt__proc.path));
+	if (fd < 0) {
+		evt__debug("no control file: %s", strerror(-fd));
+		return fd;
+	}
+	base = mmap(NULL, l.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) {
+		unlink(evt__proc.path);
+		close(fd);
+		return -errno;
+	}
+	evt__proc.fd = fd;
+	set_pointers(base, &l);
+	fill_header(evt__proc.hdr, &l);
+	slot_configure(0, EVT_MODE_DISCARD, 0, EVT_PACKET_DEFAULT_BYTES,
+		       EVT_PACKETS_DEFAULT);
+	load_rules();
+	if (evt__proc.rules)
+		slot_configure(evt__proc.rules->slot, evt__proc.rules->mode,
+			       evt__proc.rules->collection_id,
+			       evt__proc.rules->packet_size,
+			       evt__proc.rules->packet_count);
+	pthread_key_create(&evt__proc.thread_key, evt__thread_exit);
+
+	id = evt__event_add_locked("ftrace/print", "%s", EVT_KIND_FTRACE,
+				   ftrace_types, 1, &reused);
+	evt__proc.ftrace_rt.id = id;
+	evt__proc.ftrace_rt.nargs = 1;
+	evt__proc.ftrace_rt.types[0] = EVT_ARG_STRING;
+	evt__proc.ftrace_rt.max_record_bytes =
+		evt__record_max_bytes(ftrace_types, 1);
+	evt__ftrace_enable = &evt__proc.enable[id];
+	publish_header();
+	return 0;
+}
+
+static uint32_t hash_path(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h;
+}
+
+int evt__event_find_locked(const char *path)
+{
+	uint32_t mask = 2 * EVT_MAX_EVENTS - 1, i = hash_path(path) & mask;
+
+	for (; evt__proc.hash[i]; i = (i + 1) & mask)
+		if (!strcmp(evt__proc.events[evt__proc.hash[i] - 1].path, path))
+			return (int)evt__proc.hash[i] - 1;
+	return -1;
+}
+
+static void hash_insert(const char *path, uint32_t id)
+{
+	uint32_t mask = 2 * EVT_MAX_EVENTS - 1, i = hash_path(path) & mask;
+
+	while (evt__proc.hash[i])
+		i = (i + 1) & mask;
+	evt__proc.hash[i] = id + 1;
+}
+
+static void apply_rules(uint32_t id, const char *path)
+{
+	const struct evt_rules *r = evt__proc.rules;
+	unsigned i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->npatterns; i++) {
+		if (evt_pattern_match(r->patterns[i], path)) {
+			__atomic_fetch_or(&evt__proc.enable[id], 1u << r->slot,
+					  __ATOMIC_RELEASE);
+			return;
+		}
+	}
+}
+
+/* Appends the registry entry of event id; returns 0 or -ENOSPC. */
+static int registry_append(uint32_t id, const struct evt__event *e)
+{
+	size_t plen = strlen(e->path), flen = strlen(e->format);
+	size_t size = (sizeof(struct evt_reg_entry) + e->nargs + plen + 1 +
+		       flen + 1 + 3) & ~(size_t)3;
+	struct evt_reg_entry *r;
+	uint8_t *p;
+
+	if (plen > UINT16_MAX || flen > UINT16_MAX ||
+	    evt__proc.registry_used + size > EVT_REGISTRY_BYTES)
+		return -ENOSPC;
+	r = (struct evt_reg_entry *)(evt__proc.registry + evt__proc.registry_used);
+	r->size = size;
+	r->id = id;
+	r->kind = e->kind;
+	r->nargs = e->nargs;
+	r->path_len = plen;
+	r->format_len = flen;
+	r->flags = 0;
+	p = r->data;
+	memcpy(p, e->types, e->nargs);
+	p += e->nargs;
+	memcpy(p, e->path, plen + 1);
+	p += plen + 1;
+	memcpy(p, e->format, flen + 1);
+	evt__proc.registry_used += size;
+	/* Pairs with the engine's acquire of nevents: the entry is whole. */
+	__atomic_store_n(&evt__proc.hdr->registry_used, evt__proc.registry_used,
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&evt__proc.hdr->nevents, id + 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+uint32_t evt__event_add_locked(const char *path, const char *format,
+			       uint16_t kind, const uint8_t *types,
+			       uint8_t nargs, int *reused)
+{
+	int found = evt__event_find_locked(path);
+	struct evt__event *e;
+	uint32_t id;
+
+	*reused = 0;
+	if (found >= 0) {
+		e = &evt__proc.events[found];
+		if (!e->loaded && !strcmp(e->format, format)) {
+			e->loaded = 1;
+			*reused = 1;
+			return (uint32_t)found;
+		}
+		return UINT32_MAX;	/* taken: the caller picks another path */
+	}
+	if (evt__proc.nevents >= EVT_MAX_EVENTS)
+		return UINT32_MAX - 1;
+	id = evt__proc.nevents;
+	e = &evt__proc.events[id];
+	e->path = strdup(path);
+	e->format = strdup(format);
+	if (!e->path || !e->format) {
+		free(e->path);
+		free(e->format);
+		e->path = e->format = NULL;
+		return UINT32_MAX - 1;
+	}
+	e->kind = kind;
+	e->nargs = nargs;
+	memcpy(e->types, types, nargs);
+	e->loaded = 1;
+	if (registry_append(id, e)) {
+		free(e->path);
+		free(e->format);
+		e->path = e->format = NULL;
+		return UINT32_MAX - 1;
+	}
+	evt__proc.nevents++;
+	hash_insert(e->path, id);
+	apply_rules(id, path);
+	return id;
+}
+
+void evt__event_unload_locked(uint32_t id)
+{
+	uint32_t off = 0;
+
+	evt__proc.events[id].loaded = 0;
+	/* Mark the registry entry too, so that ls can tell. */
+	while (off < evt__proc.registry_used) {
+		struct evt_reg_entry *r =
+			(struct evt_reg_entry *)(evt__proc.registry + off);
+		if (r->id == id) {
+			__atomic_store_n(&r->flags, r->flags | EVT_REG_UNLOADED,
+					 __ATOMIC_RELAXED);
+			break;
+		}
+		off += r->size;
+	}
+}
+
+/*
+ * In a forked child: a control file of its own, at the same address, with
+ * the parent's header, slots, enable bits and registry, and no buffers.
+ * Runs between fork and the child's first instruction of its own.
+ */
+static void fork_child(void)
+{
+	struct layout l = compute_layout();
+	uint8_t head[4096 + EVT_NSLOTS * sizeof(struct evt_ctl_slot)];
+	char path[PATH_MAX];
+	uint8_t *old = evt__proc.base;
+	int fd;
+
+	_Static_assert(sizeof(head) == 4096 + EVT_NSLOTS * 64, "head = header + slots");
+	evt__proc.fork_gen++;
+	if (evt__proc.fd < 0)
+		return;
+	close(evt__proc.fd);
+	evt__proc.fd = -1;
+	fd = create_file(&l, path, sizeof(path));
+	if (fd < 0)
+		goto off;
+	/* Copy what the child keeps, then map the copy over the parent's.
+	 * The header goes out unpublished (magic 0) until it is the child's. */
+	memcpy(head, old, sizeof(head));
+	((struct evt_ctl_header *)head)->magic = 0;
+	if (pwrite(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+	    pwrite(fd, old + l.enable_off, l.arena_off - l.enable_off,
+		   l.enable_off) != (ssize_t)(l.arena_off - l.enable_off) ||
+	    mmap(old, l.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		 fd, 0) == MAP_FAILED) {
+		unlink(path);
+		close(fd);
+		goto off;
+	}
+	evt__proc.fd = fd;
+	memcpy(evt__proc.path, path, sizeof(path));
+	evt__proc.hdr->pid = getpid();
+	evt__proc.hdr->ppid = getppid();
+	evt__proc.hdr->arena_used = 0;
+	for (unsigned s = 0; s < EVT_NSLOTS; s++)
+		evt__proc.slots[s].nobuf_lost = 0;
+	evt__proc.arena_used = 0;
+	evt__proc.ntbufs = 0;
+	memset(evt__proc.tbuf_priv, 0, sizeof(evt__proc.tbuf_priv));
+	evt__write_fork_child();
+	publish_header();
+	return;
+off:
+	/* No file of its own: never write into the parent's.  The mapping
+	 * becomes private zeroes, so every enable word reads 0. */
+	mmap(old, l.size, PROT_READ | PROT_WRITE,
+	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+}
+
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&evt__proc.lock);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&evt__proc.lock);
+}
+
+static void fork_child_unlock(void)
+{
+	fork_child();
+	pthread_mutex_unlock(&evt__proc.lock);
+}
+
+__attribute__((constructor)) static void process_ctor(void)
+{
+	pthread_atfork(fork_prepare, fork_parent, fork_child_unlock);
+	pthread_mutex_lock(&evt__proc.lock);
+	evt__process_init_locked();
+	pthread_mutex_unlock(&evt__proc.lock);
+}
+
+/*
+ * At exit the file goes unless a collection other than the default one is
+ * active in it: that collection's engine drains and removes it.
+ */
+__attribute__((destructor)) static void process_dtor(void)
+{
+	unsigned s;
+
+	if (evt__proc.fd < 0)
+		return;
+	for (s = 1; s < EVT_NSLOTS; s++)
+		if (__atomic_load_n(&evt__proc.slots[s].state, __ATOMIC_ACQUIRE))
+			return;
+	unlink(evt__proc.path);
+}

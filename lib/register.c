@@ -1,0 +1,174 @@
+/*
+ * register.c - turn a module's trace_printk() sites into events.
+ *
+ * A module (the executable or a shared object) registers all its sites at
+ * once from its constructor.  Each site becomes
+ *   printk/<module>/<source path>/<line>
+ * where <module> is the file name of the module and <source path> is
+ * __FILE__ without leading "/", "./" and "../" components, so that it is
+ * the same on every build of the same tree.  Further sites on one line get
+ * "-1", "-2", ... in the order the linker placed them.  A site whose format
+ * cannot be stored is refused with a message on stderr and stays off.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+struct module_rt {
+	uint32_t nsites;
+	uint32_t *ids;		/* event id per site, UINT32_MAX if refused */
+};
+
+static const char *module_name(const struct evt_module *m)
+{
+	Dl_info info;
+	const char *name = NULL, *slash;
+
+	if (dladdr(m, &info) && info.dli_fname && *info.dli_fname)
+		name = info.dli_fname;
+	else
+		name = program_invocation_name;
+	slash = strrchr(name, '/');
+	return slash ? slash + 1 : name;
+}
+
+static const char *source_path(const char *file)
+{
+	for (;;) {
+		if (file[0] == '/')
+			file++;
+		else if (!strncmp(file, "./", 2))
+			file += 2;
+		else if (!strncmp(file, "../", 3))
+			file += 3;
+		else
+			return file;
+	}
+}
+
+/* The format as a C literal would show it, for messages. */
+static const char *escape(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *s && n + 5 < size; s++) {
+		if (*s == '\n' || *s == '\t' || *s == '"' || *s == '\\') {
+			out[n++] = '\\';
+			out[n++] = *s == '\n' ? 'n' : *s == '\t' ? 't' : *s;
+		} else if ((unsigned char)*s < 0x20) {
+			n += snprintf(out + n, size - n, "\\x%02x", (unsigned char)*s);
+		} else {
+			out[n++] = *s;
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static void register_site(struct evt_site *site, const char *module,
+			  uint32_t *id_out)
+{
+	struct evt_printk_format f;
+	struct evt__site_rt *rt;
+	char path[1040], base[1024], err[256];
+	uint32_t id = UINT32_MAX;
+	int reused, k;
+
+	*id_out = UINT32_MAX;
+	snprintf(base, sizeof(base), "printk/%s/%s/%u", module,
+		 source_path(site->file), site->line);
+	if (evt_printk_parse(site->format, &f, err, sizeof(err))) {
+		char shown[256];
+
+		evt__warn("%s: format \"%s\": %s; this site stays off", base,
+			  escape(site->format, shown, sizeof(shown)), err);
+		return;
+	}
+	rt = calloc(1, sizeof(*rt));
+	if (!rt)
+		return;
+	for (k = 0; k < 1000 && id == UINT32_MAX; k++) {
+		if (k == 0)
+			snprintf(path, sizeof(path), "%s", base);
+		else
+			snprintf(path, sizeof(path), "%s-%d", base, k);
+		id = evt__event_add_locked(path, site->format, EVT_KIND_PRINTK,
+					   f.arg_types, f.nargs, &reused);
+	}
+	if (id >= UINT32_MAX - 1) {
+		evt__warn("%s: cannot register (registry full); this site stays off",
+			  base);
+		free(rt);
+		return;
+	}
+	if (reused && evt__proc.events[id].rt) {
+		free(rt);
+		rt = evt__proc.events[id].rt;
+	}
+	evt__proc.events[id].rt = rt;
+	rt->id = id;
+	rt->nargs = f.nargs;
+	memcpy(rt->types, f.arg_types, f.nargs);
+	rt->max_record_bytes = evt__record_max_bytes(f.arg_types, f.nargs);
+	site->runtime = rt;
+	*id_out = id;
+	/* Pairs with nothing: a plain pointer store the fast path may see
+	 * late, which only delays the site's first event. */
+	__atomic_store_n(&site->enable, &evt__proc.enable[id], __ATOMIC_RELEASE);
+}
+
+EVT_API void evt__module_register(struct evt_module *module,
+				  struct evt_site *start, struct evt_site *stop)
+{
+	struct module_rt *mrt;
+	const char *name;
+	uint32_t i, n;
+
+	pthread_mutex_lock(&evt__proc.lock);
+	if (module->registered || evt__process_init_locked())
+		goto out_unlock;
+	module->registered = 1;
+	name = module_name(module);
+	n = stop - start;
+	mrt = calloc(1, sizeof(*mrt));
+	if (!mrt || !(mrt->ids = calloc(n, sizeof(uint32_t)))) {
+		free(mrt);
+		goto out_unlock;
+	}
+	mrt->nsites = n;
+	module->runtime = mrt;
+	for (i = 0; i < n; i++) {
+		if (start[i].size < sizeof(struct evt_site)) {
+			evt__warn("module %s: site %u has an unknown layout", name, i);
+			mrt->ids[i] = UINT32_MAX;
+			continue;
+		}
+		register_site(&start[i], name, &mrt->ids[i]);
+	}
+	evt__debug("module %s: %u sites", name, n);
+out_unlock:
+	pthread_mutex_unlock(&evt__proc.lock);
+}
+
+EVT_API void evt__module_unregister(struct evt_module *module)
+{
+	struct module_rt *mrt = module->runtime;
+	uint32_t i;
+
+	pthread_mutex_lock(&evt__proc.lock);
+	if (!module->registered || !mrt)
+		goto out_unlock;
+	for (i = 0; i < mrt->nsites; i++)
+		if (mrt->ids[i] != UINT32_MAX)
+			evt__event_unload_locked(mrt->ids[i]);
+	free(mrt->ids);
+	free(mrt);
+	module->runtime = NULL;
+	module->registered = 0;
+out_unlock:
+	pthread_mutex_unlock(&evt__proc.lock);
+}

@@ -1,0 +1,97 @@
+/*
+ * runtime.h - the one process-wide state of libevtrace, and what the parts
+ * of lib/ share.  Owned by lib/process.c; the write path only reads it.
+ *
+ * Everything the process relies on (offsets, sizes, ids) is kept here in
+ * private memory; the control file is written, and read back only for
+ * values an engine is meant to set (enable bits, slot configuration,
+ * consumed counters, buffer state), each checked before use.
+ */
+#ifndef EVT_LIB_RUNTIME_H
+#define EVT_LIB_RUNTIME_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#include "evtrace/evtrace.h"
+#include "layout.h"
+#include "printk_format.h"
+#include "rules.h"
+
+/* What the write path needs of a registered site or builtin event. */
+struct evt__site_rt {
+	uint32_t id;
+	uint32_t nargs;
+	uint32_t max_record_bytes;
+	uint8_t types[EVT_PRINTK_MAX_ARGS];
+};
+
+struct evt__event {
+	struct evt__site_rt *rt;	/* kept across dlclose: never freed while
+					 * another thread may still use it */
+	char *path;
+	char *format;
+	uint16_t kind;
+	uint8_t loaded;
+	uint8_t nargs;
+	uint8_t types[EVT_PRINTK_MAX_ARGS];
+};
+
+struct evt__tbuf_priv {
+	uint64_t offset;		/* in the file */
+	uint32_t packet_size;
+	uint32_t packet_count;
+	uint32_t ready;			/* release-stored once the above is set */
+};
+
+struct evt__process {
+	pthread_mutex_t lock;		/* registration and fork */
+	int fd;				/* control file, -1 without one */
+	uint8_t *base;
+	size_t size;
+	struct evt_ctl_header *hdr;
+	struct evt_ctl_slot *slots;
+	struct evt_ctl_tbuf *tbufs;
+	uint32_t *enable;
+	uint8_t *registry;
+	char path[PATH_MAX];
+	uint32_t fork_gen;		/* bumped in every forked child */
+	uint32_t clock_kind;
+
+	struct evt__event *events;	/* [EVT_MAX_EVENTS], by local id */
+	uint32_t nevents;
+	uint32_t *hash;			/* path -> id + 1, open addressing */
+	uint32_t registry_used;
+	uint64_t arena_used;		/* authoritative, atomically bumped */
+	uint32_t ntbufs;		/* atomically bumped */
+	struct evt__tbuf_priv tbuf_priv[EVT_MAX_TBUFS];
+
+	struct evt_rules *rules;	/* from $EVTRACE_COLLECTION, or NULL */
+	struct evt__site_rt ftrace_rt;
+	pthread_key_t thread_key;
+};
+
+extern struct evt__process evt__proc;
+
+/* process.c */
+int evt__process_init_locked(void);
+uint32_t evt__event_add_locked(const char *path, const char *format,
+			       uint16_t kind, const uint8_t *types,
+			       uint8_t nargs, int *reused);
+int evt__event_find_locked(const char *path);
+void evt__event_unload_locked(uint32_t id);
+
+/* write.c */
+uint32_t evt__record_max_bytes(const uint8_t *types, uint32_t nargs);
+void evt__thread_exit(void *thread);
+void evt__write_fork_child(void);
+
+/* clock.c */
+uint32_t evt__clock_detect(void);
+
+/* debug.c: off unless $EVTRACE_DEBUG is set; safe in signal handlers. */
+void evt__debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void evt__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,501 @@
+/*
+ * write.c - the enabled path: records into per-thread, per-slot buffers.
+ *
+ * A thread writes its own buffers only, so no lock and no atomic
+ * read-modify-write is needed: a record is laid down, then published by a
+ * release store of the buffer's commit offset (pairs with the engine's
+ * acquire load before it copies).  Closing a packet stores its content
+ * size, then release-stores produced.  In discard mode, a packet is reused
+ * only after an acquire load of consumed shows the engine is done with it;
+ * otherwise the event is dropped and counted, and the count goes into the
+ * next packet's events_discarded.  In overwrite mode the oldest packet is
+ * simply reused; the engine checks sequence numbers after copying.
+ *
+ * A write that interrupts another on the same thread (a signal handler) is
+ * dropped and counted in nested_lost, the one counter updated atomically.
+ * All buffer geometry comes from private memory; nothing read from the
+ * control file is followed without a check.
+ */
+#include <stdarg.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "runtime.h"
+
+enum { TSLOT_NONE, TSLOT_HAVE, TSLOT_FAILED };
+
+struct tslot {
+	uint8_t *base;			/* the buffer's first packet */
+	struct evt_ctl_tbuf *desc;
+	uint32_t packet_size;
+	uint32_t packet_count;
+	uint32_t mode;
+	uint32_t slot_gen;
+	uint32_t state;
+	uint32_t off;			/* in the open packet; 0: none open */
+	uint32_t idx;			/* packet index of seq */
+	uint64_t seq;
+	uint64_t written;
+	uint64_t lost;
+	uint64_t last_ts;
+};
+
+struct evt__thread {
+	uint32_t fork_gen;
+	uint32_t tid;
+	volatile uint32_t busy;
+	char comm[16];
+	struct tslot slot[EVT_NSLOTS];
+};
+
+_Static_assert(sizeof(struct evt__thread) <= 4096, "thread state fits a page");
+
+static __thread struct evt__thread *tls_thread
+	__attribute__((tls_model("initial-exec")));
+
+uint32_t evt__record_max_bytes(const uint8_t *types, uint32_t nargs)
+{
+	uint32_t i, n = EVT_RECORD_HEADER_BYTES;
+
+	for (i = 0; i < nargs; i++)
+		n += types[i] == EVT_ARG_STRING ? EVT_STRING_MAX_BYTES :
+		     (uint32_t)evt_arg_type_size(types[i]);
+	return n;
+}
+
+static void thread_reset(struct evt__thread *t)
+{
+	memset(t->slot, 0, sizeof(t->slot));
+	t->fork_gen = evt__proc.fork_gen;
+	t->tid = gettid();
+	prctl(PR_GET_NAME, t->comm);
+}
+
+__attribute__((cold, noinline)) static struct evt__thread *thread_create(void)
+{
+	struct evt__thread *t = tls_thread;
+
+	if (!t) {
+		t = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (t == MAP_FAILED)
+			return NULL;
+		memset(t, 0, sizeof(*t));
+		tls_thread = t;
+		pthread_setspecific(evt__proc.thread_key, t);
+	}
+	thread_reset(t);
+	return t;
+}
+
+static inline struct evt__thread *thread_get(void)
+{
+	struct evt__thread *t = tls_thread;
+
+	if (__builtin_expect(t != NULL && t->fork_gen == evt__proc.fork_gen, 1))
+		return t;
+	return thread_create();
+}
+
+void evt__write_fork_child(void)
+{
+	if (tls_thread)
+		thread_reset(tls_thread);
+}
+
+void evt__thread_exit(void *arg)
+{
+	struct evt__thread *t = arg;
+	unsigned s;
+
+	if (t->fork_gen == evt__proc.fork_gen) {
+		for (s = 0; s < EVT_NSLOTS; s++) {
+			struct tslot *ts = &t->slot[s];
+
+			if (ts->state != TSLOT_HAVE)
+				continue;
+			ts->desc->lost = ts->lost;
+			/* Pairs with the engine's acquire: all of it is final. */
+			__atomic_store_n(&ts->desc->state, EVT_TBUF_EXITED,
+					 __ATOMIC_RELEASE);
+		}
+	}
+	tls_thread = NULL;
+	munmap(t, 4096);
+}
+
+/* Hands out size bytes of a counter bounded by limit, never past it. */
+static int take(uint64_t *counter, uint64_t size, uint64_t limit,
+		uint64_t *start)
+{
+	uint64_t cur = __atomic_load_n(counter, __ATOMIC_RELAXED);
+
+	do {
+		if (cur + size > limit)
+			return -1;
+	} while (!__atomic_compare_exchange_n(counter, &cur, cur + size, 1,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	*start = cur;
+	return 0;
+}
+
+static int claim_free(uint32_t size, uint32_t count)
+{
+	uint32_t i, n = __atomic_load_n(&evt__proc.ntbufs, __ATOMIC_ACQUIRE);
+
+	for (i = 0; i < n && i < EVT_MAX_TBUFS; i++) {
+		struct evt__tbuf_priv *p = &evt__proc.tbuf_priv[i];
+		uint32_t expected = EVT_TBUF_FREE;
+
+		if (!__atomic_load_n(&p->ready, __ATOMIC_ACQUIRE) ||
+		    p->packet_size != size || p->packet_count != count)
+			continue;
+		/* The engine sets FREE once it drained an exited buffer. */
+		if (__atomic_compare_exchange_n(&evt__proc.tbufs[i].state,
+						&expected, EVT_TBUF_OWNED, 0,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return (int)i;
+	}
+	return -1;
+}
+
+static int allocate(uint32_t size, uint32_t count)
+{
+	uint64_t idx, off;
+	struct evt__tbuf_priv *p;
+	uint32_t n32;
+
+	if (take(&evt__proc.arena_used, (uint64_t)size * count,
+		 EVT_ARENA_BYTES, &off))
+		return -1;
+	n32 = __atomic_fetch_add(&evt__proc.ntbufs, 1, __ATOMIC_ACQ_REL);
+	idx = n32;
+	if (idx >= EVT_MAX_TBUFS)
+		return -1;	/* the arena bytes stay taken: bounded anyway */
+	p = &evt__proc.tbuf_priv[idx];
+	p->offset = evt__proc.hdr->arena_off + off;
+	p->packet_size = size;
+	p->packet_count = count;
+	__atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&evt__proc.hdr->arena_used,
+			 __atomic_load_n(&evt__proc.arena_used, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
+	evt__proc.tbufs[idx].state = EVT_TBUF_OWNED;
+	return (int)idx;
+}
+
+/* Gets thread t a buffer for slot s, per the slot's current settings. */
+__attribute__((cold, noinline))
+static int tslot_acquire(struct evt__thread *t, unsigned s)
+{
+	struct evt_ctl_slot *slot = &evt__proc.slots[s];
+	struct tslot *ts = &t->slot[s];
+	uint32_t state = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
+	uint32_t gen = slot->gen, size = slot->packet_size;
+	uint32_t count = slot->packet_count, mode = slot->mode;
+	struct evt_ctl_tbuf *d;
+	int idx;
+
+	if (ts->state == TSLOT_HAVE) {		/* the slot changed owner */
+		ts->desc->lost = ts->lost;
+		__atomic_store_n(&ts->desc->state, EVT_TBUF_EXITED,
+				 __ATOMIC_RELEASE);
+	}
+	memset(ts, 0, sizeof(*ts));
+	ts->slot_gen = gen;
+	ts->state = TSLOT_FAILED;
+	if (state != EVT_SLOT_ACTIVE || mode > EVT_MODE_OVERWRITE ||
+	    evt_buffer_config_check(size, count, NULL, 0))
+		return -1;
+	idx = claim_free(size, count);
+	if (idx < 0)
+		idx = allocate(size, count);
+	if (idx < 0)
+		return -1;
+	d = &evt__proc.tbufs[idx];
+	d->tid = t->tid;
+	d->slot = s;
+	d->slot_gen = gen;
+	d->offset = evt__proc.tbuf_priv[idx].offset;
+	d->packet_size = size;
+	d->packet_count = count;
+	d->produced = 0;
+	d->consumed = 0;
+	d->commit = 0;
+	d->lost = 0;
+	d->nested_lost = 0;
+	memcpy(d->comm, t->comm, sizeof(d->comm));
+	/* Pairs with the engine's acquire of epoch: the fields above are new. */
+	__atomic_store_n(&d->epoch, d->epoch + 1, __ATOMIC_RELEASE);
+
+	ts->base = evt__proc.base + evt__proc.tbuf_priv[idx].offset;
+	ts->desc = d;
+	ts->packet_size = size;
+	ts->packet_count = count;
+	ts->mode = mode;
+	ts->state = TSLOT_HAVE;
+	return 0;
+}
+
+static inline struct evt_packet_header *packet_at(struct tslot *ts)
+{
+	return (struct evt_packet_header *)(ts->base +
+					    (size_t)ts->idx * ts->packet_size);
+}
+
+/* Closes the open packet, if any, and opens the next; NULL when full. */
+__attribute__((noinline))
+static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
+			    uint64_t now)
+{
+	struct evt_packet_header *h;
+
+	if (ts->off) {
+		h = packet_at(ts);
+		h->timestamp_end = ts->last_ts;
+		h->content_size = (uint64_t)ts->off * 8;
+		ts->seq++;
+		ts->idx = ts->idx + 1 == ts->packet_count ? 0 : ts->idx + 1;
+		ts->off = 0;
+		/* No open packet until the next one is: an engine that reads
+		 * produced, commit, produced again sees 0 or the new one's. */
+		__atomic_store_n(&ts->desc->commit, 0, __ATOMIC_RELEASE);
+		/* Pairs with the engine's acquire of produced. */
+		__atomic_store_n(&ts->desc->produced, ts->seq, __ATOMIC_RELEASE);
+	}
+	if (ts->mode == EVT_MODE_DISCARD) {
+		/* Pairs with the engine's release of consumed; a wild value
+		 * only makes the buffer look full. */
+		uint64_t consumed = __atomic_load_n(&ts->desc->consumed,
+						    __ATOMIC_ACQUIRE);
+		if (ts->seq - consumed >= ts->packet_count)
+			return NULL;
+	}
+	h = packet_at(ts);
+	h->magic = EVT_PACKET_MAGIC;
+	h->stream_id = 0;
+	h->timestamp_begin = now;
+	h->timestamp_end = now;
+	h->content_size = 0;
+	h->packet_size = (uint64_t)ts->packet_size * 8;
+	h->packet_seq_num = ts->seq;
+	h->events_discarded = ts->lost +
+		__atomic_load_n(&ts->desc->nested_lost, __ATOMIC_RELAXED);
+	h->first_event = ts->written;
+	h->pid = evt__proc.hdr->pid;
+	h->tid = t->tid;
+	memcpy(h->comm, t->comm, sizeof(h->comm));
+	ts->off = sizeof(*h);
+	__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
+	return (uint8_t *)h + ts->off;
+}
+
+static inline uint8_t *reserve(struct evt__thread *t, struct tslot *ts,
+			       uint32_t max_bytes, uint64_t now)
+{
+	if (__builtin_expect(ts->off && ts->off + max_bytes <= ts->packet_size, 1))
+		return (uint8_t *)packet_at(ts) + ts->off;
+	return next_packet(t, ts, now);
+}
+
+static uint32_t encode(uint8_t *dst, const struct evt__site_rt *rt,
+		       uint64_t now, uint16_t cpu, va_list *ap)
+{
+	uint16_t id = (uint16_t)rt->id;
+	uint8_t *p = dst + EVT_RECORD_HEADER_BYTES;
+	uint32_t i;
+
+	memcpy(dst, &id, 2);
+	memcpy(dst + 2, &now, 8);
+	memcpy(dst + 10, &cpu, 2);
+	for (i = 0; i < rt->nargs; i++) {
+		switch (rt->types[i]) {
+		case EVT_ARG_I8: case EVT_ARG_U8:
+			*p++ = (uint8_t)va_arg(*ap, int);
+			break;
+		case EVT_ARG_I16: case EVT_ARG_U16: {
+			uint16_t v = (uint16_t)va_arg(*ap, int);
+			memcpy(p, &v, 2);
+			p += 2;
+			break;
+		}
+		case EVT_ARG_I32: case EVT_ARG_U32: {
+			uint32_t v = va_arg(*ap, unsigned);
+			memcpy(p, &v, 4);
+			p += 4;
+			break;
+		}
+		case EVT_ARG_I64: case EVT_ARG_U64: {
+			uint64_t v = va_arg(*ap, unsigned long long);
+			memcpy(p, &v, 8);
+			p += 8;
+			break;
+		}
+		case EVT_ARG_DOUBLE: {
+			double v = va_arg(*ap, double);
+			memcpy(p, &v, 8);
+			p += 8;
+			break;
+		}
+		case EVT_ARG_PTR: {
+			uint64_t v = (uintptr_t)va_arg(*ap, void *);
+			memcpy(p, &v, 8);
+			p += 8;
+			break;
+		}
+		case EVT_ARG_STRING: {
+			const char *s = va_arg(*ap, const char *);
+			size_t n;
+
+			if (!s)
+				s = "(null)";
+			n = strnlen(s, EVT_STRING_MAX_BYTES);
+			if (n < EVT_STRING_MAX_BYTES) {
+				memcpy(p, s, n + 1);
+				p += n + 1;
+			} else {	/* cut, and marked so */
+				memcpy(p, s, EVT_STRING_MAX_BYTES - 4);
+				memcpy(p + EVT_STRING_MAX_BYTES - 4, "...", 4);
+				p += EVT_STRING_MAX_BYTES;
+			}
+			break;
+		}
+		}
+	}
+	return (uint32_t)(p - dst);
+}
+
+__attribute__((cold, noinline))
+static void drop_all(struct evt__thread *t, uint32_t mask, int nested)
+{
+	unsigned s;
+
+	for (s = 0; s < EVT_NSLOTS; s++) {
+		if (!(mask & (1u << s)))
+			continue;
+		if (t && nested && t->slot[s].state == TSLOT_HAVE)
+			__atomic_fetch_add(&t->slot[s].desc->nested_lost, 1,
+					   __ATOMIC_RELAXED);
+		else
+			__atomic_fetch_add(&evt__proc.slots[s].nobuf_lost, 1,
+					   __ATOMIC_RELAXED);
+	}
+}
+
+static void emit(const struct evt__site_rt *rt, uint32_t mask, va_list *ap)
+{
+	struct evt__thread *t = thread_get();
+	uint8_t *first = NULL;
+	uint32_t len = 0;
+	uint64_t now;
+	uint16_t cpu;
+	unsigned s;
+
+	mask &= (1u << EVT_NSLOTS) - 1;
+	if (__builtin_expect(!t || t->busy, 0)) {
+		drop_all(t, mask, t != NULL);
+		return;
+	}
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	now = evt_clock_now(evt__proc.clock_kind, &cpu);
+	for (; mask; mask &= mask - 1) {
+		struct tslot *ts;
+		uint8_t *rec;
+
+		s = (unsigned)__builtin_ctz(mask);
+		ts = &t->slot[s];
+		if (__builtin_expect(ts->state != TSLOT_HAVE ||
+				     ts->slot_gen != __atomic_load_n(
+					     &evt__proc.slots[s].gen,
+					     __ATOMIC_RELAXED), 0)) {
+			if ((ts->state == TSLOT_FAILED &&
+			     ts->slot_gen == evt__proc.slots[s].gen) ||
+			    tslot_acquire(t, s)) {
+				drop_all(t, 1u << s, 0);
+				continue;
+			}
+		}
+		rec = reserve(t, ts, rt->max_record_bytes, now);
+		if (__builtin_expect(!rec, 0)) {
+			ts->lost++;
+			ts->desc->lost = ts->lost;
+			continue;
+		}
+		if (!first) {
+			len = encode(rec, rt, now, cpu, ap);
+			first = rec;
+		} else {
+			memcpy(rec, first, len);
+		}
+		ts->off += len;
+		ts->written++;
+		ts->last_ts = now;
+		/* Pairs with the engine's acquire of commit. */
+		__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
+}
+
+EVT_API void evt__printk(struct evt_site *site, ...)
+{
+	const struct evt__site_rt *rt = site->runtime;
+	uint32_t mask = *site->enable;
+	va_list ap;
+
+	if (!rt || !mask)
+		return;
+	va_start(ap, site);
+	emit(rt, mask, &ap);
+	va_end(ap);
+}
+
+static void emit_args(const struct evt__site_rt *rt, uint32_t mask, ...)
+{
+	va_list ap;
+
+	va_start(ap, mask);
+	emit(rt, mask, &ap);
+	va_end(ap);
+}
+
+/* Refuses %n, the one conversion that would write through an argument. */
+static int has_percent_n(const char *f)
+{
+	while ((f = strchr(f, '%'))) {
+		f++;
+		if (*f == '%') {
+			f++;
+			continue;
+		}
+		f += strspn(f, "-+ #0'0123456789.*$hlqjztL");
+		if (*f == 'n')
+			return 1;
+	}
+	return 0;
+}
+
+EVT_API void evt__ftrace_printk(const char *format, ...)
+{
+	uint32_t mask = *evt__ftrace_enable;
+	char text[EVT_STRING_MAX_BYTES];
+	va_list ap;
+	int n;
+
+	if (!mask || evt__proc.fd < 0)
+		return;
+	if (has_percent_n(format)) {
+		evt__debug("ftrace_printk: %%n refused in \"%s\"", format);
+		return;
+	}
+	va_start(ap, format);
+	n = vsnprintf(text, sizeof(text), format, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(text))
+		memcpy(text + sizeof(text) - 4, "...", 4);
+	emit_args(&evt__proc.ftrace_rt, mask, n < 0 ? "" : text);
+}

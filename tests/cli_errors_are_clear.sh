@@ -1,0 +1,30 @@
+# Wrong input gets "evtrace: <command>: <what>: <why>" and a non-zero exit.
+. "$(dirname "$0")/lib.sh"
+expect_status 2 "$EVTRACE"
+expect_status 2 "$EVTRACE" frobnicate
+expect_grep "'frobnicate' is not a command" "$T/err" "unknown command"
+expect_status 1 "$EVTRACE" ls -p 12abc
+expect_grep "evtrace: ls: '12abc': not a process id" "$T/err" "bad pid"
+expect_status 1 "$EVTRACE" ls -p 999999
+expect_grep "evtrace: ls: pid 999999: no traced process with this pid" "$T/err" "absent pid"
+expect_status 1 "$EVTRACE" record -e 'printk//x' -- true
+expect_grep "evtrace: record: pattern 'printk//x': empty path component at position 8" "$T/err" "pattern position"
+expect_status 1 "$EVTRACE" record -e 'a b' -- true
+expect_grep "invalid character 0x20 at position 2" "$T/err" "pattern character"
+expect_status 2 "$EVTRACE" record -o "$T/x"
+expect_grep "evtrace: record: no command to run" "$T/err" "no command"
+expect_status 127 "$EVTRACE" record -o "$T/x" -- /nonexistent/prog
+expect_grep "evtrace: record: cannot run '/nonexistent/prog': No such file or directory" "$T/err" "bad command"
+expect_status 1 "$EVTRACE" record --packet-size 1000 -o "$T/x" -- true
+expect_grep "packet size 1000 is not a power of two" "$T/err" "packet size"
+expect_status 1 "$EVTRACE" record --packets 1 -o "$T/x" -- true
+expect_grep "packet count 1 is not within 2..4096" "$T/err" "packet count"
+mkdir "$T/notatrace"; touch "$T/notatrace/precious"
+expect_status 1 "$EVTRACE" record -o "$T/notatrace" -- true
+expect_grep "exists and is not an evtrace trace" "$T/err" "output protection"
+[ -f "$T/notatrace/precious" ] || fail "record removed a file it did not own"
+expect_status 2 "$EVTRACE" report
+expect_status 1 "$EVTRACE" report "$T/nonexistent"
+expect_grep "evtrace: report: $T/nonexistent/evtrace/index: No such file or directory" "$T/err" "report of nothing"
+expect_status 2 "$EVTRACE" enable
+"$EVTRACE" record --help | grep -q -- "--overwrite" || fail "record --help"

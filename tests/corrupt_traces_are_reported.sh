@@ -1,0 +1,48 @@
+# Truncated, corrupted and mismatched traces: errors name the file and the
+# offset, the rest is still read, report exits 1, nothing crashes.
+. "$(dirname "$0")/lib.sh"
+"$EVTRACE" record -o "$T/tr" -- "$TRACEE" threads 2 300 >/dev/null
+cp -r "$T/tr" "$T/good"
+s=$(ls "$T/tr"/stream_* | head -1)
+size=$(stat -c %s "$s")
+# 1. A stream cut in the middle of a record.
+truncate -s $((size - 5)) "$s"
+expect_status 1 "$EVTRACE" report "$T/tr"
+expect_grep "$s: offset 0: packet runs past the end of the file (truncated)" "$T/err" "truncated stream"
+grep -q "^# [1-9][0-9]* events" "$T/out" || fail "the other streams were not read"
+# 2. A bad magic.
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+printf '\000\000\000\000' | dd of="$s" bs=1 seek=0 conv=notrunc 2>/dev/null
+expect_status 1 "$EVTRACE" report "$T/tr"
+expect_grep "$s: offset 0: bad packet magic" "$T/err" "bad magic"
+# 3. A record whose event id is unknown (first record after the 88-byte header).
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+printf '\377\177' | dd of="$s" bs=1 seek=88 conv=notrunc 2>/dev/null
+expect_status 1 "$EVTRACE" report "$T/tr"
+expect_grep "$s: offset 88: event id 32767 not in the metadata" "$T/err" "unknown event id"
+# 4. Content size beyond the packet.
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+printf '\377\377\377\177' | dd of="$s" bs=1 seek=24 conv=notrunc 2>/dev/null
+expect_status 1 "$EVTRACE" report "$T/tr"
+expect_grep "$s: offset 0: bad packet sizes" "$T/err" "bad sizes"
+# 5. An index line that does not parse names its line.
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+sed -i '3s/.*/event 0 x/' "$T/tr/evtrace/index"
+expect_status 1 "$EVTRACE" report "$T/tr"
+expect_grep "$T/tr/evtrace/index:3: malformed event line" "$T/err" "bad index line"
+# 6. An index whose format disagrees with its stored types.
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+sed -i 's/"seq t=%d i=%d\\n"/"seq t=%s i=%d\\n"/' "$T/tr/evtrace/index"
+expect_status 1 "$EVTRACE" report "$T/tr"
+expect_grep "argument types disagree with the format" "$T/err" "types vs format"
+# 7. Random garbage everywhere in a stream never crashes the reader.
+for seed in 1 2 3 4 5 6 7 8; do
+	rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+	python3 -c "
+import random, sys
+r = random.Random($seed); p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
+for _ in range(20): b[r.randrange(len(b))] = r.randrange(256)
+open(p, 'wb').write(b)" "$s"
+	set +e; "$EVTRACE" report "$T/tr" >/dev/null 2>&1; st=$?; set -e
+	[ "$st" -le 1 ] || fail "report exited $st on garbage (seed $seed)"
+done

@@ -1,0 +1,17 @@
+# A program that crashes keeps every event it wrote; record exits with
+# 128 + the signal.  A program killed with SIGKILL keeps its events too.
+. "$(dirname "$0")/lib.sh"
+expect_status 139 "$EVTRACE" record -o "$T/tr" -- "$TRACEE" crash 500
+"$EVTRACE" report "$T/tr" >"$T/report"
+expect_eq "$(grep -c ': before crash [0-9]*$' "$T/report")" 500 "events before the crash"
+expect_grep "# 500 events, 0 lost" "$T/report" "summary"
+"$EVTRACE" record -o "$T/tr2" -- sh -c "\"$TRACEE\" wait & sleep 0.3; kill -9 \$!" >/dev/null 2>&1
+"$EVTRACE" report "$T/tr2" >"$T/report2"
+n=$(grep -c ': alive [0-9]*$' "$T/report2")
+[ "$n" -gt 5 ] || fail "only $n events from the killed program"
+python3 - "$T/report2" <<'PY'
+import re, sys
+nums = [int(m.group(1)) for m in (re.search(r': alive (\d+)$', l) for l in open(sys.argv[1])) if m]
+assert nums == list(range(len(nums))), "alive events missing or twice"
+PY
+[ -z "$(ls "$EVTRACE_RUNDIR" | grep '\.ctl$' || true)" ] || fail "control files left behind: $(ls "$EVTRACE_RUNDIR")"

@@ -1,0 +1,41 @@
+# lib.sh - what every shell test sources: a private run directory and
+# scratch space removed on exit, and assertions that say what failed.
+# Expects EVTRACE, TRACEE, PLUGIN, CHECK (set by meson).
+set -eu
+T=$(mktemp -d /tmp/evtrace-test.XXXXXX)
+export EVTRACE_RUNDIR="$T/run"
+BG_PIDS=""
+cleanup() {
+	for p in $BG_PIDS; do kill -9 "$p" 2>/dev/null || true; done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
+expect_grep() { grep -q -- "$1" "$2" || { cat "$2" >&2; fail "$3: no '$1' in $2"; }; }
+# Runs a command that must fail with status $1, its stderr saved in $T/err.
+expect_status() {
+	want=$1; shift
+	set +e; "$@" >"$T/out" 2>"$T/err"; got=$?; set -e
+	[ "$got" = "$want" ] || { cat "$T/err" >&2; fail "'$*' exited $got, expected $want"; }
+}
+# Starts the tracee in wait mode; sets WAIT_PID once it has registered.
+start_waiter() {
+	"$TRACEE" wait >"$T/waiter.out" &
+	WAIT_PID=$!
+	BG_PIDS="$BG_PIDS $WAIT_PID"
+	for _ in $(seq 100); do
+		grep -q ready "$T/waiter.out" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	fail "tracee wait did not start"
+}
+# babeltrace2 must read the trace; its only warnings may be about the
+# events and packets the trace says were lost.
+bt() {
+	babeltrace2 "$1" 2>"$T/bt.err" || { cat "$T/bt.err" >&2; fail "babeltrace2 failed on $1"; }
+	if grep -v -E '^WARNING: Tracer (may have )?discarded [0-9]* ?(events?|packets?) ' "$T/bt.err" | grep -q .; then
+		cat "$T/bt.err" >&2; fail "babeltrace2 complained about $1"
+	fi
+}

@@ -1,0 +1,9 @@
+# Timer signals interrupt writes for 200 ms: every event is either
+# read back once or counted as lost; nothing is corrupt.
+. "$(dirname "$0")/lib.sh"
+"$EVTRACE" record -o "$T/tr" -- "$TRACEE" nested 200 >"$T/prog.out"
+tried=$(sed -n 's/^tried //p' "$T/prog.out")
+"$EVTRACE" report "$T/tr" >"$T/report"
+bt "$T/tr" >"$T/bt"
+python3 "$CHECK" count "$T/report" "$T/bt" "$tried" "" >"$T/counts"
+grep -q 'read [1-9]' "$T/counts" || fail "nothing read"

@@ -1,0 +1,86 @@
+/*
+ * scribble.c - a hostile engine: maps a live process's control file and
+ * writes random values into everything an engine may write (slots, buffer
+ * descriptors, enable words) and the registry, for a while.
+ *   scribble FILE MILLISECONDS SEED
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "layout.h"
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static uint64_t wild(uint64_t *s)
+{
+	static const uint64_t special[] = { 0, 1, 2, 0xffffffff, UINT64_MAX,
+					    1u << 31, 16384, 4096, 65536 };
+	uint64_t r = rnd(s);
+
+	return r & 1 ? special[(r >> 1) % 9] : rnd(s);
+}
+
+int main(int argc, char **argv)
+{
+	struct timespec start, now;
+	struct evt_ctl_header *h;
+	uint64_t seed;
+	struct stat st;
+	uint8_t *base;
+	long ms;
+	int fd;
+
+	if (argc != 4)
+		return 2;
+	ms = atol(argv[2]);
+	seed = strtoull(argv[3], NULL, 10) | 1;
+	fd = open(argv[1], O_RDWR);
+	if (fd < 0 || fstat(fd, &st))
+		return perror(argv[1]), 1;
+	base = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED)
+		return perror("mmap"), 1;
+	h = (struct evt_ctl_header *)base;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		uint64_t r = rnd(&seed), v = wild(&seed);
+		uint8_t *target;
+		size_t span;
+
+		switch (r % 4) {
+		case 0:
+			target = base + h->slots_off;
+			span = EVT_NSLOTS * sizeof(struct evt_ctl_slot);
+			break;
+		case 1:
+			target = base + h->tbufs_off;
+			span = 8 * sizeof(struct evt_ctl_tbuf);
+			break;
+		case 2:
+			target = base + h->enable_off;
+			span = 64 * sizeof(uint32_t);
+			break;
+		default:
+			target = base + h->registry_off;
+			span = 4096;
+			break;
+		}
+		memcpy(target + ((r >> 8) % (span / 4)) * 4, &v, 4);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while ((now.tv_sec - start.tv_sec) * 1000 +
+		 (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
+	return 0;
+}

@@ -1,0 +1,253 @@
+/*
+ * tracee.c - the traced program of the integration tests.  Each mode does
+ * one thing and prints, at the end, how many events it tried to write:
+ * "tried N" (a signal-safe count kept by the program itself).
+ */
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <evtrace/evtrace.h>
+
+static volatile long tried;
+static int per_thread = 100;
+
+static void *seq_thread(void *arg)
+{
+	int t = (int)(long)arg, i;
+
+	for (i = 0; i < per_thread; i++) {
+		trace_printk("seq t=%d i=%d\n", t, i);
+		__atomic_fetch_add(&tried, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static int mode_threads(int n, int m)
+{
+	pthread_t th[64];
+	long i;
+
+	per_thread = m;
+	if (n > 64)
+		n = 64;
+	for (i = 0; i < n; i++)
+		pthread_create(&th[i], NULL, seq_thread, (void *)i);
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	return 0;
+}
+
+static int mode_types(void)
+{
+	char big[400];
+
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	trace_printk("ints %hhd %hhu %hd %hu %d %u\n", (signed char)-128,
+		     (unsigned char)255, (short)-32768, (unsigned short)65535,
+		     INT32_MIN, UINT32_MAX);
+	trace_printk("wide %lld %llu %ld %zu %jd %tx\n", (long long)INT64_MIN,
+		     (unsigned long long)UINT64_MAX, -1L, (size_t)42,
+		     (intmax_t)INT64_MAX, (ptrdiff_t)255);
+	trace_printk("misc %c %x %#o %5.2f %e %p %%\n", 'Z', 0xbeefu, 8u, 3.14159,
+		     -1.5e-300, (void *)0x1234);
+	trace_printk("strings [%s] [%s] [%-6s] [%.3s]\n", "", (char *)NULL, "ab",
+		     "abcdef");
+	trace_printk("star [%*d] [%.*s] [%*.*f]\n", 6, 42, 2, "xyz", 8, 3, 2.5);
+	trace_printk("long %s\n", big);
+	trace_printk("no arguments at all\n");
+	tried = 7;
+	return 0;
+}
+
+static int mode_fork(const char *self)
+{
+	pid_t child;
+
+	trace_printk("parent before fork %d\n", 1);
+	child = fork();
+	if (child == 0) {
+		trace_printk("child after fork %d\n", 2);
+		execl(self, self, "exec-child", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(child, NULL, 0);
+	trace_printk("parent after fork %d\n", 3);
+	tried = 3;	/* and the exec'd child's one */
+	return 0;
+}
+
+static int mode_exec_child(void)
+{
+	trace_printk("exec child %d\n", 4);
+	return 0;
+}
+
+static int mode_dlopen(const char *lib)
+{
+	void (*run)(int);
+	void *h;
+	int round;
+
+	for (round = 1; round <= 2; round++) {
+		h = dlopen(lib, RTLD_NOW);
+		if (!h) {
+			fprintf(stderr, "tracee: %s\n", dlerror());
+			return 1;
+		}
+		run = (void (*)(int))dlsym(h, "plugin_run");
+		run(round);
+		dlclose(h);
+	}
+	trace_printk("main after dlclose %d\n", 9);
+	return 0;
+}
+
+static void on_usr1(int sig)
+{
+	static int n;
+
+	trace_printk("in handler sig=%d n=%d\n", sig, n++);
+	tried++;
+}
+
+static int mode_signal(int n)
+{
+	int i;
+
+	signal(SIGUSR1, on_usr1);
+	for (i = 0; i < n; i++) {
+		trace_printk("before raise %d\n", i);
+		tried++;
+		raise(SIGUSR1);
+	}
+	return 0;
+}
+
+static volatile long handler_tried;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	trace_printk("tick %ld\n", handler_tried);
+	__atomic_fetch_add(&handler_tried, 1, __ATOMIC_RELAXED);
+}
+
+/* Signals arrive in the middle of writes: nested writes are dropped and
+ * counted, never corrupt anything. */
+static int mode_nested(int ms)
+{
+	struct itimerval it = { { 0, 50 }, { 0, 50 } };
+	struct timespec start, now;
+	long i = 0;
+
+	signal(SIGALRM, on_alarm);
+	setitimer(ITIMER_REAL, &it, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		trace_printk("main %ld %s\n", i++, "payload-payload");
+		tried++;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while ((now.tv_sec - start.tv_sec) * 1000 +
+		 (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
+	tried += handler_tried;
+	return 0;
+}
+
+static int mode_burst(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		trace_printk("burst %ld\n", i);
+	tried = n;
+	return 0;
+}
+
+static int mode_crash(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		trace_printk("before crash %d\n", i);
+	tried = n;
+	printf("tried %ld\n", tried);
+	fflush(stdout);
+	raise(SIGSEGV);
+	return 0;
+}
+
+/* Runs until killed: for ls, enable, disable and kill -9 tests. */
+static int mode_wait(void)
+{
+	long i = 0;
+
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	for (;;) {
+		trace_printk("alive %ld\n", i++);
+		trace_printk("other %d\n", 1); trace_printk("same line %d\n", 2);
+		ftrace_printk("legacy %ld\n", i);
+		usleep(5000);
+	}
+	return 0;
+}
+
+static int mode_badformat(void)
+{
+	int n = 0;
+
+	trace_printk("good %d\n", 1);
+	trace_printk("bad %n\n", &n);
+	trace_printk("also bad %Lf\n", (long double)1.0);
+	tried = 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	int ret = 2;
+
+	if (!strcmp(mode, "threads") && argc == 4)
+		ret = mode_threads(atoi(argv[2]), atoi(argv[3]));
+	else if (!strcmp(mode, "types"))
+		ret = mode_types();
+	else if (!strcmp(mode, "fork"))
+		ret = mode_fork(argv[0]);
+	else if (!strcmp(mode, "exec-child"))
+		return mode_exec_child();
+	else if (!strcmp(mode, "dlopen") && argc == 3)
+		ret = mode_dlopen(argv[2]);
+	else if (!strcmp(mode, "signal") && argc == 3)
+		ret = mode_signal(atoi(argv[2]));
+	else if (!strcmp(mode, "nested") && argc == 3)
+		ret = mode_nested(atoi(argv[2]));
+	else if (!strcmp(mode, "burst") && argc == 3)
+		ret = mode_burst(atol(argv[2]));
+	else if (!strcmp(mode, "crash") && argc == 3)
+		ret = mode_crash(atoi(argv[2]));
+	else if (!strcmp(mode, "wait"))
+		ret = mode_wait();
+	else if (!strcmp(mode, "badformat"))
+		ret = mode_badformat();
+	else
+		fprintf(stderr, "tracee: unknown mode\n");
+	if (ret == 0)
+		printf("tried %ld\n", tried);
+	return ret;
+}

@@ -1,0 +1,112 @@
+/* Patterns, the printk rule, the tri-state fold, rules files and quoting. */
+#include "pattern.h"
+#include "quote.h"
+#include "rules.h"
+#include "unit.h"
+
+static void root_never_names_printk(void)
+{
+	CHECK(evt_pattern_match("", "ftrace/print"));
+	CHECK(evt_pattern_match("/", "sched/switch"));
+	CHECK(evt_pattern_match("*", "sched/switch"));
+	CHECK(!evt_pattern_match("", "printk/demo/a.c/1"));
+	CHECK(!evt_pattern_match("*", "printk/demo/a.c/1"));
+	CHECK(!evt_pattern_match("*/a.c/1", "printk/demo/a.c/1"));
+	CHECK(evt_pattern_match("printk", "printk/demo/a.c/1"));
+	CHECK(evt_pattern_match("printk/", "printk/demo/a.c/1"));
+}
+
+static void directories_and_globs(void)
+{
+	CHECK(evt_pattern_match("printk/demo/src", "printk/demo/src/sched.c/2180"));
+	CHECK(!evt_pattern_match("printk/demo/sr", "printk/demo/src/sched.c/2180"));
+	CHECK(evt_pattern_match("printk/demo/src/sched.c/2180", "printk/demo/src/sched.c/2180"));
+	CHECK(!evt_pattern_match("printk/demo/src/sched.c/2180", "printk/demo/src/sched.c/2180-1"));
+	CHECK(evt_pattern_match("printk/*/sched.c", "printk/demo/src/sched.c/2180"));
+	CHECK(evt_pattern_match("printk/demo/src/sched.c/21*", "printk/demo/src/sched.c/2180"));
+}
+
+static void pattern_errors_name_position(void)
+{
+	char err[100];
+
+	CHECK(evt_pattern_check("printk/demo", err, sizeof(err)) == 0);
+	CHECK(evt_pattern_check("a//b", err, sizeof(err)) < 0);
+	CHECK_STR(err, "empty path component at position 3");
+	CHECK(evt_pattern_check("ab\tc", err, sizeof(err)) < 0);
+	CHECK_STR(err, "invalid character 0x09 at position 3");
+}
+
+static void tristate_folds(void)
+{
+	enum evt_tristate s = EVT_STATE_EMPTY;
+
+	CHECK(s == '?');
+	s = evt_tristate_add(s, true);
+	CHECK(s == EVT_STATE_ON);
+	s = evt_tristate_add(s, true);
+	CHECK(s == EVT_STATE_ON);
+	s = evt_tristate_add(s, false);
+	CHECK(s == EVT_STATE_MIXED);
+	CHECK(evt_tristate_add(EVT_STATE_EMPTY, false) == '0');
+}
+
+static void rules_round_trip_and_errors(void)
+{
+	struct evt_rules r = { .slot = 3, .collection_id = 77, .mode = EVT_MODE_OVERWRITE,
+			       .packet_size = 32768, .packet_count = 8, .npatterns = 2 };
+	struct evt_rules back;
+	char *text = NULL, err[200];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	strcpy(r.patterns[0], "printk/demo");
+	strcpy(r.patterns[1], "ftrace/print");
+	CHECK(evt_rules_write(f, &r) == 0);
+	fclose(f);
+	CHECK(evt_rules_parse(text, len, &back, err, sizeof(err)) == 0);
+	CHECK(back.slot == 3 && back.collection_id == 77 &&
+	      back.mode == EVT_MODE_OVERWRITE && back.packet_size == 32768 &&
+	      back.packet_count == 8 && back.npatterns == 2);
+	CHECK_STR(back.patterns[1], "ftrace/print");
+	free(text);
+	CHECK(evt_rules_parse("evtrace-rules 1\nslot 9\n", 22, &back, err, sizeof(err)) < 0);
+	CHECK_STR(err, "line 2: bad 'slot' value '9'");
+	CHECK(evt_rules_parse("nope\n", 5, &back, err, sizeof(err)) < 0);
+	CHECK_STR(err, "line 1: not an evtrace-rules 1 file");
+	CHECK(evt_rules_parse("evtrace-rules 1\nslot 1\ncollection 5\npacket-size 12345\n",
+			      53, &back, err, sizeof(err)) < 0);
+}
+
+static void quote_round_trips(void)
+{
+	const char *in = "tab\there \"q\" back\\slash\nnl \x01";
+	char *text = NULL, out[100];
+	const char *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	evt_quote(f, in);
+	fclose(f);
+	CHECK_STR(text, "\"tab\\there \\\"q\\\" back\\\\slash\\nnl \\x01\"");
+	p = text;
+	CHECK(evt_unquote(&p, out, sizeof(out)) == 0);
+	CHECK_STR(out, in);
+	CHECK(*p == '\0');
+	p = "\"unterminated";
+	CHECK(evt_unquote(&p, out, sizeof(out)) < 0);
+	p = "\"\\x00\"";
+	CHECK(evt_unquote(&p, out, sizeof(out)) < 0);
+	free(text);
+}
+
+int main(void)
+{
+	root_never_names_printk();
+	directories_and_globs();
+	pattern_errors_name_position();
+	tristate_folds();
+	rules_round_trip_and_errors();
+	quote_round_trips();
+	UNIT_DONE();
+}
