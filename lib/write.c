@@ -450,6 +450,7 @@ EVT_API void evt__printk(struct evt_site *site, ...)
 	if (!rt || !mask)
 		return;
 	va_start(ap, site);
+	(void)va_arg(ap, const char *);	/* the format, known already */
 	emit(rt, mask, &ap);
 	va_end(ap);
 }
@@ -479,13 +480,14 @@ static int has_percent_n(const char *f)
 	return 0;
 }
 
-EVT_API void evt__ftrace_printk(const char *format, ...)
+EVT_API void evt__ftrace_printk(const char *literal, const char *format, ...)
 {
 	uint32_t mask = *evt__ftrace_enable;
 	char text[EVT_STRING_MAX_BYTES];
 	va_list ap;
 	int n;
 
+	(void)literal;	/* the same string as format, made a literal */
 	if (!mask || evt__proc.fd < 0)
 		return;
 	if (has_percent_n(format)) {

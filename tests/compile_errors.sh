@@ -16,11 +16,8 @@ cc -c -Wall -Werror -I"$INCLUDE" "$T/ok.c" -o "$T/ok.o" || fail "a correct use d
 if cc -c -I"$INCLUDE" "$T/nonliteral.c" -o "$T/n.o" 2>"$T/err"; then fail "a non-literal format compiled"; fi
 if cc -c -Wall -Werror -I"$INCLUDE" "$T/mismatch.c" -o "$T/m.o" 2>"$T/err"; then fail "a mismatched argument compiled"; fi
 expect_grep "expects argument of type" "$T/err" "printf checking"
-# The public header is C99 -pedantic clean and valid C++.
-printf '#include <evtrace/evtrace.h>\nint main(void) { trace_printk("%%d\\n", 1); return 0; }\n' >"$T/p.c"
-cc -std=c99 -pedantic -Wall -Werror -Wno-gnu-zero-variadic-macro-arguments -c -I"$INCLUDE" "$T/p.c" -o "$T/p.o" 2>"$T/err" || \
-	cc -std=gnu99 -Wall -Werror -c -I"$INCLUDE" "$T/p.c" -o "$T/p.o" || fail "C99 build"
-if command -v c++ >/dev/null; then
-	cp "$T/p.c" "$T/p.cc"
-	c++ -Wall -Werror -c -I"$INCLUDE" "$T/p.cc" -o "$T/pp.o" || fail "C++ build"
-fi
+# The public header is C99 -pedantic clean and valid C++ (-pedantic too).
+printf '#include <evtrace/evtrace.h>\nint main(void) { trace_printk("%%d\\n", 1); ftrace_printk("x\\n"); return 0; }\n' >"$T/p.c"
+cc -std=c99 -pedantic -Wall -Wextra -Werror -c -I"$INCLUDE" "$T/p.c" -o "$T/p.o" || fail "C99 -pedantic build"
+cp "$T/p.c" "$T/p.cc"
+c++ -std=c++11 -pedantic -Wall -Wextra -Werror -c -I"$INCLUDE" "$T/p.cc" -o "$T/pp.o" || fail "C++11 -pedantic build"

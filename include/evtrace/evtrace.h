@@ -55,9 +55,15 @@ struct evt_module {
 EVT_API void evt__module_register(struct evt_module *module,
 				  struct evt_site *start, struct evt_site *stop);
 EVT_API void evt__module_unregister(struct evt_module *module);
+/* Both get the format again as their first variadic argument, which
+ * spares the macros GNU's ", ##__VA_ARGS__". */
 EVT_API void evt__printk(struct evt_site *site, ...);
-EVT_API void evt__ftrace_printk(const char *format, ...)
-	__attribute__((format(printf, 1, 2)));
+EVT_API void evt__ftrace_printk(const char *literal, const char *format, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The first of a macro's variadic arguments, in plain C99. */
+#define EVT__FIRST(...) EVT__FIRST_(__VA_ARGS__, evt__unused)
+#define EVT__FIRST_(first, ...) first
 /* The enable word of ftrace/print; never NULL. */
 EVT_API extern const volatile uint32_t *evt__ftrace_enable;
 
@@ -88,6 +94,34 @@ __attribute__((destructor, unused)) static void evt__unit_dtor(void)
 		evt__module_unregister(&evt__this_module);
 }
 
+/*
+ * The disabled path: load the site's enable pointer, compare the word it
+ * points to with zero, branch (forward, so predicted not taken) to the
+ * out-of-line call.  On x86-64 an asm goto pins it to exactly those three
+ * instructions; a volatile read in C costs a fourth (load, then test).
+ */
+#if defined(__x86_64__) && !defined(__cplusplus) && !defined(EVT_NO_ASM_GOTO)
+#define EVT__GOTO_IF_ON(enable_ptr, label)				\
+	__asm__ goto("movq %c0(%%rip), %%rax\n\t"			\
+		     "cmpl $0, (%%rax)\n\t"				\
+		     "jne %l[" #label "]"				\
+		     : : "i"(&(enable_ptr)) : "rax", "cc" : label)
+#else
+/* C++ too: a static in an inline function may be a weak global, which a
+ * RIP-relative reference in a shared object cannot reach. */
+#define EVT__GOTO_IF_ON(enable_ptr, label)				\
+	do {								\
+		if (__builtin_expect(*(enable_ptr) != 0, 0))		\
+			goto label;					\
+	} while (0)
+#endif
+
+#if defined(__clang__)
+#define EVT__COLD_LABEL
+#else
+#define EVT__COLD_LABEL __attribute__((cold))
+#endif
+
 static inline __attribute__((format(printf, 1, 2), unused))
 void evt__check_format(const char *format, ...)
 {
@@ -105,32 +139,38 @@ void evt__check_format(const char *format, ...)
  * cut and ends in "...".  Safe in signal handlers and from any thread; it
  * never blocks and never fails: what cannot be stored is counted as lost.
  */
-#define trace_printk(evt_fmt, ...)					\
-	do {								\
+#define trace_printk(...)						\
+	__extension__ ({ do {						\
+		__label__ evt__on;					\
 		static struct evt_site evt__site			\
 		__attribute__((section("evt_sites"), used,		\
 			       aligned(8))) = {				\
 			.enable = &evt__site_off,			\
 			.size = sizeof(struct evt_site),		\
 			.line = __LINE__,				\
-			.format = "" evt_fmt "",				\
+			.format = "" EVT__FIRST(__VA_ARGS__) "",	\
 			.file = __FILE__,				\
+			.runtime = 0,					\
 		};							\
 		if (0)							\
-			evt__check_format(evt_fmt, ##__VA_ARGS__);	\
-		if (__builtin_expect(*evt__site.enable != 0, 0))	\
-			evt__printk(&evt__site, ##__VA_ARGS__);		\
-	} while (0)
+			evt__check_format(__VA_ARGS__);			\
+		EVT__GOTO_IF_ON(evt__site.enable, evt__on);		\
+		break;							\
+	evt__on: EVT__COLD_LABEL;					\
+		evt__printk(&evt__site, __VA_ARGS__);			\
+	} while (0); })
 
 /**
  * ftrace_printk() - format now and record into the event ftrace/print.
- * Every recording enables ftrace/print unless told otherwise.  Costs a
- * vsnprintf when enabled; prefer trace_printk() on hot paths.
+ * Every recording enables ftrace/print.  Costs a vsnprintf when enabled;
+ * prefer trace_printk() on hot paths.  Text longer than
+ * EVT_STRING_MAX_BYTES - 1 bytes is cut and ends in "...".
  */
-#define ftrace_printk(evt_fmt, ...)					\
+#define ftrace_printk(...)						\
 	do {								\
 		if (__builtin_expect(*evt__ftrace_enable != 0, 0))	\
-			evt__ftrace_printk("" evt_fmt "", ##__VA_ARGS__); \
+			evt__ftrace_printk("" EVT__FIRST(__VA_ARGS__) "", \
+					   __VA_ARGS__);		\
 	} while (0)
 
 #ifdef __cplusplus
