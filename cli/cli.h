@@ -6,6 +6,7 @@
 #define EVT_CLI_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -26,5 +27,11 @@ bool cli_pattern_ok(const char *cmd, const char *pattern);
 int cli_usage(const char *cmd);
 /* --help text of cmd on stdout; returns 0. */
 int cli_help(const char *cmd);
+
+/* The ftrace-style lines of report and stream (print.c). */
+void cli_print_event(const char *comm, uint32_t tid, uint16_t cpu,
+		     int64_t monotonic_ns, const char *path, const char *text);
+void cli_print_lost(const char *comm, uint32_t tid, int64_t monotonic_ns,
+		    uint64_t lost);
 
 #endif

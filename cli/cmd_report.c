@@ -9,31 +9,16 @@
 #include "cli.h"
 #include "trace_reader.h"
 
-static void print_time(int64_t ns)
-{
-	if (ns < 0)
-		ns = 0;
-	printf("%" PRId64 ".%09" PRId64, ns / 1000000000, ns % 1000000000);
-}
-
 static int print_item(const struct evt_trace_item *it, void *ctx)
 {
-	size_t n;
-
 	(void)ctx;
 	switch (it->kind) {
 	case EVT_ITEM_EVENT:
-		n = strlen(it->text);
-		if (n && it->text[n - 1] == '\n')
-			n--;
-		printf("%16s-%-7u [%03u] ", it->comm, it->tid, it->cpu);
-		print_time(it->monotonic_ns);
-		printf(": %s: %.*s\n", it->event->path, (int)n, it->text);
+		cli_print_event(it->comm, it->tid, it->cpu, it->monotonic_ns,
+				it->event->path, it->text);
 		break;
 	case EVT_ITEM_LOST:
-		printf("%16s-%-7u [---] ", it->comm, it->tid);
-		print_time(it->monotonic_ns);
-		printf(": lost %" PRIu64 " events\n", it->lost);
+		cli_print_lost(it->comm, it->tid, it->monotonic_ns, it->lost);
 		break;
 	case EVT_ITEM_ERROR:
 		fflush(stdout);

@@ -1,0 +1,321 @@
+/*
+ * live_stream.c - live reader of slot 0 (see live_stream.h).
+ *
+ * Reader side of lib/write.c's protocol, record by record: acquire
+ * produced; for a closed packet, read up to its content size; for the open
+ * one, acquire commit and check produced has not moved, then read up to
+ * commit.  A packet is released (consumed, release store) once closed and
+ * read to its end.  Every value from shared memory is bounds-checked.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "live.h"
+#include "live_stream.h"
+#include "record.h"
+#include "rules.h"
+#include "pattern.h"
+#include "tree.h"
+
+struct cursor {
+	uint32_t epoch;
+	uint64_t seq;
+	uint32_t off;		/* 0: not inside the packet yet */
+	uint64_t discarded;
+	char comm[17];
+	bool broken;
+};
+
+struct watched {
+	struct evt_ctl *ctl;
+	struct cursor *cursors;
+	uint32_t enabled_upto;	/* events the patterns were applied to */
+	bool dead;
+};
+
+struct pending {
+	struct evt_live_event e;
+	char *text;
+};
+
+struct evt_live_stream {
+	char rundir[PATH_MAX];
+	int pid;
+	const char *const *patterns;
+	unsigned npatterns;
+	int lock_fd;
+	struct evt_clock_calibration clock;
+	struct watched *w;
+	unsigned nw;
+	struct pending *pend;
+	size_t npend, cap;
+};
+
+int evt_live_stream_create(const char *rundir, int pid,
+			   const char *const *patterns, unsigned npatterns,
+			   struct evt_live_stream **out, char *err,
+			   size_t err_size)
+{
+	struct evt_live_stream *s = calloc(1, sizeof(*s));
+	char path[PATH_MAX + 16];
+
+	*out = NULL;
+	if (!s)
+		return snprintf(err, err_size, "out of memory"), -1;
+	snprintf(s->rundir, sizeof(s->rundir), "%s", rundir);
+	s->pid = pid;
+	s->patterns = patterns;
+	s->npatterns = npatterns;
+	if (evt_rundir_make(rundir)) {
+		snprintf(err, err_size, "%s: %s", rundir, strerror(errno));
+		goto out_free;
+	}
+	snprintf(path, sizeof(path), "%s/slot-0.lock", rundir);
+	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
+		snprintf(err, err_size, "%s: %s", path, s->lock_fd < 0 ?
+			 strerror(errno) : "another stream is reading these processes");
+		goto out_free;
+	}
+	if (evt_clock_calibrate(evt_clock_detect(), &s->clock)) {
+		snprintf(err, err_size, "cannot calibrate the trace clock");
+		goto out_free;
+	}
+	*out = s;
+	return 0;
+out_free:
+	if (s->lock_fd > 0)
+		close(s->lock_fd);
+	free(s);
+	return -1;
+}
+
+static bool watching(struct evt_live_stream *s, const char *path)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nw; i++)
+		if (!strcmp(s->w[i].ctl->path, path))
+			return true;
+	return false;
+}
+
+static void discover(struct evt_live_stream *s)
+{
+	struct evt_ctl **ctls;
+	int n, i;
+
+	n = evt_rundir_open_live(s->rundir, s->pid, &ctls);
+	for (i = 0; i < n; i++) {
+		struct watched *grown;
+
+		if (watching(s, ctls[i]->path) ||
+		    ctls[i]->h.clock_kind != s->clock.kind ||
+		    !(grown = realloc(s->w, (s->nw + 1) * sizeof(*s->w)))) {
+			evt_ctl_close(ctls[i]);
+			continue;
+		}
+		s->w = grown;
+		memset(&s->w[s->nw], 0, sizeof(s->w[s->nw]));
+		s->w[s->nw].ctl = ctls[i];
+		s->w[s->nw].cursors = calloc(ctls[i]->h.max_tbufs + 1,
+					     sizeof(struct cursor));
+		if (!s->w[s->nw].cursors) {
+			evt_ctl_close(ctls[i]);
+			continue;
+		}
+		s->nw++;
+	}
+	if (n >= 0)
+		free(ctls);	/* the array; its entries are kept or closed */
+}
+
+static void push(struct evt_live_stream *s, const struct evt_live_event *e)
+{
+	struct pending *p;
+
+	if (s->npend == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		struct pending *grown = realloc(s->pend, cap * sizeof(*grown));
+
+		if (!grown)
+			return;
+		s->pend = grown;
+		s->cap = cap;
+	}
+	p = &s->pend[s->npend];
+	p->e = *e;
+	p->text = e->text ? strdup(e->text) : NULL;
+	p->e.text = p->text;
+	s->npend++;
+}
+
+/* Reads buffer i of w from its cursor up to what is committed. */
+static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
+{
+	struct evt_ctl *c = w->ctl;
+	struct evt_ctl_tbuf *d = &c->tbufs[i];
+	struct cursor *cur = &w->cursors[i];
+	uint32_t state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
+	uint32_t epoch, size, count, end;
+	uint64_t produced, offset;
+	const uint8_t *pkt;
+	struct evt_packet_header h;
+	char text[4096];
+
+	if ((state != EVT_TBUF_OWNED && state != EVT_TBUF_EXITED) || d->slot != 0)
+		return;
+	epoch = __atomic_load_n(&d->epoch, __ATOMIC_ACQUIRE);
+	if (cur->epoch != epoch) {
+		memset(cur, 0, sizeof(*cur));
+		cur->epoch = epoch;
+	}
+	size = d->packet_size;
+	count = d->packet_count;
+	offset = d->offset;
+	if (cur->broken || evt_buffer_config_check(size, count, NULL, 0) ||
+	    offset < c->h.arena_off || offset - c->h.arena_off > c->h.arena_size ||
+	    (uint64_t)size * count > c->h.arena_size - (offset - c->h.arena_off))
+		return;
+	for (;;) {
+		produced = __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE);
+		pkt = c->base + offset + (cur->seq % count) * size;
+		if (cur->seq > produced || produced - cur->seq > count) {
+			cur->broken = true;
+			return;
+		}
+		memcpy(&h, pkt, sizeof(h));
+		if (cur->seq < produced) {
+			end = h.content_size / 8;
+		} else {
+			end = __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE);
+			if (__atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) != produced)
+				continue;
+		}
+		if (end < sizeof(h) || end > size)
+			return;		/* nothing committed yet */
+		if (h.magic != EVT_PACKET_MAGIC || h.packet_seq_num != cur->seq) {
+			cur->broken = true;
+			return;
+		}
+		if (cur->off == 0) {
+			memcpy(cur->comm, h.comm, 16);
+			cur->comm[16] = '\0';
+			if (h.events_discarded > cur->discarded) {
+				struct evt_live_event e = {
+					.monotonic_ns = evt_clock_to_monotonic_ns(&s->clock,
+										  h.timestamp_begin),
+					.pid = h.pid, .tid = h.tid,
+					.lost = h.events_discarded - cur->discarded,
+				};
+				memcpy(e.comm, cur->comm, sizeof(e.comm));
+				push(s, &e);
+				cur->discarded = h.events_discarded;
+			}
+			cur->off = sizeof(h);
+		}
+		while (cur->off < end) {
+			struct evt_record r;
+			const struct evt_ctl_event *ev;
+
+			if (evt_record_header(pkt + cur->off, end - cur->off, &r)) {
+				cur->broken = true;
+				return;
+			}
+			if (r.id >= c->nevents)	/* registered since: read it */
+				evt_ctl_refresh(c, text, sizeof(text));
+			if (r.id >= c->nevents ||
+			    evt_record_payload(&r, c->events[r.id].types,
+					       c->events[r.id].nargs, end - cur->off)) {
+				cur->broken = true;
+				return;
+			}
+			ev = &c->events[r.id];
+			if (evt_printk_render(ev->format, &ev->parsed, r.payload,
+					      r.payload_size, text, sizeof(text)) >= 0) {
+				struct evt_live_event e = {
+					.monotonic_ns = evt_clock_to_monotonic_ns(&s->clock,
+										  r.timestamp),
+					.pid = h.pid, .tid = h.tid, .cpu = r.cpu,
+					.path = ev->path, .text = text,
+				};
+				memcpy(e.comm, cur->comm, sizeof(e.comm));
+				push(s, &e);
+			}
+			cur->off += EVT_RECORD_HEADER_BYTES + r.payload_size;
+		}
+		if (cur->seq == produced)
+			return;		/* the open packet: more may come */
+		cur->seq++;
+		cur->off = 0;
+		/* Pairs with the writer's acquire of consumed. */
+		__atomic_store_n(&d->consumed, cur->seq, __ATOMIC_RELEASE);
+	}
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	return x->e.monotonic_ns < y->e.monotonic_ns ? -1 :
+	       x->e.monotonic_ns > y->e.monotonic_ns;
+}
+
+int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
+{
+	unsigned k, alive = 0;
+	uint32_t i, j;
+	size_t n;
+	char err[PATH_MAX + 200];
+
+	discover(s);
+	for (k = 0; k < s->nw; k++) {
+		struct watched *w = &s->w[k];
+
+		if (w->dead)
+			continue;
+		if (!evt_ctl_alive(w->ctl))
+			w->dead = true;
+		else
+			alive++;
+		evt_ctl_refresh(w->ctl, err, sizeof(err));
+		for (j = 0; j < s->npatterns; j++)
+			for (i = w->enabled_upto; i < w->ctl->nevents; i++)
+				if (evt_pattern_match(s->patterns[j], w->ctl->events[i].path))
+					evt_ctl_set_enable(w->ctl, w->ctl->events[i].id, 0, true);
+		w->enabled_upto = w->ctl->nevents;
+		for (i = 0; i < w->ctl->h.max_tbufs; i++)
+			read_tbuf(s, w, i);
+	}
+	qsort(s->pend, s->npend, sizeof(*s->pend), by_time);
+	for (n = 0; n < s->npend; n++) {
+		cb(&s->pend[n].e, ctx);
+		free(s->pend[n].text);
+	}
+	s->npend = 0;
+	return (int)alive;
+}
+
+void evt_live_stream_destroy(struct evt_live_stream *s)
+{
+	unsigned k, j;
+
+	if (!s)
+		return;
+	for (k = 0; k < s->nw; k++) {
+		for (j = 0; j < s->npatterns; j++)
+			evt_tree_set(s->w[k].ctl, s->patterns[j], 0, false);
+		free(s->w[k].cursors);
+		evt_ctl_close(s->w[k].ctl);
+	}
+	free(s->w);
+	free(s->pend);
+	close(s->lock_fd);
+	free(s);
+}

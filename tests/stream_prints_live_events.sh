@@ -1,0 +1,42 @@
+# stream -e enables an event while it runs, prints its events as they
+# come, in order, none twice, disables it again on SIGINT, and ends by
+# itself when the process given with -p exits.
+. "$(dirname "$0")/lib.sh"
+start_waiter
+p=$WAIT_PID
+ev=printk/tracee/tests/progs/tracee.c/202
+"$EVTRACE" stream -p "$p" -e "$ev" >"$T/stream" 2>"$T/stream.err" &
+s=$!
+BG_PIDS="$BG_PIDS $s"
+for _ in $(seq 100); do
+	[ "$(grep -c ": alive" "$T/stream" || true)" -ge 20 ] && break
+	sleep 0.05
+done
+[ "$(grep -c ": alive" "$T/stream" || true)" -ge 20 ] || { cat "$T/stream.err" >&2; fail "stream printed too little"; }
+expect_eq "$("$EVTRACE" ls -p "$p" "$ev" | sed -n 2p | cut -d' ' -f1)" 1 "enabled while streaming"
+kill -INT "$s"
+wait "$s" || fail "stream did not exit cleanly on SIGINT"
+expect_eq "$("$EVTRACE" ls -p "$p" "$ev" | sed -n 2p | cut -d' ' -f1)" 0 "disabled after streaming"
+python3 - "$T/stream" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+nums = [int(m.group(1)) for m in (re.search(r': alive (\d+)$', l) for l in lines) if m]
+assert nums == list(range(len(nums))), "missing or repeated: %r" % nums[:20]
+assert re.fullmatch(r'# %d events, 0 lost' % len(nums), lines[-1]), lines[-1]
+assert all(l.split()[0].startswith('tracee-') for l in lines[:-1])
+PY
+# A second reader of the same collection is refused.
+"$EVTRACE" enable -p "$p" "$ev"
+"$EVTRACE" stream -p "$p" >"$T/s2" 2>&1 &
+s2=$!
+BG_PIDS="$BG_PIDS $s2"
+sleep 0.3
+expect_status 1 "$EVTRACE" stream -p "$p"
+expect_grep "another stream is reading these processes" "$T/err" "second reader"
+# The first ends by itself when its process exits.
+kill -9 "$p"
+for _ in $(seq 100); do kill -0 "$s2" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$s2" 2>/dev/null && fail "stream -p did not end after its process"
+grep -q ': alive' "$T/s2" || fail "no events in the second stream"
+expect_status 1 "$EVTRACE" stream -p 999999
+expect_grep "evtrace: stream: pid 999999: no traced process with this pid" "$T/err" "absent pid"
