@@ -42,8 +42,9 @@ check-fast: all
 	meson test -C $(BUILD) --print-errorlogs
 
 bench: all
-	ninja -C $(BUILD) bench/printk_bench
-	./$(BUILD)/bench/printk_bench
+	@command -v valgrind >/dev/null && command -v bc >/dev/null || \
+		{ [ "$$(id -u)" = 0 ] && apt-get install -y -qq valgrind bc; }
+	sh bench/run.sh $(BUILD)
 
 install: all
 	meson install -C $(BUILD)

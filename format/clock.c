@@ -17,8 +17,6 @@ static int tsc_is_usable(void)
 	ssize_t n;
 	int fd;
 
-	if (!__get_cpuid(0x80000001, &a, &b, &c, &d) || !(d & (1u << 27)))
-		return 0;	/* no rdtscp */
 	if (!__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8)))
 		return 0;	/* TSC not invariant */
 	fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource",

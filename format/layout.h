@@ -131,8 +131,9 @@ struct evt_ctl_tbuf {
 	uint64_t lost;			/* cumulative drops, outside handlers */
 	char comm[16];
 	uint64_t nested_lost;		/* drops by a nested (signal) write */
-	uint64_t reserved;
-};
+	uint64_t reserved[5];		/* two whole cache lines: no thread
+					 * shares a line with another's commit */
+} __attribute__((aligned(64)));
 
 /*
  * Registry entry, appended by the process, 4-byte aligned:
@@ -206,7 +207,7 @@ enum evt_arg_type {
 
 _Static_assert(sizeof(struct evt_ctl_header) == 112, "ctl header layout");
 _Static_assert(sizeof(struct evt_ctl_slot) == 64, "slot layout");
-_Static_assert(sizeof(struct evt_ctl_tbuf) == 96, "tbuf layout");
+_Static_assert(sizeof(struct evt_ctl_tbuf) == 128, "tbuf layout");
 _Static_assert(sizeof(struct evt_reg_entry) == 20, "registry entry layout");
 _Static_assert(sizeof(struct evt_packet_header) == 88, "packet header layout");
 _Static_assert(offsetof(struct evt_packet_header, events_discarded) == 48,

@@ -48,6 +48,7 @@ struct evt__thread {
 	uint32_t tid;
 	volatile uint32_t busy;
 	char comm[16];
+	uint64_t last_ts;		/* keeps a thread's timestamps ordered */
 	struct tslot slot[EVT_NSLOTS];
 };
 
@@ -301,6 +302,25 @@ static inline uint8_t *reserve(struct evt__thread *t, struct tslot *ts,
 	return next_packet(t, ts, now);
 }
 
+/*
+ * Copies s with its NUL in one pass (no strnlen, no memcpy: both cost more
+ * than the copy for the short strings trace points carry).  Never reads
+ * past s's NUL; a string longer than the bound is cut and ends in "...".
+ */
+static inline uint8_t *copy_string(uint8_t *p, const char *s)
+{
+	uint8_t *end = p + EVT_STRING_MAX_BYTES - 1;
+
+	while (p < end) {
+		if ((*p++ = (uint8_t)*s++) == '\0')
+			return p;
+	}
+	if (*s != '\0')	/* longer than the bound: cut, and say so */
+		memcpy(p - 3, "...", 3);
+	*p++ = '\0';
+	return p;
+}
+
 static uint32_t encode(uint8_t *dst, const struct evt__site_rt *rt,
 		       uint64_t now, uint16_t cpu, va_list *ap)
 {
@@ -348,19 +368,8 @@ static uint32_t encode(uint8_t *dst, const struct evt__site_rt *rt,
 		}
 		case EVT_ARG_STRING: {
 			const char *s = va_arg(*ap, const char *);
-			size_t n;
 
-			if (!s)
-				s = "(null)";
-			n = strnlen(s, EVT_STRING_MAX_BYTES);
-			if (n < EVT_STRING_MAX_BYTES) {
-				memcpy(p, s, n + 1);
-				p += n + 1;
-			} else {	/* cut, and marked so */
-				memcpy(p, s, EVT_STRING_MAX_BYTES - 4);
-				memcpy(p + EVT_STRING_MAX_BYTES - 4, "...", 4);
-				p += EVT_STRING_MAX_BYTES;
-			}
+			p = copy_string(p, s ? s : "(null)");
 			break;
 		}
 		}
@@ -402,6 +411,9 @@ static void emit(const struct evt__site_rt *rt, uint32_t mask, va_list *ap)
 	t->busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	now = evt_clock_now(evt__proc.clock_kind, &cpu);
+	if (__builtin_expect(now < t->last_ts, 0))
+		now = t->last_ts;	/* rdtsc ran ahead of an earlier one */
+	t->last_ts = now;
 	for (; mask; mask &= mask - 1) {
 		struct tslot *ts;
 		uint8_t *rec;
