@@ -424,8 +424,13 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 	if (st->fd < 0) {
 		char path[PATH_MAX + 64];
 
-		snprintf(path, sizeof(path), "%s/stream_%.*s_%u_%u", c->output,
-			 (int)strcspn(t->name, "."), t->name, i, st->epoch);
+		if (i == t->ctl->h.max_tbufs)
+			snprintf(path, sizeof(path), "%s/stream_%.*s_unbuffered",
+				 c->output, (int)strcspn(t->name, "."), t->name);
+		else
+			snprintf(path, sizeof(path), "%s/stream_%.*s_%u_%u",
+				 c->output, (int)strcspn(t->name, "."), t->name,
+				 i, st->epoch);
 		st->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (st->fd < 0)
 			return -1;
@@ -505,6 +510,35 @@ static int write_lost_packet(struct evt_collection *c, struct tracked *t,
 	memcpy(h.comm, d->comm, sizeof(h.comm));
 	st->last_discarded = total;
 	return out_write(c, t, i, st, &h, sizeof(h));
+}
+
+/*
+ * Events a process dropped because it could not get a buffer for this
+ * slot (memory bound reached) belong to no thread: they go into a stream
+ * of their own, as a header-only packet, so that every reader counts them.
+ */
+static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
+{
+	uint64_t n = __atomic_load_n(&t->ctl->slots[c->slot].nobuf_lost,
+				     __ATOMIC_RELAXED);
+	struct out_stream st = { .fd = -1, .epoch = 0 };
+	struct evt_packet_header h = {
+		.magic = EVT_PACKET_MAGIC, .stream_id = t->sid,
+		.content_size = sizeof(h) * 8, .packet_size = sizeof(h) * 8,
+		.events_discarded = n, .pid = t->ctl->h.pid, .tid = t->ctl->h.pid,
+	};
+	uint16_t cpu;
+	int ret;
+
+	if (!n)
+		return 0;
+	h.timestamp_begin = h.timestamp_end = evt_clock_now(c->clock_kind, &cpu);
+	memcpy(h.comm, t->ctl->h.comm, sizeof(h.comm));
+	ret = out_write(c, t, t->ctl->h.max_tbufs, &st, &h, sizeof(h));
+	if (st.fd >= 0)
+		close(st.fd);
+	c->stats.lost_unbuffered += n;
+	return ret;
 }
 
 /* Drains buffer i of t; final: take the open packet too.  0 or -1. */
@@ -636,10 +670,13 @@ static int drain(struct evt_collection *c, bool final, char *err,
 				return -1;
 			}
 		}
-		if (t->dead) {
+		if (t->dead || final) {
 			t->done = true;
-			c->stats.lost_unbuffered +=
-				t->ctl->slots[c->slot].nobuf_lost;
+			if (write_unbuffered_lost(c, t)) {
+				snprintf(err, err_size, "%s: %s", c->output,
+					 strerror(errno));
+				return -1;
+			}
 		}
 	}
 	if (flush_index(c, err, err_size))
@@ -688,12 +725,13 @@ int evt_collection_finish(struct evt_collection *c,
 			evt_ctl_set_enable(ctl, id, c->slot, false);
 	}
 	nanosleep(&settle, NULL);	/* let writes in flight finish */
+	/* The frequency measured over the whole recording, not 20 ms. */
+	if (evt_clock_refine(&c->ix.clock) == 0)
+		c->index_dirty = true;
 	ret = drain(c, true, err, err_size);
 	for (k = 0; k < c->ntracked; k++) {
 		struct tracked *t = &c->tracked[k];
 
-		if (!t->done)
-			c->stats.lost_unbuffered += t->ctl->slots[c->slot].nobuf_lost;
 		__atomic_store_n(&t->ctl->slots[c->slot].state, EVT_SLOT_FREE,
 				 __ATOMIC_RELEASE);
 		if (t->dead && !others_active(t->ctl, c->slot))

@@ -95,6 +95,26 @@ int evt_clock_calibrate(uint32_t kind, struct evt_clock_calibration *cal)
 	cal->ref_value = v1;
 	cal->ref_monotonic_ns = m1;
 	cal->ref_realtime_ns = r;
+	cal->first_value = v0;
+	cal->first_monotonic_ns = m0;
+	return 0;
+}
+
+int evt_clock_refine(struct evt_clock_calibration *cal)
+{
+	uint64_t v;
+	int64_t m, r;
+
+	if (cal->kind != EVT_CLOCK_TSC)
+		return 0;
+	sample(cal->kind, &v, &m, &r);
+	if (m <= cal->first_monotonic_ns || v <= cal->first_value)
+		return -1;
+	cal->freq_hz = (uint64_t)((unsigned __int128)(v - cal->first_value) *
+				  1000000000u / (uint64_t)(m - cal->first_monotonic_ns));
+	cal->ref_value = v;
+	cal->ref_monotonic_ns = m;
+	cal->ref_realtime_ns = r;
 	return 0;
 }
 

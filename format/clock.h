@@ -71,10 +71,16 @@ struct evt_clock_calibration {
 	uint64_t ref_value;
 	int64_t ref_monotonic_ns;
 	int64_t ref_realtime_ns;
+	/* The first sample, kept by calibrate for refine (not saved). */
+	uint64_t first_value;
+	int64_t first_monotonic_ns;
 };
 
 /* Measures freq_hz (TSC) over a short sleep and takes a reference point. */
 int evt_clock_calibrate(uint32_t kind, struct evt_clock_calibration *cal);
+/* Measures freq_hz again, from the first sample to now, and moves the
+ * reference point to now.  0, or -1 when the clock went wrong. */
+int evt_clock_refine(struct evt_clock_calibration *cal);
 int64_t evt_clock_to_monotonic_ns(const struct evt_clock_calibration *cal,
 				  uint64_t value);
 

@@ -5,6 +5,7 @@ expect_status 139 "$EVTRACE" record -o "$T/tr" -- "$TRACEE" crash 500
 "$EVTRACE" report "$T/tr" >"$T/report"
 expect_eq "$(grep -c ': before crash [0-9]*$' "$T/report")" 500 "events before the crash"
 expect_grep "# 500 events, 0 lost" "$T/report" "summary"
+bt_agrees "$T/tr"
 "$EVTRACE" record -o "$T/tr2" -- sh -c "\"$TRACEE\" wait & sleep 0.3; kill -9 \$!" >/dev/null 2>&1
 "$EVTRACE" report "$T/tr2" >"$T/report2"
 n=$(grep -c ': alive [0-9]*$' "$T/report2")

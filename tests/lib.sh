@@ -39,3 +39,17 @@ bt() {
 		cat "$T/bt.err" >&2; fail "babeltrace2 complained about $1"
 	fi
 }
+# babeltrace2 reads the trace and shows as many events as evtrace report.
+bt_agrees() {
+	bt "$1" >"$T/bt.agree"
+	"$EVTRACE" report "$1" >"$T/report.agree"
+	ours=$(sed -n 's/^# \([0-9]*\) events.*/\1/p' "$T/report.agree")
+	theirs=$(wc -l <"$T/bt.agree")
+	[ "$ours" = "$theirs" ] || fail "babeltrace2 shows $theirs events, report $ours in $1"
+}
+# The event path of the tracee's trace_printk() whose format starts with $1.
+tracee_event() {
+	n=$(grep -n "trace_printk(\"$1" "$TRACEE_SRC" | head -1 | cut -d: -f1)
+	[ -n "$n" ] || fail "no site '$1' in $TRACEE_SRC"
+	echo "printk/tracee/tests/progs/tracee.c/$n"
+}

@@ -13,5 +13,5 @@ expect_eq "$(grep -c '^stream ' "$T/tr/evtrace/index")" 3 "stream classes (paren
 expect_eq "$(grep -c 'printk/libtest_plugin.so/tests/progs/plugin.c/11: plugin round [12]$' "$T/report2")" 2 "plugin events under one path"
 expect_eq "$(grep -c 'main after dlclose 9' "$T/report2")" 1 "main event"
 expect_eq "$(grep -c 'printk/libtest_plugin.so' "$T/tr2/evtrace/index")" 1 "one event for the reloaded site"
-bt "$T/tr" >/dev/null
-bt "$T/tr2" >/dev/null
+bt_agrees "$T/tr"
+bt_agrees "$T/tr2"

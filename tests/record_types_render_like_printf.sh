@@ -13,6 +13,7 @@ long ${big}...
 no arguments at all
 WANT
 diff -u "$T/want" "$T/got" || fail "rendered text differs"
+bt_agrees "$T/tr"
 bt "$T/tr" >"$T/bt"
 expect_grep 'arg0 = -9223372036854775808, arg1 = 18446744073709551615' "$T/bt" "babeltrace2 64-bit extremes"
 expect_grep 'arg0 = -128, arg1 = 255, arg2 = -32768, arg3 = 65535, arg4 = -2147483648, arg5 = 4294967295' "$T/bt" "babeltrace2 small ints"

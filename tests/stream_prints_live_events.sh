@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 start_waiter
 p=$WAIT_PID
-ev=printk/tracee/tests/progs/tracee.c/202
+ev=$(tracee_event "alive")
 "$EVTRACE" stream -p "$p" -e "$ev" >"$T/stream" 2>"$T/stream.err" &
 s=$!
 BG_PIDS="$BG_PIDS $s"

@@ -49,6 +49,46 @@ static int mode_threads(int n, int m)
 	return 0;
 }
 
+static pthread_barrier_t all_wrote;
+
+static void *one_event_thread(void *arg)
+{
+	trace_printk("thread %ld here\n", (long)arg);
+	__atomic_fetch_add(&tried, 1, __ATOMIC_RELAXED);
+	pthread_barrier_wait(&all_wrote);	/* hold the buffer */
+	return NULL;
+}
+
+/* n threads alive at once, each with one event. */
+static int mode_concurrent(int n)
+{
+	pthread_t *th = calloc(n, sizeof(*th));
+	long i;
+
+	pthread_barrier_init(&all_wrote, NULL, n);
+	for (i = 0; i < n; i++)
+		if (pthread_create(&th[i], NULL, one_event_thread, (void *)i))
+			return 1;
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	return 0;
+}
+
+/* n threads one after the other, three events each. */
+static int mode_sequential(int n)
+{
+	pthread_t th;
+	long i;
+
+	per_thread = 3;
+	for (i = 0; i < n; i++) {
+		pthread_create(&th, NULL, seq_thread, (void *)i);
+		pthread_join(th, NULL);
+	}
+	return 0;
+}
+
 static int mode_types(void)
 {
 	char big[400];
@@ -225,6 +265,10 @@ int main(int argc, char **argv)
 
 	if (!strcmp(mode, "threads") && argc == 4)
 		ret = mode_threads(atoi(argv[2]), atoi(argv[3]));
+	else if (!strcmp(mode, "concurrent") && argc == 3)
+		ret = mode_concurrent(atoi(argv[2]));
+	else if (!strcmp(mode, "sequential") && argc == 3)
+		ret = mode_sequential(atoi(argv[2]));
 	else if (!strcmp(mode, "types"))
 		ret = mode_types();
 	else if (!strcmp(mode, "fork"))
