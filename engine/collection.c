@@ -208,6 +208,7 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	}
 	if (prepare_output(c->output, err, err_size))
 		goto out_free;
+	evt_rundir_sweep(c->rundir);
 	if (getrandom(&c->id, sizeof(c->id), 0) != sizeof(c->id) || !c->id)
 		c->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
 	if (claim_slot(c, err, err_size))

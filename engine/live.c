@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "live.h"
 
@@ -67,4 +70,74 @@ void evt_rundir_close_all(struct evt_ctl **ctls, int n)
 	for (i = 0; i < n; i++)
 		evt_ctl_close(ctls[i]);
 	free(ctls);
+}
+
+/* Whether an engine holds the lock of collection slot s. */
+static bool slot_held(const char *dir, uint32_t s)
+{
+	char path[PATH_MAX + 32];
+	bool held;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/slot-%u.lock", dir, s);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	held = flock(fd, LOCK_EX | LOCK_NB) != 0;
+	close(fd);
+	return held;
+}
+
+static bool collection_alive(const char *dir, const struct evt_ctl *c)
+{
+	uint32_t s;
+
+	for (s = 1; s < EVT_NSLOTS; s++)
+		if (__atomic_load_n(&c->slots[s].state, __ATOMIC_ACQUIRE) &&
+		    slot_held(dir, s))
+			return true;
+	return false;
+}
+
+int evt_rundir_sweep(const char *dir)
+{
+	struct dirent **names;
+	int n, i, removed = 0;
+
+	n = scandir(dir, &names, NULL, NULL);
+	if (n < 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		char path[PATH_MAX], err[PATH_MAX + 200];
+		struct evt_ctl *c;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (evt_ctl_name_pid(name) > 0 &&
+		    evt_ctl_open(path, &c, err, sizeof(err)) == 0) {
+			if (!evt_ctl_alive(c) && !collection_alive(dir, c) &&
+			    unlink(path) == 0)
+				removed++;
+			evt_ctl_close(c);
+		} else if (!strncmp(name, "collection-", 11)) {
+			/* A rules file: its collection's slot is in it. */
+			char text[64] = "";
+			unsigned slot = 0;
+			int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+			if (fd >= 0) {
+				if (read(fd, text, sizeof(text) - 1) < 0)
+					text[0] = '\0';
+				close(fd);
+			}
+			if (sscanf(text, "evtrace-rules 1\nslot %u", &slot) == 1 &&
+			    slot > 0 && slot < EVT_NSLOTS && !slot_held(dir, slot) &&
+			    unlink(path) == 0)
+				removed++;
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return removed;
 }

@@ -15,4 +15,12 @@
 int evt_rundir_open_live(const char *dir, int pid, struct evt_ctl ***out);
 void evt_rundir_close_all(struct evt_ctl **ctls, int n);
 
+/*
+ * Removes what dead processes and dead collections left behind: control
+ * files whose writer is gone and whose collections (slots 1..7) no engine
+ * holds, and rules files of collections whose slot lock is free.  Returns
+ * the number of files removed.
+ */
+int evt_rundir_sweep(const char *dir);
+
 #endif

@@ -47,3 +47,18 @@ expect_grep "4000003-0.ctl: offset 4: unsupported control file version" "$T/err"
 expect_grep "4000004-0.ctl: offset 0: bad magic" "$T/err" "bad magic"
 expect_grep "4000005-0.ctl: offset 0: shorter than a header" "$T/err" "short file"
 expect_grep "# pid $WAIT_PID (tracee)" "$T/ls" "the good process is still listed"
+# A live process whose registry is damaged: ls names the entry's offset and
+# still shows what came before it; the process runs on.
+python3 - "$good" >"$T/bad_off" <<'PY'
+import mmap, struct, sys
+f = open(sys.argv[1], 'r+b')
+m = mmap.mmap(f.fileno(), 0)
+reg = struct.unpack_from('<I', m, 52)[0]
+first = struct.unpack_from('<I', m, reg)[0]
+struct.pack_into('<I', m, reg + first, 3)   # second entry: size 3
+print(reg + first)
+PY
+"$EVTRACE" ls -p "$WAIT_PID" >"$T/ls2" 2>"$T/err2" || true
+expect_grep "$good: offset $(cat "$T/bad_off"): registry entry size out of bounds" "$T/err2" "damaged registry"
+expect_grep "^0 ftrace/print$" "$T/ls2" "the entry before the damage"
+kill -0 "$WAIT_PID" || fail "the traced process died"

@@ -11,3 +11,8 @@ grep -q '^tried [1-9]' "$T/prog.out" || fail "the traced program did not finish 
 # What the recorder wrote before dying is a readable (partial) trace.
 set +e; "$EVTRACE" report "$T/tr" >"$T/report" 2>"$T/err"; st=$?; set -e
 [ "$st" -le 1 ] || fail "report crashed on the partial trace"
+# The next recording sweeps what the dead recorder and its program left.
+ls "$EVTRACE_RUNDIR" | grep -q '\.ctl$' || fail "expected a control file left behind"
+"$EVTRACE" record -o "$T/tr2" -- true 2>/dev/null
+left=$(ls "$EVTRACE_RUNDIR" | grep -E '\.ctl$|\.rules$' || true)
+[ -z "$left" ] || fail "stale files not swept: $left"
