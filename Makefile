@@ -4,7 +4,7 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 DEB_DEPS   := meson ninja-build pkg-config gcc g++ libc6-dev babeltrace2 python3
 
-.PHONY: all deps demo check check-fast bench clean install
+.PHONY: all deps demo check check-fast bench fuzz clean install
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -46,8 +46,17 @@ bench: all
 		{ [ "$$(id -u)" = 0 ] && apt-get install -y -qq valgrind bc; }
 	sh bench/run.sh $(BUILD)
 
+# Each libFuzzer harness for FUZZ_SECONDS (not part of make check).
+FUZZ_SECONDS ?= 60
+fuzz: | deps
+	[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true -Db_lundef=false
+	ninja -C build-fuzz
+	for f in fuzz_rules fuzz_printk_format fuzz_trace_index; do \
+		./build-fuzz/engine/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 || exit 1; \
+	done
+
 install: all
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
