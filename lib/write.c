@@ -180,11 +180,15 @@ static int allocate(uint32_t size, uint32_t count)
 	p->offset = evt__proc.hdr->arena_off + off;
 	p->packet_size = size;
 	p->packet_count = count;
+	/* Owned before it is ready: claim_free() of another thread must not
+	 * see it ready and still FREE. */
+	__atomic_store_n(&evt__proc.tbufs[idx].state, EVT_TBUF_OWNED,
+			 __ATOMIC_RELAXED);
+	/* Pairs with claim_free()'s acquire of ready. */
 	__atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&evt__proc.hdr->arena_used,
 			 __atomic_load_n(&evt__proc.arena_used, __ATOMIC_RELAXED),
 			 __ATOMIC_RELAXED);
-	evt__proc.tbufs[idx].state = EVT_TBUF_OWNED;
 	return (int)idx;
 }
 
