@@ -196,6 +196,7 @@ static int parse_entry(struct evt_ctl *c, uint32_t off, uint32_t limit,
 		return bad(err, err_size, c->path, c->h.registry_off + off,
 			   "registry entry format disagrees with its argument types");
 	e->id = r.id;
+	e->reg_off = off;
 	e->kind = r.kind;
 	e->nargs = r.nargs;
 	e->unloaded = !!(r.flags & EVT_REG_UNLOADED);
@@ -235,14 +236,11 @@ int evt_ctl_refresh(struct evt_ctl *c, char *err, size_t err_size)
 		c->registry_parsed = off + size;
 	}
 	/* The unloaded flag may change after an entry is parsed. */
-	for (i = 0, off = 0; i < c->nevents; i++) {
-		const struct evt_reg_entry *r =
-			(const void *)(c->base + c->h.registry_off + off);
+	for (i = 0; i < c->nevents; i++) {
+		const struct evt_reg_entry *r = (const void *)
+			(c->base + c->h.registry_off + c->events[i].reg_off);
 		c->events[i].unloaded = !!(__atomic_load_n(&r->flags, __ATOMIC_RELAXED) &
 					   EVT_REG_UNLOADED);
-		off += r->size < sizeof(*r) ? (uint32_t)sizeof(*r) : r->size;
-		if (off >= c->registry_parsed)
-			break;
 	}
 	return 0;
 }

@@ -19,6 +19,7 @@
 
 struct evt_ctl_event {
 	uint32_t id;
+	uint32_t reg_off;	/* checked offset of its entry in the registry */
 	uint16_t kind;
 	uint8_t nargs;
 	uint8_t unloaded;

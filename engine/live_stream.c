@@ -293,7 +293,8 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 		for (i = 0; i < w->ctl->h.max_tbufs; i++)
 			read_tbuf(s, w, i);
 	}
-	qsort(s->pend, s->npend, sizeof(*s->pend), by_time);
+	if (s->npend)
+		qsort(s->pend, s->npend, sizeof(*s->pend), by_time);
 	for (n = 0; n < s->npend; n++) {
 		cb(&s->pend[n].e, ctx);
 		free(s->pend[n].text);

@@ -103,6 +103,8 @@ static void fill_header(struct evt_ctl_header *h, const struct layout *l)
 
 static void set_pointers(uint8_t *base, const struct layout *l)
 {
+	evt__proc.arena_off = l->arena_off;
+	evt__proc.pid = getpid();
 	evt__proc.base = base;
 	evt__proc.size = l->size;
 	evt__proc.hdr = (struct evt_ctl_header *)base;
@@ -273,6 +275,7 @@ static int registry_append(uint32_t id, const struct evt__event *e)
 	    evt__proc.registry_used + size > EVT_REGISTRY_BYTES)
 		return -ENOSPC;
 	r = (struct evt_reg_entry *)(evt__proc.registry + evt__proc.registry_used);
+	evt__proc.events[id].reg_off = evt__proc.registry_used;
 	r->size = size;
 	r->id = id;
 	r->kind = e->kind;
@@ -342,20 +345,12 @@ uint32_t evt__event_add_locked(const char *path, const char *format,
 
 void evt__event_unload_locked(uint32_t id)
 {
-	uint32_t off = 0;
+	struct evt_reg_entry *r = (struct evt_reg_entry *)
+		(evt__proc.registry + evt__proc.events[id].reg_off);
 
 	evt__proc.events[id].loaded = 0;
 	/* Mark the registry entry too, so that ls can tell. */
-	while (off < evt__proc.registry_used) {
-		struct evt_reg_entry *r =
-			(struct evt_reg_entry *)(evt__proc.registry + off);
-		if (r->id == id) {
-			__atomic_store_n(&r->flags, r->flags | EVT_REG_UNLOADED,
-					 __ATOMIC_RELAXED);
-			break;
-		}
-		off += r->size;
-	}
+	__atomic_store_n(&r->flags, EVT_REG_UNLOADED, __ATOMIC_RELAXED);
 }
 
 /*
@@ -395,7 +390,8 @@ static void fork_child(void)
 	}
 	evt__proc.fd = fd;
 	memcpy(evt__proc.path, path, sizeof(path));
-	evt__proc.hdr->pid = getpid();
+	evt__proc.pid = getpid();
+	evt__proc.hdr->pid = evt__proc.pid;
 	evt__proc.hdr->ppid = getppid();
 	evt__proc.hdr->arena_used = 0;
 	for (unsigned s = 0; s < EVT_NSLOTS; s++)

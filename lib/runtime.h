@@ -32,6 +32,7 @@ struct evt__event {
 					 * another thread may still use it */
 	char *path;
 	char *format;
+	uint32_t reg_off;		/* its registry entry, kept privately */
 	uint16_t kind;
 	uint8_t loaded;
 	uint8_t nargs;
@@ -56,6 +57,8 @@ struct evt__process {
 	uint32_t *enable;
 	uint8_t *registry;
 	char path[PATH_MAX];
+	uint64_t arena_off;		/* private copies of what the header */
+	uint32_t pid;			/* says: the header is writable by engines */
 	uint32_t fork_gen;		/* bumped in every forked child */
 	uint32_t clock_kind;
 

@@ -177,7 +177,7 @@ static int allocate(uint32_t size, uint32_t count)
 	if (idx >= EVT_MAX_TBUFS)
 		return -1;	/* the arena bytes stay taken: bounded anyway */
 	p = &evt__proc.tbuf_priv[idx];
-	p->offset = evt__proc.hdr->arena_off + off;
+	p->offset = evt__proc.arena_off + off;
 	p->packet_size = size;
 	p->packet_count = count;
 	/* Owned before it is ready: claim_free() of another thread must not
@@ -290,7 +290,7 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 	h->events_discarded = ts->lost +
 		__atomic_load_n(&ts->desc->nested_lost, __ATOMIC_RELAXED);
 	h->first_event = ts->written;
-	h->pid = evt__proc.hdr->pid;
+	h->pid = evt__proc.pid;
 	h->tid = t->tid;
 	memcpy(h->comm, t->comm, sizeof(h->comm));
 	ts->off = sizeof(*h);

@@ -1,7 +1,7 @@
 /*
  * scribble.c - a hostile engine: maps a live process's control file and
  * writes random values into everything an engine may write (slots, buffer
- * descriptors, enable words) and the registry, for a while.
+ * descriptors, enable words), the header and the registry, for a while.
  *   scribble FILE MILLISECONDS SEED
  */
 #include <fcntl.h>
@@ -53,14 +53,19 @@ int main(int argc, char **argv)
 	base = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		return perror("mmap"), 1;
-	h = (struct evt_ctl_header *)base;
+	h = malloc(sizeof(*h));		/* its own copy: it scribbles the header */
+	memcpy(h, base, sizeof(*h));
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
 		uint64_t r = rnd(&seed), v = wild(&seed);
 		uint8_t *target;
 		size_t span;
 
-		switch (r % 4) {
+		switch (r % 5) {
+		case 4:
+			target = base;	/* the header: offsets, sizes, counters */
+			span = sizeof(struct evt_ctl_header);
+			break;
 		case 0:
 			target = base + h->slots_off;
 			span = EVT_NSLOTS * sizeof(struct evt_ctl_slot);
