@@ -71,7 +71,11 @@ static int create_file(const struct layout *l, char *path, size_t size)
 	}
 	if (fd < 0)
 		return -errno;
-	if (ftruncate(fd, (off_t)l->size) || flock(fd, LOCK_SH)) {
+	/* The file is sparse; the pages the process will touch are reserved
+	 * now or when needed, so that a full tmpfs is an error here, never a
+	 * SIGBUS in a traced thread.  The registry is reserved as it grows. */
+	if (ftruncate(fd, (off_t)l->size) || flock(fd, LOCK_SH) ||
+	    fallocate(fd, 0, 0, l->registry_off)) {
 		ret = -errno;
 		unlink(path);
 		close(fd);
@@ -263,6 +267,8 @@ static void apply_rules(uint32_t id, const char *path)
 }
 
 /* Appends the registry entry of event id; returns 0 or -ENOSPC. */
+#define REGISTRY_CHUNK (64u << 10)
+
 static int registry_append(uint32_t id, const struct evt__event *e)
 {
 	size_t plen = strlen(e->path), flen = strlen(e->format);
@@ -274,6 +280,18 @@ static int registry_append(uint32_t id, const struct evt__event *e)
 	if (plen > UINT16_MAX || flen > UINT16_MAX ||
 	    evt__proc.registry_used + size > EVT_REGISTRY_BYTES)
 		return -ENOSPC;
+	if (evt__proc.registry_used + size > evt__proc.registry_reserved) {
+		uint32_t want = (evt__proc.registry_used + size + REGISTRY_CHUNK - 1) &
+				~(REGISTRY_CHUNK - 1);
+
+		if (want > EVT_REGISTRY_BYTES)
+			want = EVT_REGISTRY_BYTES;
+		if (fallocate(evt__proc.fd, 0,
+			      (off_t)(evt__proc.registry - evt__proc.base),
+			      want))
+			return -ENOSPC;
+		evt__proc.registry_reserved = want;
+	}
 	r = (struct evt_reg_entry *)(evt__proc.registry + evt__proc.registry_used);
 	evt__proc.events[id].reg_off = evt__proc.registry_used;
 	r->size = size;
@@ -363,6 +381,7 @@ static void fork_child(void)
 	struct layout l = compute_layout();
 	uint8_t head[4096 + EVT_NSLOTS * sizeof(struct evt_ctl_slot)];
 	char path[PATH_MAX];
+	size_t copy;
 	uint8_t *old = evt__proc.base;
 	int fd;
 
@@ -379,9 +398,9 @@ static void fork_child(void)
 	 * The header goes out unpublished (magic 0) until it is the child's. */
 	memcpy(head, old, sizeof(head));
 	((struct evt_ctl_header *)head)->magic = 0;
+	copy = l.registry_off - l.enable_off + evt__proc.registry_reserved;
 	if (pwrite(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
-	    pwrite(fd, old + l.enable_off, l.arena_off - l.enable_off,
-		   l.enable_off) != (ssize_t)(l.arena_off - l.enable_off) ||
+	    pwrite(fd, old + l.enable_off, copy, l.enable_off) != (ssize_t)copy ||
 	    mmap(old, l.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
 		 fd, 0) == MAP_FAILED) {
 		unlink(path);

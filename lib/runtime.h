@@ -66,6 +66,7 @@ struct evt__process {
 	uint32_t nevents;
 	uint32_t *hash;			/* path -> id + 1, open addressing */
 	uint32_t registry_used;
+	uint32_t registry_reserved;	/* bytes of it fallocate'd */
 	uint64_t arena_used;		/* authoritative, atomically bumped */
 	uint32_t ntbufs;		/* atomically bumped */
 	struct evt__tbuf_priv tbuf_priv[EVT_MAX_TBUFS];

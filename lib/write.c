@@ -16,6 +16,7 @@
  * All buffer geometry comes from private memory; nothing read from the
  * control file is followed without a check.
  */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -176,6 +177,12 @@ static int allocate(uint32_t size, uint32_t count)
 	idx = n32;
 	if (idx >= EVT_MAX_TBUFS)
 		return -1;	/* the arena bytes stay taken: bounded anyway */
+	/* Reserve the pages now: on a full tmpfs this fails here, and the
+	 * thread's events are dropped and counted, instead of a SIGBUS at
+	 * its first write.  (The descriptor slot stays taken: bounded.) */
+	if (fallocate(evt__proc.fd, 0, (off_t)(evt__proc.arena_off + off),
+		      (off_t)size * count))
+		return -1;
 	p = &evt__proc.tbuf_priv[idx];
 	p->offset = evt__proc.arena_off + off;
 	p->packet_size = size;

@@ -1,0 +1,17 @@
+# The run directory on a tmpfs too small for the buffers: the traced
+# program runs to its end, and every event it could not store is counted.
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" = 0 ] || { echo "SKIP: mounting a tmpfs needs root"; exit 77; }
+mkdir -p "$T/small"
+mount -t tmpfs -o size=1m evtrace-test "$T/small" || { echo "SKIP: cannot mount tmpfs"; exit 77; }
+trap 'umount "$T/small" 2>/dev/null; cleanup' EXIT
+export EVTRACE_RUNDIR="$T/small/run"
+# Each thread wants 1 MiB of buffer and writes more than 1 MiB of events;
+# the file system has 1 MiB in all.
+"$EVTRACE" record -o "$T/tr" -- "$TRACEE" threads 4 50000 >"$T/prog.out" 2>"$T/rec.err"
+expect_grep "^tried 200000$" "$T/prog.out" "the program ran to its end"
+"$EVTRACE" report "$T/tr" >"$T/report"
+bt "$T/tr" >"$T/bt"
+python3 "$CHECK" count "$T/report" "$T/bt" 200000 "seq " >"$T/counts"
+grep -q 'lost [1-9]' "$T/counts" || fail "expected events lost for want of space: $(cat "$T/counts")"
+expect_grep "found no buffer" "$T/rec.err" "record says why"
