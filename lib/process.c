@@ -74,7 +74,7 @@ static int create_file(const struct layout *l, char *path, size_t size)
 	/* The file is sparse; the pages the process will touch are reserved
 	 * now or when needed, so that a full tmpfs is an error here, never a
 	 * SIGBUS in a traced thread.  The registry is reserved as it grows. */
-	if (ftruncate(fd, (off_t)l->size) || flock(fd, LOCK_SH) ||
+	if (ftruncate(fd, (off_t)l->size) || flock(fd, LOCK_SH | LOCK_NB) ||
 	    fallocate(fd, 0, 0, l->registry_off)) {
 		ret = -errno;
 		unlink(path);
