@@ -212,6 +212,10 @@ int evt__process_init_locked(void)
 
 	id = evt__event_add_locked("ftrace/print", "%s", EVT_KIND_FTRACE,
 				   ftrace_types, 1, &reused);
+	if (id >= EVT_MAX_EVENTS) {	/* cannot happen in an empty registry */
+		publish_header();
+		return 0;
+	}
 	evt__proc.ftrace_rt.id = id;
 	evt__proc.ftrace_rt.nargs = 1;
 	evt__proc.ftrace_rt.types[0] = EVT_ARG_STRING;

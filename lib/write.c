@@ -86,10 +86,17 @@ __attribute__((cold, noinline)) static struct evt__thread *thread_create(void)
 		if (t == MAP_FAILED)
 			return NULL;
 		memset(t, 0, sizeof(*t));
+	}
+	/* A signal handler tracing before this is done drops its event. */
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (tls_thread != t) {
 		tls_thread = t;
 		pthread_setspecific(evt__proc.thread_key, t);
 	}
 	thread_reset(t);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
 	return t;
 }
 
