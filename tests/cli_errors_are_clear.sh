@@ -28,3 +28,8 @@ expect_status 1 "$EVTRACE" report "$T/nonexistent"
 expect_grep "evtrace: report: $T/nonexistent/evtrace/index: No such file or directory" "$T/err" "report of nothing"
 expect_status 2 "$EVTRACE" enable
 "$EVTRACE" record --help | grep -q -- "--overwrite" || fail "record --help"
+# An unusable run directory: the program runs untraced, record says why.
+EVTRACE_RUNDIR=/proc/evtrace-nowhere "$TRACEE" threads 2 10 >"$T/out2" || fail "the program failed without a run directory"
+expect_grep "tried 20" "$T/out2" "untraced program ran"
+EVTRACE_RUNDIR=/proc/evtrace-nowhere expect_status 1 "$EVTRACE" record -o "$T/y" -- true
+expect_grep "evtrace: record: /proc/evtrace-nowhere: " "$T/err" "unusable run directory"

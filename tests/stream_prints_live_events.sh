@@ -40,3 +40,21 @@ kill -0 "$s2" 2>/dev/null && fail "stream -p did not end after its process"
 grep -q ': alive' "$T/s2" || fail "no events in the second stream"
 expect_status 1 "$EVTRACE" stream -p 999999
 expect_grep "evtrace: stream: pid 999999: no traced process with this pid" "$T/err" "absent pid"
+# A stream killed in the middle leaves its events enabled and nobody
+# reading: the program goes on, dropping and counting.
+start_waiter
+p=$WAIT_PID
+"$EVTRACE" stream -p "$p" -e "$ev" >/dev/null 2>&1 &
+s3=$!
+sleep 0.3
+kill -9 "$s3"
+sleep 0.5
+kill -0 "$p" || fail "the program died with its stream"
+expect_eq "$("$EVTRACE" ls -p "$p" "$ev" | sed -n 2p | cut -d' ' -f1)" 1 "still enabled after the stream died"
+# A new stream takes over the collection and reads on.
+"$EVTRACE" stream -p "$p" >"$T/s4" 2>&1 &
+s4=$!
+BG_PIDS="$BG_PIDS $s4"
+sleep 0.5
+kill -INT "$s4"; wait "$s4" || true
+grep -q ': alive' "$T/s4" || fail "a new stream did not read after the first died"
