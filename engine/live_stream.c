@@ -250,8 +250,17 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 			}
 			cur->off += EVT_RECORD_HEADER_BYTES + r.payload_size;
 		}
-		if (cur->seq == produced)
-			return;		/* the open packet: more may come */
+		if (cur->seq == produced) {
+			/* The open packet: more may come, unless its thread
+			 * is gone; then, read to the end, the buffer goes
+			 * back to the process for another thread. */
+			if (state == EVT_TBUF_EXITED && !w->dead &&
+			    __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) == produced &&
+			    cur->off >= __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE))
+				__atomic_store_n(&d->state, EVT_TBUF_FREE,
+						 __ATOMIC_RELEASE);
+			return;
+		}
 		cur->seq++;
 		cur->off = 0;
 		/* Pairs with the writer's acquire of consumed. */

@@ -58,3 +58,20 @@ BG_PIDS="$BG_PIDS $s4"
 sleep 0.5
 kill -INT "$s4"; wait "$s4" || true
 grep -q ': alive' "$T/s4" || fail "a new stream did not read after the first died"
+# Streaming a program whose threads come and go: their buffers are handed
+# back once read, so more threads than there are buffers all get through.
+"$TRACEE" churn >"$T/churn.out" &
+cp=$!
+BG_PIDS="$BG_PIDS $cp"
+for _ in $(seq 100); do grep -q ready "$T/churn.out" 2>/dev/null && break; sleep 0.05; done
+"$EVTRACE" stream -p "$cp" -e "$(tracee_event "seq t=")" >"$T/s5" 2>&1 &
+s5=$!
+BG_PIDS="$BG_PIDS $s5"
+for _ in $(seq 200); do
+	[ "$(grep -c ': seq t=' "$T/s5" || true)" -gt 700 ] && break
+	sleep 0.05
+done
+kill -INT "$s5"; wait "$s5" || true
+n=$(grep -c ': seq t=' "$T/s5" || true)
+[ "$n" -gt 700 ] || fail "only $n threads' events streamed: buffers not handed back"
+grep -q '^# [0-9]* events, 0 lost$' "$T/s5" || fail "events lost while streaming churn: $(tail -1 "$T/s5")"

@@ -231,6 +231,23 @@ static int mode_crash(int n)
 	return 0;
 }
 
+/* Short-lived threads, one after the other, until killed. */
+static int mode_churn(void)
+{
+	pthread_t th;
+	long i;
+
+	per_thread = 1;
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	for (i = 0;; i++) {
+		pthread_create(&th, NULL, seq_thread, (void *)i);
+		pthread_join(th, NULL);
+		usleep(500);
+	}
+	return 0;
+}
+
 /* Runs until killed: for ls, enable, disable and kill -9 tests. */
 static int mode_wait(void)
 {
@@ -285,6 +302,8 @@ int main(int argc, char **argv)
 		ret = mode_burst(atol(argv[2]));
 	else if (!strcmp(mode, "crash") && argc == 3)
 		ret = mode_crash(atoi(argv[2]));
+	else if (!strcmp(mode, "churn"))
+		ret = mode_churn();
 	else if (!strcmp(mode, "wait"))
 		ret = mode_wait();
 	else if (!strcmp(mode, "badformat"))
