@@ -136,6 +136,15 @@ int cmd_record(int argc, char **argv)
 			  EVT_RULES_MAX_PATTERNS - 1);
 		goto out;
 	}
+	if ((uint64_t)o.packet_size * o.packet_count > EVT_ARENA_BYTES / 8 &&
+	    (uint64_t)o.packet_size * o.packet_count <= EVT_ARENA_BYTES)
+		fprintf(stderr, "evtrace: record: note: each thread buffer takes %llu KiB "
+			"of a process's %llu MiB, so at most %llu threads of a process "
+			"get one; the events of others are counted as lost\n",
+			(unsigned long long)o.packet_size * o.packet_count >> 10,
+			EVT_ARENA_BYTES >> 20,
+			(unsigned long long)(EVT_ARENA_BYTES /
+					     ((uint64_t)o.packet_size * o.packet_count)));
 	if (o.npatterns == 0)
 		patterns[o.npatterns++] = "printk";
 	patterns[o.npatterns++] = "ftrace/print";
