@@ -41,9 +41,17 @@ check: all $(ASAN_BUILD)/build.ninja
 check-fast: all
 	meson test -C $(BUILD) --print-errorlogs
 
-bench: all
-	@command -v valgrind >/dev/null && command -v bc >/dev/null || \
-		{ [ "$$(id -u)" = 0 ] && apt-get install -y -qq valgrind bc; }
+# The peers are installed from Debian when missing (as root), then rebuilt in.
+BENCH_DEPS := valgrind bc liblttng-ust-dev lttng-tools systemtap-sdt-dev
+bench: | deps
+	@missing=""; for p in $(BENCH_DEPS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ]; then \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing && \
+		{ [ ! -f $(BUILD)/build.ninja ] || meson setup --reconfigure $(BUILD); }; \
+	fi
+	$(MAKE) all
 	sh bench/run.sh $(BUILD)
 
 # Each libFuzzer harness for FUZZ_SECONDS (not part of make check).

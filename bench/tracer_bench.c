@@ -1,0 +1,221 @@
+/*
+ * tracer_bench.c - what one event of workload W1 costs,
+ *   ("migrate task %s:%d\n", comm, pid), comm 7 characters, pid changing
+ * on every call, with evtrace and with the tracers users pick today.
+ *
+ *   tracer_bench TRACER EVENTS THREADS RUNS
+ *     evtrace       trace_printk(); enabled when run under `evtrace record`
+ *     empty         the same loop without any tracer: the baseline
+ *     rdtsc         the loop reading the TSC: the clock's own cost
+ *     fprintf       fprintf() to a fully buffered file in /dev/shm
+ *     marker        snprintf() + write() to ftrace's trace_marker
+ *     usdt          a USDT probe (sys/sdt.h): disabled unless a tracer attaches
+ *     lttng         an LTTng-UST tracepoint; enabled inside a started session
+ *     lttng-tracef  LTTng-UST tracef(); likewise
+ * Prints one line per run: "ns_per_event <x> events_per_s <y>".
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <evtrace/evtrace.h>
+
+#ifdef HAVE_SDT
+#include <sys/sdt.h>
+#endif
+#ifdef HAVE_LTTNG
+#include "lttng_w1_tp.h"	/* defined in lttng_w1_tp.c */
+#include <lttng/tracef.h>
+#endif
+
+static long events;
+static int marker_fd = -1;
+static FILE *log_file;
+
+typedef void (*loop_fn)(const char *comm, long n);
+
+__attribute__((noinline)) static void run_evtrace(const char *comm, long n)
+{
+	int pid = 1000;
+
+	for (long i = 0; i < n; i++)
+		trace_printk("migrate task %s:%d\n", comm, pid++);
+}
+
+__attribute__((noinline)) static void run_empty(const char *comm, long n)
+{
+	for (long i = 0; i < n; i++)
+		__asm__ volatile("" : : "r"(comm) : "memory");
+}
+
+__attribute__((noinline)) static void run_rdtsc(const char *comm, long n)
+{
+	(void)comm;
+	for (long i = 0; i < n; i++) {
+		uint32_t lo, hi;
+
+		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+		__asm__ volatile("" : : "r"(lo), "r"(hi) : "memory");
+	}
+}
+
+__attribute__((noinline)) static void run_fprintf(const char *comm, long n)
+{
+	int pid = 1000;
+
+	for (long i = 0; i < n; i++)
+		fprintf(log_file, "migrate task %s:%d\n", comm, pid++);
+}
+
+__attribute__((noinline)) static void run_marker(const char *comm, long n)
+{
+	int pid = 1000;
+	char buf[64];
+
+	for (long i = 0; i < n; i++) {
+		int len = snprintf(buf, sizeof(buf), "migrate task %s:%d\n", comm,
+				   pid++);
+
+		if (write(marker_fd, buf, len) < 0)
+			break;
+	}
+}
+
+#ifdef HAVE_SDT
+__attribute__((noinline)) static void run_usdt(const char *comm, long n)
+{
+	int pid = 1000;
+
+	for (long i = 0; i < n; i++) {
+		DTRACE_PROBE2(evtbench, migrate, comm, pid);
+		pid++;
+	}
+}
+#endif
+
+#ifdef HAVE_LTTNG
+__attribute__((noinline)) static void run_lttng(const char *comm, long n)
+{
+	int pid = 1000;
+
+	for (long i = 0; i < n; i++)
+		tracepoint(evtbench, migrate, comm, pid++);
+}
+
+__attribute__((noinline)) static void run_lttng_tracef(const char *comm, long n)
+{
+	int pid = 1000;
+
+	for (long i = 0; i < n; i++)
+		tracef("migrate task %s:%d\n", comm, pid++);
+}
+#endif
+
+static const struct {
+	const char *name;
+	loop_fn run;
+} tracers[] = {
+	{ "evtrace", run_evtrace },
+	{ "empty", run_empty },
+	{ "rdtsc", run_rdtsc },
+	{ "fprintf", run_fprintf },
+	{ "marker", run_marker },
+#ifdef HAVE_SDT
+	{ "usdt", run_usdt },
+#endif
+#ifdef HAVE_LTTNG
+	{ "lttng", run_lttng },
+	{ "lttng-tracef", run_lttng_tracef },
+#endif
+};
+
+static loop_fn run;
+
+static int runs;
+static pthread_barrier_t start_line, finish_line;
+
+/* Threads live across runs, so each claims its buffer once, as a real
+ * program's threads do; runs are separated by barriers. */
+static void *worker(void *arg)
+{
+	int r;
+
+	(void)arg;
+	for (r = 0; r < runs; r++) {
+		pthread_barrier_wait(&start_line);
+		run("kworker", events);
+		pthread_barrier_wait(&finish_line);
+	}
+	return NULL;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t th[64];
+	int threads, r, t;
+
+	size_t k;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: tracer_bench TRACER EVENTS THREADS RUNS\n");
+		return 2;
+	}
+	for (k = 0; k < sizeof(tracers) / sizeof(tracers[0]); k++)
+		if (!strcmp(tracers[k].name, argv[1]))
+			run = tracers[k].run;
+	if (!run) {
+		fprintf(stderr, "tracer_bench: %s: not a tracer of this build\n", argv[1]);
+		return 2;
+	}
+	events = atol(argv[2]);
+	threads = atoi(argv[3]);
+	runs = atoi(argv[4]);
+	if (threads < 1 || threads > 64)
+		return 2;
+	if (run == run_fprintf) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/dev/shm/tracer_bench.%d.log", (int)getpid());
+		log_file = fopen(path, "w");
+		if (!log_file || setvbuf(log_file, NULL, _IOFBF, 1 << 20))
+			return perror(path), 1;
+		unlink(path);
+	}
+	if (run == run_marker) {
+		marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY | O_CLOEXEC);
+		if (marker_fd < 0)
+			return perror("/sys/kernel/tracing/trace_marker"), 1;
+	}
+	pthread_barrier_init(&start_line, NULL, threads + 1);
+	pthread_barrier_init(&finish_line, NULL, threads + 1);
+	for (t = 0; t < threads; t++)
+		pthread_create(&th[t], NULL, worker, NULL);
+	for (r = 0; r < runs; r++) {
+		struct timespec pause = { 0, 50 * 1000 * 1000 };
+		double start, elapsed;
+
+		nanosleep(&pause, NULL);	/* let the engine drain */
+		start = now_ns();
+		pthread_barrier_wait(&start_line);
+		pthread_barrier_wait(&finish_line);
+		elapsed = now_ns() - start;
+		printf("ns_per_event %.2f events_per_s %.0f\n", elapsed / events,
+		       threads * events / elapsed * 1e9);
+	}
+	for (t = 0; t < threads; t++)
+		pthread_join(th[t], NULL);
+	return 0;
+}
