@@ -138,7 +138,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("evtrace 0.1.0\n");
+		printf("evtrace %s\n", EVT_VERSION);
 		return 0;
 	}
 	c = find(argv[1]);

@@ -1,0 +1,13 @@
+# Every command and option that --help shows is in evtrace(1), and the
+# version is the project's.
+. "$(dirname "$0")/lib.sh"
+man=$(dirname "$0")/../doc/evtrace.1
+"$EVTRACE" --help >"$T/help"
+for cmd in $(sed -n 's/^  evtrace \([a-z]*\).*/\1/p' "$T/help"); do
+	grep -q "^\.B evtrace $cmd" "$man" || fail "evtrace $cmd is not in the man page synopsis"
+	"$EVTRACE" "$cmd" --help >"$T/cmd" || fail "evtrace $cmd --help failed"
+	for opt in $(grep -o -- '--[a-z-]*' "$T/cmd" | sort -u); do
+		grep -q -- "$(echo "$opt" | sed 's/-/\\\\-/g')" "$man" || fail "evtrace $cmd $opt is not in the man page"
+	done
+done
+"$EVTRACE" --version | grep -q "^evtrace $(sed -n "s/^  version : '\(.*\)',/\1/p" "$(dirname "$0")/../meson.build")$" || fail "version"
