@@ -4,7 +4,7 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 DEB_DEPS   := meson ninja-build pkg-config gcc g++ libc6-dev babeltrace2 python3
 
-.PHONY: all deps demo check check-fast bench fuzz clean install
+.PHONY: all deps demo check check-fast check-tsan bench fuzz clean install
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -38,6 +38,13 @@ check: all $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
 	meson test -C $(ASAN_BUILD) --print-errorlogs
 
+# ThreadSanitizer on the same tests (not part of make check).
+check-tsan: | deps
+	[ -f build-tsan/build.ninja ] || meson setup build-tsan -Db_sanitize=thread \
+		-Db_lundef=false -Dbuildtype=debug
+	ninja -C build-tsan
+	meson test -C build-tsan --print-errorlogs
+
 check-fast: all
 	meson test -C $(BUILD) --print-errorlogs
 
@@ -67,4 +74,4 @@ install: all
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz build-tsan
