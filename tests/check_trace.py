@@ -63,6 +63,7 @@ def check_seq(rep, bt, nthreads, per_thread):
     events, lost = report(rep)
     if lost:
         fail('%d events lost' % lost)
+    events = [e for e in events if e['text'].startswith('seq ')]
     seen = {}
     for e in events:
         m = re.fullmatch(r'seq t=(\d+) i=(\d+)', e['text'])
@@ -74,7 +75,8 @@ def check_seq(rep, bt, nthreads, per_thread):
         seen[t] = i
     if len(seen) != nthreads or any(v != per_thread - 1 for v in seen.values()):
         fail('threads saw %r' % seen)
-    b = [e for e in babeltrace(bt) if e['name'] != 'ftrace/print']
+    names = set(e['name'] for e in events)
+    b = [e for e in babeltrace(bt) if e['name'] in names]
     ours = [(e['tid'], e['text']) for e in events]
     theirs = [(e['tid'], 'seq t=%s i=%s' % (e['args']['arg0'], e['args']['arg1']))
               for e in b]

@@ -80,8 +80,10 @@ __attribute__((weak, visibility("hidden"))) struct evt_module evt__this_module;
 #endif
 __attribute__((weak, visibility("hidden"))) EVT__DEFINE const uint32_t evt__site_off = 0;
 
-/* Runs in every translation unit; the runtime registers a module once. */
-__attribute__((constructor, unused)) static void evt__unit_ctor(void)
+/* Runs in every translation unit; the runtime registers a module once.
+ * Priority 101, the first left to programs: before the module's own
+ * constructors, so that they can trace too. */
+__attribute__((constructor(101), unused)) static void evt__unit_ctor(void)
 {
 	if ((const void *)__start_evt_sites != (const void *)__stop_evt_sites)
 		evt__module_register(&evt__this_module, __start_evt_sites,

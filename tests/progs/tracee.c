@@ -275,6 +275,13 @@ static int mode_badformat(void)
 	return 0;
 }
 
+/* A constructor of the program itself traces before main(), when asked. */
+__attribute__((constructor)) static void early(void)
+{
+	if (getenv("TRACEE_CONSTRUCTOR"))
+		trace_printk("constructor ran in %d\n", (int)getpid());
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
