@@ -280,18 +280,16 @@ bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s)
 int evt_ctl_name_pid(const char *name)
 {
 	char *end;
-	long pid;
-	int n;
+	long pid, n;
 
 	if (name[0] < '1' || name[0] > '9')
 		return -1;
 	pid = strtol(name, &end, 10);
-	if (*end != '-' || pid <= 0 || pid > 0x7fffffff)
+	if (*end != '-' || pid <= 0 || pid > 0x7fffffff || end[1] < '0' ||
+	    end[1] > '9')
 		return -1;
-	if (sscanf(end, "-%d.ctl%n", &n, &(int){ 0 }) != 1)
-		return -1;
-	n = (int)strlen(end);
-	if (n < 5 || strcmp(end + n - 4, ".ctl"))
+	n = strtol(end + 1, &end, 10);
+	if (n < 0 || strcmp(end, ".ctl"))
 		return -1;
 	return (int)pid;
 }

@@ -25,21 +25,6 @@ size_t evt_arg_type_size(uint8_t type)
 	}
 }
 
-const char *evt_arg_type_name(uint8_t type)
-{
-	static const char *const names[] = {
-		[EVT_ARG_I8] = "s8", [EVT_ARG_U8] = "u8",
-		[EVT_ARG_I16] = "s16", [EVT_ARG_U16] = "u16",
-		[EVT_ARG_I32] = "s32", [EVT_ARG_U32] = "u32",
-		[EVT_ARG_I64] = "s64", [EVT_ARG_U64] = "u64",
-		[EVT_ARG_DOUBLE] = "double", [EVT_ARG_STRING] = "string",
-		[EVT_ARG_PTR] = "pointer",
-	};
-	if (type == 0 || type > EVT_ARG_TYPE_MAX)
-		return "?";
-	return names[type];
-}
-
 enum length { LEN_NONE, LEN_HH, LEN_H, LEN_L, LEN_LL, LEN_J, LEN_Z, LEN_T,
 	      LEN_BIG_L };
 

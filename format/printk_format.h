@@ -40,7 +40,6 @@ int evt_printk_parse(const char *format, struct evt_printk_format *out,
 
 /* Bytes a stored value of this type takes, 0 for strings (variable). */
 size_t evt_arg_type_size(uint8_t type);
-const char *evt_arg_type_name(uint8_t type);
 
 /*
  * Render stored arguments (args, args_size bytes, packed in arg order) as

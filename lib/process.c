@@ -235,7 +235,7 @@ static uint32_t hash_path(const char *s)
 	return h;
 }
 
-int evt__event_find_locked(const char *path)
+static int event_find_locked(const char *path)
 {
 	uint32_t mask = 2 * EVT_MAX_EVENTS - 1, i = hash_path(path) & mask;
 
@@ -323,7 +323,7 @@ uint32_t evt__event_add_locked(const char *path, const char *format,
 			       uint16_t kind, const uint8_t *types,
 			       uint8_t nargs, int *reused)
 {
-	int found = evt__event_find_locked(path);
+	int found = event_find_locked(path);
 	struct evt__event *e;
 	uint32_t id;
 

@@ -83,7 +83,6 @@ int evt__process_init_locked(void);
 uint32_t evt__event_add_locked(const char *path, const char *format,
 			       uint16_t kind, const uint8_t *types,
 			       uint8_t nargs, int *reused);
-int evt__event_find_locked(const char *path);
 void evt__event_unload_locked(uint32_t id);
 
 /* write.c */

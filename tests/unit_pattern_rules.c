@@ -1,4 +1,6 @@
-/* Patterns, the printk rule, the tri-state fold, rules files and quoting. */
+/* Patterns, the printk rule, the tri-state fold, rules files, quoting and
+ * control-file names. */
+#include "ctl.h"
 #include "pattern.h"
 #include "quote.h"
 #include "rules.h"
@@ -100,8 +102,22 @@ static void quote_round_trips(void)
 	free(text);
 }
 
+static void control_file_names(void)
+{
+	CHECK(evt_ctl_name_pid("4242-0.ctl") == 4242);
+	CHECK(evt_ctl_name_pid("4242-17.ctl") == 4242);
+	CHECK(evt_ctl_name_pid("4242-0.ctl.tmp") == -1);
+	CHECK(evt_ctl_name_pid("4242.ctl") == -1);
+	CHECK(evt_ctl_name_pid("4242-.ctl") == -1);
+	CHECK(evt_ctl_name_pid("4242--1.ctl") == -1);
+	CHECK(evt_ctl_name_pid("0-1.ctl") == -1);
+	CHECK(evt_ctl_name_pid("slot-1.lock") == -1);
+	CHECK(evt_ctl_name_pid("99999999999-0.ctl") == -1);
+}
+
 int main(void)
 {
+	control_file_names();
 	root_never_names_printk();
 	directories_and_globs();
 	pattern_errors_name_position();
