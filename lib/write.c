@@ -490,7 +490,7 @@ static void emit(const struct evt__site_rt *rt, uint32_t mask, va_list *ap)
 	t->busy = 0;
 }
 
-EVT_API void evt__printk(struct evt_site *site, ...)
+EVT_API void evt__printk(struct evt_site *site, const char *format, ...)
 {
 	const struct evt__site_rt *rt = site->runtime;
 	uint32_t mask = *site->enable;
@@ -498,8 +498,7 @@ EVT_API void evt__printk(struct evt_site *site, ...)
 
 	if (!rt || !mask)
 		return;
-	va_start(ap, site);
-	(void)va_arg(ap, const char *);	/* the format, known already */
+	va_start(ap, format);	/* the format itself is known already */
 	emit(rt, mask, &ap);
 	va_end(ap);
 }

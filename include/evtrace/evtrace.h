@@ -55,9 +55,9 @@ struct evt_module {
 EVT_API void evt__module_register(struct evt_module *module,
 				  struct evt_site *start, struct evt_site *stop);
 EVT_API void evt__module_unregister(struct evt_module *module);
-/* Both get the format again as their first variadic argument, which
- * spares the macros GNU's ", ##__VA_ARGS__". */
-EVT_API void evt__printk(struct evt_site *site, ...);
+/* Both get the format again as a named argument, which spares the macros
+ * GNU's ", ##__VA_ARGS__" (the format is the first of __VA_ARGS__). */
+EVT_API void evt__printk(struct evt_site *site, const char *format, ...);
 EVT_API void evt__ftrace_printk(const char *literal, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));
 
