@@ -3,8 +3,9 @@
  * collection.h).
  *
  * Reader side of the buffer protocol of lib/write.c: acquire produced (or
- * commit), copy the packet out of shared memory, check the copy, then
- * release consumed so the writer may reuse the packet.  In overwrite mode
+ * commit), copy the packet's header out of shared memory and check it,
+ * write the patched header and the records (straight from the mapping),
+ * then release consumed so the writer may reuse the packet.  In overwrite mode
  * nothing is consumed: buffers are read once, when their thread or process
  * is gone or the recording ends, oldest surviving packet first.  Every
  * value read from the control file is checked before use.
@@ -22,6 +23,7 @@
 #include <sys/inotify.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,7 +75,6 @@ struct evt_collection {
 	char **foreign;		/* control files of other collections */
 	unsigned nforeign;
 	struct evt_collection_stats stats;
-	uint8_t *copy;		/* one packet */
 };
 
 static int claim_slot(struct evt_collection *c, char *err, size_t err_size)
@@ -194,11 +195,6 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	c->lock_fd = c->inotify_fd = -1;
 	snprintf(c->rundir, sizeof(c->rundir), "%s", opts->rundir);
 	snprintf(c->output, sizeof(c->output), "%s", opts->output);
-	c->copy = malloc(EVT_PACKET_MAX_BYTES);
-	if (!c->copy) {
-		snprintf(err, err_size, "out of memory");
-		goto out_free;
-	}
 	if (evt_buffer_config_check(opts->packet_size, opts->packet_count, err,
 				    err_size))
 		goto out_free;
@@ -417,10 +413,17 @@ static void discover(struct evt_collection *c)
 	closedir(dh);
 }
 
+/* Appends a packet, given as a header and a body, to buffer i's stream. */
 static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
-		     struct out_stream *st, const void *buf, size_t len)
+		     struct out_stream *st, const void *head, size_t head_len,
+		     const void *body, size_t body_len)
 {
-	const uint8_t *p = buf;
+	struct iovec iov[2] = {
+		{ (void *)head, head_len },
+		{ (void *)body, body_len },
+	};
+	struct iovec *v = iov;
+	int nv = body_len ? 2 : 1;
 
 	if (st->fd < 0) {
 		char path[PATH_MAX + 64];
@@ -436,32 +439,44 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 		if (st->fd < 0)
 			return -1;
 	}
-	while (len) {
-		ssize_t n = write(st->fd, p, len);
+	while (nv) {
+		ssize_t n = writev(st->fd, v, nv);
 
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -1;
 		}
-		p += n;
-		len -= n;
+		while (nv && (size_t)n >= v->iov_len) {
+			n -= v->iov_len;
+			v++;
+			nv--;
+		}
+		if (nv) {
+			v->iov_base = (uint8_t *)v->iov_base + n;
+			v->iov_len -= n;
+		}
 	}
 	return 0;
 }
 
-/* Copies packet number seq (content bytes given, or its own when 0) out,
- * checks it and writes it.  1 when written, 0 when skipped, -1 on error. */
+/*
+ * Writes packet number seq (content bytes given, or its own when 0): the
+ * header from a checked, patched copy, the records straight from shared
+ * memory, which the writer does not touch until the packet is consumed.
+ * (A process that truncates its file makes write() fail with EFAULT, not
+ * the engine crash.)  1 when written, 0 when skipped, -1 on error.
+ */
 static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 		       struct out_stream *st, const uint8_t *pkt,
 		       uint32_t packet_size, uint64_t seq, uint32_t commit)
 {
-	struct evt_packet_header *h = (struct evt_packet_header *)c->copy;
+	struct evt_packet_header h;
 	uint16_t cpu;
 	size_t content;
 
-	memcpy(c->copy, pkt, sizeof(*h));
-	if (h->magic != EVT_PACKET_MAGIC || h->packet_seq_num != seq) {
+	memcpy(&h, pkt, sizeof(h));
+	if (h.magic != EVT_PACKET_MAGIC || h.packet_seq_num != seq) {
 		fprintf(stderr, "evtrace: %s: buffer %u packet %" PRIu64
 			": bad header; rest of this buffer skipped\n",
 			t->ctl->path, i, seq);
@@ -469,26 +484,26 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 		return 0;
 	}
 	if (commit) {	/* the open packet: close it in the copy */
-		h->content_size = (uint64_t)commit * 8;
-		h->timestamp_end = evt_clock_now(c->clock_kind, &cpu);
+		h.content_size = (uint64_t)commit * 8;
+		h.timestamp_end = evt_clock_now(c->clock_kind, &cpu);
 	}
-	content = h->content_size / 8;
-	if (h->content_size % 8 || content < sizeof(*h) || content > packet_size) {
+	content = h.content_size / 8;
+	if (h.content_size % 8 || content < sizeof(h) || content > packet_size) {
 		fprintf(stderr, "evtrace: %s: buffer %u packet %" PRIu64
 			": content size out of bounds; rest of this buffer skipped\n",
 			t->ctl->path, i, seq);
 		st->finished = true;
 		return 0;
 	}
-	memcpy(c->copy + sizeof(*h), pkt + sizeof(*h), content - sizeof(*h));
-	if (content == sizeof(*h) && h->events_discarded == 0)
+	if (content == sizeof(h) && h.events_discarded == 0)
 		return 0;	/* nothing in it */
-	h->stream_id = t->sid;
-	h->packet_size = h->content_size;
-	h->events_discarded += st->extra_lost;
-	st->last_discarded = h->events_discarded;
-	st->last_ts = h->timestamp_end;
-	if (out_write(c, t, i, st, c->copy, content))
+	h.stream_id = t->sid;
+	h.packet_size = h.content_size;
+	h.events_discarded += st->extra_lost;
+	st->last_discarded = h.events_discarded;
+	st->last_ts = h.timestamp_end;
+	if (out_write(c, t, i, st, &h, sizeof(h), pkt + sizeof(h),
+		      content - sizeof(h)))
 		return -1;
 	c->stats.packets++;
 	c->stats.bytes += content;
@@ -510,7 +525,7 @@ static int write_lost_packet(struct evt_collection *c, struct tracked *t,
 
 	memcpy(h.comm, d->comm, sizeof(h.comm));
 	st->last_discarded = total;
-	return out_write(c, t, i, st, &h, sizeof(h));
+	return out_write(c, t, i, st, &h, sizeof(h), NULL, 0);
 }
 
 /*
@@ -535,7 +550,7 @@ static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 		return 0;
 	h.timestamp_begin = h.timestamp_end = evt_clock_now(c->clock_kind, &cpu);
 	memcpy(h.comm, t->ctl->h.comm, sizeof(h.comm));
-	ret = out_write(c, t, t->ctl->h.max_tbufs, &st, &h, sizeof(h));
+	ret = out_write(c, t, t->ctl->h.max_tbufs, &st, &h, sizeof(h), NULL, 0);
 	if (st.fd >= 0)
 		close(st.fd);
 	c->stats.lost_unbuffered += n;
@@ -770,6 +785,5 @@ void evt_collection_destroy(struct evt_collection *c)
 		close(c->lock_fd);
 	if (c->inotify_fd >= 0)
 		close(c->inotify_fd);
-	free(c->copy);
 	free(c);
 }
