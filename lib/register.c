@@ -23,12 +23,13 @@ struct module_rt {
 	uint32_t *ids;		/* event id per site, UINT32_MAX if refused */
 };
 
-static const char *module_name(const struct evt_module *m)
+/* The file name of the module that holds addr. */
+static const char *module_name(const void *addr)
 {
 	Dl_info info;
 	const char *name = NULL, *slash;
 
-	if (dladdr(m, &info) && info.dli_fname && *info.dli_fname)
+	if (dladdr(addr, &info) && info.dli_fname && *info.dli_fname)
 		name = info.dli_fname;
 	else
 		name = program_invocation_name;
@@ -69,6 +70,14 @@ static const char *escape(const char *s, char *out, size_t size)
 	return out;
 }
 
+/* Where refused or unregistrable sites point: they stay off for good. */
+static const uint32_t site_off;
+
+static void site_stays_off(struct evt_site *site)
+{
+	__atomic_store_n(&site->enable, &site_off, __ATOMIC_RELEASE);
+}
+
 static void register_site(struct evt_site *site, const char *module,
 			  uint32_t *id_out)
 {
@@ -86,11 +95,14 @@ static void register_site(struct evt_site *site, const char *module,
 
 		evt__warn("%s: format \"%s\": %s; this site stays off", base,
 			  escape(site->format, shown, sizeof(shown)), err);
+		site_stays_off(site);
 		return;
 	}
 	rt = calloc(1, sizeof(*rt));
-	if (!rt)
+	if (!rt) {
+		site_stays_off(site);
 		return;
+	}
 	for (k = 0; k < 1000 && id == UINT32_MAX; k++) {
 		if (k == 0)
 			snprintf(path, sizeof(path), "%s", base);
@@ -103,6 +115,7 @@ static void register_site(struct evt_site *site, const char *module,
 		evt__warn("%s: cannot register (registry full); this site stays off",
 			  base);
 		free(rt);
+		site_stays_off(site);
 		return;
 	}
 	if (reused && evt__proc.events[id].rt) {
@@ -150,6 +163,30 @@ EVT_API void evt__module_register(struct evt_module *module,
 		register_site(&start[i], name, &mrt->ids[i]);
 	}
 	evt__debug("module %s: %u sites", name, n);
+out_unlock:
+	pthread_mutex_unlock(&evt__proc.lock);
+}
+
+/*
+ * A site executed before anyone registered it: C++ places a function
+ * template's statics outside the section, and a module's sites may run in
+ * another module's constructor first.  Never waits: if registration is busy
+ * (another thread, or the thread this signal handler interrupted), the
+ * event is skipped and the next execution tries again.
+ */
+void evt__site_register_lazy(struct evt_site *site)
+{
+	uint32_t id;
+
+	if (pthread_mutex_trylock(&evt__proc.lock))
+		return;
+	if (site->runtime)	/* another thread was first */
+		goto out_unlock;
+	if (site->size < sizeof(struct evt_site) || evt__process_init_locked()) {
+		site_stays_off(site);
+		goto out_unlock;
+	}
+	register_site(site, module_name(site), &id);
 out_unlock:
 	pthread_mutex_unlock(&evt__proc.lock);
 }

@@ -85,6 +85,9 @@ uint32_t evt__event_add_locked(const char *path, const char *format,
 			       uint8_t nargs, int *reused);
 void evt__event_unload_locked(uint32_t id);
 
+/* register.c */
+void evt__site_register_lazy(struct evt_site *site);
+
 /* write.c */
 uint32_t evt__record_max_bytes(const uint8_t *types, uint32_t nargs);
 void evt__thread_exit(void *thread);

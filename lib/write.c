@@ -493,10 +493,17 @@ static void emit(const struct evt__site_rt *rt, uint32_t mask, va_list *ap)
 EVT_API void evt__printk(struct evt_site *site, const char *format, ...)
 {
 	const struct evt__site_rt *rt = site->runtime;
-	uint32_t mask = *site->enable;
+	uint32_t mask;
 	va_list ap;
 
-	if (!rt || !mask)
+	if (__builtin_expect(!rt, 0)) {
+		evt__site_register_lazy(site);
+		rt = site->runtime;
+		if (!rt)
+			return;
+	}
+	mask = *site->enable;
+	if (!mask)
 		return;
 	va_start(ap, format);	/* the format itself is known already */
 	emit(rt, mask, &ap);

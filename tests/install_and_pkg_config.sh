@@ -1,10 +1,7 @@
 # The installed library, header, pkg-config file and man pages are enough
 # to build and trace a program.
 . "$(dirname "$0")/lib.sh"
-if ldd "$EVTRACE" | grep -q libasan; then
-	echo "SKIP: this build is instrumented with ASan; a plain program cannot load its library"
-	exit 77
-fi
+skip_if_sanitized "a program built against the installed library"
 meson install -C "$BUILD" --destdir "$T/root" >/dev/null
 pc=$(find "$T/root" -name evtrace.pc)
 [ -n "$pc" ] || fail "no evtrace.pc installed"

@@ -53,3 +53,11 @@ tracee_event() {
 	[ -n "$n" ] || fail "no site '$1' in $TRACEE_SRC"
 	echo "printk/tracee/tests/progs/tracee.c/$n"
 }
+# Programs a test builds itself are not sanitized, and cannot load a
+# sanitized libevtrace: skip (77) in sanitizer builds, saying so.
+skip_if_sanitized() {
+	if ldd "$EVTRACE" | grep -qE 'libasan|libtsan'; then
+		echo "SKIP: this build is sanitized; $1 cannot load its library"
+		exit 77
+	fi
+}

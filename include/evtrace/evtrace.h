@@ -78,7 +78,10 @@ __attribute__((weak, visibility("hidden"))) struct evt_module evt__this_module;
 #else
 #define EVT__DEFINE
 #endif
-__attribute__((weak, visibility("hidden"))) EVT__DEFINE const uint32_t evt__site_off = 0;
+/* Where a site's enable pointer starts: not zero, so that a site the
+ * module's constructor did not register (C++ puts a function template's
+ * statics outside the section) registers itself when first executed. */
+__attribute__((weak, visibility("hidden"))) EVT__DEFINE const uint32_t evt__site_unregistered = 1;
 
 /* Runs in every translation unit; the runtime registers a module once.
  * Priority 101, the first left to programs: before the module's own
@@ -147,7 +150,7 @@ void evt__check_format(const char *format, ...)
 		static struct evt_site evt__site			\
 		__attribute__((section("evt_sites"), used,		\
 			       aligned(8))) = {				\
-			.enable = &evt__site_off,			\
+			.enable = &evt__site_unregistered,		\
 			.size = sizeof(struct evt_site),		\
 			.line = __LINE__,				\
 			.format = "" EVT__FIRST(__VA_ARGS__) "",	\
