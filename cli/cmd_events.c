@@ -74,7 +74,7 @@ static int open_targets(const char *cmd, const struct target *t,
 	int n;
 
 	evt_rundir_path(dir, sizeof(dir));
-	n = evt_rundir_open_live(dir, t->pid, ctls);
+	n = evt_rundir_open_live(dir, t->pid, NULL, NULL, ctls);
 	if (n < 0) {
 		cli_error(cmd, "%s: %s", dir, strerror(-n));
 		return -1;

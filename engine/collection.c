@@ -148,8 +148,12 @@ static int prepare_output(const char *dir, char *err, size_t err_size)
 	DIR *dh;
 	bool is_trace;
 
-	if (mkdir(dir, 0755) == 0 || errno != EEXIST)
+	if (mkdir(dir, 0755) == 0)
 		goto make_sub;
+	if (errno != EEXIST) {
+		snprintf(err, err_size, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
 	snprintf(path, sizeof(path), "%s/evtrace/index", dir);
 	is_trace = access(path, F_OK) == 0;
 	dh = opendir(dir);
@@ -566,7 +570,8 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 	struct out_stream *st = &t->streams[i];
 	uint32_t state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
 	uint32_t epoch, size, count, commit;
-	uint64_t produced, seq, first, offset, total_lost;
+	uint64_t produced, seq, first, total_lost;
+	const uint8_t *packets;
 	bool exited;
 	int ret;
 
@@ -585,13 +590,8 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 	}
 	if (st->finished)
 		return 0;
-	size = d->packet_size;
-	count = d->packet_count;
-	offset = d->offset;
-	if (evt_buffer_config_check(size, count, NULL, 0) ||
-	    offset < ctl->h.arena_off ||
-	    offset - ctl->h.arena_off > ctl->h.arena_size ||
-	    (uint64_t)size * count > ctl->h.arena_size - (offset - ctl->h.arena_off)) {
+	packets = evt_ctl_tbuf_packets(ctl, d, &size, &count);
+	if (!packets) {
 		fprintf(stderr, "evtrace: %s: buffer %u: geometry out of bounds; skipped\n",
 			ctl->path, i);
 		st->finished = true;
@@ -607,7 +607,7 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 		first = produced >= count - 1 ? produced - (count - 1) : 0;
 		if (first > st->next_seq) {
 			const struct evt_packet_header *h = (const void *)
-				(ctl->base + offset + (first % count) * size);
+				(packets + (first % count) * size);
 			st->extra_lost = h->first_event;
 			st->next_seq = first;
 		}
@@ -619,7 +619,7 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 	}
 	for (seq = st->next_seq; seq < produced && !st->finished; seq++) {
 		ret = copy_packet(c, t, i, st,
-				  ctl->base + offset + (seq % count) * size, size,
+				  packets + (seq % count) * size, size,
 				  seq, 0);
 		if (ret < 0)
 			return -1;
@@ -635,7 +635,7 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 	if (commit > sizeof(struct evt_packet_header) && commit <= size &&
 	    __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) == produced) {
 		ret = copy_packet(c, t, i, st,
-				  ctl->base + offset + (produced % count) * size,
+				  packets + (produced % count) * size,
 				  size, produced, commit);
 		if (ret < 0)
 			return -1;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "rules.h"
 
 static int bad(char *err, size_t err_size, const char *path, uint64_t off,
 	       const char *why)
@@ -292,4 +293,21 @@ int evt_ctl_name_pid(const char *name)
 	if (n < 0 || strcmp(end, ".ctl"))
 		return -1;
 	return (int)pid;
+}
+
+const uint8_t *evt_ctl_tbuf_packets(const struct evt_ctl *c,
+				    const struct evt_ctl_tbuf *d,
+				    uint32_t *packet_size, uint32_t *packet_count)
+{
+	uint32_t size = __atomic_load_n(&d->packet_size, __ATOMIC_RELAXED);
+	uint32_t count = __atomic_load_n(&d->packet_count, __ATOMIC_RELAXED);
+	uint64_t offset = __atomic_load_n(&d->offset, __ATOMIC_RELAXED);
+
+	if (evt_buffer_config_check(size, count, NULL, 0) ||
+	    offset < c->h.arena_off || offset - c->h.arena_off > c->h.arena_size ||
+	    (uint64_t)size * count > c->h.arena_size - (offset - c->h.arena_off))
+		return NULL;
+	*packet_size = size;
+	*packet_count = count;
+	return c->base + offset;
 }

@@ -58,6 +58,13 @@ bool evt_ctl_alive(const struct evt_ctl *c);
 /* Sets or clears slot bit s in the enable word of event id. */
 void evt_ctl_set_enable(struct evt_ctl *c, uint32_t id, unsigned s, bool on);
 bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s);
+/*
+ * The packets of buffer descriptor d, its packet size and count read once
+ * and checked against the arena; NULL when they are out of bounds.
+ */
+const uint8_t *evt_ctl_tbuf_packets(const struct evt_ctl *c,
+				    const struct evt_ctl_tbuf *d,
+				    uint32_t *packet_size, uint32_t *packet_count);
 /* The pid in a control file name "<pid>-<n>.ctl", or -1. */
 int evt_ctl_name_pid(const char *name);
 

@@ -17,7 +17,9 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strverscmp((*a)->d_name, (*b)->d_name);
 }
 
-int evt_rundir_open_live(const char *dir, int pid, struct evt_ctl ***out)
+int evt_rundir_open_live(const char *dir, int pid,
+			 bool (*skip)(const char *path, void *ctx), void *ctx,
+			 struct evt_ctl ***out)
 {
 	struct dirent **names;
 	struct evt_ctl **ctls;
@@ -39,6 +41,8 @@ int evt_rundir_open_live(const char *dir, int pid, struct evt_ctl ***out)
 		if (p < 0 || (pid > 0 && p != pid))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+		if (skip && skip(path, ctx))
+			continue;
 		ret = evt_ctl_open(path, &c, err, sizeof(err));
 		if (ret) {
 			/* Not yet published, or gone meanwhile: not an error. */

@@ -5,14 +5,19 @@
 #define EVT_ENGINE_LIVE_H
 
 #include "../format/rundir.h"
+#include <stdbool.h>
+
 #include "ctl.h"
 
 /*
  * Opens the control files of live processes (all, or those of pid when
  * pid > 0), registries parsed.  Files that fail their checks are reported
- * on stderr and skipped.  Returns the number opened, or -errno.
+ * on stderr and skipped, as are those skip (when given) says to leave, by
+ * path, before they are opened.  Returns the number opened, or -errno.
  */
-int evt_rundir_open_live(const char *dir, int pid, struct evt_ctl ***out);
+int evt_rundir_open_live(const char *dir, int pid,
+			 bool (*skip)(const char *path, void *ctx), void *ctx,
+			 struct evt_ctl ***out);
 void evt_rundir_close_all(struct evt_ctl **ctls, int n);
 
 /*

@@ -96,8 +96,9 @@ out_free:
 	return -1;
 }
 
-static bool watching(struct evt_live_stream *s, const char *path)
+static bool watching(const char *path, void *ctx)
 {
+	const struct evt_live_stream *s = ctx;
 	unsigned i;
 
 	for (i = 0; i < s->nw; i++)
@@ -106,17 +107,17 @@ static bool watching(struct evt_live_stream *s, const char *path)
 	return false;
 }
 
+/* Opens the processes not watched yet; the watched ones are not touched. */
 static void discover(struct evt_live_stream *s)
 {
 	struct evt_ctl **ctls;
 	int n, i;
 
-	n = evt_rundir_open_live(s->rundir, s->pid, &ctls);
+	n = evt_rundir_open_live(s->rundir, s->pid, watching, s, &ctls);
 	for (i = 0; i < n; i++) {
 		struct watched *grown;
 
-		if (watching(s, ctls[i]->path) ||
-		    ctls[i]->h.clock_kind != s->clock.kind ||
+		if (ctls[i]->h.clock_kind != s->clock.kind ||
 		    !(grown = realloc(s->w, (s->nw + 1) * sizeof(*s->w)))) {
 			evt_ctl_close(ctls[i]);
 			continue;
@@ -156,6 +157,16 @@ static void push(struct evt_live_stream *s, const struct evt_live_event *e)
 	s->npend++;
 }
 
+/* Gives up on a buffer that makes no sense, and says so once. */
+static void broken(const struct evt_ctl *c, uint32_t i, struct cursor *cur,
+		   const char *why)
+{
+	fprintf(stderr, "evtrace: stream: %s: buffer %u packet %llu: %s; "
+		"rest of this buffer skipped\n", c->path, i,
+		(unsigned long long)cur->seq, why);
+	cur->broken = true;
+}
+
 /* Reads buffer i of w from its cursor up to what is committed. */
 static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 {
@@ -164,8 +175,8 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 	struct cursor *cur = &w->cursors[i];
 	uint32_t state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
 	uint32_t epoch, size, count, end;
-	uint64_t produced, offset;
-	const uint8_t *pkt;
+	uint64_t produced;
+	const uint8_t *packets, *pkt;
 	struct evt_packet_header h;
 	char text[4096];
 
@@ -176,18 +187,18 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 		memset(cur, 0, sizeof(*cur));
 		cur->epoch = epoch;
 	}
-	size = d->packet_size;
-	count = d->packet_count;
-	offset = d->offset;
-	if (cur->broken || evt_buffer_config_check(size, count, NULL, 0) ||
-	    offset < c->h.arena_off || offset - c->h.arena_off > c->h.arena_size ||
-	    (uint64_t)size * count > c->h.arena_size - (offset - c->h.arena_off))
+	if (cur->broken)
 		return;
+	packets = evt_ctl_tbuf_packets(c, d, &size, &count);
+	if (!packets) {
+		broken(c, i, cur, "geometry out of bounds");
+		return;
+	}
 	for (;;) {
 		produced = __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE);
-		pkt = c->base + offset + (cur->seq % count) * size;
+		pkt = packets + (cur->seq % count) * size;
 		if (cur->seq > produced || produced - cur->seq > count) {
-			cur->broken = true;
+			broken(c, i, cur, "impossible produced count");
 			return;
 		}
 		memcpy(&h, pkt, sizeof(h));
@@ -201,7 +212,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 		if (end < sizeof(h) || end > size)
 			return;		/* nothing committed yet */
 		if (h.magic != EVT_PACKET_MAGIC || h.packet_seq_num != cur->seq) {
-			cur->broken = true;
+			broken(c, i, cur, "bad packet header");
 			return;
 		}
 		if (cur->off == 0) {
@@ -225,7 +236,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 			const struct evt_ctl_event *ev;
 
 			if (evt_record_header(pkt + cur->off, end - cur->off, &r)) {
-				cur->broken = true;
+				broken(c, i, cur, "truncated record");
 				return;
 			}
 			if (r.id >= c->nevents)	/* registered since: read it */
@@ -233,7 +244,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 			if (r.id >= c->nevents ||
 			    evt_record_payload(&r, c->events[r.id].types,
 					       c->events[r.id].nargs, end - cur->off)) {
-				cur->broken = true;
+				broken(c, i, cur, "record of an unknown event or past its packet");
 				return;
 			}
 			ev = &c->events[r.id];

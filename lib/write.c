@@ -40,8 +40,7 @@ struct tslot {
 	uint32_t idx;			/* packet index of seq */
 	uint64_t seq;
 	uint64_t written;
-	uint64_t lost;
-	uint64_t last_ts;
+	uint64_t lost;			/* mirrored in desc->lost at each drop */
 };
 
 struct evt__thread {
@@ -115,23 +114,22 @@ void evt__write_fork_child(void)
 		thread_reset(tls_thread);
 }
 
+/* Hands a buffer back: the engine drains what is left, then frees it. */
+static void tslot_release(struct tslot *ts)
+{
+	/* Pairs with the engine's acquire: all of the buffer is final. */
+	__atomic_store_n(&ts->desc->state, EVT_TBUF_EXITED, __ATOMIC_RELEASE);
+}
+
 void evt__thread_exit(void *arg)
 {
 	struct evt__thread *t = arg;
 	unsigned s;
 
-	if (t->fork_gen == evt__proc.fork_gen) {
-		for (s = 0; s < EVT_NSLOTS; s++) {
-			struct tslot *ts = &t->slot[s];
-
-			if (ts->state != TSLOT_HAVE)
-				continue;
-			ts->desc->lost = ts->lost;
-			/* Pairs with the engine's acquire: all of it is final. */
-			__atomic_store_n(&ts->desc->state, EVT_TBUF_EXITED,
-					 __ATOMIC_RELEASE);
-		}
-	}
+	if (t->fork_gen == evt__proc.fork_gen)
+		for (s = 0; s < EVT_NSLOTS; s++)
+			if (t->slot[s].state == TSLOT_HAVE)
+				tslot_release(&t->slot[s]);
 	tls_thread = NULL;
 	munmap(t, 4096);
 }
@@ -218,11 +216,8 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 	struct evt_ctl_tbuf *d;
 	int idx;
 
-	if (ts->state == TSLOT_HAVE) {		/* the slot changed owner */
-		ts->desc->lost = ts->lost;
-		__atomic_store_n(&ts->desc->state, EVT_TBUF_EXITED,
-				 __ATOMIC_RELEASE);
-	}
+	if (ts->state == TSLOT_HAVE)		/* the slot changed owner */
+		tslot_release(ts);
 	memset(ts, 0, sizeof(*ts));
 	ts->slot_gen = gen;
 	ts->state = TSLOT_FAILED;
@@ -274,7 +269,9 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 
 	if (ts->off) {
 		h = packet_at(ts);
-		h->timestamp_end = ts->last_ts;
+		/* The thread's latest timestamp: no earlier than this packet's
+		 * last record, no later than the next packet's first. */
+		h->timestamp_end = t->last_ts;
 		h->content_size = (uint64_t)ts->off * 8;
 		ts->seq++;
 		ts->idx = ts->idx + 1 == ts->packet_count ? 0 : ts->idx + 1;
@@ -482,7 +479,6 @@ static void emit(const struct evt__site_rt *rt, uint32_t mask, va_list *ap)
 		}
 		ts->off += len;
 		ts->written++;
-		ts->last_ts = now;
 		/* Pairs with the engine's acquire of commit. */
 		__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
 	}

@@ -36,7 +36,7 @@ static uint64_t wild(uint64_t *s)
 int main(int argc, char **argv)
 {
 	struct timespec start, now;
-	struct evt_ctl_header *h;
+	struct evt_ctl_header header, *h;
 	uint64_t seed;
 	struct stat st;
 	uint8_t *base;
@@ -53,8 +53,8 @@ int main(int argc, char **argv)
 	base = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		return perror("mmap"), 1;
-	h = malloc(sizeof(*h));		/* its own copy: it scribbles the header */
-	memcpy(h, base, sizeof(*h));
+	memcpy(&header, base, sizeof(header));	/* it scribbles the original */
+	h = &header;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
 		uint64_t r = rnd(&seed), v = wild(&seed);
