@@ -91,18 +91,50 @@ static int open_targets(const char *cmd, const struct target *t,
 	return n;
 }
 
+/*
+ * An event's format as `format` prints it: a printk format quoted, a typed
+ * event's format text as it stands, each line after the first indented.
+ */
+static void print_format(const struct evt_ctl_event *e, const char *indent)
+{
+	const char *line, *nl;
+
+	if (!evt_event_kind_is_typed(e->layout.kind)) {
+		printf("%s", indent);
+		evt_quote(stdout, e->format);
+		fputc('\n', stdout);
+		return;
+	}
+	for (line = e->format; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = line + strlen(line);
+		printf("%s%.*s\n", indent, (int)(nl - line), line);
+		if (!*nl)
+			break;
+	}
+}
+
 static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 		       bool formats)
 {
 	unsigned i;
 
 	if (n->event >= 0 && !n->nchildren) {
+		const struct evt_ctl_event *e = &c->events[n->event];
+		char flags[64];
+
 		printf("%c %s%s\n", n->state, n->path,
-		       c->events[n->event].unloaded ? " (unloaded)" : "");
-		if (formats) {
-			fputs("\tformat: ", stdout);
-			evt_quote(stdout, c->events[n->event].format);
-			fputc('\n', stdout);
+		       e->unloaded ? " (unloaded)" : "");
+		if (formats && evt_event_kind_is_typed(e->layout.kind)) {
+			if (e->layout.typed.flags)
+				printf("\tflags: %s\n",
+				       evt_event_flags_name(e->layout.typed.flags,
+							    flags, sizeof(flags)));
+			fputs("\tformat:\n", stdout);
+			print_format(e, "\t");
+		} else if (formats) {
+			print_format(e, "\tformat: ");
 		}
 	} else {
 		printf("%c %s/\n", n->state, n->path);
@@ -181,7 +213,7 @@ int cmd_format(int argc, char **argv)
 {
 	struct evt_ctl **ctls;
 	struct target t;
-	const char *printed[64];
+	const struct evt_ctl_event *printed[64];
 	unsigned nprinted = 0, k;
 	int n, i, ret, is_dir = 0;
 
@@ -195,7 +227,7 @@ int cmd_format(int argc, char **argv)
 		struct evt_tree_node *root = evt_tree_build(ctls[i], 0);
 		const struct evt_tree_node *node = root ?
 			evt_tree_find(root, t.path) : NULL;
-		const char *format;
+		const struct evt_ctl_event *e;
 
 		if (node && node->event < 0)
 			is_dir = 1;
@@ -203,14 +235,15 @@ int cmd_format(int argc, char **argv)
 			evt_tree_free(root);
 			continue;
 		}
-		format = ctls[i]->events[node->event].format;
+		e = &ctls[i]->events[node->event];
 		for (k = 0; k < nprinted; k++)
-			if (!strcmp(printed[k], format))
+			if (!strcmp(printed[k]->format, e->format))
 				break;
 		if (k == nprinted && nprinted < 64) {
-			printed[nprinted++] = format;
-			evt_quote(stdout, format);
-			fputc('\n', stdout);
+			if (nprinted)	/* two processes, two formats */
+				fputc('\n', stdout);
+			printed[nprinted++] = e;
+			print_format(e, "");
 		}
 		evt_tree_free(root);
 	}

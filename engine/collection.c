@@ -284,6 +284,7 @@ out_err:
 static int index_events(struct evt_collection *c, struct tracked *t)
 {
 	struct evt_ctl *ctl = t->ctl;
+	char why[300];
 
 	for (; t->nindexed < ctl->nevents; t->nindexed++) {
 		const struct evt_ctl_event *ce = &ctl->events[t->nindexed];
@@ -297,13 +298,13 @@ static int index_events(struct evt_collection *c, struct tracked *t)
 		memset(e, 0, sizeof(*e));
 		e->sid = t->sid;
 		e->id = ce->id;
-		e->kind = ce->kind;
-		e->nargs = ce->nargs;
-		memcpy(e->types, ce->types, ce->nargs);
-		e->parsed = ce->parsed;
 		e->path = strdup(ce->path);
 		e->format = strdup(ce->format);
-		if (!e->path || !e->format) {
+		/* Its own copy: the layout owns memory. */
+		if (!e->path || !e->format ||
+		    evt_event_layout_load(&e->layout, ce->layout.kind, ce->format,
+					  ce->layout.types, ce->layout.nargs,
+					  why, sizeof(why))) {
 			free(e->path);
 			free(e->format);
 			return -1;

@@ -149,6 +149,7 @@ void evt_ctl_close(struct evt_ctl *c)
 	for (i = 0; i < c->nevents; i++) {
 		free(c->events[i].path);
 		free(c->events[i].format);
+		evt_event_layout_free(&c->events[i].layout);
 	}
 	free(c->events);
 	munmap(c->base, c->size);
@@ -177,10 +178,11 @@ static int parse_entry(struct evt_ctl *c, uint32_t off, uint32_t limit,
 	if (r.id != c->nevents || r.id >= c->h.max_events)
 		return bad(err, err_size, c->path, c->h.registry_off + off,
 			   "registry entry id out of order");
-	if ((r.kind != EVT_KIND_PRINTK && r.kind != EVT_KIND_FTRACE) ||
-	    r.nargs > EVT_PRINTK_MAX_ARGS)
+	if ((r.kind == EVT_KIND_STABLE) != (r.parent != UINT32_MAX) ||
+	    (r.kind == EVT_KIND_STABLE &&
+	     (r.parent >= r.id || c->events[r.parent].layout.kind != EVT_KIND_TYPED)))
 		return bad(err, err_size, c->path, c->h.registry_off + off,
-			   "registry entry kind or argument count invalid");
+			   "registry entry parent invalid");
 	path = (const char *)reg + off + sizeof(r) + r.nargs;
 	format = path + r.path_len + 1;
 	if (path[r.path_len] || format[r.format_len] ||
@@ -190,22 +192,23 @@ static int parse_entry(struct evt_ctl *c, uint32_t off, uint32_t limit,
 			   "registry entry strings malformed");
 	e = &c->events[c->nevents];
 	memset(e, 0, sizeof(*e));
-	memcpy(e->types, reg + off + sizeof(r), r.nargs);
-	if (evt_printk_parse(format, &e->parsed, why, sizeof(why)) ||
-	    e->parsed.nargs != r.nargs ||
-	    memcmp(e->parsed.arg_types, e->types, r.nargs))
-		return bad(err, err_size, c->path, c->h.registry_off + off,
-			   "registry entry format disagrees with its argument types");
+	if (evt_event_layout_load(&e->layout, r.kind, format,
+				  reg + off + sizeof(r), r.nargs, why, sizeof(why))) {
+		char msg[400];
+
+		snprintf(msg, sizeof(msg), "registry entry of %.100s: %s", path, why);
+		return bad(err, err_size, c->path, c->h.registry_off + off, msg);
+	}
 	e->id = r.id;
 	e->reg_off = off;
-	e->kind = r.kind;
-	e->nargs = r.nargs;
+	e->parent = r.parent;
 	e->unloaded = !!(r.flags & EVT_REG_UNLOADED);
 	e->path = strdup(path);
 	e->format = strdup(format);
 	if (!e->path || !e->format) {
 		free(e->path);
 		free(e->format);
+		evt_event_layout_free(&e->layout);
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
 	}
@@ -261,14 +264,32 @@ bool evt_ctl_alive(const struct evt_ctl *c)
 	return alive;
 }
 
+static void set_bit(uint32_t *word, uint32_t bit, bool on)
+{
+	if (on)
+		__atomic_fetch_or(word, bit, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(word, ~bit, __ATOMIC_RELEASE);
+}
+
 void evt_ctl_set_enable(struct evt_ctl *c, uint32_t id, unsigned s, bool on)
 {
+	uint32_t parent, i;
+	bool any = false;
+
 	if (id >= c->h.max_events || s >= EVT_NSLOTS)
 		return;
-	if (on)
-		__atomic_fetch_or(&c->enable[id], 1u << s, __ATOMIC_RELEASE);
-	else
-		__atomic_fetch_and(&c->enable[id], ~(1u << s), __ATOMIC_RELEASE);
+	set_bit(&c->enable[id], 1u << s, on);
+	if (id >= c->nevents || c->events[id].layout.kind != EVT_KIND_STABLE)
+		return;
+	/* The raw event's call site tests one word: keep its view bit the
+	 * union of its views' bits.  Only this slot's owner changes bit s. */
+	parent = c->events[id].parent;
+	for (i = 0; i < c->nevents && !any; i++)
+		any = c->events[i].layout.kind == EVT_KIND_STABLE &&
+		      c->events[i].parent == parent &&
+		      (__atomic_load_n(&c->enable[i], __ATOMIC_RELAXED) & (1u << s));
+	set_bit(&c->enable[parent], 1u << (EVT_VIEW_SHIFT + s), any);
 }
 
 bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s)

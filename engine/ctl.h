@@ -15,18 +15,16 @@
 #include <stdint.h>
 
 #include "layout.h"
-#include "printk_format.h"
+#include "record.h"
 
 struct evt_ctl_event {
 	uint32_t id;
 	uint32_t reg_off;	/* checked offset of its entry in the registry */
-	uint16_t kind;
-	uint8_t nargs;
+	uint32_t parent;	/* stable events: their raw event; else ~0 */
 	uint8_t unloaded;
-	uint8_t types[EVT_PRINTK_MAX_ARGS];
 	char *path;
 	char *format;
-	struct evt_printk_format parsed;
+	struct evt_event_layout layout;
 };
 
 struct evt_ctl {
@@ -55,7 +53,10 @@ void evt_ctl_close(struct evt_ctl *c);
 int evt_ctl_refresh(struct evt_ctl *c, char *err, size_t err_size);
 /* True while the process that wrote it is still running this image. */
 bool evt_ctl_alive(const struct evt_ctl *c);
-/* Sets or clears slot bit s in the enable word of event id. */
+/*
+ * Sets or clears slot bit s in the enable word of event id; for a stable
+ * event, also its raw event's view bit for slot s (the union of its views).
+ */
 void evt_ctl_set_enable(struct evt_ctl *c, uint32_t id, unsigned s, bool on);
 bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s);
 /*

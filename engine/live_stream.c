@@ -242,14 +242,14 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 			if (r.id >= c->nevents)	/* registered since: read it */
 				evt_ctl_refresh(c, text, sizeof(text));
 			if (r.id >= c->nevents ||
-			    evt_record_payload(&r, c->events[r.id].types,
-					       c->events[r.id].nargs, end - cur->off)) {
+			    evt_record_payload(&r, &c->events[r.id].layout,
+					       end - cur->off)) {
 				broken(c, i, cur, "record of an unknown event or past its packet");
 				return;
 			}
 			ev = &c->events[r.id];
-			if (evt_printk_render(ev->format, &ev->parsed, r.payload,
-					      r.payload_size, text, sizeof(text)) >= 0) {
+			if (evt_record_render(&r, &ev->layout, ev->format, text,
+					      sizeof(text)) == 0) {
 				struct evt_live_event e = {
 					.monotonic_ns = evt_clock_to_monotonic_ns(&s->clock,
 										  r.timestamp),

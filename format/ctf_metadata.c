@@ -117,25 +117,34 @@ static void write_format_comment(FILE *f, const char *format)
 	free(text);
 }
 
-static void write_event(FILE *f, const struct evt_event_desc *e)
+static void write_printk_fields(FILE *f, const struct evt_event_layout *l)
 {
-	const struct evt_printk_format *p = &e->parsed;
+	const struct evt_printk_format *p = &l->printk;
 	unsigned i, arg = 0;
 
-	fputs("event {\n\tname = ", f);
-	evt_quote(f, e->path);
-	fprintf(f, ";\n\tid = %u;\n\tstream_id = %u;\n", e->id, e->sid);
-	write_format_comment(f, e->format);
-	fputs("\tfields := struct {\n", f);
 	for (i = 0; i < p->nspecs; i++) {
 		if (p->specs[i].star_width)
 			fprintf(f, "\t\tint32_t arg%u_width;\n", i);
 		if (p->specs[i].star_precision)
 			fprintf(f, "\t\tint32_t arg%u_precision;\n", i);
-		fprintf(f, "\t\t%s arg%u;\n", ctf_type(e->types[arg + p->specs[i].star_width +
+		fprintf(f, "\t\t%s arg%u;\n", ctf_type(l->types[arg + p->specs[i].star_width +
 							     p->specs[i].star_precision]), i);
 		arg += 1 + p->specs[i].star_width + p->specs[i].star_precision;
 	}
+}
+
+static void write_event(FILE *f, const struct evt_event_desc *e)
+{
+	fputs("event {\n\tname = ", f);
+	evt_quote(f, e->path);
+	fprintf(f, ";\n\tid = %u;\n\tstream_id = %u;\n", e->id, e->sid);
+	if (!evt_event_kind_is_typed(e->layout.kind))
+		write_format_comment(f, e->format);
+	fputs("\tfields := struct {\n", f);
+	if (evt_event_kind_is_typed(e->layout.kind))
+		evt_event_format_write_ctf(f, &e->layout.typed);
+	else
+		write_printk_fields(f, &e->layout);
 	fputs("\t};\n};\n\n", f);
 }
 

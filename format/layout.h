@@ -34,7 +34,7 @@
 #include <stdint.h>
 
 #define EVT_CTL_MAGIC		0x43545645u	/* "EVTC" little endian */
-#define EVT_CTL_VERSION		1
+#define EVT_CTL_VERSION		2
 #define EVT_NSLOTS		8
 #define EVT_MAX_EVENTS		16384
 #define EVT_MAX_TBUFS		512
@@ -145,14 +145,25 @@ struct evt_ctl_tbuf {
  *   +12 path_len    bytes, NUL excluded
  *   +14 format_len  bytes, NUL excluded
  *   +16 flags       EVT_REG_*
- *   +20 arg types   uint8_t[nargs] (enum evt_arg_type)
+ *   +20 parent      stable events: the id of their raw event; else ~0
+ *   +24 arg types   uint8_t[nargs] (enum evt_arg_type)
  *       path        path_len bytes + NUL
  *       format      format_len bytes + NUL
  */
 enum evt_event_kind {
 	EVT_KIND_PRINTK = 1,
 	EVT_KIND_FTRACE = 2,
+	EVT_KIND_TYPED = 3,		/* format: event_format.h text */
+	EVT_KIND_STABLE = 4,		/* the same, a view of event parent */
 };
+
+/*
+ * Enable word bits: bit s, slot s wants the event; bit EVT_VIEW_SHIFT + s
+ * of a raw typed event, slot s wants one of its stable views (set by the
+ * engine with the view's bit s, so that one call site test covers both).
+ */
+#define EVT_SLOT_MASK		((1u << EVT_NSLOTS) - 1)
+#define EVT_VIEW_SHIFT		EVT_NSLOTS
 
 #define EVT_REG_UNLOADED 0x1u		/* its module was dlclose'd */
 
@@ -164,6 +175,7 @@ struct evt_reg_entry {
 	uint16_t path_len;
 	uint16_t format_len;
 	uint32_t flags;
+	uint32_t parent;
 	uint8_t data[];
 };
 
@@ -208,7 +220,7 @@ enum evt_arg_type {
 _Static_assert(sizeof(struct evt_ctl_header) == 112, "ctl header layout");
 _Static_assert(sizeof(struct evt_ctl_slot) == 64, "slot layout");
 _Static_assert(sizeof(struct evt_ctl_tbuf) == 128, "tbuf layout");
-_Static_assert(sizeof(struct evt_reg_entry) == 20, "registry entry layout");
+_Static_assert(sizeof(struct evt_reg_entry) == 24, "registry entry layout");
 _Static_assert(sizeof(struct evt_packet_header) == 88, "packet header layout");
 _Static_assert(offsetof(struct evt_packet_header, events_discarded) == 48,
 	       "packet context layout");

@@ -1,11 +1,57 @@
 /*
  * record.c - decode records (see record.h).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "layout.h"
-#include "printk_format.h"
 #include "record.h"
+
+int evt_event_layout_load(struct evt_event_layout *l, unsigned kind,
+			  const char *format, const uint8_t *types,
+			  unsigned nargs, char *why, size_t why_size)
+{
+	char err[256];
+
+	memset(l, 0, sizeof(*l));
+	if (evt_event_kind_is_typed(kind)) {
+		if (nargs) {
+			snprintf(why, why_size, "a typed event has no argument types");
+			return -1;
+		}
+		if (evt_event_format_parse(format, &l->typed, err, sizeof(err))) {
+			snprintf(why, why_size, "format: %s", err);
+			return -1;
+		}
+	} else if (kind == EVT_KIND_PRINTK || kind == EVT_KIND_FTRACE) {
+		if (nargs > EVT_PRINTK_MAX_ARGS) {
+			snprintf(why, why_size, "too many argument types");
+			return -1;
+		}
+		if (evt_printk_parse(format, &l->printk, err, sizeof(err))) {
+			snprintf(why, why_size, "format: %s", err);
+			return -1;
+		}
+		if (l->printk.nargs != nargs ||
+		    memcmp(l->printk.arg_types, types, nargs)) {
+			snprintf(why, why_size, "argument types disagree with the format");
+			return -1;
+		}
+		l->nargs = (uint8_t)nargs;
+		memcpy(l->types, types, nargs);
+	} else {
+		snprintf(why, why_size, "unknown event kind %u", kind);
+		return -1;
+	}
+	l->kind = (uint16_t)kind;
+	return 0;
+}
+
+void evt_event_layout_free(struct evt_event_layout *l)
+{
+	evt_event_format_free(&l->typed);
+	memset(l, 0, sizeof(*l));
+}
 
 int evt_record_header(const uint8_t *p, size_t avail, struct evt_record *r)
 {
@@ -19,29 +65,53 @@ int evt_record_header(const uint8_t *p, size_t avail, struct evt_record *r)
 	return 0;
 }
 
-int evt_record_payload(struct evt_record *r, const uint8_t *types,
-		       unsigned nargs, size_t avail)
+static long printk_payload_size(const struct evt_event_layout *l,
+				const uint8_t *p, size_t avail)
 {
-	const uint8_t *p = r->payload;
 	size_t n = 0;
 	unsigned i;
 
-	if (avail < EVT_RECORD_HEADER_BYTES)
-		return -1;
-	avail -= EVT_RECORD_HEADER_BYTES;
-	for (i = 0; i < nargs; i++) {
-		if (types[i] == EVT_ARG_STRING) {
+	for (i = 0; i < l->nargs; i++) {
+		if (l->types[i] == EVT_ARG_STRING) {
 			const uint8_t *nul = n < avail ?
 				memchr(p + n, '\0', avail - n) : NULL;
 			if (!nul)
 				return -1;
 			n = nul - p + 1;
 		} else {
-			n += evt_arg_type_size(types[i]);
+			n += evt_arg_type_size(l->types[i]);
 			if (n > avail)
 				return -1;
 		}
 	}
-	r->payload_size = n;
+	return (long)n;
+}
+
+int evt_record_payload(struct evt_record *r, const struct evt_event_layout *l,
+		       size_t avail)
+{
+	long n;
+
+	if (avail < EVT_RECORD_HEADER_BYTES)
+		return -1;
+	avail -= EVT_RECORD_HEADER_BYTES;
+	if (evt_event_kind_is_typed(l->kind))
+		n = evt_event_format_payload_size(&l->typed, r->payload, avail);
+	else
+		n = printk_payload_size(l, r->payload, avail);
+	if (n < 0)
+		return -1;
+	r->payload_size = (size_t)n;
 	return 0;
+}
+
+int evt_record_render(const struct evt_record *r,
+		      const struct evt_event_layout *l, const char *format,
+		      char *out, size_t out_size)
+{
+	if (evt_event_kind_is_typed(l->kind))
+		return evt_event_format_render(&l->typed, r->payload,
+					       r->payload_size, out, out_size) < 0 ? -1 : 0;
+	return evt_printk_render(format, &l->printk, r->payload,
+				 r->payload_size, out, out_size) < 0 ? -1 : 0;
 }

@@ -1,12 +1,19 @@
 /*
  * record.h - decode one record (layout.h): header, context, payload.
  * Used by every reader of records, from trace files or from live buffers.
+ *
+ * How a payload is laid out depends on the event's kind: printk and
+ * ftrace events store the arguments of their format string, typed and
+ * stable events the fields of their format text (event_format.h).
  */
 #ifndef EVT_FORMAT_RECORD_H
 #define EVT_FORMAT_RECORD_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "event_format.h"
+#include "printk_format.h"
 
 struct evt_record {
 	uint16_t id;
@@ -16,12 +23,42 @@ struct evt_record {
 	size_t payload_size;
 };
 
+/* An event's payload layout, parsed from its kind and format. */
+struct evt_event_layout {
+	uint16_t kind;			/* enum evt_event_kind */
+	uint8_t nargs;			/* printk: stored argument types */
+	uint8_t types[EVT_PRINTK_MAX_ARGS];
+	struct evt_printk_format printk;
+	struct evt_event_format typed;	/* owned; typed and stable kinds */
+};
+
+/*
+ * Parses format by kind, and for printk kinds checks it against the
+ * stored argument types.  0, or -1 with why set (the layout is then empty).
+ */
+int evt_event_layout_load(struct evt_event_layout *l, unsigned kind,
+			  const char *format, const uint8_t *types,
+			  unsigned nargs, char *why, size_t why_size);
+void evt_event_layout_free(struct evt_event_layout *l);
+static inline int evt_event_kind_is_typed(unsigned kind)
+{
+	return kind == EVT_KIND_TYPED || kind == EVT_KIND_STABLE;
+}
+
 /* Reads the header at p (avail bytes).  0, or -1 when truncated. */
 int evt_record_header(const uint8_t *p, size_t avail, struct evt_record *r);
-/* Sets the payload of r from its argument types; the whole record then
- * takes EVT_RECORD_HEADER_BYTES + payload_size.  0, or -1 when the
- * payload runs past avail. */
-int evt_record_payload(struct evt_record *r, const uint8_t *types,
-		       unsigned nargs, size_t avail);
+/* Sets the payload of r; the whole record then takes
+ * EVT_RECORD_HEADER_BYTES + payload_size.  0, or -1 when the payload runs
+ * past avail (counted from the record's start). */
+int evt_record_payload(struct evt_record *r, const struct evt_event_layout *l,
+		       size_t avail);
+/*
+ * The payload as text: a printk message as printf would have made it
+ * (format is the printk format), or `field=value ...`.  0, or -1 when the
+ * payload does not fit the layout.
+ */
+int evt_record_render(const struct evt_record *r,
+		      const struct evt_event_layout *l, const char *format,
+		      char *out, size_t out_size);
 
 #endif

@@ -27,10 +27,10 @@ int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix)
 	for (i = 0; i < ix->nevents; i++) {
 		const struct evt_event_desc *e = &ix->events[i];
 
-		fprintf(f, "event %u %u %u ", e->sid, e->id, e->kind);
-		for (j = 0; j < e->nargs; j++)
-			fprintf(f, "%s%u", j ? "," : "", e->types[j]);
-		fputs(e->nargs ? " " : "- ", f);
+		fprintf(f, "event %u %u %u ", e->sid, e->id, e->layout.kind);
+		for (j = 0; j < e->layout.nargs; j++)
+			fprintf(f, "%s%u", j ? "," : "", e->layout.types[j]);
+		fputs(e->layout.nargs ? " " : "- ", f);
 		evt_quote(f, e->path);
 		fputc(' ', f);
 		evt_quote(f, e->format);
@@ -46,13 +46,14 @@ void evt_trace_index_free(struct evt_trace_index *ix)
 	for (i = 0; i < ix->nevents; i++) {
 		free(ix->events[i].path);
 		free(ix->events[i].format);
+		evt_event_layout_free(&ix->events[i].layout);
 	}
 	free(ix->events);
 	free(ix->streams);
 	memset(ix, 0, sizeof(*ix));
 }
 
-static int parse_types(const char **p, struct evt_event_desc *e)
+static int parse_types(const char **p, uint8_t *types, unsigned *nargs)
 {
 	const char *s = *p;
 
@@ -65,9 +66,9 @@ static int parse_types(const char **p, struct evt_event_desc *e)
 		unsigned long v = strtoul(s, &end, 10);
 
 		if (end == s || v == 0 || v > EVT_ARG_TYPE_MAX ||
-		    e->nargs >= EVT_PRINTK_MAX_ARGS)
+		    *nargs >= EVT_PRINTK_MAX_ARGS)
 			return -1;
-		e->types[e->nargs++] = (uint8_t)v;
+		types[(*nargs)++] = (uint8_t)v;
 		s = end;
 		if (*s != ',')
 			break;
@@ -81,40 +82,38 @@ static int add_event(struct evt_trace_index *ix, const char *line,
 		     char *why, size_t why_size)
 {
 	struct evt_event_desc e = { 0 };
-	char path[1100], format[70000], err[200];
-	unsigned sid, id, kind;
+	char path[1100], format[70000], err[300];
+	uint8_t types[EVT_PRINTK_MAX_ARGS];
+	unsigned sid, id, kind, nargs = 0;
 	const char *p;
 	int n = 0;
 	void *grown;
 
 	if (sscanf(line, "event %u %u %u %n", &sid, &id, &kind, &n) != 3 || !n)
 		return snprintf(why, why_size, "malformed event line"), -1;
-	if (kind != EVT_KIND_PRINTK && kind != EVT_KIND_FTRACE)
-		return snprintf(why, why_size, "unknown event kind %u", kind), -1;
 	p = line + n;
-	if (parse_types(&p, &e) || *p++ != ' ')
+	if (parse_types(&p, types, &nargs) || *p++ != ' ')
 		return snprintf(why, why_size, "bad argument types"), -1;
 	if (evt_unquote(&p, path, sizeof(path)) || *p++ != ' ' ||
 	    evt_unquote(&p, format, sizeof(format)) || *p)
 		return snprintf(why, why_size, "bad quoted path or format"), -1;
-	if (evt_printk_parse(format, &e.parsed, err, sizeof(err)))
-		return snprintf(why, why_size, "format: %s", err), -1;
-	if (e.parsed.nargs != e.nargs ||
-	    memcmp(e.parsed.arg_types, e.types, e.nargs))
-		return snprintf(why, why_size,
-				"argument types disagree with the format"), -1;
-	if (evt_trace_index_event(ix, sid, id))
+	if (evt_event_layout_load(&e.layout, kind, format, types, nargs, err,
+				  sizeof(err)))
+		return snprintf(why, why_size, "%s", err), -1;
+	if (evt_trace_index_event(ix, sid, id)) {
+		evt_event_layout_free(&e.layout);
 		return snprintf(why, why_size, "event %u of stream %u twice", id,
 				sid), -1;
+	}
 	e.sid = sid;
 	e.id = id;
-	e.kind = kind;
 	e.path = strdup(path);
 	e.format = strdup(format);
 	grown = realloc(ix->events, (ix->nevents + 1) * sizeof(e));
 	if (!e.path || !e.format || !grown) {
 		free(e.path);
 		free(e.format);
+		evt_event_layout_free(&e.layout);
 		if (grown)
 			ix->events = grown;
 		return snprintf(why, why_size, "out of memory"), -1;

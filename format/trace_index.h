@@ -10,7 +10,8 @@
  *   clock <kind> <freq_hz> <ref_value> <ref_monotonic_ns> <ref_realtime_ns>
  *   stream <sid> <pid> "<comm>"
  *   event <sid> <id> <kind> <types|-> "<path>" "<format>"
- * types: comma-separated enum evt_arg_type numbers.
+ * types: comma-separated enum evt_arg_type numbers (printk kinds); the
+ * format of a typed or stable event is its format text (event_format.h).
  */
 #ifndef EVT_FORMAT_TRACE_INDEX_H
 #define EVT_FORMAT_TRACE_INDEX_H
@@ -19,17 +20,14 @@
 #include <stdio.h>
 
 #include "clock.h"
-#include "printk_format.h"
+#include "record.h"
 
 struct evt_event_desc {
 	uint32_t sid;
 	uint32_t id;
-	uint16_t kind;
-	uint8_t nargs;
-	uint8_t types[EVT_PRINTK_MAX_ARGS];
 	char *path;
 	char *format;
-	struct evt_printk_format parsed;	/* readers: filled by parse */
+	struct evt_event_layout layout;	/* kind, and the format parsed */
 };
 
 struct evt_stream_class {

@@ -143,14 +143,14 @@ static int decode_record(struct reader *r, struct cursor *c)
 		cursor_error(r, c, c->pos, why);
 		return -1;
 	}
-	if (evt_record_payload(&rec, e->types, e->nargs, avail)) {
+	if (evt_record_payload(&rec, &e->layout, avail)) {
 		snprintf(why, sizeof(why), "record of %s runs past its packet",
 			 e->path);
 		cursor_error(r, c, c->pos, why);
 		return -1;
 	}
-	if (evt_printk_render(e->format, &e->parsed, rec.payload,
-			      rec.payload_size, c->text, sizeof(c->text)) < 0) {
+	if (evt_record_render(&rec, &e->layout, e->format, c->text,
+			      sizeof(c->text))) {
 		cursor_error(r, c, c->pos, "arguments do not fit the format");
 		return -1;
 	}

@@ -211,7 +211,7 @@ int evt__process_init_locked(void)
 	pthread_key_create(&evt__proc.thread_key, evt__thread_exit);
 
 	id = evt__event_add_locked("ftrace/print", "%s", EVT_KIND_FTRACE,
-				   ftrace_types, 1, &reused);
+				   ftrace_types, 1, UINT32_MAX, &reused);
 	if (id >= EVT_MAX_EVENTS) {	/* cannot happen in an empty registry */
 		publish_header();
 		return 0;
@@ -254,7 +254,7 @@ static void hash_insert(const char *path, uint32_t id)
 	evt__proc.hash[i] = id + 1;
 }
 
-static void apply_rules(uint32_t id, const char *path)
+static void apply_rules(uint32_t id, const char *path, uint32_t parent)
 {
 	const struct evt_rules *r = evt__proc.rules;
 	unsigned i;
@@ -265,6 +265,12 @@ static void apply_rules(uint32_t id, const char *path)
 		if (evt_pattern_match(r->patterns[i], path)) {
 			__atomic_fetch_or(&evt__proc.enable[id], 1u << r->slot,
 					  __ATOMIC_RELEASE);
+			/* A stable view is written from its raw event's site:
+			 * the same union an engine keeps (engine/ctl.c). */
+			if (parent != UINT32_MAX)
+				__atomic_fetch_or(&evt__proc.enable[parent],
+						  1u << (EVT_VIEW_SHIFT + r->slot),
+						  __ATOMIC_RELEASE);
 			return;
 		}
 	}
@@ -305,6 +311,7 @@ static int registry_append(uint32_t id, const struct evt__event *e)
 	r->path_len = plen;
 	r->format_len = flen;
 	r->flags = 0;
+	r->parent = e->parent;
 	p = r->data;
 	memcpy(p, e->types, e->nargs);
 	p += e->nargs;
@@ -319,9 +326,18 @@ static int registry_append(uint32_t id, const struct evt__event *e)
 	return 0;
 }
 
+/* Marks the registry entry too, so that ls can tell. */
+static void unload_mark(uint32_t id, uint32_t flags)
+{
+	struct evt_reg_entry *r = (struct evt_reg_entry *)
+		(evt__proc.registry + evt__proc.events[id].reg_off);
+
+	__atomic_store_n(&r->flags, flags, __ATOMIC_RELAXED);
+}
+
 uint32_t evt__event_add_locked(const char *path, const char *format,
 			       uint16_t kind, const uint8_t *types,
-			       uint8_t nargs, int *reused)
+			       uint8_t nargs, uint32_t parent, int *reused)
 {
 	int found = event_find_locked(path);
 	struct evt__event *e;
@@ -330,8 +346,13 @@ uint32_t evt__event_add_locked(const char *path, const char *format,
 	*reused = 0;
 	if (found >= 0) {
 		e = &evt__proc.events[found];
-		if (!e->loaded && !strcmp(e->format, format)) {
-			e->loaded = 1;
+		/* A typed event defined alike by several modules is one
+		 * event; a printk site's path is its own while loaded. */
+		if ((!e->loaded || kind == EVT_KIND_TYPED || kind == EVT_KIND_STABLE) &&
+		    e->kind == kind && e->parent == parent &&
+		    !strcmp(e->format, format) && e->loaded < UINT16_MAX) {
+			if (!e->loaded++)
+				unload_mark(found, 0);
 			*reused = 1;
 			return (uint32_t)found;
 		}
@@ -350,6 +371,7 @@ uint32_t evt__event_add_locked(const char *path, const char *format,
 		return UINT32_MAX - 1;
 	}
 	e->kind = kind;
+	e->parent = parent;
 	e->nargs = nargs;
 	memcpy(e->types, types, nargs);
 	e->loaded = 1;
@@ -361,18 +383,14 @@ uint32_t evt__event_add_locked(const char *path, const char *format,
 	}
 	evt__proc.nevents++;
 	hash_insert(e->path, id);
-	apply_rules(id, path);
+	apply_rules(id, path, parent);
 	return id;
 }
 
 void evt__event_unload_locked(uint32_t id)
 {
-	struct evt_reg_entry *r = (struct evt_reg_entry *)
-		(evt__proc.registry + evt__proc.events[id].reg_off);
-
-	evt__proc.events[id].loaded = 0;
-	/* Mark the registry entry too, so that ls can tell. */
-	__atomic_store_n(&r->flags, EVT_REG_UNLOADED, __ATOMIC_RELAXED);
+	if (evt__proc.events[id].loaded && --evt__proc.events[id].loaded == 0)
+		unload_mark(id, EVT_REG_UNLOADED);
 }
 
 /*

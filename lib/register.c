@@ -21,10 +21,11 @@
 struct module_rt {
 	uint32_t nsites;
 	uint32_t *ids;		/* event id per site, UINT32_MAX if refused */
+	struct evt_event **events_start, **events_stop;
 };
 
 /* The file name of the module that holds addr. */
-static const char *module_name(const void *addr)
+const char *evt__module_name(const void *addr)
 {
 	Dl_info info;
 	const char *name = NULL, *slash;
@@ -109,7 +110,8 @@ static void register_site(struct evt_site *site, const char *module,
 		else
 			snprintf(path, sizeof(path), "%s-%d", base, k);
 		id = evt__event_add_locked(path, site->format, EVT_KIND_PRINTK,
-					   f.arg_types, f.nargs, &reused);
+					   f.arg_types, f.nargs, UINT32_MAX,
+					   &reused);
 	}
 	if (id >= UINT32_MAX - 1) {
 		evt__warn("%s: cannot register (registry full); this site stays off",
@@ -135,7 +137,9 @@ static void register_site(struct evt_site *site, const char *module,
 }
 
 EVT_API void evt__module_register(struct evt_module *module,
-				  struct evt_site *start, struct evt_site *stop)
+				  struct evt_site *start, struct evt_site *stop,
+				  struct evt_event **events_start,
+				  struct evt_event **events_stop)
 {
 	struct module_rt *mrt;
 	const char *name;
@@ -145,15 +149,18 @@ EVT_API void evt__module_register(struct evt_module *module,
 	if (module->registered || evt__process_init_locked())
 		goto out_unlock;
 	module->registered = 1;
-	name = module_name(module);
+	name = evt__module_name(module);
 	n = stop - start;
 	mrt = calloc(1, sizeof(*mrt));
-	if (!mrt || !(mrt->ids = calloc(n, sizeof(uint32_t)))) {
+	if (!mrt || !(mrt->ids = calloc(n ? n : 1, sizeof(uint32_t)))) {
 		free(mrt);
 		goto out_unlock;
 	}
 	mrt->nsites = n;
+	mrt->events_start = events_start;
+	mrt->events_stop = events_stop;
 	module->runtime = mrt;
+	evt__events_register_locked(events_start, events_stop, name);
 	for (i = 0; i < n; i++) {
 		if (start[i].size < sizeof(struct evt_site)) {
 			evt__warn("module %s: site %u has an unknown layout", name, i);
@@ -162,7 +169,8 @@ EVT_API void evt__module_register(struct evt_module *module,
 		}
 		register_site(&start[i], name, &mrt->ids[i]);
 	}
-	evt__debug("module %s: %u sites", name, n);
+	evt__debug("module %s: %u sites, %zu event definitions", name, n,
+		   (size_t)(events_stop - events_start));
 out_unlock:
 	pthread_mutex_unlock(&evt__proc.lock);
 }
@@ -186,7 +194,7 @@ void evt__site_register_lazy(struct evt_site *site)
 		site_stays_off(site);
 		goto out_unlock;
 	}
-	register_site(site, module_name(site), &id);
+	register_site(site, evt__module_name(site), &id);
 out_unlock:
 	pthread_mutex_unlock(&evt__proc.lock);
 }
@@ -202,6 +210,7 @@ EVT_API void evt__module_unregister(struct evt_module *module)
 	for (i = 0; i < mrt->nsites; i++)
 		if (mrt->ids[i] != UINT32_MAX)
 			evt__event_unload_locked(mrt->ids[i]);
+	evt__events_unregister_locked(mrt->events_start, mrt->events_stop);
 	free(mrt->ids);
 	free(mrt);
 	module->runtime = NULL;

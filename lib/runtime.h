@@ -33,8 +33,9 @@ struct evt__event {
 	char *path;
 	char *format;
 	uint32_t reg_off;		/* its registry entry, kept privately */
+	uint32_t parent;		/* stable events: their raw event */
 	uint16_t kind;
-	uint8_t loaded;
+	uint16_t loaded;		/* modules that define it now */
 	uint8_t nargs;
 	uint8_t types[EVT_PRINTK_MAX_ARGS];
 };
@@ -82,11 +83,20 @@ extern struct evt__process evt__proc;
 int evt__process_init_locked(void);
 uint32_t evt__event_add_locked(const char *path, const char *format,
 			       uint16_t kind, const uint8_t *types,
-			       uint8_t nargs, int *reused);
+			       uint8_t nargs, uint32_t parent, int *reused);
 void evt__event_unload_locked(uint32_t id);
 
 /* register.c */
 void evt__site_register_lazy(struct evt_site *site);
+const char *evt__module_name(const void *addr);
+
+/* register_event.c */
+int evt__event_register_locked(struct evt_event *ev, const char *module);
+void evt__events_register_locked(struct evt_event **start,
+				 struct evt_event **stop, const char *module);
+void evt__events_unregister_locked(struct evt_event **start,
+				   struct evt_event **stop);
+void evt__event_register_lazy(struct evt_event *ev);
 
 /* write.c */
 uint32_t evt__record_max_bytes(const uint8_t *types, uint32_t nargs);

@@ -355,16 +355,12 @@ static inline uint8_t *copy_string(uint8_t *p, const char *s)
 	return p + len;
 }
 
-static uint32_t encode(uint8_t *dst, const struct evt__site_rt *rt,
-		       uint64_t now, uint16_t cpu, va_list *ap)
+/* Stores the arguments of a printk site; returns their bytes. */
+static uint32_t encode(uint8_t *dst, const struct evt__site_rt *rt, va_list *ap)
 {
-	uint16_t id = (uint16_t)rt->id;
-	uint8_t *p = dst + EVT_RECORD_HEADER_BYTES;
+	uint8_t *p = dst;
 	uint32_t i;
 
-	memcpy(dst, &id, 2);
-	memcpy(dst + 2, &now, 8);
-	memcpy(dst + 10, &cpu, 2);
 	for (i = 0; i < rt->nargs; i++) {
 		switch (rt->types[i]) {
 		case EVT_ARG_I8: case EVT_ARG_U8:
@@ -428,19 +424,56 @@ static void drop_all(struct evt__thread *t, uint32_t mask, int nested)
 	}
 }
 
-static void emit(const struct evt__site_rt *rt, uint32_t mask, va_list *ap)
+/* Where a record of bytes goes in slot s's buffer; NULL, counted, if none. */
+static uint8_t *slot_reserve(struct evt__thread *t, unsigned s, uint32_t bytes,
+			     uint64_t now)
+{
+	struct tslot *ts = &t->slot[s];
+	uint8_t *rec;
+
+	if (__builtin_expect(ts->state != TSLOT_HAVE ||
+			     ts->slot_gen != __atomic_load_n(&evt__proc.slots[s].gen,
+							     __ATOMIC_RELAXED), 0)) {
+		if ((ts->state == TSLOT_FAILED &&
+		     ts->slot_gen == evt__proc.slots[s].gen) ||
+		    tslot_acquire(t, s)) {
+			drop_all(t, 1u << s, 0);
+			return NULL;
+		}
+	}
+	rec = reserve(t, ts, bytes, now);
+	if (__builtin_expect(!rec, 0)) {
+		ts->lost++;
+		ts->desc->lost = ts->lost;
+	}
+	return rec;
+}
+
+static inline void slot_publish(struct tslot *ts, uint32_t len)
+{
+	ts->off += len;
+	ts->written++;
+	/* Pairs with the engine's acquire of commit. */
+	__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
+}
+
+/*
+ * Starts a record of at most max_bytes for the slots in mask: its header
+ * is written into the first slot that has room, and the payload goes
+ * after it.  NULL when no slot takes it (counted); otherwise the thread is
+ * busy until write_end().
+ */
+static uint8_t *write_begin(const struct evt__site_rt *rt, uint32_t mask,
+			    uint32_t max_bytes, struct evt__writer *w)
 {
 	struct evt__thread *t = thread_get();
-	uint8_t *first = NULL;
-	uint32_t len = 0;
+	uint16_t id = (uint16_t)rt->id, cpu;
 	uint64_t now;
-	uint16_t cpu;
-	unsigned s;
 
-	mask &= (1u << EVT_NSLOTS) - 1;
+	mask &= EVT_SLOT_MASK;
 	if (__builtin_expect(!t || t->busy, 0)) {
 		drop_all(t, mask, t != NULL);
-		return;
+		return NULL;
 	}
 	t->busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -449,41 +482,86 @@ static void emit(const struct evt__site_rt *rt, uint32_t mask, va_list *ap)
 		now = t->last_ts;	/* rdtsc ran ahead of an earlier one */
 	t->last_ts = now;
 	for (; mask; mask &= mask - 1) {
-		struct tslot *ts;
-		uint8_t *rec;
+		unsigned s = (unsigned)__builtin_ctz(mask);
+		uint8_t *rec = slot_reserve(t, s, max_bytes, now);
 
-		s = (unsigned)__builtin_ctz(mask);
-		ts = &t->slot[s];
-		if (__builtin_expect(ts->state != TSLOT_HAVE ||
-				     ts->slot_gen != __atomic_load_n(
-					     &evt__proc.slots[s].gen,
-					     __ATOMIC_RELAXED), 0)) {
-			if ((ts->state == TSLOT_FAILED &&
-			     ts->slot_gen == evt__proc.slots[s].gen) ||
-			    tslot_acquire(t, s)) {
-				drop_all(t, 1u << s, 0);
-				continue;
-			}
+		if (rec) {
+			memcpy(rec, &id, 2);
+			memcpy(rec + 2, &now, 8);
+			memcpy(rec + 10, &cpu, 2);
+			w->thread = t;
+			w->record = rec;
+			w->now = now;
+			w->slot = s;
+			w->mask = mask & (mask - 1);
+			return rec + EVT_RECORD_HEADER_BYTES;
 		}
-		rec = reserve(t, ts, rt->max_record_bytes, now);
-		if (__builtin_expect(!rec, 0)) {
-			ts->lost++;
-			ts->desc->lost = ts->lost;
-			continue;
-		}
-		if (!first) {
-			len = encode(rec, rt, now, cpu, ap);
-			first = rec;
-		} else {
-			memcpy(rec, first, len);
-		}
-		ts->off += len;
-		ts->written++;
-		/* Pairs with the engine's acquire of commit. */
-		__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
+	return NULL;
+}
+
+/* Publishes the record of len bytes, and copies it to the other slots. */
+static void write_end(struct evt__writer *w, uint32_t len)
+{
+	struct evt__thread *t = w->thread;
+	uint32_t mask;
+
+	slot_publish(&t->slot[w->slot], len);
+	for (mask = w->mask; mask; mask &= mask - 1) {
+		unsigned s = (unsigned)__builtin_ctz(mask);
+		uint8_t *rec = slot_reserve(t, s, len, w->now);
+
+		if (rec) {
+			memcpy(rec, w->record, len);
+			slot_publish(&t->slot[s], len);
+		}
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
+}
+
+static void emit(const struct evt__site_rt *rt, uint32_t mask, va_list *ap)
+{
+	struct evt__writer w;
+	uint8_t *p = write_begin(rt, mask, rt->max_record_bytes, &w);
+
+	if (p)
+		write_end(&w, encode(p, rt, ap) + EVT_RECORD_HEADER_BYTES);
+}
+
+EVT_API uint8_t *evt__event_reserve(struct evt_event *ev, uint32_t size,
+				    struct evt__writer *w)
+{
+	const struct evt__site_rt *rt = ev->runtime;
+	uint32_t mask;
+
+	if (__builtin_expect(!rt, 0)) {
+		evt__event_register_lazy(ev);
+		rt = ev->runtime;
+		if (!rt)
+			return NULL;
+	}
+	mask = *ev->enable & EVT_SLOT_MASK;
+	if (!mask)
+		return NULL;
+	return write_begin(rt, mask, size + EVT_RECORD_HEADER_BYTES, w);
+}
+
+EVT_API void evt__event_commit(struct evt__writer *w, uint32_t size)
+{
+	write_end(w, size + EVT_RECORD_HEADER_BYTES);
+}
+
+EVT_API void evt__event_views(const struct evt_event *raw, const void *args)
+{
+	const struct evt_event *v;
+
+	/* Pairs with the release that links a view at registration. */
+	for (v = __atomic_load_n(&raw->views, __ATOMIC_ACQUIRE); v; v = v->next_view)
+		if (*v->enable & EVT_SLOT_MASK)
+			v->probe(v, args);
 }
 
 EVT_API void evt__printk(struct evt_site *site, const char *format, ...)

@@ -52,8 +52,11 @@ struct evt_module {
 	void *runtime;
 };
 
+struct evt_event;
 EVT_API void evt__module_register(struct evt_module *module,
-				  struct evt_site *start, struct evt_site *stop);
+				  struct evt_site *start, struct evt_site *stop,
+				  struct evt_event **events_start,
+				  struct evt_event **events_stop);
 EVT_API void evt__module_unregister(struct evt_module *module);
 /* Both get the format again as a named argument, which spares the macros
  * GNU's ", ##__VA_ARGS__" (the format is the first of __VA_ARGS__). */
@@ -83,19 +86,31 @@ __attribute__((weak, visibility("hidden"))) struct evt_module evt__this_module;
  * statics outside the section) registers itself when first executed. */
 __attribute__((weak, visibility("hidden"))) EVT__DEFINE const uint32_t evt__site_unregistered = 1;
 
+extern struct evt_event *__start_evt_events[]
+	__attribute__((weak, visibility("hidden")));
+extern struct evt_event *__stop_evt_events[]
+	__attribute__((weak, visibility("hidden")));
+
+static inline __attribute__((unused)) int evt__module_has_events(void)
+{
+	return (const void *)__start_evt_sites != (const void *)__stop_evt_sites ||
+	       (const void *)__start_evt_events != (const void *)__stop_evt_events;
+}
+
 /* Runs in every translation unit; the runtime registers a module once.
  * Priority 101, the first left to programs: before the module's own
  * constructors, so that they can trace too. */
 __attribute__((constructor(101), unused)) static void evt__unit_ctor(void)
 {
-	if ((const void *)__start_evt_sites != (const void *)__stop_evt_sites)
+	if (evt__module_has_events())
 		evt__module_register(&evt__this_module, __start_evt_sites,
-				     __stop_evt_sites);
+				     __stop_evt_sites, __start_evt_events,
+				     __stop_evt_events);
 }
 
 __attribute__((destructor, unused)) static void evt__unit_dtor(void)
 {
-	if ((const void *)__start_evt_sites != (const void *)__stop_evt_sites)
+	if (evt__module_has_events())
 		evt__module_unregister(&evt__this_module);
 }
 
@@ -181,5 +196,7 @@ void evt__check_format(const char *format, ...)
 #ifdef __cplusplus
 }
 #endif
+
+#include "event.h"
 
 #endif

@@ -1,0 +1,398 @@
+/*
+ * event.h - typed tracepoints and stable events; included by evtrace.h.
+ *
+ * Define an event once, in a header that any number of files include:
+ *
+ *   EVT_EVENT(sched, switch,
+ *	EVT_PROTO(const struct task *prev, const struct task *next),
+ *	EVT_ARGS(prev, next),
+ *	EVT_FIELDS(
+ *		evt_array(char, prev_comm, 16, prev->comm),
+ *		evt_integer(pid_t, prev_pid, prev->pid),
+ *		evt_enum(uint8_t, prev_state, task_state, prev->state),
+ *		evt_integer(pid_t, next_pid, next->pid)))
+ *
+ * and call it where it happens: trace_sched_switch(prev, next).  The event
+ * is sched/switch, off until a tracer enables it; a disabled call costs
+ * what a disabled trace_printk() does (three instructions on x86-64), its
+ * arguments are not evaluated, and an enabled one stores the fields in
+ * binary.  Fields, in the order given (at least one, at most 64):
+ *
+ *   evt_integer(type, name, expr)       signed or unsigned, 8 to 64 bits
+ *   evt_enum(type, name, values, expr)  an integer named by EVT_ENUM(values)
+ *   evt_bool(name, expr)
+ *   evt_double(name, expr)
+ *   evt_array(type, name, count, expr)  count elements at pointer expr;
+ *                                       char arrays read as text
+ *   evt_string(name, expr)              NUL-terminated, up to 255 bytes
+ *                                       (longer ones are cut, end in "...")
+ *   evt_sequence(type, name, expr, length)  length elements at expr, up to
+ *                                       EVT_SEQUENCE_MAX_BYTES of them
+ *
+ * Field expressions may use the event's arguments; an unsupported type or
+ * a field name used twice fails to compile.  The expressions of strings
+ * and sequences are evaluated once, the others once per enabled event.
+ *
+ * A stable event is a restricted view of one such raw event, with a flat
+ * path stable/<name> and fields computed from the raw event's arguments
+ * (`args->name`).  It has no call site of its own: the raw event's call
+ * feeds it.  When the raw event no longer has what the view needs, the
+ * build fails:
+ *
+ *   EVT_STABLE_EVENT(sched_switch, sched, switch,
+ *	EVT_FIELDS(evt_integer(pid_t, prev_pid, args->prev->pid),
+ *		   evt_integer(char, prev_state, args->prev->state)))
+ *
+ * EVT_EVENT_FLAGS(provider, name, EVT_FL_CAP_ANY) after an event's
+ * definition declares that unprivileged tracers may record its fields
+ * (stable events: provider `stable`).
+ */
+#ifndef EVTRACE_EVENT_H
+#define EVTRACE_EVENT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "bits/foreach.h"
+
+#ifdef __cplusplus
+extern "C" {
+#define EVT__STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define EVT__STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
+/* The event may have its fields recorded by unprivileged users tracing
+ * their own processes (enforced by the system daemon). */
+#define EVT_FL_CAP_ANY		0x1u
+
+#define EVT_SEQUENCE_MAX_BYTES	4096
+
+enum {
+	EVT__FK_INTEGER = 1, EVT__FK_ENUM, EVT__FK_BOOL, EVT__FK_DOUBLE,
+	EVT__FK_ARRAY, EVT__FK_STRING, EVT__FK_SEQUENCE,
+};
+
+/* One named value of an EVT_ENUM. */
+struct evt_enum_value {
+	const char *name;
+	long long value;
+};
+
+/* One field of a typed event, as the macros describe it. */
+struct evt_field {
+	uint32_t kind;			/* EVT__FK_* */
+	uint32_t size;			/* bytes of one element */
+	uint32_t count;			/* arrays */
+	uint32_t is_signed;
+	uint32_t align;			/* natural alignment, bytes */
+	const char *name;
+	const char *type;		/* as the source spells it */
+	const struct evt_enum_value *values;	/* enums: ends at a NULL name */
+};
+
+/*
+ * A typed or stable event, one per module (weak, hidden), registered by
+ * the module's constructor from the section "evt_events".  Frozen ABI
+ * like struct evt_site: the runtime checks `size`.
+ */
+struct evt_event {
+	const volatile uint32_t *enable; /* first: the fast path loads it */
+	uint32_t size;			 /* sizeof(struct evt_event) */
+	uint32_t is_stable;
+	const char *provider;
+	const char *name;
+	const struct evt_field *fields;
+	uint32_t nfields;
+	const uint32_t *flags;		 /* EVT_EVENT_FLAGS, or NULL */
+	struct evt_event *raw;		 /* stable: the event it views */
+	void (*probe)(const struct evt_event *view, const void *args);
+	struct evt_event *views;	 /* owned by libevtrace */
+	struct evt_event *next_view;	 /* owned by libevtrace */
+	void *runtime;			 /* owned by libevtrace */
+};
+
+/* Where an enabled event's record is being written. */
+struct evt__writer {
+	void *thread;
+	uint8_t *record;
+	uint64_t now;
+	uint32_t mask;			/* slots still to copy it to */
+	uint32_t slot;
+};
+
+/* Returns where the payload (size bytes) goes, or NULL: nothing to do. */
+EVT_API uint8_t *evt__event_reserve(struct evt_event *event, uint32_t size,
+				    struct evt__writer *w);
+EVT_API void evt__event_commit(struct evt__writer *w, uint32_t size);
+/* Feeds the stable views of raw that are enabled. */
+EVT_API void evt__event_views(const struct evt_event *raw, const void *args);
+
+/* Enable word: bits 0-7 the event's slots, 8-15 its stable views'. */
+#define EVT__SLOT_BITS	0xffu
+
+static inline uint32_t evt__string_bytes(const char *s)
+{
+	uint32_t n = 0;
+
+	if (!s)
+		return 7;	/* "(null)" */
+	while (n < 256 && s[n])
+		n++;
+	return n < 256 ? n + 1 : 256;
+}
+
+static inline uint8_t *evt__put_string(uint8_t *p, const char *s, uint32_t bytes)
+{
+	if (!s)
+		s = "(null)";
+	if (bytes < 256) {
+		memcpy(p, s, bytes - 1);
+	} else {
+		memcpy(p, s, 252);
+		memcpy(p + 252, "...", 3);
+	}
+	p[bytes - 1] = '\0';
+	return p + bytes;
+}
+
+static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
+{
+	return n > EVT_SEQUENCE_MAX_BYTES / size ?
+		EVT_SEQUENCE_MAX_BYTES / size : (uint32_t)n;
+}
+
+/* ---- the field macros: each is a tuple the passes below take apart ---- */
+
+#define evt_integer(type, name, expr)		(INTEGER, type, name, expr)
+#define evt_enum(type, name, values, expr)	(ENUM, type, name, values, expr)
+#define evt_bool(name, expr)			(BOOL, name, expr)
+#define evt_double(name, expr)			(DOUBLE, name, expr)
+#define evt_array(type, name, count, expr)	(ARRAY, type, name, count, expr)
+#define evt_string(name, expr)			(STRING, name, expr)
+#define evt_sequence(type, name, expr, length)	(SEQUENCE, type, name, expr, length)
+
+#define EVT_PROTO(...)	(__VA_ARGS__)
+#define EVT_ARGS(...)	(__VA_ARGS__)
+#define EVT_FIELDS(...)	__VA_ARGS__
+
+/* Names the values of an enum field: EVT_ENUM(task_state, {"R", 0}, ...). */
+#define EVT_ENUM(values, ...)						\
+	static const struct evt_enum_value evt__enum_##values[]		\
+	__attribute__((unused)) = { __VA_ARGS__, { 0, 0 } };
+
+/* Applies pass P to one field tuple: EVT__<P>_<KIND>(the rest). */
+#define EVT__PASS(P, tuple) EVT__PASS_(P, EVT__EXPAND tuple)
+#define EVT__PASS_(P, ...) EVT__PASS__(P, __VA_ARGS__)
+#define EVT__PASS__(P, kind, ...) EVT__##P##_##kind(__VA_ARGS__)
+#define EVT__EACH(P, ...) EVT__FOREACH(EVT__PASS, P, __VA_ARGS__)
+
+#define EVT__SIGNED(type) ((type)~(type)0 < (type)1)
+/* Integer types (char, enums and, in C, bool included) of 1 to 8 bytes. */
+#define EVT__IS_INTEGER(type)						\
+	((__builtin_classify_type(*(type *)0) == 1 ||			\
+	  __builtin_classify_type(*(type *)0) == 3) &&			\
+	 (sizeof(type) == 1 || sizeof(type) == 2 ||			\
+	  sizeof(type) == 4 || sizeof(type) == 8))
+#define EVT__ASSERT_INTEGER(type, name, what)				\
+	EVT__STATIC_ASSERT(EVT__IS_INTEGER(type), what "(" #type ", " #name \
+		"): the type must be an integer of 8, 16, 32 or 64 bits");
+
+/* DESC: the field's description. */
+#define EVT__DESC_INTEGER(type, name, expr)				\
+	{ EVT__FK_INTEGER, sizeof(type), 0, EVT__SIGNED(type),		\
+	  __alignof__(type), #name, #type, 0 },
+#define EVT__DESC_ENUM(type, name, values, expr)			\
+	{ EVT__FK_ENUM, sizeof(type), 0, EVT__SIGNED(type),		\
+	  __alignof__(type), #name, #type, evt__enum_##values },
+#define EVT__DESC_BOOL(name, expr)					\
+	{ EVT__FK_BOOL, 1, 0, 0, 1, #name, "bool", 0 },
+#define EVT__DESC_DOUBLE(name, expr)					\
+	{ EVT__FK_DOUBLE, 8, 0, 1, __alignof__(double), #name, "double", 0 },
+#define EVT__DESC_ARRAY(type, name, count, expr)			\
+	{ EVT__FK_ARRAY, sizeof(type), (count), EVT__SIGNED(type),	\
+	  __alignof__(type), #name, #type, 0 },
+#define EVT__DESC_STRING(name, expr)					\
+	{ EVT__FK_STRING, 1, 0, EVT__SIGNED(char), 1, #name, "char", 0 },
+#define EVT__DESC_SEQUENCE(type, name, expr, length)			\
+	{ EVT__FK_SEQUENCE, sizeof(type), 0, EVT__SIGNED(type),		\
+	  __alignof__(type), #name, #type, 0 },
+
+/* CHECK: what the compiler can refuse, with a message that says why. */
+#define EVT__CHECK_INTEGER(type, name, expr) \
+	EVT__ASSERT_INTEGER(type, name, "evt_integer")
+#define EVT__CHECK_ENUM(type, name, values, expr) \
+	EVT__ASSERT_INTEGER(type, name, "evt_enum")
+#define EVT__CHECK_BOOL(name, expr)
+#define EVT__CHECK_DOUBLE(name, expr)
+#define EVT__CHECK_ARRAY(type, name, count, expr)			\
+	EVT__ASSERT_INTEGER(type, name, "evt_array")			\
+	EVT__STATIC_ASSERT((count) > 0 &&				\
+		(count) * sizeof(type) <= EVT_SEQUENCE_MAX_BYTES,	\
+		"evt_array(" #type ", " #name ", " #count		\
+		"): 1 to 4096 bytes of elements");
+#define EVT__CHECK_STRING(name, expr)
+#define EVT__CHECK_SEQUENCE(type, name, expr, length) \
+	EVT__ASSERT_INTEGER(type, name, "evt_sequence")
+
+/* NAMES: a struct member per field, so that a name used twice is a
+ * "duplicate member" error. */
+#define EVT__NAMES_INTEGER(type, name, expr) char name;
+#define EVT__NAMES_ENUM(type, name, values, expr) char name;
+#define EVT__NAMES_BOOL(name, expr) char name;
+#define EVT__NAMES_DOUBLE(name, expr) char name;
+#define EVT__NAMES_ARRAY(type, name, count, expr) char name;
+#define EVT__NAMES_STRING(name, expr) char name;
+#define EVT__NAMES_SEQUENCE(type, name, expr, length) char name;
+
+/* LOCAL: variable-size fields evaluate their expression once. */
+#define EVT__LOCAL_INTEGER(type, name, expr)
+#define EVT__LOCAL_ENUM(type, name, values, expr)
+#define EVT__LOCAL_BOOL(name, expr)
+#define EVT__LOCAL_DOUBLE(name, expr)
+#define EVT__LOCAL_ARRAY(type, name, count, expr)
+#define EVT__LOCAL_STRING(name, expr)					\
+	const char *evt__s_##name = (expr);				\
+	uint32_t evt__n_##name = evt__string_bytes(evt__s_##name);
+#define EVT__LOCAL_SEQUENCE(type, name, expr, length)			\
+	const type *evt__s_##name = (expr);				\
+	uint32_t evt__n_##name = evt__sequence_count((length), sizeof(type));
+
+/* SIZE: the payload's bytes. */
+#define EVT__SIZE_INTEGER(type, name, expr) + (uint32_t)sizeof(type)
+#define EVT__SIZE_ENUM(type, name, values, expr) + (uint32_t)sizeof(type)
+#define EVT__SIZE_BOOL(name, expr) + 1u
+#define EVT__SIZE_DOUBLE(name, expr) + 8u
+#define EVT__SIZE_ARRAY(type, name, count, expr) + (uint32_t)((count) * sizeof(type))
+#define EVT__SIZE_STRING(name, expr) + evt__n_##name
+#define EVT__SIZE_SEQUENCE(type, name, expr, length)			\
+	+ 4u + evt__n_##name * (uint32_t)sizeof(type)
+
+/* STORE: the payload, packed, in field order. */
+#define EVT__STORE_INTEGER(type, name, expr)				\
+	{ type evt__v = (expr); memcpy(evt__p, &evt__v, sizeof(type));	\
+	  evt__p += sizeof(type); }
+#define EVT__STORE_ENUM(type, name, values, expr)			\
+	EVT__STORE_INTEGER(type, name, expr)
+#define EVT__STORE_BOOL(name, expr) *evt__p++ = (expr) ? 1 : 0;
+#define EVT__STORE_DOUBLE(name, expr)					\
+	{ double evt__v = (expr); memcpy(evt__p, &evt__v, 8); evt__p += 8; }
+#define EVT__STORE_ARRAY(type, name, count, expr)			\
+	{ const type *evt__v = (expr);					\
+	  memcpy(evt__p, evt__v, (count) * sizeof(type));		\
+	  evt__p += (count) * sizeof(type); }
+#define EVT__STORE_STRING(name, expr)					\
+	evt__p = evt__put_string(evt__p, evt__s_##name, evt__n_##name);
+#define EVT__STORE_SEQUENCE(type, name, expr, length)			\
+	memcpy(evt__p, &evt__n_##name, 4);				\
+	memcpy(evt__p + 4, evt__s_##name, evt__n_##name * sizeof(type)); \
+	evt__p += 4 + evt__n_##name * sizeof(type);
+
+/* Writes one record of event ev from fields, when slots in its word want it. */
+#define EVT__WRITE(ev, ...)						\
+	do {								\
+		EVT__EACH(LOCAL, __VA_ARGS__)				\
+		uint32_t evt__size = 0 EVT__EACH(SIZE, __VA_ARGS__);	\
+		struct evt__writer evt__w;				\
+		uint8_t *evt__p = evt__event_reserve((ev), evt__size, &evt__w); \
+		if (evt__p) {						\
+			EVT__EACH(STORE, __VA_ARGS__)			\
+			evt__event_commit(&evt__w, evt__size);		\
+		}							\
+	} while (0)
+
+/* What every event definition declares: descriptions, checks, object. */
+#define EVT__DEFINE_EVENT(id, provider_str, name_str, stable, raw_ptr,	\
+			  probe_fn, ...)				\
+	EVT__EACH(CHECK, __VA_ARGS__)					\
+	struct evt__names_##id { EVT__EACH(NAMES, __VA_ARGS__) };	\
+	static const struct evt_field evt__fields_##id[]		\
+	__attribute__((unused)) = { EVT__EACH(DESC, __VA_ARGS__) };	\
+	extern const uint32_t evt__flags_##id				\
+		__attribute__((weak, visibility("hidden")));		\
+	__attribute__((weak, visibility("hidden")))			\
+	struct evt_event evt__event_##id = {				\
+		&evt__site_unregistered, sizeof(struct evt_event),	\
+		(stable), provider_str, name_str, evt__fields_##id,	\
+		sizeof(evt__fields_##id) / sizeof(struct evt_field),	\
+		&evt__flags_##id, (raw_ptr), (probe_fn), 0, 0, 0,	\
+	};								\
+	static struct evt_event *evt__event_ptr_##id			\
+	__attribute__((section("evt_events"), used)) = &evt__event_##id;
+
+#define EVT__MEMBER(P, decl) decl;
+#define EVT__UNPAREN(x) EVT__EXPAND x
+
+/**
+ * EVT_EVENT() - define the typed event <provider>/<name> and its call,
+ * trace_<provider>_<name>(proto).
+ * @provider: a C identifier, the first part of the event's path.
+ * @name:     a C identifier, the second part.
+ * @proto:    EVT_PROTO(parameter declarations), at least one.
+ * @args:     EVT_ARGS(the parameter names, in order).
+ * @fields:   EVT_FIELDS(evt_integer(...), ...): what is recorded.
+ */
+#define EVT_EVENT(provider, name, proto, args, fields)			\
+	struct evt__args_##provider##_##name {				\
+		EVT__FOREACH(EVT__MEMBER, _, EVT__UNPAREN(proto))	\
+	};								\
+	EVT__DEFINE_EVENT(provider##_##name, #provider, #name, 0, 0, 0, fields) \
+	__attribute__((weak, visibility("hidden"), noinline))		\
+	void evt__write_##provider##_##name(EVT__UNPAREN(proto))	\
+	{								\
+		struct evt_event *evt__ev = &evt__event_##provider##_##name; \
+		uint32_t evt__word = *evt__ev->enable;			\
+									\
+		if (evt__word & EVT__SLOT_BITS)				\
+			EVT__WRITE(evt__ev, fields);			\
+		if (evt__word & ~EVT__SLOT_BITS) {			\
+			struct evt__args_##provider##_##name evt__a =	\
+				{ EVT__UNPAREN(args) };			\
+			evt__event_views(evt__ev, &evt__a);		\
+		}							\
+	}								\
+	static inline __attribute__((unused, always_inline))		\
+	void trace_##provider##_##name(EVT__UNPAREN(proto))		\
+	{								\
+		EVT__GOTO_IF_ON(evt__event_##provider##_##name.enable, evt__on); \
+		return;							\
+	evt__on: EVT__COLD_LABEL;					\
+		evt__write_##provider##_##name(EVT__UNPAREN(args));	\
+	}
+
+/**
+ * EVT_STABLE_EVENT() - define stable/<name>, a view of the raw event
+ * <provider>/<event> (defined before it in the same translation unit).
+ * @fields: EVT_FIELDS(...), whose expressions read the raw event's
+ *          arguments as args-><parameter name>.
+ */
+#define EVT_STABLE_EVENT(name, provider, event, fields)			\
+	__attribute__((weak, visibility("hidden"), noinline))		\
+	void evt__probe_stable_##name(const struct evt_event *evt__view, \
+				      const void *evt__args);		\
+	EVT__DEFINE_EVENT(stable_##name, "stable", #name, 1,		\
+			  &evt__event_##provider##_##event,		\
+			  evt__probe_stable_##name, fields)		\
+	void evt__probe_stable_##name(const struct evt_event *evt__view, \
+				      const void *evt__args)		\
+	{								\
+		const struct evt__args_##provider##_##event *args =	\
+			(const struct evt__args_##provider##_##event *)evt__args; \
+									\
+		(void)evt__view;					\
+		EVT__WRITE(&evt__event_stable_##name, fields);		\
+	}
+
+/**
+ * EVT_EVENT_FLAGS() - set flags (EVT_FL_*) on the event <provider>/<name>
+ * defined before it; `stable` as provider for a stable event.
+ */
+#define EVT_EVENT_FLAGS(provider, name, value)				\
+	__attribute__((weak, visibility("hidden")))			\
+	EVT__DEFINE const uint32_t evt__flags_##provider##_##name = (value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
