@@ -178,7 +178,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 	uint64_t produced;
 	const uint8_t *packets, *pkt;
 	struct evt_packet_header h;
-	char text[4096];
+	char text[EVT_RENDER_MAX_BYTES];
 
 	if ((state != EVT_TBUF_OWNED && state != EVT_TBUF_EXITED) || d->slot != 0)
 		return;

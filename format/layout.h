@@ -216,6 +216,9 @@ enum evt_arg_type {
 
 #define EVT_PRINTK_MAX_ARGS	32
 #define EVT_STRING_MAX_BYTES	256	/* stored string, NUL included */
+/* Room for any record rendered as text: a full packet of 8-bit integers
+ * in brackets takes 5 characters a byte. */
+#define EVT_RENDER_MAX_BYTES	(96u << 10)
 
 _Static_assert(sizeof(struct evt_ctl_header) == 112, "ctl header layout");
 _Static_assert(sizeof(struct evt_ctl_slot) == 64, "slot layout");

@@ -31,7 +31,7 @@ struct cursor {
 	uint64_t discarded;		/* last events_discarded seen */
 	struct evt_trace_item item;	/* the pending item, if have */
 	int have;
-	char text[4096];
+	char text[EVT_RENDER_MAX_BYTES];
 	char message[PATH_MAX + 200];
 };
 

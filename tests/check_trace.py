@@ -115,12 +115,114 @@ def check_suffix(rep, tried):
     print('kept %d of %d' % (len(nums), tried))
 
 
+def unquote(s, i):
+    """The C-quoted string starting at s[i] == '"'; returns (text, next)."""
+    out, i = [], i + 1
+    while s[i] != '"':
+        if s[i] == '\\':
+            c = s[i + 1]
+            if c == 'x':
+                out.append(chr(int(s[i + 2:i + 4], 16)))
+                i += 4
+                continue
+            out.append({'n': '\n', 't': '\t', 'r': '\r'}.get(c, c))
+            i += 2
+        else:
+            out.append(s[i])
+            i += 1
+    return ''.join(out), i + 1
+
+
+def report_fields(text):
+    """`a=1 s="x" v=[1, 2]` as a dict of strings and lists of strings."""
+    fields, i = {}, 0
+    while i < len(text):
+        m = re.compile(r'(\w+)=').match(text, i)
+        if not m:
+            fail('unparsable typed event text at %d: %r' % (i, text))
+        name, i = m.group(1), m.end()
+        if text[i] == '"':
+            value, i = unquote(text, i)
+        elif text[i] == '[':
+            end = text.index(']', i)
+            inner = text[i + 1:end]
+            value = inner.split(', ') if inner else []
+            i = end + 1
+        else:
+            end = text.find(' ', i)
+            end = len(text) if end < 0 else end
+            value, i = text[i:end], end
+        fields[name] = value
+        i += 1 if i < len(text) and text[i] == ' ' else 0
+    return fields
+
+
+def bt_value(s, i):
+    """One babeltrace2 value at s[i]; returns (value, next)."""
+    if s[i] == '"':
+        return unquote(s, i)
+    if s[i] == '(':		# enumeration: ( "label" : container = N )
+        m = re.compile(r'\( (?:"([^"]*)"|<unknown>) : container = (-?\d+) \)').match(s, i)
+        return (m.group(1) if m.group(1) is not None else m.group(2)), m.end()
+    if s[i] == '[':
+        items, i = [], i + 2
+        while s[i] != ']':
+            m = re.compile(r'\[\d+\] = ').match(s, i)
+            v, i = bt_value(s, m.end())
+            items.append(v)
+            i += 2 if s[i] == ',' else 1
+        return items, i + 1
+    m = re.compile(r'[^,\s}\]]+').match(s, i)
+    return m.group(0), m.end()
+
+
+def bt_fields(args):
+    fields, i = {}, 0
+    while i < len(args):
+        m = re.compile(r'(\w+) = ').match(args, i)
+        if not m:
+            fail('unparsable babeltrace2 payload at %d: %r' % (i, args))
+        value, i = bt_value(args, m.end())
+        if not m.group(1).startswith('_'):	# sequence lengths
+            fields[m.group(1)] = value
+        i += 2 if args[i:i + 2] == ', ' else 0
+    return fields
+
+
+def check_typed(rep, bt, prefix):
+    """Typed events under prefix: babeltrace2 shows the same values, in the
+    same order; prints each as `path: field=value ...` for the test."""
+    events, _ = report(rep)
+    ours = [(e['name'], report_fields(e['text'])) for e in events
+            if e['name'].startswith(prefix)]
+    theirs = [(e['name'], bt_fields(e['args'] or '')) for e in babeltrace_raw(bt)
+              if e['name'].startswith(prefix)]
+    if len(ours) != len(theirs):
+        fail('report shows %d events, babeltrace2 %d' % (len(ours), len(theirs)))
+    for k, (a, b) in enumerate(zip(ours, theirs)):
+        if a != b:
+            fail('event %d differs:\n  report     %r\n  babeltrace %r' % (k, a, b))
+    print('%d typed events agree' % len(ours))
+
+
+def babeltrace_raw(path):
+    events = []
+    for line in open(path, encoding='utf-8', errors='replace'):
+        m = BT.match(line.rstrip('\n'))
+        if not m:
+            fail('unparsable babeltrace2 line: %r' % line)
+        events.append(dict(name=m.group('name'), args=m.group('args')))
+    return events
+
+
 if __name__ == '__main__':
     check, args = sys.argv[1], sys.argv[2:]
     if check == 'seq':
         check_seq(args[0], args[1], int(args[2]), int(args[3]))
     elif check == 'count':
         check_count(args[0], args[1], int(args[2]), args[3])
+    elif check == 'typed':
+        check_typed(args[0], args[1], args[2])
     elif check == 'suffix':
         check_suffix(args[0], int(args[1]))
     else:

@@ -131,26 +131,27 @@ EVT_API void evt__event_views(const struct evt_event *raw, const void *args);
 /* Enable word: bits 0-7 the event's slots, 8-15 its stable views'. */
 #define EVT__SLOT_BITS	0xffu
 
+/* Bytes a string field stores: up to 255 characters and the NUL. */
 static inline uint32_t evt__string_bytes(const char *s)
 {
 	uint32_t n = 0;
 
 	if (!s)
 		return 7;	/* "(null)" */
-	while (n < 256 && s[n])
+	while (n < 255 && s[n])
 		n++;
-	return n < 256 ? n + 1 : 256;
+	return n + 1;
 }
 
 static inline uint8_t *evt__put_string(uint8_t *p, const char *s, uint32_t bytes)
 {
 	if (!s)
 		s = "(null)";
-	if (bytes < 256) {
-		memcpy(p, s, bytes - 1);
-	} else {
+	if (bytes == 256 && s[255]) {	/* longer than 255: cut, "..." */
 		memcpy(p, s, 252);
 		memcpy(p + 252, "...", 3);
+	} else {
+		memcpy(p, s, bytes - 1);
 	}
 	p[bytes - 1] = '\0';
 	return p + bytes;
