@@ -32,6 +32,9 @@ $(ASAN_BUILD)/build.ninja: | deps
 demo: all
 	cd $(BUILD) && ./cli/evtrace record -o demo-trace -- ./examples/demo 5 && \
 		./cli/evtrace report demo-trace
+	cd $(BUILD) && ./cli/evtrace record -e sched -e stable -o sched-trace -- ./examples/sched 2 && \
+		./cli/evtrace report sched-trace && \
+		./cli/evtrace abi-check ../abi/stable sched-trace
 
 check: all $(ASAN_BUILD)/build.ninja
 	meson test -C $(BUILD) --print-errorlogs

@@ -48,9 +48,9 @@ row() { printf '%s|%s|%s|%s|%s|%s\n' "$@" >>"$work/rows"; }
 # mode: the write path alone; discard mode: the engine draining).
 ev_instr=$(instr evtrace)
 ev_dis=$("$bench" evtrace $N 1 $RUNS | ns)
-record() {
-	"$evtrace" record $2 -e printk -o "$work/trace" --packets 512 -- "$bench" evtrace $N "$1" $RUNS \
-		2>"$work/rec.err" >"$work/out"
+record() {	# record THREADS MODE [TRACER PATTERN]
+	"$evtrace" record $2 -e "${4:-printk}" -o "$work/trace" --packets 512 -- \
+		"$bench" "${3:-evtrace}" $N "$1" $RUNS 2>"$work/rec.err" >"$work/out"
 	sed -n 's/.*; \([0-9]*\) events lost/\1/p' "$work/rec.err" | tail -1 >"$work/lost"
 }
 record 1 --overwrite; ev_en=$(ns <"$work/out"); ev_rate1=$(rate <"$work/out")
@@ -58,6 +58,13 @@ record 2 --overwrite; ev_rate2=$(rate <"$work/out")
 record 1 ""; ev_drain=$(ns <"$work/out"); ev_lost1=$(cat "$work/lost")
 record 2 ""; ev_drain2=$(ns <"$work/out"); ev_lost2=$(cat "$work/lost")
 row evtrace "$ev_instr" "$ev_dis" "$ev_en" "$ev_rate2" "$ev_lost1 / $ev_lost2 (draining)"
+
+# W2, the typed event (u64, u32, i32, 7-character string); peers: issue 4.
+w2_instr=$(instr evtrace-event)
+w2_dis=$("$bench" evtrace-event $N 1 $RUNS | ns)
+record 1 --overwrite evtrace-event bench; w2_en=$(ns <"$work/out")
+record 2 --overwrite evtrace-event bench; w2_rate2=$(rate <"$work/out")
+row "evtrace W2 typed event" "$w2_instr" "$w2_dis" "$w2_en" "$w2_rate2" "-"
 
 # fprintf to a fully buffered file: always on.
 "$bench" fprintf $N 1 $RUNS >"$work/out"; en=$(ns <"$work/out")
@@ -111,6 +118,7 @@ out=$here/results/$(date +%F).md
 		ratio="-"
 		case "$en" in ''|-|n/a) ;; *) ratio=$(printf '%.1fx' "$(echo "$en / $ev_en" | bc -l)");; esac
 		[ "$name" = evtrace ] && ratio="1x"
+		case "$name" in "evtrace W2"*) ratio="-";; esac
 		echo "| $name | $di | $dn | $en | $r2 | $lost | $ratio |"
 	done <"$work/rows"
 	echo
@@ -120,6 +128,7 @@ out=$here/results/$(date +%F).md
 	echo "|---|---|---|"
 	echo "| disabled: instructions per site | $ev_instr | <= 3 |"
 	echo "| enabled, 1 thread: ns per event (write path) | $ev_en | <= 20 |"
+	echo "| W2 typed event: disabled instructions / enabled ns, 1 thread | $w2_instr / $w2_en | <= 3 / <= 20 |"
 	echo "| 2-thread throughput / 1-thread | $(printf '%.2f' "$(echo "$ev_rate2 / $ev_rate1" | bc -l)") | >= 1.8 |"
 	echo "| enabled with the engine draining, 1 / 2 threads: ns per event | $ev_drain / $ev_drain2 | |"
 	echo "| one rdtsc on this machine, ns | $("$bench" rdtsc $N 1 $RUNS | ns) | |"

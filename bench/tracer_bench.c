@@ -5,6 +5,7 @@
  *
  *   tracer_bench TRACER EVENTS THREADS RUNS
  *     evtrace       trace_printk(); enabled when run under `evtrace record`
+ *     evtrace-event W2: a typed event (u64 a, u32 b, i32 c, 7-character s)
  *     empty         the same loop without any tracer: the baseline
  *     rdtsc         the loop reading the TSC: the clock's own cost
  *     fprintf       fprintf() to a fully buffered file in /dev/shm
@@ -45,6 +46,18 @@ __attribute__((noinline)) static void run_evtrace(const char *comm, long n)
 
 	for (long i = 0; i < n; i++)
 		trace_printk("migrate task %s:%d\n", comm, pid++);
+}
+
+EVT_EVENT(bench, w2,
+	EVT_PROTO(uint64_t a, uint32_t b, int32_t c, const char *s),
+	EVT_ARGS(a, b, c, s),
+	EVT_FIELDS(evt_integer(uint64_t, a, a), evt_integer(uint32_t, b, b),
+		   evt_integer(int32_t, c, c), evt_string(s, s)))
+
+__attribute__((noinline)) static void run_evtrace_event(const char *comm, long n)
+{
+	for (long i = 0; i < n; i++)
+		trace_bench_w2((uint64_t)i, (uint32_t)i, (int32_t)-i, comm);
 }
 
 __attribute__((noinline)) static void run_empty(const char *comm, long n)
@@ -121,6 +134,7 @@ static const struct {
 	loop_fn run;
 } tracers[] = {
 	{ "evtrace", run_evtrace },
+	{ "evtrace-event", run_evtrace_event },
 	{ "empty", run_empty },
 	{ "rdtsc", run_rdtsc },
 	{ "fprintf", run_fprintf },

@@ -15,6 +15,7 @@ int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int cmd_format(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
+int cmd_abi_check(int argc, char **argv);
 
 /* Prints "evtrace: <cmd>: <message>" on stderr; returns 1 (the exit code). */
 int cli_error(const char *cmd, const char *fmt, ...)

@@ -45,7 +45,15 @@ static const struct command commands[] = {
 	  "Disable the event or directory PATH, with the rules of enable.\n" },
 	{ "format", cmd_format, "format [-p PID] PATH",
 	  "Print the format of the event PATH: for a printk event, its quoted\n"
-	  "format string.\n" },
+	  "format string; for a typed or stable event, a line per field with\n"
+	  "its name, type, size in bits, alignment and signedness.\n" },
+	{ "abi-check", cmd_abi_check, "abi-check [--update] BASELINE (TRACE | -- CMD [ARG]...)",
+	  "Compare the formats of the stable events of CMD (run under record) or\n"
+	  "of the trace directory TRACE with the baseline directory BASELINE,\n"
+	  "one file <name>.format per stable event.  Prints what changed, as a\n"
+	  "line diff, and exits 1 when a format changed, or a stable event was\n"
+	  "added or removed.\n\n"
+	  "  -u, --update           write the program's formats to BASELINE instead\n" },
 	{ "stream", cmd_stream, "stream [-p PID] [-e PATTERN]...",
 	  "Print the events of running processes (or of PID) live, until\n"
 	  "interrupted.  -e enables PATTERN while streaming.\n" },

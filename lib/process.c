@@ -373,7 +373,8 @@ uint32_t evt__event_add_locked(const char *path, const char *format,
 	e->kind = kind;
 	e->parent = parent;
 	e->nargs = nargs;
-	memcpy(e->types, types, nargs);
+	if (nargs)
+		memcpy(e->types, types, nargs);
 	e->loaded = 1;
 	if (registry_append(id, e)) {
 		free(e->path);

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 man=$(dirname "$0")/../doc/evtrace.1
 "$EVTRACE" --help >"$T/help"
-for cmd in $(sed -n 's/^  evtrace \([a-z]*\).*/\1/p' "$T/help"); do
+for cmd in $(sed -n 's/^  evtrace \([a-z-]*\).*/\1/p' "$T/help"); do
 	grep -q "^\.B evtrace $cmd" "$man" || fail "evtrace $cmd is not in the man page synopsis"
 	"$EVTRACE" "$cmd" --help >"$T/cmd" || fail "evtrace $cmd --help failed"
 	for opt in $(grep -o -- '--[a-z-]*' "$T/cmd" | sort -u); do

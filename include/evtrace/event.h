@@ -286,7 +286,8 @@ static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
 	evt__p = evt__put_string(evt__p, evt__s_##name, evt__n_##name);
 #define EVT__STORE_SEQUENCE(type, name, expr, length)			\
 	memcpy(evt__p, &evt__n_##name, 4);				\
-	memcpy(evt__p + 4, evt__s_##name, evt__n_##name * sizeof(type)); \
+	if (evt__n_##name)	/* an empty one may be NULL */		\
+		memcpy(evt__p + 4, evt__s_##name, evt__n_##name * sizeof(type)); \
 	evt__p += 4 + evt__n_##name * sizeof(type);
 
 /* Writes one record of event ev from fields, when slots in its word want it. */
