@@ -33,7 +33,7 @@ static int fail(char *err, size_t size, const char *fmt, ...)
 	return -1;
 }
 
-static bool is_identifier(const char *s)
+bool evt_is_identifier(const char *s)
 {
 	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
 		return false;
@@ -89,7 +89,7 @@ static int check_field(const struct evt_field_format *fd, char *err,
 {
 	uint32_t i, j;
 
-	if (!is_identifier(fd->name) || strlen(fd->name) >= EVT_FIELD_NAME_MAX)
+	if (!evt_is_identifier(fd->name) || strlen(fd->name) >= EVT_FIELD_NAME_MAX)
 		return fail(err, size, "field name \"%s\" is not a C identifier "
 			    "of at most %d characters", fd->name,
 			    EVT_FIELD_NAME_MAX - 1);

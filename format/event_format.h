@@ -25,6 +25,7 @@
 #ifndef EVT_FORMAT_EVENT_FORMAT_H
 #define EVT_FORMAT_EVENT_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -91,6 +92,8 @@ char *evt_event_format_text(const struct evt_event_format *f);
 int evt_event_format_parse(const char *text, struct evt_event_format *out,
 			   char *err, size_t err_size);
 void evt_event_format_free(struct evt_event_format *f);
+/* A C identifier: field, provider and event names. */
+bool evt_is_identifier(const char *s);
 /* "CAP_ANY" and so on, '|'-separated; "" for none. */
 const char *evt_event_flags_name(uint32_t flags, char *buf, size_t size);
 

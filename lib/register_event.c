@@ -31,12 +31,6 @@ static void event_stays_off(struct evt_event *ev)
 	__atomic_store_n(&ev->enable, &event_off, __ATOMIC_RELEASE);
 }
 
-static void free_format(struct evt_event_format *f)
-{
-	free(f->fields);	/* names and values point into the event */
-	memset(f, 0, sizeof(*f));
-}
-
 /* The format of ev, described from its static definition. */
 static int describe(const struct evt_event *ev, struct evt_event_format *f,
 		    char *err, size_t err_size)
@@ -97,24 +91,15 @@ static int describe(const struct evt_event *ev, struct evt_event_format *f,
 	return 0;
 }
 
+/* Frees what describe() allocated: the value names are the event's. */
 static void release_description(struct evt_event_format *f)
 {
 	uint32_t i;
 
 	for (i = 0; i < f->nfields; i++)
 		free(f->fields[i].values);
-	free_format(f);
-}
-
-static int is_identifier(const char *s)
-{
-	if (!s || !*s || strlen(s) > 200 || (*s >= '0' && *s <= '9'))
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_'))
-			return 0;
-	return 1;
+	free(f->fields);
+	memset(f, 0, sizeof(*f));
 }
 
 int evt__event_register_locked(struct evt_event *ev, const char *module)
@@ -128,8 +113,9 @@ int evt__event_register_locked(struct evt_event *ev, const char *module)
 
 	if (ev->runtime)
 		return 0;
-	if (ev->size < sizeof(struct evt_event) || !is_identifier(ev->provider) ||
-	    !is_identifier(ev->name)) {
+	if (ev->size < sizeof(struct evt_event) || !ev->provider || !ev->name ||
+	    strlen(ev->provider) > 200 || strlen(ev->name) > 200 ||
+	    !evt_is_identifier(ev->provider) || !evt_is_identifier(ev->name)) {
 		evt__warn("module %s: an event has an unknown layout or a bad name; "
 			  "it stays off", module);
 		event_stays_off(ev);

@@ -53,7 +53,7 @@ def babeltrace(path):
             fail('unparsable babeltrace2 line: %r' % line)
         args = dict(ARG.findall(m.group('args') or ''))
         events.append(dict(name=m.group('name'), tid=int(m.group('tid')),
-                           args=args))
+                           args=args, payload=m.group('args') or ''))
     return events
 
 
@@ -195,7 +195,7 @@ def check_typed(rep, bt, prefix):
     events, _ = report(rep)
     ours = [(e['name'], report_fields(e['text'])) for e in events
             if e['name'].startswith(prefix)]
-    theirs = [(e['name'], bt_fields(e['args'] or '')) for e in babeltrace_raw(bt)
+    theirs = [(e['name'], bt_fields(e['payload'])) for e in babeltrace(bt)
               if e['name'].startswith(prefix)]
     if len(ours) != len(theirs):
         fail('report shows %d events, babeltrace2 %d' % (len(ours), len(theirs)))
@@ -203,16 +203,6 @@ def check_typed(rep, bt, prefix):
         if a != b:
             fail('event %d differs:\n  report     %r\n  babeltrace %r' % (k, a, b))
     print('%d typed events agree' % len(ours))
-
-
-def babeltrace_raw(path):
-    events = []
-    for line in open(path, encoding='utf-8', errors='replace'):
-        m = BT.match(line.rstrip('\n'))
-        if not m:
-            fail('unparsable babeltrace2 line: %r' % line)
-        events.append(dict(name=m.group('name'), args=m.group('args')))
-    return events
 
 
 if __name__ == '__main__':
