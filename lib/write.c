@@ -531,22 +531,23 @@ static void emit(const struct evt__site_rt *rt, uint32_t mask, va_list *ap)
 		write_end(&w, encode(p, rt, ap) + EVT_RECORD_HEADER_BYTES);
 }
 
-EVT_API uint8_t *evt__event_reserve(struct evt_event *ev, uint32_t size,
-				    struct evt__writer *w)
+EVT_API uint8_t *evt__event_reserve(struct evt_event *ev, uint32_t word,
+				    uint32_t size, struct evt__writer *w)
 {
 	const struct evt__site_rt *rt = ev->runtime;
-	uint32_t mask;
 
 	if (__builtin_expect(!rt, 0)) {
+		/* word was the "unregistered" marker: register, read again. */
 		evt__event_register_lazy(ev);
 		rt = ev->runtime;
 		if (!rt)
 			return NULL;
+		word = *ev->enable;
 	}
-	mask = *ev->enable & EVT_SLOT_MASK;
-	if (!mask)
+	word &= EVT_SLOT_MASK;
+	if (!word)
 		return NULL;
-	return write_begin(rt, mask, size + EVT_RECORD_HEADER_BYTES, w);
+	return write_begin(rt, word, size + EVT_RECORD_HEADER_BYTES, w);
 }
 
 EVT_API void evt__event_commit(struct evt__writer *w, uint32_t size)

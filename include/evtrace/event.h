@@ -121,9 +121,10 @@ struct evt__writer {
 	uint32_t slot;
 };
 
-/* Returns where the payload (size bytes) goes, or NULL: nothing to do. */
-EVT_API uint8_t *evt__event_reserve(struct evt_event *event, uint32_t size,
-				    struct evt__writer *w);
+/* Returns where the payload (size bytes) goes for the slots in word (the
+ * event's enable word as the caller read it), or NULL: nothing to do. */
+EVT_API uint8_t *evt__event_reserve(struct evt_event *event, uint32_t word,
+				    uint32_t size, struct evt__writer *w);
 EVT_API void evt__event_commit(struct evt__writer *w, uint32_t size);
 /* Feeds the stable views of raw that are enabled. */
 EVT_API void evt__event_views(const struct evt_event *raw, const void *args);
@@ -290,13 +291,14 @@ static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
 		memcpy(evt__p + 4, evt__s_##name, evt__n_##name * sizeof(type)); \
 	evt__p += 4 + evt__n_##name * sizeof(type);
 
-/* Writes one record of event ev from fields, when slots in its word want it. */
-#define EVT__WRITE(ev, ...)						\
+/* Writes one record of event ev for the slots in word, from fields. */
+#define EVT__WRITE(ev, word, ...)					\
 	do {								\
 		EVT__EACH(LOCAL, __VA_ARGS__)				\
 		uint32_t evt__size = 0 EVT__EACH(SIZE, __VA_ARGS__);	\
 		struct evt__writer evt__w;				\
-		uint8_t *evt__p = evt__event_reserve((ev), evt__size, &evt__w); \
+		uint8_t *evt__p = evt__event_reserve((ev), (word), evt__size, \
+							&evt__w);	\
 		if (evt__p) {						\
 			EVT__EACH(STORE, __VA_ARGS__)			\
 			evt__event_commit(&evt__w, evt__size);		\
@@ -346,7 +348,7 @@ static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
 		uint32_t evt__word = *evt__ev->enable;			\
 									\
 		if (evt__word & EVT__SLOT_BITS)				\
-			EVT__WRITE(evt__ev, fields);			\
+			EVT__WRITE(evt__ev, evt__word, fields);		\
 		if (evt__word & ~EVT__SLOT_BITS) {			\
 			struct evt__args_##provider##_##name evt__a =	\
 				{ EVT__UNPAREN(args) };			\
@@ -381,8 +383,8 @@ static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
 		const struct evt__args_##provider##_##event *args =	\
 			(const struct evt__args_##provider##_##event *)evt__args; \
 									\
-		(void)evt__view;					\
-		EVT__WRITE(&evt__event_stable_##name, fields);		\
+		EVT__WRITE(&evt__event_stable_##name, *evt__view->enable, \
+			   fields);					\
 	}
 
 /**
