@@ -186,6 +186,9 @@ int evt__process_init_locked(void)
 	if (!evt__proc.events || !evt__proc.hash)
 		return -ENOMEM;
 	evt__proc.clock_kind = evt_clock_detect();
+	if (evt__proc.clock_kind == EVT_CLOCK_TSC && __rseq_size >= 8)
+		evt__proc.rseq_cpu_off = __rseq_offset +
+			(ptrdiff_t)offsetof(struct rseq, cpu_id);
 	fd = create_file(&l, evt__proc.path, sizeof(evt__proc.path));
 	if (fd < 0) {
 		evt__debug("no control file: %s", strerror(-fd));

@@ -12,6 +12,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "evtrace/evtrace.h"
@@ -62,6 +63,8 @@ struct evt__process {
 	uint32_t pid;			/* says: the header is writable by engines */
 	uint32_t fork_gen;		/* bumped in every forked child */
 	uint32_t clock_kind;
+	ptrdiff_t rseq_cpu_off;		/* of rseq's cpu_id from the thread
+					 * pointer; 0: not the TSC, or no rseq */
 
 	struct evt__event *events;	/* [EVT_MAX_EVENTS], by local id */
 	uint32_t nevents;

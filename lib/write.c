@@ -29,6 +29,9 @@
 enum { TSLOT_NONE, TSLOT_HAVE, TSLOT_FAILED };
 
 struct tslot {
+	uint8_t *packet;		/* the open packet */
+	uint32_t off;			/* in it */
+	uint32_t limit;			/* its size; 0 while none is open */
 	uint8_t *base;			/* the buffer's first packet */
 	struct evt_ctl_tbuf *desc;
 	uint32_t packet_size;
@@ -36,7 +39,6 @@ struct tslot {
 	uint32_t mode;
 	uint32_t slot_gen;
 	uint32_t state;
-	uint32_t off;			/* in the open packet; 0: none open */
 	uint32_t idx;			/* packet index of seq */
 	uint64_t seq;
 	uint64_t written;
@@ -267,15 +269,15 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 {
 	struct evt_packet_header *h;
 
-	if (ts->off) {
-		h = packet_at(ts);
+	if (ts->limit) {
+		h = (struct evt_packet_header *)ts->packet;
 		/* The thread's latest timestamp: no earlier than this packet's
 		 * last record, no later than the next packet's first. */
 		h->timestamp_end = t->last_ts;
 		h->content_size = (uint64_t)ts->off * 8;
 		ts->seq++;
 		ts->idx = ts->idx + 1 == ts->packet_count ? 0 : ts->idx + 1;
-		ts->off = 0;
+		ts->off = ts->limit = 0;
 		/* No open packet until the next one is: an engine that reads
 		 * produced, commit, produced again sees 0 or the new one's. */
 		__atomic_store_n(&ts->desc->commit, 0, __ATOMIC_RELEASE);
@@ -304,17 +306,11 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 	h->pid = evt__proc.pid;
 	h->tid = t->tid;
 	memcpy(h->comm, t->comm, sizeof(h->comm));
+	ts->packet = (uint8_t *)h;
 	ts->off = sizeof(*h);
+	ts->limit = ts->packet_size;
 	__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
 	return (uint8_t *)h + ts->off;
-}
-
-static inline uint8_t *reserve(struct evt__thread *t, struct tslot *ts,
-			       uint32_t max_bytes, uint64_t now)
-{
-	if (__builtin_expect(ts->off && ts->off + max_bytes <= ts->packet_size, 1))
-		return (uint8_t *)packet_at(ts) + ts->off;
-	return next_packet(t, ts, now);
 }
 
 /*
@@ -408,7 +404,7 @@ static uint32_t encode(uint8_t *dst, const struct evt__site_rt *rt, va_list *ap)
 }
 
 __attribute__((cold, noinline))
-static void drop_all(struct evt__thread *t, uint32_t mask, int nested)
+static uint8_t *drop_all(struct evt__thread *t, uint32_t mask, int nested)
 {
 	unsigned s;
 
@@ -422,18 +418,22 @@ static void drop_all(struct evt__thread *t, uint32_t mask, int nested)
 			__atomic_fetch_add(&evt__proc.slots[s].nobuf_lost, 1,
 					   __ATOMIC_RELAXED);
 	}
+	return NULL;
 }
 
-/* Where a record of bytes goes in slot s's buffer; NULL, counted, if none. */
-static uint8_t *slot_reserve(struct evt__thread *t, unsigned s, uint32_t bytes,
-			     uint64_t now)
+/*
+ * Where a record of bytes goes in slot s's buffer when the slot needs a
+ * buffer, a new packet or is found reconfigured; NULL, counted, if none.
+ */
+__attribute__((noinline))
+static uint8_t *slot_reserve_slow(struct evt__thread *t, unsigned s,
+				  uint32_t bytes, uint64_t now)
 {
 	struct tslot *ts = &t->slot[s];
 	uint8_t *rec;
 
-	if (__builtin_expect(ts->state != TSLOT_HAVE ||
-			     ts->slot_gen != __atomic_load_n(&evt__proc.slots[s].gen,
-							     __ATOMIC_RELAXED), 0)) {
+	if (ts->state != TSLOT_HAVE ||
+	    ts->slot_gen != __atomic_load_n(&evt__proc.slots[s].gen, __ATOMIC_RELAXED)) {
 		if ((ts->state == TSLOT_FAILED &&
 		     ts->slot_gen == evt__proc.slots[s].gen) ||
 		    tslot_acquire(t, s)) {
@@ -441,12 +441,28 @@ static uint8_t *slot_reserve(struct evt__thread *t, unsigned s, uint32_t bytes,
 			return NULL;
 		}
 	}
-	rec = reserve(t, ts, bytes, now);
+	if (ts->off + bytes <= ts->limit)
+		return ts->packet + ts->off;
+	rec = next_packet(t, ts, now);
 	if (__builtin_expect(!rec, 0)) {
 		ts->lost++;
 		ts->desc->lost = ts->lost;
 	}
 	return rec;
+}
+
+/* The usual case inline: the open packet of the slot's current buffer has
+ * room (limit is 0 while no packet is open, and no buffer means none). */
+static inline uint8_t *slot_reserve(struct evt__thread *t, unsigned s,
+				    uint32_t bytes, uint64_t now)
+{
+	struct tslot *ts = &t->slot[s];
+
+	if (__builtin_expect(ts->off + bytes <= ts->limit &&
+			     ts->slot_gen == __atomic_load_n(&evt__proc.slots[s].gen,
+							     __ATOMIC_RELAXED), 1))
+		return ts->packet + ts->off;
+	return slot_reserve_slow(t, s, bytes, now);
 }
 
 static inline void slot_publish(struct tslot *ts, uint32_t len)
@@ -457,44 +473,45 @@ static inline void slot_publish(struct tslot *ts, uint32_t len)
 	__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
 }
 
-/*
- * Starts a record of at most max_bytes for the slots in mask: its header
- * is written into the first slot that has room, and the payload goes
- * after it.  NULL when no slot takes it (counted); otherwise the thread is
- * busy until write_end().
- */
-static uint8_t *write_begin(const struct evt__site_rt *rt, uint32_t mask,
-			    uint32_t max_bytes, struct evt__writer *w)
+/* The record's timestamp, never before the thread's previous one. */
+static inline uint64_t ordered(struct evt__thread *t, uint64_t now)
 {
-	struct evt__thread *t = thread_get();
-	uint16_t id = (uint16_t)rt->id, cpu;
-	uint64_t now;
-
-	mask &= EVT_SLOT_MASK;
-	if (__builtin_expect(!t || t->busy, 0)) {
-		drop_all(t, mask, t != NULL);
-		return NULL;
-	}
-	t->busy = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	now = evt_clock_now(evt__proc.clock_kind, &cpu);
 	if (__builtin_expect(now < t->last_ts, 0))
 		now = t->last_ts;	/* rdtsc ran ahead of an earlier one */
 	t->last_ts = now;
+	return now;
+}
+
+static inline uint8_t *put_header(uint8_t *rec, uint16_t id, uint64_t now,
+				  uint16_t cpu)
+{
+	memcpy(rec, &id, 2);
+	memcpy(rec + 2, &now, 8);
+	memcpy(rec + 10, &cpu, 2);
+	return rec + EVT_RECORD_HEADER_BYTES;
+}
+
+/* write_begin() for any mask, and for a slot that needs a buffer, a new
+ * packet or a check; the thread is busy already. */
+__attribute__((noinline))
+static uint8_t *write_begin_slots(struct evt__thread *t,
+				  const struct evt__site_rt *rt, uint32_t mask,
+				  uint32_t max_bytes, struct evt__writer *w)
+{
+	uint16_t cpu;
+	uint64_t now = ordered(t, evt_clock_now(evt__proc.clock_kind, &cpu));
+
 	for (; mask; mask &= mask - 1) {
 		unsigned s = (unsigned)__builtin_ctz(mask);
 		uint8_t *rec = slot_reserve(t, s, max_bytes, now);
 
 		if (rec) {
-			memcpy(rec, &id, 2);
-			memcpy(rec + 2, &now, 8);
-			memcpy(rec + 10, &cpu, 2);
 			w->thread = t;
 			w->record = rec;
 			w->now = now;
 			w->slot = s;
 			w->mask = mask & (mask - 1);
-			return rec + EVT_RECORD_HEADER_BYTES;
+			return put_header(rec, (uint16_t)rt->id, now, cpu);
 		}
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -502,13 +519,77 @@ static uint8_t *write_begin(const struct evt__site_rt *rt, uint32_t mask,
 	return NULL;
 }
 
-/* Publishes the record of len bytes, and copies it to the other slots. */
-static void write_end(struct evt__writer *w, uint32_t len)
+/* write_begin() for a thread without its state yet, or busy. */
+__attribute__((noinline))
+static uint8_t *write_begin_thread(const struct evt__site_rt *rt, uint32_t mask,
+				   uint32_t max_bytes, struct evt__writer *w)
+{
+	struct evt__thread *t = thread_get();
+
+	if (!t || t->busy)
+		return drop_all(t, mask, t != NULL);
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return write_begin_slots(t, rt, mask, max_bytes, w);
+}
+
+/*
+ * Starts a record of at most max_bytes for the slots in mask: its header
+ * is written into the first slot that has room, and the payload goes
+ * after it.  NULL when no slot takes it (counted); otherwise the thread is
+ * busy until write_end().  The usual case, one slot whose open packet has
+ * room, goes straight through here.
+ */
+static inline __attribute__((always_inline))
+uint8_t *write_begin(const struct evt__site_rt *rt, uint32_t mask,
+		     uint32_t max_bytes, struct evt__writer *w)
+{
+	struct evt__thread *t = tls_thread;
+	struct tslot *ts;
+	ptrdiff_t cpu_off;
+	uint32_t lo, hi;
+	int32_t cpu;
+	unsigned s;
+
+	mask &= EVT_SLOT_MASK;
+	if (__builtin_expect(!t || t->fork_gen != evt__proc.fork_gen || t->busy, 0))
+		return write_begin_thread(rt, mask, max_bytes, w);
+	t->busy = 1;
+	/* From here a signal handler's write is dropped: the room checked
+	 * below stays ours.  Every other case leaves by a tail call, so that
+	 * this path saves no registers. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	cpu_off = evt__proc.rseq_cpu_off;
+	if (__builtin_expect(!mask || (mask & (mask - 1)) || !cpu_off, 0))
+		return write_begin_slots(t, rt, mask, max_bytes, w);
+	s = (unsigned)__builtin_ctz(mask);
+	ts = &t->slot[s];
+	if (__builtin_expect(ts->off + max_bytes > ts->limit ||
+			     ts->slot_gen != __atomic_load_n(&evt__proc.slots[s].gen,
+							     __ATOMIC_RELAXED), 0))
+		return write_begin_slots(t, rt, mask, max_bytes, w);
+	/* evt_clock_now() inline, without reading glibc's rseq variables
+	 * through the GOT on every event. */
+	cpu = __atomic_load_n((const int32_t *)
+			      ((char *)__builtin_thread_pointer() + cpu_off),
+			      __ATOMIC_RELAXED);
+	if (__builtin_expect(cpu < 0, 0))
+		return write_begin_slots(t, rt, mask, max_bytes, w);
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	w->thread = t;
+	w->slot = s;
+	w->mask = 0;
+	return put_header(ts->packet + ts->off, (uint16_t)rt->id,
+			  ordered(t, ((uint64_t)hi << 32) | lo), (uint16_t)cpu);
+}
+
+/* Copies the record just published to the other slots of w->mask. */
+__attribute__((noinline))
+static void copy_to_slots(struct evt__writer *w, uint32_t len)
 {
 	struct evt__thread *t = w->thread;
 	uint32_t mask;
 
-	slot_publish(&t->slot[w->slot], len);
 	for (mask = w->mask; mask; mask &= mask - 1) {
 		unsigned s = (unsigned)__builtin_ctz(mask);
 		uint8_t *rec = slot_reserve(t, s, len, w->now);
@@ -518,6 +599,16 @@ static void write_end(struct evt__writer *w, uint32_t len)
 			slot_publish(&t->slot[s], len);
 		}
 	}
+}
+
+/* Publishes the record of len bytes, and copies it to the other slots. */
+static inline void write_end(struct evt__writer *w, uint32_t len)
+{
+	struct evt__thread *t = w->thread;
+
+	slot_publish(&t->slot[w->slot], len);
+	if (__builtin_expect(w->mask != 0, 0))
+		copy_to_slots(w, len);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
 }
@@ -531,19 +622,30 @@ static void emit(const struct evt__site_rt *rt, uint32_t mask, va_list *ap)
 		write_end(&w, encode(p, rt, ap) + EVT_RECORD_HEADER_BYTES);
 }
 
+/* evt__event_reserve() of an event not registered yet. */
+__attribute__((noinline))
+static uint8_t *event_reserve_lazy(struct evt_event *ev, uint32_t size,
+				   struct evt__writer *w)
+{
+	uint32_t word;
+
+	evt__event_register_lazy(ev);
+	if (!ev->runtime)
+		return NULL;
+	word = *ev->enable & EVT_SLOT_MASK;
+	if (!word)
+		return NULL;
+	return write_begin(ev->runtime, word, size + EVT_RECORD_HEADER_BYTES, w);
+}
+
 EVT_API uint8_t *evt__event_reserve(struct evt_event *ev, uint32_t word,
 				    uint32_t size, struct evt__writer *w)
 {
 	const struct evt__site_rt *rt = ev->runtime;
 
-	if (__builtin_expect(!rt, 0)) {
-		/* word was the "unregistered" marker: register, read again. */
-		evt__event_register_lazy(ev);
-		rt = ev->runtime;
-		if (!rt)
-			return NULL;
-		word = *ev->enable;
-	}
+	/* Without a runtime, word was the "unregistered" marker. */
+	if (__builtin_expect(!rt, 0))
+		return event_reserve_lazy(ev, size, w);
 	word &= EVT_SLOT_MASK;
 	if (!word)
 		return NULL;

@@ -133,15 +133,21 @@ EVT_API void evt__event_views(const struct evt_event *raw, const void *args);
 #define EVT__SLOT_BITS	0xffu
 
 /* Bytes a string field stores: up to 255 characters and the NUL. */
+/* POSIX strnlen, which strict C modes do not declare; it is several times
+ * faster here than a byte loop or memchr. */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_strnlen)
+#define evt__strnlen __builtin_strnlen
+#endif
+#endif
+#ifndef evt__strnlen
+extern size_t evt__strnlen(const char *s, size_t max)
+	__asm__("strnlen") __attribute__((pure, nothrow));
+#endif
+
 static inline uint32_t evt__string_bytes(const char *s)
 {
-	uint32_t n = 0;
-
-	if (!s)
-		return 7;	/* "(null)" */
-	while (n < 255 && s[n])
-		n++;
-	return n + 1;
+	return s ? (uint32_t)evt__strnlen(s, 255) + 1 : 7;	/* 7: "(null)" */
 }
 
 static inline uint8_t *evt__put_string(uint8_t *p, const char *s, uint32_t bytes)
