@@ -3,7 +3,7 @@
  *   ("migrate task %s:%d\n", comm, pid), comm 7 characters, pid changing
  * on every call, with evtrace and with the tracers users pick today.
  *
- *   tracer_bench TRACER EVENTS THREADS RUNS
+ *   tracer_bench TRACER EVENTS THREADS RUNS [RATE]
  *     evtrace       trace_printk(); enabled when run under `evtrace record`
  *     evtrace-event W2: a typed event (u64 a, u32 b, i32 c, 7-character s)
  *     empty         the same loop without any tracer: the baseline
@@ -13,6 +13,8 @@
  *     usdt          a USDT probe (sys/sdt.h): disabled unless a tracer attaches
  *     lttng         an LTTng-UST tracepoint; enabled inside a started session
  *     lttng-tracef  LTTng-UST tracef(); likewise
+ * RATE paces each thread to that many events per second (in batches of
+ * 256, sleeping between them) instead of as fast as it goes.
  * Prints one line per run: "ns_per_event <x> events_per_s <y>".
  */
 #include <fcntl.h>
@@ -151,7 +153,37 @@ static const struct {
 static loop_fn run;
 
 static int runs;
+static double rate;		/* events per second per thread; 0: unpaced */
 static pthread_barrier_t start_line, finish_line;
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* n events at the pace of rate: batches of 256, sleeping until each is due. */
+static void run_paced(const char *comm, long n)
+{
+	const long batch = 256;
+	double start = now_ns();
+	long done;
+
+	for (done = 0; done < n; done += batch) {
+		double due;
+
+		run(comm, n - done < batch ? n - done : batch);
+		due = start + (done + batch) * 1e9 / rate;
+		if (now_ns() < due) {
+			struct timespec ts = { (time_t)(due / 1e9),
+					       (long)((long long)due % 1000000000) };
+
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		}
+	}
+}
 
 /* Threads live across runs, so each claims its buffer once, as a real
  * program's threads do; runs are separated by barriers. */
@@ -162,18 +194,13 @@ static void *worker(void *arg)
 	(void)arg;
 	for (r = 0; r < runs; r++) {
 		pthread_barrier_wait(&start_line);
-		run("kworker", events);
+		if (rate > 0)
+			run_paced("kworker", events);
+		else
+			run("kworker", events);
 		pthread_barrier_wait(&finish_line);
 	}
 	return NULL;
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
 int main(int argc, char **argv)
@@ -183,8 +210,8 @@ int main(int argc, char **argv)
 
 	size_t k;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: tracer_bench TRACER EVENTS THREADS RUNS\n");
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr, "usage: tracer_bench TRACER EVENTS THREADS RUNS [RATE]\n");
 		return 2;
 	}
 	for (k = 0; k < sizeof(tracers) / sizeof(tracers[0]); k++)
@@ -197,6 +224,7 @@ int main(int argc, char **argv)
 	events = atol(argv[2]);
 	threads = atoi(argv[3]);
 	runs = atoi(argv[4]);
+	rate = argc == 6 ? atof(argv[5]) : 0;
 	if (threads < 1 || threads > 64)
 		return 2;
 	if (run == run_fprintf) {

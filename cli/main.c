@@ -19,7 +19,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--overwrite] [--packet-size BYTES] [--packets N] -- CMD [ARG]...",
+	  "record [-e PATTERN]... [-o DIR] [--overwrite] [--packet-size BYTES] [--packets N] [--stats] -- CMD [ARG]...",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).\n\n"
 	  "  -e, --event PATTERN    enable the events PATTERN names (repeatable);\n"
@@ -28,7 +28,9 @@ static const struct command commands[] = {
 	  "  -o, --output DIR       trace directory; an old trace there is replaced\n"
 	  "      --overwrite        flight recorder: keep the newest events only\n"
 	  "      --packet-size N    bytes per packet (power of two, 16 KiB..16 MiB)\n"
-	  "      --packets N        packets per thread buffer (2..4096)\n\n"
+	  "      --packets N        packets per thread buffer (2..4096)\n"
+	  "      --stats            also print the CPU time the recording took and\n"
+	  "                         the bytes it drained per CPU second\n\n"
 	  "Exits with CMD's exit status (128 + signal if it was killed).\n" },
 	{ "report", cmd_report, "report DIR",
 	  "Print the events of the trace in DIR, one line each, time-ordered\n"

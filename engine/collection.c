@@ -14,13 +14,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/futex.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
+#include <sys/syscall.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -75,6 +78,9 @@ struct evt_collection {
 	char **foreign;		/* control files of other collections */
 	unsigned nforeign;
 	struct evt_collection_stats stats;
+	bool futex_waitv_ok;	/* false once the kernel said ENOSYS */
+	bool woken;		/* the last wait ended early */
+	uint64_t packets_at_wake;
 };
 
 static int claim_slot(struct evt_collection *c, char *err, size_t err_size)
@@ -197,6 +203,7 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 		return snprintf(err, err_size, "out of memory"), -1;
 	c->o = *opts;
 	c->lock_fd = c->inotify_fd = -1;
+	c->futex_waitv_ok = true;
 	snprintf(c->rundir, sizeof(c->rundir), "%s", opts->rundir);
 	snprintf(c->output, sizeof(c->output), "%s", opts->output);
 	if (evt_buffer_config_check(opts->packet_size, opts->packet_count, err,
@@ -234,11 +241,6 @@ out_free:
 const char *evt_collection_rules_path(const struct evt_collection *c)
 {
 	return c->rules_path;
-}
-
-int evt_collection_fd(const struct evt_collection *c)
-{
-	return c->inotify_fd;
 }
 
 static int write_file_atomically(const char *path, struct evt_collection *c,
@@ -710,6 +712,66 @@ int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size)
 			;
 	discover(c);
 	return drain(c, false, err, err_size);
+}
+
+static void wait_inotify(struct evt_collection *c, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = c->inotify_fd, .events = POLLIN };
+
+	poll(&pfd, pfd.fd >= 0, timeout_ms);
+}
+
+void evt_collection_wait(struct evt_collection *c, int timeout_ms)
+{
+	struct futex_waitv w[FUTEX_WAITV_MAX];
+	struct timespec deadline;
+	unsigned k, n = 0;
+	long r;
+
+	/* A wake that brought nothing to drain (a process zeroing its word
+	 * on purpose, say) does not get to end the next wait early. */
+	if (c->woken && c->stats.packets == c->packets_at_wake) {
+		c->woken = false;
+		wait_inotify(c, timeout_ms);
+		return;
+	}
+	c->woken = false;
+	if (c->o.mode == EVT_MODE_DISCARD && c->futex_waitv_ok) {
+		for (k = 0; k < c->ntracked && n < FUTEX_WAITV_MAX; k++) {
+			struct tracked *t = &c->tracked[k];
+			uint32_t *word = &t->ctl->slots[c->slot].waiting;
+
+			if (t->dead || t->done)
+				continue;
+			/* Pairs with the writer's exchange: it sees 1 and
+			 * wakes us, or the kernel sees its 0 and returns. */
+			__atomic_store_n(word, 1, __ATOMIC_SEQ_CST);
+			w[n++] = (struct futex_waitv){
+				.val = 1, .uaddr = (uintptr_t)word,
+				.flags = FUTEX_32,
+			};
+		}
+	}
+	if (n == 0) {
+		wait_inotify(c, timeout_ms);
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
+	deadline.tv_sec += timeout_ms / 1000 + deadline.tv_nsec / 1000000000;
+	deadline.tv_nsec %= 1000000000;
+	r = syscall(SYS_futex_waitv, w, n, 0, &deadline, CLOCK_MONOTONIC);
+	if (r >= 0 || errno == EAGAIN) {
+		c->stats.wakeups++;
+		c->woken = true;
+		c->packets_at_wake = c->stats.packets;
+	} else if (errno == ENOSYS) {
+		c->futex_waitv_ok = false;
+		wait_inotify(c, timeout_ms);
+	}
+	for (k = 0; k < n; k++)
+		__atomic_store_n((uint32_t *)(uintptr_t)w[k].uaddr, 0,
+				 __ATOMIC_RELAXED);
 }
 
 /* Whether any collection besides ours is active in this control file. */

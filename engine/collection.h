@@ -29,6 +29,7 @@ struct evt_collection_stats {
 	uint64_t bytes;
 	uint64_t lost;			/* recorded in the trace */
 	uint64_t lost_unbuffered;	/* no buffer could be had */
+	uint64_t wakeups;		/* waits a half-full buffer ended */
 	uint32_t processes;
 };
 
@@ -42,8 +43,13 @@ const char *evt_collection_rules_path(const struct evt_collection *c);
 /* Discovers new processes and drains closed packets; returns the number
  * of packets copied, or -1 on an output error (err set). */
 int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size);
-/* A descriptor that becomes readable when the run directory changes. */
-int evt_collection_fd(const struct evt_collection *c);
+/*
+ * Sleeps up to timeout_ms, less when a covered thread's buffer is half
+ * full (in discard mode its writer wakes the futex word of our slot, for
+ * up to 128 processes, by futex_waitv) or, without such a wake-up, when
+ * the run directory changes.
+ */
+void evt_collection_wait(struct evt_collection *c, int timeout_ms);
 /* Stops: disables its events, drains everything, writes the metadata,
  * frees the slot.  0, or -1 with err set. */
 int evt_collection_finish(struct evt_collection *c,

@@ -16,11 +16,15 @@
  * All buffer geometry comes from private memory; nothing read from the
  * control file is followed without a check.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -262,10 +266,25 @@ static inline struct evt_packet_header *packet_at(struct tslot *ts)
 					    (size_t)ts->idx * ts->packet_size);
 }
 
+/*
+ * The engine that owns a slot may sleep until woken (futex on the slot's
+ * waiting word) instead of polling: a buffer half full wakes it.  One
+ * system call per sleep at most, which never blocks; errno is kept.
+ */
+__attribute__((cold, noinline))
+static void wake_engine(uint32_t *waiting)
+{
+	int saved = errno;
+
+	if (__atomic_exchange_n(waiting, 0, __ATOMIC_RELAXED))
+		syscall(SYS_futex, waiting, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	errno = saved;
+}
+
 /* Closes the open packet, if any, and opens the next; NULL when full. */
 __attribute__((noinline))
 static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
-			    uint64_t now)
+			    unsigned s, uint64_t now)
 {
 	struct evt_packet_header *h;
 
@@ -289,7 +308,12 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 		 * only makes the buffer look full. */
 		uint64_t consumed = __atomic_load_n(&ts->desc->consumed,
 						    __ATOMIC_ACQUIRE);
-		if (ts->seq - consumed >= ts->packet_count)
+		uint64_t used = ts->seq - consumed;
+
+		if (used >= ts->packet_count / 2 &&
+		    __atomic_load_n(&evt__proc.slots[s].waiting, __ATOMIC_RELAXED))
+			wake_engine(&evt__proc.slots[s].waiting);
+		if (used >= ts->packet_count)
 			return NULL;
 	}
 	h = packet_at(ts);
@@ -443,7 +467,7 @@ static uint8_t *slot_reserve_slow(struct evt__thread *t, unsigned s,
 	}
 	if (ts->off + bytes <= ts->limit)
 		return ts->packet + ts->off;
-	rec = next_packet(t, ts, now);
+	rec = next_packet(t, ts, s, now);
 	if (__builtin_expect(!rec, 0)) {
 		ts->lost++;
 		ts->desc->lost = ts->lost;

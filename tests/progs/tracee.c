@@ -218,6 +218,30 @@ static int mode_burst(long n)
 	return 0;
 }
 
+/* Idle for idle_ms (the recorder backs off), then n "burst" events at
+ * per_ms events a millisecond, in batches of 50. */
+static int mode_paced(long n, long per_ms, long idle_ms)
+{
+	struct timespec start, due;
+	long i;
+
+	usleep((useconds_t)idle_ms * 1000);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (i = 0; i < n; i++) {
+		trace_printk("burst %ld\n", i);
+		if (i % 50 == 49) {
+			long long ns = (long long)(i + 1) * 1000000 / per_ms +
+				       start.tv_nsec;
+
+			due.tv_sec = start.tv_sec + (time_t)(ns / 1000000000);
+			due.tv_nsec = (long)(ns % 1000000000);
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, NULL);
+		}
+	}
+	tried = n;
+	return 0;
+}
+
 static int mode_crash(int n)
 {
 	int i;
@@ -307,6 +331,8 @@ int main(int argc, char **argv)
 		ret = mode_nested(atoi(argv[2]));
 	else if (!strcmp(mode, "burst") && argc == 3)
 		ret = mode_burst(atol(argv[2]));
+	else if (!strcmp(mode, "paced") && argc == 5)
+		ret = mode_paced(atol(argv[2]), atol(argv[3]), atol(argv[4]));
 	else if (!strcmp(mode, "crash") && argc == 3)
 		ret = mode_crash(atoi(argv[2]));
 	else if (!strcmp(mode, "churn"))
