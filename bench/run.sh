@@ -1,9 +1,13 @@
 #!/bin/sh
-# bench/run.sh BUILD_DIR - workload W1, ("migrate task %s:%d\n", comm, pid),
-# with evtrace and its peers in one run, printed as one table and saved as
-# bench/results/<date>.md.  Instructions come from callgrind (repeatable on
-# a noisy machine); times from clock_gettime around tight loops, medians of
-# RUNS runs with threads that live across runs.
+# bench/run.sh BUILD_DIR - the workloads of issue 4 with evtrace and its
+# peers in one run, printed as tables and saved as bench/results/<date>.md:
+#   W1 printk ("migrate task %s:%d\n", comm, pid)
+#   W2 event (u64 a, u32 b, i32 c, 7-character s)
+#   W3 burst: 4 threads x 1M W2 events, default buffers, drained to tmpfs
+#   W4 idle: 10,000 disabled sites in a loop, against no evtrace at all
+# Instructions come from callgrind (repeatable on a noisy machine); times
+# from clock_gettime around tight loops, medians of RUNS runs with threads
+# that live across runs.
 set -eu
 B=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,106 +35,193 @@ has() { "$bench" "$1" 1 1 1 >/dev/null 2>&1; }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "n/a" }'; }
 ns() { awk '{ print $2 }' | median; }
 rate() { awk '{ printf "%.1f\n", $4 / 1e6 }' | median; }
+ratio() { case "$1$2" in *-*|*n/a*) echo "-";; *) printf '%.1fx' "$(echo "$1 / $2" | bc -l)";; esac; }
 
-# Instructions per loop iteration minus the empty loop's, by callgrind.
+# Instructions per loop iteration minus the empty loop's, by callgrind,
+# counted inside the loop functions only (LTTng-UST's own threads run
+# beside them for as long as the program lives).
 instr() {
 	command -v valgrind >/dev/null || { echo n/a; return; }
-	c() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bench" "$1" "$2" 1 1 2>&1 |
+	c() { valgrind --tool=callgrind --toggle-collect='run_*' --callgrind-out-file=/dev/null \
+		"$bench" "$1" "$2" 1 1 2>&1 |
 		sed -n 's/.*Collected : //p'; }
 	a=$(c "$1" 100000); b=$(c "$1" 1100000); e1=$(c empty 100000); e2=$(c empty 1100000)
 	printf '%.2f' "$(echo "($b - $a - ($e2 - $e1)) / 1000000" | bc -l)"
 }
 
-# One row: tracer, disabled instr, disabled ns, enabled ns, 2-thread Mev/s, lost.
-row() { printf '%s|%s|%s|%s|%s|%s\n' "$@" >>"$work/rows"; }
+# Rows: workload|tracer|disabled instr|disabled ns|enabled ns|2-thread Mev/s|lost
+row() { printf '%s|%s|%s|%s|%s|%s|%s\n' "$@" >>"$work/rows"; }
 
-# evtrace: disabled outside a recording, enabled inside one (overwrite
-# mode: the write path alone; discard mode: the engine draining).
-ev_instr=$(instr evtrace)
-ev_dis=$("$bench" evtrace $N 1 $RUNS | ns)
-record() {	# record THREADS MODE [TRACER PATTERN]
-	"$evtrace" record $2 -e "${4:-printk}" -o "$work/trace" --packets 512 -- \
-		"$bench" "${3:-evtrace}" $N "$1" $RUNS 2>"$work/rec.err" >"$work/out"
-	sed -n 's/.*; \([0-9]*\) events lost/\1/p' "$work/rec.err" | tail -1 >"$work/lost"
+# evtrace under `record`: record THREADS TRACER PATTERN [OPTIONS...]
+record() {
+	threads=$1 tracer=$2 pattern=$3
+	shift 3
+	"$evtrace" record "$@" -e "$pattern" -o "$work/trace" -- \
+		"$bench" "$tracer" $N "$threads" $RUNS 2>"$work/rec.err" >"$work/out"
 }
-record 1 --overwrite; ev_en=$(ns <"$work/out"); ev_rate1=$(rate <"$work/out")
-record 2 --overwrite; ev_rate2=$(rate <"$work/out")
-record 1 ""; ev_drain=$(ns <"$work/out"); ev_lost1=$(cat "$work/lost")
-record 2 ""; ev_drain2=$(ns <"$work/out"); ev_lost2=$(cat "$work/lost")
-row evtrace "$ev_instr" "$ev_dis" "$ev_en" "$ev_rate2" "$ev_lost1 / $ev_lost2 (draining)"
+lost() { sed -n 's/.*; \([0-9]*\) events lost/\1/p' "$work/rec.err" | tail -1; }
 
-# W2, the typed event (u64, u32, i32, 7-character string); peers: issue 4.
-w2_instr=$(instr evtrace-event)
-w2_dis=$("$bench" evtrace-event $N 1 $RUNS | ns)
-record 1 --overwrite evtrace-event bench; w2_en=$(ns <"$work/out")
-record 2 --overwrite evtrace-event bench; w2_rate2=$(rate <"$work/out")
-row "evtrace W2 typed event" "$w2_instr" "$w2_dis" "$w2_en" "$w2_rate2" "-"
+# evtrace, W1 and W2: disabled outside a recording; enabled inside one with
+# default buffers in overwrite mode, so that the write path is measured.
+evtrace_rows() {	# W TRACER PATTERN
+	di=$(instr "$2")
+	dn=$("$bench" "$2" $N 1 $RUNS | ns)
+	record 1 "$2" "$3" --overwrite; en=$(ns <"$work/out")
+	record 2 "$2" "$3" --overwrite; r2=$(rate <"$work/out")
+	row "$1" evtrace "$di" "$dn" "$en" "$r2" "n/a (overwrite)"
+	# Scaling: 1 and 2 threads in alternation, the ratio of each pair,
+	# so that the VM's slow spells (minutes long here) hit both sides.
+	: >"$work/scale"
+	for _ in 1 2 3 4 5; do
+		record 1 "$2" "$3" --overwrite; a=$(rate <"$work/out")
+		record 2 "$2" "$3" --overwrite; b=$(rate <"$work/out")
+		echo "$b / $a" | bc -l >>"$work/scale"
+	done
+	eval "ev_$1_en=$en ev_$1_instr=$di ev_$1_scale=$(printf '%.2f' "$(median <"$work/scale")")"
+}
+evtrace_rows W1 evtrace printk
+evtrace_rows W2 evtrace-event bench
 
 # fprintf to a fully buffered file: always on.
-"$bench" fprintf $N 1 $RUNS >"$work/out"; en=$(ns <"$work/out")
-"$bench" fprintf $N 2 $RUNS >"$work/out"
-row "fprintf (buffered file)" "-" "-" "$en" "$(rate <"$work/out")" 0
+for w in W1 W2; do
+	t=fprintf; [ $w = W2 ] && t=fprintf-w2
+	"$bench" $t $N 1 $RUNS >"$work/out"; en=$(ns <"$work/out")
+	"$bench" $t $N 2 $RUNS >"$work/out"
+	row $w "fprintf (buffered file)" - - "$en" "$(rate <"$work/out")" 0
+done
 
-# ftrace's trace_marker: a write(2) per event, tracing on.
+# ftrace's trace_marker: snprintf + write(2) per event, tracing on.
 if [ -w "$tracing/trace_marker" ]; then
 	marker_was=$(cat "$tracing/tracing_on")
 	echo 1 >"$tracing/tracing_on"
-	"$bench" marker 200000 1 $RUNS >"$work/out"; en=$(ns <"$work/out")
-	"$bench" marker 200000 2 $RUNS >"$work/out"
-	row "ftrace trace_marker" "-" "-" "$en" "$(rate <"$work/out")" "n/a (overwrites)"
+	for w in W1 W2; do
+		t=marker; [ $w = W2 ] && t=marker-w2
+		"$bench" $t 200000 1 $RUNS >"$work/out"; en=$(ns <"$work/out")
+		"$bench" $t 200000 2 $RUNS >"$work/out"
+		row $w "ftrace trace_marker" - - "$en" "$(rate <"$work/out")" "n/a (overwrites)"
+	done
 fi
 
 # A USDT probe: disabled only (enabling it takes a uprobe tracer).
 if has usdt; then
-	row "USDT probe (sys/sdt.h)" "$(instr usdt)" "$("$bench" usdt $N 1 $RUNS | ns)" "-" "-" "-"
+	row W1 "USDT probe (sys/sdt.h)" "$(instr usdt)" "$("$bench" usdt $N 1 $RUNS | ns)" - - -
+	row W2 "USDT probe (sys/sdt.h)" "$(instr usdt-w2)" "$("$bench" usdt-w2 $N 1 $RUNS | ns)" - - -
 fi
 
 # LTTng-UST: disabled without a session, enabled inside a started one.
 if has lttng && command -v lttng >/dev/null; then
 	lttng list >/dev/null 2>&1 || lttng-sessiond --daemonize >/dev/null 2>&1 || true
-	lt_dis=$("$bench" lttng $N 1 $RUNS | ns); lt_instr=$(instr lttng)
-	tf_dis=$("$bench" lttng-tracef $N 1 $RUNS | ns); tf_instr=$(instr lttng-tracef)
+	for t in lttng lttng-tracef lttng-w2; do
+		eval "dis_$(echo $t | tr - _)=\$(\"\$bench\" $t $N 1 $RUNS | ns)"
+		eval "ins_$(echo $t | tr - _)=\$(instr $t)"
+	done
 	lttng create evtbench --output="$work/lttng" >/dev/null
 	lttng enable-channel -u --subbuf-size=4M --num-subbuf=8 bench >/dev/null
-	lttng enable-event -u -c bench 'evtbench:migrate' >/dev/null
+	lttng enable-event -u -c bench 'evtbench:*' >/dev/null
 	lttng enable-event -u -c bench 'lttng_ust_tracef:*' >/dev/null
 	lttng start >/dev/null
-	for t in lttng lttng-tracef; do
+	for t in lttng lttng-tracef lttng-w2; do
 		"$bench" $t $N 1 $RUNS >"$work/$t.1"
 		"$bench" $t $N 2 $RUNS >"$work/$t.2"
 	done
 	lttng stop >"$work/lttng.stop" 2>&1
 	lttng destroy evtbench >>"$work/lttng.stop" 2>&1
 	lt_lost=$(sed -n 's/.*Warning: \([0-9]*\) events were discarded.*/\1/p' "$work/lttng.stop" | head -1)
-	row "LTTng-UST tracepoint" "$lt_instr" "$lt_dis" "$(ns <"$work/lttng.1")" "$(rate <"$work/lttng.2")" "${lt_lost:-0} (both)"
-	row "LTTng-UST tracef()" "$tf_instr" "$tf_dis" "$(ns <"$work/lttng-tracef.1")" "$(rate <"$work/lttng-tracef.2")" "${lt_lost:-0} (both)"
+	row W1 "LTTng-UST tracepoint" "$ins_lttng" "$dis_lttng" "$(ns <"$work/lttng.1")" "$(rate <"$work/lttng.2")" "${lt_lost:-0} (all three)"
+	row W1 "LTTng-UST tracef()" "$ins_lttng_tracef" "$dis_lttng_tracef" "$(ns <"$work/lttng-tracef.1")" "$(rate <"$work/lttng-tracef.2")" "${lt_lost:-0} (all three)"
+	row W2 "LTTng-UST tracepoint" "$ins_lttng_w2" "$dis_lttng_w2" "$(ns <"$work/lttng-w2.1")" "$(rate <"$work/lttng-w2.2")" "${lt_lost:-0} (all three)"
 fi
+
+# W3: 4 threads x 1M W2 events with default buffers, discard mode, drained
+# to tmpfs: as fast as they go, then paced, doubling the rate until events
+# are lost.
+w3() {	# W3 RATE_PER_THREAD (0: as fast as they go)
+	"$evtrace" record --stats -e bench -o "$work/trace" -- \
+		"$bench" evtrace-event $N 4 1 $([ "$1" = 0 ] || echo "$1") 2>"$work/rec.err" >"$work/out"
+	w3_rate=$(awk '{ printf "%.1f", $4 / 1e6 }' "$work/out")
+	w3_lost=$(lost)
+	w3_bytes=$(sed -n 's/.*packets, \([0-9]*\) bytes.*/\1/p' "$work/rec.err")
+	w3_cpu=$(sed -n 's/.*engine CPU \([0-9.]*\) s.*/\1/p' "$work/rec.err")
+	w3_mbps=$(sed -n 's/.*: \([0-9]*\) MB per CPU second.*/\1/p' "$work/rec.err")
+	w3_wake=$(sed -n 's/.*woken \([0-9]*\) times.*/\1/p' "$work/rec.err")
+	echo "| ${2:-$w3_rate} | $w3_rate | $w3_lost ($(printf '%.1f' "$(echo "100 * $w3_lost / (4 * $N)" | bc -l)")%) | $((w3_bytes / 1000000)) | $w3_cpu | ${w3_mbps:-n/a} | $w3_wake |" >>"$work/w3"
+}
+w3 0 "as fast as they go"
+w3_full_rate=$w3_rate w3_full_lost=$w3_lost w3_full_mbps=$w3_mbps
+w3_ok="none" w3_first_loss="none"
+for per in 250000 500000 1000000 2000000 4000000 8000000; do
+	w3 $per "$(echo "4 * $per / 1000000" | bc) (paced)"
+	if [ "$w3_lost" = 0 ]; then
+		w3_ok=$(echo "4 * $per / 1000000" | bc)
+	else
+		w3_first_loss=$(echo "4 * $per / 1000000" | bc)
+		break
+	fi
+done
+
+# W4: the same 10,000 small functions with and without evtrace, alternately.
+: >"$work/w4.plain"; : >"$work/w4.traced"
+for _ in $(seq $RUNS); do
+	"$B/bench/w4_plain" 300 | awk '{ print $2 }' >>"$work/w4.plain"
+	"$B/bench/w4_traced" 300 | awk '{ print $2 }' >>"$work/w4.traced"
+done
+w4_plain=$(median <"$work/w4.plain"); w4_traced=$(median <"$work/w4.traced")
+w4_pct=$(printf '%.1f' "$(echo "100 * ($w4_traced - $w4_plain) / $w4_plain" | bc -l)")
+
+table() {	# W: the peers of workload W, with evtrace's ratio to each
+	echo "| tracer | disabled: instructions | disabled: ns | enabled: ns (1 thread) | 2 threads: M events/s | events lost | evtrace cheaper by |"
+	echo "|---|---|---|---|---|---|---|"
+	eval "ev=\$ev_$1_en"
+	grep "^$1|" "$work/rows" | while IFS='|' read -r _ name di dn en r2 lost; do
+		r=$(ratio "$en" "$ev"); [ "$name" = evtrace ] && r="1x"
+		echo "| $name | $di | $dn | $en | $r2 | $lost | $r |"
+	done
+}
+lt_ratio() { grep "^$1|LTTng-UST tracepoint|" "$work/rows" | cut -d'|' -f5 | { read -r en && ratio "$en" "$2" || echo n/a; }; }
 
 out=$here/results/$(date +%F).md
 {
-	printf '# W1: trace_printk("migrate task %%s:%%d\\\\n", comm, pid) and its peers - %s\n\n' "$(date -u '+%F %H:%M UTC')"
+	echo "# evtrace and its peers, workloads W1-W4 - $(date -u '+%F %H:%M UTC')"
+	echo
 	echo "Machine: $(nproc) CPUs, $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')."
-	echo "$N events per thread and run, median of $RUNS runs; evtrace under \`evtrace record\` (64 KiB x 512 packets per thread, overwrite mode for the write path), traces on tmpfs."
+	echo "$N events per thread and run, median of $RUNS runs, traces on tmpfs.  evtrace's enabled"
+	echo "figures are taken under \`evtrace record --overwrite\` with default buffers (16 x 64 KiB per thread)."
 	echo
-	echo "| tracer | disabled: instructions | disabled: ns | enabled: ns (1 thread) | 2 threads: M events/s | events lost | evtrace cheaper by |"
+	echo "## W1: trace_printk(\"migrate task %s:%d\\\\n\", comm, pid)"
+	echo
+	table W1
+	echo
+	echo "## W2: event with u64 a, u32 b, i32 c, 7-character string s"
+	echo
+	table W2
+	echo
+	echo "## W3: 4 threads x $N W2 events, default buffers, discard mode, drained to tmpfs"
+	echo
+	echo "| offered: M events/s (4 threads) | written: M events/s | events lost | MB drained | recorder CPU s | MB drained per recorder CPU second | wake-ups |"
 	echo "|---|---|---|---|---|---|---|"
-	while IFS='|' read -r name di dn en r2 lost; do
-		ratio="-"
-		case "$en" in ''|-|n/a) ;; *) ratio=$(printf '%.1fx' "$(echo "$en / $ev_en" | bc -l)");; esac
-		[ "$name" = evtrace ] && ratio="1x"
-		case "$name" in "evtrace W2"*) ratio="-";; esac
-		echo "| $name | $di | $dn | $en | $r2 | $lost | $ratio |"
-	done <"$work/rows"
+	cat "$work/w3"
 	echo
-	echo "evtrace alone:"
+	echo "No loss up to $w3_ok M events/s in all; loss from $w3_first_loss M events/s."
+	echo
+	echo "## W4: 10,000 disabled sites in a loop (bench/w4_gen.py)"
+	echo
+	echo "| build | ns per site call |"
+	echo "|---|---|"
+	echo "| without evtrace | $w4_plain |"
+	echo "| with evtrace, sites disabled | $w4_traced |"
+	echo
+	echo "## Targets"
 	echo
 	echo "| measure | value | target |"
 	echo "|---|---|---|"
-	echo "| disabled: instructions per site | $ev_instr | <= 3 |"
-	echo "| enabled, 1 thread: ns per event (write path) | $ev_en | <= 20 |"
-	echo "| W2 typed event: disabled instructions / enabled ns, 1 thread | $w2_instr / $w2_en | <= 3 / <= 20 |"
-	echo "| 2-thread throughput / 1-thread | $(printf '%.2f' "$(echo "$ev_rate2 / $ev_rate1" | bc -l)") | >= 1.8 |"
-	echo "| enabled with the engine draining, 1 / 2 threads: ns per event | $ev_drain / $ev_drain2 | |"
+	echo "| disabled: instructions per site, W1 / W2 | $ev_W1_instr / $ev_W2_instr | <= 3 |"
+	echo "| W4: 10,000 disabled sites against no evtrace | +$w4_pct% | within 1% |"
+	echo "| enabled, 1 thread: ns per event, W1 / W2 | $ev_W1_en / $ev_W2_en | <= 20 |"
+	echo "| cheaper than the LTTng-UST tracepoint, W1 / W2 | $(lt_ratio W1 "$ev_W1_en") / $(lt_ratio W2 "$ev_W2_en") | >= 8x |"
+	echo "| 2-thread throughput / 1-thread (median of 5 alternated pairs), W1 / W2 | $ev_W1_scale / $ev_W2_scale | >= 1.8 |"
+	echo "| W3 as fast as they go: M events/s written, events lost | $w3_full_rate, $w3_full_lost | no loss while the recorder keeps up |"
+	echo "| W3: highest loss-free rate / first lossy rate, M events/s | $w3_ok / $w3_first_loss | stated |"
+	echo "| recorder drain rate to tmpfs, MB per CPU second (W3, as fast as they go) | $w3_full_mbps | >= 1000 |"
 	echo "| one rdtsc on this machine, ns | $("$bench" rdtsc $N 1 $RUNS | ns) | |"
 } | tee "$out"
 echo

@@ -18,6 +18,7 @@
  * Prints one line per run: "ns_per_event <x> events_per_s <y>".
  */
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,7 +33,7 @@
 #include <sys/sdt.h>
 #endif
 #ifdef HAVE_LTTNG
-#include "lttng_w1_tp.h"	/* defined in lttng_w1_tp.c */
+#include "lttng_tp.h"	/* defined in lttng_tp.c */
 #include <lttng/tracef.h>
 #endif
 
@@ -101,7 +102,37 @@ __attribute__((noinline)) static void run_marker(const char *comm, long n)
 	}
 }
 
+/* W2's values, as the typed event gets them. */
+#define W2_VALUES(i, comm) (uint64_t)(i), (uint32_t)(i), (int32_t)-(i), (comm)
+
+__attribute__((noinline)) static void run_fprintf_w2(const char *comm, long n)
+{
+	for (long i = 0; i < n; i++)
+		fprintf(log_file, "w2 a=%" PRIu64 " b=%" PRIu32 " c=%" PRId32 " s=%s\n",
+			W2_VALUES(i, comm));
+}
+
+__attribute__((noinline)) static void run_marker_w2(const char *comm, long n)
+{
+	char buf[96];
+
+	for (long i = 0; i < n; i++) {
+		int len = snprintf(buf, sizeof(buf),
+				   "w2 a=%" PRIu64 " b=%" PRIu32 " c=%" PRId32 " s=%s\n",
+				   W2_VALUES(i, comm));
+
+		if (write(marker_fd, buf, len) < 0)
+			break;
+	}
+}
+
 #ifdef HAVE_SDT
+__attribute__((noinline)) static void run_usdt_w2(const char *comm, long n)
+{
+	for (long i = 0; i < n; i++)
+		DTRACE_PROBE4(evtbench, w2, (uint64_t)i, (uint32_t)i, (int32_t)-i, comm);
+}
+
 __attribute__((noinline)) static void run_usdt(const char *comm, long n)
 {
 	int pid = 1000;
@@ -120,6 +151,12 @@ __attribute__((noinline)) static void run_lttng(const char *comm, long n)
 
 	for (long i = 0; i < n; i++)
 		tracepoint(evtbench, migrate, comm, pid++);
+}
+
+__attribute__((noinline)) static void run_lttng_w2(const char *comm, long n)
+{
+	for (long i = 0; i < n; i++)
+		tracepoint(evtbench, w2, W2_VALUES(i, comm));
 }
 
 __attribute__((noinline)) static void run_lttng_tracef(const char *comm, long n)
@@ -141,12 +178,16 @@ static const struct {
 	{ "rdtsc", run_rdtsc },
 	{ "fprintf", run_fprintf },
 	{ "marker", run_marker },
+	{ "fprintf-w2", run_fprintf_w2 },
+	{ "marker-w2", run_marker_w2 },
 #ifdef HAVE_SDT
 	{ "usdt", run_usdt },
+	{ "usdt-w2", run_usdt_w2 },
 #endif
 #ifdef HAVE_LTTNG
 	{ "lttng", run_lttng },
 	{ "lttng-tracef", run_lttng_tracef },
+	{ "lttng-w2", run_lttng_w2 },
 #endif
 };
 
@@ -227,7 +268,7 @@ int main(int argc, char **argv)
 	rate = argc == 6 ? atof(argv[5]) : 0;
 	if (threads < 1 || threads > 64)
 		return 2;
-	if (run == run_fprintf) {
+	if (run == run_fprintf || run == run_fprintf_w2) {
 		char path[64];
 
 		snprintf(path, sizeof(path), "/dev/shm/tracer_bench.%d.log", (int)getpid());
@@ -236,7 +277,7 @@ int main(int argc, char **argv)
 			return perror(path), 1;
 		unlink(path);
 	}
-	if (run == run_marker) {
+	if (run == run_marker || run == run_marker_w2) {
 		marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY | O_CLOEXEC);
 		if (marker_fd < 0)
 			return perror("/sys/kernel/tracing/trace_marker"), 1;

@@ -49,7 +49,7 @@ static void print_engine_cpu(uint64_t bytes, uint64_t wakeups)
 		(unsigned long long)bytes);
 	if (cpu > 0)
 		fprintf(stderr, ": %.0f MB per CPU second", bytes / cpu / 1e6);
-	fprintf(stderr, "; woken %llu times by half-full buffers\n",
+	fprintf(stderr, "; woken %llu times by writers\n",
 		(unsigned long long)wakeups);
 }
 

@@ -29,8 +29,8 @@ static const struct command commands[] = {
 	  "      --overwrite        flight recorder: keep the newest events only\n"
 	  "      --packet-size N    bytes per packet (power of two, 16 KiB..16 MiB)\n"
 	  "      --packets N        packets per thread buffer (2..4096)\n"
-	  "      --stats            also print the CPU time the recording took and\n"
-	  "                         the bytes it drained per CPU second\n\n"
+	  "      --stats            also print the CPU time the recording took, the\n"
+	  "                         bytes it drained per CPU second and its wake-ups\n\n"
 	  "Exits with CMD's exit status (128 + signal if it was killed).\n" },
 	{ "report", cmd_report, "report DIR",
 	  "Print the events of the trace in DIR, one line each, time-ordered\n"

@@ -29,7 +29,7 @@ struct evt_collection_stats {
 	uint64_t bytes;
 	uint64_t lost;			/* recorded in the trace */
 	uint64_t lost_unbuffered;	/* no buffer could be had */
-	uint64_t wakeups;		/* waits a half-full buffer ended */
+	uint64_t wakeups;		/* sleeps a writer ended */
 	uint32_t processes;
 };
 

@@ -39,6 +39,31 @@ set +e; wait "$hs"; st=$?; set -e
 grep -q '^# [0-9]* events' "$T/hs.out" || fail "stream did not finish its output"
 kill -9 "$sp"
 
+# A process that keeps zeroing its recorder's futex word does not make the
+# recorder spin: a wake that brought nothing to drain does not end the
+# next sleep early.  (Spinning, it used 0.6 s of CPU here; not spinning, 0.01 s.)
+rm -f "$EVTRACE_RUNDIR"/*.ctl
+"$EVTRACE" record --stats -o "$T/trw" -- "$TRACEE" paced 200 1 1500 >"$T/prog.out" 2>"$T/rec.err" &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+ctl=""
+for _ in $(seq 100); do
+	ctl=$(ls "$EVTRACE_RUNDIR"/*.ctl 2>/dev/null | head -1 || true)
+	[ -n "$ctl" ] && break
+	sleep 0.02
+done
+[ -n "$ctl" ] || fail "no control file appeared (waiting word)"
+"$SCRIBBLE" "$ctl" 1400 waiting || fail "the zeroer did not run"
+set +e; wait "$rec"; st=$?; set -e
+[ "$st" = 0 ] || { cat "$T/rec.err" >&2; fail "record failed ($st) with its waiting word zeroed"; }
+cpu=$(sed -n 's/.*engine CPU \([0-9.]*\) s.*/\1/p' "$T/rec.err")
+[ -n "$cpu" ] || fail "record --stats printed no CPU time"
+awk "BEGIN { exit !($cpu < 0.2) }" || fail "the recorder used $cpu s of CPU while its waiting word was zeroed"
+"$EVTRACE" report "$T/trw" >"$T/report"
+bt "$T/trw" >"$T/bt"
+python3 "$CHECK" count "$T/report" "$T/bt" 200 "burst " >"$T/counts"
+expect_eq "$(cat "$T/counts")" "read 200 lost 0" "events with the waiting word zeroed"
+
 # Control files with bad headers, as a reader finds them in the run dir.
 mkdir -p "$EVTRACE_RUNDIR"
 start_waiter

@@ -11,7 +11,7 @@ for try in 1 2 3 4 5; do
 	"$EVTRACE" report "$T/tr" >"$T/report"
 	bt "$T/tr" >"$T/bt"
 	python3 "$CHECK" count "$T/report" "$T/bt" 20000 "burst " >"$T/counts"
-	expect_grep "woken [0-9]* times by half-full buffers" "$T/rec.err" "record --stats"
+	expect_grep "woken [0-9]* times by writers" "$T/rec.err" "record --stats"
 	if grep -q 'lost 0$' "$T/counts" && ! grep -q 'woken 0 times' "$T/rec.err"; then
 		ok=1
 		break

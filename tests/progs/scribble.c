@@ -3,6 +3,9 @@
  * writes random values into everything an engine may write (slots, buffer
  * descriptors, enable words), the header and the registry, for a while.
  *   scribble FILE MILLISECONDS SEED
+ *   scribble FILE MILLISECONDS waiting
+ * The second form only keeps zeroing every slot's futex word "waiting", as
+ * a process that wants its recorder awake all the time would.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -41,10 +44,11 @@ int main(int argc, char **argv)
 	struct stat st;
 	uint8_t *base;
 	long ms;
-	int fd;
+	int fd, zero_waiting;
 
 	if (argc != 4)
 		return 2;
+	zero_waiting = !strcmp(argv[3], "waiting");
 	ms = atol(argv[2]);
 	seed = strtoull(argv[3], NULL, 10) | 1;
 	fd = open(argv[1], O_RDWR);
@@ -58,6 +62,20 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
 		uint64_t r = rnd(&seed), v = wild(&seed);
+		struct evt_ctl_slot *slots = (struct evt_ctl_slot *)(base + h->slots_off);
+
+		if (zero_waiting) {
+			/* Only once the process has laid out its file. */
+			memcpy(&header, base, sizeof(header));
+			slots = (struct evt_ctl_slot *)(base + h->slots_off);
+			if (h->magic == EVT_CTL_MAGIC && h->slots_off >= sizeof(header) &&
+			    h->slots_off + EVT_NSLOTS * sizeof(*slots) <= (uint64_t)st.st_size)
+				for (unsigned s = 0; s < EVT_NSLOTS; s++)
+					__atomic_store_n(&slots[s].waiting, 0,
+							 __ATOMIC_RELAXED);
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			continue;
+		}
 		uint8_t *target;
 		size_t span;
 
