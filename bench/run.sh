@@ -68,7 +68,9 @@ evtrace_rows() {	# W TRACER PATTERN
 	dn=$("$bench" "$2" $N 1 $RUNS | ns)
 	record 1 "$2" "$3" --overwrite; en=$(ns <"$work/out")
 	record 2 "$2" "$3" --overwrite; r2=$(rate <"$work/out")
-	row "$1" evtrace "$di" "$dn" "$en" "$r2" "n/a (overwrite)"
+	# Lost: one thread at full speed with the recorder draining.
+	record 1 "$2" "$3"
+	row "$1" evtrace "$di" "$dn" "$en" "$r2" "$(lost) of $((N * RUNS)) (1 thread, draining)"
 	# Scaling: 1 and 2 threads in alternation, the ratio of each pair,
 	# so that the VM's slow spells (minutes long here) hit both sides.
 	: >"$work/scale"
@@ -185,7 +187,8 @@ out=$here/results/$(date +%F).md
 	echo
 	echo "Machine: $(nproc) CPUs, $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')."
 	echo "$N events per thread and run, median of $RUNS runs, traces on tmpfs.  evtrace's enabled"
-	echo "figures are taken under \`evtrace record --overwrite\` with default buffers (16 x 64 KiB per thread)."
+	echo "figures are taken under \`evtrace record --overwrite\` with default buffers (16 x 64 KiB per thread),"
+	echo "its lost events in discard mode with the recorder draining; LTTng-UST's channel has 8 x 4 MiB sub-buffers."
 	echo
 	echo "## W1: trace_printk(\"migrate task %s:%d\\\\n\", comm, pid)"
 	echo

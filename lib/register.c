@@ -141,6 +141,7 @@ EVT_API void evt__module_register(struct evt_module *module,
 				  struct evt_event **events_start,
 				  struct evt_event **events_stop)
 {
+	int saved = errno;	/* a dlopen() caller's */
 	struct module_rt *mrt;
 	const char *name;
 	uint32_t i, n;
@@ -173,6 +174,7 @@ EVT_API void evt__module_register(struct evt_module *module,
 		   (size_t)(events_stop - events_start));
 out_unlock:
 	pthread_mutex_unlock(&evt__proc.lock);
+	errno = saved;
 }
 
 /*
@@ -184,6 +186,7 @@ out_unlock:
  */
 void evt__site_register_lazy(struct evt_site *site)
 {
+	int saved = errno;	/* the caller's, whatever registering does */
 	uint32_t id;
 
 	if (pthread_mutex_trylock(&evt__proc.lock))
@@ -197,11 +200,13 @@ void evt__site_register_lazy(struct evt_site *site)
 	register_site(site, evt__module_name(site), &id);
 out_unlock:
 	pthread_mutex_unlock(&evt__proc.lock);
+	errno = saved;
 }
 
 EVT_API void evt__module_unregister(struct evt_module *module)
 {
 	struct module_rt *mrt = module->runtime;
+	int saved = errno;	/* a dlclose() caller's */
 	uint32_t i;
 
 	pthread_mutex_lock(&evt__proc.lock);
@@ -217,4 +222,5 @@ EVT_API void evt__module_unregister(struct evt_module *module)
 	module->registered = 0;
 out_unlock:
 	pthread_mutex_unlock(&evt__proc.lock);
+	errno = saved;
 }

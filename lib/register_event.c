@@ -8,6 +8,7 @@
  * that could not fit the smallest packet) is refused with a message on
  * stderr, and the event stays off.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,9 +209,12 @@ void evt__events_unregister_locked(struct evt_event **start,
 
 void evt__event_register_lazy(struct evt_event *ev)
 {
+	int saved = errno;	/* the caller's, whatever registering does */
+
 	if (pthread_mutex_trylock(&evt__proc.lock))
 		return;
 	if (!ev->runtime && !evt__process_init_locked())
 		evt__event_register_locked(ev, evt__module_name(ev));
 	pthread_mutex_unlock(&evt__proc.lock);
+	errno = saved;
 }

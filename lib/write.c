@@ -517,10 +517,9 @@ static inline uint8_t *put_header(uint8_t *rec, uint16_t id, uint64_t now,
 
 /* write_begin() for any mask, and for a slot that needs a buffer, a new
  * packet or a check; the thread is busy already. */
-__attribute__((noinline))
-static uint8_t *write_begin_slots(struct evt__thread *t,
-				  const struct evt__site_rt *rt, uint32_t mask,
-				  uint32_t max_bytes, struct evt__writer *w)
+static uint8_t *begin_slots(struct evt__thread *t, const struct evt__site_rt *rt,
+			    uint32_t mask, uint32_t max_bytes,
+			    struct evt__writer *w)
 {
 	uint16_t cpu;
 	uint64_t now = ordered(t, evt_clock_now(evt__proc.clock_kind, &cpu));
@@ -543,18 +542,43 @@ static uint8_t *write_begin_slots(struct evt__thread *t,
 	return NULL;
 }
 
+/*
+ * The slow paths make system calls (a new thread's state, a buffer, a
+ * clock without rseq) that may fail; the traced program's errno must come
+ * out as it went in, since code like
+ *	if (read(...) < 0) { trace_printk(...); perror("read"); }
+ * is common.
+ */
+__attribute__((noinline))
+static uint8_t *write_begin_slots(struct evt__thread *t,
+				  const struct evt__site_rt *rt, uint32_t mask,
+				  uint32_t max_bytes, struct evt__writer *w)
+{
+	int saved = errno;
+	uint8_t *rec = begin_slots(t, rt, mask, max_bytes, w);
+
+	errno = saved;
+	return rec;
+}
+
 /* write_begin() for a thread without its state yet, or busy. */
 __attribute__((noinline))
 static uint8_t *write_begin_thread(const struct evt__site_rt *rt, uint32_t mask,
 				   uint32_t max_bytes, struct evt__writer *w)
 {
+	int saved = errno;
 	struct evt__thread *t = thread_get();
+	uint8_t *rec;
 
-	if (!t || t->busy)
-		return drop_all(t, mask, t != NULL);
-	t->busy = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	return write_begin_slots(t, rt, mask, max_bytes, w);
+	if (!t || t->busy) {
+		rec = drop_all(t, mask, t != NULL);
+	} else {
+		t->busy = 1;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		rec = begin_slots(t, rt, mask, max_bytes, w);
+	}
+	errno = saved;
+	return rec;
 }
 
 /*
@@ -741,7 +765,7 @@ EVT_API void evt__ftrace_printk(const char *literal, const char *format, ...)
 	uint32_t mask = *evt__ftrace_enable;
 	char text[EVT_STRING_MAX_BYTES];
 	va_list ap;
-	int n;
+	int n, saved;
 
 	(void)literal;	/* the same string as format, made a literal */
 	if (!mask || evt__proc.fd < 0)
@@ -750,9 +774,11 @@ EVT_API void evt__ftrace_printk(const char *literal, const char *format, ...)
 		evt__debug("ftrace_printk: %%n refused in \"%s\"", format);
 		return;
 	}
+	saved = errno;
 	va_start(ap, format);
 	n = vsnprintf(text, sizeof(text), format, ap);
 	va_end(ap);
+	errno = saved;
 	if (n >= (int)sizeof(text))
 		memcpy(text + sizeof(text) - 4, "...", 4);
 	emit_args(&evt__proc.ftrace_rt, mask, n < 0 ? "" : text);

@@ -158,6 +158,7 @@ void evt__check_format(const char *format, ...)
  * Strings are copied up to EVT_STRING_MAX_BYTES - 1 bytes; a longer one is
  * cut and ends in "...".  Safe in signal handlers and from any thread; it
  * never blocks and never fails: what cannot be stored is counted as lost.
+ * errno is left as it was.
  */
 #define trace_printk(...)						\
 	__extension__ ({ do {						\

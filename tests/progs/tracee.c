@@ -4,6 +4,7 @@
  * "tried N" (a signal-safe count kept by the program itself).
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
@@ -22,13 +23,17 @@
 
 static volatile long tried;
 static int per_thread = 100;
+static int errno_changed;
 
 static void *seq_thread(void *arg)
 {
 	int t = (int)(long)arg, i;
 
 	for (i = 0; i < per_thread; i++) {
+		errno = EDOM;
 		trace_printk("seq t=%d i=%d\n", t, i);
+		if (errno != EDOM)	/* tracing failed a system call, say */
+			__atomic_store_n(&errno_changed, 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&tried, 1, __ATOMIC_RELAXED);
 	}
 	return NULL;
@@ -46,6 +51,10 @@ static int mode_threads(int n, int m)
 		pthread_create(&th[i], NULL, seq_thread, (void *)i);
 	for (i = 0; i < n; i++)
 		pthread_join(th[i], NULL);
+	if (errno_changed) {
+		fprintf(stderr, "tracee: trace_printk changed errno\n");
+		return 1;
+	}
 	return 0;
 }
 
@@ -219,7 +228,8 @@ static int mode_burst(long n)
 }
 
 /* Idle for idle_ms (the recorder backs off), then n "burst" events at
- * per_ms events a millisecond, in batches of 50. */
+ * per_ms events a millisecond, in batches of 50.  Tracing, which may wake
+ * the recorder by a system call, must leave errno as it was. */
 static int mode_paced(long n, long per_ms, long idle_ms)
 {
 	struct timespec start, due;
@@ -228,7 +238,12 @@ static int mode_paced(long n, long per_ms, long idle_ms)
 	usleep((useconds_t)idle_ms * 1000);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (i = 0; i < n; i++) {
+		errno = EDOM;
 		trace_printk("burst %ld\n", i);
+		if (errno != EDOM) {
+			fprintf(stderr, "tracee: errno changed by event %ld\n", i);
+			return 1;
+		}
 		if (i % 50 == 49) {
 			long long ns = (long long)(i + 1) * 1000000 / per_ms +
 				       start.tv_nsec;
