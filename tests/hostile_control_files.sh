@@ -9,13 +9,7 @@ for seed in 1 2 3; do
 	"$EVTRACE" record -o "$T/tr$seed" -- "$TRACEE" nested 1500 >"$T/prog.out" 2>"$T/rec.err" &
 	rec=$!
 	BG_PIDS="$BG_PIDS $rec"
-	ctl=""
-	for _ in $(seq 100); do
-		ctl=$(ls "$EVTRACE_RUNDIR"/*.ctl 2>/dev/null | head -1 || true)
-		[ -n "$ctl" ] && break
-		sleep 0.02
-	done
-	[ -n "$ctl" ] || fail "no control file appeared"
+	ctl=$(first_ctl) || fail "no control file appeared"
 	"$SCRIBBLE" "$ctl" 1000 "$seed" || fail "the scribbler did not run (seed $seed)"
 	set +e; wait "$rec"; st=$?; set -e
 	[ "$st" = 0 ] || { cat "$T/rec.err" >&2; fail "traced program or record failed ($st) under scribbling, seed $seed"; }
@@ -46,13 +40,7 @@ rm -f "$EVTRACE_RUNDIR"/*.ctl
 "$EVTRACE" record --stats -o "$T/trw" -- "$TRACEE" paced 200 1 1500 >"$T/prog.out" 2>"$T/rec.err" &
 rec=$!
 BG_PIDS="$BG_PIDS $rec"
-ctl=""
-for _ in $(seq 100); do
-	ctl=$(ls "$EVTRACE_RUNDIR"/*.ctl 2>/dev/null | head -1 || true)
-	[ -n "$ctl" ] && break
-	sleep 0.02
-done
-[ -n "$ctl" ] || fail "no control file appeared (waiting word)"
+ctl=$(first_ctl) || fail "no control file appeared (waiting word)"
 "$SCRIBBLE" "$ctl" 1400 waiting || fail "the zeroer did not run"
 set +e; wait "$rec"; st=$?; set -e
 [ "$st" = 0 ] || { cat "$T/rec.err" >&2; fail "record failed ($st) with its waiting word zeroed"; }

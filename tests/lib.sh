@@ -31,6 +31,16 @@ start_waiter() {
 	done
 	fail "tracee wait did not start"
 }
+# Prints the first control file to appear in the run directory, waiting
+# up to 2 s; fails without one.
+first_ctl() {
+	for _ in $(seq 100); do
+		f=$(ls "$EVTRACE_RUNDIR"/*.ctl 2>/dev/null | head -1 || true)
+		[ -n "$f" ] && { echo "$f"; return 0; }
+		sleep 0.02
+	done
+	return 1
+}
 # babeltrace2 must read the trace; its only warnings may be about the
 # events and packets the trace says were lost.
 bt() {

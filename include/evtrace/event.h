@@ -132,7 +132,6 @@ EVT_API void evt__event_views(const struct evt_event *raw, const void *args);
 /* Enable word: bits 0-7 the event's slots, 8-15 its stable views'. */
 #define EVT__SLOT_BITS	0xffu
 
-/* Bytes a string field stores: up to 255 characters and the NUL. */
 /* POSIX strnlen, which strict C modes do not declare; it is several times
  * faster here than a byte loop or memchr. */
 #if defined(__has_builtin)
@@ -145,6 +144,7 @@ extern size_t evt__strnlen(const char *s, size_t max)
 	__asm__("strnlen") __attribute__((pure, nothrow));
 #endif
 
+/* Bytes a string field stores: up to 255 characters and the NUL. */
 static inline uint32_t evt__string_bytes(const char *s)
 {
 	return s ? (uint32_t)evt__strnlen(s, 255) + 1 : 7;	/* 7: "(null)" */
