@@ -62,6 +62,7 @@ bench: | deps
 		{ [ ! -f $(BUILD)/build.ninja ] || meson setup --reconfigure $(BUILD); }; \
 	fi
 	$(MAKE) all
+	ninja -C $(BUILD) bench/w4_traced bench/w4_plain
 	sh bench/run.sh $(BUILD)
 
 # Each libFuzzer harness for FUZZ_SECONDS (not part of make check).
