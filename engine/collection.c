@@ -40,6 +40,19 @@
 #include "live.h"
 #include "trace_index.h"
 
+/* How often a poll scans the run directory without an inotify event, and
+ * checks that a process still runs. */
+#define RESCAN_MS 1000
+#define ALIVE_CHECK_MS 50
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 struct out_stream {
 	uint32_t epoch;		/* 0: nothing drained yet */
 	int fd;
@@ -57,6 +70,7 @@ struct tracked {
 	uint32_t nindexed;	/* events copied into the index */
 	bool dead;
 	bool done;		/* fully drained after its process died */
+	int64_t alive_checked_ms;
 	char name[64];
 	struct out_stream *streams;	/* [h.max_tbufs] */
 };
@@ -78,6 +92,8 @@ struct evt_collection {
 	char **foreign;		/* control files of other collections */
 	unsigned nforeign;
 	struct evt_collection_stats stats;
+	int64_t last_discover_ms;
+	bool unpublished;	/* a control file seen was not ready yet */
 	bool futex_waitv_ok;	/* false once the kernel said ENOSYS */
 	bool woken;		/* the last wait ended early */
 	uint64_t packets_at_wake;
@@ -226,8 +242,11 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 		goto out_free;
 	}
 	c->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (c->inotify_fd >= 0)
-		inotify_add_watch(c->inotify_fd, c->rundir, IN_CREATE | IN_MOVED_TO);
+	if (c->inotify_fd >= 0 &&
+	    inotify_add_watch(c->inotify_fd, c->rundir, IN_CREATE | IN_MOVED_TO) < 0) {
+		close(c->inotify_fd);	/* then the run directory is scanned each poll */
+		c->inotify_fd = -1;
+	}
 	if (write_rules(c, err, err_size))
 		goto out_free;
 	c->index_dirty = true;
@@ -341,7 +360,9 @@ static void remember_foreign(struct evt_collection *c, const char *name)
 		c->nforeign++;
 }
 
-static void track(struct evt_collection *c, const char *name)
+/* Starts following control file name; false when it is not published
+ * yet, to be looked at again. */
+static bool track(struct evt_collection *c, const char *name)
 {
 	char path[PATH_MAX], err[PATH_MAX + 200];
 	struct evt_ctl_slot *slot;
@@ -354,26 +375,26 @@ static void track(struct evt_collection *c, const char *name)
 	snprintf(path, sizeof(path), "%s/%s", c->rundir, name);
 	ret = evt_ctl_open(path, &ctl, err, sizeof(err));
 	if (ret == -EAGAIN)
-		return;		/* not published yet: next time */
+		return false;	/* not published yet: next time */
 	if (ret) {
 		if (ret != -ENOENT)
 			fprintf(stderr, "evtrace: %s\n", err);
 		remember_foreign(c, name);
-		return;
+		return true;
 	}
 	slot = &ctl->slots[c->slot];
 	if (__atomic_load_n(&slot->state, __ATOMIC_ACQUIRE) != EVT_SLOT_ACTIVE ||
 	    slot->collection_id != c->id) {
 		evt_ctl_close(ctl);
 		remember_foreign(c, name);
-		return;
+		return true;
 	}
 	if (ctl->h.clock_kind != c->clock_kind) {
 		fprintf(stderr, "evtrace: %s: uses another trace clock; skipped\n",
 			path);
 		evt_ctl_close(ctl);
 		remember_foreign(c, name);
-		return;
+		return true;
 	}
 	grown = realloc(c->tracked, (c->ntracked + 1) * sizeof(*c->tracked));
 	sc = realloc(c->ix.streams, (c->ix.nstreams + 1) * sizeof(*sc));
@@ -383,7 +404,7 @@ static void track(struct evt_collection *c, const char *name)
 		c->ix.streams = sc;
 	if (!grown || !sc) {
 		evt_ctl_close(ctl);
-		return;
+		return true;
 	}
 	t = &c->tracked[c->ntracked];
 	memset(t, 0, sizeof(*t));
@@ -391,7 +412,7 @@ static void track(struct evt_collection *c, const char *name)
 			    sizeof(*t->streams));
 	if (!t->streams) {
 		evt_ctl_close(ctl);
-		return;
+		return true;
 	}
 	t->ctl = ctl;
 	t->sid = c->ix.nstreams;
@@ -405,6 +426,7 @@ static void track(struct evt_collection *c, const char *name)
 	c->ntracked++;
 	c->stats.processes++;
 	c->index_dirty = true;
+	return true;
 }
 
 static void discover(struct evt_collection *c)
@@ -412,11 +434,13 @@ static void discover(struct evt_collection *c)
 	struct dirent *d;
 	DIR *dh = opendir(c->rundir);
 
+	c->unpublished = false;
 	if (!dh)
 		return;
 	while ((d = readdir(dh)))
-		if (evt_ctl_name_pid(d->d_name) > 0 && !is_foreign(c, d->d_name))
-			track(c, d->d_name);
+		if (evt_ctl_name_pid(d->d_name) > 0 && !is_foreign(c, d->d_name) &&
+		    !track(c, d->d_name))
+			c->unpublished = true;
 	closedir(dh);
 }
 
@@ -665,6 +689,7 @@ static int drain(struct evt_collection *c, bool final, char *err,
 		 size_t err_size)
 {
 	uint64_t before = c->stats.packets;
+	int64_t now = now_ms();
 	unsigned k;
 	uint32_t i;
 
@@ -674,8 +699,12 @@ static int drain(struct evt_collection *c, bool final, char *err,
 
 		if (t->done)
 			continue;
-		if (!t->dead && !evt_ctl_alive(t->ctl))
-			t->dead = true;
+		/* Liveness costs an open and a flock: not every round. */
+		if (!t->dead && (final || now - t->alive_checked_ms >= ALIVE_CHECK_MS)) {
+			t->alive_checked_ms = now;
+			if (!evt_ctl_alive(t->ctl))
+				t->dead = true;
+		}
 		if (evt_ctl_refresh(t->ctl, why, sizeof(why)))
 			fprintf(stderr, "evtrace: %s\n", why);
 		if (index_events(c, t)) {
@@ -707,10 +736,18 @@ int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size)
 {
 	char buf[4096];
 
+	bool changed = c->inotify_fd < 0;
+	int64_t now = now_ms();
+
 	if (c->inotify_fd >= 0)
 		while (read(c->inotify_fd, buf, sizeof(buf)) > 0)
-			;
-	discover(c);
+			changed = true;
+	/* Scanning the run directory costs system calls each time; inotify
+	 * says when to, with a full scan each second in case it missed. */
+	if (changed || c->unpublished || now - c->last_discover_ms >= RESCAN_MS) {
+		discover(c);
+		c->last_discover_ms = now;
+	}
 	return drain(c, false, err, err_size);
 }
 
