@@ -1,7 +1,8 @@
 /*
- * tracer_bench.c - what one event of workload W1 costs,
+ * tracer_bench.c - what one event of workloads W1,
  *   ("migrate task %s:%d\n", comm, pid), comm 7 characters, pid changing
- * on every call, with evtrace and with the tracers users pick today.
+ * on every call, and W2 (u64 a, u32 b, i32 c, 7-character s) costs, with
+ * evtrace and with the tracers users pick today.
  *
  *   tracer_bench TRACER EVENTS THREADS RUNS [RATE]
  *     evtrace       trace_printk(); enabled when run under `evtrace record`
@@ -13,6 +14,7 @@
  *     usdt          a USDT probe (sys/sdt.h): disabled unless a tracer attaches
  *     lttng         an LTTng-UST tracepoint; enabled inside a started session
  *     lttng-tracef  LTTng-UST tracef(); likewise
+ *     fprintf-w2, marker-w2, usdt-w2, lttng-w2: the same peers for W2
  * RATE paces each thread to that many events per second (in batches of
  * 256, sleeping between them) instead of as fast as it goes.
  * Prints one line per run: "ns_per_event <x> events_per_s <y>".
