@@ -217,12 +217,13 @@ int cmd_record(int argc, char **argv)
 			waitpid(child, &status, 0);
 			goto out_finish;
 		}
-		/* A round that found packets halves the wait, one that found
-		 * none doubles it (POLL_MIN_MS to POLL_MAX_MS): the recorder
-		 * looks about as often as packets close, and a buffer half
-		 * full wakes it sooner. */
+		/* While data flows, look again soon: a thread's default
+		 * buffer (1 MiB) fills in milliseconds at full speed.  When
+		 * idle, back off to POLL_MAX_MS, or until a buffer half full
+		 * wakes us.  (Halving the wait instead saved a little CPU at
+		 * low rates, cost some at high ones and lost events once.) */
 		if (n > 0) {
-			idle_ms = idle_ms / 2 < POLL_MIN_MS ? POLL_MIN_MS : idle_ms / 2;
+			idle_ms = POLL_MIN_MS;
 		} else {
 			evt_collection_wait(c, idle_ms);
 			idle_ms = idle_ms * 2 > POLL_MAX_MS ? POLL_MAX_MS : idle_ms * 2;
