@@ -93,7 +93,7 @@ struct evt_collection {
 	unsigned nforeign;
 	struct evt_collection_stats stats;
 	int64_t last_discover_ms;
-	bool unpublished;	/* a control file seen was not ready yet */
+	bool unpublished;	/* a control file seen is to be looked at again */
 	bool futex_waitv_ok;	/* false once the kernel said ENOSYS */
 	bool woken;		/* the last wait ended early */
 	uint64_t packets_at_wake;
@@ -360,8 +360,9 @@ static void remember_foreign(struct evt_collection *c, const char *name)
 		c->nforeign++;
 }
 
-/* Starts following control file name; false when it is not published
- * yet, to be looked at again. */
+/* Starts following control file name, or sets it aside for good; false
+ * when it is to be looked at again (not published yet, or memory ran
+ * short). */
 static bool track(struct evt_collection *c, const char *name)
 {
 	char path[PATH_MAX], err[PATH_MAX + 200];
@@ -404,7 +405,7 @@ static bool track(struct evt_collection *c, const char *name)
 		c->ix.streams = sc;
 	if (!grown || !sc) {
 		evt_ctl_close(ctl);
-		return true;
+		return false;
 	}
 	t = &c->tracked[c->ntracked];
 	memset(t, 0, sizeof(*t));
@@ -412,7 +413,7 @@ static bool track(struct evt_collection *c, const char *name)
 			    sizeof(*t->streams));
 	if (!t->streams) {
 		evt_ctl_close(ctl);
-		return true;
+		return false;
 	}
 	t->ctl = ctl;
 	t->sid = c->ix.nstreams;
