@@ -3,6 +3,7 @@
  * of running processes, read and switched through their control files.
  * They act on the default collection (slot 0), the one `stream` reads.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -70,11 +71,24 @@ static int parse_args(const char *cmd, int argc, char **argv,
 static int open_targets(const char *cmd, const struct target *t,
 			struct evt_ctl ***ctls)
 {
-	char dir[PATH_MAX];
-	int n;
+	char dir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
+	struct evt_rundir rd;
+	int n = 0;
 
-	evt_rundir_path(dir, sizeof(dir));
-	n = evt_rundir_open_live(dir, t->pid, NULL, NULL, ctls);
+	if (evt_rundir_path(dir, sizeof(dir), err, sizeof(err))) {
+		cli_error(cmd, "%s", err);
+		return -1;
+	}
+	if (evt_rundir_open(&rd, dir, EVT_RUNDIR_ROOT_ENTERS, err, sizeof(err))) {
+		if (errno != ENOENT) {
+			cli_error(cmd, "%s", err);
+			return -1;
+		}
+		*ctls = NULL;
+	} else {
+		n = evt_rundir_open_live(&rd, t->pid, NULL, NULL, ctls);
+		evt_rundir_close(&rd);
+	}
 	if (n < 0) {
 		cli_error(cmd, "%s: %s", dir, strerror(-n));
 		return -1;

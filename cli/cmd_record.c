@@ -117,7 +117,7 @@ int cmd_record(int argc, char **argv)
 	const char **patterns = calloc(argc + 2, sizeof(char *));
 	struct evt_collection_stats stats;
 	struct evt_collection *c = NULL;
-	char rundir[PATH_MAX], err[PATH_MAX + 300];
+	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	int opt, status = 0, exec_errno = 0, ret = 1, show_stats = 0;
 	int idle_ms = POLL_MIN_MS;
 	pid_t child;
@@ -179,7 +179,10 @@ int cmd_record(int argc, char **argv)
 		patterns[o.npatterns++] = "printk";
 	patterns[o.npatterns++] = "ftrace/print";
 	o.patterns = patterns;
-	evt_rundir_path(rundir, sizeof(rundir));
+	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err))) {
+		cli_error("record", "%s", err);
+		goto out;
+	}
 	o.rundir = rundir;
 	if (evt_collection_create(&o, &c, err, sizeof(err))) {
 		cli_error("record", "%s", err);
@@ -187,7 +190,7 @@ int cmd_record(int argc, char **argv)
 	}
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
-	child = spawn(argv + optind, evt_collection_rules_path(c), rundir,
+	child = spawn(argv + optind, evt_collection_rules_name(c), rundir,
 		      &exec_errno);
 	if (child < 0 || exec_errno) {
 		cli_error("record", "cannot run '%s': %s", argv[optind],

@@ -55,7 +55,7 @@ int cmd_stream(int argc, char **argv)
 	struct evt_live_stream *s = NULL;
 	struct totals totals = { 0 };
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
-	char rundir[PATH_MAX], err[PATH_MAX + 200];
+	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 200];
 	unsigned npatterns = 0;
 	int opt, pid = 0, ret = 1, seen = 0;
 
@@ -86,7 +86,10 @@ int cmd_stream(int argc, char **argv)
 		ret = cli_usage("stream");
 		goto out;
 	}
-	evt_rundir_path(rundir, sizeof(rundir));
+	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err))) {
+		cli_error("stream", "%s", err);
+		goto out;
+	}
 	if (evt_live_stream_create(rundir, pid, patterns, npatterns, &s, err,
 				   sizeof(err))) {
 		cli_error("stream", "%s", err);

@@ -77,9 +77,9 @@ struct tracked {
 
 struct evt_collection {
 	struct evt_collection_opts o;
-	char rundir[PATH_MAX];
+	struct evt_rundir rd;
 	char output[PATH_MAX];
-	char rules_path[PATH_MAX];
+	char rules_name[64];
 	uint32_t slot;
 	uint64_t id;
 	int lock_fd;
@@ -101,18 +101,13 @@ struct evt_collection {
 
 static int claim_slot(struct evt_collection *c, char *err, size_t err_size)
 {
-	char path[PATH_MAX];
 	uint32_t s;
 
 	for (s = 1; s < EVT_NSLOTS; s++) {
-		int fd;
+		int fd = evt_rundir_slot_lock(&c->rd, s, err, err_size);
 
-		snprintf(path, sizeof(path), "%s/slot-%u.lock", c->rundir, s);
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-		if (fd < 0) {
-			snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		if (fd < 0)
 			return -1;
-		}
 		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
 			c->slot = s;
 			c->lock_fd = fd;
@@ -121,17 +116,17 @@ static int claim_slot(struct evt_collection *c, char *err, size_t err_size)
 		close(fd);
 	}
 	snprintf(err, err_size, "%s: all %d collection slots are in use",
-		 c->rundir, EVT_NSLOTS - 1);
+		 c->rd.path, EVT_NSLOTS - 1);
 	return -1;
 }
 
 static int write_rules(struct evt_collection *c, char *err, size_t err_size)
 {
 	struct evt_rules *r = calloc(1, sizeof(*r));
-	char tmp[PATH_MAX + 8];
-	FILE *f;
+	char tmp[80];
+	FILE *f = NULL;
 	unsigned i;
-	int ret = -1;
+	int fd, ret = -1;
 
 	if (!r)
 		return snprintf(err, err_size, "out of memory"), -1;
@@ -143,17 +138,26 @@ static int write_rules(struct evt_collection *c, char *err, size_t err_size)
 	for (i = 0; i < c->o.npatterns && i < EVT_RULES_MAX_PATTERNS; i++)
 		snprintf(r->patterns[r->npatterns++], EVT_RULES_PATTERN_MAX, "%s",
 			 c->o.patterns[i]);
-	snprintf(c->rules_path, sizeof(c->rules_path), "%s/collection-%" PRIu64
-		 ".rules", c->rundir, c->id);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", c->rules_path);
-	f = fopen(tmp, "we");
+	snprintf(c->rules_name, sizeof(c->rules_name), "collection-%" PRIu64
+		 ".rules", c->id);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", c->rules_name);
+	unlinkat(c->rd.fd, tmp, 0);
+	fd = evt_rundir_openat(&c->rd, tmp, O_WRONLY | O_CREAT | O_EXCL, 0600,
+			       err, err_size);
+	if (fd < 0)
+		goto out;
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
 	if (!f || evt_rules_write(f, r) || fclose(f)) {
-		snprintf(err, err_size, "%s: %s", tmp, strerror(errno));
+		snprintf(err, err_size, "%s/%s: %s", c->rd.path, tmp, strerror(errno));
+		unlinkat(c->rd.fd, tmp, 0);
 		goto out;
 	}
-	f = NULL;
-	if (rename(tmp, c->rules_path)) {
-		snprintf(err, err_size, "%s: %s", c->rules_path, strerror(errno));
+	if (renameat(c->rd.fd, tmp, c->rd.fd, c->rules_name)) {
+		snprintf(err, err_size, "%s/%s: %s", c->rd.path, c->rules_name,
+			 strerror(errno));
+		unlinkat(c->rd.fd, tmp, 0);
 		goto out;
 	}
 	ret = 0;
@@ -219,19 +223,18 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 		return snprintf(err, err_size, "out of memory"), -1;
 	c->o = *opts;
 	c->lock_fd = c->inotify_fd = -1;
+	c->rd.fd = -1;
 	c->futex_waitv_ok = true;
-	snprintf(c->rundir, sizeof(c->rundir), "%s", opts->rundir);
 	snprintf(c->output, sizeof(c->output), "%s", opts->output);
 	if (evt_buffer_config_check(opts->packet_size, opts->packet_count, err,
 				    err_size))
 		goto out_free;
-	if (evt_rundir_make(c->rundir)) {
-		snprintf(err, err_size, "%s: %s", c->rundir, strerror(errno));
+	if (evt_rundir_open(&c->rd, opts->rundir,
+			    EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS, err, err_size))
 		goto out_free;
-	}
 	if (prepare_output(c->output, err, err_size))
 		goto out_free;
-	evt_rundir_sweep(c->rundir);
+	evt_rundir_sweep(&c->rd);
 	if (getrandom(&c->id, sizeof(c->id), 0) != sizeof(c->id) || !c->id)
 		c->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
 	if (claim_slot(c, err, err_size))
@@ -243,7 +246,7 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	}
 	c->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (c->inotify_fd >= 0 &&
-	    inotify_add_watch(c->inotify_fd, c->rundir, IN_CREATE | IN_MOVED_TO) < 0) {
+	    inotify_add_watch(c->inotify_fd, c->rd.path, IN_CREATE | IN_MOVED_TO) < 0) {
 		close(c->inotify_fd);	/* then the run directory is scanned each poll */
 		c->inotify_fd = -1;
 	}
@@ -257,9 +260,9 @@ out_free:
 	return -1;
 }
 
-const char *evt_collection_rules_path(const struct evt_collection *c)
+const char *evt_collection_rules_name(const struct evt_collection *c)
 {
-	return c->rules_path;
+	return c->rules_name;
 }
 
 static int write_file_atomically(const char *path, struct evt_collection *c,
@@ -365,7 +368,7 @@ static void remember_foreign(struct evt_collection *c, const char *name)
  * short). */
 static bool track(struct evt_collection *c, const char *name)
 {
-	char path[PATH_MAX], err[PATH_MAX + 200];
+	char err[PATH_MAX + 200];
 	struct evt_ctl_slot *slot;
 	struct evt_stream_class *sc;
 	struct evt_ctl *ctl;
@@ -373,8 +376,7 @@ static bool track(struct evt_collection *c, const char *name)
 	void *grown;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", c->rundir, name);
-	ret = evt_ctl_open(path, &ctl, err, sizeof(err));
+	ret = evt_ctl_open(&c->rd, name, &ctl, err, sizeof(err));
 	if (ret == -EAGAIN)
 		return false;	/* not published yet: next time */
 	if (ret) {
@@ -392,7 +394,7 @@ static bool track(struct evt_collection *c, const char *name)
 	}
 	if (ctl->h.clock_kind != c->clock_kind) {
 		fprintf(stderr, "evtrace: %s: uses another trace clock; skipped\n",
-			path);
+			ctl->path);
 		evt_ctl_close(ctl);
 		remember_foreign(c, name);
 		return true;
@@ -432,12 +434,16 @@ static bool track(struct evt_collection *c, const char *name)
 
 static void discover(struct evt_collection *c)
 {
+	int fd = openat(c->rd.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct dirent *d;
-	DIR *dh = opendir(c->rundir);
+	DIR *dh = fd < 0 ? NULL : fdopendir(fd);
 
 	c->unpublished = false;
-	if (!dh)
+	if (!dh) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	while ((d = readdir(dh)))
 		if (evt_ctl_name_pid(d->d_name) > 0 && !is_foreign(c, d->d_name) &&
 		    !track(c, d->d_name))
@@ -833,7 +839,7 @@ int evt_collection_finish(struct evt_collection *c,
 	uint32_t id;
 	int ret;
 
-	unlink(c->rules_path);
+	unlinkat(c->rd.fd, c->rules_name, 0);
 	discover(c);
 	for (k = 0; k < c->ntracked; k++) {
 		struct evt_ctl *ctl = c->tracked[k].ctl;
@@ -852,7 +858,7 @@ int evt_collection_finish(struct evt_collection *c,
 		__atomic_store_n(&t->ctl->slots[c->slot].state, EVT_SLOT_FREE,
 				 __ATOMIC_RELEASE);
 		if (t->dead && !others_active(t->ctl, c->slot))
-			unlink(t->ctl->path);
+			unlinkat(c->rd.fd, t->ctl->name, 0);
 	}
 	if (stats)
 		*stats = c->stats;
@@ -880,8 +886,9 @@ void evt_collection_destroy(struct evt_collection *c)
 		free(c->foreign[k]);
 	free(c->foreign);
 	evt_trace_index_free(&c->ix);
-	if (c->rules_path[0])
-		unlink(c->rules_path);
+	if (c->rules_name[0])
+		unlinkat(c->rd.fd, c->rules_name, 0);
+	evt_rundir_close(&c->rd);
 	if (c->lock_fd >= 0)
 		close(c->lock_fd);
 	if (c->inotify_fd >= 0)

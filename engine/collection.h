@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 struct evt_collection_opts {
-	const char *rundir;
+	const char *rundir;		/* path; opened and checked (rundir.h) */
 	const char *output;		/* trace directory */
 	const char *const *patterns;
 	unsigned npatterns;
@@ -38,8 +38,9 @@ struct evt_collection;
 int evt_collection_create(const struct evt_collection_opts *opts,
 			  struct evt_collection **out, char *err,
 			  size_t err_size);
-/* The file to name in $EVTRACE_COLLECTION for covered processes. */
-const char *evt_collection_rules_path(const struct evt_collection *c);
+/* The file to name in $EVTRACE_COLLECTION for covered processes: a name
+ * in the run directory. */
+const char *evt_collection_rules_name(const struct evt_collection *c);
 /* Discovers new processes and drains closed packets; returns the number
  * of packets copied, or -1 on an output error (err set). */
 int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size);

@@ -69,20 +69,23 @@ static int check_header(const struct evt_ctl_header *h, size_t size,
 	return 0;
 }
 
-int evt_ctl_open(const char *path, struct evt_ctl **out, char *err,
-		 size_t err_size)
+int evt_ctl_open(const struct evt_rundir *rd, const char *name,
+		 struct evt_ctl **out, char *err, size_t err_size)
 {
+	char path[PATH_MAX];
 	struct evt_ctl *c;
 	struct stat st;
 	int fd, ret;
 
 	*out = NULL;
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		return ret;
+	if (strlen(name) >= sizeof(c->name)) {
+		snprintf(err, err_size, "%s/%.80s...: name too long", rd->path, name);
+		return -ENAMETOOLONG;
 	}
+	snprintf(path, sizeof(path), "%s/%s", rd->path, name);
+	fd = evt_rundir_openat(rd, name, O_RDWR, 0, err, err_size);
+	if (fd < 0)
+		return -errno;
 	if (fstat(fd, &st)) {
 		ret = -errno;
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));
@@ -102,6 +105,7 @@ int evt_ctl_open(const char *path, struct evt_ctl **out, char *err,
 	c->fd = fd;
 	c->size = st.st_size;
 	snprintf(c->path, sizeof(c->path), "%s", path);
+	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->base = mmap(NULL, c->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (c->base == MAP_FAILED) {
 		ret = -errno;
@@ -251,17 +255,12 @@ int evt_ctl_refresh(struct evt_ctl *c, char *err, size_t err_size)
 
 bool evt_ctl_alive(const struct evt_ctl *c)
 {
-	int fd = open(c->path, O_RDONLY | O_CLOEXEC);
-	bool alive;
-
-	if (fd < 0)
-		fd = dup(c->fd);
-	if (fd < 0)
-		return true;
 	/* The writer holds a shared lock for as long as it runs. */
-	alive = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-	close(fd);
-	return alive;
+	if (flock(c->fd, LOCK_EX | LOCK_NB) == 0) {
+		flock(c->fd, LOCK_UN);
+		return false;
+	}
+	return errno != EWOULDBLOCK ? false : true;
 }
 
 static void set_bit(uint32_t *word, uint32_t bit, bool on)

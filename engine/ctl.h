@@ -16,6 +16,7 @@
 
 #include "layout.h"
 #include "record.h"
+#include "rundir.h"
 
 struct evt_ctl_event {
 	uint32_t id;
@@ -28,7 +29,8 @@ struct evt_ctl_event {
 };
 
 struct evt_ctl {
-	char path[PATH_MAX];
+	char path[PATH_MAX];		/* for messages */
+	char name[64];			/* in its run directory */
 	int fd;
 	uint8_t *base;
 	size_t size;
@@ -43,11 +45,12 @@ struct evt_ctl {
 };
 
 /*
- * Opens and checks the control file at path.  Returns 0; -EAGAIN when the
+ * Opens and checks the control file name in the run directory rd (see
+ * rundir.h for the checks on the file itself).  Returns 0; -EAGAIN when the
  * file is not published yet; or another -errno with err set.
  */
-int evt_ctl_open(const char *path, struct evt_ctl **out, char *err,
-		 size_t err_size);
+int evt_ctl_open(const struct evt_rundir *rd, const char *name,
+		 struct evt_ctl **out, char *err, size_t err_size);
 void evt_ctl_close(struct evt_ctl *c);
 /* Parses entries added since the last call.  0, or -1 with err set. */
 int evt_ctl_refresh(struct evt_ctl *c, char *err, size_t err_size);

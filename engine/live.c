@@ -17,8 +17,8 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strverscmp((*a)->d_name, (*b)->d_name);
 }
 
-int evt_rundir_open_live(const char *dir, int pid,
-			 bool (*skip)(const char *path, void *ctx), void *ctx,
+int evt_rundir_open_live(const struct evt_rundir *rd, int pid,
+			 bool (*skip)(const char *name, void *ctx), void *ctx,
 			 struct evt_ctl ***out)
 {
 	struct dirent **names;
@@ -26,24 +26,23 @@ int evt_rundir_open_live(const char *dir, int pid,
 	int n, i, count = 0;
 
 	*out = NULL;
-	n = scandir(dir, &names, NULL, by_name);
+	n = scandirat(rd->fd, ".", &names, NULL, by_name);
 	if (n < 0)
 		return errno == ENOENT ? 0 : -errno;
 	ctls = calloc(n ? n : 1, sizeof(*ctls));
 	if (!ctls)
 		n = 0;
 	for (i = 0; i < n; i++) {
-		char path[PATH_MAX], err[PATH_MAX + 200];
+		char err[PATH_MAX + 200];
 		int p = evt_ctl_name_pid(names[i]->d_name);
 		struct evt_ctl *c;
 		int ret;
 
 		if (p < 0 || (pid > 0 && p != pid))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-		if (skip && skip(path, ctx))
+		if (skip && skip(names[i]->d_name, ctx))
 			continue;
-		ret = evt_ctl_open(path, &c, err, sizeof(err));
+		ret = evt_ctl_open(rd, names[i]->d_name, &c, err, sizeof(err));
 		if (ret) {
 			/* Not yet published, or gone meanwhile: not an error. */
 			if (ret != -EAGAIN && ret != -ENOENT)
@@ -76,15 +75,24 @@ void evt_rundir_close_all(struct evt_ctl **ctls, int n)
 	free(ctls);
 }
 
-/* Whether an engine holds the lock of collection slot s. */
-static bool slot_held(const char *dir, uint32_t s)
+int evt_rundir_slot_lock(const struct evt_rundir *rd, unsigned s, char *err,
+			 size_t err_size)
 {
-	char path[PATH_MAX + 32];
+	char name[32];
+
+	snprintf(name, sizeof(name), "slot-%u.lock", s);
+	return evt_rundir_openat(rd, name, O_RDONLY | O_CREAT, 0600, err, err_size);
+}
+
+/* Whether an engine holds the lock of collection slot s. */
+static bool slot_held(const struct evt_rundir *rd, uint32_t s)
+{
+	char name[32], err[PATH_MAX + 200];
 	bool held;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/slot-%u.lock", dir, s);
-	fd = open(path, O_RDWR | O_CLOEXEC);
+	snprintf(name, sizeof(name), "slot-%u.lock", s);
+	fd = evt_rundir_openat(rd, name, O_RDONLY, 0, err, sizeof(err));
 	if (fd < 0)
 		return false;
 	held = flock(fd, LOCK_EX | LOCK_NB) != 0;
@@ -92,42 +100,42 @@ static bool slot_held(const char *dir, uint32_t s)
 	return held;
 }
 
-static bool collection_alive(const char *dir, const struct evt_ctl *c)
+static bool collection_alive(const struct evt_rundir *rd, const struct evt_ctl *c)
 {
 	uint32_t s;
 
 	for (s = 1; s < EVT_NSLOTS; s++)
 		if (__atomic_load_n(&c->slots[s].state, __ATOMIC_ACQUIRE) &&
-		    slot_held(dir, s))
+		    slot_held(rd, s))
 			return true;
 	return false;
 }
 
-int evt_rundir_sweep(const char *dir)
+int evt_rundir_sweep(const struct evt_rundir *rd)
 {
 	struct dirent **names;
 	int n, i, removed = 0;
 
-	n = scandir(dir, &names, NULL, NULL);
+	n = scandirat(rd->fd, ".", &names, NULL, NULL);
 	if (n < 0)
 		return 0;
 	for (i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
-		char path[PATH_MAX], err[PATH_MAX + 200];
+		char err[PATH_MAX + 200];
 		struct evt_ctl *c;
 
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
 		if (evt_ctl_name_pid(name) > 0 &&
-		    evt_ctl_open(path, &c, err, sizeof(err)) == 0) {
-			if (!evt_ctl_alive(c) && !collection_alive(dir, c) &&
-			    unlink(path) == 0)
+		    evt_ctl_open(rd, name, &c, err, sizeof(err)) == 0) {
+			if (!evt_ctl_alive(c) && !collection_alive(rd, c) &&
+			    unlinkat(rd->fd, name, 0) == 0)
 				removed++;
 			evt_ctl_close(c);
 		} else if (!strncmp(name, "collection-", 11)) {
 			/* A rules file: its collection's slot is in it. */
 			char text[64] = "";
 			unsigned slot = 0;
-			int fd = open(path, O_RDONLY | O_CLOEXEC);
+			int fd = evt_rundir_openat(rd, name, O_RDONLY, 0, err,
+						   sizeof(err));
 
 			if (fd >= 0) {
 				if (read(fd, text, sizeof(text) - 1) < 0)
@@ -135,8 +143,8 @@ int evt_rundir_sweep(const char *dir)
 				close(fd);
 			}
 			if (sscanf(text, "evtrace-rules 1\nslot %u", &slot) == 1 &&
-			    slot > 0 && slot < EVT_NSLOTS && !slot_held(dir, slot) &&
-			    unlink(path) == 0)
+			    slot > 0 && slot < EVT_NSLOTS && !slot_held(rd, slot) &&
+			    unlinkat(rd->fd, name, 0) == 0)
 				removed++;
 		}
 	}

@@ -4,19 +4,20 @@
 #ifndef EVT_ENGINE_LIVE_H
 #define EVT_ENGINE_LIVE_H
 
-#include "../format/rundir.h"
 #include <stdbool.h>
 
 #include "ctl.h"
+#include "rundir.h"
 
 /*
  * Opens the control files of live processes (all, or those of pid when
- * pid > 0), registries parsed.  Files that fail their checks are reported
- * on stderr and skipped, as are those skip (when given) says to leave, by
- * path, before they are opened.  Returns the number opened, or -errno.
+ * pid > 0) in rd, registries parsed.  Files that fail their checks are
+ * reported on stderr and skipped, as are those skip (when given) says to
+ * leave, by name, before they are opened.  Returns the number opened, or
+ * -errno.
  */
-int evt_rundir_open_live(const char *dir, int pid,
-			 bool (*skip)(const char *path, void *ctx), void *ctx,
+int evt_rundir_open_live(const struct evt_rundir *rd, int pid,
+			 bool (*skip)(const char *name, void *ctx), void *ctx,
 			 struct evt_ctl ***out);
 void evt_rundir_close_all(struct evt_ctl **ctls, int n);
 
@@ -26,6 +27,13 @@ void evt_rundir_close_all(struct evt_ctl **ctls, int n);
  * holds, and rules files of collections whose slot lock is free.  Returns
  * the number of files removed.
  */
-int evt_rundir_sweep(const char *dir);
+int evt_rundir_sweep(const struct evt_rundir *rd);
+
+/*
+ * Opens the lock file of collection slot s ("slot-<s>.lock", made when
+ * missing), checked.  The fd, or -1 with err set.
+ */
+int evt_rundir_slot_lock(const struct evt_rundir *rd, unsigned s, char *err,
+			 size_t err_size);
 
 #endif

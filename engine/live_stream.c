@@ -45,7 +45,7 @@ struct pending {
 };
 
 struct evt_live_stream {
-	char rundir[PATH_MAX];
+	struct evt_rundir rd;
 	int pid;
 	const char *const *patterns;
 	unsigned npatterns;
@@ -63,24 +63,23 @@ int evt_live_stream_create(const char *rundir, int pid,
 			   size_t err_size)
 {
 	struct evt_live_stream *s = calloc(1, sizeof(*s));
-	char path[PATH_MAX + 16];
 
 	*out = NULL;
 	if (!s)
 		return snprintf(err, err_size, "out of memory"), -1;
-	snprintf(s->rundir, sizeof(s->rundir), "%s", rundir);
+	s->rd.fd = s->lock_fd = -1;
 	s->pid = pid;
 	s->patterns = patterns;
 	s->npatterns = npatterns;
-	if (evt_rundir_make(rundir)) {
-		snprintf(err, err_size, "%s: %s", rundir, strerror(errno));
+	if (evt_rundir_open(&s->rd, rundir,
+			    EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS, err, err_size))
 		goto out_free;
-	}
-	snprintf(path, sizeof(path), "%s/slot-0.lock", rundir);
-	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
-		snprintf(err, err_size, "%s: %s", path, s->lock_fd < 0 ?
-			 strerror(errno) : "another stream is reading these processes");
+	s->lock_fd = evt_rundir_slot_lock(&s->rd, 0, err, err_size);
+	if (s->lock_fd < 0)
+		goto out_free;
+	if (flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
+		snprintf(err, err_size, "%s/slot-0.lock: another stream is reading "
+			 "these processes", s->rd.path);
 		goto out_free;
 	}
 	if (evt_clock_calibrate(evt_clock_detect(), &s->clock)) {
@@ -90,19 +89,20 @@ int evt_live_stream_create(const char *rundir, int pid,
 	*out = s;
 	return 0;
 out_free:
-	if (s->lock_fd > 0)
+	if (s->lock_fd >= 0)
 		close(s->lock_fd);
+	evt_rundir_close(&s->rd);
 	free(s);
 	return -1;
 }
 
-static bool watching(const char *path, void *ctx)
+static bool watching(const char *name, void *ctx)
 {
 	const struct evt_live_stream *s = ctx;
 	unsigned i;
 
 	for (i = 0; i < s->nw; i++)
-		if (!strcmp(s->w[i].ctl->path, path))
+		if (!strcmp(s->w[i].ctl->name, name))
 			return true;
 	return false;
 }
@@ -113,7 +113,7 @@ static void discover(struct evt_live_stream *s)
 	struct evt_ctl **ctls;
 	int n, i;
 
-	n = evt_rundir_open_live(s->rundir, s->pid, watching, s, &ctls);
+	n = evt_rundir_open_live(&s->rd, s->pid, watching, s, &ctls);
 	for (i = 0; i < n; i++) {
 		struct watched *grown;
 
@@ -338,5 +338,6 @@ void evt_live_stream_destroy(struct evt_live_stream *s)
 	free(s->w);
 	free(s->pend);
 	close(s->lock_fd);
+	evt_rundir_close(&s->rd);
 	free(s);
 }

@@ -1,40 +1,193 @@
 /*
- * rundir.c - the run directory's path and creation (see rundir.h).
+ * rundir.c - the run directory's path, and checked opens in it (see
+ * rundir.h).
  */
 #include <errno.h>
-#include <limits.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "rundir.h"
 
-void evt_rundir_path(char *out, size_t out_size)
+static void default_path(char *out, size_t out_size)
 {
-	const char *env = getenv("EVTRACE_RUNDIR");
-
-	if (env && *env)
-		snprintf(out, out_size, "%s", env);
-	else
-		snprintf(out, out_size, "/dev/shm/evtrace/%u", (unsigned)getuid());
+	snprintf(out, out_size, "/dev/shm/evtrace-%u", (unsigned)geteuid());
 }
 
-int evt_rundir_make(const char *dir)
+int evt_rundir_path(char *out, size_t out_size, char *err, size_t err_size)
 {
-	char tmp[PATH_MAX], *p;
+	const char *env = secure_getenv("EVTRACE_RUNDIR");
 
-	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
-		return errno = ENAMETOOLONG, -1;
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
+	if (!env || !*env) {
+		default_path(out, out_size);
+		return 0;
 	}
-	if (mkdir(tmp, 0700) && errno != EEXIST)
+	if (env[0] != '/') {
+		snprintf(err, err_size, "EVTRACE_RUNDIR '%.200s': not an absolute path",
+			 env);
 		return -1;
+	}
+	if (strlen(env) >= EVT_RUNDIR_PATH_MAX || strlen(env) >= out_size) {
+		snprintf(err, err_size, "EVTRACE_RUNDIR '%.80s...': longer than %d bytes",
+			 env, EVT_RUNDIR_PATH_MAX - 1);
+		return -1;
+	}
+	snprintf(out, out_size, "%s", env);
 	return 0;
+}
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISLNK(m) ? "a symbolic link" : S_ISFIFO(m) ? "a FIFO" :
+	       S_ISSOCK(m) ? "a socket" : S_ISCHR(m) || S_ISBLK(m) ? "a device" :
+	       S_ISDIR(m) ? "a directory" : "not a regular file";
+}
+
+/* "DIR[/NAME]: why; refused", errno set; returns -1. */
+static int __attribute__((format(printf, 6, 7)))
+refuse(char *err, size_t err_size, const char *dir, const char *name,
+       int errnum, const char *fmt, ...)
+{
+	char why[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(err, err_size, "%s%s%s: %s; refused", dir, name ? "/" : "",
+		 name ? name : "", why);
+	errno = errnum;
+	return -1;
+}
+
+int evt_rundir_open(struct evt_rundir *rd, const char *path, int flags,
+		    char *err, size_t err_size)
+{
+	uid_t me = geteuid();
+	char mine[64];
+	struct stat st;
+	int fd, saved;
+
+	rd->fd = -1;
+	/* Root enters another user's directory only when told to by path. */
+	default_path(mine, sizeof(mine));
+	if (!strcmp(path, mine))
+		flags &= ~EVT_RUNDIR_ROOT_ENTERS;
+	if (strlen(path) >= sizeof(rd->path)) {
+		snprintf(err, err_size, "%.80s...: path too long", path);
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	snprintf(rd->path, sizeof(rd->path), "%s", path);
+	if ((flags & EVT_RUNDIR_CREATE) && mkdir(path, 0700) && errno != EEXIST) {
+		saved = errno;
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		errno = saved;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		saved = errno;
+		if ((saved == ELOOP || saved == ENOTDIR) && lstat(path, &st) == 0)
+			return refuse(err, err_size, path, NULL, ENOTDIR,
+				      "%s, not a directory", file_kind(st.st_mode));
+		snprintf(err, err_size, "%s: %s", path, strerror(saved));
+		errno = saved;
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		saved = errno;
+		close(fd);
+		snprintf(err, err_size, "%s: %s", path, strerror(saved));
+		errno = saved;
+		return -1;
+	}
+	if (st.st_uid != me && !(me == 0 && (flags & EVT_RUNDIR_ROOT_ENTERS))) {
+		close(fd);
+		return refuse(err, err_size, path, NULL, EPERM,
+			      "owned by uid %u, not by uid %u (someone else made it: "
+			      "have it removed, or set EVTRACE_RUNDIR)",
+			      (unsigned)st.st_uid, (unsigned)me);
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		close(fd);
+		return refuse(err, err_size, path, NULL, EPERM,
+			      "writable by group or others (mode %04o)",
+			      (unsigned)st.st_mode & 07777);
+	}
+	rd->fd = fd;
+	rd->owner = st.st_uid;
+	rd->group = st.st_gid;
+	return 0;
+}
+
+void evt_rundir_close(struct evt_rundir *rd)
+{
+	if (rd->fd >= 0)
+		close(rd->fd);
+	rd->fd = -1;
+}
+
+int evt_rundir_check_file(const struct evt_rundir *rd, int fd, const char *name,
+			  char *err, size_t err_size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st)) {
+		snprintf(err, err_size, "%s/%s: %s", rd->path, name, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode))
+		return refuse(err, err_size, rd->path, name, EINVAL,
+			      "%s, not a regular file", file_kind(st.st_mode));
+	if (st.st_uid != rd->owner)
+		return refuse(err, err_size, rd->path, name, EPERM,
+			      "owned by uid %u, not by uid %u, the run directory's owner",
+			      (unsigned)st.st_uid, (unsigned)rd->owner);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return refuse(err, err_size, rd->path, name, EPERM,
+			      "writable by group or others (mode %04o)",
+			      (unsigned)st.st_mode & 07777);
+	return 0;
+}
+
+int evt_rundir_openat(const struct evt_rundir *rd, const char *name, int flags,
+		      mode_t mode, char *err, size_t err_size)
+{
+	struct stat st;
+	int fd, saved;
+
+	fd = openat(rd->fd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+	if (fd < 0) {
+		saved = errno;
+		if ((saved == ELOOP || saved == ENXIO || saved == EISDIR) &&
+		    fstatat(rd->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return refuse(err, err_size, rd->path, name, saved,
+				      "%s, not a regular file", file_kind(st.st_mode));
+		snprintf(err, err_size, "%s/%s: %s", rd->path, name,
+			 strerror(saved));
+		errno = saved;
+		return -1;
+	}
+	/* Root making a file in a user's directory leaves it to the user. */
+	if ((flags & O_CREAT) && geteuid() == 0 && rd->owner != 0 &&
+	    fstat(fd, &st) == 0 && st.st_uid == 0 &&
+	    fchown(fd, rd->owner, rd->group) && errno != EPERM) {
+		saved = errno;
+		snprintf(err, err_size, "%s/%s: %s", rd->path, name, strerror(saved));
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	if (evt_rundir_check_file(rd, fd, name, err, err_size)) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
 }

@@ -1,16 +1,69 @@
 /*
- * rundir.h - where traced processes publish their control files and
- * collections their rules: $EVTRACE_RUNDIR, or /dev/shm/evtrace/<uid>.
- * Shared by the library and the engines so that both agree.
+ * rundir.h - the run directory: where traced processes publish their
+ * control files and collections their rules and locks.  Shared by the
+ * library and the engines so that both agree on where it is and on what
+ * may be trusted in it.
+ *
+ * It is $EVTRACE_RUNDIR (read with secure_getenv: ignored by setuid and
+ * setgid programs; absolute paths only), else /dev/shm/evtrace-<euid>, a
+ * directory of the user's own in the system's sticky /dev/shm.  No
+ * directory is shared between users: whoever came first owns nothing of
+ * anyone else's.
+ *
+ * Everything evtrace opens there is checked and opened relative to the
+ * checked directory's fd, never followed through a symlink, never blocked
+ * on by a FIFO: the directory must be owned by the caller (an engine run
+ * by root may enter anyone's) and writable by nobody else; a file must be
+ * a regular file owned by the directory's owner and writable by nobody
+ * else.  What fails is refused with "PATH: why" naming the rule.
  */
 #ifndef EVT_FORMAT_RUNDIR_H
 #define EVT_FORMAT_RUNDIR_H
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
-void evt_rundir_path(char *out, size_t out_size);
-/* Creates it (mode 0700) and its parents when missing.  0, or -1 with
- * errno set. */
-int evt_rundir_make(const char *dir);
+/* The longest run directory path: room is left for the names in it. */
+#define EVT_RUNDIR_PATH_MAX (PATH_MAX - 64)
+
+struct evt_rundir {
+	int fd;			/* the checked directory, O_DIRECTORY */
+	uid_t owner;
+	gid_t group;
+	char path[EVT_RUNDIR_PATH_MAX];
+};
+
+/* The run directory's path.  0, or -1 with err set when $EVTRACE_RUNDIR
+ * is relative or too long. */
+int evt_rundir_path(char *out, size_t out_size, char *err, size_t err_size);
+
+enum {
+	EVT_RUNDIR_CREATE = 1,		/* make it (mode 0700) when missing */
+	EVT_RUNDIR_ROOT_ENTERS = 2,	/* root may use another user's */
+};
+
+/*
+ * Opens the directory at path and checks it.  0; or -1 with errno and err
+ * set (errno ENOENT: it does not exist and EVT_RUNDIR_CREATE was not
+ * given).
+ */
+int evt_rundir_open(struct evt_rundir *rd, const char *path, int flags,
+		    char *err, size_t err_size);
+void evt_rundir_close(struct evt_rundir *rd);
+
+/*
+ * Opens name, a file in the run directory, with flags (O_NOFOLLOW,
+ * O_NONBLOCK and O_CLOEXEC added) and checks it.  A file root creates in
+ * another user's directory is given to that user, so that it stays
+ * theirs.  Returns the fd, or -1 with errno and err set.
+ */
+int evt_rundir_openat(const struct evt_rundir *rd, const char *name, int flags,
+		      mode_t mode, char *err, size_t err_size);
+
+/* Checks an open fd as evt_rundir_openat does; 0, or -1 with err set. */
+int evt_rundir_check_file(const struct evt_rundir *rd, int fd, const char *name,
+			  char *err, size_t err_size);
 
 #endif

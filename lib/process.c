@@ -1,8 +1,8 @@
 /*
  * process.c - the traced process's control file and event registry.
  *
- * The control file is created on the first registration, in
- * $EVTRACE_RUNDIR (default /dev/shm/evtrace/<uid>), as <pid>-<n>.ctl: n
+ * The control file is created on the first registration, in the run
+ * directory (rundir.h), as <pid>-<n>.ctl: n
  * grows when an exec'd image of the same pid registers again.  The process
  * holds a shared flock on it for its life; an engine that can take an
  * exclusive lock knows the writer is gone (exit, crash, kill or exec).
@@ -54,34 +54,87 @@ static struct layout compute_layout(void)
 	return l;
 }
 
-/* Opens a new, empty, locked control file; returns its fd or -errno. */
-static int create_file(const struct layout *l, char *path, size_t size)
+/*
+ * Opens the run directory, checked, creating it when missing.  A process
+ * that cannot use it runs untraced and says why, once.
+ */
+static int rundir_open(struct evt_rundir *rd)
 {
-	char dir[PATH_MAX - 32];
+	char err[EVT_RUNDIR_PATH_MAX + 300];
+
+	if (!evt__proc.rundir[0] &&
+	    evt_rundir_path(evt__proc.rundir, sizeof(evt__proc.rundir), err,
+			    sizeof(err))) {
+		evt__warn("%s; this process runs untraced", err);
+		return -EINVAL;
+	}
+	if (evt_rundir_open(rd, evt__proc.rundir, EVT_RUNDIR_CREATE, err,
+			    sizeof(err))) {
+		int ret = -errno;
+
+		evt__warn("%s; this process runs untraced", err);
+		return ret;
+	}
+	return 0;
+}
+
+/* Opens a new, empty, locked control file; returns its fd or -errno. */
+static int create_file(const struct evt_rundir *rd, const struct layout *l,
+		       char *path, size_t size)
+{
+	char name[64];
 	int fd = -1, n, ret;
 
-	evt_rundir_path(dir, sizeof(dir));
-	if (evt_rundir_make(dir))
-		return -errno;
 	for (n = 0; n < 1000; n++) {
-		snprintf(path, size, "%s/%d-%d.ctl", dir, (int)getpid(), n);
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		snprintf(name, sizeof(name), "%d-%d.ctl", (int)getpid(), n);
+		/* O_EXCL: never an existing file, nor through a symlink. */
+		fd = openat(rd->fd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC, 0600);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
-	if (fd < 0)
-		return -errno;
+	snprintf(path, size, "%s/%s", rd->path, name);
+	if (fd < 0) {
+		ret = -errno;
+		evt__warn("%s: %s; this process runs untraced", path, strerror(errno));
+		return ret;
+	}
 	/* The file is sparse; the pages the process will touch are reserved
 	 * now or when needed, so that a full tmpfs is an error here, never a
 	 * SIGBUS in a traced thread.  The registry is reserved as it grows. */
 	if (ftruncate(fd, (off_t)l->size) || flock(fd, LOCK_SH | LOCK_NB) ||
 	    fallocate(fd, 0, 0, l->registry_off)) {
 		ret = -errno;
-		unlink(path);
+		evt__warn("%s: %s; this process runs untraced", path, strerror(errno));
+		unlinkat(rd->fd, name, 0);
 		close(fd);
 		return ret;
 	}
 	return fd;
+}
+
+/* Remembers which file fd is, so that it is never mistaken for another. */
+static void own_fd(int fd)
+{
+	struct stat st;
+
+	evt__proc.fd = fd;
+	if (fstat(fd, &st) == 0) {
+		evt__proc.fd_dev = st.st_dev;
+		evt__proc.fd_ino = st.st_ino;
+	}
+}
+
+/* Closes the control file's fd, unless the program closed it and the
+ * number now holds one of its own files. */
+static void close_own_fd(void)
+{
+	struct stat st;
+
+	if (fstat(evt__proc.fd, &st) == 0 && st.st_dev == evt__proc.fd_dev &&
+	    st.st_ino == evt__proc.fd_ino)
+		close(evt__proc.fd);
+	evt__proc.fd = -1;
 }
 
 static void fill_header(struct evt_ctl_header *h, const struct layout *l)
@@ -137,32 +190,45 @@ static void slot_configure(uint32_t s, uint32_t mode, uint64_t id,
 	__atomic_store_n(&slot->state, EVT_SLOT_ACTIVE, __ATOMIC_RELEASE);
 }
 
-static void load_rules(void)
+/*
+ * A collection's rules: $EVTRACE_COLLECTION names a file in the run
+ * directory (a name, not a path), checked like everything there.
+ */
+static void load_rules(const struct evt_rundir *rd)
 {
-	const char *path = getenv("EVTRACE_COLLECTION");
+	const char *name = secure_getenv("EVTRACE_COLLECTION");
 	char buf[EVT_RULES_MAX_PATTERNS * (EVT_RULES_PATTERN_MAX + 8) + 256];
-	char err[256];
+	char err[EVT_RUNDIR_PATH_MAX + 300];
 	ssize_t n;
 	int fd;
 
-	if (!path || !*path)
+	if (!name || !*name)
 		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
+		evt__warn("EVTRACE_COLLECTION '%.200s': not a file name in the run "
+			  "directory; ignored", name);
+		return;
+	}
+	fd = evt_rundir_openat(rd, name, O_RDONLY, 0, err, sizeof(err));
 	if (fd < 0) {
-		evt__debug("rules %s: %s", path, strerror(errno));
+		/* Gone: its recording ended before this process started. */
+		if (errno == ENOENT)
+			evt__debug("%s", err);
+		else
+			evt__warn("%s; no collection rules applied", err);
 		return;
 	}
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	if (n < 0 || (size_t)n == sizeof(buf)) {
-		evt__warn("rules %s: unreadable or too large; ignored", path);
+		evt__warn("%s/%s: unreadable or too large; ignored", rd->path, name);
 		return;
 	}
 	evt__proc.rules = malloc(sizeof(*evt__proc.rules));
 	if (!evt__proc.rules)
 		return;
 	if (evt_rules_parse(buf, n, evt__proc.rules, err, sizeof(err))) {
-		evt__warn("rules %s: %s; ignored", path, err);
+		evt__warn("%s/%s: %s; ignored", rd->path, name, err);
 		free(evt__proc.rules);
 		evt__proc.rules = NULL;
 	}
@@ -173,6 +239,7 @@ static const uint8_t ftrace_types[1] = { EVT_ARG_STRING };
 int evt__process_init_locked(void)
 {
 	struct layout l = compute_layout();
+	struct evt_rundir rd;
 	uint8_t *base;
 	int fd, reused;
 	uint32_t id;
@@ -189,23 +256,30 @@ int evt__process_init_locked(void)
 	if (evt__proc.clock_kind == EVT_CLOCK_TSC && __rseq_size >= 8)
 		evt__proc.rseq_cpu_off = __rseq_offset +
 			(ptrdiff_t)offsetof(struct rseq, cpu_id);
-	fd = create_file(&l, evt__proc.path, sizeof(evt__proc.path));
+	fd = rundir_open(&rd);
+	if (fd < 0)
+		return fd;
+	fd = create_file(&rd, &l, evt__proc.path, sizeof(evt__proc.path));
 	if (fd < 0) {
-		evt__debug("no control file: %s", strerror(-fd));
+		evt_rundir_close(&rd);
 		return fd;
 	}
 	base = mmap(NULL, l.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED) {
+		int ret = -errno;
+
 		unlink(evt__proc.path);
 		close(fd);
-		return -errno;
+		evt_rundir_close(&rd);
+		return ret;
 	}
-	evt__proc.fd = fd;
+	own_fd(fd);
 	set_pointers(base, &l);
 	fill_header(evt__proc.hdr, &l);
 	slot_configure(0, EVT_MODE_DISCARD, 0, EVT_PACKET_DEFAULT_BYTES,
 		       EVT_PACKETS_DEFAULT);
-	load_rules();
+	load_rules(&rd);
+	evt_rundir_close(&rd);
 	if (evt__proc.rules)
 		slot_configure(evt__proc.rules->slot, evt__proc.rules->mode,
 			       evt__proc.rules->collection_id,
@@ -406,6 +480,7 @@ static void fork_child(void)
 {
 	struct layout l = compute_layout();
 	uint8_t head[4096 + EVT_NSLOTS * sizeof(struct evt_ctl_slot)];
+	struct evt_rundir rd;
 	char path[PATH_MAX];
 	size_t copy;
 	uint8_t *old = evt__proc.base;
@@ -415,9 +490,11 @@ static void fork_child(void)
 	evt__proc.fork_gen++;
 	if (evt__proc.fd < 0)
 		return;
-	close(evt__proc.fd);
-	evt__proc.fd = -1;
-	fd = create_file(&l, path, sizeof(path));
+	close_own_fd();
+	if (rundir_open(&rd))
+		goto off;
+	fd = create_file(&rd, &l, path, sizeof(path));
+	evt_rundir_close(&rd);
 	if (fd < 0)
 		goto off;
 	/* Copy what the child keeps, then map the copy over the parent's.
@@ -433,7 +510,7 @@ static void fork_child(void)
 		close(fd);
 		goto off;
 	}
-	evt__proc.fd = fd;
+	own_fd(fd);
 	memcpy(evt__proc.path, path, sizeof(path));
 	evt__proc.pid = getpid();
 	evt__proc.hdr->pid = evt__proc.pid;

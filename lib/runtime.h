@@ -14,11 +14,13 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "evtrace/evtrace.h"
 #include "layout.h"
 #include "printk_format.h"
 #include "rules.h"
+#include "rundir.h"
 
 /* What the write path needs of a registered site or builtin event. */
 struct evt__site_rt {
@@ -51,6 +53,8 @@ struct evt__tbuf_priv {
 struct evt__process {
 	pthread_mutex_t lock;		/* registration and fork */
 	int fd;				/* control file, -1 without one */
+	dev_t fd_dev;			/* and which file it is */
+	ino_t fd_ino;
 	uint8_t *base;
 	size_t size;
 	struct evt_ctl_header *hdr;
@@ -59,6 +63,7 @@ struct evt__process {
 	uint32_t *enable;
 	uint8_t *registry;
 	char path[PATH_MAX];
+	char rundir[EVT_RUNDIR_PATH_MAX];	/* resolved once, at init */
 	uint64_t arena_off;		/* private copies of what the header */
 	uint32_t pid;			/* says: the header is writable by engines */
 	uint32_t fork_gen;		/* bumped in every forked child */

@@ -5,10 +5,16 @@ set -eu
 T=$(mktemp -d /tmp/evtrace-test.XXXXXX)
 export EVTRACE_RUNDIR="$T/run"
 BG_PIDS=""
+USERS_USED=""
+USERS_MADE=""
 cleanup() {
 	for p in $BG_PIDS; do kill -9 "$p" 2>/dev/null || true; done
+	for u in $USERS_USED; do pkill -9 -u "$u" 2>/dev/null || true; done
+	for u in $USERS_MADE; do userdel "$u" 2>/dev/null || true; done
 	rm -rf "$T"
 }
+trap 'exit 143' TERM
+trap 'exit 130' INT
 trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -70,4 +76,30 @@ skip_if_sanitized() {
 		echo "SKIP: this build is sanitized; $1 cannot load its library"
 		exit 77
 	fi
+}
+# Needs root: creates the users evt-alice and evt-bob (removed on exit),
+# sets ALICE and BOB to their uids, and copies what they run to $T/bin,
+# which every user can reach: EVTRACE_U, TRACEE_U.
+make_users() {
+	USERS_USED="evt-alice evt-bob"
+	for u in $USERS_USED; do
+		if ! id "$u" >/dev/null 2>&1; then
+			useradd -M -N -s /bin/sh "$u" || fail "useradd $u"
+			USERS_MADE="$USERS_MADE $u"
+		fi
+	done
+	ALICE=$(id -u evt-alice)
+	BOB=$(id -u evt-bob)
+	mkdir -p "$T/bin"
+	chmod 755 "$T" "$T/bin"
+	cp "$EVTRACE" "$TRACEE" "$T/bin/"
+	cp -L "$BUILD/libevtrace.so.0" "$T/bin/"
+	EVTRACE_U=$T/bin/evtrace
+	TRACEE_U=$T/bin/tracee
+}
+# Runs a command as user $1 (no groups), with the copied library.
+as_user() {
+	u=$1; shift
+	setpriv --reuid="$u" --regid="$(id -g "$u")" --clear-groups \
+		env LD_LIBRARY_PATH="$T/bin" "$@"
 }

@@ -1,0 +1,140 @@
+# Root and two ordinary users on one machine, with the default run
+# directories: each can trace whoever came first, nobody can take over,
+# hide or feed anyone else's, and whatever is planted where evtrace looks
+# (another user's directory, a symlink, a FIFO, a loose mode) is refused
+# with the path and the rule, never followed, never waited on.
+# Runs in a private mount namespace with a /dev/shm of its own.
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (test users, a private /dev/shm)"; exit 77; }
+[ -n "${EVT_PRIVATE_NS:-}" ] ||
+	exec env EVT_PRIVATE_NS=1 unshare -m --propagation private sh ${EVT_SH_FLAGS:-} "$0" "$@"
+. "$(dirname "$0")/lib.sh"
+unset EVTRACE_RUNDIR
+fresh_shm() {
+	umount /dev/shm 2>/dev/null || true
+	mount -t tmpfs -o mode=1777 evt-shm /dev/shm || fail "cannot mount a private /dev/shm"
+}
+fresh_shm
+make_users
+mkdir -p "$T/alice" && chown evt-alice "$T/alice"
+
+# Root first, then an ordinary user, both with the defaults.
+"$TRACEE" threads 1 10 >"$T/out" 2>"$T/err"
+expect_eq "$(stat -c '%U %a' /dev/shm/evtrace-0)" "root 700" "root's run directory"
+! grep -q '; refused\|untraced' "$T/err" || fail "root's traced program complained: $(cat "$T/err")"
+as_user evt-alice "$EVTRACE_U" record -o "$T/alice/tr" -- "$TRACEE_U" threads 2 100 \
+	>/dev/null 2>"$T/err" || { cat "$T/err" >&2; fail "alice cannot record after root"; }
+expect_eq "$(stat -c '%U %a' /dev/shm/evtrace-$ALICE)" "evt-alice 700" "alice's run directory"
+"$EVTRACE" report "$T/alice/tr" >"$T/report"
+bt "$T/alice/tr" >"$T/bt"
+python3 "$CHECK" seq "$T/report" "$T/bt" 2 100
+# ... and root records after her.
+"$EVTRACE" record -o "$T/root-tr" -- "$TRACEE" threads 1 50 >/dev/null 2>"$T/err"
+"$EVTRACE" report "$T/root-tr" >"$T/report"
+bt "$T/root-tr" >"$T/bt"
+python3 "$CHECK" seq "$T/report" "$T/bt" 1 50
+
+# An ordinary user first, squatting root's directory: root's programs run
+# untraced and say why once; root's record refuses; nothing of root's
+# lands in her directory.
+fresh_shm
+as_user evt-alice sh -c "mkdir /dev/shm/evtrace-0 && chmod 777 /dev/shm/evtrace-0"
+"$TRACEE" fork >"$T/out" 2>"$T/err" || fail "root's program failed beside a squatted run directory"
+expect_grep "^tried" "$T/out" "root's program ran"
+# Once per program image: the parent and the image its child exec'd.
+expect_eq "$(grep -c 'runs untraced' "$T/err")" 2 "messages from a program, its fork and exec, refused a run directory"
+expect_grep "evtrace: /dev/shm/evtrace-0: owned by uid $ALICE, not by uid 0 (someone else made it: have it removed, or set EVTRACE_RUNDIR); refused; this process runs untraced" "$T/err" "the squatted directory named with its rule"
+expect_status 1 "$EVTRACE" record -o "$T/no" -- "$TRACEE" threads 1 1
+expect_grep "evtrace: record: /dev/shm/evtrace-0: owned by uid $ALICE, not by uid 0" "$T/err" "record refuses a squatted run directory"
+expect_eq "$(ls -A /dev/shm/evtrace-0)" "" "files root left in alice's directory"
+expect_status 1 "$EVTRACE" ls
+expect_grep "evtrace: ls: /dev/shm/evtrace-0: owned by uid $ALICE" "$T/err" "ls refuses a squatted run directory"
+# A symlink in its place is not followed.
+rmdir /dev/shm/evtrace-0
+mkdir -m 700 "$T/elsewhere"
+ln -s "$T/elsewhere" /dev/shm/evtrace-0
+"$TRACEE" threads 1 1 >/dev/null 2>"$T/err"
+expect_grep "/dev/shm/evtrace-0: a symbolic link, not a directory; refused; this process runs untraced" "$T/err" "symlinked run directory"
+expect_eq "$(ls -A "$T/elsewhere")" "" "files made through a symlinked run directory"
+rm /dev/shm/evtrace-0
+# Bob squats alice's: she is told, and so is her record.
+as_user evt-bob mkdir -m 777 "/dev/shm/evtrace-$ALICE"
+set +e; as_user evt-alice "$EVTRACE_U" record -o "$T/alice/tr2" -- "$TRACEE_U" threads 1 1 >/dev/null 2>"$T/err"; st=$?; set -e
+expect_eq "$st" 1 "alice's record in bob's directory"
+expect_grep "/dev/shm/evtrace-$ALICE: owned by uid $BOB, not by uid $ALICE" "$T/err" "alice told who owns it"
+rmdir "/dev/shm/evtrace-$ALICE"
+# Her own directory, loosened by mistake, is refused too.
+as_user evt-alice mkdir -m 700 "/dev/shm/evtrace-$ALICE"
+chmod 777 "/dev/shm/evtrace-$ALICE"
+as_user evt-alice "$TRACEE_U" threads 1 1 >/dev/null 2>"$T/err"
+expect_grep "/dev/shm/evtrace-$ALICE: writable by group or others (mode 0777); refused" "$T/err" "a loose run directory"
+chmod 700 "/dev/shm/evtrace-$ALICE"
+
+# What alice plants in her own directory cannot make root's engines (in
+# her directory on purpose) follow a symlink, block on a FIFO or keep files.
+ARUN=/dev/shm/evtrace-$ALICE
+mkdir -m 700 "$T/rootonly"
+as_user evt-alice ln -s "$T/rootonly/nologin" "$ARUN/slot-1.lock"
+set +e; EVTRACE_RUNDIR=$ARUN timeout 20 "$EVTRACE" record -o "$T/r1" -- true 2>"$T/err"; st=$?; set -e
+expect_eq "$st" 1 "root's record with a symlinked slot lock"
+expect_grep "$ARUN/slot-1.lock: a symbolic link, not a regular file; refused" "$T/err" "symlinked slot lock"
+[ ! -e "$T/rootonly/nologin" ] || fail "root created a file through a symlink"
+as_user evt-alice rm "$ARUN/slot-1.lock"
+as_user evt-alice mkfifo "$ARUN/collection-x.rules"
+set +e; EVTRACE_RUNDIR=$ARUN timeout 20 "$EVTRACE" record -o "$T/r2" -- true 2>"$T/err"; st=$?; set -e
+[ "$st" != 124 ] || fail "root's record hung on a FIFO named like a rules file"
+# A traced program of root's refuses her directory, so she cannot feed it.
+EVTRACE_RUNDIR=$ARUN "$TRACEE" threads 1 1 >/dev/null 2>"$T/err"
+expect_grep "$ARUN: owned by uid $ALICE, not by uid 0" "$T/err" "root's program in alice's directory"
+# A FIFO or a loose file as her own program's rules: no hang, said why.
+set +e; as_user evt-alice env EVTRACE_COLLECTION=collection-x.rules timeout 20 "$TRACEE_U" threads 1 1 >"$T/out" 2>"$T/err"; st=$?; set -e
+expect_eq "$st" 0 "a program given a FIFO as its rules"
+expect_grep "$ARUN/collection-x.rules: a FIFO, not a regular file; refused; no collection rules applied" "$T/err" "FIFO rules"
+as_user evt-alice sh -c "rm $ARUN/collection-x.rules; printf 'evtrace-rules 1\nslot 1\n' >$ARUN/loose.rules; chmod 666 $ARUN/loose.rules"
+as_user evt-alice env EVTRACE_COLLECTION=loose.rules "$TRACEE_U" threads 1 1 >/dev/null 2>"$T/err"
+expect_grep "$ARUN/loose.rules: writable by group or others (mode 0666); refused" "$T/err" "loose rules file"
+as_user evt-alice env EVTRACE_COLLECTION=../evtrace-0/x "$TRACEE_U" threads 1 1 >/dev/null 2>"$T/err"
+expect_grep "EVTRACE_COLLECTION '../evtrace-0/x': not a file name in the run directory; ignored" "$T/err" "rules outside the run directory"
+
+# Root streaming alice's processes leaves her slot lock hers: her own
+# stream works afterwards.
+as_user evt-alice "$TRACEE_U" wait >"$T/waiter.out" &
+BG_PIDS="$BG_PIDS $!"
+for _ in $(seq 100); do grep -q ready "$T/waiter.out" && break; sleep 0.05; done
+wpid=$(pgrep -u evt-alice -f 'tracee wait' | head -1)
+EVTRACE_RUNDIR=$ARUN "$EVTRACE" stream -p "$wpid" >"$T/s1" 2>&1 &
+s1=$!
+sleep 0.3
+kill -INT "$s1"; wait "$s1" || fail "root's stream of alice's process failed: $(cat "$T/s1")"
+expect_eq "$(stat -c %U "$ARUN/slot-0.lock")" evt-alice "owner of the slot lock root's stream made"
+as_user evt-alice "$EVTRACE_U" stream -p "$wpid" >"$T/s2" 2>&1 &
+s2=$!
+sleep 0.3
+# (a background job's shell ignores SIGINT: signal the stream itself)
+pkill -INT -u evt-alice -f 'evtrace stream'; wait "$s2" || fail "alice's stream after root's failed: $(cat "$T/s2")"
+expect_grep "^# 0 events, 0 lost" "$T/s2" "alice's stream ran"
+
+# The environment: a relative EVTRACE_RUNDIR is refused; a setuid program
+# ignores EVTRACE_RUNDIR and EVTRACE_COLLECTION.
+EVTRACE_RUNDIR=rel "$TRACEE" threads 1 1 >/dev/null 2>"$T/err"
+expect_grep "evtrace: EVTRACE_RUNDIR 'rel': not an absolute path; this process runs untraced" "$T/err" "relative run directory, program"
+EVTRACE_RUNDIR=rel expect_status 1 "$EVTRACE" record -o "$T/r3" -- true
+expect_grep "evtrace: record: EVTRACE_RUNDIR 'rel': not an absolute path" "$T/err" "relative run directory, record"
+# A setuid program loads no library from a relative run path: build one
+# against the copied library (sanitized like it, when it is).
+san=""
+ldd "$EVTRACE" | grep -q libasan && san="-fsanitize=address,undefined"
+cat >"$T/suid.c" <<'C'
+#include <evtrace/evtrace.h>
+#include <stdio.h>
+int main(void) { trace_printk("setuid %d\n", 1); puts("tried 1"); return 0; }
+C
+cc $san -I"$INCLUDE" "$T/suid.c" -o "$T/bin/tracee-setuid" "$T/bin/libevtrace.so.0" \
+	-Wl,-rpath,"$T/bin" || fail "cannot build the setuid program"
+chmod 4755 "$T/bin/tracee-setuid"
+rm -rf /dev/shm/evtrace-0
+as_user evt-alice env EVTRACE_RUNDIR="$T/alice/planted" EVTRACE_COLLECTION=x \
+	"$T/bin/tracee-setuid" >"$T/out" 2>"$T/err" || fail "setuid program failed: $(cat "$T/err")"
+expect_grep "^tried 1$" "$T/out" "the setuid program ran"
+[ ! -e "$T/alice/planted" ] || fail "a setuid program made its run directory where the user said"
+expect_eq "$(stat -c '%U %a' /dev/shm/evtrace-0)" "root 700" "the setuid program's own run directory"
+! grep -q '; refused\|untraced\|EVTRACE' "$T/err" || fail "the setuid program read the environment: $(cat "$T/err")"
