@@ -31,7 +31,8 @@ int cli_help(const char *cmd);
 
 /* The ftrace-style lines of report and stream (print.c). */
 void cli_print_event(const char *comm, uint32_t tid, uint16_t cpu,
-		     int64_t monotonic_ns, const char *path, const char *text);
+		     int64_t monotonic_ns, const char *path, const char *text,
+		     size_t text_len);
 void cli_print_lost(const char *comm, uint32_t tid, int64_t monotonic_ns,
 		    uint64_t lost);
 

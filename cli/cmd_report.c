@@ -15,7 +15,7 @@ static int print_item(const struct evt_trace_item *it, void *ctx)
 	switch (it->kind) {
 	case EVT_ITEM_EVENT:
 		cli_print_event(it->comm, it->tid, it->cpu, it->monotonic_ns,
-				it->event->path, it->text);
+				it->event->path, it->text, it->text_len);
 		break;
 	case EVT_ITEM_LOST:
 		cli_print_lost(it->comm, it->tid, it->monotonic_ns, it->lost);

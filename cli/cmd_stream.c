@@ -35,7 +35,7 @@ static void print_live(const struct evt_live_event *e, void *ctx)
 
 	if (e->path) {
 		cli_print_event(e->comm, e->tid, e->cpu, e->monotonic_ns, e->path,
-				e->text);
+				e->text, e->text_len);
 		t->events++;
 	} else {
 		cli_print_lost(e->comm, e->tid, e->monotonic_ns, e->lost);

@@ -18,16 +18,18 @@ static void print_prefix(const char *comm, uint32_t tid, const char *cpu,
 }
 
 void cli_print_event(const char *comm, uint32_t tid, uint16_t cpu,
-		     int64_t monotonic_ns, const char *path, const char *text)
+		     int64_t monotonic_ns, const char *path, const char *text,
+		     size_t n)
 {
-	size_t n = strlen(text);
 	char cpu_text[8];
 
 	if (n && text[n - 1] == '\n')
 		n--;
 	snprintf(cpu_text, sizeof(cpu_text), "%03u", cpu);
 	print_prefix(comm, tid, cpu_text, monotonic_ns);
-	printf("%s: %.*s\n", path, (int)n, text);
+	printf("%s: ", path);
+	fwrite(text, 1, n, stdout);	/* as printf made it, NULs included */
+	putchar('\n');
 }
 
 void cli_print_lost(const char *comm, uint32_t tid, int64_t monotonic_ns,

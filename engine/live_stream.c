@@ -152,7 +152,11 @@ static void push(struct evt_live_stream *s, const struct evt_live_event *e)
 	}
 	p = &s->pend[s->npend];
 	p->e = *e;
-	p->text = e->text ? strdup(e->text) : NULL;
+	p->text = NULL;
+	if (e->text && (p->text = malloc(e->text_len + 1))) {
+		memcpy(p->text, e->text, e->text_len);
+		p->text[e->text_len] = '\0';
+	}
 	p->e.text = p->text;
 	s->npend++;
 }
@@ -248,13 +252,16 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 				return;
 			}
 			ev = &c->events[r.id];
-			if (evt_record_render(&r, &ev->layout, ev->format, text,
-					      sizeof(text)) == 0) {
+			int len = evt_record_render(&r, &ev->layout, ev->format,
+						    text, sizeof(text));
+
+			if (len >= 0) {
 				struct evt_live_event e = {
 					.monotonic_ns = evt_clock_to_monotonic_ns(&s->clock,
 										  r.timestamp),
 					.pid = h.pid, .tid = h.tid, .cpu = r.cpu,
 					.path = ev->path, .text = text,
+					.text_len = (size_t)len,
 				};
 				memcpy(e.comm, cur->comm, sizeof(e.comm));
 				push(s, &e);

@@ -18,6 +18,7 @@ struct evt_live_event {
 	char comm[17];
 	const char *path;	/* NULL for a lost-events line */
 	const char *text;
+	size_t text_len;	/* may hold a NUL (a printk %c of 0) */
 	uint64_t lost;
 };
 

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	format[split] = '\0';
 	if (evt_printk_parse(format, &f, err, sizeof(err)) == 0)
 		evt_printk_render(format, &f, data + 1 + split, size - 1 - split,
-				  out, sizeof(out));
+				  out, sizeof(out), NULL);
 	free(format);
 	return 0;
 }

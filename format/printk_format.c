@@ -74,7 +74,8 @@ int evt_printk_parse(const char *format, struct evt_printk_format *out,
 	}
 	while ((p = strchr(p, '%'))) {
 		const char *start = p++;
-		struct evt_printk_spec spec = { .start = start - format };
+		struct evt_printk_spec spec = { .start = start - format,
+						.precision = -1 };
 		enum length len = LEN_NONE;
 		int type, ret;
 
@@ -95,7 +96,9 @@ int evt_printk_parse(const char *format, struct evt_printk_format *out,
 				spec.star_precision = 1;
 				p++;
 			} else {
-				p += strspn(p, "0123456789");
+				for (spec.precision = 0; *p >= '0' && *p <= '9'; p++)
+					if (spec.precision < 100000)
+						spec.precision = spec.precision * 10 + (*p - '0');
 			}
 		}
 		if (*p == '$' || (p[0] >= '0' && p[0] <= '9'))
@@ -240,7 +243,7 @@ static int snprintf_value(char *buf, size_t size, const char *spec,
 
 long evt_printk_render(const char *format, const struct evt_printk_format *f,
 		       const uint8_t *args, size_t args_size,
-		       char *out, size_t out_size)
+		       char *out, size_t out_size, size_t *out_len)
 {
 	size_t pos = 0, off = 0, lit = 0;
 	char value[1024], spec[40];
@@ -297,5 +300,7 @@ long evt_printk_render(const char *format, const struct evt_printk_format *f,
 		append(out, out_size, &pos, format + lit, 1);
 		lit++;
 	}
+	if (out_len)
+		*out_len = pos;
 	return (long)off;
 }

@@ -20,6 +20,7 @@ struct evt_printk_spec {
 	uint16_t len;
 	uint8_t star_width;	/* a stored int32 width precedes the value */
 	uint8_t star_precision;	/* a stored int32 precision precedes it */
+	int32_t precision;	/* written in the format; -1 when none is */
 	uint8_t type;		/* enum evt_arg_type of the value */
 	char conversion;	/* d, u, x, s, p, f, ... */
 };
@@ -43,11 +44,13 @@ size_t evt_arg_type_size(uint8_t type);
 
 /*
  * Render stored arguments (args, args_size bytes, packed in arg order) as
- * printf would have, into out.  Returns the bytes consumed from args, or -1
- * when the arguments are shorter than the format needs.
+ * printf would have, into out, NUL-terminated; *out_len (when given) is
+ * the text's length, which counts any NUL a %c of 0 put in it.  Returns the
+ * bytes consumed from args, or -1 when the arguments are shorter than the
+ * format needs.
  */
 long evt_printk_render(const char *format, const struct evt_printk_format *f,
 		       const uint8_t *args, size_t args_size,
-		       char *out, size_t out_size);
+		       char *out, size_t out_size, size_t *out_len);
 
 #endif

@@ -109,9 +109,13 @@ int evt_record_render(const struct evt_record *r,
 		      const struct evt_event_layout *l, const char *format,
 		      char *out, size_t out_size)
 {
+	size_t len;
+
 	if (evt_event_kind_is_typed(l->kind))
 		return evt_event_format_render(&l->typed, r->payload,
-					       r->payload_size, out, out_size) < 0 ? -1 : 0;
+					       r->payload_size, out, out_size) < 0 ?
+		       -1 : (int)strlen(out);
 	return evt_printk_render(format, &l->printk, r->payload,
-				 r->payload_size, out, out_size) < 0 ? -1 : 0;
+				 r->payload_size, out, out_size, &len) < 0 ?
+	       -1 : (int)len;
 }

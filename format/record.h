@@ -54,8 +54,9 @@ int evt_record_payload(struct evt_record *r, const struct evt_event_layout *l,
 		       size_t avail);
 /*
  * The payload as text: a printk message as printf would have made it
- * (format is the printk format), or `field=value ...`.  0, or -1 when the
- * payload does not fit the layout.
+ * (format is the printk format), or `field=value ...`.  Returns the text's
+ * length (a printk %c of 0 leaves a NUL inside it, as printf does), or -1
+ * when the payload does not fit the layout.
  */
 int evt_record_render(const struct evt_record *r,
 		      const struct evt_event_layout *l, const char *format,

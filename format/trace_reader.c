@@ -130,6 +130,7 @@ static int decode_record(struct reader *r, struct cursor *c)
 	const uint8_t *p = c->data + c->pos;
 	const struct evt_event_desc *e;
 	struct evt_record rec;
+	int len;
 	char why[128];
 
 	if (evt_record_header(p, avail, &rec)) {
@@ -149,8 +150,9 @@ static int decode_record(struct reader *r, struct cursor *c)
 		cursor_error(r, c, c->pos, why);
 		return -1;
 	}
-	if (evt_record_render(&rec, &e->layout, e->format, c->text,
-			      sizeof(c->text))) {
+	len = evt_record_render(&rec, &e->layout, e->format, c->text,
+				sizeof(c->text));
+	if (len < 0) {
 		cursor_error(r, c, c->pos, "arguments do not fit the format");
 		return -1;
 	}
@@ -159,6 +161,7 @@ static int decode_record(struct reader *r, struct cursor *c)
 		.pid = c->hdr.pid, .tid = c->hdr.tid, .comm = c->comm,
 		.cpu = rec.cpu, .event = e, .payload = rec.payload,
 		.payload_size = rec.payload_size, .text = c->text,
+		.text_len = (size_t)len,
 	};
 	c->pos += EVT_RECORD_HEADER_BYTES + rec.payload_size;
 	r->stats->events++;

@@ -33,6 +33,7 @@ struct evt_trace_item {
 	const uint8_t *payload;			/* EVENT */
 	size_t payload_size;
 	const char *text;			/* EVENT: the rendered message */
+	size_t text_len;			/* EVENT: may hold a NUL (%c of 0) */
 	uint64_t lost;				/* LOST */
 	const char *message;			/* ERROR */
 };

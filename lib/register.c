@@ -71,6 +71,26 @@ static const char *escape(const char *s, char *out, size_t size)
 	return out;
 }
 
+/*
+ * How much of each string argument printf would read: its precision, from
+ * the format or (for '.*') from the int argument stored just before it.
+ * A precision past what is stored anyway is no limit.
+ */
+static void string_limits(const struct evt_printk_format *f, uint16_t *limits)
+{
+	unsigned i, arg = 0;
+
+	for (i = 0; i < f->nspecs; i++) {
+		const struct evt_printk_spec *s = &f->specs[i];
+
+		arg += s->star_width + s->star_precision;
+		limits[arg++] = s->star_precision ? EVT__STR_STAR_LIMIT :
+				s->precision >= 0 &&
+				s->precision < EVT_STRING_MAX_BYTES ?
+				(uint16_t)s->precision : EVT__STR_NO_LIMIT;
+	}
+}
+
 /* Where refused or unregistrable sites point: they stay off for good. */
 static const uint32_t site_off;
 
@@ -128,6 +148,7 @@ static void register_site(struct evt_site *site, const char *module,
 	rt->id = id;
 	rt->nargs = f.nargs;
 	memcpy(rt->types, f.arg_types, f.nargs);
+	string_limits(&f, rt->str_limit);
 	rt->max_record_bytes = evt__record_max_bytes(f.arg_types, f.nargs);
 	site->runtime = rt;
 	*id_out = id;

@@ -28,7 +28,13 @@ struct evt__site_rt {
 	uint32_t nargs;
 	uint32_t max_record_bytes;
 	uint8_t types[EVT_PRINTK_MAX_ARGS];
+	/* Of each string argument: the most bytes printf would read of it
+	 * (its precision), or one of these. */
+	uint16_t str_limit[EVT_PRINTK_MAX_ARGS];
 };
+
+#define EVT__STR_NO_LIMIT	0xffff	/* no precision, or one past the cap */
+#define EVT__STR_STAR_LIMIT	0xfffe	/* '*': the int argument before it */
 
 struct evt__event {
 	struct evt__site_rt *rt;	/* kept across dlclose: never freed while

@@ -375,11 +375,26 @@ static inline uint8_t *copy_string(uint8_t *p, const char *s)
 	return p + len;
 }
 
+/*
+ * Copies at most limit bytes of s (its precision, below the bound: printf
+ * reads no further, and the buffer may have no NUL) and a NUL.
+ */
+__attribute__((noinline))
+static uint8_t *copy_string_limited(uint8_t *p, const char *s, size_t limit)
+{
+	size_t n = strnlen(s, limit);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p + n + 1;
+}
+
 /* Stores the arguments of a printk site; returns their bytes. */
 static uint32_t encode(uint8_t *dst, const struct evt__site_rt *rt, va_list *ap)
 {
 	uint8_t *p = dst;
 	uint32_t i;
+	int32_t last_int = -1;	/* a '*' precision precedes its string */
 
 	for (i = 0; i < rt->nargs; i++) {
 		switch (rt->types[i]) {
@@ -396,6 +411,7 @@ static uint32_t encode(uint8_t *dst, const struct evt__site_rt *rt, va_list *ap)
 			uint32_t v = va_arg(*ap, unsigned);
 			memcpy(p, &v, 4);
 			p += 4;
+			last_int = (int32_t)v;
 			break;
 		}
 		case EVT_ARG_I64: case EVT_ARG_U64: {
@@ -418,8 +434,17 @@ static uint32_t encode(uint8_t *dst, const struct evt__site_rt *rt, va_list *ap)
 		}
 		case EVT_ARG_STRING: {
 			const char *s = va_arg(*ap, const char *);
+			uint32_t limit = rt->str_limit[i];
 
-			p = copy_string(p, s ? s : "(null)");
+			if (limit == EVT__STR_STAR_LIMIT)	/* < 0: none */
+				limit = last_int >= 0 && last_int < EVT_STRING_MAX_BYTES ?
+					(uint32_t)last_int : EVT__STR_NO_LIMIT;
+			if (!s)		/* glibc: "(null)" if it fits, else "" */
+				s = limit < 6 ? "" : "(null)";
+			if (__builtin_expect(limit == EVT__STR_NO_LIMIT, 1))
+				p = copy_string(p, s);
+			else
+				p = copy_string_limited(p, s, limit);
 			break;
 		}
 		}

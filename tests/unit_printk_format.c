@@ -71,7 +71,7 @@ static void render_matches_printf(void)
 	put(&p, &w, 4);
 	put(&p, "ab", 3);
 	put(&p, &d, 8);
-	CHECK(evt_printk_render(fmt, &f, args, p - args, out, sizeof(out)) ==
+	CHECK(evt_printk_render(fmt, &f, args, p - args, out, sizeof(out), NULL) ==
 	      p - args);
 	snprintf(want, sizeof(want), fmt, 'q', -7, (unsigned long long)UINT64_MAX,
 		 5, "ab", 2.5);
@@ -85,11 +85,11 @@ static void render_refuses_short_arguments(void)
 	char err[200], out[64];
 
 	CHECK(evt_printk_parse("%d %s", &f, err, sizeof(err)) == 0);
-	CHECK(evt_printk_render("%d %s", &f, args, 2, out, sizeof(out)) == -1);
+	CHECK(evt_printk_render("%d %s", &f, args, 2, out, sizeof(out), NULL) == -1);
 	/* A string without its NUL inside the bounds. */
 	memset(args, 'x', sizeof(args));
 	CHECK(evt_printk_render("%d %s", &f, args, sizeof(args), out,
-				sizeof(out)) == -1);
+				sizeof(out), NULL) == -1);
 }
 
 static void render_never_overflows_output(void)
@@ -99,7 +99,7 @@ static void render_never_overflows_output(void)
 	uint8_t args[] = "a long string argument";
 
 	CHECK(evt_printk_parse("%s", &f, err, sizeof(err)) == 0);
-	CHECK(evt_printk_render("%s", &f, args, sizeof(args), out, sizeof(out)) > 0);
+	CHECK(evt_printk_render("%s", &f, args, sizeof(args), out, sizeof(out), NULL) > 0);
 	CHECK_STR(out, "a long ");
 }
 

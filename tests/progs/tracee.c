@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -118,6 +119,38 @@ static int mode_types(void)
 	trace_printk("long %s\n", big);
 	trace_printk("no arguments at all\n");
 	tried = 7;
+	return 0;
+}
+
+/*
+ * String precision on buffers without a NUL: the last bytes of a page
+ * followed by an unreadable one (reading past them faults), and a heap
+ * buffer followed by a secret (reading past it would record the secret).
+ * Prints what printf makes of each, for the test to compare.
+ */
+static int mode_precision(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	static char *volatile null_string;	/* NULL the compiler cannot see */
+	char *edge, *heap, *null = null_string;
+
+	if (map == MAP_FAILED || mprotect(map + page, page, PROT_NONE))
+		return 1;
+	edge = map + page - 8;
+	memcpy(edge, "pagetail", 8);
+	heap = malloc(32);
+	memcpy(heap, "username" "PASSWORD-SECRET", 24);
+	heap[24] = '\0';
+#define BOTH(...) do { trace_printk(__VA_ARGS__); printf(__VA_ARGS__); tried++; } while (0)
+	BOTH("edge [%.8s] [%.*s] [%.3s]\n", edge, 8, edge, edge + 5);
+	BOTH("heap [%.8s] [%.*s] [%-10.4s]\n", heap, 4, heap, heap);
+	BOTH("null [%.3s] [%.6s] [%.*s] [%s]\n", null, null, 2, null, null);
+	BOTH("zero [%.0s] [%.*s] [%.*s]\n", heap, 0, heap, -1, "negative");
+	BOTH("char [%c] [%3c] [%-3c] [%c] after\n", 'a', 'b', 'c', 0);
+#undef BOTH
+	free(heap);
 	return 0;
 }
 
@@ -336,6 +369,8 @@ int main(int argc, char **argv)
 		ret = mode_types();
 	else if (!strcmp(mode, "fork"))
 		ret = mode_fork(argv[0]);
+	else if (!strcmp(mode, "precision"))
+		ret = mode_precision();
 	else if (!strcmp(mode, "exec-child"))
 		return mode_exec_child();
 	else if (!strcmp(mode, "dlopen") && argc == 3)
