@@ -105,6 +105,15 @@ static int open_targets(const char *cmd, const struct target *t,
 	return n;
 }
 
+/* A control file truncated under us reads as zeroes: say so, skip it. */
+static bool shrank(const char *cmd, const struct evt_ctl *c)
+{
+	if (!c->shrank)
+		return false;
+	cli_error(cmd, "%s: the file shrank while it was read; skipped", c->path);
+	return true;
+}
+
 /*
  * An event's format as `format` prints it: a printk format quoted, a typed
  * event's format text as it stands, each line after the first indented.
@@ -178,7 +187,7 @@ int cmd_ls(int argc, char **argv)
 			return cli_error("ls", "out of memory");
 		}
 		node = evt_tree_find(root, t.path ? t.path : "");
-		if (node) {
+		if (node && !shrank("ls", ctls[i])) {
 			printf("# pid %u (%s)\n", ctls[i]->h.pid, ctls[i]->h.comm);
 			print_node(ctls[i], node, t.formats);
 			shown++;
@@ -204,8 +213,12 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 	n = open_targets(cmd, &t, &ctls);
 	if (n < 0)
 		return 1;
-	for (i = 0; i < n; i++)
-		count += evt_tree_set(ctls[i], t.path, 0, on);
+	for (i = 0; i < n; i++) {
+		unsigned set = evt_tree_set(ctls[i], t.path, 0, on);
+
+		if (!shrank(cmd, ctls[i]))
+			count += set;
+	}
 	evt_rundir_close_all(ctls, n);
 	if (!count)
 		return cli_error(cmd, "%s: no such event or directory%s", t.path,
@@ -245,7 +258,7 @@ int cmd_format(int argc, char **argv)
 
 		if (node && node->event < 0)
 			is_dir = 1;
-		if (!node || node->event < 0) {
+		if (!node || node->event < 0 || shrank("format", ctls[i])) {
 			evt_tree_free(root);
 			continue;
 		}

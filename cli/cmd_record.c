@@ -240,10 +240,14 @@ out_finish:
 		ret = ret ? ret : 1;
 	} else {
 		fprintf(stderr, "evtrace: record: %llu packets, %llu bytes from %u "
-			"processes written to %s; %llu events lost\n",
+			"processes written to %s; %llu events lost",
 			(unsigned long long)stats.packets,
 			(unsigned long long)stats.bytes, stats.processes, o.output,
 			(unsigned long long)(stats.lost + stats.lost_unbuffered));
+		if (stats.unfollowed)
+			fprintf(stderr, ", and an unknown number from %u processes "
+				"it could not follow (named above)", stats.unfollowed);
+		fputc('\n', stderr);
 		if (stats.lost_unbuffered)
 			fprintf(stderr, "evtrace: record: %llu of them found no "
 				"buffer (memory bound reached)\n",

@@ -43,7 +43,7 @@
 /* How often a poll scans the run directory without an inotify event, and
  * checks that a process still runs. */
 #define RESCAN_MS 1000
-#define ALIVE_CHECK_MS 50
+#define ALIVE_CHECK_MS 5
 
 static int64_t now_ms(void)
 {
@@ -60,6 +60,7 @@ struct out_stream {
 	uint64_t extra_lost;	/* overwritten before they could be read */
 	uint64_t last_discarded;
 	uint64_t last_ts;
+	off_t size;		/* bytes of whole packets in the file */
 	bool finished;
 };
 
@@ -72,6 +73,7 @@ struct tracked {
 	bool done;		/* fully drained after its process died */
 	int64_t alive_checked_ms;
 	char name[64];
+	ino_t ino;
 	struct out_stream *streams;	/* [h.max_tbufs] */
 };
 
@@ -89,13 +91,19 @@ struct evt_collection {
 	bool index_dirty;
 	struct tracked *tracked;
 	unsigned ntracked;
-	char **foreign;		/* control files of other collections */
+	struct foreign {	/* control files of other collections */
+		ino_t ino;
+		bool present;	/* in the last scan of the directory */
+		char name[64];
+	} *foreign;
 	unsigned nforeign;
 	struct evt_collection_stats stats;
 	int64_t last_discover_ms;
 	bool unpublished;	/* a control file seen is to be looked at again */
 	bool futex_waitv_ok;	/* false once the kernel said ENOSYS */
 	bool woken;		/* the last wait ended early */
+	bool finishing;		/* the last look: report what is out of reach */
+	uint64_t released;	/* processes let go of */
 	uint64_t packets_at_wake;
 };
 
@@ -339,34 +347,54 @@ static int index_events(struct evt_collection *c, struct tracked *t)
 	return 0;
 }
 
-static bool is_foreign(struct evt_collection *c, const char *name)
+/*
+ * Whether the file name, inode ino, was looked at already.  A name comes
+ * back for another process (an exec'd image whose first file was let go
+ * of, a pid reused): a file we removed is forgotten then, one gone from
+ * the directory at the next scan, and the inode tells the rest apart.
+ */
+static bool seen(struct evt_collection *c, const char *name, ino_t ino)
 {
 	unsigned i;
 
 	for (i = 0; i < c->nforeign; i++)
-		if (!strcmp(c->foreign[i], name))
-			return true;
+		if (c->foreign[i].ino == ino && !strcmp(c->foreign[i].name, name))
+			return c->foreign[i].present = true;
 	for (i = 0; i < c->ntracked; i++)
-		if (!strcmp(c->tracked[i].name, name))
+		if (c->tracked[i].ino == ino && !strcmp(c->tracked[i].name, name))
 			return true;
 	return false;
 }
 
-static void remember_foreign(struct evt_collection *c, const char *name)
+static void remember_foreign(struct evt_collection *c, const char *name,
+			     ino_t ino)
 {
-	char **grown = realloc(c->foreign, (c->nforeign + 1) * sizeof(char *));
+	struct foreign *grown = realloc(c->foreign,
+					(c->nforeign + 1) * sizeof(*grown));
 
 	if (!grown)
 		return;
 	c->foreign = grown;
-	if ((c->foreign[c->nforeign] = strdup(name)))
-		c->nforeign++;
+	grown[c->nforeign].ino = ino;
+	grown[c->nforeign].present = true;
+	snprintf(grown[c->nforeign].name, sizeof(grown->name), "%s", name);
+	c->nforeign++;
+}
+
+/* A process that cannot be followed further: said, and counted. */
+static void unfollowed(struct evt_collection *c, uint32_t pid, const char *path,
+		       const char *why)
+{
+	fprintf(stderr, "evtrace: pid %u: %s: %s; its events from then on are "
+		"missing, in a number nobody knows\n", pid, path, why);
+	c->stats.unfollowed++;
 }
 
 /* Starts following control file name, or sets it aside for good; false
- * when it is to be looked at again (not published yet, or memory ran
- * short). */
-static bool track(struct evt_collection *c, const char *name)
+ * when it is to be looked at again (not published yet, or fds or memory
+ * ran short: those that drained processes give back).  While finishing,
+ * a process still out of reach is reported. */
+static bool track(struct evt_collection *c, const char *name, ino_t ino)
 {
 	char err[PATH_MAX + 200];
 	struct evt_ctl_slot *slot;
@@ -379,24 +407,33 @@ static bool track(struct evt_collection *c, const char *name)
 	ret = evt_ctl_open(&c->rd, name, &ctl, err, sizeof(err));
 	if (ret == -EAGAIN)
 		return false;	/* not published yet: next time */
+	if (ret == -EMFILE || ret == -ENFILE || ret == -ENOMEM) {
+		if (!c->finishing)
+			return false;
+		snprintf(err, sizeof(err), "%s/%s", c->rd.path, name);
+		unfollowed(c, (uint32_t)evt_ctl_name_pid(name), err,
+			   strerror(-ret));
+		remember_foreign(c, name, ino);
+		return true;
+	}
 	if (ret) {
 		if (ret != -ENOENT)
 			fprintf(stderr, "evtrace: %s\n", err);
-		remember_foreign(c, name);
+		remember_foreign(c, name, ino);
 		return true;
 	}
 	slot = &ctl->slots[c->slot];
 	if (__atomic_load_n(&slot->state, __ATOMIC_ACQUIRE) != EVT_SLOT_ACTIVE ||
 	    slot->collection_id != c->id) {
 		evt_ctl_close(ctl);
-		remember_foreign(c, name);
+		remember_foreign(c, name, ino);
 		return true;
 	}
 	if (ctl->h.clock_kind != c->clock_kind) {
 		fprintf(stderr, "evtrace: %s: uses another trace clock; skipped\n",
 			ctl->path);
 		evt_ctl_close(ctl);
-		remember_foreign(c, name);
+		remember_foreign(c, name, ino);
 		return true;
 	}
 	grown = realloc(c->tracked, (c->ntracked + 1) * sizeof(*c->tracked));
@@ -421,6 +458,7 @@ static bool track(struct evt_collection *c, const char *name)
 	t->sid = c->ix.nstreams;
 	t->slot_gen = slot->gen;
 	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->ino = ino;
 	sc = &c->ix.streams[c->ix.nstreams++];
 	sc->sid = t->sid;
 	sc->pid = ctl->h.pid;
@@ -436,6 +474,7 @@ static void discover(struct evt_collection *c)
 {
 	int fd = openat(c->rd.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct dirent *d;
+	unsigned i, n;
 	DIR *dh = fd < 0 ? NULL : fdopendir(fd);
 
 	c->unpublished = false;
@@ -444,11 +483,18 @@ static void discover(struct evt_collection *c)
 			close(fd);
 		return;
 	}
+	for (i = 0; i < c->nforeign; i++)
+		c->foreign[i].present = false;
 	while ((d = readdir(dh)))
-		if (evt_ctl_name_pid(d->d_name) > 0 && !is_foreign(c, d->d_name) &&
-		    !track(c, d->d_name))
+		if (evt_ctl_name_pid(d->d_name) > 0 &&
+		    !seen(c, d->d_name, d->d_ino) && !track(c, d->d_name, d->d_ino))
 			c->unpublished = true;
 	closedir(dh);
+	/* Forget the files that are gone: their names may come back. */
+	for (i = n = 0; i < c->nforeign; i++)
+		if (c->foreign[i].present)
+			c->foreign[n++] = c->foreign[i];
+	c->nforeign = n;
 }
 
 /* Appends a packet, given as a header and a body, to buffer i's stream. */
@@ -461,18 +507,21 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 		{ (void *)body, body_len },
 	};
 	struct iovec *v = iov;
-	int nv = body_len ? 2 : 1;
+	int nv = body_len ? 2 : 1, saved;
 
 	if (st->fd < 0) {
 		char path[PATH_MAX + 64];
 
+		/* Named by the stream class too: a file name in the run
+		 * directory may come back for another process. */
 		if (i == t->ctl->h.max_tbufs)
-			snprintf(path, sizeof(path), "%s/stream_%.*s_unbuffered",
-				 c->output, (int)strcspn(t->name, "."), t->name);
-		else
-			snprintf(path, sizeof(path), "%s/stream_%.*s_%u_%u",
+			snprintf(path, sizeof(path), "%s/stream_%.*s_%u_unbuffered",
 				 c->output, (int)strcspn(t->name, "."), t->name,
-				 i, st->epoch);
+				 t->sid);
+		else
+			snprintf(path, sizeof(path), "%s/stream_%.*s_%u_%u_%u",
+				 c->output, (int)strcspn(t->name, "."), t->name,
+				 t->sid, i, st->epoch);
 		st->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (st->fd < 0)
 			return -1;
@@ -483,6 +532,11 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
+			/* No torn packet: what was written of it goes. */
+			saved = errno;
+			if (ftruncate(st->fd, st->size) == 0)
+				lseek(st->fd, st->size, SEEK_SET);
+			errno = saved;
 			return -1;
 		}
 		while (nv && (size_t)n >= v->iov_len) {
@@ -495,6 +549,7 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 			v->iov_len -= n;
 		}
 	}
+	st->size += head_len + body_len;
 	return 0;
 }
 
@@ -510,10 +565,13 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 		       uint32_t packet_size, uint64_t seq, uint32_t commit)
 {
 	struct evt_packet_header h;
+	off_t before = st->size;
 	uint16_t cpu;
 	size_t content;
 
 	memcpy(&h, pkt, sizeof(h));
+	if (t->ctl->shrank)
+		return 0;	/* read as zeroes: drain() reports it */
 	if (h.magic != EVT_PACKET_MAGIC || h.packet_seq_num != seq) {
 		fprintf(stderr, "evtrace: %s: buffer %u packet %" PRIu64
 			": bad header; rest of this buffer skipped\n",
@@ -541,8 +599,18 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 	st->last_discarded = h.events_discarded;
 	st->last_ts = h.timestamp_end;
 	if (out_write(c, t, i, st, &h, sizeof(h), pkt + sizeof(h),
-		      content - sizeof(h)))
-		return -1;
+		      content - sizeof(h))) {
+		if (errno != EFAULT)
+			return -1;
+		t->ctl->shrank = 1;	/* the kernel met the truncation */
+		return 0;
+	}
+	if (t->ctl->shrank) {	/* it shrank while copied: zeroes went out */
+		if (ftruncate(st->fd, before) == 0)
+			lseek(st->fd, before, SEEK_SET);
+		st->size = before;
+		return 0;
+	}
 	c->stats.packets++;
 	c->stats.bytes += content;
 	return 1;
@@ -692,21 +760,62 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 	return 0;
 }
 
+/* Whether any collection besides ours is active in this control file. */
+static bool others_active(const struct evt_ctl *ctl, uint32_t slot)
+{
+	uint32_t s;
+
+	for (s = 1; s < EVT_NSLOTS; s++)
+		if (s != slot && __atomic_load_n(&ctl->slots[s].state,
+						 __ATOMIC_ACQUIRE))
+			return true;
+	return false;
+}
+
+/*
+ * Lets go of a process drained for the last time: its streams, its
+ * mapping and fd, and, once it is dead and no other collection wants it,
+ * its control file, so that memory and fds stay flat however many
+ * processes come and go.
+ */
+static void release(struct evt_collection *c, struct tracked *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->ctl->h.max_tbufs; i++)
+		if (t->streams[i].epoch && t->streams[i].fd >= 0)
+			close(t->streams[i].fd);
+	free(t->streams);
+	t->streams = NULL;
+	if (t->dead && !t->ctl->shrank) {
+		__atomic_store_n(&t->ctl->slots[c->slot].state, EVT_SLOT_FREE,
+				 __ATOMIC_RELEASE);
+		if (!others_active(t->ctl, c->slot) &&
+		    unlinkat(c->rd.fd, t->ctl->name, 0) == 0)
+			t->name[0] = '\0';	/* the name may come back */
+	}
+	evt_ctl_close(t->ctl);
+	t->ctl = NULL;
+	c->released++;
+}
+
 static int drain(struct evt_collection *c, bool final, char *err,
 		 size_t err_size)
 {
-	uint64_t before = c->stats.packets;
+	uint64_t before = c->stats.packets + c->released + c->stats.processes;
 	int64_t now = now_ms();
 	unsigned k;
-	uint32_t i;
+	uint32_t i, n;
 
+	/* Events first: no packet goes out before the metadata that
+	 * describes its stream and events is on disk. */
 	for (k = 0; k < c->ntracked; k++) {
 		struct tracked *t = &c->tracked[k];
 		char why[PATH_MAX + 200];
 
 		if (t->done)
 			continue;
-		/* Liveness costs an open and a flock: not every round. */
+		/* Liveness costs a flock: not every round. */
 		if (!t->dead && (final || now - t->alive_checked_ms >= ALIVE_CHECK_MS)) {
 			t->alive_checked_ms = now;
 			if (!evt_ctl_alive(t->ctl))
@@ -718,14 +827,27 @@ static int drain(struct evt_collection *c, bool final, char *err,
 			snprintf(err, err_size, "out of memory");
 			return -1;
 		}
-		for (i = 0; i < t->ctl->h.max_tbufs; i++) {
+	}
+	if (flush_index(c, err, err_size))
+		return -1;
+	for (k = 0; k < c->ntracked; k++) {
+		struct tracked *t = &c->tracked[k];
+
+		if (t->done)
+			continue;
+		n = evt_ctl_tbufs_used(t->ctl);
+		for (i = 0; i < n && !t->ctl->shrank; i++) {
 			if (drain_tbuf(c, t, i, final)) {
 				snprintf(err, err_size, "%s: %s", c->output,
 					 strerror(errno));
 				return -1;
 			}
 		}
-		if (t->dead || final) {
+		if (t->ctl->shrank) {
+			unfollowed(c, t->ctl->h.pid, t->ctl->path,
+				   "the control file shrank under the recorder");
+			t->done = true;
+		} else if (t->dead || final) {
 			t->done = true;
 			if (write_unbuffered_lost(c, t)) {
 				snprintf(err, err_size, "%s: %s", c->output,
@@ -733,10 +855,10 @@ static int drain(struct evt_collection *c, bool final, char *err,
 				return -1;
 			}
 		}
+		if (t->done && (t->dead || t->ctl->shrank))
+			release(c, t);
 	}
-	if (flush_index(c, err, err_size))
-		return -1;
-	return (int)(c->stats.packets - before);
+	return (int)(c->stats.packets + c->released + c->stats.processes - before);
 }
 
 int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size)
@@ -783,10 +905,11 @@ void evt_collection_wait(struct evt_collection *c, int timeout_ms)
 	if (c->o.mode == EVT_MODE_DISCARD && c->futex_waitv_ok) {
 		for (k = 0; k < c->ntracked && n < FUTEX_WAITV_MAX; k++) {
 			struct tracked *t = &c->tracked[k];
-			uint32_t *word = &t->ctl->slots[c->slot].waiting;
+			uint32_t *word;
 
 			if (t->dead || t->done)
 				continue;
+			word = &t->ctl->slots[c->slot].waiting;
 			/* Pairs with the writer's exchange: it sees 1 and
 			 * wakes us, or the kernel sees its 0 and returns. */
 			__atomic_store_n(word, 1, __ATOMIC_SEQ_CST);
@@ -818,18 +941,6 @@ void evt_collection_wait(struct evt_collection *c, int timeout_ms)
 				 __ATOMIC_RELAXED);
 }
 
-/* Whether any collection besides ours is active in this control file. */
-static bool others_active(const struct evt_ctl *ctl, uint32_t slot)
-{
-	uint32_t s;
-
-	for (s = 1; s < EVT_NSLOTS; s++)
-		if (s != slot && __atomic_load_n(&ctl->slots[s].state,
-						 __ATOMIC_ACQUIRE))
-			return true;
-	return false;
-}
-
 int evt_collection_finish(struct evt_collection *c,
 			  struct evt_collection_stats *stats, char *err,
 			  size_t err_size)
@@ -840,11 +951,23 @@ int evt_collection_finish(struct evt_collection *c,
 	int ret;
 
 	unlinkat(c->rd.fd, c->rules_name, 0);
+	/* Processes put off for want of fds: drain and let go of the dead,
+	 * which gives fds back, and take on more while that helps. */
+	for (;;) {
+		unsigned had = c->ntracked;
+
+		if (drain(c, false, err, err_size) < 0)
+			return -1;
+		discover(c);
+		if (!c->unpublished || c->ntracked == had)
+			break;
+	}
+	c->finishing = true;
 	discover(c);
 	for (k = 0; k < c->ntracked; k++) {
 		struct evt_ctl *ctl = c->tracked[k].ctl;
 
-		for (id = 0; id < ctl->nevents; id++)
+		for (id = 0; ctl && id < ctl->nevents; id++)
 			evt_ctl_set_enable(ctl, id, c->slot, false);
 	}
 	nanosleep(&settle, NULL);	/* let writes in flight finish */
@@ -855,10 +978,9 @@ int evt_collection_finish(struct evt_collection *c,
 	for (k = 0; k < c->ntracked; k++) {
 		struct tracked *t = &c->tracked[k];
 
-		__atomic_store_n(&t->ctl->slots[c->slot].state, EVT_SLOT_FREE,
-				 __ATOMIC_RELEASE);
-		if (t->dead && !others_active(t->ctl, c->slot))
-			unlinkat(c->rd.fd, t->ctl->name, 0);
+		if (t->ctl && !t->ctl->shrank)
+			__atomic_store_n(&t->ctl->slots[c->slot].state,
+					 EVT_SLOT_FREE, __ATOMIC_RELEASE);
 	}
 	if (stats)
 		*stats = c->stats;
@@ -868,22 +990,13 @@ int evt_collection_finish(struct evt_collection *c,
 void evt_collection_destroy(struct evt_collection *c)
 {
 	unsigned k;
-	uint32_t i;
 
 	if (!c)
 		return;
-	for (k = 0; k < c->ntracked; k++) {
-		struct tracked *t = &c->tracked[k];
-
-		for (i = 0; i < t->ctl->h.max_tbufs; i++)
-			if (t->streams[i].epoch && t->streams[i].fd >= 0)
-				close(t->streams[i].fd);
-		free(t->streams);
-		evt_ctl_close(t->ctl);
-	}
+	for (k = 0; k < c->ntracked; k++)
+		if (c->tracked[k].ctl)
+			release(c, &c->tracked[k]);
 	free(c->tracked);
-	for (k = 0; k < c->nforeign; k++)
-		free(c->foreign[k]);
 	free(c->foreign);
 	evt_trace_index_free(&c->ix);
 	if (c->rules_name[0])

@@ -31,6 +31,9 @@ struct evt_collection_stats {
 	uint64_t lost_unbuffered;	/* no buffer could be had */
 	uint64_t wakeups;		/* sleeps a writer ended */
 	uint32_t processes;
+	uint32_t unfollowed;		/* processes it could not follow (each
+					 * reported): their lost events are
+					 * not counted, being unknown */
 };
 
 struct evt_collection;
@@ -41,8 +44,9 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 /* The file to name in $EVTRACE_COLLECTION for covered processes: a name
  * in the run directory. */
 const char *evt_collection_rules_name(const struct evt_collection *c);
-/* Discovers new processes and drains closed packets; returns the number
- * of packets copied, or -1 on an output error (err set). */
+/* Discovers new processes and drains closed packets; returns how much it
+ * did (packets copied, processes found or let go of: poll again soon when
+ * not 0), or -1 on an output error (err set). */
 int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size);
 /*
  * Sleeps up to timeout_ms, less when a covered thread's buffer is half

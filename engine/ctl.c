@@ -13,6 +13,7 @@
 
 #include "ctl.h"
 #include "rules.h"
+#include "shm_guard.h"
 
 static int bad(char *err, size_t err_size, const char *path, uint64_t off,
 	       const char *why)
@@ -113,6 +114,14 @@ int evt_ctl_open(const struct evt_rundir *rd, const char *name,
 		free(c);
 		goto out_close;
 	}
+	/* A file that shrinks from now on reads as zeroes, not SIGBUS. */
+	if (evt_shm_guard_add(c->base, c->size, &c->shrank, NULL)) {
+		ret = -ENOMEM;
+		snprintf(err, err_size, "%s: cannot guard its mapping", path);
+		munmap(c->base, c->size);
+		free(c);
+		goto out_close;
+	}
 	/* Pairs with the writer's release of magic: the header is whole. */
 	if (__atomic_load_n((uint32_t *)c->base, __ATOMIC_ACQUIRE) != EVT_CTL_MAGIC) {
 		ret = *(uint32_t *)c->base == 0 ? -EAGAIN :
@@ -127,16 +136,10 @@ int evt_ctl_open(const struct evt_rundir *rd, const char *name,
 	c->slots = (struct evt_ctl_slot *)(c->base + c->h.slots_off);
 	c->tbufs = (struct evt_ctl_tbuf *)(c->base + c->h.tbufs_off);
 	c->enable = (uint32_t *)(c->base + c->h.enable_off);
-	c->events = calloc(c->h.max_events ? c->h.max_events : 1,
-			   sizeof(*c->events));
-	if (!c->events) {
-		ret = -ENOMEM;
-		snprintf(err, err_size, "out of memory");
-		goto out_unmap;
-	}
 	*out = c;
 	return 0;
 out_unmap:
+	evt_shm_guard_remove(c->base);
 	munmap(c->base, c->size);
 	free(c);
 out_close:
@@ -156,6 +159,7 @@ void evt_ctl_close(struct evt_ctl *c)
 		evt_event_layout_free(&c->events[i].layout);
 	}
 	free(c->events);
+	evt_shm_guard_remove(c->base);
 	munmap(c->base, c->size);
 	close(c->fd);
 	free(c);
@@ -194,6 +198,18 @@ static int parse_entry(struct evt_ctl *c, uint32_t off, uint32_t limit,
 	    r.path_len == 0)
 		return bad(err, err_size, c->path, c->h.registry_off + off,
 			   "registry entry strings malformed");
+	if (c->nevents == c->events_cap) {
+		/* Grown as entries come: most processes have few events. */
+		uint32_t cap = c->events_cap ? 2 * c->events_cap : 64;
+		void *grown = realloc(c->events, cap * sizeof(*c->events));
+
+		if (!grown) {
+			snprintf(err, err_size, "out of memory");
+			return -ENOMEM;
+		}
+		c->events = grown;
+		c->events_cap = cap;
+	}
 	e = &c->events[c->nevents];
 	memset(e, 0, sizeof(*e));
 	if (evt_event_layout_load(&e->layout, r.kind, format,
@@ -296,6 +312,14 @@ bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s)
 	if (id >= c->h.max_events || s >= EVT_NSLOTS)
 		return false;
 	return __atomic_load_n(&c->enable[id], __ATOMIC_RELAXED) & (1u << s);
+}
+
+uint32_t evt_ctl_tbufs_used(const struct evt_ctl *c)
+{
+	const struct evt_ctl_header *live = (const struct evt_ctl_header *)c->base;
+	uint32_t n = __atomic_load_n(&live->tbufs_used, __ATOMIC_ACQUIRE);
+
+	return n < c->h.max_tbufs ? n : c->h.max_tbufs;
 }
 
 int evt_ctl_name_pid(const char *name)

@@ -40,8 +40,11 @@ struct evt_ctl {
 	uint32_t *enable;
 	struct evt_ctl_event *events;
 	uint32_t nevents;
+	uint32_t events_cap;
 	uint32_t registry_parsed;	/* bytes */
 	bool registry_bad;		/* stop parsing: an error was reported */
+	volatile int shrank;		/* the file was truncated under the
+					 * mapping: it reads zeroes since */
 };
 
 /*
@@ -69,6 +72,9 @@ bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s);
 const uint8_t *evt_ctl_tbuf_packets(const struct evt_ctl *c,
 				    const struct evt_ctl_tbuf *d,
 				    uint32_t *packet_size, uint32_t *packet_count);
+/* How many buffer descriptors to look at: those the process ever claimed
+ * (read now: it grows), at most the table. */
+uint32_t evt_ctl_tbufs_used(const struct evt_ctl *c);
 /* The pid in a control file name "<pid>-<n>.ctl", or -1. */
 int evt_ctl_name_pid(const char *name);
 

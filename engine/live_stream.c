@@ -307,6 +307,13 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 
 		if (w->dead)
 			continue;
+		if (w->ctl->shrank) {
+			fprintf(stderr, "evtrace: stream: %s: the control file shrank "
+				"under the stream; pid %u is no longer read\n",
+				w->ctl->path, w->ctl->h.pid);
+			w->dead = true;
+			continue;
+		}
 		if (!evt_ctl_alive(w->ctl))
 			w->dead = true;
 		else
@@ -317,7 +324,7 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 				if (evt_pattern_match(s->patterns[j], w->ctl->events[i].path))
 					evt_ctl_set_enable(w->ctl, w->ctl->events[i].id, 0, true);
 		w->enabled_upto = w->ctl->nevents;
-		for (i = 0; i < w->ctl->h.max_tbufs; i++)
+		for (i = 0; i < evt_ctl_tbufs_used(w->ctl); i++)
 			read_tbuf(s, w, i);
 	}
 	if (s->npend)

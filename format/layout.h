@@ -34,7 +34,7 @@
 #include <stdint.h>
 
 #define EVT_CTL_MAGIC		0x43545645u	/* "EVTC" little endian */
-#define EVT_CTL_VERSION		2
+#define EVT_CTL_VERSION		3
 #define EVT_NSLOTS		8
 #define EVT_MAX_EVENTS		16384
 #define EVT_MAX_TBUFS		512
@@ -81,6 +81,9 @@ struct evt_ctl_header {
 	uint64_t arena_size;
 	uint64_t arena_used;		/* bytes handed out, grows only */
 	char comm[16];
+	uint32_t tbufs_used;		/* buffer descriptors ever claimed: the
+					 * rest are untouched, readers skip them */
+	uint32_t reserved;
 };
 
 enum evt_slot_state {
@@ -221,7 +224,7 @@ enum evt_arg_type {
  * in brackets takes 5 characters a byte. */
 #define EVT_RENDER_MAX_BYTES	(96u << 10)
 
-_Static_assert(sizeof(struct evt_ctl_header) == 112, "ctl header layout");
+_Static_assert(sizeof(struct evt_ctl_header) == 120, "ctl header layout");
 _Static_assert(sizeof(struct evt_ctl_slot) == 64, "slot layout");
 _Static_assert(sizeof(struct evt_ctl_tbuf) == 128, "tbuf layout");
 _Static_assert(sizeof(struct evt_reg_entry) == 24, "registry entry layout");

@@ -27,6 +27,7 @@
 #include "pattern.h"
 #include "rundir.h"
 #include "runtime.h"
+#include "shm_guard.h"
 
 struct evt__process evt__proc = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -171,6 +172,36 @@ static void set_pointers(uint8_t *base, const struct layout *l)
 	evt__proc.registry = base + l->registry_off;
 }
 
+/*
+ * The control file was truncated under the mapping (by its owner, by
+ * mistake): the guard made the mapping private zeroes, so every site reads
+ * off.  Runs in the SIGBUS handler.
+ */
+static void on_shrank(void)
+{
+	if (write(2, evt__proc.shrank_msg, strlen(evt__proc.shrank_msg)) < 0)
+		return;
+}
+
+/* What on_shrank says, made beforehand: a handler cannot format. */
+static void set_shrank_msg(void)
+{
+	evt__proc.shrank = 0;
+	snprintf(evt__proc.shrank_msg, sizeof(evt__proc.shrank_msg),
+		 "evtrace: %s: the control file shrank under this process; it "
+		 "runs untraced from now on\n", evt__proc.path);
+}
+
+/* Guards the mapping against the file shrinking (shm_guard.h). */
+static void guard_mapping(void)
+{
+	set_shrank_msg();
+	if (evt_shm_guard_add(evt__proc.base, evt__proc.size, &evt__proc.shrank,
+			      on_shrank))
+		evt__warn("%s: cannot guard the mapping against truncation",
+			  evt__proc.path);
+}
+
 static void publish_header(void)
 {
 	/* Pairs with the engine's acquire of magic: the rest is set. */
@@ -275,6 +306,7 @@ int evt__process_init_locked(void)
 	}
 	own_fd(fd);
 	set_pointers(base, &l);
+	guard_mapping();
 	fill_header(evt__proc.hdr, &l);
 	slot_configure(0, EVT_MODE_DISCARD, 0, EVT_PACKET_DEFAULT_BYTES,
 		       EVT_PACKETS_DEFAULT);
@@ -513,10 +545,12 @@ static void fork_child(void)
 	}
 	own_fd(fd);
 	memcpy(evt__proc.path, path, sizeof(path));
+	set_shrank_msg();	/* the range is guarded since the parent's */
 	evt__proc.pid = getpid();
 	evt__proc.hdr->pid = evt__proc.pid;
 	evt__proc.hdr->ppid = getppid();
 	evt__proc.hdr->arena_used = 0;
+	evt__proc.hdr->tbufs_used = 0;
 	for (unsigned s = 0; s < EVT_NSLOTS; s++)
 		evt__proc.slots[s].nobuf_lost = 0;
 	evt__proc.arena_used = 0;

@@ -70,6 +70,9 @@ struct evt__process {
 	uint8_t *registry;
 	char path[PATH_MAX];
 	char rundir[EVT_RUNDIR_PATH_MAX];	/* resolved once, at init */
+	volatile int shrank;		/* the control file was truncated: the
+					 * mapping is private zeroes since */
+	char shrank_msg[PATH_MAX + 100];
 	uint64_t arena_off;		/* private copies of what the header */
 	uint32_t pid;			/* says: the header is writable by engines */
 	uint32_t fork_gen;		/* bumped in every forked child */

@@ -175,6 +175,22 @@ static int claim_free(uint32_t size, uint32_t count)
 	return -1;
 }
 
+/*
+ * Raises the header's count of claimed descriptors to at least n, so that
+ * readers need not scan the rest.  A few tries: the word is shared, and an
+ * engine that keeps changing it only makes its own reads longer.
+ */
+static void publish_tbufs_used(uint32_t n)
+{
+	uint32_t cur = __atomic_load_n(&evt__proc.hdr->tbufs_used, __ATOMIC_RELAXED);
+	int tries;
+
+	for (tries = 0; tries < 8 && cur < n; tries++)
+		if (__atomic_compare_exchange_n(&evt__proc.hdr->tbufs_used, &cur, n,
+						0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			break;
+}
+
 static int allocate(uint32_t size, uint32_t count)
 {
 	uint64_t idx, off;
@@ -204,6 +220,7 @@ static int allocate(uint32_t size, uint32_t count)
 			 __ATOMIC_RELAXED);
 	/* Pairs with claim_free()'s acquire of ready. */
 	__atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
+	publish_tbufs_used(n32 + 1);
 	__atomic_store_n(&evt__proc.hdr->arena_used,
 			 __atomic_load_n(&evt__proc.arena_used, __ATOMIC_RELAXED),
 			 __ATOMIC_RELAXED);

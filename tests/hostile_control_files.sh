@@ -94,3 +94,46 @@ PY
 expect_grep "$good: offset $(cat "$T/bad_off"): registry entry size out of bounds" "$T/err2" "damaged registry"
 expect_grep "^0 ftrace/print$" "$T/ls2" "the entry before the damage"
 kill -0 "$WAIT_PID" || fail "the traced process died"
+
+# A control file whose size keeps flipping under everyone who maps it (a
+# truncating attacker, or its owner by mistake): no reader dies of SIGBUS
+# or hangs, and the traced process runs on, untraced once it is hit.
+kill -9 "$WAIT_PID" 2>/dev/null || true
+rm -f "$EVTRACE_RUNDIR"/*.ctl
+start_waiter
+ctl=$(ls "$EVTRACE_RUNDIR"/"$WAIT_PID"-*.ctl)
+"$SCRIBBLE" "$ctl" 4000 truncate &
+scr=$!
+BG_PIDS="$BG_PIDS $scr"
+ev=$(tracee_event "alive %ld")
+runs=0
+while kill -0 "$scr" 2>/dev/null; do
+	for cmd in "ls" "ls -f" "enable printk" "disable printk" "format $ev" "ls -p $WAIT_PID"; do
+		set +e; timeout 10 "$EVTRACE" $cmd >/dev/null 2>"$T/trunc.err"; st=$?; set -e
+		[ "$st" -le 1 ] || { cat "$T/trunc.err" >&2; fail "evtrace $cmd exited $st while the file was truncated"; }
+		runs=$((runs + 1))
+	done
+	set +e; timeout -s INT 0.2 "$EVTRACE" stream -p "$WAIT_PID" -e printk >/dev/null 2>"$T/trunc.err"
+	st=$?; set -e
+	[ "$st" -le 1 ] || [ "$st" = 124 ] || { cat "$T/trunc.err" >&2; fail "stream exited $st while the file was truncated"; }
+done
+[ "$runs" -ge 30 ] || fail "only $runs commands ran under truncation"
+kill -0 "$WAIT_PID" || fail "the traced process died of its truncated control file"
+expect_grep "the control file shrank under this process; it runs untraced from now on" "$T/waiter.err" "the traced process says it runs untraced"
+kill -9 "$WAIT_PID"
+# The recorder: the process it cannot follow is named, and the summary
+# does not claim that nothing was lost.
+rm -f "$EVTRACE_RUNDIR"/*.ctl
+"$EVTRACE" record -o "$T/trt" -- "$TRACEE" paced 20000 20 200 >"$T/prog.out" 2>"$T/rec.err" &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+ctl=$(first_ctl) || fail "no control file appeared (truncation)"
+"$SCRIBBLE" "$ctl" 600 truncate
+set +e; wait "$rec"; st=$?; set -e
+[ "$st" = 0 ] || { cat "$T/rec.err" >&2; fail "record or its program failed ($st) under truncation"; }
+expect_grep "^tried 20000$" "$T/prog.out" "the traced program ran to its end"
+expect_grep "pid [0-9]*: .*: the control file shrank under the recorder; its events from then on are missing" "$T/rec.err" "the recorder names the process it lost"
+expect_grep "events lost, and an unknown number from 1 processes it could not follow" "$T/rec.err" "the summary admits it"
+set +e; "$EVTRACE" report "$T/trt" >"$T/report" 2>"$T/report.err"; st=$?; set -e
+[ "$st" -le 1 ] || fail "report crashed on the trace of a truncated process ($st)"
+bt "$T/trt" >/dev/null

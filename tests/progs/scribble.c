@@ -4,8 +4,11 @@
  * descriptors, enable words), the header and the registry, for a while.
  *   scribble FILE MILLISECONDS SEED
  *   scribble FILE MILLISECONDS waiting
+ *   scribble FILE MILLISECONDS truncate
  * The second form only keeps zeroing every slot's futex word "waiting", as
- * a process that wants its recorder awake all the time would.
+ * a process that wants its recorder awake all the time would.  The third
+ * flips the file's size between a page and its full size, every 100 us,
+ * under everyone who maps it.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -44,11 +47,12 @@ int main(int argc, char **argv)
 	struct stat st;
 	uint8_t *base;
 	long ms;
-	int fd, zero_waiting;
+	int fd, zero_waiting, truncating;
 
 	if (argc != 4)
 		return 2;
 	zero_waiting = !strcmp(argv[3], "waiting");
+	truncating = !strcmp(argv[3], "truncate");
 	ms = atol(argv[2]);
 	seed = strtoull(argv[3], NULL, 10) | 1;
 	fd = open(argv[1], O_RDWR);
@@ -64,6 +68,15 @@ int main(int argc, char **argv)
 		uint64_t r = rnd(&seed), v = wild(&seed);
 		struct evt_ctl_slot *slots = (struct evt_ctl_slot *)(base + h->slots_off);
 
+		if (truncating) {
+			struct timespec pause = { 0, 100 * 1000 };
+
+			if (ftruncate(fd, 4096) || nanosleep(&pause, NULL) ||
+			    ftruncate(fd, st.st_size) || nanosleep(&pause, NULL))
+				return perror("ftruncate"), 1;
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			continue;
+		}
 		if (zero_waiting) {
 			/* Only once the process has laid out its file. */
 			memcpy(&header, base, sizeof(header));

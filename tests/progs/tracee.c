@@ -320,6 +320,35 @@ static int mode_churn(void)
 	return 0;
 }
 
+/* n short-lived forked children, at most k alive at once, 5 events each. */
+static int mode_spawn(int n, int k)
+{
+	int i, j, alive = 0;
+
+	for (i = 0; i < n; i++) {
+		pid_t child;
+
+		if (alive == k) {
+			wait(NULL);
+			alive--;
+		}
+		child = fork();
+		if (child == 0) {
+			for (j = 0; j < 5; j++)
+				trace_printk("child i=%d j=%d\n", i, j);
+			usleep(2000);
+			exit(0);
+		}
+		if (child < 0)
+			return 1;
+		alive++;
+	}
+	while (alive-- > 0)
+		wait(NULL);
+	tried = 5L * n;
+	return 0;
+}
+
 /* Runs until killed: for ls, enable, disable and kill -9 tests. */
 static int mode_wait(void)
 {
@@ -389,6 +418,8 @@ int main(int argc, char **argv)
 		ret = mode_churn();
 	else if (!strcmp(mode, "wait"))
 		ret = mode_wait();
+	else if (!strcmp(mode, "spawn") && argc == 4)
+		ret = mode_spawn(atoi(argv[2]), atoi(argv[3]));
 	else if (!strcmp(mode, "badformat"))
 		ret = mode_badformat();
 	else
