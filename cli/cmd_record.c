@@ -118,7 +118,7 @@ int cmd_record(int argc, char **argv)
 	struct evt_collection_stats stats;
 	struct evt_collection *c = NULL;
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
-	int opt, status = 0, exec_errno = 0, ret = 1, show_stats = 0;
+	int opt, status = 0, exec_errno = 0, ret = 1, show_stats = 0, failed = 0;
 	int idle_ms = POLL_MIN_MS;
 	pid_t child;
 
@@ -213,12 +213,18 @@ int cmd_record(int argc, char **argv)
 				status = 0;
 			break;
 		}
-		n = evt_collection_poll(c, err, sizeof(err));
+		n = failed ? 0 : evt_collection_poll(c, err, sizeof(err));
 		if (n < 0) {
-			cli_error("record", "%s", err);
-			kill(child, SIGTERM);
-			waitpid(child, &status, 0);
-			goto out_finish;
+			/* What is on disk stays readable; the command is not
+			 * ours to stop: it runs on, untraced, to its end. */
+			cli_error("record", "%s; recording stopped, '%s' runs on "
+				  "untraced", err, argv[optind]);
+			failed = 1;
+			continue;
+		}
+		if (failed) {
+			usleep(20 * 1000);
+			continue;
 		}
 		/* While data flows, look again soon: a thread's default
 		 * buffer (1 MiB) fills in milliseconds at full speed.  When
@@ -234,6 +240,10 @@ int cmd_record(int argc, char **argv)
 	}
 	ret = WIFEXITED(status) ? WEXITSTATUS(status) :
 	      WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+	if (failed) {
+		ret = 1;
+		goto out;
+	}
 out_finish:
 	if (evt_collection_finish(c, &stats, err, sizeof(err))) {
 		cli_error("record", "%s", err);

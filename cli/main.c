@@ -25,13 +25,17 @@ static const struct command commands[] = {
 	  "  -e, --event PATTERN    enable the events PATTERN names (repeatable);\n"
 	  "                         without -e every printk event is enabled.\n"
 	  "                         ftrace/print is always enabled.\n"
-	  "  -o, --output DIR       trace directory; an old trace there is replaced\n"
+	  "  -o, --output DIR       trace directory (made with mode 0700); an old\n"
+	  "                         trace of yours there is replaced\n"
 	  "      --overwrite        flight recorder: keep the newest events only\n"
 	  "      --packet-size N    bytes per packet (power of two, 16 KiB..16 MiB)\n"
 	  "      --packets N        packets per thread buffer (2..4096)\n"
 	  "      --stats            also print the CPU time the recording took, the\n"
 	  "                         bytes it drained per CPU second and its wake-ups\n\n"
-	  "Exits with CMD's exit status (128 + signal if it was killed).\n" },
+	  "Exits with CMD's exit status (128 + signal if it was killed).  If the\n"
+	  "trace cannot be written (a full disk, DIR removed), recording stops\n"
+	  "where the trace is whole, CMD runs on untraced, and record exits 1\n"
+	  "when CMD ends.\n" },
 	{ "report", cmd_report, "report DIR",
 	  "Print the events of the trace in DIR, one line each, time-ordered\n"
 	  "across threads and processes, then lost-event lines and a summary.\n" },

@@ -38,6 +38,7 @@
 #include "pattern.h"
 #include "rules.h"
 #include "live.h"
+#include "trace_dir.h"
 #include "trace_index.h"
 
 /* How often a poll scans the run directory without an inotify event, and
@@ -62,6 +63,7 @@ struct out_stream {
 	uint64_t last_ts;
 	off_t size;		/* bytes of whole packets in the file */
 	bool finished;
+	char name[80];		/* its file, in the trace directory */
 };
 
 struct tracked {
@@ -80,7 +82,7 @@ struct tracked {
 struct evt_collection {
 	struct evt_collection_opts o;
 	struct evt_rundir rd;
-	char output[PATH_MAX];
+	struct evt_trace_dir out;
 	char rules_name[64];
 	uint32_t slot;
 	uint64_t id;
@@ -103,6 +105,8 @@ struct evt_collection {
 	bool futex_waitv_ok;	/* false once the kernel said ENOSYS */
 	bool woken;		/* the last wait ended early */
 	bool finishing;		/* the last look: report what is out of reach */
+	bool failed;		/* the output failed: recording stopped */
+	char err[PATH_MAX + 200];	/* what an output error was */
 	uint64_t released;	/* processes let go of */
 	uint64_t packets_at_wake;
 };
@@ -174,52 +178,6 @@ out:
 	return ret;
 }
 
-/* Empties an old trace directory, refuses anything else that exists. */
-static int prepare_output(const char *dir, char *err, size_t err_size)
-{
-	char path[PATH_MAX + 300];
-	struct dirent *d;
-	DIR *dh;
-	bool is_trace;
-
-	if (mkdir(dir, 0755) == 0)
-		goto make_sub;
-	if (errno != EEXIST) {
-		snprintf(err, err_size, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/evtrace/index", dir);
-	is_trace = access(path, F_OK) == 0;
-	dh = opendir(dir);
-	if (!dh) {
-		snprintf(err, err_size, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
-	while ((d = readdir(dh))) {
-		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
-			continue;
-		if (!is_trace) {
-			closedir(dh);
-			snprintf(err, err_size,
-				 "%s: exists and is not an evtrace trace; remove it or choose another with -o",
-				 dir);
-			return -1;
-		}
-		if (!strncmp(d->d_name, "stream_", 7) || !strcmp(d->d_name, "metadata")) {
-			snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-			unlink(path);
-		}
-	}
-	closedir(dh);
-make_sub:
-	snprintf(path, sizeof(path), "%s/evtrace", dir);
-	if (mkdir(path, 0755) && errno != EEXIST) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 int evt_collection_create(const struct evt_collection_opts *opts,
 			  struct evt_collection **out, char *err,
 			  size_t err_size)
@@ -231,21 +189,20 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 		return snprintf(err, err_size, "out of memory"), -1;
 	c->o = *opts;
 	c->lock_fd = c->inotify_fd = -1;
-	c->rd.fd = -1;
+	c->rd.fd = c->out.fd = c->out.sub_fd = -1;
 	c->futex_waitv_ok = true;
-	snprintf(c->output, sizeof(c->output), "%s", opts->output);
 	if (evt_buffer_config_check(opts->packet_size, opts->packet_count, err,
 				    err_size))
 		goto out_free;
 	if (evt_rundir_open(&c->rd, opts->rundir,
 			    EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS, err, err_size))
 		goto out_free;
-	if (prepare_output(c->output, err, err_size))
-		goto out_free;
 	evt_rundir_sweep(&c->rd);
 	if (getrandom(&c->id, sizeof(c->id), 0) != sizeof(c->id) || !c->id)
 		c->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
 	if (claim_slot(c, err, err_size))
+		goto out_free;
+	if (evt_trace_dir_open(&c->out, opts->output, err, err_size))
 		goto out_free;
 	c->clock_kind = evt_clock_detect();
 	if (evt_clock_calibrate(c->clock_kind, &c->ix.clock)) {
@@ -273,44 +230,30 @@ const char *evt_collection_rules_name(const struct evt_collection *c)
 	return c->rules_name;
 }
 
-static int write_file_atomically(const char *path, struct evt_collection *c,
-				 bool metadata)
+static int write_index(FILE *f, void *ctx)
 {
-	char tmp[PATH_MAX + 8], host[256] = "unknown";
-	FILE *f;
+	return evt_trace_index_write(f, &((struct evt_collection *)ctx)->ix);
+}
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f)
-		return -1;
-	if (metadata) {
-		gethostname(host, sizeof(host) - 1);
-		evt_ctf_metadata_write(f, &c->ix, host);
-	} else {
-		evt_trace_index_write(f, &c->ix);
-	}
-	if (ferror(f) | fclose(f))
-		return -1;
-	return rename(tmp, path);
+static int write_metadata(FILE *f, void *ctx)
+{
+	char host[256] = "unknown";
+
+	gethostname(host, sizeof(host) - 1);
+	return evt_ctf_metadata_write(f, &((struct evt_collection *)ctx)->ix, host);
 }
 
 static int flush_index(struct evt_collection *c, char *err, size_t err_size)
 {
-	char path[PATH_MAX + 32];
-
 	if (!c->index_dirty)
 		return 0;
-	snprintf(path, sizeof(path), "%s/evtrace/index", c->output);
-	if (write_file_atomically(path, c, false))
-		goto out_err;
-	snprintf(path, sizeof(path), "%s/metadata", c->output);
-	if (write_file_atomically(path, c, true))
-		goto out_err;
+	if (evt_trace_dir_replace(&c->out, 1, "index", write_index, c, err,
+				  err_size) ||
+	    evt_trace_dir_replace(&c->out, 0, "metadata", write_metadata, c, err,
+				  err_size))
+		return -1;
 	c->index_dirty = false;
 	return 0;
-out_err:
-	snprintf(err, err_size, "%s: %s", path, strerror(errno));
-	return -1;
 }
 
 static int index_events(struct evt_collection *c, struct tracked *t)
@@ -510,19 +453,17 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 	int nv = body_len ? 2 : 1, saved;
 
 	if (st->fd < 0) {
-		char path[PATH_MAX + 64];
-
 		/* Named by the stream class too: a file name in the run
 		 * directory may come back for another process. */
 		if (i == t->ctl->h.max_tbufs)
-			snprintf(path, sizeof(path), "%s/stream_%.*s_%u_unbuffered",
-				 c->output, (int)strcspn(t->name, "."), t->name,
-				 t->sid);
+			snprintf(st->name, sizeof(st->name), "stream_%.*s_%u_unbuffered",
+				 (int)strcspn(t->name, "."), t->name, t->sid);
 		else
-			snprintf(path, sizeof(path), "%s/stream_%.*s_%u_%u_%u",
-				 c->output, (int)strcspn(t->name, "."), t->name,
-				 t->sid, i, st->epoch);
-		st->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			snprintf(st->name, sizeof(st->name), "stream_%.*s_%u_%u_%u",
+				 (int)strcspn(t->name, "."), t->name, t->sid, i,
+				 st->epoch);
+		st->fd = evt_trace_dir_create(&c->out, 0, st->name, c->err,
+					      sizeof(c->err));
 		if (st->fd < 0)
 			return -1;
 	}
@@ -534,6 +475,8 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 				continue;
 			/* No torn packet: what was written of it goes. */
 			saved = errno;
+			evt_trace_dir_error(&c->out, 0, st->name, saved, c->err,
+					    sizeof(c->err));
 			if (ftruncate(st->fd, st->size) == 0)
 				lseek(st->fd, st->size, SEEK_SET);
 			errno = saved;
@@ -799,6 +742,39 @@ static void release(struct evt_collection *c, struct tracked *t)
 	c->released++;
 }
 
+/*
+ * The trace cannot be written (a full disk, its directory removed): the
+ * recording stops where its output is whole.  Its events are switched off
+ * and its slot freed in every process, which run on untraced; no process
+ * joins it any more.  Returns -1 with the error (c->err) in err.
+ */
+static int output_failed(struct evt_collection *c, char *err, size_t err_size)
+{
+	unsigned k;
+	uint32_t id;
+
+	if (!c->failed) {
+		c->failed = true;
+		unlinkat(c->rd.fd, c->rules_name, 0);
+		c->rules_name[0] = '\0';
+		for (k = 0; k < c->ntracked; k++) {
+			struct tracked *t = &c->tracked[k];
+
+			if (!t->ctl)
+				continue;
+			for (id = 0; id < t->ctl->nevents; id++)
+				evt_ctl_set_enable(t->ctl, id, c->slot, false);
+			if (!t->ctl->shrank)
+				__atomic_store_n(&t->ctl->slots[c->slot].state,
+						 EVT_SLOT_FREE, __ATOMIC_RELEASE);
+			t->dead = t->dead || !evt_ctl_alive(t->ctl);
+			release(c, t);
+		}
+	}
+	snprintf(err, err_size, "%s", c->err);
+	return -1;
+}
+
 static int drain(struct evt_collection *c, bool final, char *err,
 		 size_t err_size)
 {
@@ -828,32 +804,25 @@ static int drain(struct evt_collection *c, bool final, char *err,
 			return -1;
 		}
 	}
-	if (flush_index(c, err, err_size))
-		return -1;
+	if (flush_index(c, c->err, sizeof(c->err)))
+		return output_failed(c, err, err_size);
 	for (k = 0; k < c->ntracked; k++) {
 		struct tracked *t = &c->tracked[k];
 
 		if (t->done)
 			continue;
 		n = evt_ctl_tbufs_used(t->ctl);
-		for (i = 0; i < n && !t->ctl->shrank; i++) {
-			if (drain_tbuf(c, t, i, final)) {
-				snprintf(err, err_size, "%s: %s", c->output,
-					 strerror(errno));
-				return -1;
-			}
-		}
+		for (i = 0; i < n && !t->ctl->shrank; i++)
+			if (drain_tbuf(c, t, i, final))
+				return output_failed(c, err, err_size);
 		if (t->ctl->shrank) {
 			unfollowed(c, t->ctl->h.pid, t->ctl->path,
 				   "the control file shrank under the recorder");
 			t->done = true;
 		} else if (t->dead || final) {
 			t->done = true;
-			if (write_unbuffered_lost(c, t)) {
-				snprintf(err, err_size, "%s: %s", c->output,
-					 strerror(errno));
-				return -1;
-			}
+			if (write_unbuffered_lost(c, t))
+				return output_failed(c, err, err_size);
 		}
 		if (t->done && (t->dead || t->ctl->shrank))
 			release(c, t);
@@ -868,6 +837,8 @@ int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size)
 	bool changed = c->inotify_fd < 0;
 	int64_t now = now_ms();
 
+	if (c->failed)
+		return output_failed(c, err, err_size);
 	if (c->inotify_fd >= 0)
 		while (read(c->inotify_fd, buf, sizeof(buf)) > 0)
 			changed = true;
@@ -950,6 +921,10 @@ int evt_collection_finish(struct evt_collection *c,
 	uint32_t id;
 	int ret;
 
+	if (stats)
+		*stats = c->stats;
+	if (c->failed)
+		return output_failed(c, err, err_size);
 	unlinkat(c->rd.fd, c->rules_name, 0);
 	/* Processes put off for want of fds: drain and let go of the dead,
 	 * which gives fds back, and take on more while that helps. */
@@ -999,6 +974,7 @@ void evt_collection_destroy(struct evt_collection *c)
 	free(c->tracked);
 	free(c->foreign);
 	evt_trace_index_free(&c->ix);
+	evt_trace_dir_close(&c->out);
 	if (c->rules_name[0])
 		unlinkat(c->rd.fd, c->rules_name, 0);
 	evt_rundir_close(&c->rd);

@@ -1,0 +1,224 @@
+/*
+ * trace_dir.c - a trace directory being written, safely (see trace_dir.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trace_dir.h"
+
+void evt_trace_dir_error(const struct evt_trace_dir *d, int sub, const char *name,
+			 int errnum, char *err, size_t err_size)
+{
+	struct stat st;
+
+	snprintf(err, err_size, "%s/%s%s: %s%s", d->path, sub ? "evtrace/" : "",
+		 name, strerror(errnum),
+		 d->fd >= 0 && fstat(d->fd, &st) == 0 && st.st_nlink == 0 ?
+		 " (the trace directory was removed)" : "");
+}
+
+/* Names an old trace may hold: what evtrace writes there. */
+static bool ours(const char *name, bool sub)
+{
+	if (sub)
+		return !strcmp(name, "index") || !strcmp(name, "index.tmp");
+	return !strcmp(name, "metadata") || !strcmp(name, "metadata.tmp") ||
+	       !strncmp(name, "stream_", 7);
+}
+
+/*
+ * Checks that every entry of dirfd is one evtrace writes, then removes
+ * them (unlinkat removes a symlink, never what it points to).
+ */
+static int empty_old(int dirfd, bool sub, const char *path, char *err,
+		     size_t err_size)
+{
+	struct dirent *e;
+	int pass, fd;
+	DIR *dh;
+
+	for (pass = 0; pass < 2; pass++) {
+		fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		dh = fd < 0 ? NULL : fdopendir(fd);
+		if (!dh) {
+			snprintf(err, err_size, "%s: %s", path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		while ((e = readdir(dh))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+			    (!sub && !strcmp(e->d_name, "evtrace")))
+				continue;
+			if (!ours(e->d_name, sub)) {
+				snprintf(err, err_size, "%s: holds %.100s, which evtrace "
+					 "did not write; remove it or choose another "
+					 "directory with -o", path, e->d_name);
+				closedir(dh);
+				return -1;
+			}
+			if (pass == 1 && unlinkat(dirfd, e->d_name, 0) && errno != ENOENT) {
+				snprintf(err, err_size, "%s/%s: %s", path, e->d_name,
+					 strerror(errno));
+				closedir(dh);
+				return -1;
+			}
+		}
+		closedir(dh);
+	}
+	return 0;
+}
+
+/* Opens dirfd/name, a directory that must be the caller's. */
+static int open_own_dir(int dirfd, const char *name, const char *path,
+			char *err, size_t err_size)
+{
+	struct stat st;
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0) {
+		if ((errno == ELOOP || errno == ENOTDIR) &&
+		    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			snprintf(err, err_size, "%s: %s, not a directory; refused", path,
+				 S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
+		else
+			snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || st.st_uid != geteuid()) {
+		snprintf(err, err_size, "%s: owned by uid %u, not by uid %u: a trace "
+			 "is replaced only by its owner; remove it or choose another "
+			 "directory with -o", path, (unsigned)st.st_uid,
+			 (unsigned)geteuid());
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int evt_trace_dir_open(struct evt_trace_dir *d, const char *path, char *err,
+		       size_t err_size)
+{
+	char sub_path[PATH_MAX + 16];
+	struct stat st;
+	bool fresh;
+
+	d->fd = d->sub_fd = -1;
+	snprintf(d->path, sizeof(d->path), "%s", path);
+	snprintf(sub_path, sizeof(sub_path), "%s/evtrace", path);
+	fresh = mkdir(path, 0700) == 0;
+	if (!fresh && errno != EEXIST) {
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	d->fd = open_own_dir(AT_FDCWD, path, path, err, err_size);
+	if (d->fd < 0)
+		return -1;
+	if (!fresh) {
+		/* An old trace (its index is there), or an empty directory. */
+		bool trace = fstatat(d->fd, "evtrace/index", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			     S_ISREG(st.st_mode);
+
+		if (!trace) {
+			int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			DIR *dh = fd < 0 ? NULL : fdopendir(fd);
+			struct dirent *e;
+			bool empty = true;
+
+			while (dh && (e = readdir(dh)))
+				empty &= !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+			if (dh)
+				closedir(dh);
+			else if (fd >= 0)
+				close(fd);
+			if (!empty) {
+				snprintf(err, err_size, "%s: exists and is not an evtrace "
+					 "trace; remove it or choose another directory with -o",
+					 path);
+				goto fail;
+			}
+		}
+		if (empty_old(d->fd, false, path, err, err_size))
+			goto fail;
+		if (trace) {
+			d->sub_fd = open_own_dir(d->fd, "evtrace", sub_path, err, err_size);
+			if (d->sub_fd < 0 || empty_old(d->sub_fd, true, sub_path, err, err_size))
+				goto fail;
+		}
+	}
+	if (d->sub_fd < 0) {
+		if (mkdirat(d->fd, "evtrace", 0700) && errno != EEXIST) {
+			snprintf(err, err_size, "%s: %s", sub_path, strerror(errno));
+			goto fail;
+		}
+		d->sub_fd = open_own_dir(d->fd, "evtrace", sub_path, err, err_size);
+		if (d->sub_fd < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	evt_trace_dir_close(d);
+	return -1;
+}
+
+void evt_trace_dir_close(struct evt_trace_dir *d)
+{
+	if (d->sub_fd >= 0)
+		close(d->sub_fd);
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = d->sub_fd = -1;
+}
+
+int evt_trace_dir_create(const struct evt_trace_dir *d, int sub, const char *name,
+			 char *err, size_t err_size)
+{
+	int fd = openat(sub ? d->sub_fd : d->fd, name,
+			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		evt_trace_dir_error(d, sub, name, errno, err, err_size);
+	return fd;
+}
+
+int evt_trace_dir_replace(const struct evt_trace_dir *d, int sub, const char *name,
+			  int (*write)(FILE *f, void *ctx), void *ctx,
+			  char *err, size_t err_size)
+{
+	int dirfd = sub ? d->sub_fd : d->fd, fd, saved;
+	char tmp[NAME_MAX + 1];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
+	unlinkat(dirfd, tmp, 0);
+	fd = evt_trace_dir_create(d, sub, tmp, err, err_size);
+	if (fd < 0)
+		return -1;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		goto fail;
+	}
+	errno = 0;
+	if (write(f, ctx) | ferror(f)) {
+		saved = errno ? errno : EIO;
+		fclose(f);
+		errno = saved;
+		goto fail;
+	}
+	if (fclose(f) || renameat(dirfd, tmp, dirfd, name))
+		goto fail;
+	return 0;
+fail:
+	saved = errno;
+	evt_trace_dir_error(d, sub, tmp, saved, err, err_size);
+	unlinkat(dirfd, tmp, 0);
+	errno = saved;
+	return -1;
+}

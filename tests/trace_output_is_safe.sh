@@ -1,0 +1,71 @@
+# The trace directory: made 0700 with 0600 files; an old trace is replaced
+# only by its owner and never written through a planted symlink; a full
+# disk or a removed directory stops the recording with one message naming
+# the file, the traced program runs to its end, what was written reads
+# back whole, and record exits 1.
+. "$(dirname "$0")/lib.sh"
+"$EVTRACE" record -o "$T/tr" -- "$TRACEE" threads 1 10 >/dev/null 2>&1
+expect_eq "$(stat -c %a "$T/tr") $(stat -c %a "$T/tr/evtrace") $(stat -c %a "$T/tr/metadata") $(stat -c %a "$T/tr/evtrace/index")" \
+	"700 700 600 600" "modes of a new trace"
+for f in "$T"/tr/stream_*; do expect_eq "$(stat -c %a "$f")" 600 "mode of $f"; done
+# Symlinks planted in an old trace are removed, never followed.
+mkdir -m 700 "$T/victim"
+echo precious >"$T/victim/file"
+ln -s "$T/victim/file" "$T/tr/metadata.tmp"
+ln -s "$T/victim/file" "$T/tr/evtrace/index.tmp"
+ln -s "$T/victim/file" "$T/tr/stream_1-0_0_0_1"
+"$EVTRACE" record -o "$T/tr" -- "$TRACEE" threads 1 10 >/dev/null 2>&1
+expect_eq "$(cat "$T/victim/file")" precious "a file behind a planted symlink"
+[ ! -L "$T/tr/metadata.tmp" ] && [ ! -L "$T/tr/evtrace/index.tmp" ] || fail "planted symlinks left in the trace"
+"$EVTRACE" report "$T/tr" | grep -q "# 10 events, 0 lost" || fail "the replacing trace"
+# The output itself a symlink, or a directory holding other files: refused.
+ln -s "$T/victim" "$T/link"
+expect_status 1 "$EVTRACE" record -o "$T/link" -- true
+expect_grep "$T/link: a symbolic link, not a directory; refused" "$T/err" "symlinked output"
+mkdir "$T/tr/evtrace/notes"
+expect_status 1 "$EVTRACE" record -o "$T/tr" -- true
+expect_grep "$T/tr/evtrace: holds notes, which evtrace did not write" "$T/err" "foreign file in a trace"
+rmdir "$T/tr/evtrace/notes"
+
+if [ "$(id -u)" = 0 ]; then
+	# Root does not replace a user's trace.
+	make_users
+	mkdir "$T/proj" && chown evt-alice "$T/proj"
+	as_user evt-alice env EVTRACE_RUNDIR="$T/proj/run" "$EVTRACE_U" record -o "$T/proj/trace" -- "$TRACEE_U" threads 1 5 >/dev/null 2>&1 ||
+		fail "alice could not record"
+	expect_status 1 "$EVTRACE" record -o "$T/proj/trace" -- true
+	expect_grep "$T/proj/trace: owned by uid $ALICE, not by uid 0: a trace is replaced only by its owner" "$T/err" "root and a user's trace"
+	as_user evt-alice "$EVTRACE_U" report "$T/proj/trace" | grep -q "# 5 events" || fail "alice's trace was touched"
+
+	# A full file system: recording stops, the program runs on, the trace
+	# reads back whole, one message names the file.
+	mkdir "$T/small"
+	mount -t tmpfs -o size=256k evtrace-out "$T/small" || fail "cannot mount a small tmpfs"
+	trap 'umount "$T/small" 2>/dev/null; cleanup' EXIT
+	set +e; "$EVTRACE" record -o "$T/small/tr" -- "$TRACEE" paced 40000 40 0 >"$T/prog.out" 2>"$T/rec.err"; st=$?; set -e
+	expect_eq "$st" 1 "record's status on a full disk"
+	expect_grep "^tried 40000$" "$T/prog.out" "the program ran to its end"
+	expect_eq "$(grep -c 'No space left on device' "$T/rec.err")" 1 "messages about the full disk"
+	expect_grep "evtrace: record: $T/small/tr/[a-z_0-9/.-]*: No space left on device; recording stopped, '$TRACEE' runs on untraced" "$T/rec.err" "the file named"
+	"$EVTRACE" report "$T/small/tr" >"$T/report" 2>"$T/report.err" || { cat "$T/report.err" >&2; fail "report of a trace cut by a full disk"; }
+	bt "$T/small/tr" >"$T/bt"
+	n=$(sed -n 's/^# \([0-9]*\) events.*/\1/p' "$T/report")
+	[ "$n" -gt 0 ] && [ "$n" -lt 40000 ] || fail "$n events in a trace cut by a full disk"
+	# What reached the disk is the first events, each once, in order.
+	sed -n 's/.*: burst \([0-9]*\)$/\1/p' "$T/report" >"$T/nums"
+	expect_eq "$(seq 0 $((n - 1)) | cmp - "$T/nums" && echo same)" same "the events kept"
+	umount "$T/small"
+	trap cleanup EXIT
+fi
+
+# The trace directory removed while recording.
+"$EVTRACE" record -o "$T/gone" -- "$TRACEE" paced 3000 3 0 >"$T/prog.out" 2>"$T/rec.err" &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+for _ in $(seq 100); do [ -f "$T/gone/metadata" ] && break; sleep 0.02; done
+rm -rf "$T/gone"
+set +e; wait "$rec"; st=$?; set -e
+expect_eq "$st" 1 "record's status when its directory was removed"
+expect_grep "^tried 3000$" "$T/prog.out" "the program ran to its end"
+expect_grep "evtrace: record: $T/gone/[a-z_0-9/.-]*: No such file or directory (the trace directory was removed)" "$T/rec.err" "the removal named"
+expect_eq "$(grep -c 'directory was removed' "$T/rec.err")" 1 "messages about the removal"
