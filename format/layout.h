@@ -219,7 +219,9 @@ enum evt_arg_type {
 };
 
 #define EVT_PRINTK_MAX_ARGS	32
-#define EVT_STRING_MAX_BYTES	256	/* stored string, NUL included */
+/* Stored string, NUL included; also public in evtrace.h (the library sees
+ * both, so they cannot differ). */
+#define EVT_STRING_MAX_BYTES	256
 /* Room for any record rendered as text: a full packet of 8-bit integers
  * in brackets takes 5 characters a byte. */
 #define EVT_RENDER_MAX_BYTES	(96u << 10)

@@ -158,7 +158,7 @@ static void register_site(struct evt_site *site, const char *module,
 }
 
 EVT_API void evt__module_register(struct evt_module *module,
-				  struct evt_site *start, struct evt_site *stop,
+				  struct evt_site **start, struct evt_site **stop,
 				  struct evt_event **events_start,
 				  struct evt_event **events_stop)
 {
@@ -184,12 +184,12 @@ EVT_API void evt__module_register(struct evt_module *module,
 	module->runtime = mrt;
 	evt__events_register_locked(events_start, events_stop, name);
 	for (i = 0; i < n; i++) {
-		if (start[i].size < sizeof(struct evt_site)) {
+		if (!start[i] || start[i]->size < sizeof(struct evt_site)) {
 			evt__warn("module %s: site %u has an unknown layout", name, i);
 			mrt->ids[i] = UINT32_MAX;
 			continue;
 		}
-		register_site(&start[i], name, &mrt->ids[i]);
+		register_site(start[i], name, &mrt->ids[i]);
 	}
 	evt__debug("module %s: %u sites, %zu event definitions", name, n,
 		   (size_t)(events_stop - events_start));
@@ -205,21 +205,48 @@ out_unlock:
  * (another thread, or the thread this signal handler interrupted), the
  * event is skipped and the next execution tries again.
  */
+static void register_one_locked(struct evt_site *site)
+{
+	uint32_t id;
+
+	if (site->runtime)	/* another thread was first */
+		return;
+	if (site->size < sizeof(struct evt_site) || evt__process_init_locked()) {
+		site_stays_off(site);
+		return;
+	}
+	register_site(site, evt__module_name(site), &id);
+}
+
 void evt__site_register_lazy(struct evt_site *site)
 {
 	int saved = errno;	/* the caller's, whatever registering does */
-	uint32_t id;
 
 	if (pthread_mutex_trylock(&evt__proc.lock))
 		return;
-	if (site->runtime)	/* another thread was first */
-		goto out_unlock;
-	if (site->size < sizeof(struct evt_site) || evt__process_init_locked()) {
-		site_stays_off(site);
-		goto out_unlock;
-	}
-	register_site(site, evt__module_name(site), &id);
-out_unlock:
+	register_one_locked(site);
+	pthread_mutex_unlock(&evt__proc.lock);
+	errno = saved;
+}
+
+EVT_API void evt__site_register(struct evt_site *site)
+{
+	int saved = errno;
+
+	pthread_mutex_lock(&evt__proc.lock);
+	register_one_locked(site);
+	pthread_mutex_unlock(&evt__proc.lock);
+	errno = saved;
+}
+
+EVT_API void evt__site_unregister(struct evt_site *site)
+{
+	const struct evt__site_rt *rt = site->runtime;
+	int saved = errno;
+
+	pthread_mutex_lock(&evt__proc.lock);
+	if (rt && rt->id < evt__proc.nevents)
+		evt__event_unload_locked(rt->id);
 	pthread_mutex_unlock(&evt__proc.lock);
 	errno = saved;
 }

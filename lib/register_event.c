@@ -36,9 +36,15 @@ static void event_stays_off(struct evt_event *ev)
 static int describe(const struct evt_event *ev, struct evt_event_format *f,
 		    char *err, size_t err_size)
 {
+	size_t stride = ev->field_size;
 	uint32_t i, n;
 
 	memset(f, 0, sizeof(*f));
+	if (stride < sizeof(struct evt_field) || stride % sizeof(void *)) {
+		snprintf(err, err_size, "fields of an unknown layout (%zu bytes each)",
+			 stride);
+		return -1;
+	}
 	if (ev->nfields == 0 || ev->nfields > EVT_FIELDS_MAX) {
 		snprintf(err, err_size, "%u fields, 1 to %d allowed", ev->nfields,
 			 EVT_FIELDS_MAX);
@@ -52,7 +58,9 @@ static int describe(const struct evt_event *ev, struct evt_event_format *f,
 	}
 	f->nfields = ev->nfields;
 	for (i = 0; i < ev->nfields; i++) {
-		const struct evt_field *src = &ev->fields[i];
+		/* A module built with other headers strides by its own size. */
+		const struct evt_field *src = (const struct evt_field *)
+			((const char *)ev->fields + (size_t)i * stride);
 		struct evt_field_format *fd = &f->fields[i];
 
 		fd->kind = (enum evt_field_kind)src->kind;

@@ -12,4 +12,10 @@ cc -o "$T/hello" "$T/hello.c" $flags || fail "cannot build with pkg-config flags
 libdir=$(dirname "$(find "$T/root" -name 'libevtrace.so.0' | head -1)")
 LD_LIBRARY_PATH="$libdir" "$EVTRACE" record -o "$T/tr" -- "$T/hello" 2>/dev/null
 "$EVTRACE" report "$T/tr" | grep -q ': printk/hello/[^:]*hello.c/2: hello 7$' || fail "installed build not traced"
+# The headers' version macros are the project's version.
+printf '#include <evtrace/evtrace.h>\n#include <stdio.h>\nint main(void) { printf("%%d.%%d.%%d %%d %%d\\n", EVTRACE_VERSION_MAJOR, EVTRACE_VERSION_MINOR, EVTRACE_VERSION_PATCH, EVTRACE_VERSION, EVT_STRING_MAX_BYTES); return 0; }\n' >"$T/version.c"
+cc -o "$T/version" "$T/version.c" $flags || fail "cannot build the version check"
+v=$(sed -n "s/^  version : '\([0-9.]*\)',$/\1/p" "$(dirname "$0")/../meson.build" | head -1)
+expect_eq "$(LD_LIBRARY_PATH="$libdir" "$T/version")" \
+	"$v $(echo "$v" | awk -F. '{ print $1 * 10000 + $2 * 100 + $3 }') 256" "version macros"
 [ -n "$(find "$T/root" -name evtrace.1)" ] && [ -n "$(find "$T/root" -name trace_printk.3)" ] || fail "man pages not installed"

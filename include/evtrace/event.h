@@ -57,9 +57,6 @@
 
 #ifdef __cplusplus
 extern "C" {
-#define EVT__STATIC_ASSERT(cond, msg) static_assert(cond, msg)
-#else
-#define EVT__STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
 #endif
 
 /* The event may have its fields recorded by unprivileged users tracing
@@ -110,7 +107,21 @@ struct evt_event {
 	struct evt_event *views;	 /* owned by libevtrace */
 	struct evt_event *next_view;	 /* owned by libevtrace */
 	void *runtime;			 /* owned by libevtrace */
+	uint32_t field_size;		 /* sizeof(struct evt_field): the
+					  * stride of fields[] */
 };
+
+#if defined(__LP64__)
+EVT__STATIC_ASSERT(sizeof(struct evt_enum_value) == 16, "evt_enum_value layout");
+EVT__STATIC_ASSERT(sizeof(struct evt_field) == 48 &&
+		   __builtin_offsetof(struct evt_field, name) == 24,
+		   "evt_field layout");
+EVT__STATIC_ASSERT(sizeof(struct evt_event) == 104 &&
+		   __builtin_offsetof(struct evt_event, fields) == 32 &&
+		   __builtin_offsetof(struct evt_event, runtime) == 88 &&
+		   __builtin_offsetof(struct evt_event, field_size) == 96,
+		   "evt_event layout");
+#endif
 
 /* Where an enabled event's record is being written. */
 struct evt__writer {
@@ -326,6 +337,7 @@ static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
 		(stable), provider_str, name_str, evt__fields_##id,	\
 		sizeof(evt__fields_##id) / sizeof(struct evt_field),	\
 		&evt__flags_##id, (raw_ptr), (probe_fn), 0, 0, 0,	\
+		sizeof(struct evt_field),				\
 	};								\
 	static struct evt_event *evt__event_ptr_##id			\
 	__attribute__((section("evt_events"), used)) = &evt__event_##id;

@@ -18,8 +18,23 @@
 
 #include <stdint.h>
 
+/* This header's version: the release of evtrace it comes with. */
+#define EVTRACE_VERSION_MAJOR	0
+#define EVTRACE_VERSION_MINOR	1
+#define EVTRACE_VERSION_PATCH	0
+#define EVTRACE_VERSION	\
+	(EVTRACE_VERSION_MAJOR * 10000 + EVTRACE_VERSION_MINOR * 100 + \
+	 EVTRACE_VERSION_PATCH)
+
+/* The longest string stored for one argument or field, its NUL included;
+ * a longer one is cut and ends in "...". */
+#define EVT_STRING_MAX_BYTES	256
+
 #ifdef __cplusplus
 extern "C" {
+#define EVT__STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define EVT__STATIC_ASSERT(cond, msg) __extension__ _Static_assert(cond, msg)
 #endif
 
 #if defined(EVT_BUILDING_LIBRARY)
@@ -29,9 +44,21 @@ extern "C" {
 #endif
 
 /*
- * One trace_printk() call site, placed by the macro in the section
- * "evt_sites" of its module (executable or shared object).  Frozen ABI:
- * the runtime checks `size` and only ever appends fields.
+ * The instrumentation ABI: what compiled-in code shares with libevtrace.
+ * A module built against one version of these headers must keep working
+ * with a newer library, so each structure carries its size and only ever
+ * grows at its end, the module hands the runtime pointers to its sites and
+ * events (never arrays it would have to stride through), and the layouts
+ * below are pinned by static assertions.
+ */
+
+/*
+ * One trace_printk() call site.  In C, a pointer to it is placed in the
+ * section "evt_site_ptrs" of its module (executable or shared object),
+ * which the module's constructor registers; in C++, a static object
+ * registers it at start-up (or at dlopen) and unregisters it at exit (or
+ * at dlclose), since C++ gives a site in an inline function or template
+ * vague linkage that one named section cannot hold beside others.
  */
 struct evt_site {
 	const volatile uint32_t *enable; /* first: the fast path loads it */
@@ -52,12 +79,24 @@ struct evt_module {
 	void *runtime;
 };
 
+#if defined(__LP64__)
+EVT__STATIC_ASSERT(sizeof(struct evt_site) == 40, "evt_site layout");
+EVT__STATIC_ASSERT(__builtin_offsetof(struct evt_site, size) == 8 &&
+		   __builtin_offsetof(struct evt_site, format) == 16 &&
+		   __builtin_offsetof(struct evt_site, runtime) == 32,
+		   "evt_site layout");
+EVT__STATIC_ASSERT(sizeof(struct evt_module) == 16, "evt_module layout");
+#endif
+
 struct evt_event;
 EVT_API void evt__module_register(struct evt_module *module,
-				  struct evt_site *start, struct evt_site *stop,
+				  struct evt_site **start, struct evt_site **stop,
 				  struct evt_event **events_start,
 				  struct evt_event **events_stop);
 EVT_API void evt__module_unregister(struct evt_module *module);
+/* One site, at once (C++): registered, or off for good if it cannot be. */
+EVT_API void evt__site_register(struct evt_site *site);
+EVT_API void evt__site_unregister(struct evt_site *site);
 /* Both get the format again as a named argument, which spares the macros
  * GNU's ", ##__VA_ARGS__" (the format is the first of __VA_ARGS__). */
 EVT_API void evt__printk(struct evt_site *site, const char *format, ...);
@@ -71,9 +110,9 @@ EVT_API void evt__ftrace_printk(const char *literal, const char *format, ...)
 EVT_API extern const volatile uint32_t *evt__ftrace_enable;
 
 /* Per-module bookkeeping; hidden, so each module sees its own. */
-extern struct evt_site __start_evt_sites[]
+extern struct evt_site *__start_evt_site_ptrs[]
 	__attribute__((weak, visibility("hidden")));
-extern struct evt_site __stop_evt_sites[]
+extern struct evt_site *__stop_evt_site_ptrs[]
 	__attribute__((weak, visibility("hidden")));
 __attribute__((weak, visibility("hidden"))) struct evt_module evt__this_module;
 #ifdef __cplusplus
@@ -93,7 +132,7 @@ extern struct evt_event *__stop_evt_events[]
 
 static inline __attribute__((unused)) int evt__module_has_events(void)
 {
-	return (const void *)__start_evt_sites != (const void *)__stop_evt_sites ||
+	return (const void *)__start_evt_site_ptrs != (const void *)__stop_evt_site_ptrs ||
 	       (const void *)__start_evt_events != (const void *)__stop_evt_events;
 }
 
@@ -103,8 +142,8 @@ static inline __attribute__((unused)) int evt__module_has_events(void)
 __attribute__((constructor(101), unused)) static void evt__unit_ctor(void)
 {
 	if (evt__module_has_events())
-		evt__module_register(&evt__this_module, __start_evt_sites,
-				     __stop_evt_sites, __start_evt_events,
+		evt__module_register(&evt__this_module, __start_evt_site_ptrs,
+				     __stop_evt_site_ptrs, __start_evt_events,
 				     __stop_evt_events);
 }
 
@@ -160,12 +199,11 @@ void evt__check_format(const char *format, ...)
  * never blocks and never fails: what cannot be stored is counted as lost.
  * errno is left as it was.
  */
+#ifndef __cplusplus
 #define trace_printk(...)						\
 	__extension__ ({ do {						\
 		__label__ evt__on;					\
-		static struct evt_site evt__site			\
-		__attribute__((section("evt_sites"), used,		\
-			       aligned(8))) = {				\
+		static struct evt_site evt__site = {			\
 			.enable = &evt__site_unregistered,		\
 			.size = sizeof(struct evt_site),		\
 			.line = __LINE__,				\
@@ -173,6 +211,9 @@ void evt__check_format(const char *format, ...)
 			.file = __FILE__,				\
 			.runtime = 0,					\
 		};							\
+		static struct evt_site *evt__site_ptr			\
+		__attribute__((section("evt_site_ptrs"), used)) =	\
+			&evt__site;					\
 		if (0)							\
 			evt__check_format(__VA_ARGS__);			\
 		EVT__GOTO_IF_ON(evt__site.enable, evt__on);		\
@@ -180,6 +221,30 @@ void evt__check_format(const char *format, ...)
 	evt__on: EVT__COLD_LABEL;					\
 		evt__printk(&evt__site, __VA_ARGS__);			\
 	} while (0); })
+#else
+/* The site is a static member of a template instantiated with a type of
+ * the call site's own: one object per site (per instantiation of an
+ * enclosing template), merged across translation units for an inline
+ * function, and registered by a static object before main (or at dlopen). */
+#define trace_printk(...)						\
+	__extension__ ({ do {						\
+		struct evt__tag {					\
+			static constexpr const char *format()		\
+			{ return "" EVT__FIRST(__VA_ARGS__) ""; }	\
+			static constexpr const char *file()		\
+			{ return __FILE__; }				\
+			static constexpr uint32_t line()		\
+			{ return __LINE__; }				\
+		};							\
+		typedef evt__cxx_site<evt__tag> evt__s;			\
+		if (0) {						\
+			evt__check_format(__VA_ARGS__);			\
+			(void)&evt__s::registration;			\
+		}							\
+		if (__builtin_expect(*evt__s::site.enable != 0, 0))	\
+			evt__printk(&evt__s::site, __VA_ARGS__);	\
+	} while (0); })
+#endif
 
 /**
  * ftrace_printk() - format now and record into the event ftrace/print.
@@ -196,6 +261,30 @@ void evt__check_format(const char *format, ...)
 
 #ifdef __cplusplus
 }
+
+/* Registers a site when constructed, unregisters it when destroyed. */
+struct evt__cxx_registration {
+	struct evt_site *site;
+	explicit evt__cxx_registration(struct evt_site *s) : site(s)
+	{
+		evt__site_register(s);
+	}
+	~evt__cxx_registration() { evt__site_unregister(site); }
+};
+
+template <class Tag> struct evt__cxx_site {
+	static struct evt_site site;
+	static const evt__cxx_registration registration;
+};
+
+/* Constant-initialized: set before any constructor runs. */
+template <class Tag> struct evt_site evt__cxx_site<Tag>::site = {
+	&evt__site_unregistered, sizeof(struct evt_site), Tag::line(),
+	Tag::format(), Tag::file(), 0,
+};
+
+template <class Tag> const evt__cxx_registration
+	evt__cxx_site<Tag>::registration(&evt__cxx_site<Tag>::site);
 #endif
 
 #include "event.h"
