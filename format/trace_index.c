@@ -3,9 +3,12 @@
  * The reader trusts nothing: every line is checked, errors name the line.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "layout.h"
 #include "quote.h"
@@ -153,10 +156,30 @@ static int cmp_event(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* fopen(file, "r") that neither waits on a FIFO nor reads a device. */
+static FILE *open_regular(const char *file)
+{
+	int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
 			 char *err, size_t err_size)
 {
-	FILE *f = fopen(file, "re");
+	FILE *f = open_regular(file);
 	char *line = NULL, why[256] = "";
 	size_t cap = 0;
 	ssize_t len;
@@ -165,7 +188,8 @@ int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
 
 	memset(ix, 0, sizeof(*ix));
 	if (!f) {
-		snprintf(err, err_size, "%s: %s", file, strerror(errno));
+		snprintf(err, err_size, "%s: %s", file, errno == EINVAL ?
+			 "not a regular file" : strerror(errno));
 		return -1;
 	}
 	while ((len = getline(&line, &cap, f)) >= 0) {

@@ -14,6 +14,7 @@
 
 #include "layout.h"
 #include "record.h"
+#include "shm_guard.h"
 #include "trace_reader.h"
 
 struct cursor {
@@ -31,6 +32,7 @@ struct cursor {
 	uint64_t discarded;		/* last events_discarded seen */
 	struct evt_trace_item item;	/* the pending item, if have */
 	int have;
+	volatile int shrank;		/* the file was cut while mapped */
 	char text[EVT_RENDER_MAX_BYTES];
 	char message[PATH_MAX + 200];
 };
@@ -174,6 +176,11 @@ static void advance(struct reader *r, struct cursor *c)
 {
 	c->have = 0;
 	while (!c->have && !c->done) {
+		if (c->shrank) {	/* it reads as zeroes since */
+			cursor_error(r, c, c->pos, "the file shrank while it was read");
+			c->done = 1;
+			break;
+		}
 		if (c->in_packet && c->pos < c->pkt_content_end) {
 			if (decode_record(r, c))
 				c->pos = c->pkt_content_end;	/* next packet */
@@ -202,16 +209,26 @@ static int open_cursor(struct reader *r, const char *dir, const char *name)
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->path, sizeof(c->path), "%s/%s", dir, name);
-	fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	fd = open(c->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
+		fprintf(stderr, "evtrace: %s: %s\n", c->path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "evtrace: %s: not a regular file; skipped\n", c->path);
+		close(fd);
 		return -1;
 	}
 	c->size = st.st_size;
 	if (c->size) {
 		c->data = mmap(NULL, c->size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (c->data == MAP_FAILED) {
+		if (c->data == MAP_FAILED ||
+		    evt_shm_guard_add((void *)c->data, c->size, &c->shrank, NULL)) {
+			fprintf(stderr, "evtrace: %s: %s\n", c->path, strerror(errno));
+			if (c->data != MAP_FAILED)
+				munmap((void *)c->data, c->size);
 			close(fd);
 			return -1;
 		}
@@ -251,9 +268,7 @@ int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
 		goto out;
 	}
 	for (i = 0; i < n; i++)
-		if (open_cursor(&r, dir, names[i]->d_name))
-			fprintf(stderr, "evtrace: %s/%s: %s\n", dir,
-				names[i]->d_name, strerror(errno));
+		open_cursor(&r, dir, names[i]->d_name);	/* says why not */
 	for (;;) {
 		struct cursor *best = NULL;
 		unsigned k;
@@ -273,8 +288,10 @@ int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
 	ret = 0;
 out:
 	for (i = 0; i < (int)r.ncursors; i++)
-		if (r.cursors[i].size)
+		if (r.cursors[i].size) {
+			evt_shm_guard_remove((void *)r.cursors[i].data);
 			munmap((void *)r.cursors[i].data, r.cursors[i].size);
+		}
 	free(r.cursors);
 	for (i = 0; i < n; i++)
 		free(names[i]);

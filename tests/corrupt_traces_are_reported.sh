@@ -46,3 +46,16 @@ open(p, 'wb').write(b)" "$s"
 	set +e; "$EVTRACE" report "$T/tr" >/dev/null 2>&1; st=$?; set -e
 	[ "$st" -le 1 ] || fail "report exited $st on garbage (seed $seed)"
 done
+# 8. A FIFO where a stream or the index should be: skipped or refused,
+# never waited on.
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+mkfifo "$T/tr/stream_999-0_9_0_1"
+set +e; timeout 10 "$EVTRACE" report "$T/tr" >"$T/out" 2>"$T/err"; st=$?; set -e
+[ "$st" != 124 ] || fail "report waited on a FIFO stream"
+expect_grep "stream_999-0_9_0_1: not a regular file; skipped" "$T/err" "FIFO stream"
+expect_grep "^# [1-9][0-9]* events" "$T/out" "the real streams still read"
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+rm "$T/tr/evtrace/index"; mkfifo "$T/tr/evtrace/index"
+set +e; timeout 10 "$EVTRACE" report "$T/tr" >"$T/out" 2>"$T/err"; st=$?; set -e
+expect_eq "$st" 1 "report of a trace whose index is a FIFO"
+expect_grep "evtrace/index: not a regular file" "$T/err" "FIFO index"

@@ -129,6 +129,7 @@ rec=$!
 BG_PIDS="$BG_PIDS $rec"
 ctl=$(first_ctl) || fail "no control file appeared (truncation)"
 "$SCRIBBLE" "$ctl" 600 truncate
+"$SCRIBBLE" "$ctl" 0 cut	# and it stays cut: the recorder must meet it
 set +e; wait "$rec"; st=$?; set -e
 [ "$st" = 0 ] || { cat "$T/rec.err" >&2; fail "record or its program failed ($st) under truncation"; }
 expect_grep "^tried 20000$" "$T/prog.out" "the traced program ran to its end"

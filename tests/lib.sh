@@ -3,7 +3,10 @@
 # Expects EVTRACE, TRACEE, PLUGIN, CHECK (set by meson).
 set -eu
 T=$(mktemp -d /tmp/evtrace-test.XXXXXX)
-export EVTRACE_RUNDIR="$T/run"
+# The run directory on tmpfs, as by default: on a disk file system the
+# buffers' pages cost writers page faults and write-back.
+R=$(mktemp -d /dev/shm/evtrace-test.XXXXXX)
+export EVTRACE_RUNDIR="$R/run"
 BG_PIDS=""
 USERS_USED=""
 USERS_MADE=""
@@ -11,7 +14,7 @@ cleanup() {
 	for p in $BG_PIDS; do kill -9 "$p" 2>/dev/null || true; done
 	for u in $USERS_USED; do pkill -9 -u "$u" 2>/dev/null || true; done
 	for u in $USERS_MADE; do userdel "$u" 2>/dev/null || true; done
-	rm -rf "$T"
+	rm -rf "$T" "$R"
 }
 trap 'exit 143' TERM
 trap 'exit 130' INT

@@ -9,6 +9,7 @@
 	exec env EVT_PRIVATE_NS=1 unshare -m --propagation private sh ${EVT_SH_FLAGS:-} "$0" "$@"
 . "$(dirname "$0")/lib.sh"
 unset EVTRACE_RUNDIR
+rm -rf "$R"	# lib.sh's, in the /dev/shm about to be covered
 fresh_shm() {
 	umount /dev/shm 2>/dev/null || true
 	mount -t tmpfs -o mode=1777 evt-shm /dev/shm || fail "cannot mount a private /dev/shm"

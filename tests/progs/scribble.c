@@ -5,10 +5,11 @@
  *   scribble FILE MILLISECONDS SEED
  *   scribble FILE MILLISECONDS waiting
  *   scribble FILE MILLISECONDS truncate
+ *   scribble FILE 0 cut
  * The second form only keeps zeroing every slot's futex word "waiting", as
  * a process that wants its recorder awake all the time would.  The third
  * flips the file's size between a page and its full size, every 100 us,
- * under everyone who maps it.
+ * under everyone who maps it; the fourth cuts it to a page and leaves it.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -53,6 +54,10 @@ int main(int argc, char **argv)
 		return 2;
 	zero_waiting = !strcmp(argv[3], "waiting");
 	truncating = !strcmp(argv[3], "truncate");
+	if (!strcmp(argv[3], "cut")) {
+		fd = open(argv[1], O_RDWR);
+		return fd < 0 || ftruncate(fd, 4096) ? perror(argv[1]), 1 : 0;
+	}
 	ms = atol(argv[2]);
 	seed = strtoull(argv[3], NULL, 10) | 1;
 	fd = open(argv[1], O_RDWR);
