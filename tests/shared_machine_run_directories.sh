@@ -28,6 +28,17 @@ expect_eq "$(stat -c '%U %a' /dev/shm/evtrace-$ALICE)" "evt-alice 700" "alice's 
 "$EVTRACE" report "$T/alice/tr" >"$T/report"
 bt "$T/alice/tr" >"$T/bt"
 python3 "$CHECK" seq "$T/report" "$T/bt" 2 100
+# She cannot reach into root's: not list it, not plant a slot lock, not
+# truncate a control file of a running program of root's.
+"$TRACEE" wait >"$T/rw.out" 2>&1 &
+rw=$!
+BG_PIDS="$BG_PIDS $rw"
+for _ in $(seq 100); do grep -q ready "$T/rw.out" && break; sleep 0.05; done
+rctl=$(ls /dev/shm/evtrace-0/$rw-*.ctl)
+if as_user evt-alice ls /dev/shm/evtrace-0 >/dev/null 2>&1; then fail "alice lists root's run directory"; fi
+if as_user evt-alice touch /dev/shm/evtrace-0/slot-1.lock 2>/dev/null; then fail "alice planted a slot lock in root's run directory"; fi
+if as_user evt-alice truncate -s 0 "$rctl" 2>/dev/null; then fail "alice truncated root's control file"; fi
+kill "$rw"
 # ... and root records after her.
 "$EVTRACE" record -o "$T/root-tr" -- "$TRACEE" threads 1 50 >/dev/null 2>"$T/err"
 "$EVTRACE" report "$T/root-tr" >"$T/report"
