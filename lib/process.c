@@ -328,7 +328,6 @@ int evt__process_init_locked(void)
 	evt__proc.ftrace_rt.id = id;
 	evt__proc.ftrace_rt.nargs = 1;
 	evt__proc.ftrace_rt.types[0] = EVT_ARG_STRING;
-	evt__proc.ftrace_rt.str_limit[0] = EVT__STR_NO_LIMIT;
 	evt__proc.ftrace_rt.max_record_bytes =
 		evt__record_max_bytes(ftrace_types, 1);
 	evt__ftrace_enable = &evt__proc.enable[id];

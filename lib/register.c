@@ -72,22 +72,31 @@ static const char *escape(const char *s, char *out, size_t size)
 }
 
 /*
- * How much of each string argument printf would read: its precision, from
- * the format or (for '.*') from the int argument stored just before it.
- * A precision past what is stored anyway is no limit.
+ * How each argument is stored: as the format says, except that a string
+ * with a precision reads no more than that (from the format, or for '.*'
+ * from the int stored just before it).  A precision past what is stored
+ * anyway is no limit.
  */
-static void string_limits(const struct evt_printk_format *f, uint16_t *limits)
+static void write_types(const struct evt_printk_format *f,
+			struct evt__site_rt *rt)
 {
 	unsigned i, arg = 0;
 
+	memcpy(rt->types, f->arg_types, f->nargs);
 	for (i = 0; i < f->nspecs; i++) {
 		const struct evt_printk_spec *s = &f->specs[i];
 
 		arg += s->star_width + s->star_precision;
-		limits[arg++] = s->star_precision ? EVT__STR_STAR_LIMIT :
-				s->precision >= 0 &&
-				s->precision < EVT_STRING_MAX_BYTES ?
-				(uint16_t)s->precision : EVT__STR_NO_LIMIT;
+		if (s->type == EVT_ARG_STRING && s->star_precision) {
+			rt->types[arg - 1] = EVT__ARG_PRECISION;
+			rt->types[arg] = EVT__ARG_STRING_LIMITED;
+			rt->str_limit[arg] = EVT__STR_STAR_LIMIT;
+		} else if (s->type == EVT_ARG_STRING && s->precision >= 0 &&
+			   s->precision < EVT_STRING_MAX_BYTES) {
+			rt->types[arg] = EVT__ARG_STRING_LIMITED;
+			rt->str_limit[arg] = (uint16_t)s->precision;
+		}
+		arg++;
 	}
 }
 
@@ -147,8 +156,7 @@ static void register_site(struct evt_site *site, const char *module,
 	evt__proc.events[id].rt = rt;
 	rt->id = id;
 	rt->nargs = f.nargs;
-	memcpy(rt->types, f.arg_types, f.nargs);
-	string_limits(&f, rt->str_limit);
+	write_types(&f, rt);
 	rt->max_record_bytes = evt__record_max_bytes(f.arg_types, f.nargs);
 	site->runtime = rt;
 	*id_out = id;

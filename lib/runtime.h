@@ -27,14 +27,18 @@ struct evt__site_rt {
 	uint32_t id;
 	uint32_t nargs;
 	uint32_t max_record_bytes;
-	uint8_t types[EVT_PRINTK_MAX_ARGS];
-	/* Of each string argument: the most bytes printf would read of it
-	 * (its precision), or one of these. */
+	uint8_t types[EVT_PRINTK_MAX_ARGS];	/* how to store each: an
+						 * enum evt_arg_type or one below */
+	/* Of an EVT__ARG_STRING_LIMITED argument: the most bytes printf
+	 * would read of it (its precision), or EVT__STR_STAR_LIMIT. */
 	uint16_t str_limit[EVT_PRINTK_MAX_ARGS];
 };
 
-#define EVT__STR_NO_LIMIT	0xffff	/* no precision, or one past the cap */
-#define EVT__STR_STAR_LIMIT	0xfffe	/* '*': the int argument before it */
+/* Stored like EVT_ARG_I32, and the precision of the string after it. */
+#define EVT__ARG_PRECISION	(EVT_ARG_TYPE_MAX + 1)
+/* Stored like EVT_ARG_STRING, at most str_limit bytes of it read. */
+#define EVT__ARG_STRING_LIMITED	(EVT_ARG_TYPE_MAX + 2)
+#define EVT__STR_STAR_LIMIT	0xffff	/* '*': the EVT__ARG_PRECISION before */
 
 struct evt__event {
 	struct evt__site_rt *rt;	/* kept across dlclose: never freed while

@@ -393,14 +393,21 @@ static inline uint8_t *copy_string(uint8_t *p, const char *s)
 }
 
 /*
- * Copies at most limit bytes of s (its precision, below the bound: printf
- * reads no further, and the buffer may have no NUL) and a NUL.
+ * A string under a precision: at most precision bytes of s are read
+ * (printf reads no further, and the buffer may have no NUL).  A negative
+ * precision is none; NULL is "(null)" where that fits, else "", as glibc
+ * prints it.
  */
 __attribute__((noinline))
-static uint8_t *copy_string_limited(uint8_t *p, const char *s, size_t limit)
+static uint8_t *copy_string_limited(uint8_t *p, const char *s, int32_t precision)
 {
-	size_t n = strnlen(s, limit);
+	size_t n;
 
+	if (precision < 0 || precision >= EVT_STRING_MAX_BYTES)
+		return copy_string(p, s ? s : "(null)");
+	if (!s)
+		s = precision < 6 ? "" : "(null)";
+	n = strnlen(s, (size_t)precision);
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p + n + 1;
@@ -411,7 +418,7 @@ static uint32_t encode(uint8_t *dst, const struct evt__site_rt *rt, va_list *ap)
 {
 	uint8_t *p = dst;
 	uint32_t i;
-	int32_t last_int = -1;	/* a '*' precision precedes its string */
+	int32_t precision = -1;	/* a '*' precision precedes its string */
 
 	for (i = 0; i < rt->nargs; i++) {
 		switch (rt->types[i]) {
@@ -428,9 +435,13 @@ static uint32_t encode(uint8_t *dst, const struct evt__site_rt *rt, va_list *ap)
 			uint32_t v = va_arg(*ap, unsigned);
 			memcpy(p, &v, 4);
 			p += 4;
-			last_int = (int32_t)v;
 			break;
 		}
+		case EVT__ARG_PRECISION:
+			precision = va_arg(*ap, int);
+			memcpy(p, &precision, 4);
+			p += 4;
+			break;
 		case EVT_ARG_I64: case EVT_ARG_U64: {
 			uint64_t v = va_arg(*ap, unsigned long long);
 			memcpy(p, &v, 8);
@@ -451,19 +462,15 @@ static uint32_t encode(uint8_t *dst, const struct evt__site_rt *rt, va_list *ap)
 		}
 		case EVT_ARG_STRING: {
 			const char *s = va_arg(*ap, const char *);
-			uint32_t limit = rt->str_limit[i];
 
-			if (limit == EVT__STR_STAR_LIMIT)	/* < 0: none */
-				limit = last_int >= 0 && last_int < EVT_STRING_MAX_BYTES ?
-					(uint32_t)last_int : EVT__STR_NO_LIMIT;
-			if (!s)		/* glibc: "(null)" if it fits, else "" */
-				s = limit < 6 ? "" : "(null)";
-			if (__builtin_expect(limit == EVT__STR_NO_LIMIT, 1))
-				p = copy_string(p, s);
-			else
-				p = copy_string_limited(p, s, limit);
+			p = copy_string(p, s ? s : "(null)");
 			break;
 		}
+		case EVT__ARG_STRING_LIMITED:
+			p = copy_string_limited(p, va_arg(*ap, const char *),
+						rt->str_limit[i] == EVT__STR_STAR_LIMIT ?
+						precision : rt->str_limit[i]);
+			break;
 		}
 	}
 	return (uint32_t)(p - dst);

@@ -4,9 +4,9 @@
 # put off for want of fds are taken on once fds come back, and every event
 # is read or counted.
 . "$(dirname "$0")/lib.sh"
-# A sanitized child takes 0.15 s to fork and exit: fewer of them there.
+# A sanitized child takes 0.15 s or more to fork and exit: fewer of them there.
 n1=600 n2=300
-if ldd "$EVTRACE" | grep -q libasan; then n1=60 n2=80; fi
+if ldd "$EVTRACE" | grep -qE 'libasan|libtsan'; then n1=60 n2=80; fi
 # Children one after the other.
 "$EVTRACE" record -o "$T/tr" -- "$TRACEE" spawn $n1 1 >"$T/prog.out" 2>"$T/rec.err" &
 rec=$!
