@@ -131,6 +131,11 @@ EVTRACE_RUNDIR=rel "$TRACEE" threads 1 1 >/dev/null 2>"$T/err"
 expect_grep "evtrace: EVTRACE_RUNDIR 'rel': not an absolute path; this process runs untraced" "$T/err" "relative run directory, program"
 EVTRACE_RUNDIR=rel expect_status 1 "$EVTRACE" record -o "$T/r3" -- true
 expect_grep "evtrace: record: EVTRACE_RUNDIR 'rel': not an absolute path" "$T/err" "relative run directory, record"
+long=/$(head -c 5000 /dev/zero | tr '\0' x)
+EVTRACE_RUNDIR=$long "$TRACEE" threads 1 1 >/dev/null 2>"$T/err"
+expect_grep "evtrace: EVTRACE_RUNDIR '/xxxx[x]*\.\.\.': longer than 4031 bytes; this process runs untraced" "$T/err" "over-long run directory, program"
+EVTRACE_RUNDIR=$long expect_status 1 "$EVTRACE" ls
+expect_grep "evtrace: ls: EVTRACE_RUNDIR '/xxxx[x]*\.\.\.': longer than 4031 bytes" "$T/err" "over-long run directory, ls"
 # A setuid program loads no library from a relative run path: build one
 # against the copied library (sanitized like it, when it is).
 san=""
