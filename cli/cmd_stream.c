@@ -1,7 +1,9 @@
 /*
  * cmd_stream.c - evtrace stream: print the events of running processes as
- * they happen, until interrupted (or until the process given with -p
- * exits).  Polls every 20 ms, so an event shows well within 100 ms.
+ * they happen, until interrupted, hung up or its reader is gone (or until
+ * the process given with -p exits).  Whichever way it ends, what -e
+ * enabled is disabled again.  Polls every 20 ms, so an event shows well
+ * within 100 ms.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -97,8 +99,12 @@ int cmd_stream(int argc, char **argv)
 	}
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
+	signal(SIGHUP, on_stop);
+	/* `stream | head`: a closed pipe ends the stream like ^C does, with
+	 * its events disabled again, instead of killing it. */
+	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while (!stop_requested) {
+	while (!stop_requested && !ferror(stdout)) {
 		int alive = evt_live_stream_poll(s, print_live, &totals);
 
 		seen |= alive > 0;

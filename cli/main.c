@@ -62,7 +62,8 @@ static const struct command commands[] = {
 	  "  -u, --update           write the program's formats to BASELINE instead\n" },
 	{ "stream", cmd_stream, "stream [-p PID] [-e PATTERN]...",
 	  "Print the events of running processes (or of PID) live, until\n"
-	  "interrupted.  -e enables PATTERN while streaming.\n" },
+	  "interrupted or the reader of the output is gone.  -e enables PATTERN\n"
+	  "while streaming, and disables it again however the stream ends.\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

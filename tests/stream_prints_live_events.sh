@@ -75,3 +75,20 @@ kill -INT "$s5"; wait "$s5" || true
 n=$(grep -c ': seq t=' "$T/s5" || true)
 [ "$n" -gt 700 ] || fail "only $n threads' events streamed: buffers not handed back"
 grep -q '^# [0-9]* events, 0 lost$' "$T/s5" || fail "events lost while streaming churn: $(tail -1 "$T/s5")"
+# A reader that goes away (`stream | head`) ends the stream like ^C, with
+# what -e enabled disabled again; so does a hang-up.
+start_waiter
+ev=$(tracee_event "alive")
+timeout 10 sh -c "\"$EVTRACE\" stream -p $WAIT_PID -e \"$ev\" 2>\"$T/h.err\"; echo \$? >\"$T/h.status\"" |
+	head -3 >"$T/head"
+expect_eq "$(grep -c ': alive' "$T/head")" 3 "events read by head"
+for _ in $(seq 100); do [ -s "$T/h.status" ] && break; sleep 0.05; done
+expect_eq "$(cat "$T/h.status" 2>/dev/null)" 0 "stream's status when its reader left"
+expect_eq "$("$EVTRACE" ls -p "$WAIT_PID" "$ev" | sed -n 2p | cut -d' ' -f1)" 0 "disabled after the reader left"
+"$EVTRACE" stream -p "$WAIT_PID" -e "$ev" >"$T/hup" 2>&1 &
+s3=$!
+BG_PIDS="$BG_PIDS $s3"
+sleep 0.3
+kill -HUP "$s3"
+wait "$s3" || fail "stream did not exit cleanly on SIGHUP"
+expect_eq "$("$EVTRACE" ls -p "$WAIT_PID" "$ev" | sed -n 2p | cut -d' ' -f1)" 0 "disabled after a hang-up"
