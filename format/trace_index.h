@@ -28,6 +28,7 @@ struct evt_event_desc {
 	char *path;
 	char *format;
 	struct evt_event_layout layout;	/* kind, and the format parsed */
+	uint32_t line;			/* in the index file it was read from */
 };
 
 struct evt_stream_class {
@@ -49,7 +50,8 @@ int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix);
 int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
 			 char *err, size_t err_size);
 void evt_trace_index_free(struct evt_trace_index *ix);
-/* The event with this stream class and id, or NULL. */
+/* The event with this stream class and id, or NULL (an index as read:
+ * sorted). */
 const struct evt_event_desc *evt_trace_index_event(const struct evt_trace_index *ix,
 						   uint32_t sid, uint32_t id);
 

@@ -59,3 +59,11 @@ rm "$T/tr/evtrace/index"; mkfifo "$T/tr/evtrace/index"
 set +e; timeout 10 "$EVTRACE" report "$T/tr" >"$T/out" 2>"$T/err"; st=$?; set -e
 expect_eq "$st" 1 "report of a trace whose index is a FIFO"
 expect_grep "evtrace/index: not a regular file" "$T/err" "FIFO index"
+# 9. An event described twice in the index: named with the line of the
+# second description.
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+grep '^event ' "$T/tr/evtrace/index" | head -1 >>"$T/tr/evtrace/index"
+n=$(wc -l <"$T/tr/evtrace/index")
+dup=$(tail -1 "$T/tr/evtrace/index" | cut -d' ' -f2,3)
+expect_status 1 "$EVTRACE" report "$T/tr"
+expect_grep "evtrace/index:$n: event ${dup#* } of stream ${dup% *} twice" "$T/err" "an event described twice"
