@@ -171,6 +171,36 @@ static void broken(const struct evt_ctl *c, uint32_t i, struct cursor *cur,
 	cur->broken = true;
 }
 
+/*
+ * A new reader of a buffer starts where the last one left it (layout.h),
+ * or at the first packet not yet released: never again at what an
+ * earlier stream printed.
+ */
+static void resume(const struct evt_ctl_tbuf *d, uint32_t epoch,
+		   struct cursor *cur)
+{
+	uint64_t consumed = __atomic_load_n(&d->consumed, __ATOMIC_ACQUIRE);
+	uint64_t seq = __atomic_load_n(&d->read_seq, __ATOMIC_RELAXED);
+	uint64_t pos = __atomic_load_n(&d->read_pos, __ATOMIC_RELAXED);
+
+	cur->seq = consumed;
+	if (seq == consumed && pos >> 32 == epoch &&
+	    (uint32_t)pos >= sizeof(struct evt_packet_header)) {
+		cur->off = (uint32_t)pos;	/* checked against the packet */
+		cur->discarded = __atomic_load_n(&d->read_discarded,
+						 __ATOMIC_RELAXED);
+	}
+}
+
+/* Leaves the reader's place in the buffer for the next one. */
+static void leave_place(struct evt_ctl_tbuf *d, const struct cursor *cur)
+{
+	__atomic_store_n(&d->read_seq, cur->seq, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->read_pos, (uint64_t)cur->epoch << 32 | cur->off,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&d->read_discarded, cur->discarded, __ATOMIC_RELAXED);
+}
+
 /* Reads buffer i of w from its cursor up to what is committed. */
 static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 {
@@ -190,6 +220,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 	if (cur->epoch != epoch) {
 		memset(cur, 0, sizeof(*cur));
 		cur->epoch = epoch;
+		resume(d, epoch, cur);
 	}
 	if (cur->broken)
 		return;
@@ -219,9 +250,11 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 			broken(c, i, cur, "bad packet header");
 			return;
 		}
-		if (cur->off == 0) {
+		if (cur->off == 0 || !cur->comm[0]) {	/* (resumed inside it) */
 			memcpy(cur->comm, h.comm, 16);
 			cur->comm[16] = '\0';
+		}
+		if (cur->off == 0) {
 			if (h.events_discarded > cur->discarded) {
 				struct evt_live_event e = {
 					.monotonic_ns = evt_clock_to_monotonic_ns(&s->clock,
@@ -324,8 +357,12 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 				if (evt_pattern_match(s->patterns[j], w->ctl->events[i].path))
 					evt_ctl_set_enable(w->ctl, w->ctl->events[i].id, 0, true);
 		w->enabled_upto = w->ctl->nevents;
-		for (i = 0; i < evt_ctl_tbufs_used(w->ctl); i++)
+		for (i = 0; i < evt_ctl_tbufs_used(w->ctl); i++) {
 			read_tbuf(s, w, i);
+			if (w->cursors[i].epoch && !w->cursors[i].broken &&
+			    !w->ctl->shrank)
+				leave_place(&w->ctl->tbufs[i], &w->cursors[i]);
+		}
 	}
 	if (s->npend)
 		qsort(s->pend, s->npend, sizeof(*s->pend), by_time);

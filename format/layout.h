@@ -119,6 +119,11 @@ enum evt_tbuf_state {
  *             pairs with the reader's acquire before copying them)
  *   consumed  packets the reader is done with (release by the reader,
  *             acquire by the writer before reusing a packet in discard mode)
+ *
+ * A live reader of the default slot also leaves its place, so that the
+ * next one starts where it stopped instead of printing again what it
+ * printed: read_seq (packet), read_pos (epoch << 32 | byte offset in it,
+ * 0 before its header) and read_discarded (the lost count it reported).
  */
 struct evt_ctl_tbuf {
 	uint32_t state;			/* enum evt_tbuf_state */
@@ -135,7 +140,10 @@ struct evt_ctl_tbuf {
 	uint64_t lost;			/* cumulative drops, outside handlers */
 	char comm[16];
 	uint64_t nested_lost;		/* drops by a nested (signal) write */
-	uint64_t reserved[5];		/* two whole cache lines: no thread
+	uint64_t read_seq;		/* a live reader's place, see above */
+	uint64_t read_pos;
+	uint64_t read_discarded;
+	uint64_t reserved[2];		/* two whole cache lines: no thread
 					 * shares a line with another's commit */
 } __attribute__((aligned(64)));
 

@@ -92,3 +92,25 @@ sleep 0.3
 kill -HUP "$s3"
 wait "$s3" || fail "stream did not exit cleanly on SIGHUP"
 expect_eq "$("$EVTRACE" ls -p "$WAIT_PID" "$ev" | sed -n 2p | cut -d' ' -f1)" 0 "disabled after a hang-up"
+# Streams one after another: the second starts where the first stopped,
+# printing nothing twice and losing nothing in between.
+start_waiter
+ev=$(tracee_event "alive")
+"$EVTRACE" enable -p "$WAIT_PID" "$ev"
+for k in 1 2 3; do
+	"$EVTRACE" stream -p "$WAIT_PID" >"$T/seq$k" 2>&1 &
+	sk=$!
+	BG_PIDS="$BG_PIDS $sk"
+	sleep 0.3
+	kill -INT "$sk"
+	wait "$sk" || fail "stream $k failed: $(cat "$T/seq$k")"
+	sleep 0.1	# events written while nobody streams stay in the buffer
+done
+cat "$T/seq1" "$T/seq2" "$T/seq3" >"$T/seqall"
+python3 - "$T/seqall" <<'PY'
+import re, sys
+nums = [int(m.group(1)) for m in (re.search(r': alive (\d+)$', l) for l in open(sys.argv[1])) if m]
+assert len(nums) > 30, "too few events: %d" % len(nums)
+assert nums == list(range(nums[0], nums[0] + len(nums))), \
+    "printed twice or lost between streams: %r" % [n for i, n in enumerate(nums[1:]) if n != nums[i] + 1][:5]
+PY
