@@ -272,11 +272,13 @@ int evt_ctl_refresh(struct evt_ctl *c, char *err, size_t err_size)
 bool evt_ctl_alive(const struct evt_ctl *c)
 {
 	/* The writer holds a shared lock for as long as it runs. */
+	/* Only getting the lock says it is gone: an error says nothing, and
+	 * taking a live process for dead would let go of its file. */
 	if (flock(c->fd, LOCK_EX | LOCK_NB) == 0) {
 		flock(c->fd, LOCK_UN);
 		return false;
 	}
-	return errno != EWOULDBLOCK ? false : true;
+	return true;
 }
 
 static void set_bit(uint32_t *word, uint32_t bit, bool on)

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "regular_file.h"
 #include "trace_dir.h"
 
 void evt_trace_dir_error(const struct evt_trace_dir *d, int sub, const char *name,
@@ -86,7 +87,7 @@ static int open_own_dir(int dirfd, const char *name, const char *path,
 		if ((errno == ELOOP || errno == ENOTDIR) &&
 		    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 			snprintf(err, err_size, "%s: %s, not a directory; refused", path,
-				 S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
+				 evt_file_kind(st.st_mode));
 		else
 			snprintf(err, err_size, "%s: %s", path, strerror(errno));
 		return -1;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "regular_file.h"
 #include "rundir.h"
 
 static void default_path(char *out, size_t out_size)
@@ -40,13 +41,6 @@ int evt_rundir_path(char *out, size_t out_size, char *err, size_t err_size)
 	return 0;
 }
 
-static const char *file_kind(mode_t m)
-{
-	return S_ISLNK(m) ? "a symbolic link" : S_ISFIFO(m) ? "a FIFO" :
-	       S_ISSOCK(m) ? "a socket" : S_ISCHR(m) || S_ISBLK(m) ? "a device" :
-	       S_ISDIR(m) ? "a directory" : "not a regular file";
-}
-
 /* "DIR[/NAME]: why; refused", errno set; returns -1. */
 static int __attribute__((format(printf, 6, 7)))
 refuse(char *err, size_t err_size, const char *dir, const char *name,
@@ -64,13 +58,25 @@ refuse(char *err, size_t err_size, const char *dir, const char *name,
 	return -1;
 }
 
+/* "DIR[/NAME]: strerror(errnum)", closing fd when given; errno kept. */
+static int fail(char *err, size_t err_size, const char *dir, const char *name,
+		int errnum, int fd)
+{
+	snprintf(err, err_size, "%s%s%s: %s", dir, name ? "/" : "",
+		 name ? name : "", strerror(errnum));
+	if (fd >= 0)
+		close(fd);
+	errno = errnum;
+	return -1;
+}
+
 int evt_rundir_open(struct evt_rundir *rd, const char *path, int flags,
 		    char *err, size_t err_size)
 {
 	uid_t me = geteuid();
 	char mine[64];
 	struct stat st;
-	int fd, saved;
+	int fd;
 
 	rd->fd = -1;
 	/* Root enters another user's directory only when told to by path. */
@@ -83,29 +89,19 @@ int evt_rundir_open(struct evt_rundir *rd, const char *path, int flags,
 		return -1;
 	}
 	snprintf(rd->path, sizeof(rd->path), "%s", path);
-	if ((flags & EVT_RUNDIR_CREATE) && mkdir(path, 0700) && errno != EEXIST) {
-		saved = errno;
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		errno = saved;
-		return -1;
-	}
+	if ((flags & EVT_RUNDIR_CREATE) && mkdir(path, 0700) && errno != EEXIST)
+		return fail(err, err_size, path, NULL, errno, -1);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
-		saved = errno;
+		int saved = errno;
+
 		if ((saved == ELOOP || saved == ENOTDIR) && lstat(path, &st) == 0)
 			return refuse(err, err_size, path, NULL, ENOTDIR,
-				      "%s, not a directory", file_kind(st.st_mode));
-		snprintf(err, err_size, "%s: %s", path, strerror(saved));
-		errno = saved;
-		return -1;
+				      "%s, not a directory", evt_file_kind(st.st_mode));
+		return fail(err, err_size, path, NULL, saved, -1);
 	}
-	if (fstat(fd, &st)) {
-		saved = errno;
-		close(fd);
-		snprintf(err, err_size, "%s: %s", path, strerror(saved));
-		errno = saved;
-		return -1;
-	}
+	if (fstat(fd, &st))
+		return fail(err, err_size, path, NULL, errno, fd);
 	if (st.st_uid != me && !(me == 0 && (flags & EVT_RUNDIR_ROOT_ENTERS))) {
 		close(fd);
 		return refuse(err, err_size, path, NULL, EPERM,
@@ -132,8 +128,8 @@ void evt_rundir_close(struct evt_rundir *rd)
 	rd->fd = -1;
 }
 
-int evt_rundir_check_file(const struct evt_rundir *rd, int fd, const char *name,
-			  char *err, size_t err_size)
+static int check_file(const struct evt_rundir *rd, int fd, const char *name,
+		      char *err, size_t err_size)
 {
 	struct stat st;
 
@@ -143,7 +139,7 @@ int evt_rundir_check_file(const struct evt_rundir *rd, int fd, const char *name,
 	}
 	if (!S_ISREG(st.st_mode))
 		return refuse(err, err_size, rd->path, name, EINVAL,
-			      "%s, not a regular file", file_kind(st.st_mode));
+			      "%s, not a regular file", evt_file_kind(st.st_mode));
 	if (st.st_uid != rd->owner)
 		return refuse(err, err_size, rd->path, name, EPERM,
 			      "owned by uid %u, not by uid %u, the run directory's owner",
@@ -167,23 +163,15 @@ int evt_rundir_openat(const struct evt_rundir *rd, const char *name, int flags,
 		if ((saved == ELOOP || saved == ENXIO || saved == EISDIR) &&
 		    fstatat(rd->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 			return refuse(err, err_size, rd->path, name, saved,
-				      "%s, not a regular file", file_kind(st.st_mode));
-		snprintf(err, err_size, "%s/%s: %s", rd->path, name,
-			 strerror(saved));
-		errno = saved;
-		return -1;
+				      "%s, not a regular file", evt_file_kind(st.st_mode));
+		return fail(err, err_size, rd->path, name, saved, -1);
 	}
 	/* Root making a file in a user's directory leaves it to the user. */
 	if ((flags & O_CREAT) && geteuid() == 0 && rd->owner != 0 &&
 	    fstat(fd, &st) == 0 && st.st_uid == 0 &&
-	    fchown(fd, rd->owner, rd->group) && errno != EPERM) {
-		saved = errno;
-		snprintf(err, err_size, "%s/%s: %s", rd->path, name, strerror(saved));
-		close(fd);
-		errno = saved;
-		return -1;
-	}
-	if (evt_rundir_check_file(rd, fd, name, err, err_size)) {
+	    fchown(fd, rd->owner, rd->group) && errno != EPERM)
+		return fail(err, err_size, rd->path, name, errno, fd);
+	if (check_file(rd, fd, name, err, err_size)) {
 		saved = errno;
 		close(fd);
 		errno = saved;

@@ -62,8 +62,4 @@ void evt_rundir_close(struct evt_rundir *rd);
 int evt_rundir_openat(const struct evt_rundir *rd, const char *name, int flags,
 		      mode_t mode, char *err, size_t err_size);
 
-/* Checks an open fd as evt_rundir_openat does; 0, or -1 with err set. */
-int evt_rundir_check_file(const struct evt_rundir *rd, int fd, const char *name,
-			  char *err, size_t err_size);
-
 #endif

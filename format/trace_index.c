@@ -12,6 +12,7 @@
 
 #include "layout.h"
 #include "quote.h"
+#include "regular_file.h"
 #include "trace_index.h"
 
 int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix)
@@ -156,31 +157,13 @@ static int cmp_event(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* fopen(file, "r") that neither waits on a FIFO nor reads a device. */
-static FILE *open_regular(const char *file)
-{
-	int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	FILE *f;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		errno = EINVAL;
-		return NULL;
-	}
-	f = fdopen(fd, "r");
-	if (!f)
-		close(fd);
-	return f;
-}
-
 int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
 			 char *err, size_t err_size)
 {
-	FILE *f = open_regular(file);
 	char *line = NULL, why[256] = "";
+	size_t size;
+	int fd = evt_open_regular(file, &size, err, err_size);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 	size_t cap = 0;
 	ssize_t len;
 	unsigned lineno = 0;
@@ -189,8 +172,10 @@ int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
 
 	memset(ix, 0, sizeof(*ix));
 	if (!f) {
-		snprintf(err, err_size, "%s: %s", file, errno == EINVAL ?
-			 "not a regular file" : strerror(errno));
+		if (fd >= 0) {
+			snprintf(err, err_size, "%s: %s", file, strerror(errno));
+			close(fd);
+		}
 		return -1;
 	}
 	while ((len = getline(&line, &cap, f)) >= 0) {

@@ -14,6 +14,7 @@
 
 #include "layout.h"
 #include "record.h"
+#include "regular_file.h"
 #include "shm_guard.h"
 #include "trace_reader.h"
 
@@ -204,24 +205,16 @@ static void advance(struct reader *r, struct cursor *c)
 static int open_cursor(struct reader *r, const char *dir, const char *name)
 {
 	struct cursor *c = &r->cursors[r->ncursors];
-	struct stat st;
+	char err[PATH_MAX + 100];
 	int fd;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->path, sizeof(c->path), "%s/%s", dir, name);
-	fd = open(c->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		fprintf(stderr, "evtrace: %s: %s\n", c->path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	fd = evt_open_regular(c->path, &c->size, err, sizeof(err));
+	if (fd < 0) {
+		fprintf(stderr, "evtrace: %s; skipped\n", err);
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "evtrace: %s: not a regular file; skipped\n", c->path);
-		close(fd);
-		return -1;
-	}
-	c->size = st.st_size;
 	if (c->size) {
 		c->data = mmap(NULL, c->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (c->data == MAP_FAILED ||

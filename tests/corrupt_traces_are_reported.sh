@@ -52,13 +52,13 @@ rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
 mkfifo "$T/tr/stream_999-0_9_0_1"
 set +e; timeout 10 "$EVTRACE" report "$T/tr" >"$T/out" 2>"$T/err"; st=$?; set -e
 [ "$st" != 124 ] || fail "report waited on a FIFO stream"
-expect_grep "stream_999-0_9_0_1: not a regular file; skipped" "$T/err" "FIFO stream"
+expect_grep "stream_999-0_9_0_1: a FIFO, not a regular file; skipped" "$T/err" "FIFO stream"
 expect_grep "^# [1-9][0-9]* events" "$T/out" "the real streams still read"
 rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
 rm "$T/tr/evtrace/index"; mkfifo "$T/tr/evtrace/index"
 set +e; timeout 10 "$EVTRACE" report "$T/tr" >"$T/out" 2>"$T/err"; st=$?; set -e
 expect_eq "$st" 1 "report of a trace whose index is a FIFO"
-expect_grep "evtrace/index: not a regular file" "$T/err" "FIFO index"
+expect_grep "evtrace/index: a FIFO, not a regular file" "$T/err" "FIFO index"
 # 9. An event described twice in the index: named with the line of the
 # second description.
 rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
