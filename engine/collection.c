@@ -34,10 +34,12 @@
 #include "collection.h"
 #include "ctf_metadata.h"
 #include "ctl.h"
+#include "event_ids.h"
 #include "layout.h"
 #include "pattern.h"
 #include "rules.h"
 #include "live.h"
+#include "stream_classes.h"
 #include "trace_dir.h"
 #include "trace_index.h"
 
@@ -61,6 +63,7 @@ struct out_stream {
 	uint64_t extra_lost;	/* overwritten before they could be read */
 	uint64_t last_discarded;
 	uint64_t last_ts;
+	uint64_t lost_base;	/* lost before its file began (a class move) */
 	off_t size;		/* bytes of whole packets in the file */
 	bool finished;
 	char name[80];		/* its file, in the trace directory */
@@ -68,9 +71,11 @@ struct out_stream {
 
 struct tracked {
 	struct evt_ctl *ctl;
-	uint32_t sid;
+	uint32_t cls;		/* its stream class, EVT_NO_CLASS before any */
+	uint32_t serial;	/* processes tracked before it: names files */
 	uint32_t slot_gen;
-	uint32_t nindexed;	/* events copied into the index */
+	uint32_t nindexed;	/* events given a global id */
+	uint32_t *gids;		/* [nindexed], by local id */
 	bool dead;
 	bool done;		/* fully drained after its process died */
 	int64_t alive_checked_ms;
@@ -90,6 +95,8 @@ struct evt_collection {
 	int inotify_fd;
 	uint32_t clock_kind;
 	struct evt_trace_index ix;
+	struct evt_event_ids ids;
+	struct evt_stream_classes classes;
 	bool index_dirty;
 	struct tracked *tracked;
 	unsigned ntracked;
@@ -256,37 +263,106 @@ static int flush_index(struct evt_collection *c, char *err, size_t err_size)
 	return 0;
 }
 
+/* Describes local id L of class cls in the index (and so the metadata). */
+static int describe(struct evt_collection *c, uint32_t cls, uint32_t L)
+{
+	const struct evt_global_event *g =
+		evt_event_ids_at(&c->ids, c->classes.v[cls].gids[L]);
+	struct evt_event_desc *e;
+	char why[300];
+	void *grown = realloc(c->ix.events,
+			      (c->ix.nevents + 1) * sizeof(*c->ix.events));
+
+	if (!grown)
+		return -1;
+	c->ix.events = grown;
+	e = &c->ix.events[c->ix.nevents];
+	memset(e, 0, sizeof(*e));
+	e->sid = cls;
+	e->id = L;
+	e->path = strdup(g->path);
+	e->format = strdup(g->format);
+	/* Its own copy: the layout owns memory. */
+	if (!e->path || !e->format ||
+	    evt_event_layout_load(&e->layout, g->kind, g->format, g->types,
+				  g->nargs, why, sizeof(why))) {
+		free(e->path);
+		free(e->format);
+		return -1;
+	}
+	c->ix.nevents++;
+	c->index_dirty = true;
+	return 0;
+}
+
+static int add_stream_class(struct evt_collection *c, const struct tracked *t)
+{
+	struct evt_stream_class *sc = realloc(c->ix.streams,
+					      (c->ix.nstreams + 1) * sizeof(*sc));
+
+	if (!sc)
+		return -1;
+	c->ix.streams = sc;
+	sc = &c->ix.streams[c->ix.nstreams];
+	sc->sid = c->ix.nstreams++;
+	sc->pid = t->ctl->h.pid;
+	memcpy(sc->comm, t->ctl->h.comm, 16);
+	sc->comm[16] = '\0';
+	c->index_dirty = true;
+	return 0;
+}
+
+/* Packets of another class go to other files: each file is one CTF
+ * stream, of one class.  Lost counts start again with the file. */
+static void start_new_files(struct tracked *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->ctl->h.max_tbufs; i++) {
+		struct out_stream *st = &t->streams[i];
+
+		if (st->fd >= 0 && st->epoch)
+			close(st->fd);
+		st->fd = -1;
+		st->size = 0;
+		st->lost_base = st->last_discarded;
+	}
+}
+
+/* Gives the process's new events their global ids and the process the
+ * stream class they agree with; describes what is new to that class. */
 static int index_events(struct evt_collection *c, struct tracked *t)
 {
 	struct evt_ctl *ctl = t->ctl;
-	char why[300];
+	uint32_t cls, L, described;
 
-	for (; t->nindexed < ctl->nevents; t->nindexed++) {
-		const struct evt_ctl_event *ce = &ctl->events[t->nindexed];
-		struct evt_event_desc *e;
-		void *grown = realloc(c->ix.events,
-				      (c->ix.nevents + 1) * sizeof(*c->ix.events));
+	if (t->nindexed == ctl->nevents && t->cls != EVT_NO_CLASS)
+		return 0;
+	if (ctl->nevents > t->nindexed) {
+		uint32_t *grown = realloc(t->gids, ctl->nevents * sizeof(*grown));
+
 		if (!grown)
 			return -1;
-		c->ix.events = grown;
-		e = &c->ix.events[c->ix.nevents];
-		memset(e, 0, sizeof(*e));
-		e->sid = t->sid;
-		e->id = ce->id;
-		e->path = strdup(ce->path);
-		e->format = strdup(ce->format);
-		/* Its own copy: the layout owns memory. */
-		if (!e->path || !e->format ||
-		    evt_event_layout_load(&e->layout, ce->layout.kind, ce->format,
-					  ce->layout.types, ce->layout.nargs,
-					  why, sizeof(why))) {
-			free(e->path);
-			free(e->format);
-			return -1;
-		}
-		c->ix.nevents++;
-		c->index_dirty = true;
+		t->gids = grown;
 	}
+	for (; t->nindexed < ctl->nevents; t->nindexed++) {
+		t->gids[t->nindexed] = evt_event_ids_get(&c->ids,
+							 &ctl->events[t->nindexed]);
+		if (t->gids[t->nindexed] == EVT_NO_ID)
+			return -1;
+	}
+	cls = evt_stream_classes_place(&c->classes, t->cls, t->gids,
+				       t->nindexed, &described);
+	if (cls == EVT_NO_CLASS)
+		return -1;
+	if (cls == c->ix.nstreams && add_stream_class(c, t))
+		return -1;
+	if (t->cls != EVT_NO_CLASS && cls != t->cls)
+		start_new_files(t);
+	t->cls = cls;
+	for (L = described; L < c->classes.v[cls].len; L++)
+		if (describe(c, cls, L))
+			return -1;
 	return 0;
 }
 
@@ -341,7 +417,6 @@ static bool track(struct evt_collection *c, const char *name, ino_t ino)
 {
 	char err[PATH_MAX + 200];
 	struct evt_ctl_slot *slot;
-	struct evt_stream_class *sc;
 	struct evt_ctl *ctl;
 	struct tracked *t;
 	void *grown;
@@ -380,15 +455,11 @@ static bool track(struct evt_collection *c, const char *name, ino_t ino)
 		return true;
 	}
 	grown = realloc(c->tracked, (c->ntracked + 1) * sizeof(*c->tracked));
-	sc = realloc(c->ix.streams, (c->ix.nstreams + 1) * sizeof(*sc));
-	if (grown)
-		c->tracked = grown;
-	if (sc)
-		c->ix.streams = sc;
-	if (!grown || !sc) {
+	if (!grown) {
 		evt_ctl_close(ctl);
 		return false;
 	}
+	c->tracked = grown;
 	t = &c->tracked[c->ntracked];
 	memset(t, 0, sizeof(*t));
 	t->streams = calloc(ctl->h.max_tbufs ? ctl->h.max_tbufs : 1,
@@ -398,18 +469,13 @@ static bool track(struct evt_collection *c, const char *name, ino_t ino)
 		return false;
 	}
 	t->ctl = ctl;
-	t->sid = c->ix.nstreams;
+	t->cls = EVT_NO_CLASS;
+	t->serial = c->stats.processes;
 	t->slot_gen = slot->gen;
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->ino = ino;
-	sc = &c->ix.streams[c->ix.nstreams++];
-	sc->sid = t->sid;
-	sc->pid = ctl->h.pid;
-	memcpy(sc->comm, ctl->h.comm, 16);
-	sc->comm[16] = '\0';
 	c->ntracked++;
 	c->stats.processes++;
-	c->index_dirty = true;
 	return true;
 }
 
@@ -453,15 +519,19 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 	int nv = body_len ? 2 : 1, saved;
 
 	if (st->fd < 0) {
-		/* Named by the stream class too: a file name in the run
-		 * directory may come back for another process. */
+		/* Named by the serial too: a file name in the run directory
+		 * may come back for another process; and by the class, which
+		 * the process may change. */
 		if (i == t->ctl->h.max_tbufs)
-			snprintf(st->name, sizeof(st->name), "stream_%.*s_%u_unbuffered",
-				 (int)strcspn(t->name, "."), t->name, t->sid);
+			snprintf(st->name, sizeof(st->name),
+				 "stream_%.*s_%u_%u_unbuffered",
+				 (int)strcspn(t->name, "."), t->name, t->serial,
+				 t->cls);
 		else
-			snprintf(st->name, sizeof(st->name), "stream_%.*s_%u_%u_%u",
-				 (int)strcspn(t->name, "."), t->name, t->sid, i,
-				 st->epoch);
+			snprintf(st->name, sizeof(st->name),
+				 "stream_%.*s_%u_%u_%u_%u",
+				 (int)strcspn(t->name, "."), t->name, t->serial,
+				 t->cls, i, st->epoch);
 		st->fd = evt_trace_dir_create(&c->out, 0, st->name, c->err,
 					      sizeof(c->err));
 		if (st->fd < 0)
@@ -536,10 +606,11 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 	}
 	if (content == sizeof(h) && h.events_discarded == 0)
 		return 0;	/* nothing in it */
-	h.stream_id = t->sid;
+	h.stream_id = t->cls;
 	h.packet_size = h.content_size;
 	h.events_discarded += st->extra_lost;
 	st->last_discarded = h.events_discarded;
+	h.events_discarded -= st->lost_base;
 	st->last_ts = h.timestamp_end;
 	if (out_write(c, t, i, st, &h, sizeof(h), pkt + sizeof(h),
 		      content - sizeof(h))) {
@@ -565,10 +636,11 @@ static int write_lost_packet(struct evt_collection *c, struct tracked *t,
 			     const struct evt_ctl_tbuf *d, uint64_t total)
 {
 	struct evt_packet_header h = {
-		.magic = EVT_PACKET_MAGIC, .stream_id = t->sid,
+		.magic = EVT_PACKET_MAGIC, .stream_id = t->cls,
 		.timestamp_begin = st->last_ts, .timestamp_end = st->last_ts,
 		.content_size = sizeof(h) * 8, .packet_size = sizeof(h) * 8,
-		.packet_seq_num = st->next_seq, .events_discarded = total,
+		.packet_seq_num = st->next_seq,
+		.events_discarded = total - st->lost_base,
 		.pid = t->ctl->h.pid, .tid = d->tid,
 	};
 
@@ -588,7 +660,7 @@ static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 				     __ATOMIC_RELAXED);
 	struct out_stream st = { .fd = -1, .epoch = 0 };
 	struct evt_packet_header h = {
-		.magic = EVT_PACKET_MAGIC, .stream_id = t->sid,
+		.magic = EVT_PACKET_MAGIC, .stream_id = t->cls,
 		.content_size = sizeof(h) * 8, .packet_size = sizeof(h) * 8,
 		.events_discarded = n, .pid = t->ctl->h.pid, .tid = t->ctl->h.pid,
 	};
@@ -730,6 +802,8 @@ static void release(struct evt_collection *c, struct tracked *t)
 			close(t->streams[i].fd);
 	free(t->streams);
 	t->streams = NULL;
+	free(t->gids);
+	t->gids = NULL;
 	if (t->dead && !t->ctl->shrank) {
 		__atomic_store_n(&t->ctl->slots[c->slot].state, EVT_SLOT_FREE,
 				 __ATOMIC_RELEASE);
@@ -974,6 +1048,8 @@ void evt_collection_destroy(struct evt_collection *c)
 	free(c->tracked);
 	free(c->foreign);
 	evt_trace_index_free(&c->ix);
+	evt_event_ids_free(&c->ids);
+	evt_stream_classes_free(&c->classes);
 	evt_trace_dir_close(&c->out);
 	if (c->rules_name[0])
 		unlinkat(c->rd.fd, c->rules_name, 0);

@@ -148,6 +148,13 @@ static int add_stream(struct evt_trace_index *ix, const char *line,
 	return 0;
 }
 
+static int cmp_stream(const void *a, const void *b)
+{
+	const struct evt_stream_class *x = a, *y = b;
+
+	return x->sid < y->sid ? -1 : x->sid > y->sid;
+}
+
 static int cmp_event(const void *a, const void *b)
 {
 	const struct evt_event_desc *x = a, *y = b;
@@ -218,6 +225,13 @@ int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
 		snprintf(err, err_size, "%s: no clock line", file);
 		goto out;
 	}
+	qsort(ix->streams, ix->nstreams, sizeof(*ix->streams), cmp_stream);
+	for (i = 1; i < ix->nstreams; i++)
+		if (ix->streams[i - 1].sid == ix->streams[i].sid) {
+			snprintf(err, err_size, "%s: stream %u twice", file,
+				 ix->streams[i].sid);
+			goto out;
+		}
 	/* Sorted, twice the same event are neighbours: n log n, where a
 	 * search per line made 100,000 events take seconds. */
 	qsort(ix->events, ix->nevents, sizeof(*ix->events), cmp_event);
@@ -241,6 +255,14 @@ out:
 	free(line);
 	fclose(f);
 	return ret;
+}
+
+const struct evt_stream_class *evt_trace_index_stream(const struct evt_trace_index *ix,
+						      uint32_t sid)
+{
+	const struct evt_stream_class key = { .sid = sid };
+
+	return bsearch(&key, ix->streams, ix->nstreams, sizeof(key), cmp_stream);
 }
 
 const struct evt_event_desc *evt_trace_index_event(const struct evt_trace_index *ix,

@@ -1,8 +1,9 @@
 /*
  * trace_index.h - what a trace directory says about its streams and events
  * besides the CTF metadata, for evtrace's own readers: the clock
- * calibration, each stream class (one per traced process image) and each
- * event's path, storage types and printk format.  The CTF metadata is
+ * calibration, each stream class (processes whose local event ids mean
+ * the same events share one; pid and comm are those of the first) and
+ * each event's path, storage types and printk format.  The CTF metadata is
  * generated from the same descriptions (ctf_metadata.c).
  *
  * File <trace>/evtrace/index, text:
@@ -50,6 +51,9 @@ int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix);
 int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
 			 char *err, size_t err_size);
 void evt_trace_index_free(struct evt_trace_index *ix);
+/* The stream class sid, or NULL (an index as read: sorted). */
+const struct evt_stream_class *evt_trace_index_stream(const struct evt_trace_index *ix,
+						      uint32_t sid);
 /* The event with this stream class and id, or NULL (an index as read:
  * sorted). */
 const struct evt_event_desc *evt_trace_index_event(const struct evt_trace_index *ix,

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,17 +58,6 @@ static void cursor_error(struct reader *r, struct cursor *c, size_t off,
 	r->stats->errors++;
 }
 
-static const struct evt_stream_class *stream_class(const struct reader *r,
-						   uint32_t sid)
-{
-	uint32_t i;
-
-	for (i = 0; i < r->ix.nstreams; i++)
-		if (r->ix.streams[i].sid == sid)
-			return &r->ix.streams[i];
-	return NULL;
-}
-
 /* Enters the packet at c->pkt_next.  Returns 0, 1 at end, -1 on error. */
 static int enter_packet(struct reader *r, struct cursor *c)
 {
@@ -96,7 +86,7 @@ static int enter_packet(struct reader *r, struct cursor *c)
 		cursor_error(r, c, off, "packet runs past the end of the file (truncated)");
 		return -1;
 	}
-	if (!stream_class(r, h->stream_id)) {
+	if (!evt_trace_index_stream(&r->ix, h->stream_id)) {
 		cursor_error(r, c, off, "stream id not in the trace index");
 		return -1;
 	}
@@ -233,6 +223,51 @@ static int open_cursor(struct reader *r, const char *dir, const char *name)
 	return 0;
 }
 
+/*
+ * The merge: a binary heap of the cursors that have an item, earliest
+ * first, ties to the cursor that comes first by file name.
+ */
+static bool earlier(const struct reader *r, unsigned a, unsigned b)
+{
+	uint64_t ta = r->cursors[a].item.timestamp, tb = r->cursors[b].item.timestamp;
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+static void heap_down(const struct reader *r, unsigned *heap, unsigned n,
+		      unsigned i)
+{
+	for (;;) {
+		unsigned l = 2 * i + 1, m = i, t;
+
+		if (l < n && earlier(r, heap[l], heap[m]))
+			m = l;
+		if (l + 1 < n && earlier(r, heap[l + 1], heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = heap[i];
+		heap[i] = heap[m];
+		heap[m] = t;
+		i = m;
+	}
+}
+
+static void heap_push(const struct reader *r, unsigned *heap, unsigned *n,
+		      unsigned cursor)
+{
+	unsigned i = (*n)++;
+
+	heap[i] = cursor;
+	while (i && earlier(r, heap[i], heap[(i - 1) / 2])) {
+		unsigned p = (i - 1) / 2, t = heap[i];
+
+		heap[i] = heap[p];
+		heap[p] = t;
+		i = p;
+	}
+}
+
 static int is_stream_file(const struct dirent *d)
 {
 	return !strncmp(d->d_name, "stream_", 7);
@@ -243,6 +278,7 @@ int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
 {
 	struct reader r = { .stats = stats };
 	struct dirent **names = NULL;
+	unsigned *heap = NULL, nheap = 0, k;
 	char index[PATH_MAX];
 	int n, i, ret = -1;
 
@@ -262,21 +298,26 @@ int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
 	}
 	for (i = 0; i < n; i++)
 		open_cursor(&r, dir, names[i]->d_name);	/* says why not */
-	for (;;) {
-		struct cursor *best = NULL;
-		unsigned k;
+	heap = malloc((r.ncursors ? r.ncursors : 1) * sizeof(*heap));
+	if (!heap) {
+		snprintf(err, err_size, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < r.ncursors; k++)
+		if (r.cursors[k].have)
+			heap_push(&r, heap, &nheap, k);
+	while (nheap) {
+		struct cursor *best = &r.cursors[heap[0]];
 
-		for (k = 0; k < r.ncursors; k++) {
-			struct cursor *c = &r.cursors[k];
-
-			if (c->have && (!best || c->item.timestamp < best->item.timestamp))
-				best = c;
-		}
-		if (!best)
-			break;
 		if (cb(&best->item, ctx))
 			break;
 		advance(&r, best);
+		if (best->have)
+			heap_down(&r, heap, nheap, 0);
+		else {
+			heap[0] = heap[--nheap];
+			heap_down(&r, heap, nheap, 0);
+		}
 	}
 	ret = 0;
 out:
@@ -285,6 +326,7 @@ out:
 			evt_shm_guard_remove((void *)r.cursors[i].data);
 			munmap((void *)r.cursors[i].data, r.cursors[i].size);
 		}
+	free(heap);
 	free(r.cursors);
 	for (i = 0; i < n; i++)
 		free(names[i]);

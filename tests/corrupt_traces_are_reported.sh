@@ -67,3 +67,9 @@ n=$(wc -l <"$T/tr/evtrace/index")
 dup=$(tail -1 "$T/tr/evtrace/index" | cut -d' ' -f2,3)
 expect_status 1 "$EVTRACE" report "$T/tr"
 expect_grep "evtrace/index:$n: event ${dup#* } of stream ${dup% *} twice" "$T/err" "an event described twice"
+# 10. A stream class described twice.
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+grep '^stream ' "$T/tr/evtrace/index" | head -1 >>"$T/tr/evtrace/index"
+sid=$(tail -1 "$T/tr/evtrace/index" | cut -d' ' -f2)
+expect_status 1 "$EVTRACE" report "$T/tr"
+expect_grep "evtrace/index: stream $sid twice" "$T/err" "a stream class described twice"

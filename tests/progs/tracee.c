@@ -197,6 +197,33 @@ static int mode_dlopen(const char *lib)
 	return 0;
 }
 
+/* Children that load different libraries after a fork: child k of 4
+ * loads libs[k / 2] and writes its event after one of the main program's. */
+static int mode_fork_dlopen(const char *const libs[2])
+{
+	pid_t child[4];
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		child[k] = fork();
+		if (child[k] == 0) {
+			void *h = dlopen(libs[k / 2], RTLD_NOW);
+
+			trace_printk("forked child %d\n", k);
+			if (!h) {
+				fprintf(stderr, "tracee: %s\n", dlerror());
+				_exit(1);
+			}
+			((void (*)(int))dlsym(h, "plugin_run"))(k);
+			_exit(0);
+		}
+		waitpid(child[k], NULL, 0);
+	}
+	trace_printk("parent after children %d\n", 4);
+	tried = 9;
+	return 0;
+}
+
 static void on_usr1(int sig)
 {
 	static int n;
@@ -398,6 +425,8 @@ int main(int argc, char **argv)
 		ret = mode_types();
 	else if (!strcmp(mode, "fork"))
 		ret = mode_fork(argv[0]);
+	else if (!strcmp(mode, "fork-dlopen") && argc == 4)
+		ret = mode_fork_dlopen((const char *const *)argv + 2);
 	else if (!strcmp(mode, "precision"))
 		ret = mode_precision();
 	else if (!strcmp(mode, "exec-child"))

@@ -1,0 +1,45 @@
+/*
+ * event_ids.h - an engine's dense global event ids.
+ *
+ * Each process numbers its own events; an engine gives each distinct
+ * event, its kind, path, exact format and storage types, one global id,
+ * 0, 1, 2 ... in the order it first meets them.  Two programs that define
+ * one path with two formats get two ids.
+ */
+#ifndef EVT_ENGINE_EVENT_IDS_H
+#define EVT_ENGINE_EVENT_IDS_H
+
+#include <stdint.h>
+
+#include "ctl.h"
+
+#define EVT_NO_ID UINT32_MAX
+
+struct evt_global_event {
+	uint32_t id;
+	uint16_t kind;			/* enum evt_event_kind */
+	uint8_t nargs;
+	uint8_t types[EVT_PRINTK_MAX_ARGS];
+	char *path;
+	char *format;
+};
+
+struct evt_event_ids {
+	struct evt_global_event *events;	/* by global id */
+	uint32_t n, cap;
+	uint32_t *slots;			/* hash table of ids, EVT_NO_ID free */
+	uint32_t nslots;			/* a power of two */
+};
+
+/* The global id of a process's event, given one when new; EVT_NO_ID when
+ * out of memory. */
+uint32_t evt_event_ids_get(struct evt_event_ids *ids,
+			   const struct evt_ctl_event *e);
+static inline const struct evt_global_event *
+evt_event_ids_at(const struct evt_event_ids *ids, uint32_t id)
+{
+	return id < ids->n ? &ids->events[id] : 0;
+}
+void evt_event_ids_free(struct evt_event_ids *ids);
+
+#endif
