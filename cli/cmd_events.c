@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "live.h"
 #include "quote.h"
+#include "slots.h"
 #include "tree.h"
 
 struct target {
@@ -67,30 +68,33 @@ static int parse_args(const char *cmd, int argc, char **argv,
 	return 0;
 }
 
-/* Opens the targets' control files; reports when there are none. */
+/* Opens the targets' control files; reports when there are none.  The run
+ * directory stays open in rd (fd -1 when there is none) for the caller to
+ * close. */
 static int open_targets(const char *cmd, const struct target *t,
-			struct evt_ctl ***ctls)
+			struct evt_ctl ***ctls, struct evt_rundir *rd)
 {
 	char dir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
-	struct evt_rundir rd;
 	int n = 0;
 
+	rd->fd = -1;
 	if (evt_rundir_path(dir, sizeof(dir), err, sizeof(err))) {
 		cli_error(cmd, "%s", err);
 		return -1;
 	}
-	if (evt_rundir_open(&rd, dir, EVT_RUNDIR_ROOT_ENTERS, err, sizeof(err))) {
+	if (evt_rundir_open(rd, dir, EVT_RUNDIR_ROOT_ENTERS, err, sizeof(err))) {
+		rd->fd = -1;
 		if (errno != ENOENT) {
 			cli_error(cmd, "%s", err);
 			return -1;
 		}
 		*ctls = NULL;
 	} else {
-		n = evt_rundir_open_live(&rd, t->pid, NULL, NULL, ctls);
-		evt_rundir_close(&rd);
+		n = evt_rundir_open_live(rd, t->pid, NULL, NULL, ctls);
 	}
 	if (n < 0) {
 		cli_error(cmd, "%s: %s", dir, strerror(-n));
+		evt_rundir_close(rd);
 		return -1;
 	}
 	if (n == 0) {
@@ -100,6 +104,7 @@ static int open_targets(const char *cmd, const struct target *t,
 		else
 			cli_error(cmd, "no traced process in %s", dir);
 		evt_rundir_close_all(*ctls, 0);
+		evt_rundir_close(rd);
 		return -1;
 	}
 	return n;
@@ -138,6 +143,40 @@ static void print_format(const struct evt_ctl_event *e, const char *indent)
 	}
 }
 
+/* " [1,3]": the collections (slots 1..7) that have event i on. */
+static void print_collections(const struct evt_ctl *c, int i)
+{
+	uint32_t word = __atomic_load_n(&c->enable[c->events[i].id], __ATOMIC_RELAXED);
+	const char *sep = " [";
+	unsigned s;
+
+	for (s = 1; s < EVT_NSLOTS; s++)
+		if (word & (1u << s)) {
+			printf("%s%u", sep, s);
+			sep = ",";
+		}
+	if (*sep == ',')
+		putchar(']');
+}
+
+/* The collections active in the process, and who holds them. */
+static void print_slots(const struct evt_rundir *rd, const struct evt_ctl *c)
+{
+	char who[300];
+	unsigned s;
+
+	for (s = 1; s < EVT_NSLOTS; s++) {
+		if (__atomic_load_n(&c->slots[s].state, __ATOMIC_ACQUIRE) !=
+		    EVT_SLOT_ACTIVE)
+			continue;
+		if (evt_slot_holder(rd, s, who, sizeof(who)))
+			printf("# collection %s\n", who);
+		else
+			printf("# collection slot %u: its engine is gone (the next "
+			       "one switches its events off)\n", s);
+	}
+}
+
 static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 		       bool formats)
 {
@@ -147,8 +186,9 @@ static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 		const struct evt_ctl_event *e = &c->events[n->event];
 		char flags[64];
 
-		printf("%c %s%s\n", n->state, n->path,
-		       e->unloaded ? " (unloaded)" : "");
+		printf("%c %s", n->state, n->path);
+		print_collections(c, n->event);
+		printf("%s\n", e->unloaded ? " (unloaded)" : "");
 		if (formats && evt_event_kind_is_typed(e->layout.kind)) {
 			if (e->layout.typed.flags)
 				printf("\tflags: %s\n",
@@ -168,6 +208,7 @@ static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 
 int cmd_ls(int argc, char **argv)
 {
+	struct evt_rundir rd;
 	struct evt_ctl **ctls;
 	struct target t;
 	int n, i, ret, shown = 0;
@@ -175,7 +216,7 @@ int cmd_ls(int argc, char **argv)
 	ret = parse_args("ls", argc, argv, &t, true, false);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	n = open_targets("ls", &t, &ctls);
+	n = open_targets("ls", &t, &ctls, &rd);
 	if (n < 0)
 		return 1;
 	for (i = 0; i < n; i++) {
@@ -184,17 +225,20 @@ int cmd_ls(int argc, char **argv)
 
 		if (!root) {
 			evt_rundir_close_all(ctls, n);
+			evt_rundir_close(&rd);
 			return cli_error("ls", "out of memory");
 		}
 		node = evt_tree_find(root, t.path ? t.path : "");
 		if (node && !shrank("ls", ctls[i])) {
 			printf("# pid %u (%s)\n", ctls[i]->h.pid, ctls[i]->h.comm);
+			print_slots(&rd, ctls[i]);
 			print_node(ctls[i], node, t.formats);
 			shown++;
 		}
 		evt_tree_free(root);
 	}
 	evt_rundir_close_all(ctls, n);
+	evt_rundir_close(&rd);
 	if (!shown)
 		return cli_error("ls", "%s: no such event or directory", t.path);
 	return 0;
@@ -202,6 +246,7 @@ int cmd_ls(int argc, char **argv)
 
 static int set_enable(const char *cmd, int argc, char **argv, bool on)
 {
+	struct evt_rundir rd;
 	struct evt_ctl **ctls;
 	struct target t;
 	unsigned count = 0;
@@ -210,9 +255,10 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 	ret = parse_args(cmd, argc, argv, &t, false, true);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	n = open_targets(cmd, &t, &ctls);
+	n = open_targets(cmd, &t, &ctls, &rd);
 	if (n < 0)
 		return 1;
+	evt_rundir_close(&rd);
 	for (i = 0; i < n; i++) {
 		unsigned set = evt_tree_set(ctls[i], t.path, 0, on);
 
@@ -238,6 +284,7 @@ int cmd_disable(int argc, char **argv)
 
 int cmd_format(int argc, char **argv)
 {
+	struct evt_rundir rd;
 	struct evt_ctl **ctls;
 	struct target t;
 	const struct evt_ctl_event *printed[64];
@@ -247,9 +294,10 @@ int cmd_format(int argc, char **argv)
 	ret = parse_args("format", argc, argv, &t, false, true);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	n = open_targets("format", &t, &ctls);
+	n = open_targets("format", &t, &ctls, &rd);
 	if (n < 0)
 		return 1;
+	evt_rundir_close(&rd);
 	for (i = 0; i < n; i++) {
 		struct evt_tree_node *root = evt_tree_build(ctls[i], 0);
 		const struct evt_tree_node *node = root ?

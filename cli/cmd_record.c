@@ -1,6 +1,6 @@
 /*
- * cmd_record.c - evtrace record: run a command under a collection and
- * write its trace.
+ * cmd_record.c - evtrace record: run a command under a collection, or
+ * attach one to running processes, and write its trace.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,6 +66,53 @@ static int parse_u32(const char *opt, const char *arg, uint32_t *out)
 	return 0;
 }
 
+/* "PID[,PID]..." into pids; reports and returns -1 when it is not that. */
+static int parse_pids(const char *arg, int **pids, unsigned *npids)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int *grown, pid;
+
+	if (!copy)
+		return cli_error("record", "out of memory"), -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		pid = cli_parse_pid("record", tok);
+		if (pid < 0 || !(grown = realloc(*pids, (*npids + 1) * sizeof(int)))) {
+			free(copy);
+			return -1;
+		}
+		*pids = grown;
+		(*pids)[(*npids)++] = pid;
+	}
+	free(copy);
+	if (!*npids)
+		return cli_error("record", "-p '%s': no process id", arg), -1;
+	return 0;
+}
+
+/* Drains until the processes are gone or we are stopped: 0, or 1 when
+ * the output failed. */
+static int record_attached(struct evt_collection *c)
+{
+	char err[PATH_MAX + 300];
+	int idle_ms = POLL_MIN_MS, n;
+
+	while (!stop_requested && evt_collection_running(c)) {
+		n = evt_collection_poll(c, err, sizeof(err));
+		if (n < 0) {
+			cli_error("record", "%s; recording stopped, the processes "
+				  "run on untraced", err);
+			return 1;
+		}
+		if (n > 0) {
+			idle_ms = POLL_MIN_MS;
+		} else {
+			evt_collection_wait(c, idle_ms);
+			idle_ms = idle_ms * 2 > POLL_MAX_MS ? POLL_MAX_MS : idle_ms * 2;
+		}
+	}
+	return 0;
+}
+
 /* Starts argv with the collection's environment; -errno of exec on failure. */
 static pid_t spawn(char **argv, const char *rules, const char *rundir,
 		   int *exec_errno)
@@ -101,6 +148,7 @@ int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "overwrite", no_argument, NULL, 'O' },
 		{ "packet-size", required_argument, NULL, 'S' },
@@ -119,17 +167,23 @@ int cmd_record(int argc, char **argv)
 	struct evt_collection *c = NULL;
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	int opt, status = 0, exec_errno = 0, ret = 1, show_stats = 0, failed = 0;
-	int idle_ms = POLL_MIN_MS;
+	int idle_ms = POLL_MIN_MS, *pids = NULL;
+	unsigned npids = 0;
+	char what[PATH_MAX + 64];
 	pid_t child;
 
 	if (!patterns)
 		return cli_error("record", "out of memory");
-	while ((opt = getopt_long(argc, argv, "+e:o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:p:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if (!cli_pattern_ok("record", optarg))
 				goto out;
 			patterns[o.npatterns++] = optarg;
+			break;
+		case 'p':
+			if (parse_pids(optarg, &pids, &npids))
+				goto out;
 			break;
 		case 'o':
 			o.output = optarg;
@@ -156,8 +210,13 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (optind >= argc) {
-		cli_error("record", "no command to run");
+	if (npids && optind < argc) {
+		cli_error("record", "-p and a command to run exclude each other");
+		ret = cli_usage("record");
+		goto out;
+	}
+	if (!npids && optind >= argc) {
+		cli_error("record", "no command to run, and no -p");
 		ret = cli_usage("record");
 		goto out;
 	}
@@ -184,12 +243,22 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	o.rundir = rundir;
+	o.pids = pids;
+	o.npids = npids;
+	snprintf(what, sizeof(what), "evtrace record -o %s", o.output);
+	o.what = what;
 	if (evt_collection_create(&o, &c, err, sizeof(err))) {
 		cli_error("record", "%s", err);
 		goto out;
 	}
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
+	if (npids) {
+		ret = failed = record_attached(c);
+		if (failed)
+			goto out;
+		goto out_finish;
+	}
 	child = spawn(argv + optind, evt_collection_rules_name(c), rundir,
 		      &exec_errno);
 	if (child < 0 || exec_errno) {
@@ -268,5 +337,6 @@ out_finish:
 out:
 	evt_collection_destroy(c);
 	free(patterns);
+	free(pids);
 	return ret;
 }

@@ -19,9 +19,12 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--overwrite] [--packet-size BYTES] [--packets N] [--stats] -- CMD [ARG]...",
+	  "record [-e PATTERN]... [-o DIR] [--overwrite] [--packet-size BYTES] [--packets N] [--stats] (-p PID[,PID]... | -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
-	  "events into the CTF trace directory DIR (default: trace).\n\n"
+	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
+	  "record running processes instead, and the children they fork, until\n"
+	  "interrupted or they have all exited; they run on untraced after.\n\n"
+	  "  -p, --pid PID[,PID]... attach to these traced processes\n"
 	  "  -e, --event PATTERN    enable the events PATTERN names (repeatable);\n"
 	  "                         without -e every printk event is enabled.\n"
 	  "                         ftrace/print is always enabled.\n"
@@ -32,7 +35,8 @@ static const struct command commands[] = {
 	  "      --packets N        packets per thread buffer (2..4096)\n"
 	  "      --stats            also print the CPU time the recording took, the\n"
 	  "                         bytes it drained per CPU second and its wake-ups\n\n"
-	  "Exits with CMD's exit status (128 + signal if it was killed).  If the\n"
+	  "Exits with CMD's exit status (128 + signal if it was killed); with -p,\n"
+	  "0 when stopped or when the processes are gone.  If the\n"
 	  "trace cannot be written (a full disk, DIR removed), recording stops\n"
 	  "where the trace is whole, CMD runs on untraced, and record exits 1\n"
 	  "when CMD ends.\n" },
@@ -42,7 +46,9 @@ static const struct command commands[] = {
 	{ "ls", cmd_ls, "ls [-p PID] [-f] [PATH]",
 	  "Show the event tree of running traced processes (or of PID) with the\n"
 	  "state of every directory and event: 0, 1, X (mixed) or ? (nothing\n"
-	  "below).  PATH limits the tree; -f adds each event's format.\n" },
+	  "below).  PATH limits the tree; -f adds each event's format.  States\n"
+	  "are the default collection's; an event other collections have on is\n"
+	  "followed by their slots, e.g. [1,3], each named under its process.\n" },
 	{ "enable", cmd_enable, "enable [-p PID] PATH",
 	  "Enable the event or directory PATH in running processes (or in PID).\n"
 	  "The root enables everything except printk/; name printk/ or below\n"

@@ -39,6 +39,7 @@
 #include "pattern.h"
 #include "rules.h"
 #include "live.h"
+#include "slots.h"
 #include "stream_classes.h"
 #include "trace_dir.h"
 #include "trace_index.h"
@@ -75,6 +76,7 @@ struct tracked {
 	uint32_t serial;	/* processes tracked before it: names files */
 	uint32_t slot_gen;
 	uint32_t nindexed;	/* events given a global id */
+	uint32_t enabled_upto;	/* events the patterns were applied to */
 	uint32_t *gids;		/* [nindexed], by local id */
 	bool dead;
 	bool done;		/* fully drained after its process died */
@@ -100,6 +102,8 @@ struct evt_collection {
 	bool index_dirty;
 	struct tracked *tracked;
 	unsigned ntracked;
+	int *scope;		/* attached: pids whose new images we take */
+	unsigned nscope;
 	struct foreign {	/* control files of other collections */
 		ino_t ino;
 		bool present;	/* in the last scan of the directory */
@@ -120,23 +124,13 @@ struct evt_collection {
 
 static int claim_slot(struct evt_collection *c, char *err, size_t err_size)
 {
-	uint32_t s;
+	int s = evt_slot_claim(&c->rd, c->o.what ? c->o.what : "evtrace",
+			       &c->lock_fd, err, err_size);
 
-	for (s = 1; s < EVT_NSLOTS; s++) {
-		int fd = evt_rundir_slot_lock(&c->rd, s, err, err_size);
-
-		if (fd < 0)
-			return -1;
-		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-			c->slot = s;
-			c->lock_fd = fd;
-			return 0;
-		}
-		close(fd);
-	}
-	snprintf(err, err_size, "%s: all %d collection slots are in use",
-		 c->rd.path, EVT_NSLOTS - 1);
-	return -1;
+	if (s < 0)
+		return -1;
+	c->slot = (uint32_t)s;
+	return 0;
 }
 
 static int write_rules(struct evt_collection *c, char *err, size_t err_size)
@@ -185,6 +179,58 @@ out:
 	return ret;
 }
 
+static bool in_scope(const struct evt_collection *c, int pid)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nscope; i++)
+		if (c->scope[i] == pid)
+			return true;
+	return false;
+}
+
+static void add_scope(struct evt_collection *c, int pid)
+{
+	int *grown;
+
+	if (!c->o.npids || in_scope(c, pid))
+		return;
+	grown = realloc(c->scope, (c->nscope + 1) * sizeof(*grown));
+	if (!grown)
+		return;
+	c->scope = grown;
+	c->scope[c->nscope++] = pid;
+}
+
+static void discover(struct evt_collection *c);
+
+/* Takes up the slot in the processes named; each must be found. */
+static int attach(struct evt_collection *c, char *err, size_t err_size)
+{
+	unsigned i, k;
+
+	c->scope = calloc(c->o.npids, sizeof(*c->scope));
+	if (!c->scope)
+		return snprintf(err, err_size, "out of memory"), -1;
+	for (i = 0; i < c->o.npids; i++)
+		if (!in_scope(c, c->o.pids[i]))
+			c->scope[c->nscope++] = c->o.pids[i];
+	discover(c);
+	for (i = 0; i < c->o.npids; i++) {
+		for (k = 0; k < c->ntracked; k++)
+			if ((int)c->tracked[k].ctl->h.pid == c->o.pids[i])
+				break;
+		if (k == c->ntracked) {
+			snprintf(err, err_size, "pid %d: no traced process with "
+				 "this pid in %s", c->o.pids[i], c->rd.path);
+			for (k = 0; k < c->ntracked; k++)
+				evt_slot_detach(c->tracked[k].ctl, c->slot);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int evt_collection_create(const struct evt_collection_opts *opts,
 			  struct evt_collection **out, char *err,
 			  size_t err_size)
@@ -225,11 +271,22 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	if (write_rules(c, err, err_size))
 		goto out_free;
 	c->index_dirty = true;
+	if (opts->npids && attach(c, err, err_size))
+		goto out_free;
 	*out = c;
 	return 0;
 out_free:
 	evt_collection_destroy(c);
 	return -1;
+}
+
+unsigned evt_collection_running(const struct evt_collection *c)
+{
+	unsigned k, n = 0;
+
+	for (k = 0; k < c->ntracked; k++)
+		n += !c->tracked[k].dead && !c->tracked[k].done;
+	return n;
 }
 
 const char *evt_collection_rules_name(const struct evt_collection *c)
@@ -409,6 +466,26 @@ static void unfollowed(struct evt_collection *c, uint32_t pid, const char *path,
 	c->stats.unfollowed++;
 }
 
+/*
+ * Whether the process is ours: it took up our slot itself (our rules),
+ * or a fork copied it, or it is in an attached collection's scope and
+ * we take the slot up in it now.
+ */
+static bool ours(struct evt_collection *c, struct evt_ctl *ctl)
+{
+	struct evt_ctl_slot *slot = &ctl->slots[c->slot];
+
+	if (__atomic_load_n(&slot->state, __ATOMIC_ACQUIRE) == EVT_SLOT_ACTIVE &&
+	    slot->collection_id == c->id)
+		return true;
+	if (!c->o.npids || c->failed || c->finishing ||
+	    !in_scope(c, (int)ctl->h.pid) || !evt_ctl_alive(ctl))
+		return false;
+	evt_slot_attach(ctl, c->slot, c->id, c->o.mode, c->o.packet_size,
+			c->o.packet_count);
+	return true;
+}
+
 /* Starts following control file name, or sets it aside for good; false
  * when it is to be looked at again (not published yet, or fds or memory
  * ran short: those that drained processes give back).  While finishing,
@@ -440,13 +517,12 @@ static bool track(struct evt_collection *c, const char *name, ino_t ino)
 		remember_foreign(c, name, ino);
 		return true;
 	}
-	slot = &ctl->slots[c->slot];
-	if (__atomic_load_n(&slot->state, __ATOMIC_ACQUIRE) != EVT_SLOT_ACTIVE ||
-	    slot->collection_id != c->id) {
+	if (!ours(c, ctl)) {
 		evt_ctl_close(ctl);
 		remember_foreign(c, name, ino);
 		return true;
 	}
+	slot = &ctl->slots[c->slot];
 	if (ctl->h.clock_kind != c->clock_kind) {
 		fprintf(stderr, "evtrace: %s: uses another trace clock; skipped\n",
 			ctl->path);
@@ -476,6 +552,7 @@ static bool track(struct evt_collection *c, const char *name, ino_t ino)
 	t->ino = ino;
 	c->ntracked++;
 	c->stats.processes++;
+	add_scope(c, (int)ctl->h.pid);
 	return true;
 }
 
@@ -696,8 +773,19 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 		return 0;
 	/* Pairs with the writer's release of epoch. */
 	epoch = __atomic_load_n(&d->epoch, __ATOMIC_ACQUIRE);
-	if (d->slot != c->slot || d->slot_gen != t->slot_gen)
+	if (d->slot != c->slot || d->slot_gen != t->slot_gen) {
+		uint32_t was = EVT_TBUF_EXITED;
+
+		/* Of this slot under a former owner (its thread found the
+		 * slot taken over): nobody will read it, the process may
+		 * have it back. */
+		if (d->slot == c->slot && state == EVT_TBUF_EXITED && !t->dead)
+			__atomic_compare_exchange_n(&d->state, &was,
+						    EVT_TBUF_FREE, 0,
+						    __ATOMIC_RELEASE,
+						    __ATOMIC_RELAXED);
 		return 0;
+	}
 	if (st->epoch != epoch) {
 		if (st->epoch && st->fd >= 0)
 			close(st->fd);
@@ -849,6 +937,25 @@ static int output_failed(struct evt_collection *c, char *err, size_t err_size)
 	return -1;
 }
 
+/*
+ * The patterns are rules: they cover events registered later (dlopen).
+ * A process that applied them itself at registration finds them applied.
+ */
+static void apply_patterns(struct evt_collection *c, struct tracked *t)
+{
+	struct evt_ctl *ctl = t->ctl;
+	unsigned j;
+
+	for (; t->enabled_upto < ctl->nevents && !ctl->shrank; t->enabled_upto++)
+		for (j = 0; j < c->o.npatterns; j++)
+			if (evt_pattern_match(c->o.patterns[j],
+					      ctl->events[t->enabled_upto].path)) {
+				evt_ctl_set_enable(ctl, ctl->events[t->enabled_upto].id,
+						   c->slot, true);
+				break;
+			}
+}
+
 static int drain(struct evt_collection *c, bool final, char *err,
 		 size_t err_size)
 {
@@ -873,6 +980,8 @@ static int drain(struct evt_collection *c, bool final, char *err,
 		}
 		if (evt_ctl_refresh(t->ctl, why, sizeof(why)))
 			fprintf(stderr, "evtrace: %s\n", why);
+		if (!c->finishing)
+			apply_patterns(c, t);
 		if (index_events(c, t)) {
 			snprintf(err, err_size, "out of memory");
 			return -1;
@@ -1046,6 +1155,7 @@ void evt_collection_destroy(struct evt_collection *c)
 		if (c->tracked[k].ctl)
 			release(c, &c->tracked[k]);
 	free(c->tracked);
+	free(c->scope);
 	free(c->foreign);
 	evt_trace_index_free(&c->ix);
 	evt_event_ids_free(&c->ids);

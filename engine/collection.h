@@ -2,9 +2,9 @@
  * collection.h - a recording collection: one slot in every process it
  * covers, drained into a CTF trace directory.
  *
- * It claims a free slot (1..7) in the run directory, publishes its rules
- * there for processes to apply at registration, follows the run directory
- * for their control files, and copies whole packets of its slot, without
+ * It claims a free slot (1..7) in the run directory (slots.h), publishes
+ * its rules there for processes to apply at registration or attaches to
+ * running processes, follows the run directory for their control files, and copies whole packets of its slot, without
  * decoding them, into one stream file per thread buffer.  The metadata and
  * the index are rewritten whenever new processes or events appear.
  */
@@ -15,8 +15,17 @@
 #include <stdint.h>
 
 struct evt_collection_opts {
+	const char *what;		/* for others who find the slot taken */
 	const char *rundir;		/* path; opened and checked (rundir.h) */
 	const char *output;		/* trace directory */
+	/*
+	 * Scope.  No pids: the processes that apply its rules, named to them
+	 * by $EVTRACE_COLLECTION (a command and its process tree).  Else
+	 * these running processes, attached to, and the children they fork
+	 * (and the images those exec, from when the recorder sees them).
+	 */
+	const int *pids;
+	unsigned npids;
 	const char *const *patterns;
 	unsigned npatterns;
 	uint32_t mode;			/* enum evt_buffer_mode */
@@ -44,6 +53,9 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 /* The file to name in $EVTRACE_COLLECTION for covered processes: a name
  * in the run directory. */
 const char *evt_collection_rules_name(const struct evt_collection *c);
+/* How many of its processes still run (an attached recording ends when
+ * none does). */
+unsigned evt_collection_running(const struct evt_collection *c);
 /* Discovers new processes and drains closed packets; returns how much it
  * did (packets copied, processes found or let go of: poll again soon when
  * not 0), or -1 on an output error (err set). */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "live.h"
+#include "slots.h"
 
 static int by_name(const struct dirent **a, const struct dirent **b)
 {
@@ -75,38 +76,13 @@ void evt_rundir_close_all(struct evt_ctl **ctls, int n)
 	free(ctls);
 }
 
-int evt_rundir_slot_lock(const struct evt_rundir *rd, unsigned s, char *err,
-			 size_t err_size)
-{
-	char name[32];
-
-	snprintf(name, sizeof(name), "slot-%u.lock", s);
-	return evt_rundir_openat(rd, name, O_RDONLY | O_CREAT, 0600, err, err_size);
-}
-
-/* Whether an engine holds the lock of collection slot s. */
-static bool slot_held(const struct evt_rundir *rd, uint32_t s)
-{
-	char name[32], err[PATH_MAX + 200];
-	bool held;
-	int fd;
-
-	snprintf(name, sizeof(name), "slot-%u.lock", s);
-	fd = evt_rundir_openat(rd, name, O_RDONLY, 0, err, sizeof(err));
-	if (fd < 0)
-		return false;
-	held = flock(fd, LOCK_EX | LOCK_NB) != 0;
-	close(fd);
-	return held;
-}
-
 static bool collection_alive(const struct evt_rundir *rd, const struct evt_ctl *c)
 {
 	uint32_t s;
 
 	for (s = 1; s < EVT_NSLOTS; s++)
 		if (__atomic_load_n(&c->slots[s].state, __ATOMIC_ACQUIRE) &&
-		    slot_held(rd, s))
+		    evt_slot_held(rd, s))
 			return true;
 	return false;
 }
@@ -126,8 +102,10 @@ int evt_rundir_sweep(const struct evt_rundir *rd)
 
 		if (evt_ctl_name_pid(name) > 0 &&
 		    evt_ctl_open(rd, name, &c, err, sizeof(err)) == 0) {
-			if (!evt_ctl_alive(c) && !collection_alive(rd, c) &&
-			    unlinkat(rd->fd, name, 0) == 0)
+			if (evt_ctl_alive(c))
+				evt_slot_release_orphans(rd, c);
+			else if (!collection_alive(rd, c) &&
+				 unlinkat(rd->fd, name, 0) == 0)
 				removed++;
 			evt_ctl_close(c);
 		} else if (!strncmp(name, "collection-", 11)) {
@@ -143,7 +121,7 @@ int evt_rundir_sweep(const struct evt_rundir *rd)
 				close(fd);
 			}
 			if (sscanf(text, "evtrace-rules 1\nslot %u", &slot) == 1 &&
-			    slot > 0 && slot < EVT_NSLOTS && !slot_held(rd, slot) &&
+			    slot > 0 && slot < EVT_NSLOTS && !evt_slot_held(rd, slot) &&
 			    unlinkat(rd->fd, name, 0) == 0)
 				removed++;
 		}

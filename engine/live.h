@@ -24,8 +24,9 @@ void evt_rundir_close_all(struct evt_ctl **ctls, int n);
 /*
  * Removes what dead processes and dead collections left behind: control
  * files whose writer is gone and whose collections (slots 1..7) no engine
- * holds, and rules files of collections whose slot lock is free.  Returns
- * the number of files removed.
+ * holds, and rules files of collections whose slot lock is free; in live
+ * processes, switches off the events of collections whose owner is gone
+ * (slots.h).  Returns the number of files removed.
  */
 int evt_rundir_sweep(const struct evt_rundir *rd);
 

@@ -97,7 +97,8 @@ struct evt_ctl_slot {
 	uint64_t collection_id;		/* owner; 0 for the default slot */
 	uint32_t packet_size;		/* bytes */
 	uint32_t packet_count;
-	uint32_t gen;			/* bumped when the slot changes owner */
+	uint32_t gen;			/* bumped when the slot changes owner;
+					 * odd while an engine rewrites it */
 	uint32_t waiting;		/* futex: the owner sleeps; a writer whose
 					 * buffer is half full zeroes and wakes it */
 	uint64_t nobuf_lost;		/* events dropped: no buffer to be had */

@@ -217,7 +217,7 @@ static void slot_configure(uint32_t s, uint32_t mode, uint64_t id,
 	slot->collection_id = id;
 	slot->packet_size = packet_size;
 	slot->packet_count = packet_count;
-	slot->gen++;
+	slot->gen += 2;		/* even: odd means an engine is rewriting it */
 	__atomic_store_n(&slot->state, EVT_SLOT_ACTIVE, __ATOMIC_RELEASE);
 }
 

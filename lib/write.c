@@ -234,7 +234,8 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 	struct evt_ctl_slot *slot = &evt__proc.slots[s];
 	struct tslot *ts = &t->slot[s];
 	uint32_t state = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
-	uint32_t gen = slot->gen, size = slot->packet_size;
+	uint32_t gen = __atomic_load_n(&slot->gen, __ATOMIC_ACQUIRE);
+	uint32_t size = slot->packet_size;
 	uint32_t count = slot->packet_count, mode = slot->mode;
 	struct evt_ctl_tbuf *d;
 	int idx;
@@ -244,7 +245,12 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 	memset(ts, 0, sizeof(*ts));
 	ts->slot_gen = gen;
 	ts->state = TSLOT_FAILED;
-	if (state != EVT_SLOT_ACTIVE || mode > EVT_MODE_OVERWRITE ||
+	/* An engine rewriting the descriptor makes gen odd meanwhile: an
+	 * odd gen, or one that moved, means fields half-written, and a
+	 * later write asks again (it sees another gen). */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (state != EVT_SLOT_ACTIVE || mode > EVT_MODE_OVERWRITE || (gen & 1) ||
+	    gen != __atomic_load_n(&slot->gen, __ATOMIC_RELAXED) ||
 	    evt_buffer_config_check(size, count, NULL, 0))
 		return -1;
 	idx = claim_free(size, count);

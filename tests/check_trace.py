@@ -102,6 +102,30 @@ def check_count(rep, bt, tried, prefix):
     print('read %d lost %d' % (len(mine), lost))
 
 
+def check_loop(rep, nthreads, at_least):
+    """An attached recording of `tracee loop`: each thread's events are one
+    contiguous run of its numbers, none twice, none lost; prints each
+    thread's first and last number."""
+    events, lost = report(rep)
+    if lost:
+        fail('%d events lost' % lost)
+    runs = {}
+    for e in events:
+        m = re.fullmatch(r'loop t=(\d+) i=(\d+)', e['text'])
+        if not m:
+            continue
+        t, i = int(m.group(1)), int(m.group(2))
+        if t in runs and runs[t][1] + 1 != i:
+            fail('thread %d: event %d after %d' % (t, i, runs[t][1]))
+        runs[t] = (runs[t][0] if t in runs else i, i)
+    if sorted(runs) != list(range(nthreads)):
+        fail('threads seen: %r' % sorted(runs))
+    for t, (first, last) in sorted(runs.items()):
+        if last - first + 1 < at_least:
+            fail('thread %d: only %d events' % (t, last - first + 1))
+        print(t, first, last)
+
+
 def check_suffix(rep, tried):
     """Overwrite mode: the events kept are the newest, contiguous."""
     events, lost = report(rep)
@@ -213,6 +237,8 @@ if __name__ == '__main__':
         check_count(args[0], args[1], int(args[2]), args[3])
     elif check == 'typed':
         check_typed(args[0], args[1], args[2])
+    elif check == 'loop':
+        check_loop(args[0], int(args[1]), int(args[2]))
     elif check == 'suffix':
         check_suffix(args[0], int(args[1]))
     else:

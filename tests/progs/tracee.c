@@ -392,6 +392,44 @@ static int mode_wait(void)
 	return 0;
 }
 
+static volatile sig_atomic_t loop_stop;
+
+static void *loop_thread(void *arg)
+{
+	int t = (int)(long)arg;
+	long i;
+
+	for (i = 0; !loop_stop; i++) {
+		trace_printk("loop t=%d i=%ld\n", t, i);
+		usleep(200);
+	}
+	return NULL;
+}
+
+static void on_loop_stop(int sig)
+{
+	(void)sig;
+	loop_stop = 1;
+}
+
+/* n threads, each writing numbered events until SIGTERM: for attaching. */
+static int mode_loop(int n)
+{
+	pthread_t th[64];
+	long i;
+
+	signal(SIGTERM, on_loop_stop);
+	if (n > 64)
+		n = 64;
+	for (i = 0; i < n; i++)
+		pthread_create(&th[i], NULL, loop_thread, (void *)i);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	return 0;
+}
+
 static int mode_badformat(void)
 {
 	int n = 0;
@@ -449,6 +487,8 @@ int main(int argc, char **argv)
 		ret = mode_wait();
 	else if (!strcmp(mode, "spawn") && argc == 4)
 		ret = mode_spawn(atoi(argv[2]), atoi(argv[3]));
+	else if (!strcmp(mode, "loop") && argc == 3)
+		ret = mode_loop(atoi(argv[2]));
 	else if (!strcmp(mode, "badformat"))
 		ret = mode_badformat();
 	else

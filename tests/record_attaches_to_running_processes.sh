@@ -1,0 +1,57 @@
+# record -p attaches to a running multi-threaded process and detaches,
+# twice: each recording holds one contiguous run of every thread's
+# numbered events, none lost or twice, the second after the first; the
+# process runs on with its events off.  A recording of processes that
+# exit ends by itself.
+. "$(dirname "$0")/lib.sh"
+"$TRACEE" loop 4 >"$T/loop.out" 2>"$T/loop.err" &
+P=$!
+BG_PIDS="$BG_PIDS $P"
+for _ in $(seq 100); do grep -q ready "$T/loop.out" && break; sleep 0.05; done
+grep -q ready "$T/loop.out" || fail "tracee loop did not start"
+site=$(tracee_event "loop t=")
+for n in 1 2; do
+	"$EVTRACE" record -p "$P" -o "$T/tr$n" 2>"$T/rec$n.err" &
+	rec=$!
+	sleep 0.6
+	# While it records, the event is on in its collection, not the
+	# default one, and ls says whose collection that is.
+	if [ $n = 1 ]; then
+		"$EVTRACE" ls -p "$P" "$site" >"$T/ls.during"
+		grep -q "^0 $site \[[1-7]\]\$" "$T/ls.during" || { cat "$T/ls.during" >&2; fail "ls during the recording"; }
+		expect_grep "^# collection slot [1-7]: pid $rec, evtrace record -o $T/tr1\$" "$T/ls.during" "ls names the recording"
+	fi
+	kill -INT "$rec"
+	wait "$rec" || { cat "$T/rec$n.err" >&2; fail "record -p exited $?"; }
+	expect_grep "from 1 processes written to $T/tr$n; 0 events lost" "$T/rec$n.err" "summary $n"
+	"$EVTRACE" report "$T/tr$n" >"$T/report$n"
+	python3 "$CHECK" loop "$T/report$n" 4 100 >"$T/runs$n"
+	bt_agrees "$T/tr$n"
+done
+# The second recording starts after the first ended, thread by thread.
+while read -r t first1 last1; do
+	first2=$(awk -v t="$t" '$1 == t { print $2 }' "$T/runs2")
+	[ "$first2" -gt "$last1" ] || fail "thread $t: second recording starts at $first2, first ended at $last1"
+done <"$T/runs1"
+# Detached: nothing of its is left on in the process.
+"$EVTRACE" ls -p "$P" "$site" >"$T/ls.after"
+expect_eq "$(tail -1 "$T/ls.after")" "0 $site" "event after detaching"
+grep -q "^# collection" "$T/ls.after" && fail "a collection is left in the process after detaching"
+kill -0 "$P" || fail "the process did not survive being attached to"
+# The processes exit: the recording ends by itself, with their events.
+"$EVTRACE" record -p "$P" -o "$T/tr3" 2>"$T/rec3.err" &
+rec=$!
+sleep 0.4
+kill -TERM "$P"
+for _ in $(seq 100); do kill -0 "$rec" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$rec" 2>/dev/null && fail "record -p did not end when its process exited"
+wait "$rec" || fail "record -p exited $? after its process exited"
+"$EVTRACE" report "$T/tr3" >"$T/report3"
+python3 "$CHECK" loop "$T/report3" 4 50 >/dev/null
+# Bad input.
+expect_status 1 "$EVTRACE" record -p 999999 -o "$T/x"
+expect_grep "record: pid 999999: no traced process with this pid in $EVTRACE_RUNDIR" "$T/err" "unknown pid"
+expect_status 1 "$EVTRACE" record -p 12x -o "$T/x"
+expect_grep "record: '12x': not a process id" "$T/err" "bad pid"
+expect_status 2 "$EVTRACE" record -p 1 -o "$T/x" -- true
+expect_grep "record: -p and a command to run exclude each other" "$T/err" "-p and a command"
