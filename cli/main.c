@@ -68,8 +68,11 @@ static const struct command commands[] = {
 	  "  -u, --update           write the program's formats to BASELINE instead\n" },
 	{ "stream", cmd_stream, "stream [-p PID] [-e PATTERN]...",
 	  "Print the events of running processes (or of PID) live, until\n"
-	  "interrupted or the reader of the output is gone.  -e enables PATTERN\n"
-	  "while streaming, and disables it again however the stream ends.\n" },
+	  "interrupted or the reader of the output is gone.  Without -e, read\n"
+	  "the default collection (what enable switched on), one such stream at\n"
+	  "a time.  With -e, the stream is a collection of its own: PATTERN is\n"
+	  "on for it alone while it runs (also for events registered later),\n"
+	  "and off again however it ends; many such streams run at once.\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1,5 +1,5 @@
 /*
- * live_stream.c - live reader of slot 0 (see live_stream.h).
+ * live_stream.c - live reader of a collection slot (see live_stream.h).
  *
  * Reader side of lib/write.c's protocol, record by record: acquire
  * produced; for a closed packet, read up to its content size; for the open
@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -21,6 +23,7 @@
 #include "record.h"
 #include "rules.h"
 #include "pattern.h"
+#include "slots.h"
 #include "tree.h"
 
 struct cursor {
@@ -34,6 +37,7 @@ struct cursor {
 
 struct watched {
 	struct evt_ctl *ctl;
+	uint32_t slot_gen;	/* of our slot when we took it up */
 	struct cursor *cursors;
 	uint32_t enabled_upto;	/* events the patterns were applied to */
 	bool dead;
@@ -49,7 +53,11 @@ struct evt_live_stream {
 	int pid;
 	const char *const *patterns;
 	unsigned npatterns;
+	unsigned slot;		/* 0: the default collection; else our own */
+	uint64_t id;		/* our collection's, in slot descriptors */
 	int lock_fd;
+	char (*passed)[64];	/* control files not ours, not to open again */
+	unsigned npassed;
 	struct evt_clock_calibration clock;
 	struct watched *w;
 	unsigned nw;
@@ -74,13 +82,29 @@ int evt_live_stream_create(const char *rundir, int pid,
 	if (evt_rundir_open(&s->rd, rundir,
 			    EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS, err, err_size))
 		goto out_free;
-	s->lock_fd = evt_rundir_slot_lock(&s->rd, 0, err, err_size);
-	if (s->lock_fd < 0)
-		goto out_free;
-	if (flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
-		snprintf(err, err_size, "%s/slot-0.lock: another stream is reading "
-			 "these processes", s->rd.path);
-		goto out_free;
+	evt_rundir_sweep(&s->rd);
+	if (npatterns) {
+		char what[64 + EVT_RULES_PATTERN_MAX];
+		int slot;
+
+		snprintf(what, sizeof(what), "evtrace stream -e %s%s", patterns[0],
+			 npatterns > 1 ? " ..." : "");
+		slot = evt_slot_claim(&s->rd, what, &s->lock_fd, err, err_size);
+		if (slot < 0)
+			goto out_free;
+		s->slot = (unsigned)slot;
+		if (getrandom(&s->id, sizeof(s->id), 0) != sizeof(s->id) || !s->id)
+			s->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
+	} else {
+		s->lock_fd = evt_rundir_slot_lock(&s->rd, 0, err, err_size);
+		if (s->lock_fd < 0)
+			goto out_free;
+		if (flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
+			snprintf(err, err_size, "%s: another stream without -e is "
+				 "reading the default collection; give -e PATTERN "
+				 "for a stream of its own", s->rd.path);
+			goto out_free;
+		}
 	}
 	if (evt_clock_calibrate(evt_clock_detect(), &s->clock)) {
 		snprintf(err, err_size, "cannot calibrate the trace clock");
@@ -104,7 +128,42 @@ static bool watching(const char *name, void *ctx)
 	for (i = 0; i < s->nw; i++)
 		if (!strcmp(s->w[i].ctl->name, name))
 			return true;
+	for (i = 0; i < s->npassed; i++)
+		if (!strcmp(s->passed[i], name))
+			return true;
 	return false;
+}
+
+static void pass(struct evt_live_stream *s, const char *name)
+{
+	char (*grown)[64] = realloc(s->passed, (s->npassed + 1) * sizeof(*grown));
+
+	if (!grown)
+		return;
+	s->passed = grown;
+	snprintf(s->passed[s->npassed++], sizeof(*grown), "%s", name);
+}
+
+/*
+ * Whether to read the process: any of pid's (or every one) for the
+ * default collection; for our own, one a fork gave our slot, or one in
+ * scope, whose slot we take up now.
+ */
+static bool take(struct evt_live_stream *s, struct evt_ctl *c)
+{
+	struct evt_ctl_slot *sl;
+
+	if (!s->slot)
+		return true;
+	sl = &c->slots[s->slot];
+	if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) == EVT_SLOT_ACTIVE &&
+	    sl->collection_id == s->id)
+		return true;
+	if (s->pid && (int)c->h.pid != s->pid)
+		return false;
+	evt_slot_attach(c, s->slot, s->id, EVT_MODE_DISCARD,
+			EVT_PACKET_DEFAULT_BYTES, EVT_PACKETS_DEFAULT);
+	return true;
 }
 
 /* Opens the processes not watched yet; the watched ones are not touched. */
@@ -113,18 +172,24 @@ static void discover(struct evt_live_stream *s)
 	struct evt_ctl **ctls;
 	int n, i;
 
-	n = evt_rundir_open_live(&s->rd, s->pid, watching, s, &ctls);
+	/* Our own collection also takes the children a process forks. */
+	n = evt_rundir_open_live(&s->rd, s->slot ? 0 : s->pid, watching, s, &ctls);
 	for (i = 0; i < n; i++) {
 		struct watched *grown;
 
-		if (ctls[i]->h.clock_kind != s->clock.kind ||
-		    !(grown = realloc(s->w, (s->nw + 1) * sizeof(*s->w)))) {
+		if (ctls[i]->h.clock_kind != s->clock.kind || !take(s, ctls[i])) {
+			pass(s, ctls[i]->name);
+			evt_ctl_close(ctls[i]);
+			continue;
+		}
+		if (!(grown = realloc(s->w, (s->nw + 1) * sizeof(*s->w)))) {
 			evt_ctl_close(ctls[i]);
 			continue;
 		}
 		s->w = grown;
 		memset(&s->w[s->nw], 0, sizeof(s->w[s->nw]));
 		s->w[s->nw].ctl = ctls[i];
+		s->w[s->nw].slot_gen = ctls[i]->slots[s->slot].gen;
 		s->w[s->nw].cursors = calloc(ctls[i]->h.max_tbufs + 1,
 					     sizeof(struct cursor));
 		if (!s->w[s->nw].cursors) {
@@ -214,13 +279,26 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 	struct evt_packet_header h;
 	char text[EVT_RENDER_MAX_BYTES];
 
-	if ((state != EVT_TBUF_OWNED && state != EVT_TBUF_EXITED) || d->slot != 0)
+	if ((state != EVT_TBUF_OWNED && state != EVT_TBUF_EXITED) ||
+	    d->slot != s->slot)
 		return;
 	epoch = __atomic_load_n(&d->epoch, __ATOMIC_ACQUIRE);
+	if (s->slot && d->slot_gen != w->slot_gen) {
+		uint32_t was = EVT_TBUF_EXITED;
+
+		/* A former owner's, let go of by its thread: the process
+		 * may have it back. */
+		if (state == EVT_TBUF_EXITED && !w->dead)
+			__atomic_compare_exchange_n(&d->state, &was, EVT_TBUF_FREE,
+						    0, __ATOMIC_RELEASE,
+						    __ATOMIC_RELAXED);
+		return;
+	}
 	if (cur->epoch != epoch) {
 		memset(cur, 0, sizeof(*cur));
 		cur->epoch = epoch;
-		resume(d, epoch, cur);
+		if (!s->slot)	/* ours are new: nobody read them before */
+			resume(d, epoch, cur);
 	}
 	if (cur->broken)
 		return;
@@ -327,6 +405,31 @@ static int by_time(const void *a, const void *b)
 	       x->e.monotonic_ns > y->e.monotonic_ns;
 }
 
+/*
+ * Lets go of a process: our slot freed in it, its control file removed
+ * once it is dead and no other collection is active in it (a process
+ * removes its own otherwise).
+ */
+static void release(struct evt_live_stream *s, struct watched *w)
+{
+	struct evt_ctl *c = w->ctl;
+	unsigned k;
+	bool others = false;
+
+	if (s->slot && !c->shrank) {
+		evt_slot_detach(c, s->slot);
+		for (k = 1; k < EVT_NSLOTS; k++)
+			others |= __atomic_load_n(&c->slots[k].state,
+						  __ATOMIC_ACQUIRE) != EVT_SLOT_FREE;
+		if (w->dead && !others && unlinkat(s->rd.fd, c->name, 0) == 0)
+			w->dead = false;	/* gone: nothing to pass over */
+	}
+	if (w->dead)
+		pass(s, c->name);
+	free(w->cursors);
+	evt_ctl_close(c);
+}
+
 int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 {
 	unsigned k, alive = 0;
@@ -355,12 +458,13 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 		for (j = 0; j < s->npatterns; j++)
 			for (i = w->enabled_upto; i < w->ctl->nevents; i++)
 				if (evt_pattern_match(s->patterns[j], w->ctl->events[i].path))
-					evt_ctl_set_enable(w->ctl, w->ctl->events[i].id, 0, true);
+					evt_ctl_set_enable(w->ctl, w->ctl->events[i].id,
+							   s->slot, true);
 		w->enabled_upto = w->ctl->nevents;
 		for (i = 0; i < evt_ctl_tbufs_used(w->ctl); i++) {
 			read_tbuf(s, w, i);
-			if (w->cursors[i].epoch && !w->cursors[i].broken &&
-			    !w->ctl->shrank)
+			if (!s->slot && w->cursors[i].epoch &&
+			    !w->cursors[i].broken && !w->ctl->shrank)
 				leave_place(&w->ctl->tbufs[i], &w->cursors[i]);
 		}
 	}
@@ -371,6 +475,13 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 		free(s->pend[n].text);
 	}
 	s->npend = 0;
+	/* The dead were read to their end above: let go of them, so that
+	 * a long stream keeps no file or mapping of theirs. */
+	for (k = 0; k < s->nw; k++)
+		if (s->w[k].dead) {
+			release(s, &s->w[k]);
+			s->w[k--] = s->w[--s->nw];
+		}
 	return (int)alive;
 }
 
@@ -381,12 +492,13 @@ void evt_live_stream_destroy(struct evt_live_stream *s)
 	if (!s)
 		return;
 	for (k = 0; k < s->nw; k++) {
-		for (j = 0; j < s->npatterns; j++)
-			evt_tree_set(s->w[k].ctl, s->patterns[j], 0, false);
-		free(s->w[k].cursors);
-		evt_ctl_close(s->w[k].ctl);
+		if (!s->slot)
+			for (j = 0; j < s->npatterns; j++)
+				evt_tree_set(s->w[k].ctl, s->patterns[j], 0, false);
+		release(s, &s->w[k]);
 	}
 	free(s->w);
+	free(s->passed);
 	free(s->pend);
 	close(s->lock_fd);
 	evt_rundir_close(&s->rd);

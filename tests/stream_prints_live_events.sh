@@ -1,6 +1,7 @@
-# stream -e enables an event while it runs, prints its events as they
-# come, in order, none twice, disables it again on SIGINT, and ends by
-# itself when the process given with -p exits.
+# stream -e enables an event in a collection of its own while it runs,
+# prints its events as they come, in order, none twice, disables it again
+# on SIGINT (or when killed, by the next engine), and ends by itself when
+# the process given with -p exits.
 . "$(dirname "$0")/lib.sh"
 start_waiter
 p=$WAIT_PID
@@ -13,10 +14,13 @@ for _ in $(seq 100); do
 	sleep 0.05
 done
 [ "$(grep -c ": alive" "$T/stream" || true)" -ge 20 ] || { cat "$T/stream.err" >&2; fail "stream printed too little"; }
-expect_eq "$("$EVTRACE" ls -p "$p" "$ev" | sed -n 2p | cut -d' ' -f1)" 1 "enabled while streaming"
+# On in the stream's own collection, not in the default one.
+"$EVTRACE" ls -p "$p" "$ev" >"$T/ls"
+expect_eq "$(tail -1 "$T/ls")" "0 $ev [1]" "enabled while streaming"
+expect_grep "^# collection slot 1: pid $s, evtrace stream -e $ev\$" "$T/ls" "the stream's collection"
 kill -INT "$s"
 wait "$s" || fail "stream did not exit cleanly on SIGINT"
-expect_eq "$("$EVTRACE" ls -p "$p" "$ev" | sed -n 2p | cut -d' ' -f1)" 0 "disabled after streaming"
+expect_eq "$("$EVTRACE" ls -p "$p" "$ev" | tail -1)" "0 $ev" "disabled after streaming"
 python3 - "$T/stream" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
@@ -25,14 +29,14 @@ assert nums == list(range(len(nums))), "missing or repeated: %r" % nums[:20]
 assert re.fullmatch(r'# %d events, 0 lost' % len(nums), lines[-1]), lines[-1]
 assert all(l.split()[0].startswith('tracee-') for l in lines[:-1])
 PY
-# A second reader of the same collection is refused.
+# A second reader of the default collection is refused.
 "$EVTRACE" enable -p "$p" "$ev"
 "$EVTRACE" stream -p "$p" >"$T/s2" 2>&1 &
 s2=$!
 BG_PIDS="$BG_PIDS $s2"
 sleep 0.3
 expect_status 1 "$EVTRACE" stream -p "$p"
-expect_grep "another stream is reading these processes" "$T/err" "second reader"
+expect_grep "another stream without -e is reading the default collection; give -e PATTERN for a stream of its own" "$T/err" "second reader"
 # The first ends by itself when its process exits.
 kill -9 "$p"
 for _ in $(seq 100); do kill -0 "$s2" 2>/dev/null || break; sleep 0.05; done
@@ -40,8 +44,9 @@ kill -0 "$s2" 2>/dev/null && fail "stream -p did not end after its process"
 grep -q ': alive' "$T/s2" || fail "no events in the second stream"
 expect_status 1 "$EVTRACE" stream -p 999999
 expect_grep "evtrace: stream: pid 999999: no traced process with this pid" "$T/err" "absent pid"
-# A stream killed in the middle leaves its events enabled and nobody
-# reading: the program goes on, dropping and counting.
+# A stream killed in the middle leaves its events on and nobody reading:
+# the program goes on, dropping and counting, until the next engine
+# switches them off.
 start_waiter
 p=$WAIT_PID
 "$EVTRACE" stream -p "$p" -e "$ev" >/dev/null 2>&1 &
@@ -50,14 +55,20 @@ sleep 0.3
 kill -9 "$s3"
 sleep 0.5
 kill -0 "$p" || fail "the program died with its stream"
-expect_eq "$("$EVTRACE" ls -p "$p" "$ev" | sed -n 2p | cut -d' ' -f1)" 1 "still enabled after the stream died"
-# A new stream takes over the collection and reads on.
-"$EVTRACE" stream -p "$p" >"$T/s4" 2>&1 &
+"$EVTRACE" ls -p "$p" "$ev" >"$T/ls"
+expect_eq "$(tail -1 "$T/ls")" "0 $ev [1]" "on after the stream died"
+expect_grep "^# collection slot 1: its engine is gone" "$T/ls" "ls says the engine is gone"
+other=ftrace/print
+"$EVTRACE" stream -p "$p" -e "$other" >"$T/s4" 2>&1 &
 s4=$!
 BG_PIDS="$BG_PIDS $s4"
 sleep 0.5
+"$EVTRACE" ls -p "$p" >"$T/ls"
 kill -INT "$s4"; wait "$s4" || true
-grep -q ': alive' "$T/s4" || fail "a new stream did not read after the first died"
+grep -q "^0 $ev\$" "$T/ls" || { cat "$T/ls" >&2; fail "the dead stream's event is still on"; }
+grep -q "^0 $other \[1\]\$" "$T/ls" || { cat "$T/ls" >&2; fail "the new stream did not take the freed slot"; }
+grep -q ': legacy [0-9]*$' "$T/s4" || fail "the new stream read nothing"
+grep -q ': alive' "$T/s4" && fail "the new stream printed the dead stream's events"
 # Streaming a program whose threads come and go: their buffers are handed
 # back once read, so more threads than there are buffers all get through.
 "$TRACEE" churn >"$T/churn.out" &
@@ -84,14 +95,14 @@ timeout 10 sh -c "\"$EVTRACE\" stream -p $WAIT_PID -e \"$ev\" 2>\"$T/h.err\"; ec
 expect_eq "$(grep -c ': alive' "$T/head")" 3 "events read by head"
 for _ in $(seq 100); do [ -s "$T/h.status" ] && break; sleep 0.05; done
 expect_eq "$(cat "$T/h.status" 2>/dev/null)" 0 "stream's status when its reader left"
-expect_eq "$("$EVTRACE" ls -p "$WAIT_PID" "$ev" | sed -n 2p | cut -d' ' -f1)" 0 "disabled after the reader left"
+expect_eq "$("$EVTRACE" ls -p "$WAIT_PID" "$ev" | tail -1)" "0 $ev" "disabled after the reader left"
 "$EVTRACE" stream -p "$WAIT_PID" -e "$ev" >"$T/hup" 2>&1 &
 s3=$!
 BG_PIDS="$BG_PIDS $s3"
 sleep 0.3
 kill -HUP "$s3"
 wait "$s3" || fail "stream did not exit cleanly on SIGHUP"
-expect_eq "$("$EVTRACE" ls -p "$WAIT_PID" "$ev" | sed -n 2p | cut -d' ' -f1)" 0 "disabled after a hang-up"
+expect_eq "$("$EVTRACE" ls -p "$WAIT_PID" "$ev" | tail -1)" "0 $ev" "disabled after a hang-up"
 # Streams one after another: the second starts where the first stopped,
 # printing nothing twice and losing nothing in between.
 start_waiter
