@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -15,6 +16,7 @@ int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int cmd_format(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
+int cmd_count(int argc, char **argv);
 int cmd_abi_check(int argc, char **argv);
 
 /* Prints "evtrace: <cmd>: <message>" on stderr; returns 1 (the exit code). */
@@ -24,6 +26,15 @@ int cli_error(const char *cmd, const char *fmt, ...)
 int cli_parse_pid(const char *cmd, const char *arg);
 /* Checks a pattern's syntax; reports with the position when it is bad. */
 bool cli_pattern_ok(const char *cmd, const char *pattern);
+/* "PID[,PID]..." appended to *pids; reports and returns -1 when it is
+ * not that. */
+int cli_parse_pids(const char *cmd, const char *arg, int **pids,
+		   unsigned *npids);
+/* Runs argv in a child whose environment names the collection's rules
+ * and run directory; its pid, or -1 (errno) or with *exec_errno set when
+ * the command could not be run. */
+pid_t cli_spawn(char **argv, const char *rules, const char *rundir,
+		int *exec_errno);
 /* Prints the usage of cmd on stderr and returns 2. */
 int cli_usage(const char *cmd);
 /* --help text of cmd on stdout; returns 0. */

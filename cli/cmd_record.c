@@ -66,29 +66,6 @@ static int parse_u32(const char *opt, const char *arg, uint32_t *out)
 	return 0;
 }
 
-/* "PID[,PID]..." into pids; reports and returns -1 when it is not that. */
-static int parse_pids(const char *arg, int **pids, unsigned *npids)
-{
-	char *copy = strdup(arg), *tok, *save = NULL;
-	int *grown, pid;
-
-	if (!copy)
-		return cli_error("record", "out of memory"), -1;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		pid = cli_parse_pid("record", tok);
-		if (pid < 0 || !(grown = realloc(*pids, (*npids + 1) * sizeof(int)))) {
-			free(copy);
-			return -1;
-		}
-		*pids = grown;
-		(*pids)[(*npids)++] = pid;
-	}
-	free(copy);
-	if (!*npids)
-		return cli_error("record", "-p '%s': no process id", arg), -1;
-	return 0;
-}
-
 /* Drains until the processes are gone or we are stopped: 0, or 1 when
  * the output failed. */
 static int record_attached(struct evt_collection *c)
@@ -111,37 +88,6 @@ static int record_attached(struct evt_collection *c)
 		}
 	}
 	return 0;
-}
-
-/* Starts argv with the collection's environment; -errno of exec on failure. */
-static pid_t spawn(char **argv, const char *rules, const char *rundir,
-		   int *exec_errno)
-{
-	int pipefd[2], err = 0;
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(pipefd[0]);
-		setenv("EVTRACE_COLLECTION", rules, 1);
-		setenv("EVTRACE_RUNDIR", rundir, 1);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execvp(argv[0], argv);
-		err = errno;
-		if (write(pipefd[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	if (pid > 0 && read(pipefd[0], &err, sizeof(err)) == sizeof(err)) {
-		*exec_errno = err;
-		waitpid(pid, NULL, 0);
-	}
-	close(pipefd[0]);
-	return pid;
 }
 
 int cmd_record(int argc, char **argv)
@@ -182,7 +128,7 @@ int cmd_record(int argc, char **argv)
 			patterns[o.npatterns++] = optarg;
 			break;
 		case 'p':
-			if (parse_pids(optarg, &pids, &npids))
+			if (cli_parse_pids("record", optarg, &pids, &npids))
 				goto out;
 			break;
 		case 'o':
@@ -259,7 +205,7 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		goto out_finish;
 	}
-	child = spawn(argv + optind, evt_collection_rules_name(c), rundir,
+	child = cli_spawn(argv + optind, evt_collection_rules_name(c), rundir,
 		      &exec_errno);
 	if (child < 0 || exec_errno) {
 		cli_error("record", "cannot run '%s': %s", argv[optind],

@@ -66,6 +66,19 @@ static const struct command commands[] = {
 	  "line diff, and exits 1 when a format changed, or a stable event was\n"
 	  "added or removed.\n\n"
 	  "  -u, --update           write the program's formats to BASELINE instead\n" },
+	{ "count", cmd_count, "count [-e PATTERN]... [-I MS] (-p PID[,PID]... | -- CMD [ARG]...)",
+	  "Count how many times the events PATTERN names (every printk event\n"
+	  "without -e) happen in CMD, with everything it forks, execs and\n"
+	  "dlopens, or in running processes, like perf stat: no records are\n"
+	  "written, each thread adds to a counter per event, and no count is\n"
+	  "lost.  Prints a line per event (0 included) on stderr when CMD exits\n"
+	  "(with -p: when interrupted or the processes are gone).\n\n"
+	  "  -e, --event PATTERN    count the events PATTERN names (repeatable)\n"
+	  "  -p, --pid PID[,PID]... count in these running traced processes\n"
+	  "  -I, --interval MS      also print the counts of every MS milliseconds\n"
+	  "                         (10..3600000), each line led by the time\n\n"
+	  "Exits with CMD's exit status (128 + signal if it was killed), or 0\n"
+	  "with -p.\n" },
 	{ "stream", cmd_stream, "stream [-p PID] [-e PATTERN]...",
 	  "Print the events of running processes (or of PID) live, until\n"
 	  "interrupted or the reader of the output is gone.  Without -e, read\n"

@@ -99,6 +99,8 @@ struct evt_collection {
 	struct evt_trace_index ix;
 	struct evt_event_ids ids;
 	struct evt_stream_classes classes;
+	uint64_t *totals;	/* counting: by global id, what was added up */
+	uint32_t ntotals;
 	bool index_dirty;
 	struct tracked *tracked;
 	unsigned ntracked;
@@ -255,7 +257,8 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 		c->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
 	if (claim_slot(c, err, err_size))
 		goto out_free;
-	if (evt_trace_dir_open(&c->out, opts->output, err, err_size))
+	if (opts->mode != EVT_MODE_COUNT &&
+	    evt_trace_dir_open(&c->out, opts->output, err, err_size))
 		goto out_free;
 	c->clock_kind = evt_clock_detect();
 	if (evt_clock_calibrate(c->clock_kind, &c->ix.clock)) {
@@ -309,7 +312,7 @@ static int write_metadata(FILE *f, void *ctx)
 
 static int flush_index(struct evt_collection *c, char *err, size_t err_size)
 {
-	if (!c->index_dirty)
+	if (!c->index_dirty || c->o.mode == EVT_MODE_COUNT)
 		return 0;
 	if (evt_trace_dir_replace(&c->out, 1, "index", write_index, c, err,
 				  err_size) ||
@@ -407,6 +410,19 @@ static int index_events(struct evt_collection *c, struct tracked *t)
 							 &ctl->events[t->nindexed]);
 		if (t->gids[t->nindexed] == EVT_NO_ID)
 			return -1;
+	}
+	if (c->o.mode == EVT_MODE_COUNT) {	/* nothing to describe */
+		if (c->ids.n > c->ntotals) {
+			uint64_t *grown = realloc(c->totals, c->ids.n * sizeof(*grown));
+
+			if (!grown)
+				return -1;
+			memset(grown + c->ntotals, 0,
+			       (c->ids.n - c->ntotals) * sizeof(*grown));
+			c->totals = grown;
+			c->ntotals = c->ids.n;
+		}
+		return 0;
 	}
 	cls = evt_stream_classes_place(&c->classes, t->cls, t->gids,
 				       t->nindexed, &described);
@@ -956,6 +972,104 @@ static void apply_patterns(struct evt_collection *c, struct tracked *t)
 			}
 }
 
+/* Adds thread buffer d's counters into sums, by global id. */
+static void add_counters(const struct tracked *t, const struct evt_ctl_tbuf *d,
+			 uint64_t *sums)
+{
+	uint32_t n, L;
+	const uint64_t *v = evt_ctl_tbuf_counters(t->ctl, d, &n);
+
+	if (!v)
+		return;		/* out of bounds: nothing to trust */
+	if (n > t->nindexed)
+		n = t->nindexed;	/* not registered: not ours to count */
+	for (L = 0; L < n && !t->ctl->shrank; L++) {
+		uint64_t x = __atomic_load_n(&v[L], __ATOMIC_RELAXED);
+
+		if (x)
+			sums[t->gids[L]] += x;
+	}
+}
+
+/*
+ * Counting: a thread's counters are added up for good once its thread let
+ * go of them (and given back to the process), or its process is gone, or
+ * the count ends; until then they are read where they are.
+ */
+static void count_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
+		       bool final)
+{
+	struct evt_ctl_tbuf *d = &t->ctl->tbufs[i];
+	uint32_t state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
+	uint32_t was = EVT_TBUF_EXITED;
+
+	if ((state != EVT_TBUF_OWNED && state != EVT_TBUF_EXITED) ||
+	    d->slot != c->slot)
+		return;
+	if (d->slot_gen == t->slot_gen &&
+	    (state == EVT_TBUF_EXITED || t->dead || final))
+		add_counters(t, d, c->totals);
+	else if (state != EVT_TBUF_EXITED)
+		return;
+	if (state == EVT_TBUF_EXITED && !t->dead)
+		__atomic_compare_exchange_n(&d->state, &was, EVT_TBUF_FREE, 0,
+					    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
+int evt_collection_counts(struct evt_collection *c, evt_count_cb cb, void *ctx)
+{
+	uint64_t *sums = calloc(c->ntotals ? c->ntotals : 1, sizeof(*sums));
+	uint32_t g, i, *order;
+	unsigned k, j;
+
+	order = calloc(c->ntotals ? c->ntotals : 1, sizeof(*order));
+	if (!sums || !order) {
+		free(sums);
+		free(order);
+		return -1;
+	}
+	if (c->ntotals)
+		memcpy(sums, c->totals, c->ntotals * sizeof(*sums));
+	for (k = 0; k < c->ntracked; k++) {
+		struct tracked *t = &c->tracked[k];
+		uint32_t n;
+
+		if (t->done || !t->ctl)
+			continue;
+		n = evt_ctl_tbufs_used(t->ctl);
+		for (i = 0; i < n && !t->ctl->shrank; i++) {
+			const struct evt_ctl_tbuf *d = &t->ctl->tbufs[i];
+
+			if (__atomic_load_n(&d->state, __ATOMIC_ACQUIRE) == EVT_TBUF_OWNED &&
+			    d->slot == c->slot && d->slot_gen == t->slot_gen)
+				add_counters(t, d, sums);
+		}
+	}
+	for (g = 0; g < c->ntotals; g++)
+		order[g] = g;
+	/* By path: the order of ls.  Few events; an insertion sort. */
+	for (g = 1; g < c->ntotals; g++)
+		for (i = g; i > 0 && strverscmp(c->ids.events[order[i - 1]].path,
+					    c->ids.events[order[i]].path) > 0; i--) {
+			uint32_t x = order[i];
+
+			order[i] = order[i - 1];
+			order[i - 1] = x;
+		}
+	for (g = 0; g < c->ntotals; g++) {
+		const struct evt_global_event *e = &c->ids.events[order[g]];
+
+		for (j = 0; j < c->o.npatterns; j++)
+			if (evt_pattern_match(c->o.patterns[j], e->path)) {
+				cb(e->id, e->path, sums[order[g]], ctx);
+				break;
+			}
+	}
+	free(sums);
+	free(order);
+	return 0;
+}
+
 static int drain(struct evt_collection *c, bool final, char *err,
 		 size_t err_size)
 {
@@ -996,12 +1110,18 @@ static int drain(struct evt_collection *c, bool final, char *err,
 			continue;
 		n = evt_ctl_tbufs_used(t->ctl);
 		for (i = 0; i < n && !t->ctl->shrank; i++)
-			if (drain_tbuf(c, t, i, final))
+			if (c->o.mode == EVT_MODE_COUNT)
+				count_tbuf(c, t, i, final);
+			else if (drain_tbuf(c, t, i, final))
 				return output_failed(c, err, err_size);
 		if (t->ctl->shrank) {
 			unfollowed(c, t->ctl->h.pid, t->ctl->path,
 				   "the control file shrank under the recorder");
 			t->done = true;
+		} else if ((t->dead || final) && c->o.mode == EVT_MODE_COUNT) {
+			t->done = true;
+			c->stats.lost_unbuffered += __atomic_load_n(
+				&t->ctl->slots[c->slot].nobuf_lost, __ATOMIC_RELAXED);
 		} else if (t->dead || final) {
 			t->done = true;
 			if (write_unbuffered_lost(c, t))
@@ -1155,6 +1275,7 @@ void evt_collection_destroy(struct evt_collection *c)
 		if (c->tracked[k].ctl)
 			release(c, &c->tracked[k]);
 	free(c->tracked);
+	free(c->totals);
 	free(c->scope);
 	free(c->foreign);
 	evt_trace_index_free(&c->ix);

@@ -28,7 +28,9 @@ struct evt_collection_opts {
 	unsigned npids;
 	const char *const *patterns;
 	unsigned npatterns;
-	uint32_t mode;			/* enum evt_buffer_mode */
+	uint32_t mode;			/* enum evt_buffer_mode; counting
+					 * (EVT_MODE_COUNT) writes no trace:
+					 * output is not used */
 	uint32_t packet_size;
 	uint32_t packet_count;
 };
@@ -72,6 +74,14 @@ void evt_collection_wait(struct evt_collection *c, int timeout_ms);
 int evt_collection_finish(struct evt_collection *c,
 			  struct evt_collection_stats *stats, char *err,
 			  size_t err_size);
+/*
+ * Counting: calls cb for every event the patterns name in the processes
+ * counted so far (by global id, in path order), with how many times it
+ * happened until now, 0 included.  0, or -1 when out of memory.
+ */
+typedef void (*evt_count_cb)(uint32_t id, const char *path, uint64_t count,
+			     void *ctx);
+int evt_collection_counts(struct evt_collection *c, evt_count_cb cb, void *ctx);
 void evt_collection_destroy(struct evt_collection *c);
 
 #endif

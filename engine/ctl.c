@@ -316,6 +316,22 @@ bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s)
 	return __atomic_load_n(&c->enable[id], __ATOMIC_RELAXED) & (1u << s);
 }
 
+const uint64_t *evt_ctl_tbuf_counters(const struct evt_ctl *c,
+				      const struct evt_ctl_tbuf *d, uint32_t *n)
+{
+	uint32_t size = __atomic_load_n(&d->packet_size, __ATOMIC_RELAXED);
+	uint32_t count = __atomic_load_n(&d->packet_count, __ATOMIC_RELAXED);
+	uint64_t offset = __atomic_load_n(&d->offset, __ATOMIC_RELAXED);
+
+	if (count != 1 || size == 0 || size % EVT_COUNTERS_CHUNK ||
+	    size > (uint64_t)EVT_MAX_EVENTS * 8 || offset % 8 ||
+	    offset < c->h.arena_off || offset - c->h.arena_off > c->h.arena_size ||
+	    size > c->h.arena_size - (offset - c->h.arena_off))
+		return NULL;
+	*n = size / 8;
+	return (const uint64_t *)(c->base + offset);
+}
+
 uint32_t evt_ctl_tbufs_used(const struct evt_ctl *c)
 {
 	const struct evt_ctl_header *live = (const struct evt_ctl_header *)c->base;

@@ -72,6 +72,10 @@ bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s);
 const uint8_t *evt_ctl_tbuf_packets(const struct evt_ctl *c,
 				    const struct evt_ctl_tbuf *d,
 				    uint32_t *packet_size, uint32_t *packet_count);
+/* The counters of descriptor d of a counting slot (layout.h), checked
+ * against the arena, and how many there are; NULL when out of bounds. */
+const uint64_t *evt_ctl_tbuf_counters(const struct evt_ctl *c,
+				      const struct evt_ctl_tbuf *d, uint32_t *n);
 /* How many buffer descriptors to look at: those the process ever claimed
  * (read now: it grows), at most the table. */
 uint32_t evt_ctl_tbufs_used(const struct evt_ctl *c);

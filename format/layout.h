@@ -57,7 +57,19 @@ enum evt_clock_kind {
 enum evt_buffer_mode {
 	EVT_MODE_DISCARD = 0,	/* full buffer: drop new events, count them */
 	EVT_MODE_OVERWRITE = 1,	/* full buffer: reuse the oldest packet */
+	EVT_MODE_COUNT = 2,	/* no records: a counter per event per thread */
 };
+
+/*
+ * A thread's counters for a counting slot live in a buffer descriptor of
+ * that slot too: packet_count is 1 and packet_size the bytes of a uint64_t
+ * array indexed by local event id (a multiple of EVT_COUNTERS_CHUNK, at
+ * most max_events counters).  Only the thread adds to them, with one
+ * instruction that a signal cannot split; readers load each whole.  A
+ * thread whose event ids outgrow its array lets it go (EXITED, for the
+ * engine to add up and free) and takes a larger one.
+ */
+#define EVT_COUNTERS_CHUNK	8192u
 
 struct evt_ctl_header {
 	uint32_t magic;

@@ -110,6 +110,8 @@ int evt_rules_parse(const char *text, size_t len, struct evt_rules *rules,
 				rules->mode = EVT_MODE_DISCARD;
 			else if (!strcmp(arg, "overwrite"))
 				rules->mode = EVT_MODE_OVERWRITE;
+			else if (!strcmp(arg, "count"))
+				rules->mode = EVT_MODE_COUNT;
 			else
 				goto bad_value;
 			continue;
@@ -149,7 +151,8 @@ int evt_rules_write(FILE *f, const struct evt_rules *rules)
 	fprintf(f, "evtrace-rules 1\nslot %u\ncollection %" PRIu64
 		"\nmode %s\npacket-size %u\npacket-count %u\n", rules->slot,
 		rules->collection_id,
-		rules->mode == EVT_MODE_OVERWRITE ? "overwrite" : "discard",
+		rules->mode == EVT_MODE_OVERWRITE ? "overwrite" :
+		rules->mode == EVT_MODE_COUNT ? "count" : "discard",
 		rules->packet_size, rules->packet_count);
 	for (i = 0; i < rules->npatterns; i++)
 		fprintf(f, "enable %s\n", rules->patterns[i]);

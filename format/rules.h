@@ -10,7 +10,7 @@
  *   evtrace-rules 1
  *   slot 1
  *   collection 1234567890
- *   mode discard | overwrite
+ *   mode discard | overwrite | count
  *   packet-size 65536
  *   packet-count 16
  *   enable <pattern>          (any number)

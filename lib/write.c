@@ -56,6 +56,11 @@ struct evt__thread {
 	char comm[16];
 	uint64_t last_ts;		/* keeps a thread's timestamps ordered */
 	struct tslot slot[EVT_NSLOTS];
+	/* Counts a signal handler could not add while this thread was
+	 * getting counters: added by it when it has them. */
+	volatile uint32_t acquiring;
+	uint32_t npending;
+	struct { uint32_t id, slot; } pending[16];
 };
 
 _Static_assert(sizeof(struct evt__thread) <= 4096, "thread state fits a page");
@@ -281,6 +286,231 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 	ts->mode = mode;
 	ts->state = TSLOT_HAVE;
 	return 0;
+}
+
+/*
+ * Gets thread t counters for counting slot s covering event id: an array
+ * of whole chunks, as many as the process has events (or id needs), at
+ * most one per event.  One it outgrew goes back for the engine to add up.
+ */
+__attribute__((cold, noinline))
+static int counters_get(struct evt__thread *t, unsigned s, uint32_t id,
+			uint32_t gen)
+{
+	struct tslot *ts = &t->slot[s];
+	uint32_t n = __atomic_load_n(&evt__proc.nevents, __ATOMIC_RELAXED);
+	uint64_t bytes;
+	struct evt_ctl_tbuf *d;
+	int idx;
+
+	if (n < id + 1)
+		n = id + 1;
+	bytes = ((uint64_t)n * 8 + EVT_COUNTERS_CHUNK - 1) & ~(uint64_t)(EVT_COUNTERS_CHUNK - 1);
+	if (bytes > (uint64_t)EVT_MAX_EVENTS * 8)
+		bytes = (uint64_t)EVT_MAX_EVENTS * 8;
+	if (ts->state == TSLOT_HAVE)
+		tslot_release(ts);
+	/* A signal handler counts only into a slot it sees HAVE: not while
+	 * the fields change. */
+	ts->state = TSLOT_NONE;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	memset(ts, 0, sizeof(*ts));
+	ts->slot_gen = gen;
+	ts->state = TSLOT_FAILED;
+	if (id >= bytes / 8)
+		return -1;
+	idx = claim_free((uint32_t)bytes, 1);
+	if (idx >= 0)	/* a thread's before: start from zero */
+		memset(evt__proc.base + evt__proc.tbuf_priv[idx].offset, 0, bytes);
+	else
+		idx = allocate((uint32_t)bytes, 1);
+	if (idx < 0)
+		return -1;
+	d = &evt__proc.tbufs[idx];
+	d->tid = t->tid;
+	d->slot = s;
+	d->slot_gen = gen;
+	d->offset = evt__proc.tbuf_priv[idx].offset;
+	d->packet_size = (uint32_t)bytes;
+	d->packet_count = 1;
+	d->produced = d->consumed = 0;
+	d->commit = 0;
+	d->lost = d->nested_lost = 0;
+	memcpy(d->comm, t->comm, sizeof(d->comm));
+	/* Pairs with the engine's acquire of epoch: the fields above are new. */
+	__atomic_store_n(&d->epoch, d->epoch + 1, __ATOMIC_RELEASE);
+	ts->base = evt__proc.base + evt__proc.tbuf_priv[idx].offset;
+	ts->desc = d;
+	ts->packet_size = (uint32_t)bytes;
+	ts->packet_count = 1;
+	ts->mode = EVT_MODE_COUNT;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	ts->state = TSLOT_HAVE;
+	return 0;
+}
+
+static inline void counter_add(uint64_t *c);
+
+/* Adds what signal handlers left pending; what finds no counters is
+ * counted as lost.  Entries stay put until the count is reset, and a
+ * handler only appends, so none is missed or added twice. */
+static void add_pending(struct evt__thread *t)
+{
+	uint32_t done = 0, n;
+
+	do {
+		n = __atomic_load_n(&t->npending, __ATOMIC_RELAXED);
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		for (; done < n; done++) {
+			uint32_t id, s;
+			struct tslot *ts;
+
+			uint32_t gen;
+
+			if (done >= sizeof(t->pending) / sizeof(t->pending[0]))
+				continue;	/* counted as lost when appended */
+			id = t->pending[done].id;
+			s = t->pending[done].slot;
+			ts = &t->slot[s];
+			gen = __atomic_load_n(&evt__proc.slots[s].gen, __ATOMIC_ACQUIRE);
+			if (!(ts->state == TSLOT_HAVE && ts->mode == EVT_MODE_COUNT &&
+			      ts->slot_gen == gen && id < ts->packet_size / 8) &&
+			    !(gen & 1) &&
+			    __atomic_load_n(&evt__proc.slots[s].mode,
+					    __ATOMIC_RELAXED) == EVT_MODE_COUNT)
+				counters_get(t, s, id, gen);	/* another slot's */
+			if (ts->state == TSLOT_HAVE && ts->mode == EVT_MODE_COUNT &&
+			    id < ts->packet_size / 8)
+				counter_add((uint64_t *)ts->base + id);
+			else
+				__atomic_fetch_add(&evt__proc.slots[s].nobuf_lost, 1,
+						   __ATOMIC_RELAXED);
+		}
+	} while (!__atomic_compare_exchange_n(&t->npending, &n, 0, 0,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+static int counters_acquire(struct evt__thread *t, unsigned s, uint32_t id,
+			    uint32_t gen)
+{
+	int ret;
+
+	t->acquiring = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	ret = counters_get(t, s, id, gen);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	add_pending(t);
+	t->acquiring = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	/* One that came between the last look and now. */
+	if (__atomic_load_n(&t->npending, __ATOMIC_RELAXED))
+		add_pending(t);
+	return ret;
+}
+
+/* One instruction a signal handler cannot come in the middle of: only
+ * this thread adds to its counters, so no lock prefix is needed. */
+static inline void counter_add(uint64_t *c)
+{
+#if defined(__x86_64__)
+	__asm__ volatile("addq $1, %0" : "+m"(*c));
+#else
+	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+#endif
+}
+
+/*
+ * In a write that interrupted another on this thread: counts event id in
+ * the counting slots of mask whose counters are ready and cover it (an
+ * add the interrupted code cannot be in the middle of), and returns the
+ * other slots.
+ */
+static uint32_t count_nested(struct evt__thread *t, uint32_t id, uint32_t mask)
+{
+	uint32_t rest = mask, m;
+
+	for (m = mask; m; m &= m - 1) {
+		unsigned s = (unsigned)__builtin_ctz(m);
+		struct tslot *ts = &t->slot[s];
+
+		uint32_t gen = __atomic_load_n(&evt__proc.slots[s].gen,
+					       __ATOMIC_ACQUIRE), i;
+
+		if (ts->state == TSLOT_HAVE && ts->mode == EVT_MODE_COUNT &&
+		    ts->slot_gen == gen && id < ts->packet_size / 8) {
+			counter_add((uint64_t *)ts->base + id);
+			rest &= ~(1u << s);
+		} else if (t->acquiring) {
+			/* It is getting counters: it adds this one after. */
+			i = __atomic_fetch_add(&t->npending, 1, __ATOMIC_RELAXED);
+			if (i < sizeof(t->pending) / sizeof(t->pending[0])) {
+				t->pending[i].id = id;
+				t->pending[i].slot = s;
+			} else {
+				__atomic_fetch_add(&evt__proc.slots[s].nobuf_lost, 1,
+						   __ATOMIC_RELAXED);
+			}
+			rest &= ~(1u << s);
+		} else if (__atomic_load_n(&evt__proc.slots[s].mode,
+					   __ATOMIC_RELAXED) == EVT_MODE_COUNT &&
+			   __atomic_load_n(&evt__proc.slots[s].state,
+					   __ATOMIC_ACQUIRE) == EVT_SLOT_ACTIVE &&
+			   !(gen & 1)) {
+			/* The interrupted code is not getting counters: this
+			 * handler may (no lock, no allocation but the arena). */
+			if (counters_acquire(t, s, id, gen) == 0)
+				counter_add((uint64_t *)ts->base + id);
+			else
+				__atomic_fetch_add(&evt__proc.slots[s].nobuf_lost, 1,
+						   __ATOMIC_RELAXED);
+			rest &= ~(1u << s);
+		}
+	}
+	return rest;
+}
+
+/*
+ * Counts event id in the counting slots of mask and returns the others.
+ * A counting slot whose counters cannot be had (the memory bound) counts
+ * the event as lost.
+ */
+static uint32_t count_slots(struct evt__thread *t, uint32_t id, uint32_t mask)
+{
+	uint32_t rest = mask, m;
+
+	for (m = mask; m; m &= m - 1) {
+		unsigned s = (unsigned)__builtin_ctz(m);
+		struct tslot *ts = &t->slot[s];
+		uint32_t gen = __atomic_load_n(&evt__proc.slots[s].gen, __ATOMIC_ACQUIRE);
+
+		if (ts->state != TSLOT_HAVE || ts->slot_gen != gen) {
+			struct evt_ctl_slot *slot = &evt__proc.slots[s];
+
+			if (__atomic_load_n(&slot->mode, __ATOMIC_RELAXED) != EVT_MODE_COUNT)
+				continue;	/* a recording slot: slot_reserve() */
+			if (__atomic_load_n(&slot->state, __ATOMIC_ACQUIRE) != EVT_SLOT_ACTIVE ||
+			    (gen & 1) || (ts->state == TSLOT_FAILED && ts->slot_gen == gen &&
+					  ts->mode == EVT_MODE_COUNT) ||
+			    counters_acquire(t, s, id, gen)) {
+				ts->mode = EVT_MODE_COUNT;	/* failed, for this gen */
+				rest &= ~(1u << s);
+				__atomic_fetch_add(&slot->nobuf_lost, 1, __ATOMIC_RELAXED);
+				continue;
+			}
+		}
+		if (ts->mode != EVT_MODE_COUNT)
+			continue;
+		rest &= ~(1u << s);
+		if (__builtin_expect(id >= ts->packet_size / 8, 0) &&
+		    counters_acquire(t, s, id, gen)) {
+			ts->mode = EVT_MODE_COUNT;
+			__atomic_fetch_add(&evt__proc.slots[s].nobuf_lost, 1,
+					   __ATOMIC_RELAXED);
+			continue;
+		}
+		counter_add((uint64_t *)ts->base + id);
+	}
+	return rest;
 }
 
 static inline struct evt_packet_header *packet_at(struct tslot *ts)
@@ -577,7 +807,16 @@ static uint8_t *begin_slots(struct evt__thread *t, const struct evt__site_rt *rt
 			    struct evt__writer *w)
 {
 	uint16_t cpu;
-	uint64_t now = ordered(t, evt_clock_now(evt__proc.clock_kind, &cpu));
+	uint64_t now;
+
+	/* Counting first, and without reading the clock. */
+	mask = count_slots(t, rt->id, mask);
+	if (!mask) {
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		t->busy = 0;
+		return NULL;
+	}
+	now = ordered(t, evt_clock_now(evt__proc.clock_kind, &cpu));
 
 	for (; mask; mask &= mask - 1) {
 		unsigned s = (unsigned)__builtin_ctz(mask);
@@ -626,7 +865,9 @@ static uint8_t *write_begin_thread(const struct evt__site_rt *rt, uint32_t mask,
 	uint8_t *rec;
 
 	if (!t || t->busy) {
-		rec = drop_all(t, mask, t != NULL);
+		if (t)
+			mask = count_nested(t, rt->id, mask);
+		rec = mask ? drop_all(t, mask, t != NULL) : NULL;
 	} else {
 		t->busy = 1;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);

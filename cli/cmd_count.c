@@ -1,0 +1,248 @@
+/*
+ * cmd_count.c - evtrace count: how many times events happen in a command
+ * or in running processes, like perf stat.  A counting collection writes
+ * no records: each thread adds to a counter per event in its control file.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "collection.h"
+#include "layout.h"
+#include "rules.h"
+#include "rundir.h"
+
+/* Counters are read, not drained: a relaxed pace is enough. */
+#define COUNT_POLL_MS 20
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* What an interval printed last, by global id, to print differences. */
+struct interval {
+	uint64_t *last;
+	uint32_t n;
+	double elapsed;
+};
+
+static void print_total(uint32_t id, const char *path, uint64_t count, void *ctx)
+{
+	(void)id;
+	(void)ctx;
+	fprintf(stderr, "%20" PRIu64 "      %s\n", count, path);
+}
+
+static void print_interval(uint32_t id, const char *path, uint64_t count,
+			   void *ctx)
+{
+	struct interval *iv = ctx;
+	uint64_t before = 0;
+
+	if (id >= iv->n) {
+		uint64_t *grown = realloc(iv->last, (id + 1) * sizeof(*grown));
+
+		if (!grown)
+			return;
+		memset(grown + iv->n, 0, (id + 1 - iv->n) * sizeof(*grown));
+		iv->last = grown;
+		iv->n = id + 1;
+	}
+	before = iv->last[id];
+	iv->last[id] = count;
+	fprintf(stderr, "%14.6f %20" PRIu64 "      %s\n", iv->elapsed,
+		count - before, path);
+}
+
+static int parse_interval(const char *arg, int *ms)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 10 || v > 3600 * 1000)
+		return cli_error("count", "-I '%s': not a number of milliseconds "
+				 "from 10 to 3600000", arg);
+	*ms = (int)v;
+	return 0;
+}
+
+int cmd_count(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "interval", required_argument, NULL, 'I' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct evt_collection_opts o = {
+		.mode = EVT_MODE_COUNT, .what = "evtrace count",
+		.packet_size = EVT_PACKET_DEFAULT_BYTES,
+		.packet_count = EVT_PACKETS_DEFAULT,
+	};
+	const char **patterns = calloc(argc + 2, sizeof(char *));
+	struct interval iv = { 0 };
+	struct evt_collection_stats stats;
+	struct evt_collection *c = NULL;
+	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
+	int opt, status = 0, exec_errno = 0, ret = 1, interval_ms = 0;
+	int *pids = NULL;
+	unsigned npids = 0;
+	double start, next_print;
+	pid_t child = 0;
+
+	if (!patterns)
+		return cli_error("count", "out of memory");
+	while ((opt = getopt_long(argc, argv, "+e:p:I:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			if (!cli_pattern_ok("count", optarg))
+				goto out;
+			patterns[o.npatterns++] = optarg;
+			break;
+		case 'p':
+			if (cli_parse_pids("count", optarg, &pids, &npids))
+				goto out;
+			break;
+		case 'I':
+			if (parse_interval(optarg, &interval_ms))
+				goto out;
+			break;
+		case 'h':
+			ret = cli_help("count");
+			goto out;
+		default:
+			ret = cli_usage("count");
+			goto out;
+		}
+	}
+	if (npids && optind < argc) {
+		cli_error("count", "-p and a command to run exclude each other");
+		ret = cli_usage("count");
+		goto out;
+	}
+	if (!npids && optind >= argc) {
+		cli_error("count", "no command to run, and no -p");
+		ret = cli_usage("count");
+		goto out;
+	}
+	if (o.npatterns > EVT_RULES_MAX_PATTERNS) {
+		cli_error("count", "more than %d -e patterns", EVT_RULES_MAX_PATTERNS);
+		goto out;
+	}
+	if (o.npatterns == 0)
+		patterns[o.npatterns++] = "printk";
+	o.patterns = patterns;
+	o.pids = pids;
+	o.npids = npids;
+	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err))) {
+		cli_error("count", "%s", err);
+		goto out;
+	}
+	o.rundir = rundir;
+	if (evt_collection_create(&o, &c, err, sizeof(err))) {
+		cli_error("count", "%s", err);
+		goto out;
+	}
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	if (!npids) {
+		child = cli_spawn(argv + optind, evt_collection_rules_name(c), rundir,
+				  &exec_errno);
+		if (child < 0 || exec_errno) {
+			cli_error("count", "cannot run '%s': %s", argv[optind],
+				  strerror(child < 0 ? errno : exec_errno));
+			ret = 127;
+			goto out;
+		}
+	}
+	start = now_s();
+	next_print = start + interval_ms / 1000.0;
+	for (;;) {
+		if (child > 0 && waitpid(child, &status, WNOHANG) == child)
+			break;
+		if (!child && !evt_collection_running(c))
+			break;
+		if (stop_requested) {
+			if (child > 0) {
+				/* ^C reached the command too; wait a moment. */
+				kill(child, SIGTERM);
+				usleep(100 * 1000);
+				if (waitpid(child, &status, WNOHANG) != child)
+					status = 0;
+			}
+			break;
+		}
+		if (evt_collection_poll(c, err, sizeof(err)) < 0) {
+			cli_error("count", "%s", err);
+			goto out;
+		}
+		if (interval_ms && now_s() >= next_print) {
+			iv.elapsed = now_s() - start;
+			evt_collection_counts(c, print_interval, &iv);
+			next_print += interval_ms / 1000.0;
+		}
+		evt_collection_wait(c, COUNT_POLL_MS);
+	}
+	if (child > 0)
+		ret = WIFEXITED(status) ? WEXITSTATUS(status) :
+		      WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+	else
+		ret = 0;
+	if (evt_collection_finish(c, &stats, err, sizeof(err))) {
+		cli_error("count", "%s", err);
+		ret = ret ? ret : 1;
+		goto out;
+	}
+	if (child > 0) {
+		fprintf(stderr, "\n Event counts for '%s'", argv[optind]);
+	} else {
+		unsigned k;
+
+		fprintf(stderr, "\n Event counts for pid");
+		for (k = 0; k < npids; k++)
+			fprintf(stderr, "%c%d", k ? ',' : ' ', pids[k]);
+	}
+	fprintf(stderr, " (%u process%s):\n\n", stats.processes,
+		stats.processes == 1 ? "" : "es");
+	if (evt_collection_counts(c, print_total, NULL))
+		cli_error("count", "out of memory");
+	fprintf(stderr, "\n%20.6f seconds time elapsed\n", now_s() - start);
+	if (stats.lost_unbuffered)
+		fprintf(stderr, "evtrace: count: %" PRIu64 " events could not be "
+			"counted (no room for counters: memory bound reached)\n",
+			stats.lost_unbuffered);
+	if (stats.unfollowed)
+		fprintf(stderr, "evtrace: count: and an unknown number from %u "
+			"processes it could not follow (named above)\n",
+			stats.unfollowed);
+out:
+	evt_collection_destroy(c);
+	free(iv.last);
+	free(patterns);
+	free(pids);
+	return ret;
+}

@@ -1,0 +1,66 @@
+/*
+ * spawn.c - what record and count share: the processes they cover, given
+ * as a command to run or as pids.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_parse_pids(const char *cmd, const char *arg, int **pids, unsigned *npids)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int *grown, pid;
+
+	if (!copy)
+		return cli_error(cmd, "out of memory"), -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		pid = cli_parse_pid(cmd, tok);
+		if (pid < 0 || !(grown = realloc(*pids, (*npids + 1) * sizeof(int)))) {
+			free(copy);
+			return -1;
+		}
+		*pids = grown;
+		(*pids)[(*npids)++] = pid;
+	}
+	free(copy);
+	if (!*npids)
+		return cli_error(cmd, "-p '%s': no process id", arg), -1;
+	return 0;
+}
+
+pid_t cli_spawn(char **argv, const char *rules, const char *rundir,
+		   int *exec_errno)
+{
+	int pipefd[2], err = 0;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(pipefd[0]);
+		setenv("EVTRACE_COLLECTION", rules, 1);
+		setenv("EVTRACE_RUNDIR", rundir, 1);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(argv[0], argv);
+		err = errno;
+		if (write(pipefd[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	if (pid > 0 && read(pipefd[0], &err, sizeof(err)) == sizeof(err)) {
+		*exec_errno = err;
+		waitpid(pid, NULL, 0);
+	}
+	close(pipefd[0]);
+	return pid;
+}
+
