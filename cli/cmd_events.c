@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "live.h"
+#include "rules_files.h"
 #include "quote.h"
 #include "slots.h"
 #include "tree.h"
@@ -246,6 +247,7 @@ int cmd_ls(int argc, char **argv)
 
 static int set_enable(const char *cmd, int argc, char **argv, bool on)
 {
+	char err[PATH_MAX + 300];
 	struct evt_rundir rd;
 	struct evt_ctl **ctls;
 	struct target t;
@@ -258,7 +260,6 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 	n = open_targets(cmd, &t, &ctls, &rd);
 	if (n < 0)
 		return 1;
-	evt_rundir_close(&rd);
 	for (i = 0; i < n; i++) {
 		unsigned set = evt_tree_set(ctls[i], t.path, 0, on);
 
@@ -266,10 +267,18 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 			count += set;
 	}
 	evt_rundir_close_all(ctls, n);
+	ret = 0;
 	if (!count)
-		return cli_error(cmd, "%s: no such event or directory%s", t.path,
-				 t.pid ? "" : " in any traced process");
-	return 0;
+		ret = cli_error(cmd, "%s: no such event or directory%s", t.path,
+				t.pid ? "" : " in any traced process");
+	/* A rule too: events registered later (a library loaded, a process
+	 * started) follow it. */
+	else if (evt_default_rules_add(&rd, on, (uint32_t)t.pid, t.path, err,
+				       sizeof(err)))
+		ret = cli_error(cmd, "%s; the events there now were switched, "
+				"those registered later will not be", err);
+	evt_rundir_close(&rd);
+	return ret;
 }
 
 int cmd_enable(int argc, char **argv)

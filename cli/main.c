@@ -52,7 +52,8 @@ static const struct command commands[] = {
 	{ "enable", cmd_enable, "enable [-p PID] PATH",
 	  "Enable the event or directory PATH in running processes (or in PID).\n"
 	  "The root enables everything except printk/; name printk/ or below\n"
-	  "to enable printk events.\n" },
+	  "to enable printk events.  It is also a rule for events registered\n"
+	  "later: libraries loaded and, without -p, processes started after it.\n" },
 	{ "disable", cmd_disable, "disable [-p PID] PATH",
 	  "Disable the event or directory PATH, with the rules of enable.\n" },
 	{ "format", cmd_format, "format [-p PID] PATH",

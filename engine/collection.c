@@ -38,7 +38,9 @@
 #include "layout.h"
 #include "pattern.h"
 #include "rules.h"
+#include "rules_files.h"
 #include "live.h"
+#include "report.h"
 #include "slots.h"
 #include "stream_classes.h"
 #include "trace_dir.h"
@@ -138,15 +140,14 @@ static int claim_slot(struct evt_collection *c, char *err, size_t err_size)
 static int write_rules(struct evt_collection *c, char *err, size_t err_size)
 {
 	struct evt_rules *r = calloc(1, sizeof(*r));
-	char tmp[80];
-	FILE *f = NULL;
 	unsigned i;
-	int fd, ret = -1;
+	int ret;
 
 	if (!r)
 		return snprintf(err, err_size, "out of memory"), -1;
 	r->slot = c->slot;
 	r->collection_id = c->id;
+	r->scope = EVT_SCOPE_TREE;
 	r->mode = c->o.mode;
 	r->packet_size = c->o.packet_size;
 	r->packet_count = c->o.packet_count;
@@ -155,28 +156,7 @@ static int write_rules(struct evt_collection *c, char *err, size_t err_size)
 			 c->o.patterns[i]);
 	snprintf(c->rules_name, sizeof(c->rules_name), "collection-%" PRIu64
 		 ".rules", c->id);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", c->rules_name);
-	unlinkat(c->rd.fd, tmp, 0);
-	fd = evt_rundir_openat(&c->rd, tmp, O_WRONLY | O_CREAT | O_EXCL, 0600,
-			       err, err_size);
-	if (fd < 0)
-		goto out;
-	f = fdopen(fd, "w");
-	if (!f)
-		close(fd);
-	if (!f || evt_rules_write(f, r) || fclose(f)) {
-		snprintf(err, err_size, "%s/%s: %s", c->rd.path, tmp, strerror(errno));
-		unlinkat(c->rd.fd, tmp, 0);
-		goto out;
-	}
-	if (renameat(c->rd.fd, tmp, c->rd.fd, c->rules_name)) {
-		snprintf(err, err_size, "%s/%s: %s", c->rd.path, c->rules_name,
-			 strerror(errno));
-		unlinkat(c->rd.fd, tmp, 0);
-		goto out;
-	}
-	ret = 0;
-out:
+	ret = evt_rules_publish(&c->rd, c->rules_name, r, err, err_size);
 	free(r);
 	return ret;
 }
@@ -477,8 +457,8 @@ static void remember_foreign(struct evt_collection *c, const char *name,
 static void unfollowed(struct evt_collection *c, uint32_t pid, const char *path,
 		       const char *why)
 {
-	fprintf(stderr, "evtrace: pid %u: %s: %s; its events from then on are "
-		"missing, in a number nobody knows\n", pid, path, why);
+	evt_report("pid %u: %s: %s; its events from then on are "
+		"missing, in a number nobody knows", pid, path, why);
 	c->stats.unfollowed++;
 }
 
@@ -529,7 +509,7 @@ static bool track(struct evt_collection *c, const char *name, ino_t ino)
 	}
 	if (ret) {
 		if (ret != -ENOENT)
-			fprintf(stderr, "evtrace: %s\n", err);
+			evt_report("%s", err);
 		remember_foreign(c, name, ino);
 		return true;
 	}
@@ -540,7 +520,7 @@ static bool track(struct evt_collection *c, const char *name, ino_t ino)
 	}
 	slot = &ctl->slots[c->slot];
 	if (ctl->h.clock_kind != c->clock_kind) {
-		fprintf(stderr, "evtrace: %s: uses another trace clock; skipped\n",
+		evt_report("%s: uses another trace clock; skipped",
 			ctl->path);
 		evt_ctl_close(ctl);
 		remember_foreign(c, name, ino);
@@ -679,8 +659,8 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 	if (t->ctl->shrank)
 		return 0;	/* read as zeroes: drain() reports it */
 	if (h.magic != EVT_PACKET_MAGIC || h.packet_seq_num != seq) {
-		fprintf(stderr, "evtrace: %s: buffer %u packet %" PRIu64
-			": bad header; rest of this buffer skipped\n",
+		evt_report("%s: buffer %u packet %" PRIu64
+			": bad header; rest of this buffer skipped",
 			t->ctl->path, i, seq);
 		st->finished = true;
 		return 0;
@@ -691,8 +671,8 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 	}
 	content = h.content_size / 8;
 	if (h.content_size % 8 || content < sizeof(h) || content > packet_size) {
-		fprintf(stderr, "evtrace: %s: buffer %u packet %" PRIu64
-			": content size out of bounds; rest of this buffer skipped\n",
+		evt_report("%s: buffer %u packet %" PRIu64
+			": content size out of bounds; rest of this buffer skipped",
 			t->ctl->path, i, seq);
 		st->finished = true;
 		return 0;
@@ -813,7 +793,7 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 		return 0;
 	packets = evt_ctl_tbuf_packets(ctl, d, &size, &count);
 	if (!packets) {
-		fprintf(stderr, "evtrace: %s: buffer %u: geometry out of bounds; skipped\n",
+		evt_report("%s: buffer %u: geometry out of bounds; skipped",
 			ctl->path, i);
 		st->finished = true;
 		return 0;
@@ -833,8 +813,8 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 			st->next_seq = first;
 		}
 	} else if (produced < st->next_seq || produced - st->next_seq > count) {
-		fprintf(stderr, "evtrace: %s: buffer %u: produced count %" PRIu64
-			" impossible; skipped\n", ctl->path, i, produced);
+		evt_report("%s: buffer %u: produced count %" PRIu64
+			" impossible; skipped", ctl->path, i, produced);
 		st->finished = true;
 		return 0;
 	}
@@ -1093,7 +1073,7 @@ static int drain(struct evt_collection *c, bool final, char *err,
 				t->dead = true;
 		}
 		if (evt_ctl_refresh(t->ctl, why, sizeof(why)))
-			fprintf(stderr, "evtrace: %s\n", why);
+			evt_report("%s", why);
 		if (!c->finishing)
 			apply_patterns(c, t);
 		if (index_events(c, t)) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "live.h"
+#include "report.h"
 #include "slots.h"
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -47,7 +48,7 @@ int evt_rundir_open_live(const struct evt_rundir *rd, int pid,
 		if (ret) {
 			/* Not yet published, or gone meanwhile: not an error. */
 			if (ret != -EAGAIN && ret != -ENOENT)
-				fprintf(stderr, "evtrace: %s\n", err);
+				evt_report("%s", err);
 			continue;
 		}
 		if (!evt_ctl_alive(c)) {
@@ -55,7 +56,7 @@ int evt_rundir_open_live(const struct evt_rundir *rd, int pid,
 			continue;
 		}
 		if (evt_ctl_refresh(c, err, sizeof(err)))
-			fprintf(stderr, "evtrace: %s\n", err);
+			evt_report("%s", err);
 		ctls[count++] = c;
 	}
 	for (i = 0; i < n; i++)

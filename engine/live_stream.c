@@ -19,9 +19,11 @@
 
 #include "clock.h"
 #include "live.h"
+#include "report.h"
 #include "live_stream.h"
 #include "record.h"
 #include "rules.h"
+#include "rules_files.h"
 #include "pattern.h"
 #include "slots.h"
 #include "tree.h"
@@ -56,6 +58,7 @@ struct evt_live_stream {
 	unsigned slot;		/* 0: the default collection; else our own */
 	uint64_t id;		/* our collection's, in slot descriptors */
 	int lock_fd;
+	char rules_name[64];	/* published for processes started later */
 	char (*passed)[64];	/* control files not ours, not to open again */
 	unsigned npassed;
 	struct evt_clock_calibration clock;
@@ -64,6 +67,37 @@ struct evt_live_stream {
 	struct pending *pend;
 	size_t npend, cap;
 };
+
+/*
+ * A stream of every process publishes its rules (scope all): a process
+ * started later takes up its slot and switches its events on itself,
+ * from its first event on.
+ */
+static int publish(struct evt_live_stream *s, char *err, size_t err_size)
+{
+	struct evt_rules *r = calloc(1, sizeof(*r));
+	unsigned i;
+	int ret;
+
+	if (!r)
+		return snprintf(err, err_size, "out of memory"), -1;
+	r->slot = s->slot;
+	r->collection_id = s->id;
+	r->scope = EVT_SCOPE_ALL;
+	r->mode = EVT_MODE_DISCARD;
+	r->packet_size = EVT_PACKET_DEFAULT_BYTES;
+	r->packet_count = EVT_PACKETS_DEFAULT;
+	for (i = 0; i < s->npatterns && i < EVT_RULES_MAX_PATTERNS; i++)
+		snprintf(r->patterns[r->npatterns++], EVT_RULES_PATTERN_MAX, "%s",
+			 s->patterns[i]);
+	snprintf(s->rules_name, sizeof(s->rules_name), "collection-%llu.rules",
+		 (unsigned long long)s->id);
+	ret = evt_rules_publish(&s->rd, s->rules_name, r, err, err_size);
+	if (ret)
+		s->rules_name[0] = '\0';
+	free(r);
+	return ret;
+}
 
 int evt_live_stream_create(const char *rundir, int pid,
 			   const char *const *patterns, unsigned npatterns,
@@ -95,6 +129,8 @@ int evt_live_stream_create(const char *rundir, int pid,
 		s->slot = (unsigned)slot;
 		if (getrandom(&s->id, sizeof(s->id), 0) != sizeof(s->id) || !s->id)
 			s->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
+		if (!pid && publish(s, err, err_size))
+			goto out_free;
 	} else {
 		s->lock_fd = evt_rundir_slot_lock(&s->rd, 0, err, err_size);
 		if (s->lock_fd < 0)
@@ -115,6 +151,8 @@ int evt_live_stream_create(const char *rundir, int pid,
 out_free:
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
+	if (s->rules_name[0])
+		unlinkat(s->rd.fd, s->rules_name, 0);
 	evt_rundir_close(&s->rd);
 	free(s);
 	return -1;
@@ -230,8 +268,8 @@ static void push(struct evt_live_stream *s, const struct evt_live_event *e)
 static void broken(const struct evt_ctl *c, uint32_t i, struct cursor *cur,
 		   const char *why)
 {
-	fprintf(stderr, "evtrace: stream: %s: buffer %u packet %llu: %s; "
-		"rest of this buffer skipped\n", c->path, i,
+	evt_report("stream: %s: buffer %u packet %llu: %s; "
+		"rest of this buffer skipped", c->path, i,
 		(unsigned long long)cur->seq, why);
 	cur->broken = true;
 }
@@ -444,8 +482,8 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 		if (w->dead)
 			continue;
 		if (w->ctl->shrank) {
-			fprintf(stderr, "evtrace: stream: %s: the control file shrank "
-				"under the stream; pid %u is no longer read\n",
+			evt_report("stream: %s: the control file shrank "
+				"under the stream; pid %u is no longer read",
 				w->ctl->path, w->ctl->h.pid);
 			w->dead = true;
 			continue;
@@ -491,6 +529,10 @@ void evt_live_stream_destroy(struct evt_live_stream *s)
 
 	if (!s)
 		return;
+	/* No process takes up the slot after this (nor after the lock
+	 * goes: a process checks it). */
+	if (s->rules_name[0])
+		unlinkat(s->rd.fd, s->rules_name, 0);
 	for (k = 0; k < s->nw; k++) {
 		if (!s->slot)
 			for (j = 0; j < s->npatterns; j++)

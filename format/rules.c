@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "layout.h"
+#include "pattern.h"
 #include "rules.h"
 
 int evt_buffer_config_check(uint32_t packet_size, uint32_t packet_count,
@@ -94,15 +95,38 @@ int evt_rules_parse(const char *text, size_t len, struct evt_rules *rules,
 				 lineno, line);
 			return -1;
 		}
-		if (!strcmp(line, "enable")) {
-			if (rules->npatterns >= EVT_RULES_MAX_PATTERNS) {
+		if (!strncmp(line, "enable", 6) || !strncmp(line, "disable", 7)) {
+			const char *rest = line + (line[0] == 'e' ? 6 : 7);
+			unsigned i = rules->npatterns;
+
+			if (i >= EVT_RULES_MAX_PATTERNS) {
 				snprintf(err, err_size,
 					 "line %u: more than %d patterns", lineno,
 					 EVT_RULES_MAX_PATTERNS);
 				return -1;
 			}
-			snprintf(rules->patterns[rules->npatterns++],
-				 EVT_RULES_PATTERN_MAX, "%s", arg);
+			rules->pid[i] = 0;
+			if (*rest == ':') {
+				if (parse_u64(rest + 1, &v) || !v || v > INT32_MAX)
+					goto bad_value;
+				rules->pid[i] = (uint32_t)v;
+			} else if (*rest) {
+				goto bad_directive;
+			}
+			if (strlen(arg) >= EVT_RULES_PATTERN_MAX)
+				goto bad_value;
+			rules->disable[i] = line[0] == 'd';
+			snprintf(rules->patterns[i], EVT_RULES_PATTERN_MAX, "%s", arg);
+			rules->npatterns++;
+			continue;
+		}
+		if (!strcmp(line, "scope")) {
+			if (!strcmp(arg, "tree"))
+				rules->scope = EVT_SCOPE_TREE;
+			else if (!strcmp(arg, "all"))
+				rules->scope = EVT_SCOPE_ALL;
+			else
+				goto bad_value;
 			continue;
 		}
 		if (!strcmp(line, "mode")) {
@@ -126,16 +150,24 @@ int evt_rules_parse(const char *text, size_t len, struct evt_rules *rules,
 			rules->packet_size = v;
 		else if (!strcmp(line, "packet-count") && v <= UINT32_MAX)
 			rules->packet_count = v;
-		else
+		else if (!strcmp(line, "slot") || !strcmp(line, "collection") ||
+			 !strcmp(line, "packet-size") || !strcmp(line, "packet-count"))
 			goto bad_value;
+		else
+			goto bad_directive;
 		continue;
+bad_directive:
+		snprintf(err, err_size, "line %u: unknown directive '%s'", lineno,
+			 line);
+		return -1;
 bad_value:
 		snprintf(err, err_size, "line %u: bad '%s' value '%s'", lineno,
 			 line, arg);
 		return -1;
 	}
-	if (!rules->slot || !rules->collection_id) {
-		snprintf(err, err_size, "no slot or collection given");
+	if (rules->slot && !rules->collection_id) {
+		snprintf(err, err_size, "no collection given for slot %u",
+			 rules->slot);
 		return -1;
 	}
 	if (evt_buffer_config_check(rules->packet_size, rules->packet_count,
@@ -148,13 +180,99 @@ int evt_rules_write(FILE *f, const struct evt_rules *rules)
 {
 	unsigned i;
 
-	fprintf(f, "evtrace-rules 1\nslot %u\ncollection %" PRIu64
-		"\nmode %s\npacket-size %u\npacket-count %u\n", rules->slot,
-		rules->collection_id,
+	fprintf(f, "evtrace-rules 1\nslot %u\n", rules->slot);
+	if (rules->slot)
+		fprintf(f, "collection %" PRIu64 "\n", rules->collection_id);
+	fprintf(f, "scope %s\nmode %s\npacket-size %u\npacket-count %u\n",
+		rules->scope == EVT_SCOPE_ALL ? "all" : "tree",
 		rules->mode == EVT_MODE_OVERWRITE ? "overwrite" :
 		rules->mode == EVT_MODE_COUNT ? "count" : "discard",
 		rules->packet_size, rules->packet_count);
-	for (i = 0; i < rules->npatterns; i++)
-		fprintf(f, "enable %s\n", rules->patterns[i]);
+	for (i = 0; i < rules->npatterns; i++) {
+		fputs(rules->disable[i] ? "disable" : "enable", f);
+		if (rules->pid[i])
+			fprintf(f, ":%u", rules->pid[i]);
+		fprintf(f, " %s\n", rules->patterns[i]);
+	}
 	return ferror(f) ? -1 : 0;
+}
+
+int evt_rules_decide(const struct evt_rules *rules, const char *path,
+		     uint32_t pid)
+{
+	unsigned i = rules->npatterns;
+
+	while (i--)
+		if ((!rules->pid[i] || rules->pid[i] == pid) &&
+		    evt_pattern_match(rules->patterns[i], path))
+			return !rules->disable[i];
+	return -1;
+}
+
+/* Whether every event pattern q names, p names too (a sure subset). */
+static bool covers(const char *p, const char *q)
+{
+	size_t n = strlen(p);
+
+	while (n && p[n - 1] == '/')
+		n--;
+	if (n == 0 || (n == 1 && p[0] == '*'))	/* the root: all but printk/ */
+		return strncmp(q, "printk", 6) != 0;
+	if (memchr(p, '*', n))
+		return !strcmp(p, q);
+	return !strncmp(p, q, n) && (q[n] == '\0' || q[n] == '/');
+}
+
+int evt_rules_add(struct evt_rules *rules, bool enable, uint32_t pid,
+		  const char *pattern, char *err, size_t err_size)
+{
+	unsigned i, k, n;
+
+	if (strlen(pattern) >= EVT_RULES_PATTERN_MAX) {
+		snprintf(err, err_size, "pattern longer than %d bytes",
+			 EVT_RULES_PATTERN_MAX - 1);
+		return -1;
+	}
+	for (i = n = 0; i < rules->npatterns; i++) {
+		if ((!pid || rules->pid[i] == pid) &&
+		    covers(pattern, rules->patterns[i]))
+			continue;	/* moot */
+		if (i != n) {
+			memcpy(rules->patterns[n], rules->patterns[i],
+			       EVT_RULES_PATTERN_MAX);
+			rules->disable[n] = rules->disable[i];
+			rules->pid[n] = rules->pid[i];
+		}
+		n++;
+	}
+	rules->npatterns = n;
+	if (n >= EVT_RULES_MAX_PATTERNS) {
+		snprintf(err, err_size, "more than %d rules; disable / and "
+			 "printk/ to start again", EVT_RULES_MAX_PATTERNS);
+		return -1;
+	}
+	snprintf(rules->patterns[n], EVT_RULES_PATTERN_MAX, "%s", pattern);
+	rules->disable[n] = !enable;
+	rules->pid[n] = pid;
+	rules->npatterns++;
+	/* A disable line with no enable line before it switches off what
+	 * nothing switched on. */
+	for (i = k = 0; i < rules->npatterns; i++) {
+		bool on_before = false;
+		unsigned j;
+
+		for (j = 0; j < i && !on_before; j++)
+			on_before = !rules->disable[j];
+		if (rules->disable[i] && !on_before)
+			continue;
+		if (i != k) {
+			memcpy(rules->patterns[k], rules->patterns[i],
+			       EVT_RULES_PATTERN_MAX);
+			rules->disable[k] = rules->disable[i];
+			rules->pid[k] = rules->pid[i];
+		}
+		k++;
+	}
+	rules->npatterns = k;
+	return 0;
 }

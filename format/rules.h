@@ -1,23 +1,38 @@
 /*
- * rules.h - a collection's published rules, read by traced processes.
+ * rules.h - published enable rules, read by traced processes.
  *
  * A collection that must see processes from their start writes its rules
- * to a file in the run directory and names it in $EVTRACE_COLLECTION in
- * the environment of the processes it covers (children inherit it).  A
- * process applies the rules itself when it registers its events, so it
- * never waits on an engine.  Text, one directive per line:
+ * to a file in the run directory; a process applies the rules that cover
+ * it itself when it registers its events, so it never waits on an engine.
+ * Which rules files cover a process:
+ *
+ *   collection-<id>.rules  scope tree: named in $EVTRACE_COLLECTION in the
+ *                          environment of a recorded command (children
+ *                          inherit it); scope all: every process of the
+ *                          run directory, started before or after
+ *   default.rules          slot 0, the default collection: what `evtrace
+ *                          enable` and `disable` said of directories and
+ *                          patterns, so that events registered later (a
+ *                          library dlopen'd, a process started) follow it
+ *
+ * Text, one directive per line:
  *
  *   evtrace-rules 1
- *   slot 1
- *   collection 1234567890
+ *   slot 1                    (0: the default collection)
+ *   collection 1234567890     (not for slot 0)
+ *   scope tree | all
  *   mode discard | overwrite | count
  *   packet-size 65536
  *   packet-count 16
- *   enable <pattern>          (any number)
+ *   enable <pattern>          (any number, in order; the last line whose
+ *   disable <pattern>          pattern names an event decides; ":<pid>"
+ *   enable:<pid> <pattern>     after the verb limits a line to the
+ *                              process with that pid)
  */
 #ifndef EVT_FORMAT_RULES_H
 #define EVT_FORMAT_RULES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,20 +42,43 @@
 #define EVT_RULES_MAX_PATTERNS 64
 #define EVT_RULES_PATTERN_MAX 256
 
+enum evt_rules_scope {
+	EVT_SCOPE_TREE = 0,	/* the processes whose environment names it */
+	EVT_SCOPE_ALL = 1,	/* every process in the run directory */
+};
+
 struct evt_rules {
 	uint32_t slot;
 	uint64_t collection_id;
+	uint32_t scope;			/* enum evt_rules_scope */
 	uint32_t mode;
 	uint32_t packet_size;
 	uint32_t packet_count;
 	unsigned npatterns;
 	char patterns[EVT_RULES_MAX_PATTERNS][EVT_RULES_PATTERN_MAX];
+	uint8_t disable[EVT_RULES_MAX_PATTERNS];	/* a disable line */
+	uint32_t pid[EVT_RULES_MAX_PATTERNS];	/* 0: any process */
 };
 
 /* Returns 0, or -1 with "line N: why" in err. */
 int evt_rules_parse(const char *text, size_t len, struct evt_rules *rules,
 		    char *err, size_t err_size);
 int evt_rules_write(FILE *f, const struct evt_rules *rules);
+/*
+ * What the rules say of the event at path in process pid: 1 on, 0 off,
+ * -1 nothing (no line names it).
+ */
+int evt_rules_decide(const struct evt_rules *rules, const char *path,
+		     uint32_t pid);
+/*
+ * Appends a line (pid 0: for every process), first dropping the lines it
+ * makes moot: those for the same or a narrower pattern (a path below a
+ * directory it names) and the same or a narrower set of processes, and a
+ * disable line with no enable line before it.  0, or -1 with err set when
+ * the rules are full.
+ */
+int evt_rules_add(struct evt_rules *rules, bool enable, uint32_t pid,
+		  const char *pattern, char *err, size_t err_size);
 /* 0 when sizes and counts are within the limits of layout.h. */
 int evt_buffer_config_check(uint32_t packet_size, uint32_t packet_count,
 			    char *err, size_t err_size);

@@ -208,8 +208,8 @@ static void publish_header(void)
 	__atomic_store_n(&evt__proc.hdr->magic, EVT_CTL_MAGIC, __ATOMIC_RELEASE);
 }
 
-static void slot_configure(uint32_t s, uint32_t mode, uint64_t id,
-			   uint32_t packet_size, uint32_t packet_count)
+void evt__slot_configure(uint32_t s, uint32_t mode, uint64_t id,
+			 uint32_t packet_size, uint32_t packet_count)
 {
 	struct evt_ctl_slot *slot = &evt__proc.slots[s];
 
@@ -219,50 +219,6 @@ static void slot_configure(uint32_t s, uint32_t mode, uint64_t id,
 	slot->packet_count = packet_count;
 	slot->gen += 2;		/* even: odd means an engine is rewriting it */
 	__atomic_store_n(&slot->state, EVT_SLOT_ACTIVE, __ATOMIC_RELEASE);
-}
-
-/*
- * A collection's rules: $EVTRACE_COLLECTION names a file in the run
- * directory (a name, not a path), checked like everything there.
- */
-static void load_rules(const struct evt_rundir *rd)
-{
-	const char *name = secure_getenv("EVTRACE_COLLECTION");
-	char buf[EVT_RULES_MAX_PATTERNS * (EVT_RULES_PATTERN_MAX + 8) + 256];
-	char err[EVT_RUNDIR_PATH_MAX + 300];
-	ssize_t n;
-	int fd;
-
-	if (!name || !*name)
-		return;
-	if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
-		evt__warn("EVTRACE_COLLECTION '%.200s': not a file name in the run "
-			  "directory; ignored", name);
-		return;
-	}
-	fd = evt_rundir_openat(rd, name, O_RDONLY, 0, err, sizeof(err));
-	if (fd < 0) {
-		/* Gone: its recording ended before this process started. */
-		if (errno == ENOENT)
-			evt__debug("%s", err);
-		else
-			evt__warn("%s; no collection rules applied", err);
-		return;
-	}
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n < 0 || (size_t)n == sizeof(buf)) {
-		evt__warn("%s/%s: unreadable or too large; ignored", rd->path, name);
-		return;
-	}
-	evt__proc.rules = malloc(sizeof(*evt__proc.rules));
-	if (!evt__proc.rules)
-		return;
-	if (evt_rules_parse(buf, n, evt__proc.rules, err, sizeof(err))) {
-		evt__warn("%s/%s: %s; ignored", rd->path, name, err);
-		free(evt__proc.rules);
-		evt__proc.rules = NULL;
-	}
 }
 
 static const uint8_t ftrace_types[1] = { EVT_ARG_STRING };
@@ -308,15 +264,10 @@ int evt__process_init_locked(void)
 	set_pointers(base, &l);
 	guard_mapping();
 	fill_header(evt__proc.hdr, &l);
-	slot_configure(0, EVT_MODE_DISCARD, 0, EVT_PACKET_DEFAULT_BYTES,
-		       EVT_PACKETS_DEFAULT);
-	load_rules(&rd);
+	evt__slot_configure(0, EVT_MODE_DISCARD, 0, EVT_PACKET_DEFAULT_BYTES,
+			    EVT_PACKETS_DEFAULT);
+	evt__rules_load_locked(&rd);
 	evt_rundir_close(&rd);
-	if (evt__proc.rules)
-		slot_configure(evt__proc.rules->slot, evt__proc.rules->mode,
-			       evt__proc.rules->collection_id,
-			       evt__proc.rules->packet_size,
-			       evt__proc.rules->packet_count);
 	pthread_key_create(&evt__proc.thread_key, evt__thread_exit);
 
 	id = evt__event_add_locked("ftrace/print", "%s", EVT_KIND_FTRACE,
@@ -361,28 +312,6 @@ static void hash_insert(const char *path, uint32_t id)
 	while (evt__proc.hash[i])
 		i = (i + 1) & mask;
 	evt__proc.hash[i] = id + 1;
-}
-
-static void apply_rules(uint32_t id, const char *path, uint32_t parent)
-{
-	const struct evt_rules *r = evt__proc.rules;
-	unsigned i;
-
-	if (!r)
-		return;
-	for (i = 0; i < r->npatterns; i++) {
-		if (evt_pattern_match(r->patterns[i], path)) {
-			__atomic_fetch_or(&evt__proc.enable[id], 1u << r->slot,
-					  __ATOMIC_RELEASE);
-			/* A stable view is written from its raw event's site:
-			 * the same union an engine keeps (engine/ctl.c). */
-			if (parent != UINT32_MAX)
-				__atomic_fetch_or(&evt__proc.enable[parent],
-						  1u << (EVT_VIEW_SHIFT + r->slot),
-						  __ATOMIC_RELEASE);
-			return;
-		}
-	}
 }
 
 /* Appends the registry entry of event id; returns 0 or -ENOSPC. */
@@ -493,7 +422,7 @@ uint32_t evt__event_add_locked(const char *path, const char *format,
 	}
 	evt__proc.nevents++;
 	hash_insert(e->path, id);
-	apply_rules(id, path, parent);
+	evt__rules_apply_locked(id, path, parent);
 	return id;
 }
 

@@ -179,6 +179,10 @@ EVT_API void evt__module_register(struct evt_module *module,
 	if (module->registered || evt__process_init_locked())
 		goto out_unlock;
 	module->registered = 1;
+	/* What `enable` said since the process started covers this
+	 * module too (the first module read it at start). */
+	if (evt__proc.nevents > 1)
+		evt__rules_reload_default_locked();
 	name = evt__module_name(module);
 	n = stop - start;
 	mrt = calloc(1, sizeof(*mrt));

@@ -93,7 +93,8 @@ struct evt__process {
 	uint32_t ntbufs;		/* atomically bumped */
 	struct evt__tbuf_priv tbuf_priv[EVT_MAX_TBUFS];
 
-	struct evt_rules *rules;	/* from $EVTRACE_COLLECTION, or NULL */
+	struct evt_rules *rules[EVT_NSLOTS];	/* by slot: the rules files
+						 * covering it (published_rules.c) */
 	struct evt__site_rt ftrace_rt;
 	pthread_key_t thread_key;
 };
@@ -106,6 +107,13 @@ uint32_t evt__event_add_locked(const char *path, const char *format,
 			       uint16_t kind, const uint8_t *types,
 			       uint8_t nargs, uint32_t parent, int *reused);
 void evt__event_unload_locked(uint32_t id);
+void evt__slot_configure(uint32_t s, uint32_t mode, uint64_t id,
+			 uint32_t packet_size, uint32_t packet_count);
+
+/* published_rules.c */
+void evt__rules_load_locked(const struct evt_rundir *rd);
+void evt__rules_reload_default_locked(void);
+void evt__rules_apply_locked(uint32_t id, const char *path, uint32_t parent);
 
 /* register.c */
 void evt__site_register_lazy(struct evt_site *site);

@@ -25,7 +25,12 @@ wait "$rec" || { cat "$T/rec.err" >&2; fail "record failed"; }
 echo "at most $maxc control files and $maxf recorder fds at once, in $samples samples"
 [ "$maxc" -le 60 ] || fail "$maxc control files at once in the run directory"
 [ "$maxf" -le 60 ] || fail "the recorder held $maxf fds at once"
-[ -z "$(ls "$EVTRACE_RUNDIR" | grep '\.ctl$' || true)" ] || fail "control files left: $(ls "$EVTRACE_RUNDIR")"
+left=$(ls "$EVTRACE_RUNDIR" | grep '\.ctl$' || true)
+if [ -n "$left" ]; then
+	cat "$T/rec.err" >&2
+	for f in $left; do od -A d -t x4 -N 700 "$EVTRACE_RUNDIR/$f" >&2; done
+	fail "control files left: $left (first line of $(head -1 "$T/prog.out"))"
+fi
 "$EVTRACE" report "$T/tr" >"$T/report"
 bt "$T/tr" >"$T/bt"
 expect_eq "$(python3 "$CHECK" count "$T/report" "$T/bt" $((5 * n1)) "child ")" "read $((5 * n1)) lost 0" "events of $n1 children"

@@ -3,6 +3,7 @@
 #include "ctl.h"
 #include "pattern.h"
 #include "quote.h"
+#include "report.h"
 #include "rules.h"
 #include "unit.h"
 
@@ -80,6 +81,99 @@ static void rules_round_trip_and_errors(void)
 			      53, &back, err, sizeof(err)) < 0);
 }
 
+/* Lines in order, the last one naming an event decides; pid lines; what a
+ * new line makes moot is dropped; round trip of every directive. */
+static void rules_decide_and_compact(void)
+{
+	struct evt_rules r, back;
+	char *text = NULL, err[200];
+	size_t len = 0;
+	FILE *f;
+
+	memset(&r, 0, sizeof(r));
+	r.packet_size = 65536;
+	r.packet_count = 16;
+	CHECK(evt_rules_decide(&r, "printk/a/b.c/1", 7) == -1);
+	CHECK(evt_rules_add(&r, false, 0, "printk/", err, sizeof(err)) == 0);
+	CHECK(r.npatterns == 0);		/* nothing on to switch off */
+	CHECK(evt_rules_add(&r, true, 0, "printk/a", err, sizeof(err)) == 0);
+	CHECK(evt_rules_add(&r, false, 0, "printk/a/b.c/2", err, sizeof(err)) == 0);
+	CHECK(evt_rules_add(&r, true, 42, "printk/c", err, sizeof(err)) == 0);
+	CHECK(r.npatterns == 3);
+	CHECK(evt_rules_decide(&r, "printk/a/b.c/1", 7) == 1);
+	CHECK(evt_rules_decide(&r, "printk/a/b.c/2", 7) == 0);
+	CHECK(evt_rules_decide(&r, "printk/c/d.c/9", 7) == -1);
+	CHECK(evt_rules_decide(&r, "printk/c/d.c/9", 42) == 1);
+	CHECK(evt_rules_decide(&r, "printk/ab/x.c/1", 7) == -1);	/* not below a/ */
+	/* Enabling a directory again makes the lines below it moot. */
+	CHECK(evt_rules_add(&r, true, 0, "printk/a/", err, sizeof(err)) == 0);
+	CHECK(r.npatterns == 2);
+	CHECK(evt_rules_decide(&r, "printk/a/b.c/2", 7) == 1);
+	/* The root does not cover printk/ lines; a pid line covers only its pid. */
+	CHECK(evt_rules_add(&r, false, 0, "/", err, sizeof(err)) == 0);
+	CHECK(r.npatterns == 3);
+	CHECK(evt_rules_add(&r, false, 9, "printk/", err, sizeof(err)) == 0);
+	CHECK(r.npatterns == 4);
+	CHECK(evt_rules_decide(&r, "printk/c/d.c/9", 42) == 1);
+	CHECK(evt_rules_decide(&r, "printk/a/x", 9) == 0);
+	CHECK(evt_rules_add(&r, false, 0, "printk/", err, sizeof(err)) == 0);
+	CHECK(evt_rules_decide(&r, "printk/c/d.c/9", 42) == -1 ||
+	      evt_rules_decide(&r, "printk/c/d.c/9", 42) == 0);
+	CHECK(evt_rules_decide(&r, "printk/a/b.c/1", 7) != 1);
+	/* A glob is moot only under the same glob. */
+	CHECK(evt_rules_add(&r, true, 0, "printk/*/x.c/*", err, sizeof(err)) == 0);
+	CHECK(evt_rules_add(&r, true, 0, "printk/q", err, sizeof(err)) == 0);
+	CHECK(evt_rules_decide(&r, "printk/z/x.c/3", 1) == 1);
+	r.scope = EVT_SCOPE_ALL;
+	f = open_memstream(&text, &len);
+	CHECK(evt_rules_write(f, &r) == 0);
+	fclose(f);
+	CHECK(strstr(text, "slot 0\nscope all\n") != NULL);
+	CHECK(strstr(text, "collection") == NULL);
+	CHECK(evt_rules_parse(text, len, &back, err, sizeof(err)) == 0);
+	CHECK(back.npatterns == r.npatterns && back.scope == EVT_SCOPE_ALL);
+	CHECK(!memcmp(back.pid, r.pid, r.npatterns * sizeof(r.pid[0])) &&
+	      !memcmp(back.disable, r.disable, r.npatterns));
+	free(text);
+	CHECK(evt_rules_parse("evtrace-rules 1\nslot 0\nenable:x printk\n", strlen("evtrace-rules 1\nslot 0\nenable:x printk\n"),
+			      &back, err, sizeof(err)) < 0);
+	CHECK_STR(err, "line 3: bad 'enable:x' value 'printk'");
+	CHECK(evt_rules_parse("evtrace-rules 1\nslot 0\nenables printk\n", strlen("evtrace-rules 1\nslot 0\nenables printk\n"),
+			      &back, err, sizeof(err)) < 0);
+	CHECK_STR(err, "line 3: unknown directive 'enables'");
+	CHECK(evt_rules_parse("evtrace-rules 1\nslot 2\nenable printk\n", strlen("evtrace-rules 1\nslot 2\nenable printk\n"),
+			      &back, err, sizeof(err)) < 0);
+	CHECK_STR(err, "no collection given for slot 2");
+	/* Full: refused with what to do. */
+	memset(&r, 0, sizeof(r));
+	for (int i = 0; i < EVT_RULES_MAX_PATTERNS; i++) {
+		char pat[32];
+
+		snprintf(pat, sizeof(pat), "printk/m%d", i);
+		CHECK(evt_rules_add(&r, true, 0, pat, err, sizeof(err)) == 0);
+	}
+	CHECK(evt_rules_add(&r, true, 0, "printk/one-more", err, sizeof(err)) < 0);
+	CHECK_STR(err, "more than 64 rules; disable / and printk/ to start again");
+	CHECK(evt_rules_add(&r, true, 0, "printk/", err, sizeof(err)) == 0);
+	CHECK(r.npatterns == 1);
+}
+
+static void keep_message(const char *message, void *ctx)
+{
+	snprintf(ctx, 200, "%s", message);
+}
+
+/* The engine's diagnostics go where its front end says. */
+static void reports_go_to_the_callback(void)
+{
+	char got[200] = "";
+
+	evt_report_set(keep_message, got);
+	evt_report("pid %d: %s", 42, "gone");
+	evt_report_set(NULL, NULL);
+	CHECK_STR(got, "pid 42: gone");
+}
+
 static void quote_round_trips(void)
 {
 	const char *in = "tab\there \"q\" back\\slash\nnl \x01";
@@ -117,6 +211,8 @@ static void control_file_names(void)
 
 int main(void)
 {
+	rules_decide_and_compact();
+	reports_go_to_the_callback();
 	control_file_names();
 	root_never_names_printk();
 	directories_and_globs();

@@ -430,6 +430,42 @@ static int mode_loop(int n)
 	return 0;
 }
 
+static volatile sig_atomic_t go;
+
+static void on_go(int sig)
+{
+	(void)sig;
+	go = 1;
+}
+
+/* Waits for SIGUSR1, then loads lib and calls it every 5 ms: a library
+ * that registers its events after the process started. */
+static int mode_wait_dlopen(const char *lib)
+{
+	void (*run)(int);
+	void *h;
+	int i;
+
+	signal(SIGUSR1, on_go);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	while (!go)
+		usleep(5000);
+	h = dlopen(lib, RTLD_NOW);
+	if (!h) {
+		fprintf(stderr, "tracee: %s\n", dlerror());
+		return 1;
+	}
+	run = (void (*)(int))dlsym(h, "plugin_run");
+	printf("loaded\n");
+	fflush(stdout);
+	for (i = 0;; i++) {
+		run(i);
+		usleep(5000);
+	}
+	return 0;
+}
+
 static int mode_badformat(void)
 {
 	int n = 0;
@@ -487,6 +523,8 @@ int main(int argc, char **argv)
 		ret = mode_wait();
 	else if (!strcmp(mode, "spawn") && argc == 4)
 		ret = mode_spawn(atoi(argv[2]), atoi(argv[3]));
+	else if (!strcmp(mode, "wait-dlopen") && argc == 3)
+		ret = mode_wait_dlopen(argv[2]);
 	else if (!strcmp(mode, "loop") && argc == 3)
 		ret = mode_loop(atoi(argv[2]));
 	else if (!strcmp(mode, "badformat"))

@@ -1,0 +1,18 @@
+/*
+ * report.h - how the engine tells what went wrong that is not an error of
+ * the call at hand: a process it cannot follow, a bad buffer, a file it
+ * skipped.  The engine is a library: a front end (the CLI, the daemon, the
+ * filesystem view) chooses where these go; by default, standard error as
+ * "evtrace: <message>".
+ */
+#ifndef EVT_ENGINE_REPORT_H
+#define EVT_ENGINE_REPORT_H
+
+/* Receives one message, without a trailing newline. */
+typedef void (*evt_report_cb)(const char *message, void *ctx);
+
+/* Where messages go from now on; NULL: back to standard error. */
+void evt_report_set(evt_report_cb cb, void *ctx);
+void evt_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * rules_files.c - rules files in the run directory; default.rules is
+ * rewritten under default.lock (see rules_files.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rules_files.h"
+#include "layout.h"
+#include "report.h"
+#include "rules.h"
+
+#define RULES_FILE_MAX (EVT_RULES_MAX_PATTERNS * (EVT_RULES_PATTERN_MAX + 24) + 256)
+
+/* Waits up to 2 s for the lock: another enable is quick, and a process
+ * that holds it for good must not hang us. */
+static int take_lock(const struct evt_rundir *rd, char *err, size_t err_size)
+{
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	int fd = evt_rundir_openat(rd, "default.lock", O_RDWR | O_CREAT, 0600,
+				   err, err_size), tries;
+
+	if (fd < 0)
+		return -1;
+	for (tries = 0; tries < 200; tries++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return fd;
+		nanosleep(&pause, NULL);
+	}
+	snprintf(err, err_size, "%s/default.lock: held by another process for "
+		 "2 s; try again", rd->path);
+	close(fd);
+	return -1;
+}
+
+static int load(const struct evt_rundir *rd, struct evt_rules *r, char *err,
+		size_t err_size)
+{
+	char why[200], *buf;
+	ssize_t n;
+	int fd = evt_rundir_openat(rd, "default.rules", O_RDONLY, 0, err, err_size);
+
+	memset(r, 0, sizeof(*r));
+	r->scope = EVT_SCOPE_ALL;
+	r->packet_size = EVT_PACKET_DEFAULT_BYTES;
+	r->packet_count = EVT_PACKETS_DEFAULT;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	buf = malloc(RULES_FILE_MAX);
+	n = buf ? read(fd, buf, RULES_FILE_MAX) : -1;
+	close(fd);
+	if (n < 0 || n == RULES_FILE_MAX ||
+	    evt_rules_parse(buf, (size_t)n, r, why, sizeof(why))) {
+		/* Ours to write: a bad one is started again, and said. */
+		evt_report("%s/default.rules: %s; starting it again",
+			rd->path, n < 0 || n == RULES_FILE_MAX ? "unreadable or too large"
+							       : why);
+		memset(r, 0, sizeof(*r));
+		r->scope = EVT_SCOPE_ALL;
+		r->packet_size = EVT_PACKET_DEFAULT_BYTES;
+		r->packet_count = EVT_PACKETS_DEFAULT;
+	}
+	free(buf);
+	r->slot = 0;
+	return 0;
+}
+
+/* Lines of processes that are gone name nobody now. */
+static void drop_dead(struct evt_rules *r)
+{
+	unsigned i, n;
+
+	for (i = n = 0; i < r->npatterns; i++) {
+		if (r->pid[i] && kill((pid_t)r->pid[i], 0) && errno == ESRCH)
+			continue;
+		if (i != n) {
+			memcpy(r->patterns[n], r->patterns[i], EVT_RULES_PATTERN_MAX);
+			r->disable[n] = r->disable[i];
+			r->pid[n] = r->pid[i];
+		}
+		n++;
+	}
+	r->npatterns = n;
+}
+
+int evt_rules_publish(const struct evt_rundir *rd, const char *name,
+		      const struct evt_rules *rules, char *err, size_t err_size)
+{
+	char tmp[80];
+	FILE *f;
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
+	unlinkat(rd->fd, tmp, 0);
+	fd = evt_rundir_openat(rd, tmp, O_WRONLY | O_CREAT | O_EXCL, 0600, err,
+			       err_size);
+	if (fd < 0)
+		return -1;
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	if (!f || evt_rules_write(f, rules) || fclose(f) ||
+	    renameat(rd->fd, tmp, rd->fd, name)) {
+		snprintf(err, err_size, "%s/%s: %s", rd->path, name, strerror(errno));
+		unlinkat(rd->fd, tmp, 0);
+		return -1;
+	}
+	return 0;
+}
+
+int evt_default_rules_add(const struct evt_rundir *rd, bool enable,
+			  uint32_t pid, const char *pattern, char *err,
+			  size_t err_size)
+{
+	struct evt_rules *r = malloc(sizeof(*r));
+	int lock, ret = -1;
+
+	if (!r)
+		return snprintf(err, err_size, "out of memory"), -1;
+	lock = take_lock(rd, err, err_size);
+	if (lock < 0)
+		goto out;
+	if (load(rd, r, err, err_size) == 0) {
+		drop_dead(r);
+		if (evt_rules_add(r, enable, pid, pattern, err, err_size) == 0)
+			ret = evt_rules_publish(rd, "default.rules", r, err, err_size);
+	}
+	close(lock);
+out:
+	free(r);
+	return ret;
+}

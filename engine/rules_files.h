@@ -1,0 +1,32 @@
+/*
+ * rules_files.h - rules files an engine publishes in the run directory
+ * (rules.h) for processes to apply as they register their events:
+ * a collection's, and default.rules, what `evtrace enable` and `disable`
+ * said for the default collection (slot 0), read by each process when it
+ * starts and whenever it loads a library.
+ */
+#ifndef EVT_ENGINE_RULES_FILES_H
+#define EVT_ENGINE_RULES_FILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules.h"
+#include "rundir.h"
+
+/* Writes rules as the file name in the run directory, whole or not at
+ * all (a temporary file renamed).  0, or -1 with err set. */
+int evt_rules_publish(const struct evt_rundir *rd, const char *name,
+		      const struct evt_rules *rules, char *err, size_t err_size);
+
+/*
+ * Adds "enable PATTERN" or "disable PATTERN" (for process pid only, or
+ * every process when 0) to default.rules, under a lock; lines of pids
+ * that no longer run are dropped.  0, or -1 with err set.
+ */
+int evt_default_rules_add(const struct evt_rundir *rd, bool enable,
+			  uint32_t pid, const char *pattern, char *err,
+			  size_t err_size);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * published_rules.c - the rules files that cover this process (rules.h),
+ * read from the run directory and applied to each event as it registers.
+ *
+ * At start: the collection named in $EVTRACE_COLLECTION, every collection
+ * of scope "all", and default.rules (slot 0).  A collection's file counts
+ * only while an engine holds its slot's lock (a shared flock, never
+ * waited for, tells): a file left by a dead one configures nothing.
+ * default.rules is read again whenever a module registers (dlopen), so
+ * that an `enable` of a directory after the process started covers the
+ * libraries it loads later.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+/* Rules files are small; a line may carry a pid. */
+#define RULES_FILE_MAX (EVT_RULES_MAX_PATTERNS * (EVT_RULES_PATTERN_MAX + 24) + 256)
+
+/* Reads and parses name; NULL (said when it matters) if it cannot. */
+static struct evt_rules *read_rules(const struct evt_rundir *rd, const char *name,
+				    const char *what, bool quiet_if_absent)
+{
+	char err[EVT_RUNDIR_PATH_MAX + 300];
+	struct evt_rules *r;
+	char *buf;
+	ssize_t n;
+	int fd = evt_rundir_openat(rd, name, O_RDONLY, 0, err, sizeof(err));
+
+	if (fd < 0) {
+		if (errno == ENOENT && quiet_if_absent)
+			evt__debug("%s", err);
+		else
+			evt__warn("%s; no %s rules applied", err, what);
+		return NULL;
+	}
+	buf = malloc(RULES_FILE_MAX);
+	r = malloc(sizeof(*r));
+	n = buf && r ? read(fd, buf, RULES_FILE_MAX) : -1;
+	close(fd);
+	if (n < 0 || n == RULES_FILE_MAX) {
+		if (buf && r)
+			evt__warn("%s/%s: unreadable or too large; ignored",
+				  rd->path, name);
+		goto fail;
+	}
+	if (evt_rules_parse(buf, (size_t)n, r, err, sizeof(err))) {
+		evt__warn("%s/%s: %s; ignored", rd->path, name, err);
+		goto fail;
+	}
+	free(buf);
+	return r;
+fail:
+	free(buf);
+	free(r);
+	return NULL;
+}
+
+/* Whether an engine holds the lock of slot s (shared flock, not waited
+ * for: it fails while an engine holds it exclusively). */
+static bool slot_held(const struct evt_rundir *rd, uint32_t s)
+{
+	char name[32], err[EVT_RUNDIR_PATH_MAX + 300];
+	bool held;
+	int fd;
+
+	snprintf(name, sizeof(name), "slot-%u.lock", s);
+	fd = evt_rundir_openat(rd, name, O_RDONLY, 0, err, sizeof(err));
+	if (fd < 0)
+		return false;
+	held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd);	/* and with it a shared lock we got */
+	return held;
+}
+
+/* Takes up a collection's rules: its slot configured, its lines kept. */
+static void adopt(const struct evt_rundir *rd, struct evt_rules *r,
+		  const char *name)
+{
+	if (r->slot == 0 || r->slot >= EVT_NSLOTS || evt__proc.rules[r->slot] ||
+	    !slot_held(rd, r->slot)) {
+		evt__debug("%s/%s: not applied (its slot is taken or its "
+			   "engine gone)", rd->path, name);
+		free(r);
+		return;
+	}
+	evt__proc.rules[r->slot] = r;
+	evt__slot_configure(r->slot, r->mode, r->collection_id, r->packet_size,
+			    r->packet_count);
+}
+
+/* Collections of scope "all": every process of the run directory. */
+static void load_scope_all(const struct evt_rundir *rd, const char *env_name)
+{
+	int fd = openat(rd->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dh = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *d;
+
+	if (!dh) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((d = readdir(dh))) {
+		size_t len = strlen(d->d_name);
+		struct evt_rules *r;
+
+		if (strncmp(d->d_name, "collection-", 11) || len < 17 ||
+		    strcmp(d->d_name + len - 6, ".rules") ||
+		    (env_name && !strcmp(d->d_name, env_name)))
+			continue;
+		r = read_rules(rd, d->d_name, "collection", true);
+		if (r && r->scope == EVT_SCOPE_ALL)
+			adopt(rd, r, d->d_name);
+		else
+			free(r);
+	}
+	closedir(dh);
+}
+
+static void load_default(const struct evt_rundir *rd)
+{
+	struct evt_rules *r = read_rules(rd, "default.rules", "default", true);
+
+	if (r && r->slot != 0) {
+		evt__warn("%s/default.rules: not for slot 0; ignored", rd->path);
+		free(r);
+		r = NULL;
+	}
+	free(evt__proc.rules[0]);
+	evt__proc.rules[0] = r;
+}
+
+void evt__rules_load_locked(const struct evt_rundir *rd)
+{
+	const char *name = secure_getenv("EVTRACE_COLLECTION");
+	struct evt_rules *r;
+
+	if (name && *name) {
+		if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
+			evt__warn("EVTRACE_COLLECTION '%.200s': not a file name in "
+				  "the run directory; ignored", name);
+			name = NULL;
+		} else if ((r = read_rules(rd, name, "collection", true))) {
+			adopt(rd, r, name);
+		}
+	}
+	load_scope_all(rd, name);
+	load_default(rd);
+}
+
+void evt__rules_reload_default_locked(void)
+{
+	struct evt_rundir rd;
+	char err[EVT_RUNDIR_PATH_MAX + 300];
+
+	if (!evt__proc.rundir[0] ||
+	    evt_rundir_open(&rd, evt__proc.rundir, 0, err, sizeof(err))) {
+		return;		/* said at start, if it mattered */
+	}
+	load_default(&rd);
+	evt_rundir_close(&rd);
+}
+
+void evt__rules_apply_locked(uint32_t id, const char *path, uint32_t parent)
+{
+	unsigned s;
+
+	for (s = 0; s < EVT_NSLOTS; s++) {
+		const struct evt_rules *r = evt__proc.rules[s];
+
+		if (!r || evt_rules_decide(r, path, evt__proc.pid) != 1)
+			continue;
+		__atomic_fetch_or(&evt__proc.enable[id], 1u << s, __ATOMIC_RELEASE);
+		/* A stable view is written from its raw event's site: the
+		 * same union an engine keeps (engine/ctl.c). */
+		if (parent != UINT32_MAX)
+			__atomic_fetch_or(&evt__proc.enable[parent],
+					  1u << (EVT_VIEW_SHIFT + s),
+					  __ATOMIC_RELEASE);
+	}
+}
