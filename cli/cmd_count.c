@@ -21,9 +21,6 @@
 #include "rules.h"
 #include "rundir.h"
 
-/* Counters are read, not drained: a relaxed pace is enough. */
-#define COUNT_POLL_MS 20
-
 static volatile sig_atomic_t stop_requested;
 
 static void on_stop(int sig)
@@ -45,6 +42,15 @@ struct interval {
 	uint64_t *last;
 	uint32_t n;
 	double elapsed;
+};
+
+/* When to stop counting, and when to print an interval. */
+struct until {
+	pid_t child;		/* 0: attached */
+	int status;
+	int interval_ms;
+	double start, next_print;
+	struct interval iv;
 };
 
 static void print_total(uint32_t id, const char *path, uint64_t count, void *ctx)
@@ -73,6 +79,24 @@ static void print_interval(uint32_t id, const char *path, uint64_t count,
 	iv->last[id] = count;
 	fprintf(stderr, "%14.6f %20" PRIu64 "      %s\n", iv->elapsed,
 		count - before, path);
+}
+
+static bool count_done(struct evt_collection *c, void *ctx)
+{
+	struct until *u = ctx;
+
+	if (stop_requested)
+		return true;
+	if (u->child > 0 && waitpid(u->child, &u->status, WNOHANG) == u->child)
+		return true;
+	if (!u->child && !evt_collection_running(c))
+		return true;
+	if (u->interval_ms && now_s() >= u->next_print) {
+		u->iv.elapsed = now_s() - u->start;
+		evt_collection_counts(c, print_interval, &u->iv);
+		u->next_print += u->interval_ms / 1000.0;
+	}
+	return false;
 }
 
 static int parse_interval(const char *arg, int *ms)
@@ -104,14 +128,13 @@ int cmd_count(int argc, char **argv)
 		.packet_count = EVT_PACKETS_DEFAULT,
 	};
 	const char **patterns = calloc(argc + 2, sizeof(char *));
-	struct interval iv = { 0 };
+	struct until u = { 0 };
 	struct evt_collection_stats stats;
 	struct evt_collection *c = NULL;
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	int opt, status = 0, exec_errno = 0, ret = 1, interval_ms = 0;
 	int *pids = NULL;
 	unsigned npids = 0;
-	double start, next_print;
 	pid_t child = 0;
 
 	if (!patterns)
@@ -179,33 +202,21 @@ int cmd_count(int argc, char **argv)
 			goto out;
 		}
 	}
-	start = now_s();
-	next_print = start + interval_ms / 1000.0;
-	for (;;) {
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child)
-			break;
-		if (!child && !evt_collection_running(c))
-			break;
-		if (stop_requested) {
-			if (child > 0) {
-				/* ^C reached the command too; wait a moment. */
-				kill(child, SIGTERM);
-				usleep(100 * 1000);
-				if (waitpid(child, &status, WNOHANG) != child)
-					status = 0;
-			}
-			break;
-		}
-		if (evt_collection_poll(c, err, sizeof(err)) < 0) {
-			cli_error("count", "%s", err);
-			goto out;
-		}
-		if (interval_ms && now_s() >= next_print) {
-			iv.elapsed = now_s() - start;
-			evt_collection_counts(c, print_interval, &iv);
-			next_print += interval_ms / 1000.0;
-		}
-		evt_collection_wait(c, COUNT_POLL_MS);
+	u.child = child;
+	u.interval_ms = interval_ms;
+	u.start = now_s();
+	u.next_print = u.start + interval_ms / 1000.0;
+	if (evt_collection_run(c, count_done, &u, err, sizeof(err))) {
+		cli_error("count", "%s", err);
+		goto out;
+	}
+	status = u.status;
+	if (child > 0 && stop_requested) {
+		/* ^C reached the command too; wait a moment. */
+		kill(child, SIGTERM);
+		usleep(100 * 1000);
+		if (waitpid(child, &status, WNOHANG) != child)
+			status = 0;
 	}
 	if (child > 0)
 		ret = WIFEXITED(status) ? WEXITSTATUS(status) :
@@ -230,7 +241,7 @@ int cmd_count(int argc, char **argv)
 		stats.processes == 1 ? "" : "es");
 	if (evt_collection_counts(c, print_total, NULL))
 		cli_error("count", "out of memory");
-	fprintf(stderr, "\n%20.6f seconds time elapsed\n", now_s() - start);
+	fprintf(stderr, "\n%20.6f seconds time elapsed\n", now_s() - u.start);
 	if (stats.lost_unbuffered)
 		fprintf(stderr, "evtrace: count: %" PRIu64 " events could not be "
 			"counted (no room for counters: memory bound reached)\n",
@@ -241,7 +252,7 @@ int cmd_count(int argc, char **argv)
 			stats.unfollowed);
 out:
 	evt_collection_destroy(c);
-	free(iv.last);
+	free(u.iv.last);
 	free(patterns);
 	free(pids);
 	return ret;

@@ -20,10 +20,6 @@
 #include "rules.h"
 #include "rundir.h"
 
-/* The engine's wait between drains: short while data flows, longer idle. */
-#define POLL_MIN_MS 1
-#define POLL_MAX_MS 20
-
 static volatile sig_atomic_t stop_requested;
 
 static void on_stop(int sig)
@@ -66,28 +62,32 @@ static int parse_u32(const char *opt, const char *arg, uint32_t *out)
 	return 0;
 }
 
-/* Drains until the processes are gone or we are stopped: 0, or 1 when
- * the output failed. */
-static int record_attached(struct evt_collection *c)
-{
-	char err[PATH_MAX + 300];
-	int idle_ms = POLL_MIN_MS, n;
+/* When to stop recording: the command exited (or, attached, the
+ * processes are gone), or we were asked to. */
+struct until {
+	pid_t child;		/* 0: attached */
+	int status;
+};
 
-	while (!stop_requested && evt_collection_running(c)) {
-		n = evt_collection_poll(c, err, sizeof(err));
-		if (n < 0) {
-			cli_error("record", "%s; recording stopped, the processes "
-				  "run on untraced", err);
-			return 1;
-		}
-		if (n > 0) {
-			idle_ms = POLL_MIN_MS;
-		} else {
-			evt_collection_wait(c, idle_ms);
-			idle_ms = idle_ms * 2 > POLL_MAX_MS ? POLL_MAX_MS : idle_ms * 2;
-		}
-	}
-	return 0;
+static bool record_done(struct evt_collection *c, void *ctx)
+{
+	struct until *u = ctx;
+
+	if (stop_requested)
+		return true;
+	if (!u->child)
+		return evt_collection_running(c) == 0;
+	return waitpid(u->child, &u->status, WNOHANG) == u->child;
+}
+
+/* After ^C, the command (which the terminal's ^C reached too) gets a
+ * moment to end; then recording stops regardless. */
+static void stop_child(struct until *u)
+{
+	kill(u->child, SIGTERM);
+	usleep(100 * 1000);
+	if (waitpid(u->child, &u->status, WNOHANG) != u->child)
+		u->status = 0;
 }
 
 int cmd_record(int argc, char **argv)
@@ -112,11 +112,10 @@ int cmd_record(int argc, char **argv)
 	struct evt_collection_stats stats;
 	struct evt_collection *c = NULL;
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
-	int opt, status = 0, exec_errno = 0, ret = 1, show_stats = 0, failed = 0;
-	int idle_ms = POLL_MIN_MS, *pids = NULL;
+	int opt, exec_errno = 0, ret = 1, show_stats = 0, *pids = NULL;
+	struct until u = { 0, 0 };
 	unsigned npids = 0;
 	char what[PATH_MAX + 64];
-	pid_t child;
 
 	if (!patterns)
 		return cli_error("record", "out of memory");
@@ -199,66 +198,38 @@ int cmd_record(int argc, char **argv)
 	}
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
-	if (npids) {
-		ret = failed = record_attached(c);
-		if (failed)
-			goto out;
-		goto out_finish;
-	}
-	child = cli_spawn(argv + optind, evt_collection_rules_name(c), rundir,
-		      &exec_errno);
-	if (child < 0 || exec_errno) {
-		cli_error("record", "cannot run '%s': %s", argv[optind],
-			  strerror(child < 0 ? errno : exec_errno));
-		ret = 127;
-		goto out_finish;
-	}
-	for (;;) {
-		pid_t w = waitpid(child, &status, WNOHANG);
-		int n;
-
-		if (w == child)
-			break;
-		if (stop_requested) {
-			/* The terminal's ^C reached the command too; wait for
-			 * it briefly, then stop recording regardless. */
-			kill(child, SIGTERM);
-			usleep(100 * 1000);
-			if (waitpid(child, &status, WNOHANG) != child)
-				status = 0;
-			break;
+	if (!npids) {
+		u.child = cli_spawn(argv + optind, evt_collection_rules_name(c),
+				    rundir, &exec_errno);
+		if (u.child < 0 || exec_errno) {
+			cli_error("record", "cannot run '%s': %s", argv[optind],
+				  strerror(u.child < 0 ? errno : exec_errno));
+			ret = 127;
+			goto out_finish;
 		}
-		n = failed ? 0 : evt_collection_poll(c, err, sizeof(err));
-		if (n < 0) {
-			/* What is on disk stays readable; the command is not
-			 * ours to stop: it runs on, untraced, to its end. */
+	}
+	if (evt_collection_run(c, record_done, &u, err, sizeof(err))) {
+		/* What is on disk stays readable; the processes are not
+		 * ours to stop: they run on, untraced, to their end. */
+		if (u.child) {
 			cli_error("record", "%s; recording stopped, '%s' runs on "
 				  "untraced", err, argv[optind]);
-			failed = 1;
-			continue;
-		}
-		if (failed) {
-			usleep(20 * 1000);
-			continue;
-		}
-		/* While data flows, look again soon: a thread's default
-		 * buffer (1 MiB) fills in milliseconds at full speed.  When
-		 * idle, back off to POLL_MAX_MS, or until a buffer half full
-		 * wakes us.  (Halving the wait instead saved a little CPU at
-		 * low rates, cost some at high ones and lost events once.) */
-		if (n > 0) {
-			idle_ms = POLL_MIN_MS;
+			while (!stop_requested &&
+			       waitpid(u.child, &u.status, WNOHANG) != u.child)
+				usleep(20 * 1000);
+			if (stop_requested)
+				stop_child(&u);
 		} else {
-			evt_collection_wait(c, idle_ms);
-			idle_ms = idle_ms * 2 > POLL_MAX_MS ? POLL_MAX_MS : idle_ms * 2;
+			cli_error("record", "%s; recording stopped, the processes "
+				  "run on untraced", err);
 		}
-	}
-	ret = WIFEXITED(status) ? WEXITSTATUS(status) :
-	      WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
-	if (failed) {
 		ret = 1;
 		goto out;
 	}
+	if (u.child && stop_requested)
+		stop_child(&u);
+	ret = !u.child ? 0 : WIFEXITED(u.status) ? WEXITSTATUS(u.status) :
+	      WIFSIGNALED(u.status) ? 128 + WTERMSIG(u.status) : 1;
 out_finish:
 	if (evt_collection_finish(c, &stats, err, sizeof(err))) {
 		cli_error("record", "%s", err);

@@ -11,6 +11,7 @@
 #ifndef EVT_ENGINE_COLLECTION_H
 #define EVT_ENGINE_COLLECTION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,6 +70,15 @@ int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size);
  * the run directory changes.
  */
 void evt_collection_wait(struct evt_collection *c, int timeout_ms);
+/*
+ * The drain loop: polls, and waits between polls (1 ms while data flows,
+ * backing off to 20 ms when idle, less when a writer wakes it), until
+ * done() says to stop (asked before each poll).  0, or -1 on an output
+ * error (err set; the recording has stopped, see poll).
+ */
+int evt_collection_run(struct evt_collection *c,
+		       bool (*done)(struct evt_collection *c, void *ctx),
+		       void *ctx, char *err, size_t err_size);
 /* Stops: disables its events, drains everything, writes the metadata,
  * frees the slot.  0, or -1 with err set. */
 int evt_collection_finish(struct evt_collection *c,
