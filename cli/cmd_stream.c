@@ -14,6 +14,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <evtrace/consumer.h>
+#include <poll.h>
+
 #include "cli.h"
 #include "live_stream.h"
 #include "rundir.h"
@@ -31,6 +34,22 @@ struct totals {
 	uint64_t lost;
 };
 
+/* A stream with -e is a consumer (consumer.h): its records. */
+static void print_record(const struct evt_consumer_record *r, void *ctx)
+{
+	struct totals *t = ctx;
+
+	if (r->lost) {
+		cli_print_lost(r->comm, r->tid, r->time_ns, r->lost);
+		t->lost += r->lost;
+	} else {
+		cli_print_event(r->comm, r->tid, r->cpu, r->time_ns, r->path,
+				r->text, r->text_len);
+		t->events++;
+	}
+}
+
+/* Without -e, it reads the default collection. */
 static void print_live(const struct evt_live_event *e, void *ctx)
 {
 	struct totals *t = ctx;
@@ -55,9 +74,10 @@ int cmd_stream(int argc, char **argv)
 	};
 	const char **patterns = calloc(argc + 1, sizeof(char *));
 	struct evt_live_stream *s = NULL;
+	struct evt_consumer *c = NULL;
 	struct totals totals = { 0 };
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
-	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 200];
+	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 200], what[320];
 	unsigned npatterns = 0;
 	int opt, pid = 0, ret = 1, seen = 0;
 
@@ -92,8 +112,33 @@ int cmd_stream(int argc, char **argv)
 		cli_error("stream", "%s", err);
 		goto out;
 	}
-	if (evt_live_stream_create(rundir, pid, patterns, npatterns, &s, err,
-				   sizeof(err))) {
+	if (npatterns) {
+		struct evt_consumer_attr attr = {
+			.size = sizeof(attr), .mode = EVT_CONSUMER_RECORD,
+			.pid = pid, .rundir = rundir, .name = what,
+		};
+		unsigned i;
+
+		snprintf(what, sizeof(what), "evtrace stream -e %s%s", patterns[0],
+			 npatterns > 1 ? " ..." : "");
+		if (evt_consumer_open(&attr, &c, err, sizeof(err))) {
+			cli_error("stream", "%s", err);
+			goto out;
+		}
+		for (i = 0; i < npatterns; i++) {
+			int n = evt_consumer_add(c, patterns[i], err, sizeof(err));
+
+			if (n < 0) {
+				cli_error("stream", "%s", err);
+				goto out;
+			}
+			if (n == 0)
+				cli_error("stream", "%s: no such event or directory "
+					  "now; it covers those registered later",
+					  patterns[i]);
+		}
+	} else if (evt_live_stream_create(rundir, pid, NULL, NULL, 0, &s, err,
+					  sizeof(err))) {
 		cli_error("stream", "%s", err);
 		goto out;
 	}
@@ -105,10 +150,12 @@ int cmd_stream(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while (!stop_requested && !ferror(stdout)) {
-		int alive = evt_live_stream_poll(s, print_live, &totals);
+		int alive = c ? evt_consumer_read(c, print_record, &totals, err,
+						  sizeof(err)) :
+				evt_live_stream_poll(s, print_live, &totals);
 
 		seen |= alive > 0;
-		if (pid && !alive) {
+		if (pid && alive <= 0) {
 			if (!seen) {
 				cli_error("stream", "pid %d: no traced process with this pid in %s",
 					  pid, rundir);
@@ -116,13 +163,23 @@ int cmd_stream(int argc, char **argv)
 			}
 			break;	/* it exited and everything it wrote is out */
 		}
-		nanosleep(&tick, NULL);
+		if (c) {
+			struct pollfd pfd = { .fd = evt_consumer_fd(c), .events = POLLIN };
+
+			poll(&pfd, 1, 100);
+		} else {
+			nanosleep(&tick, NULL);
+		}
 	}
-	evt_live_stream_poll(s, print_live, &totals);
+	if (c)
+		evt_consumer_read(c, print_record, &totals, err, sizeof(err));
+	else
+		evt_live_stream_poll(s, print_live, &totals);
 	printf("# %" PRIu64 " events, %" PRIu64 " lost\n", totals.events,
 	       totals.lost);
 	ret = 0;
 out:
+	evt_consumer_close(c);
 	evt_live_stream_destroy(s);
 	free(patterns);
 	return ret;

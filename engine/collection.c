@@ -41,6 +41,7 @@
 #include "rules_files.h"
 #include "live.h"
 #include "report.h"
+#include "selection.h"
 #include "slots.h"
 #include "stream_classes.h"
 #include "trace_dir.h"
@@ -78,7 +79,8 @@ struct tracked {
 	uint32_t serial;	/* processes tracked before it: names files */
 	uint32_t slot_gen;
 	uint32_t nindexed;	/* events given a global id */
-	uint32_t enabled_upto;	/* events the patterns were applied to */
+	uint32_t enabled_upto;	/* events the selection was applied to */
+	uint32_t applied_gen;	/* of the selection, when applied to all */
 	uint32_t *gids;		/* [nindexed], by local id */
 	bool dead;
 	bool done;		/* fully drained after its process died */
@@ -101,6 +103,7 @@ struct evt_collection {
 	struct evt_trace_index ix;
 	struct evt_event_ids ids;
 	struct evt_stream_classes classes;
+	struct evt_selection sel;	/* the events it wants */
 	uint64_t *totals;	/* counting: by global id, what was added up */
 	uint32_t ntotals;
 	bool index_dirty;
@@ -147,13 +150,13 @@ static int write_rules(struct evt_collection *c, char *err, size_t err_size)
 		return snprintf(err, err_size, "out of memory"), -1;
 	r->slot = c->slot;
 	r->collection_id = c->id;
-	r->scope = EVT_SCOPE_TREE;
 	r->mode = c->o.mode;
 	r->packet_size = c->o.packet_size;
 	r->packet_count = c->o.packet_count;
-	for (i = 0; i < c->o.npatterns && i < EVT_RULES_MAX_PATTERNS; i++)
+	r->scope = c->o.all ? EVT_SCOPE_ALL : EVT_SCOPE_TREE;
+	for (i = 0; i < c->sel.npatterns && i < EVT_RULES_MAX_PATTERNS; i++)
 		snprintf(r->patterns[r->npatterns++], EVT_RULES_PATTERN_MAX, "%s",
-			 c->o.patterns[i]);
+			 c->sel.patterns[i]);
 	snprintf(c->rules_name, sizeof(c->rules_name), "collection-%" PRIu64
 		 ".rules", c->id);
 	ret = evt_rules_publish(&c->rd, c->rules_name, r, err, err_size);
@@ -223,6 +226,11 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	if (!c)
 		return snprintf(err, err_size, "out of memory"), -1;
 	c->o = *opts;
+	for (unsigned i = 0; i < opts->npatterns; i++)
+		if (evt_selection_add_pattern(&c->sel, opts->patterns[i])) {
+			snprintf(err, err_size, "out of memory");
+			goto out_free;
+		}
 	c->lock_fd = c->inotify_fd = -1;
 	c->rd.fd = c->out.fd = c->out.sub_fd = -1;
 	c->futex_waitv_ok = true;
@@ -474,8 +482,8 @@ static bool ours(struct evt_collection *c, struct evt_ctl *ctl)
 	if (__atomic_load_n(&slot->state, __ATOMIC_ACQUIRE) == EVT_SLOT_ACTIVE &&
 	    slot->collection_id == c->id)
 		return true;
-	if (!c->o.npids || c->failed || c->finishing ||
-	    !in_scope(c, (int)ctl->h.pid) || !evt_ctl_alive(ctl))
+	if (c->failed || c->finishing || (!c->o.all && !c->o.npids) ||
+	    (!c->o.all && !in_scope(c, (int)ctl->h.pid)) || !evt_ctl_alive(ctl))
 		return false;
 	evt_slot_attach(ctl, c->slot, c->id, c->o.mode, c->o.packet_size,
 			c->o.packet_count);
@@ -934,22 +942,27 @@ static int output_failed(struct evt_collection *c, char *err, size_t err_size)
 }
 
 /*
- * The patterns are rules: they cover events registered later (dlopen).
- * A process that applied them itself at registration finds them applied.
+ * The selection is a rule: it covers events registered later (dlopen), and
+ * when it changes, every event again.  A process that applied the
+ * patterns itself at registration finds them applied.  Needs the global
+ * ids of index_events().
  */
-static void apply_patterns(struct evt_collection *c, struct tracked *t)
+static void apply_selection(struct evt_collection *c, struct tracked *t)
 {
 	struct evt_ctl *ctl = t->ctl;
-	unsigned j;
+	uint32_t i, from = t->enabled_upto, upto = t->nindexed;
 
-	for (; t->enabled_upto < ctl->nevents && !ctl->shrank; t->enabled_upto++)
-		for (j = 0; j < c->o.npatterns; j++)
-			if (evt_pattern_match(c->o.patterns[j],
-					      ctl->events[t->enabled_upto].path)) {
-				evt_ctl_set_enable(ctl, ctl->events[t->enabled_upto].id,
-						   c->slot, true);
-				break;
-			}
+	if (t->applied_gen != c->sel.gen) {
+		from = 0;
+		t->applied_gen = c->sel.gen;
+	}
+	for (i = from; i < upto && !ctl->shrank; i++) {
+		bool want = evt_selection_wants(&c->sel, t->gids[i], ctl->events[i].path);
+
+		if (want != evt_ctl_enabled(ctl, ctl->events[i].id, c->slot))
+			evt_ctl_set_enable(ctl, ctl->events[i].id, c->slot, want);
+	}
+	t->enabled_upto = upto;
 }
 
 /* Adds thread buffer d's counters into sums, by global id. */
@@ -1000,7 +1013,7 @@ int evt_collection_counts(struct evt_collection *c, evt_count_cb cb, void *ctx)
 {
 	uint64_t *sums = calloc(c->ntotals ? c->ntotals : 1, sizeof(*sums));
 	uint32_t g, i, *order;
-	unsigned k, j;
+	unsigned k;
 
 	order = calloc(c->ntotals ? c->ntotals : 1, sizeof(*order));
 	if (!sums || !order) {
@@ -1039,11 +1052,8 @@ int evt_collection_counts(struct evt_collection *c, evt_count_cb cb, void *ctx)
 	for (g = 0; g < c->ntotals; g++) {
 		const struct evt_global_event *e = &c->ids.events[order[g]];
 
-		for (j = 0; j < c->o.npatterns; j++)
-			if (evt_pattern_match(c->o.patterns[j], e->path)) {
-				cb(e->id, e->path, sums[order[g]], ctx);
-				break;
-			}
+		if (evt_selection_wants(&c->sel, e->id, e->path))
+			cb(e->id, e->path, sums[order[g]], ctx);
 	}
 	free(sums);
 	free(order);
@@ -1074,12 +1084,12 @@ static int drain(struct evt_collection *c, bool final, char *err,
 		}
 		if (evt_ctl_refresh(t->ctl, why, sizeof(why)))
 			evt_report("%s", why);
-		if (!c->finishing)
-			apply_patterns(c, t);
 		if (index_events(c, t)) {
 			snprintf(err, err_size, "out of memory");
 			return -1;
 		}
+		if (!c->finishing && !c->failed)
+			apply_selection(c, t);
 	}
 	if (flush_index(c, c->err, sizeof(c->err)))
 		return output_failed(c, err, err_size);
@@ -1290,6 +1300,7 @@ void evt_collection_destroy(struct evt_collection *c)
 	evt_trace_index_free(&c->ix);
 	evt_event_ids_free(&c->ids);
 	evt_stream_classes_free(&c->classes);
+	evt_selection_free(&c->sel);
 	evt_trace_dir_close(&c->out);
 	if (c->rules_name[0])
 		unlinkat(c->rd.fd, c->rules_name, 0);
@@ -1299,4 +1310,51 @@ void evt_collection_destroy(struct evt_collection *c)
 	if (c->inotify_fd >= 0)
 		close(c->inotify_fd);
 	free(c);
+}
+
+int evt_collection_select(struct evt_collection *c, bool add,
+			  const char *pattern, uint32_t id, char *err,
+			  size_t err_size)
+{
+	unsigned k, n = 0;
+	uint32_t i;
+
+	if (add) {
+		if (pattern ? evt_selection_add_pattern(&c->sel, pattern) :
+			      evt_selection_add_id(&c->sel, id))
+			return snprintf(err, err_size, "out of memory"), -1;
+	} else if (!(pattern ? evt_selection_remove_pattern(&c->sel, pattern) :
+			       evt_selection_remove_id(&c->sel, id))) {
+		if (pattern)
+			snprintf(err, err_size, "'%s': not added", pattern);
+		else
+			snprintf(err, err_size, "event id %u: not added", id);
+		return -1;
+	}
+	/* Processes that start from now on apply the new rules. */
+	if (c->rules_name[0] && write_rules(c, err, err_size))
+		return -1;
+	for (k = 0; k < c->ntracked; k++) {
+		struct tracked *t = &c->tracked[k];
+
+		if (t->done || !t->ctl || index_events(c, t))
+			continue;
+		apply_selection(c, t);
+		for (i = 0; add && i < t->nindexed; i++)
+			n += evt_selection_wants(&c->sel, t->gids[i],
+						 t->ctl->events[i].path);
+	}
+	return (int)n;
+}
+
+int evt_collection_events(struct evt_collection *c,
+			  void (*cb)(uint32_t id, const char *path,
+				     const char *format, void *ctx),
+			  void *ctx)
+{
+	uint32_t g;
+
+	for (g = 0; g < c->ids.n; g++)
+		cb(g, c->ids.events[g].path, c->ids.events[g].format, ctx);
+	return (int)c->ids.n;
 }

@@ -27,6 +27,9 @@ struct evt_collection_opts {
 	 */
 	const int *pids;
 	unsigned npids;
+	/* Or every process of the run directory, running or started later
+	 * (its rules are of scope all). */
+	bool all;
 	const char *const *patterns;
 	unsigned npatterns;
 	uint32_t mode;			/* enum evt_buffer_mode; counting
@@ -92,6 +95,20 @@ int evt_collection_finish(struct evt_collection *c,
 typedef void (*evt_count_cb)(uint32_t id, const char *path, uint64_t count,
 			     void *ctx);
 int evt_collection_counts(struct evt_collection *c, evt_count_cb cb, void *ctx);
+/*
+ * Adds or removes a pattern (or, pattern NULL, a global id) of what it
+ * wants, applied at once in its processes and published for later ones.
+ * After an add, returns how many events of its processes it wants now;
+ * 0 after a remove; or -1 with err set.
+ */
+int evt_collection_select(struct evt_collection *c, bool add,
+			  const char *pattern, uint32_t id, char *err,
+			  size_t err_size);
+/* Calls cb for every distinct event met so far, by global id. */
+int evt_collection_events(struct evt_collection *c,
+			  void (*cb)(uint32_t id, const char *path,
+				     const char *format, void *ctx),
+			  void *ctx);
 void evt_collection_destroy(struct evt_collection *c);
 
 #endif

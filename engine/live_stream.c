@@ -25,6 +25,8 @@
 #include "rules.h"
 #include "rules_files.h"
 #include "pattern.h"
+#include "event_ids.h"
+#include "selection.h"
 #include "slots.h"
 #include "tree.h"
 
@@ -41,20 +43,23 @@ struct watched {
 	struct evt_ctl *ctl;
 	uint32_t slot_gen;	/* of our slot when we took it up */
 	struct cursor *cursors;
-	uint32_t enabled_upto;	/* events the patterns were applied to */
+	uint32_t enabled_upto;	/* events the selection was applied to */
+	uint32_t applied_gen;	/* of the selection, when applied to all */
+	uint32_t *gids;		/* by local id, [enabled_upto] */
 	bool dead;
 };
 
 struct pending {
 	struct evt_live_event e;
-	char *text;
+	char *text;		/* the copy e.text points to */
+	uint8_t *payload;	/* the copy e.payload points to */
 };
 
 struct evt_live_stream {
 	struct evt_rundir rd;
 	int pid;
-	const char *const *patterns;
-	unsigned npatterns;
+	struct evt_selection sel;	/* what our own slot wants */
+	struct evt_event_ids ids;
 	unsigned slot;		/* 0: the default collection; else our own */
 	uint64_t id;		/* our collection's, in slot descriptors */
 	int lock_fd;
@@ -87,9 +92,9 @@ static int publish(struct evt_live_stream *s, char *err, size_t err_size)
 	r->mode = EVT_MODE_DISCARD;
 	r->packet_size = EVT_PACKET_DEFAULT_BYTES;
 	r->packet_count = EVT_PACKETS_DEFAULT;
-	for (i = 0; i < s->npatterns && i < EVT_RULES_MAX_PATTERNS; i++)
+	for (i = 0; i < s->sel.npatterns && i < EVT_RULES_MAX_PATTERNS; i++)
 		snprintf(r->patterns[r->npatterns++], EVT_RULES_PATTERN_MAX, "%s",
-			 s->patterns[i]);
+			 s->sel.patterns[i]);
 	snprintf(s->rules_name, sizeof(s->rules_name), "collection-%llu.rules",
 		 (unsigned long long)s->id);
 	ret = evt_rules_publish(&s->rd, s->rules_name, r, err, err_size);
@@ -99,30 +104,31 @@ static int publish(struct evt_live_stream *s, char *err, size_t err_size)
 	return ret;
 }
 
-int evt_live_stream_create(const char *rundir, int pid,
+int evt_live_stream_create(const char *rundir, int pid, const char *what,
 			   const char *const *patterns, unsigned npatterns,
 			   struct evt_live_stream **out, char *err,
 			   size_t err_size)
 {
 	struct evt_live_stream *s = calloc(1, sizeof(*s));
+	unsigned i;
 
 	*out = NULL;
 	if (!s)
 		return snprintf(err, err_size, "out of memory"), -1;
 	s->rd.fd = s->lock_fd = -1;
 	s->pid = pid;
-	s->patterns = patterns;
-	s->npatterns = npatterns;
+	for (i = 0; i < npatterns; i++)
+		if (evt_selection_add_pattern(&s->sel, patterns[i])) {
+			snprintf(err, err_size, "out of memory");
+			goto out_free;
+		}
 	if (evt_rundir_open(&s->rd, rundir,
 			    EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS, err, err_size))
 		goto out_free;
 	evt_rundir_sweep(&s->rd);
-	if (npatterns) {
-		char what[64 + EVT_RULES_PATTERN_MAX];
+	if (what) {
 		int slot;
 
-		snprintf(what, sizeof(what), "evtrace stream -e %s%s", patterns[0],
-			 npatterns > 1 ? " ..." : "");
 		slot = evt_slot_claim(&s->rd, what, &s->lock_fd, err, err_size);
 		if (slot < 0)
 			goto out_free;
@@ -154,6 +160,7 @@ out_free:
 	if (s->rules_name[0])
 		unlinkat(s->rd.fd, s->rules_name, 0);
 	evt_rundir_close(&s->rd);
+	evt_selection_free(&s->sel);
 	free(s);
 	return -1;
 }
@@ -261,6 +268,12 @@ static void push(struct evt_live_stream *s, const struct evt_live_event *e)
 		p->text[e->text_len] = '\0';
 	}
 	p->e.text = p->text;
+	p->payload = NULL;
+	if (e->payload_size && (p->payload = malloc(e->payload_size)))
+		memcpy(p->payload, e->payload, e->payload_size);
+	p->e.payload = p->payload;
+	if (!p->payload)
+		p->e.payload_size = 0;
 	s->npend++;
 }
 
@@ -411,6 +424,11 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 					.pid = h.pid, .tid = h.tid, .cpu = r.cpu,
 					.path = ev->path, .text = text,
 					.text_len = (size_t)len,
+					.id = s->slot && r.id < w->enabled_upto ?
+					      w->gids[r.id] : EVT_NO_ID,
+					.format = ev->format, .layout = &ev->layout,
+					.payload = r.payload,
+					.payload_size = r.payload_size,
 				};
 				memcpy(e.comm, cur->comm, sizeof(e.comm));
 				push(s, &e);
@@ -465,13 +483,46 @@ static void release(struct evt_live_stream *s, struct watched *w)
 	if (w->dead)
 		pass(s, c->name);
 	free(w->cursors);
+	free(w->gids);
 	evt_ctl_close(c);
+}
+
+/*
+ * Our slot's bits in w: the selection, applied to the events registered
+ * since, or to all of them again when the selection changed.  Events get
+ * their global ids here.
+ */
+static void apply(struct evt_live_stream *s, struct watched *w)
+{
+	struct evt_ctl *c = w->ctl;
+	uint32_t i, from = w->enabled_upto;
+
+	if (c->nevents > w->enabled_upto) {
+		uint32_t *grown = realloc(w->gids, c->nevents * sizeof(*grown));
+
+		if (!grown)
+			return;
+		w->gids = grown;
+		for (i = w->enabled_upto; i < c->nevents; i++)
+			w->gids[i] = evt_event_ids_get(&s->ids, &c->events[i]);
+	}
+	if (w->applied_gen != s->sel.gen) {
+		from = 0;
+		w->applied_gen = s->sel.gen;
+	}
+	for (i = from; i < c->nevents && !c->shrank; i++) {
+		bool want = evt_selection_wants(&s->sel, w->gids[i], c->events[i].path);
+
+		if (want != evt_ctl_enabled(c, c->events[i].id, s->slot))
+			evt_ctl_set_enable(c, c->events[i].id, s->slot, want);
+	}
+	w->enabled_upto = c->nevents;
 }
 
 int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 {
 	unsigned k, alive = 0;
-	uint32_t i, j;
+	uint32_t i;
 	size_t n;
 	char err[PATH_MAX + 200];
 
@@ -493,12 +544,8 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 		else
 			alive++;
 		evt_ctl_refresh(w->ctl, err, sizeof(err));
-		for (j = 0; j < s->npatterns; j++)
-			for (i = w->enabled_upto; i < w->ctl->nevents; i++)
-				if (evt_pattern_match(s->patterns[j], w->ctl->events[i].path))
-					evt_ctl_set_enable(w->ctl, w->ctl->events[i].id,
-							   s->slot, true);
-		w->enabled_upto = w->ctl->nevents;
+		if (s->slot)
+			apply(s, w);
 		for (i = 0; i < evt_ctl_tbufs_used(w->ctl); i++) {
 			read_tbuf(s, w, i);
 			if (!s->slot && w->cursors[i].epoch &&
@@ -511,6 +558,7 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 	for (n = 0; n < s->npend; n++) {
 		cb(&s->pend[n].e, ctx);
 		free(s->pend[n].text);
+		free(s->pend[n].payload);
 	}
 	s->npend = 0;
 	/* The dead were read to their end above: let go of them, so that
@@ -525,7 +573,7 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 
 void evt_live_stream_destroy(struct evt_live_stream *s)
 {
-	unsigned k, j;
+	unsigned k;
 
 	if (!s)
 		return;
@@ -533,16 +581,91 @@ void evt_live_stream_destroy(struct evt_live_stream *s)
 	 * goes: a process checks it). */
 	if (s->rules_name[0])
 		unlinkat(s->rd.fd, s->rules_name, 0);
-	for (k = 0; k < s->nw; k++) {
-		if (!s->slot)
-			for (j = 0; j < s->npatterns; j++)
-				evt_tree_set(s->w[k].ctl, s->patterns[j], 0, false);
+	for (k = 0; k < s->nw; k++)
 		release(s, &s->w[k]);
-	}
 	free(s->w);
 	free(s->passed);
 	free(s->pend);
+	evt_selection_free(&s->sel);
+	evt_event_ids_free(&s->ids);
 	close(s->lock_fd);
 	evt_rundir_close(&s->rd);
 	free(s);
+}
+
+/* The selection changed: processes started later follow it too. */
+static int changed(struct evt_live_stream *s, char *err, size_t err_size)
+{
+	unsigned k;
+
+	for (k = 0; k < s->nw; k++)
+		if (!s->w[k].dead)
+			apply(s, &s->w[k]);
+	if (!s->pid && s->slot)
+		return publish(s, err, err_size);
+	return 0;
+}
+
+/* Events of the processes watched now that the selection wants. */
+static int wanted_now(const struct evt_live_stream *s)
+{
+	unsigned k, n = 0;
+	uint32_t i;
+
+	for (k = 0; k < s->nw; k++)
+		for (i = 0; i < s->w[k].enabled_upto; i++)
+			n += evt_selection_wants(&s->sel, s->w[k].gids[i],
+						 s->w[k].ctl->events[i].path);
+	return (int)n;
+}
+
+int evt_live_stream_select(struct evt_live_stream *s, bool add,
+			   const char *pattern, uint32_t id, char *err,
+			   size_t err_size)
+{
+	if (!s->slot)
+		return snprintf(err, err_size, "the default collection's events "
+				"are switched with evtrace enable"), -1;
+	discover(s);
+	if (add) {
+		if (pattern ? evt_selection_add_pattern(&s->sel, pattern) :
+			      evt_selection_add_id(&s->sel, id))
+			return snprintf(err, err_size, "out of memory"), -1;
+	} else if (!(pattern ? evt_selection_remove_pattern(&s->sel, pattern) :
+			       evt_selection_remove_id(&s->sel, id))) {
+		if (pattern)
+			snprintf(err, err_size, "'%s': not added", pattern);
+		else
+			snprintf(err, err_size, "event id %u: not added", id);
+		return -1;
+	}
+	if (changed(s, err, err_size))
+		return -1;
+	return add ? wanted_now(s) : 0;
+}
+
+int evt_live_stream_events(struct evt_live_stream *s,
+			   void (*cb)(uint32_t id, const char *path,
+				      const char *format, void *ctx),
+			   void *ctx)
+{
+	char why[PATH_MAX + 200];
+	uint32_t g;
+	unsigned k;
+
+	discover(s);
+	for (k = 0; k < s->nw && s->slot; k++)
+		if (!s->w[k].dead && !s->w[k].ctl->shrank) {
+			evt_ctl_refresh(s->w[k].ctl, why, sizeof(why));
+			apply(s, &s->w[k]);	/* gives ids */
+		}
+	for (g = 0; g < s->ids.n; g++)
+		cb(g, s->ids.events[g].path, s->ids.events[g].format, ctx);
+	return (int)s->ids.n;
+}
+
+int evt_live_stream_watched(struct evt_live_stream *s)
+{
+	discover(s);
+	return (int)s->nw;
 }

@@ -13,8 +13,12 @@
 #ifndef EVT_ENGINE_LIVE_STREAM_H
 #define EVT_ENGINE_LIVE_STREAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "event_ids.h"
+#include "record.h"
 
 struct evt_live_event {
 	int64_t monotonic_ns;
@@ -26,19 +30,46 @@ struct evt_live_event {
 	const char *text;
 	size_t text_len;	/* may hold a NUL (a printk %c of 0) */
 	uint64_t lost;
+	/* The record itself (not for a lost-events line): */
+	uint32_t id;		/* global id; EVT_NO_ID in the default collection */
+	const char *format;
+	const struct evt_event_layout *layout;
+	const uint8_t *payload;
+	size_t payload_size;
 };
 
 typedef void (*evt_live_cb)(const struct evt_live_event *e, void *ctx);
 
 struct evt_live_stream;
 
-/* Watches the processes of pid (all when 0) in rundir and enables the
- * patterns in them while it runs (see above).  0, or -1 with err set (all
- * slots taken: naming their holders). */
-int evt_live_stream_create(const char *rundir, int pid,
+/*
+ * Watches the processes of pid (all when 0) in rundir.  With what (which
+ * says who holds the slot, for others' messages) it is a collection of
+ * its own, enabling the patterns, and those added later, while it runs
+ * (see above); without, it reads the default collection.  0, or -1 with
+ * err set (all slots taken: naming their holders).
+ */
+int evt_live_stream_create(const char *rundir, int pid, const char *what,
 			   const char *const *patterns, unsigned npatterns,
 			   struct evt_live_stream **out, char *err,
 			   size_t err_size);
+/*
+ * Adds or removes a pattern (or, pattern NULL, a global id) of its own
+ * collection's selection, applied at once in every process.  Returns how
+ * many events of the processes watched now it wants after an add (0 when
+ * the pattern names none yet), 0 after a remove, or -1 with err set.
+ */
+int evt_live_stream_select(struct evt_live_stream *s, bool add,
+			   const char *pattern, uint32_t id, char *err,
+			   size_t err_size);
+/* Looks for new processes; returns how many it watches. */
+int evt_live_stream_watched(struct evt_live_stream *s);
+/* Calls cb for every distinct event seen so far, by global id; returns
+ * how many. */
+int evt_live_stream_events(struct evt_live_stream *s,
+			   void (*cb)(uint32_t id, const char *path,
+				      const char *format, void *ctx),
+			   void *ctx);
 /* Reads what was committed since the last call; returns the number of
  * processes still watched (0 once a given pid has exited). */
 int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx);

@@ -466,8 +466,8 @@ out:
 
 /* ---- records ---- */
 
-static long field_bytes(const struct evt_field_format *fd, const uint8_t *p,
-			size_t avail)
+long evt_event_field_bytes(const struct evt_field_format *fd, const uint8_t *p,
+			   size_t avail)
 {
 	uint32_t n;
 	const uint8_t *nul;
@@ -498,7 +498,7 @@ long evt_event_format_payload_size(const struct evt_event_format *f,
 	uint32_t i;
 
 	for (i = 0; i < f->nfields; i++) {
-		long n = field_bytes(&f->fields[i], p + off, avail - off);
+		long n = evt_event_field_bytes(&f->fields[i], p + off, avail - off);
 
 		if (n < 0)
 			return -1;
@@ -625,7 +625,7 @@ long evt_event_format_render(const struct evt_event_format *f,
 
 		fprintf(m, "%s%s=", i ? " " : "", fd->name);
 		put_value(m, fd, p + off);
-		off += (size_t)field_bytes(fd, p + off, avail - off);
+		off += (size_t)evt_event_field_bytes(fd, p + off, avail - off);
 	}
 	fflush(m);
 	if ((size_t)ftell(m) >= out_size - 1)

@@ -97,6 +97,9 @@ bool evt_is_identifier(const char *s);
 /* "CAP_ANY" and so on, '|'-separated; "" for none. */
 const char *evt_event_flags_name(uint32_t flags, char *buf, size_t size);
 
+/* Bytes field fd takes at p, or -1 when it runs past avail. */
+long evt_event_field_bytes(const struct evt_field_format *fd, const uint8_t *p,
+			   size_t avail);
 /* Bytes the payload at p takes, or -1 when it runs past avail. */
 long evt_event_format_payload_size(const struct evt_event_format *f,
 				   const uint8_t *p, size_t avail);

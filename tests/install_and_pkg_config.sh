@@ -19,3 +19,14 @@ v=$(sed -n "s/^  version : '\([0-9.]*\)',$/\1/p" "$(dirname "$0")/../meson.build
 expect_eq "$(LD_LIBRARY_PATH="$libdir" "$T/version")" \
 	"$v $(echo "$v" | awk -F. '{ print $1 * 10000 + $2 * 100 + $3 }') 256" "version macros"
 [ -n "$(find "$T/root" -name evtrace.1)" ] && [ -n "$(find "$T/root" -name trace_printk.3)" ] || fail "man pages not installed"
+# consumer.h: its header, library (exporting only evt_consumer_*),
+# pkg-config file and man page are installed and enough to build a tool.
+[ -n "$(find "$T/root" -name evt_consumer.3)" ] || fail "evt_consumer(3) not installed"
+cflags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --define-variable=prefix="$T/root$prefix" --cflags --libs evtrace-consumer) ||
+	fail "no evtrace-consumer.pc"
+printf '#include <evtrace/consumer.h>\n#include <stdio.h>\nint main(void) { struct evt_consumer_attr a = { .size = sizeof(a), .pid = 999999 }; struct evt_consumer *c; char err[300]; if (evt_consumer_open(&a, &c, err, sizeof(err))) { puts(err); return 1; } return 0; }\n' >"$T/tool.c"
+cc -o "$T/tool" "$T/tool.c" $cflags || fail "cannot build a tool with: $cflags"
+LD_LIBRARY_PATH="$libdir" "$T/tool" >"$T/tool.out" && fail "a consumer of no process opened"
+expect_grep "^pid 999999: no traced process with this pid in " "$T/tool.out" "the installed consumer library"
+exported=$(nm -D --defined-only "$libdir/libevtrace-consumer.so.0" | awk '$2 == "T" { print $3 }' | grep -v '^evt_consumer_' || true)
+[ -z "$exported" ] || fail "libevtrace-consumer exports more than consumer.h: $exported"

@@ -1,0 +1,219 @@
+/*
+ * consumer.c - include/evtrace/consumer.h on the engine: a record-mode
+ * consumer is a live stream with a slot of its own (live_stream.c), a
+ * counting one a counting collection (collection.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <evtrace/consumer.h>
+
+#include "collection.h"
+#include "layout.h"
+#include "live_stream.h"
+#include "pattern.h"
+#include "record_fields.h"
+#include "rundir.h"
+
+#define CONSUMER_TICK_MS 10
+
+struct evt_consumer {
+	uint32_t mode;
+	int pid;
+	int timer_fd;
+	struct evt_live_stream *stream;		/* record mode */
+	struct evt_collection *counter;		/* count mode */
+	/* While a read hands records over: */
+	evt_consumer_record_cb cb;
+	void *ctx;
+	struct evt_field fields[EVT_FIELDS_MAX];
+	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
+};
+
+int evt_consumer_open(const struct evt_consumer_attr *attr,
+		      struct evt_consumer **out, char *err, size_t err_size)
+{
+	struct itimerspec tick = {
+		{ 0, CONSUMER_TICK_MS * 1000000 }, { 0, CONSUMER_TICK_MS * 1000000 },
+	};
+	char rundir[EVT_RUNDIR_PATH_MAX], what[201];
+	struct evt_consumer *c;
+
+	*out = NULL;
+	if (!attr || attr->size < sizeof(struct evt_consumer_attr) ||
+	    attr->mode > EVT_CONSUMER_COUNT || attr->pid < 0)
+		return snprintf(err, err_size, "bad attributes (size, mode or pid)"), -1;
+	if (attr->rundir) {
+		if (snprintf(rundir, sizeof(rundir), "%s", attr->rundir) >=
+		    (int)sizeof(rundir))
+			return snprintf(err, err_size, "run directory path too long"), -1;
+	} else if (evt_rundir_path(rundir, sizeof(rundir), err, err_size)) {
+		return -1;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return snprintf(err, err_size, "out of memory"), -1;
+	c->mode = attr->mode;
+	c->pid = attr->pid;
+	c->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (c->timer_fd < 0 || timerfd_settime(c->timer_fd, 0, &tick, NULL)) {
+		snprintf(err, err_size, "timerfd: %s", strerror(errno));
+		goto fail;
+	}
+	if (attr->name)
+		snprintf(what, sizeof(what), "%s", attr->name);
+	else
+		snprintf(what, sizeof(what), "a consumer, pid %d", (int)getpid());
+	what[strcspn(what, "\n")] = '\0';	/* one line in the lock file */
+	if (c->mode == EVT_CONSUMER_RECORD) {
+		if (evt_live_stream_create(rundir, c->pid, what, NULL, 0, &c->stream,
+					   err, err_size))
+			goto fail;
+		if (c->pid && evt_live_stream_watched(c->stream) == 0) {
+			snprintf(err, err_size, "pid %d: no traced process with this "
+				 "pid in %s", c->pid, rundir);
+			goto fail;
+		}
+	} else {
+		struct evt_collection_opts o = {
+			.what = what, .rundir = rundir, .mode = EVT_MODE_COUNT,
+			.packet_size = EVT_PACKET_DEFAULT_BYTES,
+			.packet_count = EVT_PACKETS_DEFAULT,
+			.pids = c->pid ? &c->pid : NULL, .npids = c->pid ? 1 : 0,
+			.all = !c->pid,
+		};
+
+		if (evt_collection_create(&o, &c->counter, err, err_size))
+			goto fail;
+		evt_collection_poll(c->counter, err, err_size);
+	}
+	*out = c;
+	return 0;
+fail:
+	evt_consumer_close(c);
+	return -1;
+}
+
+static int select_events(struct evt_consumer *c, bool add, const char *pattern,
+			 uint32_t id, char *err, size_t err_size)
+{
+	char why[200];
+
+	if (pattern && evt_pattern_check(pattern, why, sizeof(why)))
+		return snprintf(err, err_size, "pattern '%s': %s", pattern, why), -1;
+	if (c->stream)
+		return evt_live_stream_select(c->stream, add, pattern, id, err,
+					      err_size);
+	return evt_collection_select(c->counter, add, pattern, id, err, err_size);
+}
+
+int evt_consumer_add(struct evt_consumer *c, const char *pattern, char *err,
+		     size_t err_size)
+{
+	return select_events(c, true, pattern, 0, err, err_size);
+}
+
+int evt_consumer_add_id(struct evt_consumer *c, uint32_t id, char *err,
+			size_t err_size)
+{
+	return select_events(c, true, NULL, id, err, err_size) < 0 ? -1 : 0;
+}
+
+int evt_consumer_remove(struct evt_consumer *c, const char *pattern, char *err,
+			size_t err_size)
+{
+	return select_events(c, false, pattern, 0, err, err_size);
+}
+
+int evt_consumer_remove_id(struct evt_consumer *c, uint32_t id, char *err,
+			   size_t err_size)
+{
+	return select_events(c, false, NULL, id, err, err_size);
+}
+
+int evt_consumer_events(struct evt_consumer *c, evt_consumer_event_cb cb,
+			void *ctx)
+{
+	if (c->stream)
+		return evt_live_stream_events(c->stream, cb, ctx);
+	return evt_collection_events(c->counter, cb, ctx);
+}
+
+int evt_consumer_fd(struct evt_consumer *c)
+{
+	return c->timer_fd;
+}
+
+static void hand_over(const struct evt_live_event *e, void *ctx)
+{
+	struct evt_consumer *c = ctx;
+	struct evt_consumer_record r = {
+		.id = e->id, .path = e->path, .format = e->format,
+		.time_ns = e->monotonic_ns, .pid = e->pid, .tid = e->tid,
+		.cpu = e->cpu, .comm = e->comm, .lost = e->lost,
+		.text = e->text, .text_len = e->text_len,
+	};
+	int n;
+
+	if (e->path && e->layout) {
+		n = evt_record_fields(e->layout, e->payload, e->payload_size,
+				      c->fields, c->names);
+		if (n > 0) {
+			r.fields = c->fields;
+			r.nfields = (unsigned)n;
+		}
+	}
+	c->cb(&r, c->ctx);
+}
+
+static void drain_timer(struct evt_consumer *c)
+{
+	uint64_t ticks;
+
+	if (read(c->timer_fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
+		return;
+}
+
+int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
+		      void *ctx, char *err, size_t err_size)
+{
+	if (!c->stream)
+		return snprintf(err, err_size, "a counting consumer has no records: "
+				"evt_consumer_counts()"), -1;
+	drain_timer(c);
+	c->cb = cb;
+	c->ctx = ctx;
+	return evt_live_stream_poll(c->stream, hand_over, c);
+}
+
+int evt_consumer_counts(struct evt_consumer *c, evt_consumer_count_cb cb,
+			void *ctx, char *err, size_t err_size)
+{
+	if (!c->counter)
+		return snprintf(err, err_size, "a recording consumer counts nothing: "
+				"evt_consumer_read()"), -1;
+	drain_timer(c);
+	if (evt_collection_poll(c->counter, err, err_size) < 0 ||
+	    evt_collection_counts(c->counter, cb, ctx))
+		return -1;
+	return (int)evt_collection_running(c->counter);
+}
+
+void evt_consumer_close(struct evt_consumer *c)
+{
+	char err[256];
+
+	if (!c)
+		return;
+	if (c->counter)
+		evt_collection_finish(c->counter, NULL, err, sizeof(err));
+	evt_collection_destroy(c->counter);
+	evt_live_stream_destroy(c->stream);
+	if (c->timer_fd >= 0)
+		close(c->timer_fd);
+	free(c);
+}

@@ -1,0 +1,97 @@
+/*
+ * selection.c - patterns and ids a collection wants (see selection.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pattern.h"
+#include "selection.h"
+
+int evt_selection_add_pattern(struct evt_selection *s, const char *pattern)
+{
+	char **grown, *copy;
+	unsigned i;
+
+	for (i = 0; i < s->npatterns; i++)
+		if (!strcmp(s->patterns[i], pattern))
+			return 0;
+	grown = realloc(s->patterns, (s->npatterns + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	s->patterns = grown;
+	copy = strdup(pattern);
+	if (!copy)
+		return -1;
+	s->patterns[s->npatterns++] = copy;
+	s->gen++;
+	return 0;
+}
+
+int evt_selection_add_id(struct evt_selection *s, uint32_t id)
+{
+	uint32_t *grown;
+	unsigned i;
+
+	for (i = 0; i < s->nids; i++)
+		if (s->ids[i] == id)
+			return 0;
+	grown = realloc(s->ids, (s->nids + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	s->ids = grown;
+	s->ids[s->nids++] = id;
+	s->gen++;
+	return 0;
+}
+
+bool evt_selection_remove_pattern(struct evt_selection *s, const char *pattern)
+{
+	unsigned i;
+
+	for (i = 0; i < s->npatterns; i++)
+		if (!strcmp(s->patterns[i], pattern)) {
+			free(s->patterns[i]);
+			s->patterns[i] = s->patterns[--s->npatterns];
+			s->gen++;
+			return true;
+		}
+	return false;
+}
+
+bool evt_selection_remove_id(struct evt_selection *s, uint32_t id)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nids; i++)
+		if (s->ids[i] == id) {
+			s->ids[i] = s->ids[--s->nids];
+			s->gen++;
+			return true;
+		}
+	return false;
+}
+
+bool evt_selection_wants(const struct evt_selection *s, uint32_t id,
+			 const char *path)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nids; i++)
+		if (s->ids[i] == id)
+			return true;
+	for (i = 0; i < s->npatterns; i++)
+		if (evt_pattern_match(s->patterns[i], path))
+			return true;
+	return false;
+}
+
+void evt_selection_free(struct evt_selection *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->npatterns; i++)
+		free(s->patterns[i]);
+	free(s->patterns);
+	free(s->ids);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,30 @@
+/*
+ * selection.h - the events a collection wants: path patterns and global
+ * ids, added and removed while it runs.  Every change bumps gen, so that
+ * whoever applied it to a process knows to apply it again.
+ */
+#ifndef EVT_ENGINE_SELECTION_H
+#define EVT_ENGINE_SELECTION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct evt_selection {
+	char **patterns;
+	unsigned npatterns;
+	uint32_t *ids;			/* global ids (event_ids.h) */
+	unsigned nids;
+	uint32_t gen;
+};
+
+/* 0, or -1 when out of memory.  Adding what is there already is a no-op. */
+int evt_selection_add_pattern(struct evt_selection *s, const char *pattern);
+int evt_selection_add_id(struct evt_selection *s, uint32_t id);
+/* Whether it was there. */
+bool evt_selection_remove_pattern(struct evt_selection *s, const char *pattern);
+bool evt_selection_remove_id(struct evt_selection *s, uint32_t id);
+bool evt_selection_wants(const struct evt_selection *s, uint32_t id,
+			 const char *path);
+void evt_selection_free(struct evt_selection *s);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * evtrace/consumer.h - read the events of running programs from your own
+ * tool: the userspace twin of perf_event_open() with
+ * PERF_EVENT_IOC_ADD_TP.
+ *
+ * A consumer is a collection of its own: it takes one of the run
+ * directory's collection slots, switches on in the processes it covers
+ * the events it adds (by path pattern or by global id), and reads them,
+ * decoded, as they are written; or, in counting mode, counts them.  Other
+ * collections (recordings, streams, other consumers) keep their own
+ * events.  When the consumer is closed, or its process dies, its events
+ * are switched off.
+ *
+ * Link with -levtrace-consumer (pkg-config evtrace-consumer).  A consumer
+ * reads the caller's own processes (its run directory, $EVTRACE_RUNDIR or
+ * /dev/shm/evtrace-<euid>); root may name another user's run directory.
+ * None of these functions may be called from a signal handler; one
+ * consumer is not to be used by two threads at once.
+ */
+#ifndef EVTRACE_CONSUMER_H
+#define EVTRACE_CONSUMER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct evt_consumer;
+
+enum evt_consumer_mode {
+	EVT_CONSUMER_RECORD = 0,	/* read each event with its fields */
+	EVT_CONSUMER_COUNT = 1,		/* count events, write no records */
+};
+
+/* What evt_consumer_open() is to do.  Zero it, then set size. */
+struct evt_consumer_attr {
+	uint32_t size;			/* sizeof(struct evt_consumer_attr) */
+	uint32_t mode;			/* enum evt_consumer_mode */
+	/* 0: every process of the run directory, those started later too;
+	 * else this running process and the children it forks. */
+	int pid;
+	/* The run directory; NULL: $EVTRACE_RUNDIR or the default. */
+	const char *rundir;
+	/* Who holds the slot, as `evtrace ls` and a refused collection say
+	 * it (at most 200 bytes); NULL: "a consumer, pid <its pid>". */
+	const char *name;
+};
+
+/* How a field's value is given. */
+enum evt_value_type {
+	EVT_VALUE_INT = 1,		/* value.i: signed integers, enums */
+	EVT_VALUE_UINT,			/* value.u: unsigned, bools, pointers */
+	EVT_VALUE_DOUBLE,		/* value.d */
+	EVT_VALUE_STRING,		/* value.s, NUL-terminated */
+	EVT_VALUE_ARRAY,		/* value.array: integers, packed */
+};
+
+/* One field of an event: a typed event's field, or a printk argument
+ * (arg0, arg1, ...; a '*' width or precision is an argument of its own). */
+struct evt_field {
+	const char *name;
+	enum evt_value_type type;
+	const char *label;		/* an enum's name of the value, or NULL */
+	union {
+		int64_t i;
+		uint64_t u;
+		double d;
+		const char *s;
+		struct {
+			const void *data;	/* count elements, little endian */
+			uint32_t count;
+			uint8_t elem_bytes;	/* 1, 2, 4 or 8 */
+			uint8_t is_signed;
+		} array;
+	} value;
+};
+
+/*
+ * An event as evt_consumer_read() hands it over; valid during the call.
+ * lost > 0 makes it a notice instead: that many events of this thread were
+ * dropped before the next (its buffer was full); path and fields are then
+ * NULL.
+ */
+struct evt_consumer_record {
+	uint32_t id;			/* global id */
+	const char *path;		/* printk/<module>/<file>/<line>, ... */
+	const char *format;		/* printk format, or the format text */
+	int64_t time_ns;		/* CLOCK_MONOTONIC */
+	uint32_t pid, tid;
+	uint16_t cpu;
+	const char *comm;		/* the thread's name */
+	uint64_t lost;
+	const struct evt_field *fields;
+	unsigned nfields;
+	const char *text;		/* as `evtrace report` prints it */
+	size_t text_len;		/* (a printk %c of 0 puts a NUL in it) */
+};
+
+typedef void (*evt_consumer_record_cb)(const struct evt_consumer_record *r,
+				       void *ctx);
+typedef void (*evt_consumer_count_cb)(uint32_t id, const char *path,
+				      uint64_t count, void *ctx);
+typedef void (*evt_consumer_event_cb)(uint32_t id, const char *path,
+				      const char *format, void *ctx);
+
+/*
+ * Opens a consumer, with no event added yet.  0, or -1 with a message in
+ * err: every slot taken (naming who holds each), a run directory that
+ * fails its checks, pid not a traced process of the run directory.
+ */
+int evt_consumer_open(const struct evt_consumer_attr *attr,
+		      struct evt_consumer **out, char *err, size_t err_size);
+
+/*
+ * Adds the events a path pattern names ("printk/demo", a directory of the
+ * event tree, or a glob whose '*' crosses '/'; the root names everything
+ * but printk/), now and as the processes register more.  Returns how
+ * many events of the processes covered now it names (0: none yet, which
+ * a tool should say), or -1 with err set (a bad pattern: its position).
+ */
+int evt_consumer_add(struct evt_consumer *c, const char *pattern, char *err,
+		     size_t err_size);
+/* Adds one event by global id (evt_consumer_events()): that path with
+ * that exact format.  0, or -1 with err set. */
+int evt_consumer_add_id(struct evt_consumer *c, uint32_t id, char *err,
+			size_t err_size);
+/* Removes what an add added; other collections are not touched.  0, or
+ * -1 with err set (it was not added). */
+int evt_consumer_remove(struct evt_consumer *c, const char *pattern, char *err,
+			size_t err_size);
+int evt_consumer_remove_id(struct evt_consumer *c, uint32_t id, char *err,
+			   size_t err_size);
+
+/* Calls cb for every distinct event (path and exact format) of the
+ * processes covered, with its global id; returns how many. */
+int evt_consumer_events(struct evt_consumer *c, evt_consumer_event_cb cb,
+			void *ctx);
+
+/*
+ * A file descriptor to poll(2) for reading: readable every 10 ms while
+ * the consumer is open, the pace at which it looks for new events (an
+ * event is handed over within 100 ms of its writing).  Reading from it is
+ * evt_consumer_read()'s job.
+ */
+int evt_consumer_fd(struct evt_consumer *c);
+
+/*
+ * Record mode: hands over, in time order, the events written since the
+ * last call, and lost-event notices.  Returns how many processes it
+ * still covers (0 once a given pid and its children have exited, and
+ * everything they wrote was handed over), or -1 with err set.
+ */
+int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
+		      void *ctx, char *err, size_t err_size);
+
+/*
+ * Count mode: calls cb for every event added, 0 included, in path order,
+ * with how many times it happened so far.  Returns how many processes it
+ * still covers, or -1 with err set.
+ */
+int evt_consumer_counts(struct evt_consumer *c, evt_consumer_count_cb cb,
+			void *ctx, char *err, size_t err_size);
+
+/* Switches its events off, frees its slot and everything else. */
+void evt_consumer_close(struct evt_consumer *c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,66 @@
+# consumer.h: a tool reads typed events with every field's exact value,
+# adds an event by global id and removes it, counts exactly, gets clear
+# errors; the EXAMPLE of evt_consumer(3) compiles and runs.
+. "$(dirname "$0")/lib.sh"
+# 1. Typed events, decoded: extremes, enum labels, arrays, strings, a cut
+# sequence, an event from a library; until the process exits.
+mkfifo -m 600 "$T/in"
+"$TYPED" wait <"$T/in" >"$T/typed.out" 2>&1 &
+tp=$!
+BG_PIDS="$BG_PIDS $tp"
+exec 7>"$T/in"
+for _ in $(seq 100); do grep -q ready "$T/typed.out" && break; sleep 0.05; done
+"$CONSUME" record "$tp" typed/ >"$T/c1" 2>&1 7>&- &
+c=$!
+for _ in $(seq 100); do grep -q added "$T/c1" && break; sleep 0.05; done
+exec 7>&-
+wait "$c" || { cat "$T/c1" >&2; fail "consume record exited $?"; }
+expect_eq "$(head -1 "$T/c1")" "added 1" "events named by typed/"
+expect_eq "$(grep -c '^typed/all id=[0-9]* pid='"$tp"' ' "$T/c1")" 4 "records"
+expect_grep " u8=u:255 i8=i:-128 u16=u:65535 i16=i:-32768 u32=u:4294967295 i32=i:-2147483648 u64=u:18446744073709551615 i64=i:-9223372036854775808 color=i:-1(blue) flag=u:1 real=d:-1.5e-300 tag=a:8:97,98,99,100 trio=a:3:-2147483648,0,2147483647 text=s:255:mmmm" "$T/c1" "extremes"
+expect_grep " color=i:7 flag=u:0 real=d:3.25 tag=a:8:97,98,0,0 trio=a:3:1,2,3 text=s:255:llll.* seq=a:2048:0,1,2,3 " "$T/c1" "cut text and sequence"
+expect_grep " u32=u:42 i32=i:300 .* color=i:1(green) .* text=s:16:from the library seq=a:0: from_lib=i:1 | " "$T/c1" "the library's event"
+expect_grep " | u8=255 i8=-128 u16=65535 " "$T/c1" "the text as report prints it"
+# 2. By global id: only that event, and nothing once removed.
+start_waiter
+alive=$(tracee_event "alive")
+"$CONSUME" ids "$WAIT_PID" "$alive" >"$T/c2" 2>&1 || { cat "$T/c2" >&2; fail "consume ids failed"; }
+id=$(awk -v p="$alive" '$1 == "event" && $3 == p { print $2 }' "$T/c2")
+[ -n "$id" ] || { cat "$T/c2" >&2; fail "the event is not listed with an id"; }
+n=$(grep -c "^$alive id=$id pid=$WAIT_PID arg0=i:[0-9]* | alive [0-9]*\$" "$T/c2")
+[ "$n" -ge 10 ] || { cat "$T/c2" >&2; fail "only $n records of the event added by id"; }
+grep -v "^$alive id=\|^event \|^removed \|^after " "$T/c2" && fail "records of events not added"
+expect_grep "^removed 0 after $n\$" "$T/c2" "remove_id"
+expect_grep "^after removing: 0\$" "$T/c2" "nothing after removing"
+"$EVTRACE" ls -p "$WAIT_PID" >"$T/ls"
+grep -q '^# collection' "$T/ls" && { cat "$T/ls" >&2; fail "the consumer's slot is left"; }
+# 3. Counting, exactly, until the process exits.
+"$TRACEE" paced 20000 100 1500 >"$T/paced.out" 2>/dev/null &
+pp=$!
+BG_PIDS="$BG_PIDS $pp"
+for _ in $(seq 100); do ls "$EVTRACE_RUNDIR" | grep -q "^$pp-" && break; sleep 0.02; done
+burst=printk/tracee/tests/progs/tracee.c/$(grep -n 'trace_printk("burst %ld' "$TRACEE_SRC" | sed -n 2p | cut -d: -f1)
+"$CONSUME" count "$pp" "$burst" >"$T/c3" 2>&1 || { cat "$T/c3" >&2; fail "consume count failed"; }
+expect_eq "$(head -1 "$T/c3")" "added 1" "counted events"
+expect_eq "$(grep '^count ' "$T/c3" | tail -1 | cut -d' ' -f2,4)" "$burst 20000" "final count"
+# 4. Errors a tool can act on.
+"$CONSUME" errors "$WAIT_PID" >"$T/c4" 2>&1
+expect_grep "^bad pattern: -1 pattern 'printk//x': empty path component at position 8$" "$T/c4" "bad pattern"
+expect_grep "^not added: -1 'printk/': not added\$" "$T/c4" "removing what was not added"
+expect_grep "^counts: -1 a recording consumer counts nothing: evt_consumer_read()\$" "$T/c4" "counts of a recording consumer"
+expect_grep "^none yet: 0\$" "$T/c4" "a pattern naming nothing yet"
+expect_grep "^read: -1 a counting consumer has no records: evt_consumer_counts()\$" "$T/c4" "read of a counting consumer"
+"$CONSUME" record 999999 printk >"$T/c5" 2>&1 && fail "a consumer of no process opened"
+expect_grep "^open: pid 999999: no traced process with this pid in $EVTRACE_RUNDIR\$" "$T/c5" "unknown pid"
+# 5. The man page's EXAMPLE, built as a user would (with this build's
+# sanitizers, if any, since its library has them).
+sed -n '/^\.EX$/,/^\.EE$/p' "$(dirname "$0")/../doc/evt_consumer.3" | sed '1d;$d' |
+	sed 's/\\-/-/g; s/\\e/\\/g' >"$T/example.c"
+san=""
+ldd "$EVTRACE" | grep -q libasan && san="-fsanitize=address,undefined"
+cc -Wall -Wextra -Werror $san -I"$INCLUDE" -o "$T/example" "$T/example.c" \
+	-L"$BUILD/engine" -levtrace-consumer || fail "the EXAMPLE does not compile"
+LD_LIBRARY_PATH="$BUILD/engine:$LD_LIBRARY_PATH" "$T/example" "$WAIT_PID" "$alive" >"$T/ex.out" 2>&1 ||
+	{ cat "$T/ex.out" >&2; fail "the EXAMPLE failed"; }
+n=$(grep -c "^[0-9]* $alive: arg0=[0-9]*\$" "$T/ex.out")
+[ "$n" -ge 10 ] || { cat "$T/ex.out" >&2; fail "the EXAMPLE printed $n events"; }

@@ -1,0 +1,194 @@
+/*
+ * consume.c - a tool built on consumer.h, for tests/consumer_api.sh.  Each
+ * mode prints what it read, one line per record or count, fields as
+ * name=type:value, so that the test can check values exactly.
+ *   consume record PID PATTERN    until PID exits
+ *   consume ids PID PATH          add the event PATH by its global id, read
+ *                                 0.3 s, remove it, read 0.3 s more
+ *   consume count PID PATTERN     until PID exits, then the counts
+ *   consume errors PID            the errors a tool meets, one per line
+ */
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <evtrace/consumer.h>
+
+static unsigned long nrecords;
+
+static void print_field(const struct evt_field *f)
+{
+	uint32_t i;
+
+	printf(" %s=", f->name);
+	switch (f->type) {
+	case EVT_VALUE_INT:
+		printf("i:%" PRId64, f->value.i);
+		break;
+	case EVT_VALUE_UINT:
+		printf("u:%" PRIu64, f->value.u);
+		break;
+	case EVT_VALUE_DOUBLE:
+		printf("d:%g", f->value.d);
+		break;
+	case EVT_VALUE_STRING:
+		printf("s:%zu:%.20s", strlen(f->value.s), f->value.s);
+		break;
+	case EVT_VALUE_ARRAY:
+		printf("a:%u:", f->value.array.count);
+		for (i = 0; i < f->value.array.count && i < 4; i++) {
+			const uint8_t *p = (const uint8_t *)f->value.array.data +
+					   i * f->value.array.elem_bytes;
+			int64_t v = 0;
+
+			memcpy(&v, p, f->value.array.elem_bytes);
+			if (f->value.array.is_signed && f->value.array.elem_bytes < 8 &&
+			    (v >> (8 * f->value.array.elem_bytes - 1)) & 1)
+				v -= (int64_t)1 << (8 * f->value.array.elem_bytes);
+			printf("%s%" PRId64, i ? "," : "", v);
+		}
+		break;
+	}
+	if (f->label)
+		printf("(%s)", f->label);
+}
+
+static void print_record(const struct evt_consumer_record *r, void *ctx)
+{
+	unsigned i;
+
+	(void)ctx;
+	if (r->lost) {
+		printf("lost %" PRIu64 "\n", r->lost);
+		return;
+	}
+	nrecords++;
+	printf("%s id=%u pid=%u", r->path, r->id, r->pid);
+	for (i = 0; i < r->nfields; i++)
+		print_field(&r->fields[i]);
+	/* A printk text ends in its format's newline, mostly. */
+	printf(" | %.*s\n", (int)(r->text_len && r->text[r->text_len - 1] == '\n' ?
+				  r->text_len - 1 : r->text_len), r->text);
+}
+
+static void print_count(uint32_t id, const char *path, uint64_t count, void *ctx)
+{
+	(void)ctx;
+	printf("count %s id=%u %" PRIu64 "\n", path, id, count);
+}
+
+struct find {
+	const char *path;
+	uint32_t id;
+	int found;
+};
+
+static void find_event(uint32_t id, const char *path, const char *format,
+		       void *ctx)
+{
+	struct find *f = ctx;
+
+	(void)format;
+	printf("event %u %s\n", id, path);
+	if (!strcmp(path, f->path) && !f->found) {
+		f->id = id;
+		f->found = 1;
+	}
+}
+
+static struct evt_consumer *open_consumer(int pid, uint32_t mode)
+{
+	struct evt_consumer_attr attr = { .size = sizeof(attr), .mode = mode, .pid = pid };
+	struct evt_consumer *c;
+	char err[1024];
+
+	if (evt_consumer_open(&attr, &c, err, sizeof(err))) {
+		printf("open: %s\n", err);
+		exit(1);
+	}
+	return c;
+}
+
+/* Reads for ms milliseconds, or until the processes are gone (ms < 0). */
+static void read_for(struct evt_consumer *c, int ms)
+{
+	struct pollfd pfd = { .fd = evt_consumer_fd(c), .events = POLLIN };
+	struct timespec start, now;
+	char err[512];
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		if (poll(&pfd, 1, 1000) < 0)
+			break;
+		if (evt_consumer_read(c, print_record, NULL, err, sizeof(err)) <= 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (ms >= 0 && (now.tv_sec - start.tv_sec) * 1000 +
+			       (now.tv_nsec - start.tv_nsec) / 1000000 >= ms)
+			break;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct evt_consumer *c;
+	char err[1024];
+	int pid, n;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: consume record|ids|count|errors PID [PATTERN]\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	pid = atoi(argv[2]);
+	if (!strcmp(argv[1], "record") && argc == 4) {
+		c = open_consumer(pid, EVT_CONSUMER_RECORD);
+		n = evt_consumer_add(c, argv[3], err, sizeof(err));
+		printf("added %d\n", n);
+		read_for(c, -1);
+	} else if (!strcmp(argv[1], "ids") && argc == 4) {
+		struct find f = { argv[3], 0, 0 };
+
+		c = open_consumer(pid, EVT_CONSUMER_RECORD);
+		evt_consumer_events(c, find_event, &f);
+		if (!f.found || evt_consumer_add_id(c, f.id, err, sizeof(err))) {
+			printf("add_id: %s\n", f.found ? err : "no such event");
+			return 1;
+		}
+		read_for(c, 300);
+		printf("removed %d after %lu\n",
+		       evt_consumer_remove_id(c, f.id, err, sizeof(err)), nrecords);
+		read_for(c, 100);	/* what was in flight */
+		nrecords = 0;
+		read_for(c, 300);
+		printf("after removing: %lu\n", nrecords);
+	} else if (!strcmp(argv[1], "count") && argc == 4) {
+		struct pollfd pfd;
+
+		c = open_consumer(pid, EVT_CONSUMER_COUNT);
+		printf("added %d\n", evt_consumer_add(c, argv[3], err, sizeof(err)));
+		pfd = (struct pollfd){ .fd = evt_consumer_fd(c), .events = POLLIN };
+		while (poll(&pfd, 1, 1000) >= 0 &&
+		       evt_consumer_counts(c, print_count, &n, err, sizeof(err)) > 0)
+			printf("---\n");
+	} else if (!strcmp(argv[1], "errors")) {
+		struct evt_consumer *d;
+
+		c = open_consumer(pid, EVT_CONSUMER_RECORD);
+		printf("bad pattern: %d %s\n", evt_consumer_add(c, "printk//x", err, sizeof(err)), err);
+		printf("not added: %d %s\n", evt_consumer_remove(c, "printk/", err, sizeof(err)), err);
+		printf("counts: %d %s\n", evt_consumer_counts(c, print_count, NULL, err, sizeof(err)), err);
+		printf("none yet: %d\n", evt_consumer_add(c, "printk/nosuch", err, sizeof(err)));
+		d = open_consumer(pid, EVT_CONSUMER_COUNT);
+		printf("read: %d %s\n", evt_consumer_read(d, print_record, NULL, err, sizeof(err)), err);
+		evt_consumer_close(d);
+	} else {
+		fprintf(stderr, "usage: consume record|ids|count|errors PID [PATTERN]\n");
+		return 2;
+	}
+	evt_consumer_close(c);
+	return 0;
+}
