@@ -7,17 +7,20 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "live.h"
 #include "rules_files.h"
 #include "quote.h"
+#include "requests.h"
 #include "slots.h"
 #include "tree.h"
 
 struct target {
 	int pid;			/* 0: every process */
+	int collection;			/* enable/disable: a slot; 0: default */
 	bool formats;
 	const char *path;
 };
@@ -27,6 +30,7 @@ static int parse_args(const char *cmd, int argc, char **argv,
 {
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
+		{ "collection", required_argument, NULL, 'c' },
 		{ "formats", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -34,9 +38,21 @@ static int parse_args(const char *cmd, int argc, char **argv,
 	int opt;
 
 	memset(t, 0, sizeof(*t));
-	while ((opt = getopt_long(argc, argv, allow_f ? "p:fh" : "p:h", longopts,
+	while ((opt = getopt_long(argc, argv, allow_f ? "p:fh" : "p:c:h", longopts,
 				  NULL)) != -1) {
+		char *end;
+
 		switch (opt) {
+		case 'c':
+			if (allow_f || !need_path)
+				return cli_usage(cmd);
+			t->collection = (int)strtol(optarg, &end, 10);
+			if (*end || end == optarg || t->collection < 1 ||
+			    t->collection >= EVT_NSLOTS)
+				return cli_error(cmd, "--collection '%s': not a "
+						 "collection slot (1 to %d, as ls "
+						 "shows them)", optarg, EVT_NSLOTS - 1);
+			break;
 		case 'p':
 			t->pid = cli_parse_pid(cmd, optarg);
 			if (t->pid < 0)
@@ -66,6 +82,39 @@ static int parse_args(const char *cmd, int argc, char **argv,
 	}
 	if (t->path && !cli_pattern_ok(cmd, t->path))
 		return 1;
+	if (t->collection && t->pid) {
+		cli_error(cmd, "--collection and -p exclude each other: a "
+			  "collection covers the processes it covers");
+		return cli_usage(cmd);
+	}
+	return 0;
+}
+
+/* enable/disable --collection N: asked of the engine that holds it. */
+static int set_in_collection(const char *cmd, const struct target *t, bool on)
+{
+	char dir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 600], who[300];
+	struct evt_rundir rd;
+	int n;
+
+	if (evt_rundir_path(dir, sizeof(dir), err, sizeof(err)) ||
+	    evt_rundir_open(&rd, dir, EVT_RUNDIR_ROOT_ENTERS, err, sizeof(err)))
+		return cli_error(cmd, "%s", err);
+	if (!evt_slot_holder(&rd, (unsigned)t->collection, who, sizeof(who))) {
+		evt_rundir_close(&rd);
+		return cli_error(cmd, "collection slot %d: no engine holds it "
+				 "(ls shows the collections of each process)",
+				 t->collection);
+	}
+	n = evt_request_send(&rd, (unsigned)t->collection, on, t->path, err,
+			     sizeof(err));
+	evt_rundir_close(&rd);
+	if (n < 0)
+		return cli_error(cmd, "%s", err);
+	if (on && n == 0)
+		fprintf(stderr, "evtrace: %s: %s: no event of collection slot %d's "
+			"processes now; it takes those registered later\n", cmd,
+			t->path, t->collection);
 	return 0;
 }
 
@@ -257,6 +306,8 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 	ret = parse_args(cmd, argc, argv, &t, false, true);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (t.collection)
+		return set_in_collection(cmd, &t, on);
 	n = open_targets(cmd, &t, &ctls, &rd);
 	if (n < 0)
 		return 1;
@@ -303,6 +354,8 @@ int cmd_format(int argc, char **argv)
 	ret = parse_args("format", argc, argv, &t, false, true);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (t.collection)
+		return cli_usage("format");
 	n = open_targets("format", &t, &ctls, &rd);
 	if (n < 0)
 		return 1;

@@ -49,13 +49,17 @@ static const struct command commands[] = {
 	  "below).  PATH limits the tree; -f adds each event's format.  States\n"
 	  "are the default collection's; an event other collections have on is\n"
 	  "followed by their slots, e.g. [1,3], each named under its process.\n" },
-	{ "enable", cmd_enable, "enable [-p PID] PATH",
+	{ "enable", cmd_enable, "enable [-p PID | --collection N] PATH",
 	  "Enable the event or directory PATH in running processes (or in PID).\n"
 	  "The root enables everything except printk/; name printk/ or below\n"
 	  "to enable printk events.  It is also a rule for events registered\n"
-	  "later: libraries loaded and, without -p, processes started after it.\n" },
-	{ "disable", cmd_disable, "disable [-p PID] PATH",
-	  "Disable the event or directory PATH, with the rules of enable.\n" },
+	  "later: libraries loaded and, without -p, processes started after it.\n\n"
+	  "  -c, --collection N     in the running collection of slot N (a\n"
+	  "                         recording, stream or count; ls shows them)\n"
+	  "                         instead of the default collection\n" },
+	{ "disable", cmd_disable, "disable [-p PID | --collection N] PATH",
+	  "Disable the event or directory PATH, with the rules of enable.  With\n"
+	  "--collection N, take back a PATH that enable or -e gave it.\n" },
 	{ "format", cmd_format, "format [-p PID] PATH",
 	  "Print the format of the event PATH: for a printk event, its quoted\n"
 	  "format string; for a typed or stable event, a line per field with\n"

@@ -41,6 +41,7 @@
 #include "rules_files.h"
 #include "live.h"
 #include "report.h"
+#include "requests.h"
 #include "selection.h"
 #include "slots.h"
 #include "stream_classes.h"
@@ -1123,6 +1124,18 @@ static int drain(struct evt_collection *c, bool final, char *err,
 	return (int)(c->stats.packets + c->released + c->stats.processes - before);
 }
 
+/* `evtrace enable/disable --collection N` (requests.h). */
+static int answer(void *ctx, bool enable, const char *pattern, char *err,
+		  size_t err_size)
+{
+	struct evt_collection *c = ctx;
+
+	if (!enable && !evt_selection_has_pattern(&c->sel, pattern))
+		return evt_selection_not_there(&c->sel, c->slot, pattern, err,
+					       err_size);
+	return evt_collection_select(c, enable, pattern, 0, err, err_size);
+}
+
 int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size)
 {
 	char buf[4096];
@@ -1139,6 +1152,8 @@ int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size)
 	 * says when to, with a full scan each second in case it missed. */
 	if (changed || c->unpublished || now - c->last_discover_ms >= RESCAN_MS) {
 		discover(c);
+		if (!c->failed && !c->finishing)
+			evt_requests_serve(&c->rd, c->slot, answer, c);
 		c->last_discover_ms = now;
 	}
 	return drain(c, false, err, err_size);

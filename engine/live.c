@@ -109,6 +109,15 @@ int evt_rundir_sweep(const struct evt_rundir *rd)
 				 unlinkat(rd->fd, name, 0) == 0)
 				removed++;
 			evt_ctl_close(c);
+		} else if (!strncmp(name, "slot-", 5) &&
+			   (strstr(name, ".req.") || strstr(name, ".ans."))) {
+			/* Requests (requests.h) to, or answers from, a
+			 * collection that is gone. */
+			unsigned slot = 0;
+
+			if (sscanf(name, "slot-%u.", &slot) == 1 &&
+			    !evt_slot_held(rd, slot) && unlinkat(rd->fd, name, 0) == 0)
+				removed++;
 		} else if (!strncmp(name, "collection-", 11)) {
 			/* A rules file: its collection's slot is in it. */
 			char text[64] = "";

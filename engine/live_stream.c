@@ -26,6 +26,7 @@
 #include "rules_files.h"
 #include "pattern.h"
 #include "event_ids.h"
+#include "requests.h"
 #include "selection.h"
 #include "slots.h"
 #include "tree.h"
@@ -519,6 +520,9 @@ static void apply(struct evt_live_stream *s, struct watched *w)
 	w->enabled_upto = c->nevents;
 }
 
+static int answer(void *ctx, bool enable, const char *pattern, char *err,
+		  size_t err_size);
+
 int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 {
 	unsigned k, alive = 0;
@@ -527,6 +531,8 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 	char err[PATH_MAX + 200];
 
 	discover(s);
+	if (s->slot)
+		evt_requests_serve(&s->rd, s->slot, answer, s);
 	for (k = 0; k < s->nw; k++) {
 		struct watched *w = &s->w[k];
 
@@ -668,4 +674,16 @@ int evt_live_stream_watched(struct evt_live_stream *s)
 {
 	discover(s);
 	return (int)s->nw;
+}
+
+/* `evtrace enable/disable --collection N` (requests.h). */
+static int answer(void *ctx, bool enable, const char *pattern, char *err,
+		  size_t err_size)
+{
+	struct evt_live_stream *s = ctx;
+
+	if (!enable && !evt_selection_has_pattern(&s->sel, pattern))
+		return evt_selection_not_there(&s->sel, s->slot, pattern, err,
+					       err_size);
+	return evt_live_stream_select(s, enable, pattern, 0, err, err_size);
 }

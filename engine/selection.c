@@ -1,6 +1,7 @@
 /*
  * selection.c - patterns and ids a collection wants (see selection.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,4 +95,30 @@ void evt_selection_free(struct evt_selection *s)
 	free(s->patterns);
 	free(s->ids);
 	memset(s, 0, sizeof(*s));
+}
+
+bool evt_selection_has_pattern(const struct evt_selection *s, const char *pattern)
+{
+	unsigned i;
+
+	for (i = 0; i < s->npatterns; i++)
+		if (!strcmp(s->patterns[i], pattern))
+			return true;
+	return false;
+}
+
+int evt_selection_not_there(const struct evt_selection *s, unsigned slot,
+			    const char *pattern, char *err, size_t err_size)
+{
+	size_t len = (size_t)snprintf(err, err_size, "collection slot %u has no "
+				      "pattern '%s' (it has:", slot, pattern);
+	unsigned i;
+
+	for (i = 0; i < s->npatterns && len < err_size; i++)
+		len += (size_t)snprintf(err + len, err_size - len, " %s",
+					s->patterns[i]);
+	if (len < err_size)
+		snprintf(err + len, err_size - len, "); disable takes back what "
+			 "enable or -e turned on");
+	return -1;
 }

@@ -23,6 +23,11 @@ int evt_selection_add_id(struct evt_selection *s, uint32_t id);
 /* Whether it was there. */
 bool evt_selection_remove_pattern(struct evt_selection *s, const char *pattern);
 bool evt_selection_remove_id(struct evt_selection *s, uint32_t id);
+bool evt_selection_has_pattern(const struct evt_selection *s, const char *pattern);
+/* The error for taking back a pattern it does not have, saying what it
+ * has, in err; returns -1. */
+int evt_selection_not_there(const struct evt_selection *s, unsigned slot,
+			    const char *pattern, char *err, size_t err_size);
 bool evt_selection_wants(const struct evt_selection *s, uint32_t id,
 			 const char *path);
 void evt_selection_free(struct evt_selection *s);

@@ -55,3 +55,33 @@ expect_status 1 "$EVTRACE" record -p 12x -o "$T/x"
 expect_grep "record: '12x': not a process id" "$T/err" "bad pid"
 expect_status 2 "$EVTRACE" record -p 1 -o "$T/x" -- true
 expect_grep "record: -p and a command to run exclude each other" "$T/err" "-p and a command"
+# enable/disable --collection: a running recording takes more events,
+# and gives back what it was given.
+"$TRACEE" loop 2 >"$T/loop2.out" 2>/dev/null &
+P=$!
+BG_PIDS="$BG_PIDS $P"
+for _ in $(seq 100); do grep -q ready "$T/loop2.out" && break; sleep 0.05; done
+"$EVTRACE" record -p "$P" -e ftrace/print -o "$T/tr4" 2>"$T/rec4.err" &
+rec=$!
+for _ in $(seq 100); do "$EVTRACE" ls -p "$P" | grep -q '^# collection slot' && break; sleep 0.05; done
+slot=$("$EVTRACE" ls -p "$P" | sed -n 's/^# collection slot \([0-9]\): pid '"$rec"',.*/\1/p')
+[ -n "$slot" ] || fail "the recording's slot is not shown"
+expect_eq "$("$EVTRACE" ls -p "$P" "$site" | tail -1)" "0 $site" "before enable --collection"
+"$EVTRACE" enable --collection "$slot" "$site"
+expect_eq "$("$EVTRACE" ls -p "$P" "$site" | tail -1)" "0 $site [$slot]" "after enable --collection"
+sleep 0.3
+expect_status 1 "$EVTRACE" disable --collection "$slot" printk/
+expect_grep "disable: collection slot $slot has no pattern 'printk/' (it has: ftrace/print $site); disable takes back what enable or -e turned on" "$T/err" "disable of what it does not have"
+"$EVTRACE" disable --collection "$slot" "$site"
+expect_eq "$("$EVTRACE" ls -p "$P" "$site" | tail -1)" "0 $site" "after disable --collection"
+kill -INT "$rec"
+wait "$rec" || fail "record -p exited $?"
+"$EVTRACE" report "$T/tr4" >"$T/report4"
+python3 "$CHECK" loop "$T/report4" 2 20 >/dev/null
+expect_status 1 "$EVTRACE" enable --collection "$slot" "$site"
+expect_grep "enable: collection slot $slot: no engine holds it" "$T/err" "a slot nobody holds"
+expect_status 1 "$EVTRACE" enable --collection 9 "$site"
+expect_grep "enable: --collection '9': not a collection slot (1 to 7, as ls shows them)" "$T/err" "bad slot"
+expect_status 2 "$EVTRACE" enable --collection 1 -p "$P" "$site"
+expect_grep "enable: --collection and -p exclude each other" "$T/err" "--collection with -p"
+kill -TERM "$P"
