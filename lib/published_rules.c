@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runtime.h"
@@ -186,4 +187,50 @@ void evt__rules_apply_locked(uint32_t id, const char *path, uint32_t parent)
 					  1u << (EVT_VIEW_SHIFT + s),
 					  __ATOMIC_RELEASE);
 	}
+}
+
+/*
+ * A thread found slot s's buffer full: is its engine gone?  (A killed
+ * stream or recording leaves its events on until the next engine starts;
+ * the process need not wait for one.)  At most about once a second per
+ * process, with system calls only (this may run in a signal handler): if
+ * nobody holds the slot's lock, its events are switched off and the slot
+ * freed, under a shared lock that keeps a new owner out meanwhile.
+ */
+void evt__orphan_check(unsigned s, uint64_t now)
+{
+	static uint64_t last;
+	uint64_t prev = __atomic_load_n(&last, __ATOMIC_RELAXED);
+	char name[16] = "slot-0.lock";
+	uint32_t mask = ~((1u << s) | (1u << (EVT_VIEW_SHIFT + s))), id, n;
+	struct stat st;
+	int dfd, fd, saved = errno;
+
+	/* 2^31 clock units: 0.7 s of a 3 GHz TSC, 2.1 s of nanoseconds. */
+	if (now - prev < (1ull << 31) && prev)
+		return;
+	if (!__atomic_compare_exchange_n(&last, &prev, now, 0, __ATOMIC_RELAXED,
+					 __ATOMIC_RELAXED))
+		return;		/* another thread looks */
+	name[5] = (char)('0' + s);
+	dfd = open(evt__proc.rundir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		goto out;
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	close(dfd);
+	if (fd < 0)
+		goto out;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    flock(fd, LOCK_SH | LOCK_NB) == 0) {
+		n = __atomic_load_n(&evt__proc.nevents, __ATOMIC_ACQUIRE);
+		for (id = 0; id < n; id++)
+			if (__atomic_load_n(&evt__proc.enable[id], __ATOMIC_RELAXED) & ~mask)
+				__atomic_fetch_and(&evt__proc.enable[id], mask,
+						   __ATOMIC_RELEASE);
+		__atomic_store_n(&evt__proc.slots[s].state, EVT_SLOT_FREE,
+				 __ATOMIC_RELEASE);
+	}
+	close(fd);
+out:
+	errno = saved;
 }

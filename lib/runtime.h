@@ -114,6 +114,7 @@ void evt__slot_configure(uint32_t s, uint32_t mode, uint64_t id,
 void evt__rules_load_locked(const struct evt_rundir *rd);
 void evt__rules_reload_default_locked(void);
 void evt__rules_apply_locked(uint32_t id, const char *path, uint32_t parent);
+void evt__orphan_check(unsigned s, uint64_t now);
 
 /* register.c */
 void evt__site_register_lazy(struct evt_site *site);

@@ -566,8 +566,11 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 		if (used >= ts->packet_count / 2 &&
 		    __atomic_load_n(&evt__proc.slots[s].waiting, __ATOMIC_RELAXED))
 			wake_engine(&evt__proc.slots[s].waiting);
-		if (used >= ts->packet_count)
+		if (used >= ts->packet_count) {
+			if (s != 0)
+				evt__orphan_check(s, now);
 			return NULL;
+		}
 	}
 	h = packet_at(ts);
 	h->magic = EVT_PACKET_MAGIC;

@@ -85,3 +85,25 @@ expect_grep "enable: --collection '9': not a collection slot (1 to 7, as ls show
 expect_status 2 "$EVTRACE" enable --collection 1 -p "$P" "$site"
 expect_grep "enable: --collection and -p exclude each other" "$T/err" "--collection with -p"
 kill -TERM "$P"
+# A recording killed with SIGKILL leaves its events on; the process finds
+# its buffer full and nobody holding the slot, and switches them off
+# itself, with no engine started since (ls only reads).
+"$TRACEE" loop 2 >"$T/loop3.out" 2>/dev/null &
+P=$!
+BG_PIDS="$BG_PIDS $P"
+for _ in $(seq 100); do grep -q ready "$T/loop3.out" && break; sleep 0.05; done
+"$EVTRACE" record -p "$P" --packet-size 16384 --packets 2 -o "$T/tr5" 2>/dev/null &
+rec=$!
+for _ in $(seq 100); do "$EVTRACE" ls -p "$P" | grep -q '^# collection slot' && break; sleep 0.05; done
+kill -9 "$rec"
+wait "$rec" 2>/dev/null || true
+"$EVTRACE" ls -p "$P" "$site" >"$T/ls.killed"
+grep -q "^0 $site \[[1-7]\]\$" "$T/ls.killed" || { cat "$T/ls.killed" >&2; fail "the killed recording's event is not on"; }
+for _ in $(seq 100); do
+	"$EVTRACE" ls -p "$P" "$site" >"$T/ls.killed"
+	[ "$(tail -1 "$T/ls.killed")" = "0 $site" ] && break
+	sleep 0.05
+done
+expect_eq "$(tail -1 "$T/ls.killed")" "0 $site" "the event after the process found its engine gone"
+grep -q '^# collection' "$T/ls.killed" && fail "the dead recording's slot is still active"
+kill -TERM "$P"
