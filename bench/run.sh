@@ -89,6 +89,19 @@ evtrace_rows() {	# W TRACER PATTERN
 evtrace_rows W1 evtrace printk
 evtrace_rows W2 evtrace-event bench
 
+# evtrace's counting mode (evtrace count): the same sites counted per
+# thread, no records written, no clock read; lost = counts missing.
+count_rows() {	# W TRACER PATTERN
+	"$evtrace" count -e "$3" -- "$bench" "$2" $N 1 $RUNS 2>"$work/count.err" >"$work/out"
+	en=$(ns <"$work/out")
+	"$evtrace" count -e "$3" -- "$bench" "$2" $N 2 $RUNS 2>"$work/count.err" >"$work/out"
+	counted=$(awk '$2 ~ /\// { s += $1 } END { print s + 0 }' "$work/count.err")
+	row "$1" "evtrace count (counting mode)" - - "$en" "$(rate <"$work/out")" \
+		"$((2 * N * RUNS - counted)) of $((2 * N * RUNS)) (2 threads)"
+}
+count_rows W1 evtrace printk
+count_rows W2 evtrace-event bench
+
 # fprintf to a fully buffered file: always on.
 for w in W1 W2; do
 	t=fprintf; [ $w = W2 ] && t=fprintf-w2
