@@ -15,28 +15,12 @@
 #include "pattern.h"
 #include "requests.h"
 #include "rules.h"
+#include "rules_files.h"
 
-/* Writes text as name, whole: a temporary file renamed into place. */
 static int put(const struct evt_rundir *rd, const char *name, const char *text,
 	       char *err, size_t err_size)
 {
-	char tmp[128];
-	size_t len = strlen(text);
-	int fd;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
-	unlinkat(rd->fd, tmp, 0);
-	fd = evt_rundir_openat(rd, tmp, O_WRONLY | O_CREAT | O_EXCL, 0600, err,
-			       err_size);
-	if (fd < 0)
-		return -1;
-	if (write(fd, text, len) != (ssize_t)len || close(fd) ||
-	    renameat(rd->fd, tmp, rd->fd, name)) {
-		snprintf(err, err_size, "%s/%s: %s", rd->path, name, strerror(errno));
-		unlinkat(rd->fd, tmp, 0);
-		return -1;
-	}
-	return 0;
+	return evt_rundir_put(rd, name, text, strlen(text), err, err_size);
 }
 
 /* Reads a small file whole, NUL-terminated; -1 when it cannot. */

@@ -90,11 +90,10 @@ static void drop_dead(struct evt_rules *r)
 	r->npatterns = n;
 }
 
-int evt_rules_publish(const struct evt_rundir *rd, const char *name,
-		      const struct evt_rules *rules, char *err, size_t err_size)
+int evt_rundir_put(const struct evt_rundir *rd, const char *name,
+		   const char *text, size_t len, char *err, size_t err_size)
 {
-	char tmp[80];
-	FILE *f;
+	char tmp[128];
 	int fd;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
@@ -103,16 +102,30 @@ int evt_rules_publish(const struct evt_rundir *rd, const char *name,
 			       err_size);
 	if (fd < 0)
 		return -1;
-	f = fdopen(fd, "w");
-	if (!f)
-		close(fd);
-	if (!f || evt_rules_write(f, rules) || fclose(f) ||
+	if (write(fd, text, len) != (ssize_t)len || close(fd) ||
 	    renameat(rd->fd, tmp, rd->fd, name)) {
 		snprintf(err, err_size, "%s/%s: %s", rd->path, name, strerror(errno));
 		unlinkat(rd->fd, tmp, 0);
 		return -1;
 	}
 	return 0;
+}
+
+int evt_rules_publish(const struct evt_rundir *rd, const char *name,
+		      const struct evt_rules *rules, char *err, size_t err_size)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int ret;
+
+	if (!f || evt_rules_write(f, rules) || fclose(f)) {
+		free(text);
+		return snprintf(err, err_size, "out of memory"), -1;
+	}
+	ret = evt_rundir_put(rd, name, text, len, err, err_size);
+	free(text);
+	return ret;
 }
 
 int evt_default_rules_add(const struct evt_rundir *rd, bool enable,

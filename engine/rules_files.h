@@ -15,8 +15,11 @@
 #include "rules.h"
 #include "rundir.h"
 
-/* Writes rules as the file name in the run directory, whole or not at
+/* Writes text as the file name in the run directory, whole or not at
  * all (a temporary file renamed).  0, or -1 with err set. */
+int evt_rundir_put(const struct evt_rundir *rd, const char *name,
+		   const char *text, size_t len, char *err, size_t err_size);
+/* The same, of rules. */
 int evt_rules_publish(const struct evt_rundir *rd, const char *name,
 		      const struct evt_rules *rules, char *err, size_t err_size);
 

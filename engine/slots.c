@@ -21,23 +21,6 @@ int evt_rundir_slot_lock(const struct evt_rundir *rd, unsigned s, char *err,
 	return evt_rundir_openat(rd, name, O_RDWR | O_CREAT, 0600, err, err_size);
 }
 
-bool evt_slot_held(const struct evt_rundir *rd, unsigned s)
-{
-	char name[32], err[PATH_MAX + 200];
-	bool held;
-	int fd;
-
-	if (s == 0 || s >= EVT_NSLOTS)
-		return false;
-	snprintf(name, sizeof(name), "slot-%u.lock", s);
-	fd = evt_rundir_openat(rd, name, O_RDONLY, 0, err, sizeof(err));
-	if (fd < 0)
-		return false;
-	held = flock(fd, LOCK_EX | LOCK_NB) != 0;
-	close(fd);
-	return held;
-}
-
 /* "slot 3: pid 1234, evtrace record -o tr" from a held lock file. */
 static void describe_holder(int fd, unsigned s, char *out, size_t out_size)
 {
@@ -67,10 +50,15 @@ bool evt_slot_holder(const struct evt_rundir *rd, unsigned s, char *out,
 	if (fd < 0)
 		return false;
 	held = flock(fd, LOCK_SH | LOCK_NB) != 0;
-	if (held)
+	if (held && out)
 		describe_holder(fd, s, out, out_size);
 	close(fd);
 	return held;
+}
+
+bool evt_slot_held(const struct evt_rundir *rd, unsigned s)
+{
+	return evt_slot_holder(rd, s, NULL, 0);
 }
 
 int evt_slot_claim(const struct evt_rundir *rd, const char *what,

@@ -39,7 +39,7 @@ void evt_slot_attach(struct evt_ctl *c, unsigned s, uint64_t collection_id,
 void evt_slot_detach(struct evt_ctl *c, unsigned s);
 
 /* Whether an engine holds slot s's lock, and if so "slot 3: pid 1234,
- * evtrace record -o tr" in out. */
+ * evtrace record -o tr" in out (when not NULL). */
 bool evt_slot_holder(const struct evt_rundir *rd, unsigned s, char *out,
 		     size_t out_size);
 /* Whether an engine holds slot s's lock (false for slot 0). */

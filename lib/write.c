@@ -232,6 +232,37 @@ static int allocate(uint32_t size, uint32_t count)
 	return (int)idx;
 }
 
+/* Makes descriptor idx thread t's buffer (or counters) of slot s. */
+static void take_desc(struct evt__thread *t, struct tslot *ts, int idx,
+		      unsigned s, uint32_t gen, uint32_t size, uint32_t count,
+		      uint32_t mode)
+{
+	struct evt_ctl_tbuf *d = &evt__proc.tbufs[idx];
+
+	d->tid = t->tid;
+	d->slot = s;
+	d->slot_gen = gen;
+	d->offset = evt__proc.tbuf_priv[idx].offset;
+	d->packet_size = size;
+	d->packet_count = count;
+	d->produced = 0;
+	d->consumed = 0;
+	d->commit = 0;
+	d->lost = 0;
+	d->nested_lost = 0;
+	memcpy(d->comm, t->comm, sizeof(d->comm));
+	/* Pairs with the engine's acquire of epoch: the fields above are new. */
+	__atomic_store_n(&d->epoch, d->epoch + 1, __ATOMIC_RELEASE);
+	ts->base = evt__proc.base + evt__proc.tbuf_priv[idx].offset;
+	ts->desc = d;
+	ts->packet_size = size;
+	ts->packet_count = count;
+	ts->mode = mode;
+	/* A signal handler counts only into a slot it sees HAVE. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	ts->state = TSLOT_HAVE;
+}
+
 /* Gets thread t a buffer for slot s, per the slot's current settings. */
 __attribute__((cold, noinline))
 static int tslot_acquire(struct evt__thread *t, unsigned s)
@@ -242,7 +273,6 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 	uint32_t gen = __atomic_load_n(&slot->gen, __ATOMIC_ACQUIRE);
 	uint32_t size = slot->packet_size;
 	uint32_t count = slot->packet_count, mode = slot->mode;
-	struct evt_ctl_tbuf *d;
 	int idx;
 
 	if (ts->state == TSLOT_HAVE)		/* the slot changed owner */
@@ -263,28 +293,7 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 		idx = allocate(size, count);
 	if (idx < 0)
 		return -1;
-	d = &evt__proc.tbufs[idx];
-	d->tid = t->tid;
-	d->slot = s;
-	d->slot_gen = gen;
-	d->offset = evt__proc.tbuf_priv[idx].offset;
-	d->packet_size = size;
-	d->packet_count = count;
-	d->produced = 0;
-	d->consumed = 0;
-	d->commit = 0;
-	d->lost = 0;
-	d->nested_lost = 0;
-	memcpy(d->comm, t->comm, sizeof(d->comm));
-	/* Pairs with the engine's acquire of epoch: the fields above are new. */
-	__atomic_store_n(&d->epoch, d->epoch + 1, __ATOMIC_RELEASE);
-
-	ts->base = evt__proc.base + evt__proc.tbuf_priv[idx].offset;
-	ts->desc = d;
-	ts->packet_size = size;
-	ts->packet_count = count;
-	ts->mode = mode;
-	ts->state = TSLOT_HAVE;
+	take_desc(t, ts, idx, s, gen, size, count, mode);
 	return 0;
 }
 
@@ -300,7 +309,6 @@ static int counters_get(struct evt__thread *t, unsigned s, uint32_t id,
 	struct tslot *ts = &t->slot[s];
 	uint32_t n = __atomic_load_n(&evt__proc.nevents, __ATOMIC_RELAXED);
 	uint64_t bytes;
-	struct evt_ctl_tbuf *d;
 	int idx;
 
 	if (n < id + 1)
@@ -326,26 +334,7 @@ static int counters_get(struct evt__thread *t, unsigned s, uint32_t id,
 		idx = allocate((uint32_t)bytes, 1);
 	if (idx < 0)
 		return -1;
-	d = &evt__proc.tbufs[idx];
-	d->tid = t->tid;
-	d->slot = s;
-	d->slot_gen = gen;
-	d->offset = evt__proc.tbuf_priv[idx].offset;
-	d->packet_size = (uint32_t)bytes;
-	d->packet_count = 1;
-	d->produced = d->consumed = 0;
-	d->commit = 0;
-	d->lost = d->nested_lost = 0;
-	memcpy(d->comm, t->comm, sizeof(d->comm));
-	/* Pairs with the engine's acquire of epoch: the fields above are new. */
-	__atomic_store_n(&d->epoch, d->epoch + 1, __ATOMIC_RELEASE);
-	ts->base = evt__proc.base + evt__proc.tbuf_priv[idx].offset;
-	ts->desc = d;
-	ts->packet_size = (uint32_t)bytes;
-	ts->packet_count = 1;
-	ts->mode = EVT_MODE_COUNT;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	ts->state = TSLOT_HAVE;
+	take_desc(t, ts, idx, s, gen, (uint32_t)bytes, 1, EVT_MODE_COUNT);
 	return 0;
 }
 
