@@ -76,6 +76,7 @@ int evt_ctl_open(const struct evt_rundir *rd, const char *name,
 	char path[PATH_MAX];
 	struct evt_ctl *c;
 	struct stat st;
+	uint32_t magic;
 	int fd, ret;
 
 	*out = NULL;
@@ -122,10 +123,11 @@ int evt_ctl_open(const struct evt_rundir *rd, const char *name,
 		free(c);
 		goto out_close;
 	}
-	/* Pairs with the writer's release of magic: the header is whole. */
-	if (__atomic_load_n((uint32_t *)c->base, __ATOMIC_ACQUIRE) != EVT_CTL_MAGIC) {
-		ret = *(uint32_t *)c->base == 0 ? -EAGAIN :
-			bad(err, err_size, path, 0, "bad magic");
+	/* Pairs with the writer's release of magic: the header is whole.
+	 * Read once: a second read may see it published meanwhile. */
+	magic = __atomic_load_n((uint32_t *)c->base, __ATOMIC_ACQUIRE);
+	if (magic != EVT_CTL_MAGIC) {
+		ret = magic == 0 ? -EAGAIN : bad(err, err_size, path, 0, "bad magic");
 		goto out_unmap;
 	}
 	memcpy(&c->h, c->base, sizeof(c->h));
