@@ -137,7 +137,7 @@ int cmd_stream(int argc, char **argv)
 					  "now; it covers those registered later",
 					  patterns[i]);
 		}
-	} else if (evt_live_stream_create(rundir, pid, NULL, NULL, 0, &s, err,
+	} else if (evt_live_stream_create(rundir, pid, NULL, &s, err,
 					  sizeof(err))) {
 		cli_error("stream", "%s", err);
 		goto out;

@@ -143,26 +143,17 @@ static int claim_slot(struct evt_collection *c, char *err, size_t err_size)
 
 static int write_rules(struct evt_collection *c, char *err, size_t err_size)
 {
-	struct evt_rules *r = calloc(1, sizeof(*r));
-	unsigned i;
-	int ret;
+	const struct evt_rules_head head = {
+		.slot = c->slot, .collection_id = c->id,
+		.scope = c->o.all ? EVT_SCOPE_ALL : EVT_SCOPE_TREE,
+		.mode = c->o.mode, .packet_size = c->o.packet_size,
+		.packet_count = c->o.packet_count,
+	};
 
-	if (!r)
-		return snprintf(err, err_size, "out of memory"), -1;
-	r->slot = c->slot;
-	r->collection_id = c->id;
-	r->mode = c->o.mode;
-	r->packet_size = c->o.packet_size;
-	r->packet_count = c->o.packet_count;
-	r->scope = c->o.all ? EVT_SCOPE_ALL : EVT_SCOPE_TREE;
-	for (i = 0; i < c->sel.npatterns && i < EVT_RULES_MAX_PATTERNS; i++)
-		snprintf(r->patterns[r->npatterns++], EVT_RULES_PATTERN_MAX, "%s",
-			 c->sel.patterns[i]);
 	snprintf(c->rules_name, sizeof(c->rules_name), "collection-%" PRIu64
 		 ".rules", c->id);
-	ret = evt_rules_publish(&c->rd, c->rules_name, r, err, err_size);
-	free(r);
-	return ret;
+	return evt_selection_publish(&c->rd, c->rules_name, &head, &c->sel, err,
+				     err_size);
 }
 
 static bool in_scope(const struct evt_collection *c, int pid)
@@ -227,13 +218,12 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	if (!c)
 		return snprintf(err, err_size, "out of memory"), -1;
 	c->o = *opts;
-	for (unsigned i = 0; i < opts->npatterns; i++)
-		if (evt_selection_add_pattern(&c->sel, opts->patterns[i])) {
-			snprintf(err, err_size, "out of memory");
-			goto out_free;
-		}
 	c->lock_fd = c->inotify_fd = -1;
 	c->rd.fd = c->out.fd = c->out.sub_fd = -1;
+	for (unsigned i = 0; i < opts->npatterns; i++)
+		if (evt_selection_change(&c->sel, true, opts->patterns[i], 0, err,
+					 err_size))
+			goto out_free;
 	c->futex_waitv_ok = true;
 	if (evt_buffer_config_check(opts->packet_size, opts->packet_count, err,
 				    err_size))
@@ -1334,18 +1324,8 @@ int evt_collection_select(struct evt_collection *c, bool add,
 	unsigned k, n = 0;
 	uint32_t i;
 
-	if (add) {
-		if (pattern ? evt_selection_add_pattern(&c->sel, pattern) :
-			      evt_selection_add_id(&c->sel, id))
-			return snprintf(err, err_size, "out of memory"), -1;
-	} else if (!(pattern ? evt_selection_remove_pattern(&c->sel, pattern) :
-			       evt_selection_remove_id(&c->sel, id))) {
-		if (pattern)
-			snprintf(err, err_size, "'%s': not added", pattern);
-		else
-			snprintf(err, err_size, "event id %u: not added", id);
+	if (evt_selection_change(&c->sel, add, pattern, id, err, err_size))
 		return -1;
-	}
 	/* Processes that start from now on apply the new rules. */
 	if (c->rules_name[0] && write_rules(c, err, err_size))
 		return -1;

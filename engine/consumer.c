@@ -70,7 +70,7 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 		snprintf(what, sizeof(what), "a consumer, pid %d", (int)getpid());
 	what[strcspn(what, "\n")] = '\0';	/* one line in the lock file */
 	if (c->mode == EVT_CONSUMER_RECORD) {
-		if (evt_live_stream_create(rundir, c->pid, what, NULL, 0, &c->stream,
+		if (evt_live_stream_create(rundir, c->pid, what, &c->stream,
 					   err, err_size))
 			goto fail;
 		if (c->pid && evt_live_stream_watched(c->stream) == 0) {

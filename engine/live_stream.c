@@ -81,48 +81,33 @@ struct evt_live_stream {
  */
 static int publish(struct evt_live_stream *s, char *err, size_t err_size)
 {
-	struct evt_rules *r = calloc(1, sizeof(*r));
-	unsigned i;
-	int ret;
+	const struct evt_rules_head head = {
+		.slot = s->slot, .collection_id = s->id, .scope = EVT_SCOPE_ALL,
+		.mode = EVT_MODE_DISCARD, .packet_size = EVT_PACKET_DEFAULT_BYTES,
+		.packet_count = EVT_PACKETS_DEFAULT,
+	};
 
-	if (!r)
-		return snprintf(err, err_size, "out of memory"), -1;
-	r->slot = s->slot;
-	r->collection_id = s->id;
-	r->scope = EVT_SCOPE_ALL;
-	r->mode = EVT_MODE_DISCARD;
-	r->packet_size = EVT_PACKET_DEFAULT_BYTES;
-	r->packet_count = EVT_PACKETS_DEFAULT;
-	for (i = 0; i < s->sel.npatterns && i < EVT_RULES_MAX_PATTERNS; i++)
-		snprintf(r->patterns[r->npatterns++], EVT_RULES_PATTERN_MAX, "%s",
-			 s->sel.patterns[i]);
 	snprintf(s->rules_name, sizeof(s->rules_name), "collection-%llu.rules",
 		 (unsigned long long)s->id);
-	ret = evt_rules_publish(&s->rd, s->rules_name, r, err, err_size);
-	if (ret)
+	if (evt_selection_publish(&s->rd, s->rules_name, &head, &s->sel, err,
+				  err_size)) {
 		s->rules_name[0] = '\0';
-	free(r);
-	return ret;
+		return -1;
+	}
+	return 0;
 }
 
 int evt_live_stream_create(const char *rundir, int pid, const char *what,
-			   const char *const *patterns, unsigned npatterns,
 			   struct evt_live_stream **out, char *err,
 			   size_t err_size)
 {
 	struct evt_live_stream *s = calloc(1, sizeof(*s));
-	unsigned i;
 
 	*out = NULL;
 	if (!s)
 		return snprintf(err, err_size, "out of memory"), -1;
 	s->rd.fd = s->lock_fd = -1;
 	s->pid = pid;
-	for (i = 0; i < npatterns; i++)
-		if (evt_selection_add_pattern(&s->sel, patterns[i])) {
-			snprintf(err, err_size, "out of memory");
-			goto out_free;
-		}
 	if (evt_rundir_open(&s->rd, rundir,
 			    EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS, err, err_size))
 		goto out_free;
@@ -633,18 +618,8 @@ int evt_live_stream_select(struct evt_live_stream *s, bool add,
 		return snprintf(err, err_size, "the default collection's events "
 				"are switched with evtrace enable"), -1;
 	discover(s);
-	if (add) {
-		if (pattern ? evt_selection_add_pattern(&s->sel, pattern) :
-			      evt_selection_add_id(&s->sel, id))
-			return snprintf(err, err_size, "out of memory"), -1;
-	} else if (!(pattern ? evt_selection_remove_pattern(&s->sel, pattern) :
-			       evt_selection_remove_id(&s->sel, id))) {
-		if (pattern)
-			snprintf(err, err_size, "'%s': not added", pattern);
-		else
-			snprintf(err, err_size, "event id %u: not added", id);
+	if (evt_selection_change(&s->sel, add, pattern, id, err, err_size))
 		return -1;
-	}
 	if (changed(s, err, err_size))
 		return -1;
 	return add ? wanted_now(s) : 0;

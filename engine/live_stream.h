@@ -45,12 +45,11 @@ struct evt_live_stream;
 /*
  * Watches the processes of pid (all when 0) in rundir.  With what (which
  * says who holds the slot, for others' messages) it is a collection of
- * its own, enabling the patterns, and those added later, while it runs
+ * its own, with the events evt_live_stream_select() adds, while it runs
  * (see above); without, it reads the default collection.  0, or -1 with
  * err set (all slots taken: naming their holders).
  */
 int evt_live_stream_create(const char *rundir, int pid, const char *what,
-			   const char *const *patterns, unsigned npatterns,
 			   struct evt_live_stream **out, char *err,
 			   size_t err_size);
 /*

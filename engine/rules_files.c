@@ -80,12 +80,7 @@ static void drop_dead(struct evt_rules *r)
 	for (i = n = 0; i < r->npatterns; i++) {
 		if (r->pid[i] && kill((pid_t)r->pid[i], 0) && errno == ESRCH)
 			continue;
-		if (i != n) {
-			memcpy(r->patterns[n], r->patterns[i], EVT_RULES_PATTERN_MAX);
-			r->disable[n] = r->disable[i];
-			r->pid[n] = r->pid[i];
-		}
-		n++;
+		evt_rules_move(r, n++, i);
 	}
 	r->npatterns = n;
 }
@@ -125,6 +120,40 @@ int evt_rules_publish(const struct evt_rundir *rd, const char *name,
 	}
 	ret = evt_rundir_put(rd, name, text, len, err, err_size);
 	free(text);
+	return ret;
+}
+
+int evt_selection_publish(const struct evt_rundir *rd, const char *name,
+			  const struct evt_rules_head *head,
+			  const struct evt_selection *sel, char *err,
+			  size_t err_size)
+{
+	struct evt_rules *r;
+	unsigned i;
+	int ret;
+
+	if (sel->npatterns > EVT_RULES_MAX_PATTERNS)
+		return snprintf(err, err_size, "more than %d patterns",
+				EVT_RULES_MAX_PATTERNS), -1;
+	for (i = 0; i < sel->npatterns; i++)
+		if (strlen(sel->patterns[i]) >= EVT_RULES_PATTERN_MAX)
+			return snprintf(err, err_size, "pattern '%.40s...' longer "
+					"than %d bytes", sel->patterns[i],
+					EVT_RULES_PATTERN_MAX - 1), -1;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return snprintf(err, err_size, "out of memory"), -1;
+	r->slot = head->slot;
+	r->collection_id = head->collection_id;
+	r->scope = head->scope;
+	r->mode = head->mode;
+	r->packet_size = head->packet_size;
+	r->packet_count = head->packet_count;
+	for (i = 0; i < sel->npatterns; i++)
+		snprintf(r->patterns[r->npatterns++], EVT_RULES_PATTERN_MAX, "%s",
+			 sel->patterns[i]);
+	ret = evt_rules_publish(rd, name, r, err, err_size);
+	free(r);
 	return ret;
 }
 

@@ -14,6 +14,17 @@
 
 #include "rules.h"
 #include "rundir.h"
+#include "selection.h"
+
+/* What a collection's rules say besides its patterns. */
+struct evt_rules_head {
+	uint32_t slot;
+	uint64_t collection_id;
+	uint32_t scope;			/* enum evt_rules_scope */
+	uint32_t mode;			/* enum evt_buffer_mode */
+	uint32_t packet_size;
+	uint32_t packet_count;
+};
 
 /* Writes text as the file name in the run directory, whole or not at
  * all (a temporary file renamed).  0, or -1 with err set. */
@@ -30,6 +41,14 @@ int evt_rules_publish(const struct evt_rundir *rd, const char *name,
  */
 int evt_default_rules_add(const struct evt_rundir *rd, bool enable,
 			  uint32_t pid, const char *pattern, char *err,
+			  size_t err_size);
+
+/* A collection's rules file: head, and the patterns of its selection
+ * (global ids have no place in it).  0, or -1 with err set, also when the
+ * patterns do not fit a rules file. */
+int evt_selection_publish(const struct evt_rundir *rd, const char *name,
+			  const struct evt_rules_head *head,
+			  const struct evt_selection *sel, char *err,
 			  size_t err_size);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pattern.h"
+#include "rules.h"
 #include "selection.h"
 
 int evt_selection_add_pattern(struct evt_selection *s, const char *pattern)
@@ -16,6 +17,10 @@ int evt_selection_add_pattern(struct evt_selection *s, const char *pattern)
 	for (i = 0; i < s->npatterns; i++)
 		if (!strcmp(s->patterns[i], pattern))
 			return 0;
+	/* Patterns are published as rules (rules.h): as many as fit. */
+	if (s->npatterns >= EVT_RULES_MAX_PATTERNS ||
+	    strlen(pattern) >= EVT_RULES_PATTERN_MAX)
+		return -2;
 	grown = realloc(s->patterns, (s->npatterns + 1) * sizeof(*grown));
 	if (!grown)
 		return -1;
@@ -120,5 +125,31 @@ int evt_selection_not_there(const struct evt_selection *s, unsigned slot,
 	if (len < err_size)
 		snprintf(err + len, err_size - len, "); disable takes back what "
 			 "enable or -e turned on");
+	return -1;
+}
+
+int evt_selection_change(struct evt_selection *s, bool add, const char *pattern,
+			 uint32_t id, char *err, size_t err_size)
+{
+	int ret;
+
+	if (add) {
+		ret = pattern ? evt_selection_add_pattern(s, pattern) :
+				evt_selection_add_id(s, id);
+		if (ret == -2)
+			snprintf(err, err_size, "'%.40s': more than %d patterns, or "
+				 "one longer than %d bytes", pattern,
+				 EVT_RULES_MAX_PATTERNS, EVT_RULES_PATTERN_MAX - 1);
+		else if (ret)
+			snprintf(err, err_size, "out of memory");
+		return ret ? -1 : 0;
+	}
+	if (pattern ? evt_selection_remove_pattern(s, pattern) :
+		      evt_selection_remove_id(s, id))
+		return 0;
+	if (pattern)
+		snprintf(err, err_size, "'%s': not added", pattern);
+	else
+		snprintf(err, err_size, "event id %u: not added", id);
 	return -1;
 }

@@ -17,7 +17,8 @@ struct evt_selection {
 	uint32_t gen;
 };
 
-/* 0, or -1 when out of memory.  Adding what is there already is a no-op. */
+/* 0, -1 when out of memory, -2 when it would not fit a rules file (too
+ * many patterns, or too long).  Adding what is there already is a no-op. */
 int evt_selection_add_pattern(struct evt_selection *s, const char *pattern);
 int evt_selection_add_id(struct evt_selection *s, uint32_t id);
 /* Whether it was there. */
@@ -30,6 +31,10 @@ int evt_selection_not_there(const struct evt_selection *s, unsigned slot,
 			    const char *pattern, char *err, size_t err_size);
 bool evt_selection_wants(const struct evt_selection *s, uint32_t id,
 			 const char *path);
+/* Adds or removes a pattern (or, pattern NULL, an id).  0, or -1 with err
+ * set: out of memory, too many, or not there to remove. */
+int evt_selection_change(struct evt_selection *s, bool add, const char *pattern,
+			 uint32_t id, char *err, size_t err_size);
 void evt_selection_free(struct evt_selection *s);
 
 #endif

@@ -223,9 +223,19 @@ static bool covers(const char *p, const char *q)
 	return !strncmp(p, q, n) && (q[n] == '\0' || q[n] == '/');
 }
 
+void evt_rules_move(struct evt_rules *rules, unsigned to, unsigned from)
+{
+	if (to == from)
+		return;
+	memcpy(rules->patterns[to], rules->patterns[from], EVT_RULES_PATTERN_MAX);
+	rules->disable[to] = rules->disable[from];
+	rules->pid[to] = rules->pid[from];
+}
+
 int evt_rules_add(struct evt_rules *rules, bool enable, uint32_t pid,
 		  const char *pattern, char *err, size_t err_size)
 {
+	bool on_before = false;
 	unsigned i, k, n;
 
 	if (strlen(pattern) >= EVT_RULES_PATTERN_MAX) {
@@ -237,13 +247,7 @@ int evt_rules_add(struct evt_rules *rules, bool enable, uint32_t pid,
 		if ((!pid || rules->pid[i] == pid) &&
 		    covers(pattern, rules->patterns[i]))
 			continue;	/* moot */
-		if (i != n) {
-			memcpy(rules->patterns[n], rules->patterns[i],
-			       EVT_RULES_PATTERN_MAX);
-			rules->disable[n] = rules->disable[i];
-			rules->pid[n] = rules->pid[i];
-		}
-		n++;
+		evt_rules_move(rules, n++, i);
 	}
 	rules->npatterns = n;
 	if (n >= EVT_RULES_MAX_PATTERNS) {
@@ -258,20 +262,10 @@ int evt_rules_add(struct evt_rules *rules, bool enable, uint32_t pid,
 	/* A disable line with no enable line before it switches off what
 	 * nothing switched on. */
 	for (i = k = 0; i < rules->npatterns; i++) {
-		bool on_before = false;
-		unsigned j;
-
-		for (j = 0; j < i && !on_before; j++)
-			on_before = !rules->disable[j];
 		if (rules->disable[i] && !on_before)
 			continue;
-		if (i != k) {
-			memcpy(rules->patterns[k], rules->patterns[i],
-			       EVT_RULES_PATTERN_MAX);
-			rules->disable[k] = rules->disable[i];
-			rules->pid[k] = rules->pid[i];
-		}
-		k++;
+		on_before |= !rules->disable[i];
+		evt_rules_move(rules, k++, i);
 	}
 	rules->npatterns = k;
 	return 0;

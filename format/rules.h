@@ -70,6 +70,8 @@ int evt_rules_write(FILE *f, const struct evt_rules *rules);
  */
 int evt_rules_decide(const struct evt_rules *rules, const char *path,
 		     uint32_t pid);
+/* Copies line from over line to (compacting the lines). */
+void evt_rules_move(struct evt_rules *rules, unsigned to, unsigned from);
 /*
  * Appends a line (pid 0: for every process), first dropping the lines it
  * makes moot: those for the same or a narrower pattern (a path below a

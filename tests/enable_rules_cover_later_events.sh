@@ -62,3 +62,13 @@ kill -INT "$s"; wait "$s" || true
 grep -q "^ *tracee-$f .*: alive 0\$" "$T/sall" || fail "the stream missed the first event of a process started after it"
 ls "$EVTRACE_RUNDIR" | grep -q '^collection-.*\.rules$' && fail "the stream left its rules file"
 expect_eq "$(state "$f" "$alive")" 0 "the stream's event after it ended"
+# A default.rules that is not one: a process says so and ignores it;
+# enable says so and starts it again.
+printf 'junk\n' >"$EVTRACE_RUNDIR/default.rules"
+start_waiter
+g=$WAIT_PID
+expect_grep "default.rules: line 1: not an evtrace-rules 1 file; ignored" "$T/waiter.err" "a process reading a bad default.rules"
+"$EVTRACE" enable -p "$g" printk/tracee 2>"$T/en.err"
+expect_grep "default.rules: line 1: not an evtrace-rules 1 file; starting it again" "$T/en.err" "enable over a bad default.rules"
+grep -q "^enable:$g printk/tracee\$" "$EVTRACE_RUNDIR/default.rules" || fail "default.rules not written again"
+expect_eq "$(state "$g" printk/tracee)" 1 "enable over a bad default.rules"

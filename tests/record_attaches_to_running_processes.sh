@@ -74,12 +74,27 @@ expect_status 1 "$EVTRACE" disable --collection "$slot" printk/
 expect_grep "disable: collection slot $slot has no pattern 'printk/' (it has: ftrace/print $site); disable takes back what enable or -e turned on" "$T/err" "disable of what it does not have"
 "$EVTRACE" disable --collection "$slot" "$site"
 expect_eq "$("$EVTRACE" ls -p "$P" "$site" | tail -1)" "0 $site" "after disable --collection"
+# A request that is not one is answered with an error, and harms nothing.
+printf 'nonsense\n' >"$EVTRACE_RUNDIR/slot-$slot.req.1-1.tmp"
+mv "$EVTRACE_RUNDIR/slot-$slot.req.1-1.tmp" "$EVTRACE_RUNDIR/slot-$slot.req.1-1"
+for _ in $(seq 100); do [ -e "$EVTRACE_RUNDIR/slot-$slot.ans.1-1" ] && break; sleep 0.02; done
+expect_eq "$(cat "$EVTRACE_RUNDIR/slot-$slot.ans.1-1" 2>/dev/null)" \
+	"error a request that is not 'enable PATTERN' or 'disable PATTERN'" "answer to a bad request"
+rm -f "$EVTRACE_RUNDIR/slot-$slot.ans.1-1"
 kill -INT "$rec"
 wait "$rec" || fail "record -p exited $?"
 "$EVTRACE" report "$T/tr4" >"$T/report4"
 python3 "$CHECK" loop "$T/report4" 2 20 >/dev/null
 expect_status 1 "$EVTRACE" enable --collection "$slot" "$site"
 expect_grep "enable: collection slot $slot: no engine holds it" "$T/err" "a slot nobody holds"
+# A slot held by something that does not answer: said after 2 s, and the
+# request does not stay behind.
+flock "$EVTRACE_RUNDIR/slot-6.lock" sleep 4 &
+BG_PIDS="$BG_PIDS $!"
+sleep 0.2
+expect_status 1 "$EVTRACE" enable --collection 6 "$site"
+expect_grep "enable: collection slot 6: its engine did not answer in 2 s" "$T/err" "an engine that does not answer"
+ls "$EVTRACE_RUNDIR" | grep -q '^slot-6\.req\.' && fail "the unanswered request stayed"
 expect_status 1 "$EVTRACE" enable --collection 9 "$site"
 expect_grep "enable: --collection '9': not a collection slot (1 to 7, as ls shows them)" "$T/err" "bad slot"
 expect_status 2 "$EVTRACE" enable --collection 1 -p "$P" "$site"

@@ -182,6 +182,14 @@ int main(int argc, char **argv)
 		printf("not added: %d %s\n", evt_consumer_remove(c, "printk/", err, sizeof(err)), err);
 		printf("counts: %d %s\n", evt_consumer_counts(c, print_count, NULL, err, sizeof(err)), err);
 		printf("none yet: %d\n", evt_consumer_add(c, "printk/nosuch", err, sizeof(err)));
+		for (n = 0; n < 70; n++) {
+			char pat[32];
+
+			snprintf(pat, sizeof(pat), "printk/many%d", n);
+			if (evt_consumer_add(c, pat, err, sizeof(err)) < 0)
+				break;
+		}
+		printf("patterns: %d %s\n", n, err);
 		d = open_consumer(pid, EVT_CONSUMER_COUNT);
 		printf("read: %d %s\n", evt_consumer_read(d, print_record, NULL, err, sizeof(err)), err);
 		evt_consumer_close(d);
