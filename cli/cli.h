@@ -18,6 +18,9 @@ int cmd_format(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_count(int argc, char **argv);
 int cmd_abi_check(int argc, char **argv);
+int cmd_daemon(int argc, char **argv);
+/* Runs the command argv[0] (evtraced's workers). */
+int cli_run(int argc, char **argv);
 
 /* Prints "evtrace: <cmd>: <message>" on stderr; returns 1 (the exit code). */
 int cli_error(const char *cmd, const char *fmt, ...)
@@ -35,6 +38,19 @@ int cli_parse_pids(const char *cmd, const char *arg, int **pids,
  * the command could not be run. */
 pid_t cli_spawn(char **argv, const char *rules, const char *rundir,
 		int *exec_errno);
+/*
+ * Where a command on these pids runs (via_daemon.c): CLI_LOCAL, also for
+ * root on another user's processes (then $EVTRACE_RUNDIR is set to their
+ * run directory); CLI_VIA_DAEMON for a user who is not root on another
+ * user's; -1 when a run directory cannot be found (reported).
+ */
+enum { CLI_LOCAL = 0, CLI_VIA_DAEMON = 1 };
+int cli_route(const char *cmd, const int *pids, unsigned npids);
+struct evt_request;
+/* Asks evtraced to run the request, relaying what it prints; with output,
+ * record's trace directory, made here.  The command's exit status. */
+int cli_via_daemon(const char *cmd, const struct evt_request *r,
+		   const char *output);
 /* Prints the usage of cmd on stderr and returns 2. */
 int cli_usage(const char *cmd);
 /* --help text of cmd on stdout; returns 0. */

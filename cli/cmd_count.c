@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "protocol.h"
 #include "collection.h"
 #include "layout.h"
 #include "rules.h"
@@ -178,6 +179,28 @@ int cmd_count(int argc, char **argv)
 	}
 	if (o.npatterns == 0)
 		patterns[o.npatterns++] = "printk";
+	if (npids) {
+		int route = cli_route("count", pids, npids);
+
+		if (route == CLI_VIA_DAEMON) {
+			struct evt_request r = {
+				.verb = EVT_VERB_COUNT, .npids = npids,
+				.nevents = o.npatterns, .interval_ms = (uint32_t)interval_ms,
+			};
+
+			if (npids > EVT_PROTO_MAX_PIDS) {
+				cli_error("count", "more than %d pids for evtraced",
+					  EVT_PROTO_MAX_PIDS);
+				goto out;
+			}
+			memcpy(r.pids, pids, npids * sizeof(*pids));
+			memcpy(r.events, patterns, o.npatterns * sizeof(*patterns));
+			ret = cli_via_daemon("count", &r, NULL);
+			goto out;
+		}
+		if (route < 0)
+			goto out;
+	}
 	o.patterns = patterns;
 	o.pids = pids;
 	o.npids = npids;

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "live.h"
+#include "protocol.h"
 #include "rules_files.h"
 #include "quote.h"
 #include "requests.h"
@@ -88,6 +89,29 @@ static int parse_args(const char *cmd, int argc, char **argv,
 		return cli_usage(cmd);
 	}
 	return 0;
+}
+
+/*
+ * 1 when the target is another user's process and the command went to
+ * evtraced (*ret its exit status), 0 when it runs here, -1 on an error
+ * (reported).
+ */
+static int via_daemon(const char *cmd, enum evt_verb verb, const struct target *t,
+		      int *ret)
+{
+	struct evt_request r = {
+		.verb = verb, .npids = 1, .pids = { t->pid }, .path = t->path,
+		.formats = t->formats,
+	};
+	int route;
+
+	if (!t->pid)
+		return 0;
+	route = cli_route(cmd, &t->pid, 1);
+	if (route != CLI_VIA_DAEMON)
+		return route;
+	*ret = cli_via_daemon(cmd, &r, NULL);
+	return 1;
 }
 
 /* enable/disable --collection N: asked of the engine that holds it. */
@@ -266,6 +290,9 @@ int cmd_ls(int argc, char **argv)
 	ret = parse_args("ls", argc, argv, &t, true, false);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	n = via_daemon("ls", EVT_VERB_LS, &t, &ret);
+	if (n)
+		return n < 0 ? 1 : ret;
 	n = open_targets("ls", &t, &ctls, &rd);
 	if (n < 0)
 		return 1;
@@ -308,6 +335,9 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 		return ret < 0 ? 0 : ret;
 	if (t.collection)
 		return set_in_collection(cmd, &t, on);
+	n = via_daemon(cmd, on ? EVT_VERB_ENABLE : EVT_VERB_DISABLE, &t, &ret);
+	if (n)
+		return n < 0 ? 1 : ret;
 	n = open_targets(cmd, &t, &ctls, &rd);
 	if (n < 0)
 		return 1;
@@ -356,6 +386,9 @@ int cmd_format(int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	if (t.collection)
 		return cli_usage("format");
+	n = via_daemon("format", EVT_VERB_FORMAT, &t, &ret);
+	if (n)
+		return n < 0 ? 1 : ret;
 	n = open_targets("format", &t, &ctls, &rd);
 	if (n < 0)
 		return 1;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "protocol.h"
 #include "collection.h"
 #include "layout.h"
 #include "rules.h"
@@ -88,6 +89,31 @@ static void stop_child(struct until *u)
 	usleep(100 * 1000);
 	if (waitpid(u->child, &u->status, WNOHANG) != u->child)
 		u->status = 0;
+}
+
+/* record -p of another user's processes, asked of evtraced. */
+static int via_daemon(const int *pids, unsigned npids,
+		      const struct evt_collection_opts *o, bool show_stats)
+{
+	struct evt_request r = {
+		.verb = EVT_VERB_RECORD, .npids = npids,
+		.overwrite = o->mode == EVT_MODE_OVERWRITE,
+		.nevents = o->npatterns,
+	};
+
+	if (show_stats)
+		return cli_error("record", "--stats: not for a recording evtraced "
+				 "makes (its CPU time is the daemon's)");
+	if (npids > EVT_PROTO_MAX_PIDS)
+		return cli_error("record", "more than %d pids for evtraced",
+				 EVT_PROTO_MAX_PIDS);
+	memcpy(r.pids, pids, npids * sizeof(*pids));
+	memcpy(r.events, o->patterns, o->npatterns * sizeof(*o->patterns));
+	if (o->packet_size != EVT_PACKET_DEFAULT_BYTES)
+		r.packet_size = o->packet_size;
+	if (o->packet_count != EVT_PACKETS_DEFAULT)
+		r.packet_count = o->packet_count;
+	return cli_via_daemon("record", &r, o->output);
 }
 
 int cmd_record(int argc, char **argv)
@@ -169,6 +195,17 @@ int cmd_record(int argc, char **argv)
 		cli_error("record", "more than %d -e patterns",
 			  EVT_RULES_MAX_PATTERNS - 1);
 		goto out;
+	}
+	o.patterns = patterns;
+	if (npids) {
+		int route = cli_route("record", pids, npids);
+
+		if (route == CLI_VIA_DAEMON) {
+			ret = via_daemon(pids, npids, &o, show_stats);
+			goto out;
+		}
+		if (route < 0)
+			goto out;
 	}
 	if ((uint64_t)o.packet_size * o.packet_count > EVT_ARENA_BYTES / 8 &&
 	    (uint64_t)o.packet_size * o.packet_count <= EVT_ARENA_BYTES)

@@ -18,6 +18,7 @@
 #include <poll.h>
 
 #include "cli.h"
+#include "protocol.h"
 #include "live_stream.h"
 #include "rundir.h"
 
@@ -107,6 +108,27 @@ int cmd_stream(int argc, char **argv)
 		cli_error("stream", "unexpected argument '%s'", argv[optind]);
 		ret = cli_usage("stream");
 		goto out;
+	}
+	if (pid) {
+		int route = cli_route("stream", &pid, 1);
+
+		if (route == CLI_VIA_DAEMON) {
+			struct evt_request r = {
+				.verb = EVT_VERB_STREAM, .npids = 1, .pids = { pid },
+				.nevents = npatterns,
+			};
+
+			if (npatterns > EVT_RULES_MAX_PATTERNS) {
+				cli_error("stream", "more than %d -e patterns",
+					  EVT_RULES_MAX_PATTERNS);
+				goto out;
+			}
+			memcpy(r.events, patterns, npatterns * sizeof(*patterns));
+			ret = cli_via_daemon("stream", &r, NULL);
+			goto out;
+		}
+		if (route < 0)
+			goto out;
 	}
 	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err))) {
 		cli_error("stream", "%s", err);

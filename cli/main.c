@@ -91,6 +91,17 @@ static const struct command commands[] = {
 	  "a time.  With -e, the stream is a collection of its own: PATTERN is\n"
 	  "on for it alone while it runs (also for events registered later),\n"
 	  "and off again however it ends; many such streams run at once.\n" },
+	{ "daemon", cmd_daemon, "daemon [--socket PATH]",
+	  "Run evtraced, the system engine, in the foreground (as root): it\n"
+	  "listens on a unix socket (default /run/evtrace/evtraced.sock, or\n"
+	  "$EVTRACE_DAEMON_SOCKET, or the socket systemd passes) and runs ls,\n"
+	  "format, enable, disable, count, stream and record -p on other users'\n"
+	  "processes for those who ask, within the permission rules: root, the\n"
+	  "process's user and the group it opted into may do anything; anyone\n"
+	  "else may list and count its events, and record those flagged CAP_ANY.\n"
+	  "evtrace asks it by itself when -p names another user's process.\n"
+	  "SIGTERM or ^C stops it, ending what it runs as ^C would.\n\n"
+	  "  -s, --socket PATH      listen there instead\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -155,6 +166,13 @@ int cli_help(const char *cmd)
 
 	printf("usage: evtrace %s\n\n%s", c->usage, c->help);
 	return 0;
+}
+
+int cli_run(int argc, char **argv)
+{
+	const struct command *c = find(argv[0]);
+
+	return c ? c->run(argc, argv) : cli_error(argv[0], "not a command");
 }
 
 static void usage(FILE *f)

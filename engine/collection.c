@@ -38,6 +38,7 @@
 #include "layout.h"
 #include "pattern.h"
 #include "rules.h"
+#include "policy.h"
 #include "rules_files.h"
 #include "live.h"
 #include "report.h"
@@ -932,6 +933,17 @@ static int output_failed(struct evt_collection *c, char *err, size_t err_size)
 	return -1;
 }
 
+/* Whether it wants event i of process t: selected, and, when it
+ * records, allowed by the engine's policy. */
+static bool wanted(const struct evt_collection *c, const struct tracked *t,
+		   uint32_t i)
+{
+	const struct evt_ctl_event *e = &t->ctl->events[i];
+
+	return evt_selection_wants(&c->sel, t->gids[i], e->path) &&
+	       (c->o.mode == EVT_MODE_COUNT || evt_policy_may_record(e));
+}
+
 /*
  * The selection is a rule: it covers events registered later (dlopen), and
  * when it changes, every event again.  A process that applied the
@@ -948,7 +960,7 @@ static void apply_selection(struct evt_collection *c, struct tracked *t)
 		t->applied_gen = c->sel.gen;
 	}
 	for (i = from; i < upto && !ctl->shrank; i++) {
-		bool want = evt_selection_wants(&c->sel, t->gids[i], ctl->events[i].path);
+		bool want = wanted(c, t, i);
 
 		if (want != evt_ctl_enabled(ctl, ctl->events[i].id, c->slot))
 			evt_ctl_set_enable(ctl, ctl->events[i].id, c->slot, want);
@@ -1336,8 +1348,7 @@ int evt_collection_select(struct evt_collection *c, bool add,
 			continue;
 		apply_selection(c, t);
 		for (i = 0; add && i < t->nindexed; i++)
-			n += evt_selection_wants(&c->sel, t->gids[i],
-						 t->ctl->events[i].path);
+			n += wanted(c, t, i);
 	}
 	return (int)n;
 }

@@ -271,6 +271,14 @@ int evt_ctl_refresh(struct evt_ctl *c, char *err, size_t err_size)
 	return 0;
 }
 
+uint32_t evt_ctl_optin_gid(const struct evt_ctl *c)
+{
+	const struct evt_ctl_header *h = (const struct evt_ctl_header *)c->base;
+	uint32_t gid = __atomic_load_n(&h->optin_gid, __ATOMIC_ACQUIRE);
+
+	return c->shrank ? EVT_NO_GROUP : gid;
+}
+
 bool evt_ctl_alive(const struct evt_ctl *c)
 {
 	/* The writer holds a shared lock for as long as it runs. */

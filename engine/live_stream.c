@@ -25,6 +25,7 @@
 #include "rules.h"
 #include "rules_files.h"
 #include "pattern.h"
+#include "policy.h"
 #include "event_ids.h"
 #include "requests.h"
 #include "selection.h"
@@ -497,7 +498,8 @@ static void apply(struct evt_live_stream *s, struct watched *w)
 		w->applied_gen = s->sel.gen;
 	}
 	for (i = from; i < c->nevents && !c->shrank; i++) {
-		bool want = evt_selection_wants(&s->sel, w->gids[i], c->events[i].path);
+		bool want = evt_selection_wants(&s->sel, w->gids[i], c->events[i].path) &&
+			    evt_policy_may_record(&c->events[i]);
 
 		if (want != evt_ctl_enabled(c, c->events[i].id, s->slot))
 			evt_ctl_set_enable(c, c->events[i].id, s->slot, want);
@@ -606,7 +608,8 @@ static int wanted_now(const struct evt_live_stream *s)
 	for (k = 0; k < s->nw; k++)
 		for (i = 0; i < s->w[k].enabled_upto; i++)
 			n += evt_selection_wants(&s->sel, s->w[k].gids[i],
-						 s->w[k].ctl->events[i].path);
+						 s->w[k].ctl->events[i].path) &&
+			     evt_policy_may_record(&s->w[k].ctl->events[i]);
 	return (int)n;
 }
 

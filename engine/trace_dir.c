@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "regular_file.h"
+#include "policy.h"
 #include "trace_dir.h"
 
 void evt_trace_dir_error(const struct evt_trace_dir *d, int sub, const char *name,
@@ -92,11 +93,11 @@ static int open_own_dir(int dirfd, const char *name, const char *path,
 			snprintf(err, err_size, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) || st.st_uid != geteuid()) {
+	if (fstat(fd, &st) || st.st_uid != evt_policy_output_uid()) {
 		snprintf(err, err_size, "%s: owned by uid %u, not by uid %u: a trace "
 			 "is replaced only by its owner; remove it or choose another "
 			 "directory with -o", path, (unsigned)st.st_uid,
-			 (unsigned)geteuid());
+			 (unsigned)evt_policy_output_uid());
 		close(fd);
 		return -1;
 	}
@@ -154,7 +155,16 @@ int evt_trace_dir_open(struct evt_trace_dir *d, const char *path, char *err,
 		}
 	}
 	if (d->sub_fd < 0) {
+		uid_t uid;
+		gid_t gid;
+
 		if (mkdirat(d->fd, "evtrace", 0700) && errno != EEXIST) {
+			snprintf(err, err_size, "%s: %s", sub_path, strerror(errno));
+			goto fail;
+		}
+		/* Made for someone else (evtraced): theirs, as the files. */
+		if (evt_policy_output_given(&uid, &gid) &&
+		    fchownat(d->fd, "evtrace", uid, gid, AT_SYMLINK_NOFOLLOW)) {
 			snprintf(err, err_size, "%s: %s", sub_path, strerror(errno));
 			goto fail;
 		}
@@ -182,7 +192,15 @@ int evt_trace_dir_create(const struct evt_trace_dir *d, int sub, const char *nam
 {
 	int fd = openat(sub ? d->sub_fd : d->fd, name,
 			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	uid_t uid;
+	gid_t gid;
 
+	if (fd >= 0 && evt_policy_output_given(&uid, &gid) && fchown(fd, uid, gid)) {
+		evt_trace_dir_error(d, sub, name, errno, err, err_size);
+		close(fd);
+		unlinkat(sub ? d->sub_fd : d->fd, name, 0);
+		return -1;
+	}
 	if (fd < 0)
 		evt_trace_dir_error(d, sub, name, errno, err, err_size);
 	return fd;

@@ -34,7 +34,7 @@
 #include <stdint.h>
 
 #define EVT_CTL_MAGIC		0x43545645u	/* "EVTC" little endian */
-#define EVT_CTL_VERSION		3
+#define EVT_CTL_VERSION		4
 #define EVT_NSLOTS		8
 #define EVT_MAX_EVENTS		16384
 #define EVT_MAX_TBUFS		512
@@ -95,8 +95,12 @@ struct evt_ctl_header {
 	char comm[16];
 	uint32_t tbufs_used;		/* buffer descriptors ever claimed: the
 					 * rest are untouched, readers skip them */
-	uint32_t reserved;
+	uint32_t optin_gid;		/* the group whose members may trace it
+					 * as its own user may (evtraced), or
+					 * EVT_NO_GROUP */
 };
+
+#define EVT_NO_GROUP		0xffffffffu
 
 enum evt_slot_state {
 	EVT_SLOT_FREE = 0,

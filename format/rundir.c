@@ -14,17 +14,11 @@
 #include "regular_file.h"
 #include "rundir.h"
 
-static void default_path(char *out, size_t out_size)
+int evt_rundir_path_for(const char *env, uid_t uid, char *out, size_t out_size,
+			char *err, size_t err_size)
 {
-	snprintf(out, out_size, "/dev/shm/evtrace-%u", (unsigned)geteuid());
-}
-
-int evt_rundir_path(char *out, size_t out_size, char *err, size_t err_size)
-{
-	const char *env = secure_getenv("EVTRACE_RUNDIR");
-
 	if (!env || !*env) {
-		default_path(out, out_size);
+		snprintf(out, out_size, "/dev/shm/evtrace-%u", (unsigned)uid);
 		return 0;
 	}
 	if (env[0] != '/') {
@@ -39,6 +33,12 @@ int evt_rundir_path(char *out, size_t out_size, char *err, size_t err_size)
 	}
 	snprintf(out, out_size, "%s", env);
 	return 0;
+}
+
+int evt_rundir_path(char *out, size_t out_size, char *err, size_t err_size)
+{
+	return evt_rundir_path_for(secure_getenv("EVTRACE_RUNDIR"), geteuid(), out,
+				   out_size, err, err_size);
 }
 
 /* "DIR[/NAME]: why; refused", errno set; returns -1. */
@@ -80,7 +80,7 @@ int evt_rundir_open(struct evt_rundir *rd, const char *path, int flags,
 
 	rd->fd = -1;
 	/* Root enters another user's directory only when told to by path. */
-	default_path(mine, sizeof(mine));
+	evt_rundir_path_for(NULL, me, mine, sizeof(mine), NULL, 0);
 	if (!strcmp(path, mine))
 		flags &= ~EVT_RUNDIR_ROOT_ENTERS;
 	if (strlen(path) >= sizeof(rd->path)) {

@@ -38,6 +38,10 @@ struct evt_rundir {
 /* The run directory's path.  0, or -1 with err set when $EVTRACE_RUNDIR
  * is relative or too long. */
 int evt_rundir_path(char *out, size_t out_size, char *err, size_t err_size);
+/* The run directory of a process of user uid whose $EVTRACE_RUNDIR is env
+ * (NULL when unset). */
+int evt_rundir_path_for(const char *env, uid_t uid, char *out, size_t out_size,
+			char *err, size_t err_size);
 
 enum {
 	EVT_RUNDIR_CREATE = 1,		/* make it (mode 0700) when missing */

@@ -156,6 +156,7 @@ static void fill_header(struct evt_ctl_header *h, const struct layout *l)
 	h->registry_size = EVT_REGISTRY_BYTES;
 	h->arena_off = l->arena_off;
 	h->arena_size = EVT_ARENA_BYTES;
+	h->optin_gid = evt__optin_gid();
 	prctl(PR_GET_NAME, h->comm);
 }
 

@@ -138,6 +138,9 @@ uint32_t evt__clock_detect(void);
 
 /* debug.c: off unless $EVTRACE_DEBUG is set; safe in signal handlers. */
 void evt__debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The group the process opted into ($EVTRACE_GROUP, evt_trace_allow_group),
+ * or EVT_NO_GROUP (optin_group.c). */
+uint32_t evt__optin_gid(void);
 void evt__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

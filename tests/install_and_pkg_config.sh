@@ -30,3 +30,9 @@ LD_LIBRARY_PATH="$libdir" "$T/tool" >"$T/tool.out" && fail "a consumer of no pro
 expect_grep "^pid 999999: no traced process with this pid in " "$T/tool.out" "the installed consumer library"
 exported=$(nm -D --defined-only "$libdir/libevtrace-consumer.so.0" | awk '$2 == "T" { print $3 }' | grep -v '^evt_consumer_' || true)
 [ -z "$exported" ] || fail "libevtrace-consumer exports more than consumer.h: $exported"
+# evtraced's systemd units, the service starting the installed evtrace.
+unit=$(find "$T/root" -name evtraced.service)
+[ -n "$unit" ] && [ -n "$(find "$T/root" -name evtraced.socket)" ] || fail "evtraced's systemd units not installed"
+exe=$(sed -n 's/^ExecStart=\([^ ]*\) daemon$/\1/p' "$unit")
+[ -x "$T/root$exe" ] || fail "evtraced.service starts '$exe', which is not installed"
+grep -q '^ListenStream=/run/evtrace/evtraced.sock$' "$(find "$T/root" -name evtraced.socket)" || fail "evtraced.socket listens elsewhere"

@@ -17,6 +17,7 @@
 #define EVTRACE_EVTRACE_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 /* This header's version: the release of evtrace it comes with. */
 #define EVTRACE_VERSION_MAJOR	0
@@ -258,6 +259,16 @@ void evt__check_format(const char *format, ...)
 			evt__ftrace_printk("" EVT__FIRST(__VA_ARGS__) "", \
 					   __VA_ARGS__);		\
 	} while (0)
+
+/**
+ * evt_trace_allow_group() - let the members of group gid trace this process
+ * as its own user may.  Through evtraced (`evtrace daemon`) they may then
+ * record and switch any of its events, not only count them and record those
+ * flagged EVT_FL_CAP_ANY.  The environment variable EVTRACE_GROUP (a group
+ * name or number) does the same from the start; the call overrides it, and
+ * forked children keep the choice.  Returns 0, or -EINVAL for (gid_t)-1.
+ */
+EVT_API int evt_trace_allow_group(gid_t gid);
 
 #ifdef __cplusplus
 }

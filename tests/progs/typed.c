@@ -3,12 +3,17 @@
  *   typed rows     three rows from the program, one from its library
  *   typed count N  N rows with u32 = 0..N-1 (order and counts)
  *   typed wait     registers, prints "ready", waits for stdin to close
+ *   typed serve    prints "ready"; for each number N read on stdin, emits
+ *                  N rows (u32 counting on from 0) each followed by the
+ *                  printk "secret <u32>", and prints "done <rows so far>"
  */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <evtrace/evtrace.h>
 
 #include "typed_events.h"
 
@@ -69,8 +74,26 @@ int main(int argc, char **argv)
 		while (read(0, &c, 1) > 0)
 			;
 		rows();
+	} else if (!strcmp(mode, "serve")) {
+		struct row r = { .text = "shared" };
+		uint32_t seq = 0;
+		char line[64];
+
+		printf("ready\n");
+		fflush(stdout);
+		while (fgets(line, sizeof(line), stdin)) {
+			unsigned long n = strtoul(line, NULL, 10), i;
+
+			for (i = 0; i < n; i++, seq++) {
+				r.u32 = seq;
+				trace_typed_all(&r, 0);
+				trace_printk("secret %u\n", seq);
+			}
+			printf("done %u\n", seq);
+			fflush(stdout);
+		}
 	} else {
-		fprintf(stderr, "usage: typed rows|count N|wait\n");
+		fprintf(stderr, "usage: typed rows|count N|wait|serve\n");
 		return 2;
 	}
 	return 0;

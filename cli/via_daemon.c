@@ -1,0 +1,180 @@
+/*
+ * via_daemon.c - commands on another user's processes, asked of evtraced:
+ * a user who is not root cannot open their run directory, the daemon can
+ * and applies the permission rules.  Root goes to their run directory
+ * itself.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "evtraced.h"
+#include "process_info.h"
+#include "protocol.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+int cli_route(const char *cmd, const int *pids, unsigned npids)
+{
+	struct evt_process_info info;
+	char err[PATH_MAX + 200];
+	unsigned i;
+
+	for (i = 0; i < npids; i++) {
+		/* No such process: the local engine says it is not traced. */
+		if (evt_process_info(pids[i], &info, err, sizeof(err)) ||
+		    info.euid == geteuid())
+			continue;
+		if (geteuid() != 0)
+			return CLI_VIA_DAEMON;
+		/* Root: to the run directory the process uses. */
+		if (!info.rundir[0])
+			return cli_error(cmd, "pid %d: its environment cannot be read",
+					 pids[i]), -1;
+		setenv("EVTRACE_RUNDIR", info.rundir, 1);
+	}
+	return CLI_LOCAL;
+}
+
+static int connect_daemon(const char *cmd, const struct evt_request *r)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	const char *path = evt_daemon_socket_path();
+	struct evt_process_info info;
+	char err[PATH_MAX + 200];
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", path);
+	int saved;
+
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0)
+		return fd;
+	saved = errno;
+	if (evt_process_info(r->pids[0], &info, err, sizeof(err)))
+		snprintf(info.user, sizeof(info.user), "another user");
+	cli_error(cmd, "pid %d is user %s's: another user's processes are reached "
+		  "through evtraced, and none is running (%s: %s); start it as "
+		  "root with 'evtrace daemon' or 'systemctl start evtraced.socket'",
+		  r->pids[0], info.user, path, strerror(saved));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* record's trace directory, made and opened by the user, for the daemon
+ * to write into as theirs. */
+static int open_output(const char *cmd, const char *output)
+{
+	struct stat st;
+	int fd;
+
+	if (mkdir(output, 0700) && errno != EEXIST)
+		return cli_error(cmd, "%s: %s", output, strerror(errno)), -1;
+	fd = open(output, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return cli_error(cmd, "%s: %s", output, strerror(errno)), -1;
+	if (fstat(fd, &st) || st.st_uid != geteuid()) {
+		close(fd);
+		return cli_error(cmd, "%s: not a directory of yours", output), -1;
+	}
+	return fd;
+}
+
+/* Writes text with the worker's name for the trace directory replaced
+ * by the user's. */
+static void put_err(const char *text, const char *output)
+{
+	static const char worker_name[] = "/proc/self/fd/9/.";
+	const char *at;
+
+	while (output && (at = strstr(text, worker_name))) {
+		fwrite(text, 1, (size_t)(at - text), stderr);
+		fputs(output, stderr);
+		text = at + sizeof(worker_name) - 1;
+	}
+	fputs(text, stderr);
+}
+
+int cli_via_daemon(const char *cmd, const struct evt_request *r,
+		   const char *output)
+{
+	static char buf[EVT_PROTO_MAX_BODY + 1];
+	struct sigaction on = { .sa_handler = on_interrupt };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	int sock, dir = -1, len, status = -1;
+	bool stop_sent = false;
+	char err[200];
+
+	len = evt_proto_format(r, buf, sizeof(buf));
+	if (len < 0)
+		return cli_error(cmd, "the request is too long for evtraced");
+	if (output && (dir = open_output(cmd, output)) < 0)
+		return 1;
+	sock = connect_daemon(cmd, r);
+	if (sock < 0 || evt_proto_send(sock, buf, (size_t)len, dir)) {
+		if (sock >= 0)
+			cli_error(cmd, "evtraced: %s", strerror(errno));
+		if (dir >= 0)
+			close(dir);
+		if (sock >= 0)
+			close(sock);
+		return 1;
+	}
+	if (dir >= 0)
+		close(dir);
+	sigaction(SIGINT, &on, NULL);
+	sigaction(SIGTERM, &on, NULL);
+	sigaction(SIGHUP, &on, NULL);
+	sigaction(SIGPIPE, &ign, NULL);
+	while (status < 0) {
+		struct pollfd p = { .fd = sock, .events = POLLIN };
+		long n;
+
+		if (interrupted && !stop_sent) {
+			static const char stop[] = "verb stop\n";
+
+			evt_proto_send(sock, stop, sizeof(stop) - 1, -1);
+			stop_sent = true;
+		}
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		n = evt_proto_recv(sock, buf, NULL, 5000, err, sizeof(err));
+		if (n < 1) {
+			cli_error(cmd, "evtraced ended the connection before the %s "
+				  "did (%s)%s%s", cmd, n == -2 ? "did it stop?" : err,
+				  output ? "; what it drained until then is in " : "",
+				  output ? output : "");
+			break;
+		}
+		switch (buf[0]) {
+		case 'o':
+			if (fwrite(buf + 1, 1, (size_t)n - 1, stdout) != (size_t)n - 1 ||
+			    fflush(stdout))
+				interrupted = 1;	/* the reader is gone */
+			break;
+		case 'e':
+			put_err(buf + 1, output);
+			break;
+		case 'x':
+			status = atoi(buf + 1);
+			break;
+		}
+	}
+	close(sock);
+	return status < 0 ? 1 : status;
+}

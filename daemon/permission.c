@@ -1,0 +1,79 @@
+/*
+ * permission.c - the clients of evtraced and their rights.
+ */
+#include <errno.h>
+#include <grp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include "layout.h"
+#include "permission.h"
+
+int evt_peer_get(int sock, struct evt_peer *p)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	memset(p, 0, sizeof(*p));
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &len))
+		return -1;
+	p->pid = cred.pid;
+	p->uid = cred.uid;
+	p->gid = cred.gid;
+	len = sizeof(p->groups);
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERGROUPS, p->groups, &len) == 0)
+		p->ngroups = (int)(len / sizeof(gid_t));
+	else if (errno != ERANGE)	/* more groups than we keep: the first */
+		return -1;
+	else
+		p->ngroups = 0;
+	return 0;
+}
+
+bool evt_peer_privileged(const struct evt_peer *p, uid_t euid,
+			 uint32_t optin_gid)
+{
+	int i;
+
+	if (p->uid == 0 || p->uid == euid)
+		return true;
+	if (optin_gid == EVT_NO_GROUP)
+		return false;
+	if (p->gid == optin_gid)
+		return true;
+	for (i = 0; i < p->ngroups; i++)
+		if (p->groups[i] == optin_gid)
+			return true;
+	return false;
+}
+
+bool evt_peer_sees(const struct evt_peer *p, pid_t pid)
+{
+	char mine[64], theirs[64];
+	struct stat a, b;
+
+	snprintf(mine, sizeof(mine), "/proc/%d/ns/pid", (int)p->pid);
+	snprintf(theirs, sizeof(theirs), "/proc/%d/ns/pid", (int)pid);
+	return stat(mine, &a) == 0 && stat(theirs, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+void evt_privileged_who(const struct evt_process_info *t, uint32_t optin_gid,
+			char *buf, size_t size)
+{
+	struct group g, *found = NULL;
+	char name[64], gbuf[4096];
+
+	if (optin_gid == EVT_NO_GROUP) {
+		snprintf(buf, size, "root or user %s (it opted into no group)", t->user);
+		return;
+	}
+	if (getgrgid_r(optin_gid, &g, gbuf, sizeof(gbuf), &found) == 0 && found)
+		snprintf(name, sizeof(name), "%s", g.gr_name);
+	else
+		snprintf(name, sizeof(name), "%u", (unsigned)optin_gid);
+	snprintf(buf, size, "root, user %s, or a member of group %s, which it "
+		 "opted into", t->user, name);
+}

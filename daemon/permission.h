@@ -1,0 +1,47 @@
+/*
+ * permission.h - who may do what to a traced process through evtraced.
+ *
+ * Privileged towards a process: root, the process's own user, or a member
+ * of the group it opted into (evt_trace_allow_group, $EVTRACE_GROUP).  They
+ * may do anything.  Anyone else may list and count any event of a process
+ * they can see (one in their own pid namespace), and record the fields
+ * only of events flagged CAP_ANY, only in a collection bound to the
+ * process (`-p`); switching its events for others, or reading its default
+ * collection, is refused.
+ */
+#ifndef EVT_DAEMON_PERMISSION_H
+#define EVT_DAEMON_PERMISSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "process_info.h"
+
+#define EVT_PEER_MAX_GROUPS 256
+
+/* A client, as the kernel vouches for it (SO_PEERCRED, SO_PEERGROUPS). */
+struct evt_peer {
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+	gid_t groups[EVT_PEER_MAX_GROUPS];
+	int ngroups;
+};
+
+/* 0, or -1 with errno. */
+int evt_peer_get(int sock, struct evt_peer *p);
+bool evt_peer_privileged(const struct evt_peer *p, uid_t euid,
+			 uint32_t optin_gid);
+/* Whether the peer can see pid: the same pid namespace. */
+bool evt_peer_sees(const struct evt_peer *p, pid_t pid);
+/*
+ * Who is privileged towards t, for refusals: "root, user alice, or a
+ * member of group team, which it opted into" or "root or user alice (it
+ * opted into no group)".
+ */
+void evt_privileged_who(const struct evt_process_info *t, uint32_t optin_gid,
+			char *buf, size_t size);
+
+#endif

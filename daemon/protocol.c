@@ -1,0 +1,383 @@
+/*
+ * protocol.c - frames and requests between evtrace and evtraced.  Every
+ * byte comes from a client the daemon does not trust: lengths are checked
+ * before anything is read into memory, and a request is refused whole at
+ * its first bad line.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pattern.h"
+#include "protocol.h"
+
+static const char *const verbs[] = {
+	[EVT_VERB_LS] = "ls", [EVT_VERB_FORMAT] = "format",
+	[EVT_VERB_ENABLE] = "enable", [EVT_VERB_DISABLE] = "disable",
+	[EVT_VERB_COUNT] = "count", [EVT_VERB_STREAM] = "stream",
+	[EVT_VERB_RECORD] = "record", [EVT_VERB_STOP] = "stop",
+};
+
+const char *evt_verb_name(enum evt_verb verb)
+{
+	return verb > EVT_VERB_NONE && verb <= EVT_VERB_STOP ? verbs[verb] : NULL;
+}
+
+int evt_proto_header(const uint8_t header[EVT_PROTO_HEADER], uint32_t *len,
+		     char *err, size_t err_size)
+{
+	uint32_t magic;
+
+	memcpy(&magic, header, 4);
+	memcpy(len, header + 4, 4);
+	if (magic != EVT_PROTO_MAGIC)
+		return snprintf(err, err_size, "not an evtrace message (magic "
+				"0x%08" PRIx32 ")", magic), -1;
+	if (*len > EVT_PROTO_MAX_BODY)
+		return snprintf(err, err_size, "message of %" PRIu32 " bytes, more "
+				"than %u", *len, EVT_PROTO_MAX_BODY), -1;
+	return 0;
+}
+
+/* A decimal number from min to max, nothing else. */
+static bool number(const char *v, unsigned long min, unsigned long max,
+		   unsigned long *out)
+{
+	char *end;
+
+	if (*v < '0' || *v > '9' || (v[0] == '0' && v[1]))
+		return false;
+	errno = 0;
+	*out = strtoul(v, &end, 10);
+	return !errno && !*end && *out >= min && *out <= max;
+}
+
+/* Sets the field key names from v; 1 when key is unknown, -1 when v is
+ * wrong for it (err set), 0 when done. */
+static int field(struct evt_request *r, const char *key, const char *v,
+		 char *err, size_t err_size)
+{
+	unsigned long n;
+	char why[200];
+
+	if (!strcmp(key, "pid")) {
+		if (!number(v, 1, INT_MAX, &n))
+			return snprintf(err, err_size, "not a process id"), -1;
+		if (r->npids == EVT_PROTO_MAX_PIDS)
+			return snprintf(err, err_size, "more than %d pids",
+					EVT_PROTO_MAX_PIDS), -1;
+		r->pids[r->npids++] = (int)n;
+	} else if (!strcmp(key, "event") || !strcmp(key, "path")) {
+		if (evt_pattern_check(v, why, sizeof(why)))
+			return snprintf(err, err_size, "pattern: %s", why), -1;
+		if (!strcmp(key, "path")) {
+			if (r->path)
+				return snprintf(err, err_size, "a second path"), -1;
+			r->path = v;
+		} else if (r->nevents == EVT_RULES_MAX_PATTERNS) {
+			return snprintf(err, err_size, "more than %d events",
+					EVT_RULES_MAX_PATTERNS), -1;
+		} else {
+			r->events[r->nevents++] = v;
+		}
+	} else if (!strcmp(key, "formats") || !strcmp(key, "overwrite")) {
+		if (strcmp(v, "1"))
+			return snprintf(err, err_size, "not 1"), -1;
+		*(key[0] == 'f' ? &r->formats : &r->overwrite) = true;
+	} else if (!strcmp(key, "interval")) {
+		if (!number(v, 10, 3600 * 1000, &n))
+			return snprintf(err, err_size, "not 10 to 3600000 ms"), -1;
+		r->interval_ms = (uint32_t)n;
+	} else if (!strcmp(key, "packet-size") || !strcmp(key, "packets")) {
+		if (!number(v, 1, UINT32_MAX, &n))
+			return snprintf(err, err_size, "not a positive number"), -1;
+		*(key[6] == '-' ? &r->packet_size : &r->packet_count) = (uint32_t)n;
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+/* What each verb needs and allows. */
+static int check(const struct evt_request *r, char *err, size_t err_size)
+{
+	bool path = r->verb <= EVT_VERB_DISABLE;
+	bool events = r->verb >= EVT_VERB_COUNT && r->verb <= EVT_VERB_RECORD;
+
+	if (r->verb == EVT_VERB_STOP) {
+		if (r->npids || r->nevents || r->path)
+			return snprintf(err, err_size, "stop takes nothing"), -1;
+		return 0;
+	}
+	if (!r->npids)
+		return snprintf(err, err_size, "%s: no pid", evt_verb_name(r->verb)), -1;
+	if (r->npids > 1 && path)
+		return snprintf(err, err_size, "%s: one pid only",
+				evt_verb_name(r->verb)), -1;
+	if ((r->verb != EVT_VERB_LS && path && !r->path) || (r->path && !path))
+		return snprintf(err, err_size, "%s: path %s", evt_verb_name(r->verb),
+				r->path ? "not taken" : "missing"), -1;
+	if ((r->nevents && !events) || (r->formats && r->verb != EVT_VERB_LS) ||
+	    (r->interval_ms && r->verb != EVT_VERB_COUNT) ||
+	    ((r->overwrite || r->packet_size || r->packet_count) &&
+	     r->verb != EVT_VERB_RECORD))
+		return snprintf(err, err_size, "%s: an option it does not take",
+				evt_verb_name(r->verb)), -1;
+	return 0;
+}
+
+int evt_proto_parse(char *body, size_t len, struct evt_request *r, char *err,
+		    size_t err_size)
+{
+	char *line = body, *end = body + len, why[300];
+	unsigned lineno = 0;
+
+	memset(r, 0, sizeof(*r));
+	body[len] = '\0';
+	if (memchr(body, '\0', len))
+		return snprintf(err, err_size, "a NUL byte in the request"), -1;
+	if (len && body[len - 1] != '\n')
+		return snprintf(err, err_size, "the request's last line does not "
+				"end"), -1;
+	while (line < end) {
+		char *nl = strchr(line, '\n'), *sp;
+		int ret;
+
+		*nl = '\0';
+		lineno++;
+		sp = strchr(line, ' ');
+		if (!sp) {
+			snprintf(why, sizeof(why), "not 'key value'");
+			goto bad;
+		}
+		*sp = '\0';
+		if (lineno == 1) {
+			enum evt_verb v;
+
+			for (v = EVT_VERB_LS; v <= EVT_VERB_STOP; v++)
+				if (!strcmp(line, "verb") && !strcmp(sp + 1, verbs[v]))
+					break;
+			if (v > EVT_VERB_STOP) {
+				snprintf(why, sizeof(why), "not a verb this daemon "
+					 "knows");
+				goto bad;
+			}
+			r->verb = v;
+		} else if ((ret = field(r, line, sp + 1, why, sizeof(why)))) {
+			if (ret > 0)
+				snprintf(why, sizeof(why), "unknown key '%.40s'", line);
+			goto bad;
+		}
+		line = nl + 1;
+	}
+	if (!r->verb)
+		return snprintf(err, err_size, "an empty request"), -1;
+	return check(r, err, err_size);
+bad:
+	snprintf(err, err_size, "request line %u: %s", lineno, why);
+	return -1;
+}
+
+int evt_proto_format(const struct evt_request *r, char *buf, size_t size)
+{
+	size_t used = 0;
+	unsigned i;
+	int n;
+
+#define PUT(...)							\
+	do {								\
+		n = snprintf(buf + used, size - used, __VA_ARGS__);	\
+		if (n < 0 || (size_t)n >= size - used)			\
+			return -1;					\
+		used += (size_t)n;					\
+	} while (0)
+	PUT("verb %s\n", evt_verb_name(r->verb));
+	for (i = 0; i < r->npids; i++)
+		PUT("pid %d\n", r->pids[i]);
+	for (i = 0; i < r->nevents; i++)
+		PUT("event %s\n", r->events[i]);
+	if (r->path)
+		PUT("path %s\n", r->path);
+	if (r->formats)
+		PUT("formats 1\n");
+	if (r->overwrite)
+		PUT("overwrite 1\n");
+	if (r->interval_ms)
+		PUT("interval %" PRIu32 "\n", r->interval_ms);
+	if (r->packet_size)
+		PUT("packet-size %" PRIu32 "\n", r->packet_size);
+	if (r->packet_count)
+		PUT("packets %" PRIu32 "\n", r->packet_count);
+#undef PUT
+	return (int)used;
+}
+
+int evt_proto_send(int sock, const void *body, size_t len, int fd)
+{
+	uint8_t header[EVT_PROTO_HEADER];
+	uint32_t magic = EVT_PROTO_MAGIC, n = (uint32_t)len;
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} control;
+	struct iovec iov[2] = {
+		{ header, sizeof(header) }, { (void *)body, len },
+	};
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
+	size_t left = sizeof(header) + len;
+
+	if (len > EVT_PROTO_MAX_BODY)
+		return errno = EMSGSIZE, -1;
+	memcpy(header, &magic, 4);
+	memcpy(header + 4, &n, 4);
+	if (fd >= 0) {
+		memset(&control, 0, sizeof(control));
+		msg.msg_control = control.buf;
+		msg.msg_controllen = sizeof(control.buf);
+		CMSG_FIRSTHDR(&msg)->cmsg_level = SOL_SOCKET;
+		CMSG_FIRSTHDR(&msg)->cmsg_type = SCM_RIGHTS;
+		CMSG_FIRSTHDR(&msg)->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(CMSG_FIRSTHDR(&msg)), &fd, sizeof(int));
+	}
+	while (left) {
+		ssize_t sent = sendmsg(sock, &msg, MSG_NOSIGNAL);
+
+		if (sent < 0 && errno == EINTR)
+			continue;
+		if (sent < 0)
+			return -1;
+		left -= (size_t)sent;
+		msg.msg_control = NULL;	/* the fd went with the first byte */
+		msg.msg_controllen = 0;
+		while (sent > 0 && msg.msg_iovlen) {
+			size_t part = (size_t)sent < msg.msg_iov->iov_len ?
+				      (size_t)sent : msg.msg_iov->iov_len;
+
+			msg.msg_iov->iov_base = (char *)msg.msg_iov->iov_base + part;
+			msg.msg_iov->iov_len -= part;
+			sent -= (ssize_t)part;
+			if (!msg.msg_iov->iov_len) {
+				msg.msg_iov++;
+				msg.msg_iovlen--;
+			}
+		}
+	}
+	return 0;
+}
+
+int evt_proto_send_kind(int sock, char kind, const char *text, size_t len)
+{
+	char body[EVT_PROTO_MAX_BODY];
+
+	if (len > sizeof(body) - 1)
+		len = sizeof(body) - 1;
+	body[0] = kind;
+	memcpy(body + 1, text, len);
+	return evt_proto_send(sock, body, len + 1, -1);
+}
+
+static long ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+/* Reads exactly n bytes by the deadline (-1: none); an fd passed along
+ * is kept in *fd.  0, -2 at end of file before any byte, or -1. */
+static int read_full(int sock, char *buf, size_t n, int *fd, long deadline,
+		     char *err, size_t err_size)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		union {
+			struct cmsghdr h;
+			char buf[CMSG_SPACE(sizeof(int))];
+		} control;
+		struct iovec iov = { buf + got, n - got };
+		struct msghdr msg = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = control.buf, .msg_controllen = sizeof(control.buf),
+		};
+		struct pollfd p = { .fd = sock, .events = POLLIN };
+		struct cmsghdr *c;
+		int wait = deadline < 0 ? -1 : (int)(deadline - ms_now());
+		ssize_t r;
+
+		if (deadline >= 0 && wait <= 0)
+			return snprintf(err, err_size, "timed out in the middle of "
+					"a message"), -1;
+		if (poll(&p, 1, wait) < 0) {
+			if (errno == EINTR)
+				continue;
+			return snprintf(err, err_size, "%s", strerror(errno)), -1;
+		}
+		if (!p.revents)
+			continue;
+		r = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r < 0)
+			return snprintf(err, err_size, "%s", strerror(errno)), -1;
+		for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+			int passed[8];
+			size_t k, count;
+
+			if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+				continue;
+			count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+			if (count > 8)
+				count = 8;
+			memcpy(passed, CMSG_DATA(c), count * sizeof(int));
+			for (k = 0; k < count; k++) {
+				if (fd && *fd < 0)
+					*fd = passed[k];
+				else
+					close(passed[k]);
+			}
+		}
+		if (r == 0)
+			return got ? (snprintf(err, err_size, "the other end left "
+					       "in the middle of a message"), -1) : -2;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+long evt_proto_recv(int sock, char *buf, int *fd, int timeout_ms, char *err,
+		    size_t err_size)
+{
+	long deadline = timeout_ms < 0 ? -1 : ms_now() + timeout_ms;
+	uint8_t header[EVT_PROTO_HEADER];
+	uint32_t len;
+	int ret;
+
+	if (fd)
+		*fd = -1;
+	ret = read_full(sock, (char *)header, sizeof(header), fd, deadline, err,
+			err_size);
+	if (ret)
+		return ret;
+	if (evt_proto_header(header, &len, err, err_size) ||
+	    (ret = read_full(sock, buf, len, fd, deadline, err, err_size))) {
+		if (ret == -2)
+			snprintf(err, err_size, "the other end left in the middle "
+				 "of a message");
+		if (fd && *fd >= 0) {
+			close(*fd);
+			*fd = -1;
+		}
+		return -1;
+	}
+	buf[len] = '\0';
+	return (long)len;
+}

@@ -1,0 +1,437 @@
+/*
+ * serve.c - one client of evtraced: who it is, what it asks, whether it
+ * may, and the command run for it.
+ *
+ * The command is evtrace's own (ls, count, record, ...), run in a worker
+ * process whose environment names the run directory of the processes
+ * asked for, its output relayed as frames.  The worker never sees a path
+ * the client chose: pids and patterns only, and for record the directory
+ * the client opened and passed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "event_format.h"
+#include "live.h"
+#include "pattern.h"
+#include "permission.h"
+#include "policy.h"
+#include "protocol.h"
+#include "serve.h"
+
+/* Where the worker finds the trace directory record was handed. */
+#define OUTPUT_FD 9
+#define REQUEST_TIMEOUT_MS 5000
+
+struct client {
+	int sock;
+	struct evt_peer peer;
+	struct evt_request req;
+	const char *verb;
+	int output_fd;			/* record's directory, or -1 */
+	struct evt_process_info info;	/* of the first pid: the run directory */
+	struct evt_rundir rd;
+	struct evt_ctl **ctls;		/* of every pid, in order */
+	int nctls;
+	bool privileged;		/* towards every one of them */
+	bool restricted;		/* record only CAP_ANY events */
+};
+
+/* "evtrace: VERB: message" on the client's standard error, and exit
+ * status 1 (2: the request itself is wrong). */
+static void __attribute__((format(printf, 3, 4)))
+refuse(struct client *c, int status, const char *fmt, ...)
+{
+	char text[2048], code[8];
+	va_list ap;
+	int n;
+
+	n = snprintf(text, sizeof(text), "evtrace: %s: ", c->verb);
+	va_start(ap, fmt);
+	vsnprintf(text + n, sizeof(text) - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	strcat(text, "\n");
+	evt_proto_send_kind(c->sock, 'e', text, strlen(text));
+	n = snprintf(code, sizeof(code), "%d", status);
+	evt_proto_send_kind(c->sock, 'x', code, (size_t)n);
+}
+
+/* Every pid exists, is seen by the client, and is traced in one run
+ * directory (that of its user); their control files opened. */
+static int find_targets(struct client *c)
+{
+	char err[PATH_MAX + 300];
+	unsigned i;
+
+	c->ctls = calloc(c->req.npids, sizeof(*c->ctls));
+	if (!c->ctls)
+		return refuse(c, 1, "out of memory"), -1;
+	for (i = 0; i < c->req.npids; i++) {
+		struct evt_process_info info;
+		struct evt_ctl **found = NULL;
+		int pid = c->req.pids[i], n;
+
+		if (evt_process_info(pid, &info, err, sizeof(err)) ||
+		    !evt_peer_sees(&c->peer, pid))
+			return refuse(c, 1, "pid %d: no such process", pid), -1;
+		if (!info.rundir[0])
+			return refuse(c, 1, "pid %d: its environment cannot be read, "
+				      "so neither where it is traced", pid), -1;
+		if (i == 0) {
+			c->info = info;
+			if (evt_rundir_open(&c->rd, info.rundir, EVT_RUNDIR_ROOT_ENTERS,
+					    err, sizeof(err))) {
+				c->rd.fd = -1;
+				return refuse(c, 1, "pid %d: not traced (%s)", pid,
+					      err), -1;
+			}
+			if (c->rd.owner != info.euid) {
+				return refuse(c, 1, "pid %d: its run directory %s belongs "
+					      "to uid %u, not to its user %s: not followed",
+					      pid, info.rundir, (unsigned)c->rd.owner,
+					      info.user), -1;
+			}
+		} else if (strcmp(info.rundir, c->info.rundir)) {
+			return refuse(c, 1, "pids %d and %d are traced in different run "
+				      "directories (users %s and %s): ask for each "
+				      "separately", c->req.pids[0], pid, c->info.user,
+				      info.user), -1;
+		}
+		n = evt_rundir_open_live(&c->rd, pid, NULL, NULL, &found);
+		if (n <= 0) {
+			evt_rundir_close_all(found, 0);
+			return refuse(c, 1, "pid %d: no traced process with this pid "
+				      "(user %s's processes are traced in %s)", pid,
+				      info.user, info.rundir), -1;
+		}
+		c->ctls[c->nctls++] = found[0];
+		while (--n > 0)
+			evt_ctl_close(found[n]);
+		free(found);
+	}
+	return 0;
+}
+
+/* The first event a pattern takes in process ctl that the client may not
+ * record, or NULL. */
+static const struct evt_ctl_event *forbidden(const struct evt_ctl *ctl,
+					     const char *pattern)
+{
+	uint32_t i;
+
+	for (i = 0; i < ctl->nevents; i++)
+		if (evt_pattern_match(pattern, ctl->events[i].path) &&
+		    !evt_event_cap_any(&ctl->events[i]))
+			return &ctl->events[i];
+	return NULL;
+}
+
+/* The permission table, applied to the request.  0, or -1 refused. */
+static int check_rights(struct client *c)
+{
+	char who[400];
+	int i;
+	unsigned k;
+
+	c->privileged = true;
+	for (i = 0; i < c->nctls; i++)
+		c->privileged &= evt_peer_privileged(&c->peer, c->info.euid,
+						     evt_ctl_optin_gid(c->ctls[i]));
+	if (c->privileged)
+		return 0;
+	evt_privileged_who(&c->info, evt_ctl_optin_gid(c->ctls[0]), who, sizeof(who));
+	switch (c->req.verb) {
+	case EVT_VERB_LS:
+	case EVT_VERB_FORMAT:
+	case EVT_VERB_COUNT:
+		return 0;
+	case EVT_VERB_ENABLE:
+	case EVT_VERB_DISABLE:
+		return refuse(c, 1, "%s in pid %d (%s, user %s): switching another "
+			      "user's events needs privilege towards the process: %s",
+			      c->req.path, c->req.pids[0], c->info.comm, c->info.user,
+			      who), -1;
+	case EVT_VERB_STREAM:
+	case EVT_VERB_RECORD:
+		if (!c->req.nevents && c->req.verb == EVT_VERB_STREAM)
+			return refuse(c, 1, "pid %d (%s, user %s): reading its default "
+				      "collection needs privilege towards the process: "
+				      "%s; give -e for a stream of your own", c->req.pids[0],
+				      c->info.comm, c->info.user, who), -1;
+		if (!c->req.nevents)
+			return refuse(c, 1, "pid %d (%s, user %s): without -e, record "
+				      "takes every printk event, and recording their "
+				      "fields needs privilege towards the process: %s; "
+				      "give -e for events flagged CAP_ANY", c->req.pids[0],
+				      c->info.comm, c->info.user, who), -1;
+		for (i = 0; i < c->nctls; i++)
+			for (k = 0; k < c->req.nevents; k++) {
+				const struct evt_ctl_event *e =
+					forbidden(c->ctls[i], c->req.events[k]);
+
+				if (e)
+					return refuse(c, 1, "%s in pid %u (%s, user %s): "
+						      "recording its fields needs privilege "
+						      "towards the process: %s; others may "
+						      "record only events flagged CAP_ANY, "
+						      "and count any event", e->path,
+						      c->ctls[i]->h.pid, c->info.comm,
+						      c->info.user, who), -1;
+			}
+		c->restricted = true;
+		return 0;
+	default:
+		return refuse(c, 2, "not a request"), -1;
+	}
+}
+
+/* The command line of the request. */
+static int build_argv(const struct client *c, char **argv, char *pids,
+		      size_t pids_size, char *numbers)
+{
+	const struct evt_request *r = &c->req;
+	int argc = 0;
+	size_t used = 0;
+	unsigned i;
+
+	for (i = 0; i < r->npids; i++)
+		used += (size_t)snprintf(pids + used, pids_size - used, "%s%d",
+					 i ? "," : "", r->pids[i]);
+	argv[argc++] = (char *)c->verb;
+	argv[argc++] = "-p";
+	argv[argc++] = pids;
+	if (r->formats)
+		argv[argc++] = "-f";
+	for (i = 0; i < r->nevents; i++) {
+		argv[argc++] = "-e";
+		argv[argc++] = (char *)r->events[i];
+	}
+	if (r->interval_ms) {
+		argv[argc++] = "-I";
+		sprintf(numbers, "%u", r->interval_ms);
+		argv[argc++] = numbers;
+		numbers += 16;
+	}
+	if (r->verb == EVT_VERB_RECORD) {
+		argv[argc++] = "-o";
+		argv[argc++] = "/proc/self/fd/9/.";
+	}
+	if (r->overwrite)
+		argv[argc++] = "--overwrite";
+	if (r->packet_size) {
+		argv[argc++] = "--packet-size";
+		sprintf(numbers, "%u", r->packet_size);
+		argv[argc++] = numbers;
+		numbers += 16;
+	}
+	if (r->packet_count) {
+		argv[argc++] = "--packets";
+		sprintf(numbers, "%u", r->packet_count);
+		argv[argc++] = numbers;
+	}
+	if (r->path) {
+		argv[argc++] = "--";
+		argv[argc++] = (char *)r->path;
+	}
+	argv[argc] = NULL;
+	return argc;
+}
+
+/* The daemon stopping ends the command as ^C would. */
+static volatile pid_t worker_pid;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	if (worker_pid > 0)
+		kill(worker_pid, SIGTERM);
+}
+
+static void __attribute__((noreturn))
+worker(const struct client *c, int out, int err, evt_command_fn run)
+{
+	char *argv[16 + 2 * EVT_RULES_MAX_PATTERNS], pids[EVT_PROTO_MAX_PIDS * 12];
+	char numbers[48];
+	int argc = build_argv(c, argv, pids, sizeof(pids), numbers);
+
+	/* Killed with the daemon, it still ends its trace properly. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
+		_exit(1);
+	if (c->output_fd >= 0) {
+		if (dup2(c->output_fd, OUTPUT_FD) < 0)
+			_exit(1);
+		evt_policy_output_owner(c->peer.uid, c->peer.gid);
+	}
+	if (c->restricted)
+		evt_policy_cap_any_only();
+	setenv("EVTRACE_RUNDIR", c->info.rundir, 1);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_IGN);	/* the relay gone, it still finishes */
+	optind = 0;
+	exit(run(argc, argv));
+}
+
+/* Relays the worker's output until it ends; a "stop" from the client is
+ * ^C to it, the client leaving is SIGTERM. */
+static int relay(struct client *c, pid_t pid, int out, int err)
+{
+	static char buf[EVT_PROTO_MAX_BODY + 1];
+	struct pollfd p[3] = {
+		{ .fd = out, .events = POLLIN }, { .fd = err, .events = POLLIN },
+		{ .fd = c->sock, .events = POLLIN },
+	};
+	int status = 0, open_pipes = 2;
+
+	while (open_pipes) {
+		int i;
+
+		if (poll(p, 3, -1) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < 2; i++) {
+			ssize_t n;
+
+			if (p[i].fd < 0 || !p[i].revents)
+				continue;
+			n = read(p[i].fd, buf, 16384);
+			if (n <= 0) {
+				close(p[i].fd);
+				p[i].fd = -1;
+				open_pipes--;
+				continue;
+			}
+			if (p[2].fd >= 0 &&
+			    evt_proto_send_kind(c->sock, i ? 'e' : 'o', buf, (size_t)n))
+				p[2].fd = -1;	/* gone: drained below */
+		}
+		if (p[2].fd >= 0 && p[2].revents) {
+			char why[200];
+			struct evt_request stop;
+			long n = evt_proto_recv(c->sock, buf, NULL, 1000, why, sizeof(why));
+
+			if (n >= 0 && !evt_proto_parse(buf, (size_t)n, &stop, why,
+						       sizeof(why)) &&
+			    stop.verb == EVT_VERB_STOP) {
+				kill(pid, SIGINT);
+			} else {
+				kill(pid, SIGTERM);
+				p[2].fd = -1;
+			}
+		}
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+	       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
+
+/* record's directory: the client's own, as it handed it over. */
+static int check_output(struct client *c)
+{
+	struct stat st;
+
+	if (c->req.verb != EVT_VERB_RECORD)
+		return 0;
+	if (c->output_fd < 0)
+		return refuse(c, 2, "no trace directory came with the request"), -1;
+	if (fstat(c->output_fd, &st) || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != c->peer.uid)
+		return refuse(c, 1, "the trace directory handed over is not a "
+			      "directory of uid %u's", (unsigned)c->peer.uid), -1;
+	return 0;
+}
+
+/* Lets the client read the last answer: closing with what it sent still
+ * unread would reset the connection and lose it. */
+static void close_gently(int sock)
+{
+	struct pollfd p = { .fd = sock, .events = POLLIN };
+	char sink[4096];
+	int rounds = 0;
+
+	shutdown(sock, SHUT_WR);
+	while (rounds++ < 64 && poll(&p, 1, 200) > 0 &&
+	       read(sock, sink, sizeof(sink)) > 0)
+		;
+}
+
+void evt_serve(int sock, evt_command_fn run)
+{
+	static char body[EVT_PROTO_MAX_BODY + 1];
+	struct client c = { .sock = sock, .verb = "evtraced", .output_fd = -1 };
+	struct sigaction term = { .sa_handler = on_term };
+	char err[300], code[8];
+	int pipes[2][2] = { { -1, -1 }, { -1, -1 } }, status;
+	long n;
+	pid_t pid;
+
+	c.rd.fd = -1;
+	if (evt_peer_get(sock, &c.peer))
+		return;
+	n = evt_proto_recv(sock, body, &c.output_fd, REQUEST_TIMEOUT_MS, err,
+			   sizeof(err));
+	if (n == -2)
+		return;
+	if (n < 0 || evt_proto_parse(body, (size_t)n, &c.req, err, sizeof(err))) {
+		refuse(&c, 2, "%s", err);
+		goto out;
+	}
+	c.verb = evt_verb_name(c.req.verb);
+	if (c.req.verb == EVT_VERB_STOP) {
+		refuse(&c, 2, "nothing to stop");
+		goto out;
+	}
+	if (c.req.verb == EVT_VERB_STREAM && c.req.npids > 1) {
+		refuse(&c, 2, "one pid at a time");
+		goto out;
+	}
+	if (check_output(&c) || find_targets(&c) || check_rights(&c))
+		goto out;
+	evt_rundir_close_all(c.ctls, c.nctls);
+	c.ctls = NULL;
+	if (pipe2(pipes[0], O_CLOEXEC) || pipe2(pipes[1], O_CLOEXEC)) {
+		refuse(&c, 1, "%s", strerror(errno));
+		goto out;
+	}
+	sigaction(SIGTERM, &term, NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(sock);
+		worker(&c, pipes[0][1], pipes[1][1], run);
+	}
+	worker_pid = pid;
+	close(pipes[0][1]);
+	close(pipes[1][1]);
+	if (pid < 0) {
+		close(pipes[0][0]);
+		close(pipes[1][0]);
+		refuse(&c, 1, "%s", strerror(errno));
+		goto out;
+	}
+	status = relay(&c, pid, pipes[0][0], pipes[1][0]);
+	n = snprintf(code, sizeof(code), "%d", status);
+	evt_proto_send_kind(sock, 'x', code, (size_t)n);
+out:
+	if (c.ctls)
+		evt_rundir_close_all(c.ctls, c.nctls);
+	if (c.rd.fd >= 0)
+		evt_rundir_close(&c.rd);
+	if (c.output_fd >= 0)
+		close(c.output_fd);
+	close_gently(sock);
+}

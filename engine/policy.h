@@ -1,0 +1,32 @@
+/*
+ * policy.h - what an engine acting for someone else may do.  evtraced
+ * serves users who are not privileged towards the processes they trace:
+ * for them it records only events flagged CAP_ANY, and writes the trace
+ * into a directory they handed over, as theirs.  An engine run by a user
+ * for their own processes leaves both unset.
+ */
+#ifndef EVT_ENGINE_POLICY_H
+#define EVT_ENGINE_POLICY_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "ctl.h"
+
+/* From now on, record (not count) only events flagged CAP_ANY. */
+void evt_policy_cap_any_only(void);
+/* Whether event e is flagged CAP_ANY: its fields are anyone's to record. */
+bool evt_event_cap_any(const struct evt_ctl_event *e);
+/* Whether this engine may record the fields of event e. */
+bool evt_policy_may_record(const struct evt_ctl_event *e);
+/*
+ * Trace directories are owned by uid, not by the engine's user, and every
+ * file the engine creates in them is given to uid and gid.
+ */
+void evt_policy_output_owner(uid_t uid, gid_t gid);
+/* The owner a trace directory must have, and whether files are given
+ * away (then *gid is set). */
+uid_t evt_policy_output_uid(void);
+bool evt_policy_output_given(uid_t *uid, gid_t *gid);
+
+#endif

@@ -1,0 +1,251 @@
+# evtraced, the system engine, with real users: alice's program, traced in
+# a run directory only she can open; bob, who may list and count its
+# events and record those flagged CAP_ANY, through the daemon, and is
+# refused the rest with the event and the rule named; carol, in the group
+# alice's second program opted into, who may do anything to that one;
+# root, who reaches it without the daemon.  Then what the daemon must
+# survive: no daemon at all, garbage, half messages, huge lengths, a
+# directory that is not the client's, and its own death mid-recording.
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (test users, a daemon)"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+make_users
+USERS_USED="$USERS_USED evt-carol"
+id evt-carol >/dev/null 2>&1 || { useradd -M -N -s /bin/sh evt-carol; USERS_MADE="$USERS_MADE evt-carol"; }
+getent group evt-team >/dev/null || { groupadd evt-team; GROUP_MADE=1; }
+TEAM=$(getent group evt-team | cut -d: -f3)
+trap 'cleanup; [ -z "${GROUP_MADE:-}" ] || groupdel evt-team' EXIT
+cp "$TYPED" "$T/bin/"
+cp -L "$BUILD/tests/libtyped_lib.so" "$T/bin/"
+SOCK=$T/evtraced.sock
+mkdir -m 755 "$T/bob" "$T/carol" && chown evt-bob "$T/bob" && chown evt-carol "$T/carol"
+mkdir -m 700 "$R/alice" && chown evt-alice "$R/alice"
+chmod 755 "$R"
+
+as() {	# as USER[+team] CMD...: with the daemon's socket named
+	u=${1%+team}
+	groups=--clear-groups
+	[ "$u" = "$1" ] || groups=--groups=$TEAM
+	shift
+	${AS_EXEC:-} setpriv --reuid="$u" --regid="$(id -g "$u")" $groups \
+		env LD_LIBRARY_PATH="$T/bin" EVTRACE_DAEMON_SOCKET="$SOCK" "$@"
+}
+# In the background ("as_bg ... &"), so that $! is the command's pid.
+as_bg() { AS_EXEC=exec; as "$@"; }
+# Runs as a user a command that must exit $2, its stderr in $T/err.
+as_status() {
+	u=$1; want=$2; shift 2
+	set +e; as "$u" "$@" >"$T/out" 2>"$T/err"; got=$?; set -e
+	[ "$got" = "$want" ] || { cat "$T/err" >&2; fail "$u: '$*' exited $got, expected $want"; }
+}
+# Alice's program, fed through a FIFO: "serve" emits N rows per number.
+start_served() {	# start_served NAME [ENV=VALUE]
+	mkfifo -m 600 "$T/$1.in"
+	exec 8<>"$T/$1.in"
+	setpriv --reuid=evt-alice --regid="$(id -g evt-alice)" --clear-groups \
+		env LD_LIBRARY_PATH="$T/bin" EVTRACE_RUNDIR="$R/alice/run" ${2:-} \
+		"$T/bin/typed" serve <&8 >"$T/$1.out" 2>"$T/$1.err" &
+	BG_PIDS="$BG_PIDS $!"
+	eval "$1=$!"
+	exec 8>&-
+	for _ in $(seq 100); do grep -q ready "$T/$1.out" && return 0; sleep 0.05; done
+	fail "alice's $1 did not start"
+}
+feed() {	# feed NAME N TOTAL: emits N rows, waits until TOTAL are done
+	echo "$2" >"$T/$1.in"
+	for _ in $(seq 100); do grep -q "^done $3\$" "$T/$1.out" && return 0; sleep 0.05; done
+	fail "alice's $1 did not emit up to $3"
+}
+start_daemon() {
+	"$EVTRACE" daemon --socket "$SOCK" 2>"$T/daemon.log" &
+	DAEMON=$!
+	BG_PIDS="$BG_PIDS $DAEMON"
+	for _ in $(seq 100); do [ -S "$SOCK" ] && return 0; sleep 0.05; done
+	fail "evtraced did not start: $(cat "$T/daemon.log")"
+}
+# Waits until pid $1 has slot bits on for event $2 (a collection is on).
+wait_on() {
+	for _ in $(seq 100); do
+		"$EVTRACE" ls -p "$1" "$2" 2>/dev/null | grep -q '\[' && return 0
+		sleep 0.05
+	done
+	fail "no collection switched $2 on in pid $1"
+}
+
+start_served app
+SECRET=printk/typed/tests/progs/typed.c/$(grep -n 'trace_printk("secret' "$TYPED_SRC" | cut -d: -f1)
+NOBODY="root or user evt-alice (it opted into no group)"
+
+# No daemon: bob is told, and how to start one.
+as_status evt-bob 1 "$T/bin/evtrace" ls -p "$app"
+expect_grep "evtrace: ls: pid $app is user evt-alice's: another user's processes are reached through evtraced, and none is running ($SOCK: " "$T/err" "no daemon"
+expect_grep "start it as root with 'evtrace daemon'" "$T/err" "how to start one"
+
+start_daemon
+expect_status 1 "$EVTRACE" daemon --socket "$SOCK"
+expect_grep "evtrace: daemon: $SOCK: another evtraced listens there" "$T/err" "a second daemon"
+
+# Bob may list and read formats.
+as_status evt-bob 0 "$T/bin/evtrace" ls -p "$app"
+expect_grep "^# pid $app (typed)" "$T/out" "bob lists alice's program"
+expect_grep "^0 typed/all$" "$T/out" "bob sees typed/all"
+as_status evt-bob 0 "$T/bin/evtrace" format -p "$app" typed/all
+expect_grep "flags:CAP_ANY" "$T/out" "the format bob reads"
+
+# He may not switch her events, read her default collection, or record
+# fields of events not flagged CAP_ANY.
+as_status evt-bob 1 "$T/bin/evtrace" enable -p "$app" printk
+expect_eq "$(cat "$T/err")" "evtrace: enable: printk in pid $app (typed, user evt-alice): switching another user's events needs privilege towards the process: $NOBODY" "enable refused"
+as_status evt-bob 1 "$T/bin/evtrace" disable -p "$app" typed
+expect_grep "evtrace: disable: typed in pid $app (typed, user evt-alice): switching another user's events needs privilege" "$T/err" "disable refused"
+as_status evt-bob 1 "$T/bin/evtrace" stream -p "$app"
+expect_eq "$(cat "$T/err")" "evtrace: stream: pid $app (typed, user evt-alice): reading its default collection needs privilege towards the process: $NOBODY; give -e for a stream of your own" "stream of the default collection refused"
+as_status evt-bob 1 "$T/bin/evtrace" record -p "$app" -o "$T/bob/no"
+expect_eq "$(cat "$T/err")" "evtrace: record: pid $app (typed, user evt-alice): without -e, record takes every printk event, and recording their fields needs privilege towards the process: $NOBODY; give -e for events flagged CAP_ANY" "record without -e refused"
+as_status evt-bob 1 "$T/bin/evtrace" record -p "$app" -e typed -e printk -o "$T/bob/no"
+expect_eq "$(cat "$T/err")" "evtrace: record: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege towards the process: $NOBODY; others may record only events flagged CAP_ANY, and count any event" "record of a printk event refused"
+as_status evt-bob 1 "$T/bin/evtrace" stream -p "$app" -e 'printk/typed/*'
+expect_grep "evtrace: stream: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege" "$T/err" "stream of a printk event refused"
+"$EVTRACE" ls -p "$app" >"$T/ls"
+if grep -q '^1 \|\[' "$T/ls"; then cat "$T/ls" >&2; fail "a refused request switched something on"; fi
+
+# What he may do, with exact numbers: count everything, and record and
+# stream typed/all (CAP_ANY) while the program emits 5 rows.
+as_bg evt-bob "$T/bin/evtrace" count -p "$app" -e typed -e printk 2>"$T/count.err" &
+counter=$!
+as_bg evt-bob "$T/bin/evtrace" record -p "$app" -e typed -o "$T/bob/tr" 2>"$T/record.err" &
+recorder=$!
+as_bg evt-bob "$T/bin/evtrace" stream -p "$app" -e typed/all >"$T/stream.out" 2>"$T/stream.err" &
+streamer=$!
+BG_PIDS="$BG_PIDS $counter $recorder $streamer"
+for _ in $(seq 100); do
+	[ "$("$EVTRACE" ls -p "$app" | grep -c '^# collection')" = 3 ] && break
+	sleep 0.05
+done
+expect_eq "$("$EVTRACE" ls -p "$app" | grep -c "^# collection")" 3 "bob's collections in alice's program: $(cat "$T/record.err" "$T/count.err" "$T/stream.err")"
+"$EVTRACE" ls -p "$app" "$SECRET" >"$T/ls"
+expect_grep "^0 $SECRET \[[0-9]\]$" "$T/ls" "only the counter has the printk event"
+feed app 5 5
+sleep 0.3
+kill -TERM "$counter" "$recorder" "$streamer"
+wait "$counter" || fail "bob's count failed ($?): $(cat "$T/count.err")"
+wait "$recorder" || fail "bob's record failed: $(cat "$T/record.err")"
+wait "$streamer" || fail "bob's stream failed: $(cat "$T/stream.err")"
+expect_grep "^ *5      typed/all$" "$T/count.err" "bob counted typed/all"
+expect_grep "^ *5      $SECRET$" "$T/count.err" "bob counted the printk event"
+expect_grep "written to $T/bob/tr; 0 events lost" "$T/record.err" "bob's recording, named as he named it"
+expect_eq "$(stat -c %U "$T/bob/tr" "$T/bob/tr/metadata" "$T/bob/tr/evtrace/index" | sort -u)" evt-bob "owner of bob's trace files"
+"$EVTRACE" report "$T/bob/tr" >"$T/report"
+expect_eq "$(grep -c ': typed/all: ' "$T/report")" 5 "typed/all rows in bob's trace"
+expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "0 1 2 3 4 " "typed/all values in bob's trace"
+expect_eq "$(grep -c 'secret\|ftrace/print' "$T/report" || true)" 0 "events bob may not record in his trace"
+bt_agrees "$T/bob/tr"
+expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/stream.out" | tr '\n' ' ')" "0 1 2 3 4 " "typed/all values bob streamed"
+"$EVTRACE" ls -p "$app" >"$T/ls"
+if grep -q '^1 \|\[' "$T/ls"; then cat "$T/ls" >&2; fail "bob's collections left events on"; fi
+
+# Carol is in the group alice's second program opted into: she may do
+# anything to it, and nothing more to the first.
+start_served team EVTRACE_GROUP=evt-team
+TEAMWHO="root, user evt-alice, or a member of group evt-team, which it opted into"
+as_status evt-carol 1 "$T/bin/evtrace" enable -p "$team" printk
+expect_grep "privilege towards the process: $TEAMWHO$" "$T/err" "carol without her group"
+as_status evt-carol+team 0 "$T/bin/evtrace" enable -p "$team" "$SECRET"
+as_status evt-carol+team 0 "$T/bin/evtrace" ls -p "$team" "$SECRET"
+expect_grep "^1 $SECRET$" "$T/out" "carol enabled the printk event"
+as_status evt-carol+team 0 "$T/bin/evtrace" disable -p "$team" "$SECRET"
+as_bg evt-carol+team "$T/bin/evtrace" record -p "$team" -e printk -o "$T/carol/tr" 2>"$T/carol.err" &
+carol=$!
+BG_PIDS="$BG_PIDS $carol"
+wait_on "$team" "$SECRET"
+feed team 3 3
+sleep 0.3
+kill -TERM "$carol"
+wait "$carol" || fail "carol's record failed: $(cat "$T/carol.err")"
+"$EVTRACE" report "$T/carol/tr" >"$T/report"
+expect_eq "$(grep -o 'secret [0-9]*' "$T/report" | tr '\n' ' ')" "secret 0 secret 1 secret 2 " "printk events carol recorded"
+as_status evt-carol+team 1 "$T/bin/evtrace" enable -p "$app" printk
+expect_grep "needs privilege towards the process: $NOBODY" "$T/err" "carol on the program that did not opt in"
+
+# Root needs no daemon: its evtrace goes to alice's run directory.
+kill "$DAEMON"
+wait "$DAEMON" 2>/dev/null || true
+expect_grep "evtraced: stopped" "$T/daemon.log" "the daemon stopped on SIGTERM"
+[ ! -e "$SOCK" ] || fail "the daemon left its socket behind"
+"$EVTRACE" ls -p "$app" typed >"$T/out" || fail "root cannot list alice's program"
+expect_grep "^0 typed/all$" "$T/out" "root lists alice's program"
+
+# Garbage, half messages, huge lengths and another user's directory do
+# not hurt the daemon or its other clients; nothing is run for them.
+start_daemon
+as evt-bob python3 - "$SOCK" "$app" "$T/bin" >"$T/raw.out" <<'EOF' || fail "raw clients: $(cat "$T/raw.out")"
+import os, socket, struct, sys, time
+path, pid, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
+def frame(body, magic=b"EVTD"):
+    return magic + struct.pack("<I", len(body)) + body
+def talk(data, fds=None, read=True):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(path)
+    if fds:
+        socket.send_fds(s, [data], fds)
+    else:
+        s.sendall(data)
+    out = b""
+    while read:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        out += chunk
+    text = out.decode(errors="replace").replace("\n", "|")
+    return s, "".join(ch for ch in text if ch.isprintable())
+stalled = [talk(frame(b"verb ls\n")[:6], read=False)[0] for _ in range(3)]
+for name, data in [
+    ("garbage", b"\x00\xffhello, daemon" * 10),
+    ("huge", b"EVTD" + struct.pack("<I", 0xFFFFFFF0)),
+    ("verb", frame(b"verb rm -rf /\npid 1\n")),
+    ("key", frame(("verb ls\npid %s\nfile /etc/shadow\n" % pid).encode())),
+    ("pid", frame(b"verb ls\npid 0x10\n")),
+    ("unended", frame(("verb ls\npid %s" % pid).encode())),
+    ("nul", frame(("verb ls\npid %s\n\x00\n" % pid).encode())),
+    ("nopath", frame(("verb enable\npid %s\n" % pid).encode())),
+    ("nofd", frame(("verb record\npid %s\nevent typed\n" % pid).encode())),
+]:
+    print(name, talk(data)[1])
+root_dir = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY)
+print("notyours", talk(frame(("verb record\npid %s\nevent typed\n" % pid).encode()), [root_dir])[1])
+print("ok", talk(frame(("verb ls\npid %s\npath typed\n" % pid).encode()))[1])
+for s in stalled:
+    s.close()
+EOF
+grep -q "^garbage .*not an evtrace message (magic 0x" "$T/raw.out" || fail "garbage: $(cat "$T/raw.out")"
+grep -q "^huge .*message of 4294967280 bytes, more than 65536" "$T/raw.out" || fail "huge: $(cat "$T/raw.out")"
+grep -q "^verb .*request line 1: not a verb this daemon knows" "$T/raw.out" || fail "verb: $(cat "$T/raw.out")"
+grep -q "^key .*request line 3: unknown key 'file'" "$T/raw.out" || fail "key: $(cat "$T/raw.out")"
+grep -q "^pid .*request line 2: not a process id" "$T/raw.out" || fail "pid: $(cat "$T/raw.out")"
+grep -q "^unended .*last line does not end" "$T/raw.out" || fail "unended: $(cat "$T/raw.out")"
+grep -q "^nul .*a NUL byte in the request" "$T/raw.out" || fail "nul: $(cat "$T/raw.out")"
+grep -q "^nopath .*enable: path missing" "$T/raw.out" || fail "nopath: $(cat "$T/raw.out")"
+grep -q "^nofd .*no trace directory came with the request" "$T/raw.out" || fail "nofd: $(cat "$T/raw.out")"
+grep -q "^notyours .*the trace directory handed over is not a directory of uid $BOB's" "$T/raw.out" || fail "notyours: $(cat "$T/raw.out")"
+grep -q "^ok .*0 typed/all" "$T/raw.out" || fail "a good client after the bad ones: $(cat "$T/raw.out")"
+kill -0 "$DAEMON" || fail "the daemon died of its clients"
+
+# The daemon killed mid-recording: bob is told, alice's program runs on
+# unharmed, and what was drained stays readable.
+as_bg evt-bob "$T/bin/evtrace" record -p "$app" -e typed/all -o "$T/bob/tr2" 2>"$T/record.err" &
+recorder=$!
+BG_PIDS="$BG_PIDS $recorder"
+wait_on "$app" typed/all
+feed app 4 9
+sleep 0.3
+kill -9 "$DAEMON"
+set +e; wait "$recorder"; got=$?; set -e
+expect_eq "$got" 1 "bob's record when the daemon died"
+expect_grep "evtrace: record: evtraced ended the connection before the record did (did it stop?); what it drained until then is in $T/bob/tr2" "$T/record.err" "bob told of the daemon's death"
+# Its worker ends the recording as ^C would, switching typed/all off.
+for _ in $(seq 100); do "$EVTRACE" ls -p "$app" typed/all | grep -q '\[' || break; sleep 0.05; done
+"$EVTRACE" ls -p "$app" typed/all >"$T/ls"
+if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "the dead daemon's collection left typed/all on"; fi
+feed app 2 11
+kill -0 "$app" || fail "alice's program died with the daemon"
+"$EVTRACE" report "$T/bob/tr2" >"$T/report"
+expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "5 6 7 8 " "what bob's recording kept"

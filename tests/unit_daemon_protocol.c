@@ -1,0 +1,112 @@
+/* evtraced's request parser and permission table, without a daemon. */
+#include "layout.h"
+#include "permission.h"
+#include "protocol.h"
+#include "unit.h"
+
+static int parse(const char *text, struct evt_request *r, char *err)
+{
+	static char body[EVT_PROTO_MAX_BODY + 1];
+	size_t len = strlen(text);
+
+	memcpy(body, text, len);
+	return evt_proto_parse(body, len, r, err, 300);
+}
+
+static void requests_round_trip(void)
+{
+	struct evt_request r, back;
+	char buf[1024], err[300];
+	int n;
+
+	CHECK(parse("verb record\npid 12\npid 13\nevent typed\nevent sched/\n"
+		    "overwrite 1\npacket-size 65536\npackets 4\n", &r, err) == 0);
+	CHECK(r.verb == EVT_VERB_RECORD && r.npids == 2 && r.pids[1] == 13);
+	CHECK(r.nevents == 2 && !strcmp(r.events[1], "sched/"));
+	CHECK(r.overwrite && r.packet_size == 65536 && r.packet_count == 4);
+	n = evt_proto_format(&r, buf, sizeof(buf));
+	CHECK(n > 0);
+	CHECK(parse(buf, &back, err) == 0);
+	CHECK(back.verb == r.verb && back.npids == 2 && back.nevents == 2);
+	CHECK(evt_proto_format(&r, buf, 20) == -1);
+	CHECK(parse("verb ls\npid 7\nformats 1\n", &r, err) == 0);
+	CHECK(r.verb == EVT_VERB_LS && r.formats && !r.path);
+	CHECK(parse("verb stop\n", &r, err) == 0 && r.verb == EVT_VERB_STOP);
+}
+
+static void bad_requests_say_why(void)
+{
+	struct evt_request r;
+	char err[300];
+
+	CHECK(parse("", &r, err) < 0);
+	CHECK_STR(err, "an empty request");
+	CHECK(parse("pid 1\nverb ls\n", &r, err) < 0);
+	CHECK_STR(err, "request line 1: not a verb this daemon knows");
+	CHECK(parse("verb ls\npid -1\n", &r, err) < 0);
+	CHECK_STR(err, "request line 2: not a process id");
+	CHECK(parse("verb ls\npid 01\n", &r, err) < 0);
+	CHECK(parse("verb ls\npid 99999999999\n", &r, err) < 0);
+	CHECK(parse("verb ls\npid 1\npath a//b\n", &r, err) < 0);
+	CHECK_STR(err, "request line 3: pattern: empty path component at position 3");
+	CHECK(parse("verb ls\npid 1\noutput /etc\n", &r, err) < 0);
+	CHECK_STR(err, "request line 3: unknown key 'output'");
+	CHECK(parse("verb ls\npid 1\npid 2\n", &r, err) < 0);
+	CHECK_STR(err, "ls: one pid only");
+	CHECK(parse("verb format\npid 1\n", &r, err) < 0);
+	CHECK_STR(err, "format: path missing");
+	CHECK(parse("verb count\npid 1\npath x\n", &r, err) < 0);
+	CHECK_STR(err, "count: path not taken");
+	CHECK(parse("verb ls\npid 1\ninterval 100\n", &r, err) < 0);
+	CHECK_STR(err, "ls: an option it does not take");
+	CHECK(parse("verb count\npid 1\ninterval 5\n", &r, err) < 0);
+	CHECK(parse("verb stream\n", &r, err) < 0);
+	CHECK_STR(err, "stream: no pid");
+	CHECK(parse("verb ls\npid 1", &r, err) < 0);
+	CHECK_STR(err, "the request's last line does not end");
+	CHECK(parse("verb ls\npid 1\nformats 2\n", &r, err) < 0);
+	CHECK(parse("verb ls\n\n", &r, err) < 0);
+	CHECK_STR(err, "request line 2: not 'key value'");
+}
+
+static void frame_headers(void)
+{
+	uint8_t h[EVT_PROTO_HEADER] = { 'E', 'V', 'T', 'D', 0, 0, 1, 0 };
+	uint32_t len;
+	char err[300];
+
+	CHECK(evt_proto_header(h, &len, err, sizeof(err)) == 0 && len == 65536);
+	h[4] = 1;
+	CHECK(evt_proto_header(h, &len, err, sizeof(err)) < 0);
+	CHECK_STR(err, "message of 65537 bytes, more than 65536");
+	h[0] = 'X';
+	CHECK(evt_proto_header(h, &len, err, sizeof(err)) < 0);
+}
+
+static void permission_table(void)
+{
+	struct evt_peer p = { .uid = 1001, .gid = 100, .groups = { 50, 60 }, .ngroups = 2 };
+	struct evt_process_info t = { .euid = 1000, .user = "alice" };
+	char who[400];
+
+	CHECK(!evt_peer_privileged(&p, 1000, EVT_NO_GROUP));
+	CHECK(evt_peer_privileged(&p, 1001, EVT_NO_GROUP));	/* own */
+	CHECK(evt_peer_privileged(&p, 1000, 60));		/* opted-in group */
+	CHECK(evt_peer_privileged(&p, 1000, 100));		/* primary group */
+	CHECK(!evt_peer_privileged(&p, 1000, 70));
+	p.uid = 0;
+	CHECK(evt_peer_privileged(&p, 1000, EVT_NO_GROUP));	/* root */
+	evt_privileged_who(&t, EVT_NO_GROUP, who, sizeof(who));
+	CHECK_STR(who, "root or user alice (it opted into no group)");
+	evt_privileged_who(&t, 4000000, who, sizeof(who));
+	CHECK_STR(who, "root, user alice, or a member of group 4000000, which it opted into");
+}
+
+int main(void)
+{
+	requests_round_trip();
+	bad_requests_say_why();
+	frame_headers();
+	permission_table();
+	UNIT_DONE();
+}
