@@ -51,6 +51,22 @@ struct evt_request;
  * record's trace directory, made here.  The command's exit status. */
 int cli_via_daemon(const char *cmd, const struct evt_request *r,
 		   const char *output);
+/* Calls cb for every event a collection or consumer has met. */
+typedef int (*cli_events_fn)(void *source,
+			     void (*cb)(uint32_t id, const char *path,
+					const char *format, void *ctx),
+			     void *ctx);
+int cli_collection_events(void *collection,
+			  void (*cb)(uint32_t id, const char *path,
+				     const char *format, void *ctx),
+			  void *ctx);
+int cli_consumer_events(void *consumer,
+			void (*cb)(uint32_t id, const char *path,
+				   const char *format, void *ctx),
+			void *ctx);
+/* Says which patterns name no event there now (they may later). */
+void cli_note_unmatched(const char *cmd, const char *const *patterns,
+			unsigned n, cli_events_fn events, void *source);
 /* Prints the usage of cmd on stderr and returns 2. */
 int cli_usage(const char *cmd);
 /* --help text of cmd on stdout; returns 0. */

@@ -135,7 +135,7 @@ int cmd_count(int argc, char **argv)
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	int opt, status = 0, exec_errno = 0, ret = 1, interval_ms = 0;
 	int *pids = NULL;
-	unsigned npids = 0;
+	unsigned npids = 0, nuser;
 	pid_t child = 0;
 
 	if (!patterns)
@@ -177,6 +177,7 @@ int cmd_count(int argc, char **argv)
 		cli_error("count", "more than %d -e patterns", EVT_RULES_MAX_PATTERNS);
 		goto out;
 	}
+	nuser = o.npatterns;
 	if (o.npatterns == 0)
 		patterns[o.npatterns++] = "printk";
 	if (npids) {
@@ -213,6 +214,13 @@ int cmd_count(int argc, char **argv)
 		cli_error("count", "%s", err);
 		goto out;
 	}
+	/* Its processes' events, for the patterns that name none. */
+	if (npids && evt_collection_poll(c, err, sizeof(err)) < 0) {
+		cli_error("count", "%s", err);
+		goto out;
+	}
+	if (npids && nuser)
+		cli_note_unmatched("count", patterns, nuser, cli_collection_events, c);
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
 	if (!npids) {

@@ -140,7 +140,7 @@ int cmd_record(int argc, char **argv)
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	int opt, exec_errno = 0, ret = 1, show_stats = 0, *pids = NULL;
 	struct until u = { 0, 0 };
-	unsigned npids = 0;
+	unsigned npids = 0, nuser;
 	char what[PATH_MAX + 64];
 
 	if (!patterns)
@@ -216,6 +216,7 @@ int cmd_record(int argc, char **argv)
 			EVT_ARENA_BYTES >> 20,
 			(unsigned long long)(EVT_ARENA_BYTES /
 					     ((uint64_t)o.packet_size * o.packet_count)));
+	nuser = o.npatterns;
 	if (o.npatterns == 0)
 		patterns[o.npatterns++] = "printk";
 	patterns[o.npatterns++] = "ftrace/print";
@@ -233,6 +234,13 @@ int cmd_record(int argc, char **argv)
 		cli_error("record", "%s", err);
 		goto out;
 	}
+	/* Its processes' events, for the patterns that name none. */
+	if (npids && evt_collection_poll(c, err, sizeof(err)) < 0) {
+		cli_error("record", "%s", err);
+		goto out;
+	}
+	if (npids)
+		cli_note_unmatched("record", patterns, nuser, cli_collection_events, c);
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
 	if (!npids) {

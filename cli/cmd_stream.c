@@ -154,11 +154,9 @@ int cmd_stream(int argc, char **argv)
 				cli_error("stream", "%s", err);
 				goto out;
 			}
-			if (n == 0)
-				cli_error("stream", "%s: no such event or directory "
-					  "now; it covers those registered later",
-					  patterns[i]);
 		}
+		cli_note_unmatched("stream", patterns, npatterns,
+				   cli_consumer_events, c);
 	} else if (evt_live_stream_create(rundir, pid, NULL, &s, err,
 					  sizeof(err))) {
 		cli_error("stream", "%s", err);

@@ -1,6 +1,7 @@
 /*
- * spawn.c - what record and count share: the processes they cover, given
- * as a command to run or as pids.
+ * spawn.c - what record, count and stream share: the processes they
+ * cover, given as a command to run or as pids, and the patterns that
+ * name nothing there yet.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +12,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "collection.h"
+#include "evtrace/consumer.h"
+#include "pattern.h"
 
 int cli_parse_pids(const char *cmd, const char *arg, int **pids, unsigned *npids)
 {
@@ -64,3 +68,49 @@ pid_t cli_spawn(char **argv, const char *rules, const char *rundir,
 	return pid;
 }
 
+
+struct unmatched {
+	const char *pattern;
+	bool matched;
+};
+
+static void match_one(uint32_t id, const char *path, const char *format,
+		      void *ctx)
+{
+	struct unmatched *u = ctx;
+
+	(void)id;
+	(void)format;
+	u->matched |= evt_pattern_match(u->pattern, path);
+}
+
+void cli_note_unmatched(const char *cmd, const char *const *patterns,
+			unsigned n, cli_events_fn events, void *source)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct unmatched u = { patterns[i], false };
+
+		events(source, match_one, &u);
+		if (!u.matched)
+			cli_error(cmd, "%s: no such event or directory now; it "
+				  "covers those registered later", patterns[i]);
+	}
+}
+
+int cli_collection_events(void *source,
+			  void (*cb)(uint32_t id, const char *path,
+				     const char *format, void *ctx),
+			  void *ctx)
+{
+	return evt_collection_events(source, cb, ctx);
+}
+
+int cli_consumer_events(void *source,
+			void (*cb)(uint32_t id, const char *path,
+				   const char *format, void *ctx),
+			void *ctx)
+{
+	return evt_consumer_events(source, cb, ctx);
+}

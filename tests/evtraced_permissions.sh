@@ -110,7 +110,7 @@ if grep -q '^1 \|\[' "$T/ls"; then cat "$T/ls" >&2; fail "a refused request swit
 
 # What he may do, with exact numbers: count everything, and record and
 # stream typed/all (CAP_ANY) while the program emits 5 rows.
-as_bg evt-bob "$T/bin/evtrace" count -p "$app" -e typed -e printk 2>"$T/count.err" &
+as_bg evt-bob "$T/bin/evtrace" count -p "$app" -e typed -e printk -e nosuch 2>"$T/count.err" &
 counter=$!
 as_bg evt-bob "$T/bin/evtrace" record -p "$app" -e typed -o "$T/bob/tr" 2>"$T/record.err" &
 recorder=$!
@@ -132,6 +132,7 @@ wait "$recorder" || fail "bob's record failed: $(cat "$T/record.err")"
 wait "$streamer" || fail "bob's stream failed: $(cat "$T/stream.err")"
 expect_grep "^ *5      typed/all$" "$T/count.err" "bob counted typed/all"
 expect_grep "^ *5      $SECRET$" "$T/count.err" "bob counted the printk event"
+expect_grep "^evtrace: count: nosuch: no such event or directory now; it covers those registered later$" "$T/count.err" "a pattern that names nothing, through the daemon"
 expect_grep "written to $T/bob/tr; 0 events lost" "$T/record.err" "bob's recording, named as he named it"
 expect_eq "$(stat -c %U "$T/bob/tr" "$T/bob/tr/metadata" "$T/bob/tr/evtrace/index" | sort -u)" evt-bob "owner of bob's trace files"
 "$EVTRACE" report "$T/bob/tr" >"$T/report"

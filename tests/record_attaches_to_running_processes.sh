@@ -61,9 +61,11 @@ expect_grep "record: -p and a command to run exclude each other" "$T/err" "-p an
 P=$!
 BG_PIDS="$BG_PIDS $P"
 for _ in $(seq 100); do grep -q ready "$T/loop2.out" && break; sleep 0.05; done
-"$EVTRACE" record -p "$P" -e ftrace/print -o "$T/tr4" 2>"$T/rec4.err" &
+"$EVTRACE" record -p "$P" -e ftrace/print -e printk/nosuch -o "$T/tr4" 2>"$T/rec4.err" &
 rec=$!
 for _ in $(seq 100); do "$EVTRACE" ls -p "$P" | grep -q '^# collection slot' && break; sleep 0.05; done
+expect_grep "^evtrace: record: printk/nosuch: no such event or directory now; it covers those registered later$" "$T/rec4.err" "a pattern that names nothing"
+expect_eq "$(grep -c 'no such event' "$T/rec4.err")" 1 "notes about patterns that name something"
 slot=$("$EVTRACE" ls -p "$P" | sed -n 's/^# collection slot \([0-9]\): pid '"$rec"',.*/\1/p')
 [ -n "$slot" ] || fail "the recording's slot is not shown"
 expect_eq "$("$EVTRACE" ls -p "$P" "$site" | tail -1)" "0 $site" "before enable --collection"
@@ -71,7 +73,7 @@ expect_eq "$("$EVTRACE" ls -p "$P" "$site" | tail -1)" "0 $site" "before enable 
 expect_eq "$("$EVTRACE" ls -p "$P" "$site" | tail -1)" "0 $site [$slot]" "after enable --collection"
 sleep 0.3
 expect_status 1 "$EVTRACE" disable --collection "$slot" printk/
-expect_grep "disable: collection slot $slot has no pattern 'printk/' (it has: ftrace/print $site); disable takes back what enable or -e turned on" "$T/err" "disable of what it does not have"
+expect_grep "disable: collection slot $slot has no pattern 'printk/' (it has: ftrace/print printk/nosuch $site); disable takes back what enable or -e turned on" "$T/err" "disable of what it does not have"
 "$EVTRACE" disable --collection "$slot" "$site"
 expect_eq "$("$EVTRACE" ls -p "$P" "$site" | tail -1)" "0 $site" "after disable --collection"
 # A request that is not one is answered with an error, and harms nothing.

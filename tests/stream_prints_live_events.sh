@@ -79,7 +79,8 @@ for _ in $(seq 100); do grep -q ready "$T/churn.out" 2>/dev/null && break; sleep
 s5=$!
 BG_PIDS="$BG_PIDS $s5"
 for _ in $(seq 200); do
-	[ "$(grep -c ': seq t=' "$T/s5" || true)" -gt 700 ] && break
+	n=$(grep -c ': seq t=' "$T/s5" 2>/dev/null || true)
+	[ "${n:-0}" -gt 700 ] && break
 	sleep 0.05
 done
 kill -INT "$s5"; wait "$s5" || true
