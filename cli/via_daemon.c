@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -53,26 +52,18 @@ int cli_route(const char *cmd, const int *pids, unsigned npids)
 
 static int connect_daemon(const char *cmd, const struct evt_request *r)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	const char *path = evt_daemon_socket_path();
 	struct evt_process_info info;
 	char err[PATH_MAX + 200];
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = evt_daemon_connect(), saved = errno;
 
-	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", path);
-	int saved;
-
-	if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0)
+	if (fd >= 0)
 		return fd;
-	saved = errno;
 	if (evt_process_info(r->pids[0], &info, err, sizeof(err)))
 		snprintf(info.user, sizeof(info.user), "another user");
 	cli_error(cmd, "pid %d is user %s's: another user's processes are reached "
 		  "through evtraced, and none is running (%s: %s); start it as "
 		  "root with 'evtrace daemon' or 'systemctl start evtraced.socket'",
-		  r->pids[0], info.user, path, strerror(saved));
-	if (fd >= 0)
-		close(fd);
+		  r->pids[0], info.user, evt_daemon_socket_path(), strerror(saved));
 	return -1;
 }
 

@@ -43,13 +43,6 @@ static void on_stop(int sig)
 	stopping = 1;
 }
 
-const char *evt_daemon_socket_path(void)
-{
-	const char *env = secure_getenv(EVT_DAEMON_SOCKET_ENV);
-
-	return env && *env ? env : EVT_DAEMON_SOCKET;
-}
-
 /* The socket systemd passed, if it passed exactly one to us. */
 static int activated_socket(void)
 {

@@ -8,15 +8,8 @@
 
 #include <stddef.h>
 
+#include "protocol.h"
 #include "serve.h"
-
-/* Where the daemon listens unless told otherwise, and the variable that
- * tells clients (and the daemon) otherwise. */
-#define EVT_DAEMON_SOCKET	"/run/evtrace/evtraced.sock"
-#define EVT_DAEMON_SOCKET_ENV	"EVTRACE_DAEMON_SOCKET"
-
-/* The socket clients connect to: $EVTRACE_DAEMON_SOCKET or the default. */
-const char *evt_daemon_socket_path(void);
 
 /*
  * Listens on path (or on the socket systemd passed: $LISTEN_FDS) and

@@ -77,3 +77,16 @@ void evt_privileged_who(const struct evt_process_info *t, uint32_t optin_gid,
 	snprintf(buf, size, "root, user %s, or a member of group %s, which it "
 		 "opted into", t->user, name);
 }
+
+void evt_refuse_fields(const struct evt_process_info *t, uint32_t pid,
+		       uint32_t optin_gid, const char *path, char *buf,
+		       size_t size)
+{
+	char who[400];
+
+	evt_privileged_who(t, optin_gid, who, sizeof(who));
+	snprintf(buf, size, "%s in pid %u (%s, user %s): recording its fields "
+		 "needs privilege towards the process: %s; others may record "
+		 "only events flagged CAP_ANY, and count any event", path, pid,
+		 t->comm, t->user, who);
+}

@@ -44,4 +44,10 @@ bool evt_peer_sees(const struct evt_peer *p, pid_t pid);
 void evt_privileged_who(const struct evt_process_info *t, uint32_t optin_gid,
 			char *buf, size_t size);
 
+/* The refusal of recording event path of process t (pid): it names the
+ * event and the rule. */
+void evt_refuse_fields(const struct evt_process_info *t, uint32_t pid,
+		       uint32_t optin_gid, const char *path, char *buf,
+		       size_t size);
+
 #endif

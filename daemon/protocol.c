@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,11 +24,38 @@ static const char *const verbs[] = {
 	[EVT_VERB_ENABLE] = "enable", [EVT_VERB_DISABLE] = "disable",
 	[EVT_VERB_COUNT] = "count", [EVT_VERB_STREAM] = "stream",
 	[EVT_VERB_RECORD] = "record", [EVT_VERB_STOP] = "stop",
+	[EVT_VERB_CONSUME] = "consume", [EVT_VERB_ADD] = "add",
+	[EVT_VERB_REMOVE] = "remove", [EVT_VERB_EVENTS] = "events",
+	[EVT_VERB_READ] = "read", [EVT_VERB_COUNTS] = "counts",
 };
 
 const char *evt_verb_name(enum evt_verb verb)
 {
-	return verb > EVT_VERB_NONE && verb <= EVT_VERB_STOP ? verbs[verb] : NULL;
+	return verb > EVT_VERB_NONE && verb <= EVT_VERB_LAST ? verbs[verb] : NULL;
+}
+
+const char *evt_daemon_socket_path(void)
+{
+	const char *env = secure_getenv(EVT_DAEMON_SOCKET_ENV);
+
+	return env && *env ? env : EVT_DAEMON_SOCKET;
+}
+
+int evt_daemon_connect(void)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd, saved;
+
+	if (snprintf(addr.sun_path, sizeof(addr.sun_path), "%s",
+		     evt_daemon_socket_path()) >= (int)sizeof(addr.sun_path))
+		return errno = ENAMETOOLONG, -1;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0)
+		return fd;
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
 }
 
 int evt_proto_header(const uint8_t header[EVT_PROTO_HEADER], uint32_t *len,
@@ -87,10 +115,17 @@ static int field(struct evt_request *r, const char *key, const char *v,
 		} else {
 			r->events[r->nevents++] = v;
 		}
-	} else if (!strcmp(key, "formats") || !strcmp(key, "overwrite")) {
+	} else if (!strcmp(key, "formats") || !strcmp(key, "overwrite") ||
+		   !strcmp(key, "count")) {
 		if (strcmp(v, "1"))
 			return snprintf(err, err_size, "not 1"), -1;
-		*(key[0] == 'f' ? &r->formats : &r->overwrite) = true;
+		*(key[0] == 'f' ? &r->formats : key[0] == 'o' ? &r->overwrite :
+		  &r->count) = true;
+	} else if (!strcmp(key, "id")) {
+		if (!number(v, 0, UINT32_MAX - 1, &n) || r->has_id)
+			return snprintf(err, err_size, "not one global id"), -1;
+		r->has_id = true;
+		r->id = (uint32_t)n;
 	} else if (!strcmp(key, "interval")) {
 		if (!number(v, 10, 3600 * 1000, &n))
 			return snprintf(err, err_size, "not 10 to 3600000 ms"), -1;
@@ -111,9 +146,32 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 	bool path = r->verb <= EVT_VERB_DISABLE;
 	bool events = r->verb >= EVT_VERB_COUNT && r->verb <= EVT_VERB_RECORD;
 
-	if (r->verb == EVT_VERB_STOP) {
-		if (r->npids || r->nevents || r->path)
-			return snprintf(err, err_size, "stop takes nothing"), -1;
+	bool session = r->verb > EVT_VERB_CONSUME;
+
+	if (r->count && r->verb != EVT_VERB_CONSUME)
+		return snprintf(err, err_size, "%s: an option it does not take",
+				evt_verb_name(r->verb)), -1;
+	if (r->verb == EVT_VERB_STOP || session) {
+		bool selects = r->verb == EVT_VERB_ADD || r->verb == EVT_VERB_REMOVE;
+
+		if (r->npids || r->path || r->formats || r->overwrite ||
+		    r->interval_ms || r->packet_size || r->packet_count ||
+		    (!selects && (r->nevents || r->has_id)))
+			return snprintf(err, err_size, "%s takes nothing",
+					evt_verb_name(r->verb)), -1;
+		if (selects && r->nevents + r->has_id != 1)
+			return snprintf(err, err_size, "%s: one event or one id",
+					evt_verb_name(r->verb)), -1;
+		return 0;
+	}
+	if (r->has_id)
+		return snprintf(err, err_size, "%s: an option it does not take",
+				evt_verb_name(r->verb)), -1;
+	if (r->verb == EVT_VERB_CONSUME) {
+		if (r->npids != 1 || r->nevents || r->path || r->formats ||
+		    r->overwrite || r->interval_ms || r->packet_size || r->packet_count)
+			return snprintf(err, err_size, "consume: one pid, and count "
+					"or nothing"), -1;
 		return 0;
 	}
 	if (!r->npids)
@@ -161,10 +219,10 @@ int evt_proto_parse(char *body, size_t len, struct evt_request *r, char *err,
 		if (lineno == 1) {
 			enum evt_verb v;
 
-			for (v = EVT_VERB_LS; v <= EVT_VERB_STOP; v++)
+			for (v = EVT_VERB_LS; v <= EVT_VERB_LAST; v++)
 				if (!strcmp(line, "verb") && !strcmp(sp + 1, verbs[v]))
 					break;
-			if (v > EVT_VERB_STOP) {
+			if (v > EVT_VERB_LAST) {
 				snprintf(why, sizeof(why), "not a verb this daemon "
 					 "knows");
 				goto bad;
@@ -215,6 +273,10 @@ int evt_proto_format(const struct evt_request *r, char *buf, size_t size)
 		PUT("packet-size %" PRIu32 "\n", r->packet_size);
 	if (r->packet_count)
 		PUT("packets %" PRIu32 "\n", r->packet_count);
+	if (r->count)
+		PUT("count 1\n");
+	if (r->has_id)
+		PUT("id %" PRIu32 "\n", r->id);
 #undef PUT
 	return (int)used;
 }
@@ -380,4 +442,115 @@ long evt_proto_recv(int sock, char *buf, int *fd, int timeout_ms, char *err,
 	}
 	buf[len] = '\0';
 	return (long)len;
+}
+
+static void put(struct evt_wire *w, const void *p, size_t n)
+{
+	if (w->bad || n > EVT_PROTO_MAX_BODY - w->len) {
+		w->bad = true;
+		return;
+	}
+	if (w->len + n > w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 1024;
+		char *grown;
+
+		while (cap < w->len + n)
+			cap *= 2;
+		grown = realloc(w->buf, cap);
+		if (!grown) {
+			w->bad = true;
+			return;
+		}
+		w->buf = grown;
+		w->cap = cap;
+	}
+	memcpy(w->buf + w->len, p, n);
+	w->len += n;
+}
+
+void evt_wire_u8(struct evt_wire *w, uint8_t v)
+{
+	put(w, &v, 1);
+}
+
+void evt_wire_u32(struct evt_wire *w, uint32_t v)
+{
+	put(w, &v, 4);
+}
+
+void evt_wire_u64(struct evt_wire *w, uint64_t v)
+{
+	put(w, &v, 8);
+}
+
+void evt_wire_bytes(struct evt_wire *w, const void *p, size_t n)
+{
+	if (n > UINT32_MAX) {
+		w->bad = true;
+		return;
+	}
+	evt_wire_u32(w, (uint32_t)n);
+	put(w, p, n);
+}
+
+void evt_wire_str(struct evt_wire *w, const char *s)
+{
+	evt_wire_bytes(w, s ? s : "", strlen(s ? s : "") + 1);
+}
+
+static const void *take(struct evt_wire *w, size_t n)
+{
+	const void *p = w->buf + w->len;
+
+	if (w->bad || n > w->cap - w->len) {
+		w->bad = true;
+		return NULL;
+	}
+	w->len += n;
+	return p;
+}
+
+uint8_t evt_wire_get_u8(struct evt_wire *w)
+{
+	const uint8_t *p = take(w, 1);
+
+	return p ? *p : 0;
+}
+
+uint32_t evt_wire_get_u32(struct evt_wire *w)
+{
+	const void *p = take(w, 4);
+	uint32_t v = 0;
+
+	if (p)
+		memcpy(&v, p, 4);
+	return v;
+}
+
+uint64_t evt_wire_get_u64(struct evt_wire *w)
+{
+	const void *p = take(w, 8);
+	uint64_t v = 0;
+
+	if (p)
+		memcpy(&v, p, 8);
+	return v;
+}
+
+const void *evt_wire_get_bytes(struct evt_wire *w, uint32_t *n)
+{
+	*n = evt_wire_get_u32(w);
+	return take(w, *n);
+}
+
+const char *evt_wire_get_str(struct evt_wire *w)
+{
+	uint32_t n;
+	const char *s = evt_wire_get_bytes(w, &n);
+
+	if (!s || !n || s[n - 1] != '\0') {
+		w->bad = true;
+		return NULL;
+	}
+	return s;
 }

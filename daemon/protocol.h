@@ -22,6 +22,16 @@
  * daemon answers with frames whose first byte says what follows:
  * 'o' standard output, 'e' standard error, 'x' the exit status (decimal,
  * last).
+ *
+ * "verb consume" (with one pid, and "count 1" for counting) opens a
+ * consumer.h session instead.  Each later request gets frames of data,
+ * then 'a' and a decimal result, or 'e' and an error (the session goes
+ * on):
+ *
+ *   verb add / verb remove   with "event PATTERN" or "id N"
+ *   verb events              'v' frames: id, path, format
+ *   verb read                'r' frames: records (evt_wire_record)
+ *   verb counts              'c' frames: id, count, path
  */
 #ifndef EVT_DAEMON_PROTOCOL_H
 #define EVT_DAEMON_PROTOCOL_H
@@ -32,6 +42,16 @@
 
 #include "rules.h"
 
+/* Where the daemon listens unless told otherwise, and the variable that
+ * tells clients (and the daemon) otherwise. */
+#define EVT_DAEMON_SOCKET	"/run/evtrace/evtraced.sock"
+#define EVT_DAEMON_SOCKET_ENV	"EVTRACE_DAEMON_SOCKET"
+
+/* The socket clients connect to: $EVTRACE_DAEMON_SOCKET or the default. */
+const char *evt_daemon_socket_path(void);
+/* A socket connected to the daemon, or -1 with errno. */
+int evt_daemon_connect(void);
+
 #define EVT_PROTO_MAGIC		0x44545645u	/* "EVTD" little endian */
 #define EVT_PROTO_HEADER	8
 #define EVT_PROTO_MAX_BODY	65536u
@@ -41,7 +61,10 @@ enum evt_verb {
 	EVT_VERB_NONE = 0,
 	EVT_VERB_LS, EVT_VERB_FORMAT, EVT_VERB_ENABLE, EVT_VERB_DISABLE,
 	EVT_VERB_COUNT, EVT_VERB_STREAM, EVT_VERB_RECORD, EVT_VERB_STOP,
+	EVT_VERB_CONSUME, EVT_VERB_ADD, EVT_VERB_REMOVE, EVT_VERB_EVENTS,
+	EVT_VERB_READ, EVT_VERB_COUNTS,
 };
+#define EVT_VERB_LAST EVT_VERB_COUNTS
 
 struct evt_request {
 	enum evt_verb verb;
@@ -50,8 +73,10 @@ struct evt_request {
 	const char *events[EVT_RULES_MAX_PATTERNS];	/* point into the body */
 	unsigned nevents;
 	const char *path;
-	bool formats, overwrite;
+	bool formats, overwrite, count;
 	uint32_t interval_ms, packet_size, packet_count;	/* 0: not given */
+	bool has_id;
+	uint32_t id;			/* add, remove: a global id */
 };
 
 /* The verb's name ("ls"), or NULL. */
@@ -93,5 +118,42 @@ int evt_proto_send_kind(int sock, char kind, const char *text, size_t len);
  */
 long evt_proto_recv(int sock, char *buf, int *fd, int timeout_ms, char *err,
 		    size_t err_size);
+
+/*
+ * Binary data in a frame (consumer sessions): integers little endian as
+ * the host's (one machine), strings as a 32-bit length and the bytes.  A
+ * reader that runs past the end, or meets a length beyond it, fails and
+ * stays failed.  A writer starts zeroed and owns buf; a reader is
+ * { frame, 0, frame length }: len is where it is, cap the end.
+ */
+struct evt_wire {
+	char *buf;
+	size_t len, cap;
+	bool bad;
+};
+
+void evt_wire_u8(struct evt_wire *w, uint8_t v);
+void evt_wire_u32(struct evt_wire *w, uint32_t v);
+void evt_wire_u64(struct evt_wire *w, uint64_t v);
+void evt_wire_bytes(struct evt_wire *w, const void *p, size_t n);
+void evt_wire_str(struct evt_wire *w, const char *s);	/* NULL as "" */
+
+uint8_t evt_wire_get_u8(struct evt_wire *w);
+uint32_t evt_wire_get_u32(struct evt_wire *w);
+uint64_t evt_wire_get_u64(struct evt_wire *w);
+/* Point into the frame; *n the length.  A string is sent with its NUL. */
+const void *evt_wire_get_bytes(struct evt_wire *w, uint32_t *n);
+const char *evt_wire_get_str(struct evt_wire *w);
+
+struct evt_consumer_record;
+/* A record, its fields included, after the kind byte 'r'. */
+void evt_wire_record(struct evt_wire *w, const struct evt_consumer_record *r);
+/*
+ * Reads one back; strings and arrays point into the frame, fields go to
+ * fields[max].  0, or -1 when the frame is not one.
+ */
+struct evt_field;
+int evt_wire_get_record(struct evt_wire *w, struct evt_consumer_record *r,
+			struct evt_field *fields, unsigned max);
 
 #endif

@@ -31,6 +31,7 @@
 #include "policy.h"
 #include "protocol.h"
 #include "serve.h"
+#include "serve_consumer.h"
 
 /* Where the worker finds the trace directory record was handed. */
 #define OUTPUT_FD 9
@@ -142,7 +143,7 @@ static const struct evt_ctl_event *forbidden(const struct evt_ctl *ctl,
 /* The permission table, applied to the request.  0, or -1 refused. */
 static int check_rights(struct client *c)
 {
-	char who[400];
+	char who[1024];
 	int i;
 	unsigned k;
 
@@ -157,6 +158,9 @@ static int check_rights(struct client *c)
 	case EVT_VERB_LS:
 	case EVT_VERB_FORMAT:
 	case EVT_VERB_COUNT:
+		return 0;
+	case EVT_VERB_CONSUME:		/* each add is checked */
+		c->restricted = !c->req.count;
 		return 0;
 	case EVT_VERB_ENABLE:
 	case EVT_VERB_DISABLE:
@@ -182,14 +186,12 @@ static int check_rights(struct client *c)
 				const struct evt_ctl_event *e =
 					forbidden(c->ctls[i], c->req.events[k]);
 
-				if (e)
-					return refuse(c, 1, "%s in pid %u (%s, user %s): "
-						      "recording its fields needs privilege "
-						      "towards the process: %s; others may "
-						      "record only events flagged CAP_ANY, "
-						      "and count any event", e->path,
-						      c->ctls[i]->h.pid, c->info.comm,
-						      c->info.user, who), -1;
+				if (e) {
+					evt_refuse_fields(&c->info, c->ctls[i]->h.pid,
+							  evt_ctl_optin_gid(c->ctls[i]),
+							  e->path, who, sizeof(who));
+					return refuse(c, 1, "%s", who), -1;
+				}
 			}
 		c->restricted = true;
 		return 0;
@@ -392,8 +394,8 @@ void evt_serve(int sock, evt_command_fn run)
 		goto out;
 	}
 	c.verb = evt_verb_name(c.req.verb);
-	if (c.req.verb == EVT_VERB_STOP) {
-		refuse(&c, 2, "nothing to stop");
+	if (c.req.verb == EVT_VERB_STOP || c.req.verb > EVT_VERB_CONSUME) {
+		refuse(&c, 2, "'%s' is not a first request", c.verb);
 		goto out;
 	}
 	if (c.req.verb == EVT_VERB_STREAM && c.req.npids > 1) {
@@ -402,6 +404,16 @@ void evt_serve(int sock, evt_command_fn run)
 	}
 	if (check_output(&c) || find_targets(&c) || check_rights(&c))
 		goto out;
+	if (c.req.verb == EVT_VERB_CONSUME) {
+		struct evt_session session = {
+			.sock = sock, .uid = c.peer.uid, .client_pid = c.peer.pid,
+			.info = &c.info, .ctl = c.ctls[0], .rundir = c.info.rundir,
+			.count = c.req.count, .restricted = c.restricted,
+		};
+
+		evt_serve_consumer(&session);
+		goto out;
+	}
 	evt_rundir_close_all(c.ctls, c.nctls);
 	c.ctls = NULL;
 	if (pipe2(pipes[0], O_CLOEXEC) || pipe2(pipes[1], O_CLOEXEC)) {

@@ -1,7 +1,9 @@
 /*
  * consumer.c - include/evtrace/consumer.h on the engine: a record-mode
  * consumer is a live stream with a slot of its own (live_stream.c), a
- * counting one a counting collection (collection.c).
+ * counting one a counting collection (collection.c).  A consumer of
+ * another user's process is a session with evtraced, which runs one of
+ * these for it (consumer_remote.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <evtrace/consumer.h>
 
 #include "collection.h"
+#include "consumer_remote.h"
 #include "layout.h"
 #include "live_stream.h"
 #include "pattern.h"
@@ -27,6 +30,7 @@ struct evt_consumer {
 	int timer_fd;
 	struct evt_live_stream *stream;		/* record mode */
 	struct evt_collection *counter;		/* count mode */
+	int sock;				/* or evtraced's session */
 	/* While a read hands records over: */
 	evt_consumer_record_cb cb;
 	void *ctx;
@@ -59,6 +63,7 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 		return snprintf(err, err_size, "out of memory"), -1;
 	c->mode = attr->mode;
 	c->pid = attr->pid;
+	c->sock = -1;
 	c->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (c->timer_fd < 0 || timerfd_settime(c->timer_fd, 0, &tick, NULL)) {
 		snprintf(err, err_size, "timerfd: %s", strerror(errno));
@@ -69,7 +74,12 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 	else
 		snprintf(what, sizeof(what), "a consumer, pid %d", (int)getpid());
 	what[strcspn(what, "\n")] = '\0';	/* one line in the lock file */
-	if (c->mode == EVT_CONSUMER_RECORD) {
+	if (!attr->rundir && evt_remote_needed(c->pid)) {
+		c->sock = evt_remote_open(c->pid, c->mode == EVT_CONSUMER_COUNT,
+					  err, err_size);
+		if (c->sock < 0)
+			goto fail;
+	} else if (c->mode == EVT_CONSUMER_RECORD) {
 		if (evt_live_stream_create(rundir, c->pid, what, &c->stream,
 					   err, err_size))
 			goto fail;
@@ -105,6 +115,15 @@ static int select_events(struct evt_consumer *c, bool add, const char *pattern,
 
 	if (pattern && evt_pattern_check(pattern, why, sizeof(why)))
 		return snprintf(err, err_size, "pattern '%s': %s", pattern, why), -1;
+	if (c->sock >= 0) {
+		struct evt_request r = {
+			.verb = add ? EVT_VERB_ADD : EVT_VERB_REMOVE,
+			.events = { pattern }, .nevents = pattern != NULL,
+			.has_id = !pattern, .id = id,
+		};
+
+		return evt_remote_call(c->sock, &r, NULL, NULL, err, err_size);
+	}
 	if (c->stream)
 		return evt_live_stream_select(c->stream, add, pattern, id, err,
 					      err_size);
@@ -135,9 +154,61 @@ int evt_consumer_remove_id(struct evt_consumer *c, uint32_t id, char *err,
 	return select_events(c, false, NULL, id, err, err_size);
 }
 
+struct handing {
+	struct evt_consumer *c;
+	evt_consumer_event_cb event_cb;
+	evt_consumer_count_cb count_cb;
+	evt_consumer_record_cb record_cb;
+	void *ctx;
+};
+
+/* A data frame of evtraced's answer, to the caller's callback. */
+static void remote_frame(char kind, struct evt_wire *w, void *ctx)
+{
+	struct handing *h = ctx;
+	struct evt_consumer_record r;
+	uint32_t id = 0;
+	uint64_t count = 0;
+	const char *path, *format = NULL;
+
+	if (kind == 'r' && h->record_cb) {
+		if (!evt_wire_get_record(w, &r, h->c->fields, EVT_FIELDS_MAX))
+			h->record_cb(&r, h->ctx);
+		return;
+	}
+	id = evt_wire_get_u32(w);
+	if (kind == 'c')
+		count = evt_wire_get_u64(w);
+	path = evt_wire_get_str(w);
+	if (kind == 'v')
+		format = evt_wire_get_str(w);
+	if (w->bad)
+		return;
+	if (kind == 'v' && h->event_cb)
+		h->event_cb(id, path, format, h->ctx);
+	else if (kind == 'c' && h->count_cb)
+		h->count_cb(id, path, count, h->ctx);
+}
+
+static int remote(struct evt_consumer *c, enum evt_verb verb,
+		  const struct handing *h, char *err, size_t err_size)
+{
+	struct evt_request r = { .verb = verb };
+	struct handing copy = *h;
+
+	copy.c = c;
+	return evt_remote_call(c->sock, &r, remote_frame, &copy, err, err_size);
+}
+
 int evt_consumer_events(struct evt_consumer *c, evt_consumer_event_cb cb,
 			void *ctx)
 {
+	char err[256];
+
+	if (c->sock >= 0)
+		return remote(c, EVT_VERB_EVENTS,
+			      &(struct handing){ .event_cb = cb, .ctx = ctx },
+			      err, sizeof(err));
 	if (c->stream)
 		return evt_live_stream_events(c->stream, cb, ctx);
 	return evt_collection_events(c->counter, cb, ctx);
@@ -181,10 +252,14 @@ static void drain_timer(struct evt_consumer *c)
 int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
 		      void *ctx, char *err, size_t err_size)
 {
-	if (!c->stream)
+	if (c->mode != EVT_CONSUMER_RECORD)
 		return snprintf(err, err_size, "a counting consumer has no records: "
 				"evt_consumer_counts()"), -1;
 	drain_timer(c);
+	if (c->sock >= 0)
+		return remote(c, EVT_VERB_READ,
+			      &(struct handing){ .record_cb = cb, .ctx = ctx },
+			      err, err_size);
 	c->cb = cb;
 	c->ctx = ctx;
 	return evt_live_stream_poll(c->stream, hand_over, c);
@@ -193,10 +268,14 @@ int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
 int evt_consumer_counts(struct evt_consumer *c, evt_consumer_count_cb cb,
 			void *ctx, char *err, size_t err_size)
 {
-	if (!c->counter)
+	if (c->mode != EVT_CONSUMER_COUNT)
 		return snprintf(err, err_size, "a recording consumer counts nothing: "
 				"evt_consumer_read()"), -1;
 	drain_timer(c);
+	if (c->sock >= 0)
+		return remote(c, EVT_VERB_COUNTS,
+			      &(struct handing){ .count_cb = cb, .ctx = ctx },
+			      err, err_size);
 	if (evt_collection_poll(c->counter, err, err_size) < 0 ||
 	    evt_collection_counts(c->counter, cb, ctx))
 		return -1;
@@ -215,5 +294,7 @@ void evt_consumer_close(struct evt_consumer *c)
 	evt_live_stream_destroy(c->stream);
 	if (c->timer_fd >= 0)
 		close(c->timer_fd);
+	if (c->sock >= 0)
+		close(c->sock);		/* the daemon ends the session */
 	free(c);
 }

@@ -14,7 +14,8 @@ id evt-carol >/dev/null 2>&1 || { useradd -M -N -s /bin/sh evt-carol; USERS_MADE
 getent group evt-team >/dev/null || { groupadd evt-team; GROUP_MADE=1; }
 TEAM=$(getent group evt-team | cut -d: -f3)
 trap 'cleanup; [ -z "${GROUP_MADE:-}" ] || groupdel evt-team' EXIT
-cp "$TYPED" "$T/bin/"
+cp "$TYPED" "$CONSUME" "$T/bin/"
+cp -L "$BUILD/engine/libevtrace-consumer.so.0" "$T/bin/"
 cp -L "$BUILD/tests/libtyped_lib.so" "$T/bin/"
 SOCK=$T/evtraced.sock
 mkdir -m 755 "$T/bob" "$T/carol" && chown evt-bob "$T/bob" && chown evt-carol "$T/carol"
@@ -144,6 +145,28 @@ expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/stream.out
 "$EVTRACE" ls -p "$app" >"$T/ls"
 if grep -q '^1 \|\[' "$T/ls"; then cat "$T/ls" >&2; fail "bob's collections left events on"; fi
 
+# His own tool, on consumer.h, reads through the daemon too: typed/all
+# with its fields, counted printk events, and a refusal for the rest.
+as_bg evt-bob "$T/bin/consume" record "$app" typed/ >"$T/consume.out" 2>&1 &
+consumer=$!
+BG_PIDS="$BG_PIDS $consumer"
+as_bg evt-bob "$T/bin/consume" count "$app" printk >"$T/consume.count" 2>&1 &
+counter=$!
+BG_PIDS="$BG_PIDS $counter"
+wait_on "$app" typed/all
+wait_on "$app" "$SECRET"
+feed app 3 8
+for _ in $(seq 100); do [ "$(grep -c '^typed/all ' "$T/consume.out")" = 3 ] && break; sleep 0.05; done
+sleep 0.1
+kill "$consumer" "$counter"
+expect_eq "$(head -1 "$T/consume.out")" "added 1" "bob's consumer added typed/all"
+expect_eq "$(sed -n 's/^typed\/all id=[0-9]* pid='"$app"' .* u32=u:\([0-9]*\) .*text=s:6:shared .*/\1/p' "$T/consume.out" | tr '\n' ' ')" "5 6 7 " "typed/all records bob's consumer read"
+expect_grep "^count $SECRET id=[0-9]* 3$" "$T/consume.count" "bob's counting consumer"
+as_status evt-bob 124 timeout 1 "$T/bin/consume" record "$app" printk
+expect_eq "$(head -1 "$T/out")" "added -1: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege towards the process: $NOBODY; others may record only events flagged CAP_ANY, and count any event" "bob's consumer refused a printk event"
+"$EVTRACE" ls -p "$app" >"$T/ls"
+if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "bob's consumers left events on"; fi
+
 # Carol is in the group alice's second program opted into: she may do
 # anything to it, and nothing more to the first.
 start_served team EVTRACE_GROUP=evt-team
@@ -236,7 +259,7 @@ as_bg evt-bob "$T/bin/evtrace" record -p "$app" -e typed/all -o "$T/bob/tr2" 2>"
 recorder=$!
 BG_PIDS="$BG_PIDS $recorder"
 wait_on "$app" typed/all
-feed app 4 9
+feed app 4 12
 sleep 0.3
 kill -9 "$DAEMON"
 set +e; wait "$recorder"; got=$?; set -e
@@ -246,7 +269,7 @@ expect_grep "evtrace: record: evtraced ended the connection before the record di
 for _ in $(seq 100); do "$EVTRACE" ls -p "$app" typed/all | grep -q '\[' || break; sleep 0.05; done
 "$EVTRACE" ls -p "$app" typed/all >"$T/ls"
 if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "the dead daemon's collection left typed/all on"; fi
-feed app 2 11
+feed app 2 14
 kill -0 "$app" || fail "alice's program died with the daemon"
 "$EVTRACE" report "$T/bob/tr2" >"$T/report"
-expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "5 6 7 8 " "what bob's recording kept"
+expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "8 9 10 11 " "what bob's recording kept"

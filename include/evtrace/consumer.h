@@ -14,6 +14,12 @@
  * Link with -levtrace-consumer (pkg-config evtrace-consumer).  A consumer
  * reads the caller's own processes (its run directory, $EVTRACE_RUNDIR or
  * /dev/shm/evtrace-<euid>); root may name another user's run directory.
+ * A consumer of another user's process (attr.pid, no attr.rundir) is
+ * served by evtraced (`evtrace daemon`, at $EVTRACE_DAEMON_SOCKET or
+ * /run/evtrace/evtraced.sock) within its permission rules: counting any
+ * event, recording only events flagged CAP_ANY unless the caller is the
+ * process's user or in the group it opted into; an add it refuses fails
+ * with a message naming the event and the rule.
  * None of these functions may be called from a signal handler; one
  * consumer is not to be used by two threads at once.
  */

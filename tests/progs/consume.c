@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "record") && argc == 4) {
 		c = open_consumer(pid, EVT_CONSUMER_RECORD);
 		n = evt_consumer_add(c, argv[3], err, sizeof(err));
-		printf("added %d\n", n);
+		printf("added %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
 		read_for(c, -1);
 	} else if (!strcmp(argv[1], "ids") && argc == 4) {
 		struct find f = { argv[3], 0, 0 };

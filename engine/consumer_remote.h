@@ -1,0 +1,26 @@
+/*
+ * consumer_remote.h - a consumer of another user's process, served by
+ * evtraced (daemon/serve_consumer.c): each call a request and its answer.
+ */
+#ifndef EVT_ENGINE_CONSUMER_REMOTE_H
+#define EVT_ENGINE_CONSUMER_REMOTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "protocol.h"
+
+/* Whether pid is another user's, to be read through evtraced. */
+bool evt_remote_needed(int pid);
+/* Opens a session for pid; the socket, or -1 with err set. */
+int evt_remote_open(int pid, bool count, char *err, size_t err_size);
+/*
+ * Sends r and hands each data frame of the answer to frame (its kind,
+ * and a wire reader past it) until the result: returns it, or -1 with err
+ * set (refused, or the daemon gone).
+ */
+int evt_remote_call(int sock, const struct evt_request *r,
+		    void (*frame)(char kind, struct evt_wire *w, void *ctx),
+		    void *ctx, char *err, size_t err_size);
+
+#endif
