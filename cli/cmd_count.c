@@ -38,9 +38,12 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* What an interval printed last, by global id, to print differences. */
+/* What an interval printed last, by public id, to print differences. */
 struct interval {
-	uint64_t *last;
+	struct last {
+		uint32_t id;
+		uint64_t count;
+	} *last;
 	uint32_t n;
 	double elapsed;
 };
@@ -66,18 +69,20 @@ static void print_interval(uint32_t id, const char *path, uint64_t count,
 {
 	struct interval *iv = ctx;
 	uint64_t before = 0;
+	uint32_t i;
 
-	if (id >= iv->n) {
-		uint64_t *grown = realloc(iv->last, (id + 1) * sizeof(*grown));
+	for (i = 0; i < iv->n && iv->last[i].id != id; i++)
+		;
+	if (i == iv->n) {
+		struct last *grown = realloc(iv->last, (iv->n + 1) * sizeof(*grown));
 
 		if (!grown)
 			return;
-		memset(grown + iv->n, 0, (id + 1 - iv->n) * sizeof(*grown));
 		iv->last = grown;
-		iv->n = id + 1;
+		iv->last[iv->n++] = (struct last){ id, 0 };
 	}
-	before = iv->last[id];
-	iv->last[id] = count;
+	before = iv->last[i].count;
+	iv->last[i].count = count;
 	fprintf(stderr, "%14.6f %20" PRIu64 "      %s\n", iv->elapsed,
 		count - before, path);
 }

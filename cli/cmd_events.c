@@ -4,6 +4,7 @@
  * They act on the default collection (slot 0), the one `stream` reads.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -11,6 +12,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "event_ids.h"
+#include "id_registry.h"
 #include "live.h"
 #include "protocol.h"
 #include "rules_files.h"
@@ -22,7 +25,7 @@
 struct target {
 	int pid;			/* 0: every process */
 	int collection;			/* enable/disable: a slot; 0: default */
-	bool formats;
+	bool formats, ids;
 	const char *path;
 };
 
@@ -33,13 +36,14 @@ static int parse_args(const char *cmd, int argc, char **argv,
 		{ "pid", required_argument, NULL, 'p' },
 		{ "collection", required_argument, NULL, 'c' },
 		{ "formats", no_argument, NULL, 'f' },
+		{ "ids", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
 	memset(t, 0, sizeof(*t));
-	while ((opt = getopt_long(argc, argv, allow_f ? "p:fh" : "p:c:h", longopts,
+	while ((opt = getopt_long(argc, argv, allow_f ? "p:fih" : "p:c:h", longopts,
 				  NULL)) != -1) {
 		char *end;
 
@@ -60,9 +64,10 @@ static int parse_args(const char *cmd, int argc, char **argv,
 				return 1;
 			break;
 		case 'f':
+		case 'i':
 			if (!allow_f)
 				return cli_usage(cmd);
-			t->formats = true;
+			*(opt == 'f' ? &t->formats : &t->ids) = true;
 			break;
 		case 'h':
 			cli_help(cmd);
@@ -101,7 +106,7 @@ static int via_daemon(const char *cmd, enum evt_verb verb, const struct target *
 {
 	struct evt_request r = {
 		.verb = verb, .npids = 1, .pids = { t->pid }, .path = t->path,
-		.formats = t->formats,
+		.formats = t->formats, .ids = t->ids,
 	};
 	int route;
 
@@ -251,9 +256,17 @@ static void print_slots(const struct evt_rundir *rd, const struct evt_ctl *c)
 	}
 }
 
+/* What ls shows besides the tree: formats, and the run directory's ids
+ * (ids.registry set) or none. */
+struct showing {
+	bool formats;
+	struct evt_event_ids *ids;
+};
+
 static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
-		       bool formats)
+		       const struct showing *show)
 {
+	bool formats = show->formats;
 	unsigned i;
 
 	if (n->event >= 0 && !n->nchildren) {
@@ -262,6 +275,9 @@ static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 
 		printf("%c %s", n->state, n->path);
 		print_collections(c, n->event);
+		if (show->ids)
+			printf(" id=%" PRIu32, evt_event_ids_public(show->ids,
+					evt_event_ids_get(show->ids, e)));
 		printf("%s\n", e->unloaded ? " (unloaded)" : "");
 		if (formats && evt_event_kind_is_typed(e->layout.kind)) {
 			if (e->layout.typed.flags)
@@ -277,11 +293,13 @@ static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 		printf("%c %s/\n", n->state, n->path);
 	}
 	for (i = 0; i < n->nchildren; i++)
-		print_node(c, n->children[i], formats);
+		print_node(c, n->children[i], show);
 }
 
 int cmd_ls(int argc, char **argv)
 {
+	struct evt_event_ids ids = { 0 };
+	struct showing show = { 0 };
 	struct evt_rundir rd;
 	struct evt_ctl **ctls;
 	struct target t;
@@ -296,6 +314,11 @@ int cmd_ls(int argc, char **argv)
 	n = open_targets("ls", &t, &ctls, &rd);
 	if (n < 0)
 		return 1;
+	show.formats = t.formats;
+	if (t.ids) {
+		ids.registry = evt_id_registry_open(&rd);
+		show.ids = &ids;
+	}
 	for (i = 0; i < n; i++) {
 		struct evt_tree_node *root = evt_tree_build(ctls[i], 0);
 		const struct evt_tree_node *node;
@@ -303,19 +326,21 @@ int cmd_ls(int argc, char **argv)
 		if (!root) {
 			evt_rundir_close_all(ctls, n);
 			evt_rundir_close(&rd);
+			evt_event_ids_free(&ids);
 			return cli_error("ls", "out of memory");
 		}
 		node = evt_tree_find(root, t.path ? t.path : "");
 		if (node && !shrank("ls", ctls[i])) {
 			printf("# pid %u (%s)\n", ctls[i]->h.pid, ctls[i]->h.comm);
 			print_slots(&rd, ctls[i]);
-			print_node(ctls[i], node, t.formats);
+			print_node(ctls[i], node, &show);
 			shown++;
 		}
 		evt_tree_free(root);
 	}
 	evt_rundir_close_all(ctls, n);
 	evt_rundir_close(&rd);
+	evt_event_ids_free(&ids);
 	if (!shown)
 		return cli_error("ls", "%s: no such event or directory", t.path);
 	return 0;

@@ -43,12 +43,16 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "report DIR",
 	  "Print the events of the trace in DIR, one line each, time-ordered\n"
 	  "across threads and processes, then lost-event lines and a summary.\n" },
-	{ "ls", cmd_ls, "ls [-p PID] [-f] [PATH]",
+	{ "ls", cmd_ls, "ls [-p PID] [-f] [--ids] [PATH]",
 	  "Show the event tree of running traced processes (or of PID) with the\n"
 	  "state of every directory and event: 0, 1, X (mixed) or ? (nothing\n"
-	  "below).  PATH limits the tree; -f adds each event's format.  States\n"
-	  "are the default collection's; an event other collections have on is\n"
-	  "followed by their slots, e.g. [1,3], each named under its process.\n" },
+	  "below).  PATH limits the tree.  States are the default collection's;\n"
+	  "an event other collections have on is followed by their slots, e.g.\n"
+	  "[1,3], each named under its process.\n\n"
+	  "  -f, --formats          add each event's format\n"
+	  "  -i, --ids              add each event's global id (id=N): the id\n"
+	  "                         consumers and every engine of the run\n"
+	  "                         directory give it\n" },
 	{ "enable", cmd_enable, "enable [-p PID | --collection N] PATH",
 	  "Enable the event or directory PATH in running processes (or in PID).\n"
 	  "The root enables everything except printk/; name printk/ or below\n"

@@ -116,11 +116,11 @@ static int field(struct evt_request *r, const char *key, const char *v,
 			r->events[r->nevents++] = v;
 		}
 	} else if (!strcmp(key, "formats") || !strcmp(key, "overwrite") ||
-		   !strcmp(key, "count")) {
+		   !strcmp(key, "count") || !strcmp(key, "ids")) {
 		if (strcmp(v, "1"))
 			return snprintf(err, err_size, "not 1"), -1;
 		*(key[0] == 'f' ? &r->formats : key[0] == 'o' ? &r->overwrite :
-		  &r->count) = true;
+		  key[0] == 'i' ? &r->ids : &r->count) = true;
 	} else if (!strcmp(key, "id")) {
 		if (!number(v, 0, UINT32_MAX - 1, &n) || r->has_id)
 			return snprintf(err, err_size, "not one global id"), -1;
@@ -154,7 +154,7 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 	if (r->verb == EVT_VERB_STOP || session) {
 		bool selects = r->verb == EVT_VERB_ADD || r->verb == EVT_VERB_REMOVE;
 
-		if (r->npids || r->path || r->formats || r->overwrite ||
+		if (r->npids || r->path || r->formats || r->ids || r->overwrite ||
 		    r->interval_ms || r->packet_size || r->packet_count ||
 		    (!selects && (r->nevents || r->has_id)))
 			return snprintf(err, err_size, "%s takes nothing",
@@ -168,7 +168,7 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 		return snprintf(err, err_size, "%s: an option it does not take",
 				evt_verb_name(r->verb)), -1;
 	if (r->verb == EVT_VERB_CONSUME) {
-		if (r->npids != 1 || r->nevents || r->path || r->formats ||
+		if (r->npids != 1 || r->nevents || r->path || r->formats || r->ids ||
 		    r->overwrite || r->interval_ms || r->packet_size || r->packet_count)
 			return snprintf(err, err_size, "consume: one pid, and count "
 					"or nothing"), -1;
@@ -182,7 +182,8 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 	if ((r->verb != EVT_VERB_LS && path && !r->path) || (r->path && !path))
 		return snprintf(err, err_size, "%s: path %s", evt_verb_name(r->verb),
 				r->path ? "not taken" : "missing"), -1;
-	if ((r->nevents && !events) || (r->formats && r->verb != EVT_VERB_LS) ||
+	if ((r->nevents && !events) ||
+	    ((r->formats || r->ids) && r->verb != EVT_VERB_LS) ||
 	    (r->interval_ms && r->verb != EVT_VERB_COUNT) ||
 	    ((r->overwrite || r->packet_size || r->packet_count) &&
 	     r->verb != EVT_VERB_RECORD))
@@ -265,6 +266,8 @@ int evt_proto_format(const struct evt_request *r, char *buf, size_t size)
 		PUT("path %s\n", r->path);
 	if (r->formats)
 		PUT("formats 1\n");
+	if (r->ids)
+		PUT("ids 1\n");
 	if (r->overwrite)
 		PUT("overwrite 1\n");
 	if (r->interval_ms)

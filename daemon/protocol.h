@@ -11,6 +11,7 @@
  *   event printk/app.c     (any number)     pattern of what to take
  *   path printk/app.c      ls, format, enable, disable: what to act on
  *   formats 1              ls -f
+ *   ids 1                  ls --ids
  *   interval 1000          count -I
  *   overwrite 1            record --overwrite
  *   packet-size 65536      record --packet-size
@@ -73,7 +74,7 @@ struct evt_request {
 	const char *events[EVT_RULES_MAX_PATTERNS];	/* point into the body */
 	unsigned nevents;
 	const char *path;
-	bool formats, overwrite, count;
+	bool formats, ids, overwrite, count;
 	uint32_t interval_ms, packet_size, packet_count;	/* 0: not given */
 	bool has_id;
 	uint32_t id;			/* add, remove: a global id */

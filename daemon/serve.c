@@ -217,6 +217,8 @@ static int build_argv(const struct client *c, char **argv, char *pids,
 	argv[argc++] = pids;
 	if (r->formats)
 		argv[argc++] = "-f";
+	if (r->ids)
+		argv[argc++] = "--ids";
 	for (i = 0; i < r->nevents; i++) {
 		argv[argc++] = "-e";
 		argv[argc++] = (char *)r->events[i];

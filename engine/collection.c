@@ -35,6 +35,7 @@
 #include "ctf_metadata.h"
 #include "ctl.h"
 #include "event_ids.h"
+#include "id_registry.h"
 #include "layout.h"
 #include "pattern.h"
 #include "rules.h"
@@ -233,6 +234,7 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 			    EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS, err, err_size))
 		goto out_free;
 	evt_rundir_sweep(&c->rd);
+	c->ids.registry = evt_id_registry_open(&c->rd);
 	if (getrandom(&c->id, sizeof(c->id), 0) != sizeof(c->id) || !c->id)
 		c->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
 	if (claim_slot(c, err, err_size))
@@ -940,7 +942,8 @@ static bool wanted(const struct evt_collection *c, const struct tracked *t,
 {
 	const struct evt_ctl_event *e = &t->ctl->events[i];
 
-	return evt_selection_wants(&c->sel, t->gids[i], e->path) &&
+	return evt_selection_wants(&c->sel, evt_event_ids_public(&c->ids, t->gids[i]),
+				   e->path) &&
 	       (c->o.mode == EVT_MODE_COUNT || evt_policy_may_record(e));
 }
 
@@ -1055,8 +1058,8 @@ int evt_collection_counts(struct evt_collection *c, evt_count_cb cb, void *ctx)
 	for (g = 0; g < c->ntotals; g++) {
 		const struct evt_global_event *e = &c->ids.events[order[g]];
 
-		if (evt_selection_wants(&c->sel, e->id, e->path))
-			cb(e->id, e->path, sums[order[g]], ctx);
+		if (evt_selection_wants(&c->sel, e->public_id, e->path))
+			cb(e->public_id, e->path, sums[order[g]], ctx);
 	}
 	free(sums);
 	free(order);
@@ -1361,6 +1364,7 @@ int evt_collection_events(struct evt_collection *c,
 	uint32_t g;
 
 	for (g = 0; g < c->ids.n; g++)
-		cb(g, c->ids.events[g].path, c->ids.events[g].format, ctx);
+		cb(c->ids.events[g].public_id, c->ids.events[g].path,
+		   c->ids.events[g].format, ctx);
 	return (int)c->ids.n;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "event_ids.h"
+#include "id_registry.h"
 
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 {
@@ -96,14 +97,29 @@ uint32_t evt_event_ids_get(struct evt_event_ids *ids,
 		free(g->format);
 		return EVT_NO_ID;
 	}
+	g->public_id = ids->registry ?
+		evt_id_registry_get(ids->registry, h, e->path) : ids->n;
+	if (g->public_id == EVT_NO_ID)
+		g->public_id = EVT_LOCAL_IDS + ids->n;
 	ids->slots[s] = ids->n;
 	return ids->n++;
+}
+
+uint32_t evt_event_ids_dense(const struct evt_event_ids *ids, uint32_t public_id)
+{
+	uint32_t g;
+
+	for (g = 0; g < ids->n; g++)
+		if (ids->events[g].public_id == public_id)
+			return g;
+	return EVT_NO_ID;
 }
 
 void evt_event_ids_free(struct evt_event_ids *ids)
 {
 	uint32_t i;
 
+	evt_id_registry_close(ids->registry);
 	for (i = 0; i < ids->n; i++) {
 		free(ids->events[i].path);
 		free(ids->events[i].format);

@@ -2,9 +2,13 @@
  * event_ids.h - an engine's dense global event ids.
  *
  * Each process numbers its own events; an engine gives each distinct
- * event, its kind, path, exact format and storage types, one global id,
- * 0, 1, 2 ... in the order it first meets them.  Two programs that define
- * one path with two formats get two ids.
+ * event, its kind, path, exact format and storage types, one dense id,
+ * 0, 1, 2 ... in the order it first meets them, by which it indexes its
+ * arrays and stream classes.  Two programs that define one path with two
+ * formats get two ids.  What users see (ls --ids, consumers, selections
+ * by id) is the public id, the one every engine of the run directory
+ * agrees on (id_registry.h); without a registry, the dense id or, when
+ * the registry fails, EVT_LOCAL_IDS + the dense id.
  */
 #ifndef EVT_ENGINE_EVENT_IDS_H
 #define EVT_ENGINE_EVENT_IDS_H
@@ -14,9 +18,13 @@
 #include "ctl.h"
 
 #define EVT_NO_ID UINT32_MAX
+#define EVT_LOCAL_IDS 0x80000000u
+
+struct evt_id_registry;
 
 struct evt_global_event {
 	uint32_t id;
+	uint32_t public_id;
 	uint16_t kind;			/* enum evt_event_kind */
 	uint8_t nargs;
 	uint8_t types[EVT_PRINTK_MAX_ARGS];
@@ -29,6 +37,7 @@ struct evt_event_ids {
 	uint32_t n, cap;
 	uint32_t *slots;			/* hash table of ids, EVT_NO_ID free */
 	uint32_t nslots;			/* a power of two */
+	struct evt_id_registry *registry;	/* owned; NULL: none */
 };
 
 /* The global id of a process's event, given one when new; EVT_NO_ID when
@@ -40,6 +49,14 @@ evt_event_ids_at(const struct evt_event_ids *ids, uint32_t id)
 {
 	return id < ids->n ? &ids->events[id] : 0;
 }
+/* The public id of dense id g. */
+static inline uint32_t evt_event_ids_public(const struct evt_event_ids *ids,
+					    uint32_t g)
+{
+	return g < ids->n ? ids->events[g].public_id : EVT_NO_ID;
+}
+/* The dense id of a public id, or EVT_NO_ID. */
+uint32_t evt_event_ids_dense(const struct evt_event_ids *ids, uint32_t public_id);
 void evt_event_ids_free(struct evt_event_ids *ids);
 
 #endif

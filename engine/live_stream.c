@@ -27,6 +27,7 @@
 #include "pattern.h"
 #include "policy.h"
 #include "event_ids.h"
+#include "id_registry.h"
 #include "requests.h"
 #include "selection.h"
 #include "slots.h"
@@ -113,6 +114,7 @@ int evt_live_stream_create(const char *rundir, int pid, const char *what,
 			    EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS, err, err_size))
 		goto out_free;
 	evt_rundir_sweep(&s->rd);
+	s->ids.registry = evt_id_registry_open(&s->rd);
 	if (what) {
 		int slot;
 
@@ -412,7 +414,8 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 					.path = ev->path, .text = text,
 					.text_len = (size_t)len,
 					.id = s->slot && r.id < w->enabled_upto ?
-					      w->gids[r.id] : EVT_NO_ID,
+					      evt_event_ids_public(&s->ids, w->gids[r.id]) :
+					      EVT_NO_ID,
 					.format = ev->format, .layout = &ev->layout,
 					.payload = r.payload,
 					.payload_size = r.payload_size,
@@ -498,7 +501,9 @@ static void apply(struct evt_live_stream *s, struct watched *w)
 		w->applied_gen = s->sel.gen;
 	}
 	for (i = from; i < c->nevents && !c->shrank; i++) {
-		bool want = evt_selection_wants(&s->sel, w->gids[i], c->events[i].path) &&
+		bool want = evt_selection_wants(&s->sel,
+						evt_event_ids_public(&s->ids, w->gids[i]),
+						c->events[i].path) &&
 			    evt_policy_may_record(&c->events[i]);
 
 		if (want != evt_ctl_enabled(c, c->events[i].id, s->slot))
@@ -607,7 +612,8 @@ static int wanted_now(const struct evt_live_stream *s)
 
 	for (k = 0; k < s->nw; k++)
 		for (i = 0; i < s->w[k].enabled_upto; i++)
-			n += evt_selection_wants(&s->sel, s->w[k].gids[i],
+			n += evt_selection_wants(&s->sel,
+						 evt_event_ids_public(&s->ids, s->w[k].gids[i]),
 						 s->w[k].ctl->events[i].path) &&
 			     evt_policy_may_record(&s->w[k].ctl->events[i]);
 	return (int)n;
@@ -644,7 +650,8 @@ int evt_live_stream_events(struct evt_live_stream *s,
 			apply(s, &s->w[k]);	/* gives ids */
 		}
 	for (g = 0; g < s->ids.n; g++)
-		cb(g, s->ids.events[g].path, s->ids.events[g].format, ctx);
+		cb(s->ids.events[g].public_id, s->ids.events[g].path,
+		   s->ids.events[g].format, ctx);
 	return (int)s->ids.n;
 }
 

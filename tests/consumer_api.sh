@@ -27,6 +27,9 @@ alive=$(tracee_event "alive")
 "$CONSUME" ids "$WAIT_PID" "$alive" >"$T/c2" 2>&1 || { cat "$T/c2" >&2; fail "consume ids failed"; }
 id=$(awk -v p="$alive" '$1 == "event" && $3 == p { print $2 }' "$T/c2")
 [ -n "$id" ] || { cat "$T/c2" >&2; fail "the event is not listed with an id"; }
+# ls --ids shows the id the consumer used: the run directory's.
+expect_eq "$("$EVTRACE" ls --ids -p "$WAIT_PID" "$alive" | tail -1)" "0 $alive id=$id" "ls --ids"
+expect_eq "$(grep -c " $alive\$" "$EVTRACE_RUNDIR/event-ids")" 1 "registry lines of the event"
 n=$(grep -c "^$alive id=$id pid=$WAIT_PID arg0=i:[0-9]* | alive [0-9]*\$" "$T/c2")
 [ "$n" -ge 10 ] || { cat "$T/c2" >&2; fail "only $n records of the event added by id"; }
 grep -v "^$alive id=\|^event \|^removed \|^after " "$T/c2" && fail "records of events not added"

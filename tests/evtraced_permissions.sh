@@ -89,6 +89,10 @@ expect_grep "evtrace: daemon: $SOCK: another evtraced listens there" "$T/err" "a
 as_status evt-bob 0 "$T/bin/evtrace" ls -p "$app"
 expect_grep "^# pid $app (typed)" "$T/out" "bob lists alice's program"
 expect_grep "^0 typed/all$" "$T/out" "bob sees typed/all"
+as_status evt-bob 0 "$T/bin/evtrace" ls --ids -p "$app" typed/all
+TYPED_ID=$(sed -n 's/^0 typed\/all id=\([0-9]*\)$/\1/p' "$T/out")
+[ -n "$TYPED_ID" ] || fail "no id from ls --ids through the daemon: $(cat "$T/out")"
+expect_eq "$(sed -n "$((TYPED_ID + 1))p" "$R/alice/run/event-ids" | cut -d' ' -f2)" typed/all "the id in alice's registry"
 as_status evt-bob 0 "$T/bin/evtrace" format -p "$app" typed/all
 expect_grep "flags:CAP_ANY" "$T/out" "the format bob reads"
 
@@ -160,6 +164,7 @@ for _ in $(seq 100); do [ "$(grep -c '^typed/all ' "$T/consume.out")" = 3 ] && b
 sleep 0.1
 kill "$consumer" "$counter"
 expect_eq "$(head -1 "$T/consume.out")" "added 1" "bob's consumer added typed/all"
+expect_grep "^typed/all id=$TYPED_ID pid=$app " "$T/consume.out" "the id bob's consumer reads"
 expect_eq "$(sed -n 's/^typed\/all id=[0-9]* pid='"$app"' .* u32=u:\([0-9]*\) .*text=s:6:shared .*/\1/p' "$T/consume.out" | tr '\n' ' ')" "5 6 7 " "typed/all records bob's consumer read"
 expect_grep "^count $SECRET id=[0-9]* 3$" "$T/consume.count" "bob's counting consumer"
 as_status evt-bob 124 timeout 1 "$T/bin/consume" record "$app" printk

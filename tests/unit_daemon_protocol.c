@@ -29,8 +29,17 @@ static void requests_round_trip(void)
 	CHECK(parse(buf, &back, err) == 0);
 	CHECK(back.verb == r.verb && back.npids == 2 && back.nevents == 2);
 	CHECK(evt_proto_format(&r, buf, 20) == -1);
-	CHECK(parse("verb ls\npid 7\nformats 1\n", &r, err) == 0);
-	CHECK(r.verb == EVT_VERB_LS && r.formats && !r.path);
+	CHECK(parse("verb ls\npid 7\nformats 1\nids 1\n", &r, err) == 0);
+	CHECK(r.verb == EVT_VERB_LS && r.formats && r.ids && !r.path);
+	CHECK(parse("verb count\npid 7\nids 1\n", &r, err) < 0);
+	CHECK(parse("verb consume\npid 7\ncount 1\n", &r, err) == 0 && r.count);
+	CHECK(parse("verb consume\npid 7\npid 8\n", &r, err) < 0);
+	CHECK_STR(err, "consume: one pid, and count or nothing");
+	CHECK(parse("verb add\nid 12\n", &r, err) == 0 && r.has_id && r.id == 12);
+	CHECK(parse("verb add\nid 12\nevent x\n", &r, err) < 0);
+	CHECK_STR(err, "add: one event or one id");
+	CHECK(parse("verb read\npid 1\n", &r, err) < 0);
+	CHECK_STR(err, "read takes nothing");
 	CHECK(parse("verb stop\n", &r, err) == 0 && r.verb == EVT_VERB_STOP);
 }
 

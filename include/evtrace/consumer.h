@@ -128,8 +128,9 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
  */
 int evt_consumer_add(struct evt_consumer *c, const char *pattern, char *err,
 		     size_t err_size);
-/* Adds one event by global id (evt_consumer_events()): that path with
- * that exact format.  0, or -1 with err set. */
+/* Adds one event by global id (evt_consumer_events(), `evtrace ls --ids`:
+ * the run directory's ids, the same for every engine there): that path
+ * with that exact format.  0, or -1 with err set. */
 int evt_consumer_add_id(struct evt_consumer *c, uint32_t id, char *err,
 			size_t err_size);
 /* Removes what an add added; other collections are not touched.  0, or
