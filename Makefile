@@ -2,7 +2,8 @@
 # `make check` install missing Debian build dependencies when run as root.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
-DEB_DEPS   := meson ninja-build pkg-config gcc g++ clang libc6-dev babeltrace2 python3
+DEB_DEPS   := meson ninja-build pkg-config gcc g++ clang libc6-dev babeltrace2 python3 \
+              libtracefs-dev libtraceevent-dev
 
 .PHONY: all deps demo check check-fast check-tsan bench fuzz clean install
 

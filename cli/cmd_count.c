@@ -148,7 +148,7 @@ int cmd_count(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+e:p:I:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
-			if (!cli_pattern_ok("count", optarg))
+			if (!cli_user_pattern_ok("count", optarg))
 				goto out;
 			patterns[o.npatterns++] = optarg;
 			break;

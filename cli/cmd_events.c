@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "event_ids.h"
 #include "id_registry.h"
+#include "kernel_events.h"
 #include "live.h"
 #include "protocol.h"
 #include "rules_files.h"
@@ -296,6 +298,85 @@ static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 		print_node(c, n->children[i], show);
 }
 
+/* tracefs is root's: a user asks evtraced, which shows the kernel's
+ * events to anyone.  The exit status. */
+static int kernel_via_daemon(const char *cmd, enum evt_verb verb,
+			     const struct target *t, const char *err)
+{
+	struct evt_request r = {
+		.verb = verb, .path = t->path, .formats = t->formats,
+	};
+
+	if (errno != EACCES || geteuid() == 0)
+		return cli_error(cmd, "%s", err);
+	return cli_via_daemon(cmd, &r, NULL);
+}
+
+/* A kernel event's or directory's lines, as print_node for a process. */
+static void print_kernel_node(const struct evt_tree_node *n, char **paths,
+			      bool formats)
+{
+	struct evt_event_format f;
+	char err[512];
+	unsigned i;
+
+	if (n->event < 0 || n->nchildren) {
+		printf("%c %s/\n", n->state, n->path);
+	} else {
+		printf("%c %s\n", n->state, n->path);
+		if (formats && evt_kernel_event_format(paths[n->event], &f, err,
+						       sizeof(err)) == 0) {
+			struct evt_ctl_event e = { .format = evt_event_format_text(&f) };
+
+			e.layout.kind = EVT_KIND_TYPED;
+			fputs("\tformat:\n", stdout);
+			if (e.format)
+				print_format(&e, "\t");
+			free(e.format);
+			evt_event_format_free(&f);
+		} else if (formats) {
+			printf("\tformat: %s\n", err);
+		}
+	}
+	for (i = 0; i < n->nchildren; i++)
+		print_kernel_node(n->children[i], paths, formats);
+}
+
+/* ls kernel/...: the kernel's events, all off (no collection takes them
+ * yet). */
+static int ls_kernel(const struct target *t)
+{
+	const struct evt_tree_node *node;
+	struct evt_tree_node *root;
+	char err[PATH_MAX + 300], **paths;
+	unsigned n;
+	bool *off;
+
+	if (t->pid)
+		return cli_error("ls", "-p: kernel events are the whole system's, "
+				 "not a process's");
+	if (t->ids)
+		return cli_error("ls", "--ids: kernel events have no global ids yet");
+	if (evt_kernel_event_paths(&paths, &n, err, sizeof(err)))
+		return kernel_via_daemon("ls", EVT_VERB_LS, t, err);
+	off = calloc(n + 1, sizeof(*off));
+	root = off ? evt_tree_build_paths((const char *const *)paths, off, n) : NULL;
+	if (!root) {
+		free(off);
+		evt_kernel_event_paths_free(paths, n);
+		return cli_error("ls", "out of memory");
+	}
+	node = evt_tree_find(root, t->path);
+	if (node)
+		print_kernel_node(node, paths, t->formats);
+	evt_tree_free(root);
+	free(off);
+	evt_kernel_event_paths_free(paths, n);
+	if (!node)
+		return cli_error("ls", "%s: no such kernel event or directory", t->path);
+	return 0;
+}
+
 int cmd_ls(int argc, char **argv)
 {
 	struct evt_event_ids ids = { 0 };
@@ -311,6 +392,8 @@ int cmd_ls(int argc, char **argv)
 	n = via_daemon("ls", EVT_VERB_LS, &t, &ret);
 	if (n)
 		return n < 0 ? 1 : ret;
+	if (t.path && evt_is_kernel_path(t.path))
+		return ls_kernel(&t);
 	n = open_targets("ls", &t, &ctls, &rd);
 	if (n < 0)
 		return 1;
@@ -360,6 +443,9 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 		return ret < 0 ? 0 : ret;
 	if (t.collection)
 		return set_in_collection(cmd, &t, on);
+	if (evt_is_kernel_path(t.path))
+		return cli_error(cmd, "%s: switching kernel events is not yet "
+				 "supported (ls and format show them)", t.path);
 	n = via_daemon(cmd, on ? EVT_VERB_ENABLE : EVT_VERB_DISABLE, &t, &ret);
 	if (n)
 		return n < 0 ? 1 : ret;
@@ -414,6 +500,19 @@ int cmd_format(int argc, char **argv)
 	n = via_daemon("format", EVT_VERB_FORMAT, &t, &ret);
 	if (n)
 		return n < 0 ? 1 : ret;
+	if (evt_is_kernel_path(t.path)) {
+		struct evt_event_format f;
+		char err[PATH_MAX + 300];
+
+		if (t.pid)
+			return cli_error("format", "-p: kernel events are the whole "
+					 "system's, not a process's");
+		if (evt_kernel_event_format(t.path, &f, err, sizeof(err)))
+			return kernel_via_daemon("format", EVT_VERB_FORMAT, &t, err);
+		evt_event_format_write(stdout, &f);
+		evt_event_format_free(&f);
+		return 0;
+	}
 	n = open_targets("format", &t, &ctls, &rd);
 	if (n < 0)
 		return 1;

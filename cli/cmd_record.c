@@ -148,7 +148,7 @@ int cmd_record(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+e:p:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
-			if (!cli_pattern_ok("record", optarg))
+			if (!cli_user_pattern_ok("record", optarg))
 				goto out;
 			patterns[o.npatterns++] = optarg;
 			break;

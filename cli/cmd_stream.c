@@ -92,7 +92,7 @@ int cmd_stream(int argc, char **argv)
 				goto out;
 			break;
 		case 'e':
-			if (!cli_pattern_ok("stream", optarg))
+			if (!cli_user_pattern_ok("stream", optarg))
 				goto out;
 			patterns[npatterns++] = optarg;
 			break;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kernel_events.h"
 #include "pattern.h"
 
 struct command {
@@ -143,6 +144,17 @@ bool cli_pattern_ok(const char *cmd, const char *pattern)
 	if (evt_pattern_check(pattern, err, sizeof(err)) == 0)
 		return true;
 	cli_error(cmd, "pattern '%s': %s", pattern, err);
+	return false;
+}
+
+bool cli_user_pattern_ok(const char *cmd, const char *pattern)
+{
+	if (!cli_pattern_ok(cmd, pattern))
+		return false;
+	if (!evt_is_kernel_path(pattern))
+		return true;
+	cli_error(cmd, "-e %s: recording and counting kernel events is not yet "
+		  "supported (evtrace ls kernel/ and format list them)", pattern);
 	return false;
 }
 

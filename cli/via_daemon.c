@@ -58,12 +58,19 @@ static int connect_daemon(const char *cmd, const struct evt_request *r)
 
 	if (fd >= 0)
 		return fd;
-	if (evt_process_info(r->pids[0], &info, err, sizeof(err)))
-		snprintf(info.user, sizeof(info.user), "another user");
-	cli_error(cmd, "pid %d is user %s's: another user's processes are reached "
-		  "through evtraced, and none is running (%s: %s); start it as "
-		  "root with 'evtrace daemon' or 'systemctl start evtraced.socket'",
-		  r->pids[0], info.user, evt_daemon_socket_path(), strerror(saved));
+	if (!r->npids)
+		snprintf(err, sizeof(err), "only root may read the kernel's events in "
+			 "tracefs; others ask evtraced");
+	else if (evt_process_info(r->pids[0], &info, err, sizeof(err)))
+		snprintf(err, sizeof(err), "pid %d is another user's: another user's "
+			 "processes are reached through evtraced", r->pids[0]);
+	else
+		snprintf(err, sizeof(err), "pid %d is user %s's: another user's "
+			 "processes are reached through evtraced", r->pids[0],
+			 info.user);
+	cli_error(cmd, "%s, and none is running (%s: %s); start it as root with "
+		  "'evtrace daemon' or 'systemctl start evtraced.socket'", err,
+		  evt_daemon_socket_path(), strerror(saved));
 	return -1;
 }
 

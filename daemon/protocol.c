@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel_events.h"
 #include "pattern.h"
 #include "protocol.h"
 
@@ -145,8 +146,9 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 {
 	bool path = r->verb <= EVT_VERB_DISABLE;
 	bool events = r->verb >= EVT_VERB_COUNT && r->verb <= EVT_VERB_RECORD;
-
 	bool session = r->verb > EVT_VERB_CONSUME;
+	bool kernel = (r->verb == EVT_VERB_LS || r->verb == EVT_VERB_FORMAT) &&
+		      r->path && evt_is_kernel_path(r->path);
 
 	if (r->count && r->verb != EVT_VERB_CONSUME)
 		return snprintf(err, err_size, "%s: an option it does not take",
@@ -174,7 +176,10 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 					"or nothing"), -1;
 		return 0;
 	}
-	if (!r->npids)
+	if (kernel && (r->npids || r->ids))
+		return snprintf(err, err_size, "%s: kernel events take no pid "
+				"and have no ids", evt_verb_name(r->verb)), -1;
+	if (!r->npids && !kernel)
 		return snprintf(err, err_size, "%s: no pid", evt_verb_name(r->verb)), -1;
 	if (r->npids > 1 && path)
 		return snprintf(err, err_size, "%s: one pid only",

@@ -10,6 +10,8 @@
  *   pid 1234                 record: the evtrace command of that name
  *   event printk/app.c     (any number)     pattern of what to take
  *   path printk/app.c      ls, format, enable, disable: what to act on
+ *                          (ls and format of kernel/... take no pid: the
+ *                          daemon shows the kernel's events to anyone)
  *   formats 1              ls -f
  *   ids 1                  ls --ids
  *   interval 1000          count -I

@@ -77,6 +77,8 @@ static int find_targets(struct client *c)
 	char err[PATH_MAX + 300];
 	unsigned i;
 
+	if (!c->req.npids)	/* the kernel's events: no process */
+		return 0;
 	c->ctls = calloc(c->req.npids, sizeof(*c->ctls));
 	if (!c->ctls)
 		return refuse(c, 1, "out of memory"), -1;
@@ -148,6 +150,8 @@ static int check_rights(struct client *c)
 	unsigned k;
 
 	c->privileged = true;
+	if (!c->nctls)		/* kernel events' names and formats: anyone's */
+		return 0;
 	for (i = 0; i < c->nctls; i++)
 		c->privileged &= evt_peer_privileged(&c->peer, c->info.euid,
 						     evt_ctl_optin_gid(c->ctls[i]));
@@ -213,8 +217,10 @@ static int build_argv(const struct client *c, char **argv, char *pids,
 		used += (size_t)snprintf(pids + used, pids_size - used, "%s%d",
 					 i ? "," : "", r->pids[i]);
 	argv[argc++] = (char *)c->verb;
-	argv[argc++] = "-p";
-	argv[argc++] = pids;
+	if (r->npids) {
+		argv[argc++] = "-p";
+		argv[argc++] = pids;
+	}
 	if (r->formats)
 		argv[argc++] = "-f";
 	if (r->ids)
@@ -282,7 +288,8 @@ worker(const struct client *c, int out, int err, evt_command_fn run)
 	}
 	if (c->restricted)
 		evt_policy_cap_any_only();
-	setenv("EVTRACE_RUNDIR", c->info.rundir, 1);
+	if (c->info.rundir[0])
+		setenv("EVTRACE_RUNDIR", c->info.rundir, 1);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);

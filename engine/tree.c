@@ -71,8 +71,7 @@ static int by_name(const void *a, const void *b)
 			  (*(struct evt_tree_node *const *)b)->name);
 }
 
-static enum evt_tristate fold(struct evt_tree_node *n, const struct evt_ctl *c,
-			      unsigned slot, bool root)
+static enum evt_tristate fold(struct evt_tree_node *n, const bool *on, bool root)
 {
 	enum evt_tristate s = EVT_STATE_EMPTY;
 	unsigned i;
@@ -80,10 +79,9 @@ static enum evt_tristate fold(struct evt_tree_node *n, const struct evt_ctl *c,
 	if (n->nchildren)
 		qsort(n->children, n->nchildren, sizeof(*n->children), by_name);
 	if (n->event >= 0)
-		s = evt_tristate_add(s, evt_ctl_enabled(c, c->events[n->event].id,
-							slot));
+		s = evt_tristate_add(s, on[n->event]);
 	for (i = 0; i < n->nchildren; i++) {
-		enum evt_tristate cs = fold(n->children[i], c, slot, false);
+		enum evt_tristate cs = fold(n->children[i], on, false);
 
 		if (root && !strcmp(n->children[i]->name, "printk"))
 			continue;
@@ -98,15 +96,16 @@ static enum evt_tristate fold(struct evt_tree_node *n, const struct evt_ctl *c,
 	return s;
 }
 
-struct evt_tree_node *evt_tree_build(const struct evt_ctl *c, unsigned slot)
+struct evt_tree_node *evt_tree_build_paths(const char *const *paths,
+					   const bool *on, unsigned count)
 {
 	struct evt_tree_node *root = node_new("", "");
-	uint32_t i;
+	unsigned i;
 
 	if (!root)
 		return NULL;
-	for (i = 0; i < c->nevents; i++) {
-		const char *path = c->events[i].path, *p = path;
+	for (i = 0; i < count; i++) {
+		const char *path = paths[i], *p = path;
 		struct evt_tree_node *n = root;
 
 		while (n) {
@@ -127,7 +126,26 @@ struct evt_tree_node *evt_tree_build(const struct evt_ctl *c, unsigned slot)
 		}
 		n->event = (int)i;
 	}
-	fold(root, c, slot, true);
+	fold(root, on, true);
+	return root;
+}
+
+struct evt_tree_node *evt_tree_build(const struct evt_ctl *c, unsigned slot)
+{
+	const char **paths = malloc((c->nevents + 1) * sizeof(*paths));
+	bool *on = malloc(c->nevents + 1);
+	struct evt_tree_node *root = NULL;
+	uint32_t i;
+
+	if (paths && on) {
+		for (i = 0; i < c->nevents; i++) {
+			paths[i] = c->events[i].path;
+			on[i] = evt_ctl_enabled(c, c->events[i].id, slot);
+		}
+		root = evt_tree_build_paths(paths, on, c->nevents);
+	}
+	free(paths);
+	free(on);
 	return root;
 }
 

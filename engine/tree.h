@@ -1,5 +1,6 @@
 /*
- * tree.h - the event tree of one process, with tri-state enable states.
+ * tree.h - the event tree of one process (or of the kernel's events), with
+ * tri-state enable states.
  *
  * Directories are the '/'-separated prefixes of event paths.  The state of
  * an event is its enable bit for one slot; a directory's is '?' with
@@ -23,6 +24,9 @@ struct evt_tree_node {
 
 /* NULL when out of memory. */
 struct evt_tree_node *evt_tree_build(const struct evt_ctl *c, unsigned slot);
+/* A tree of any events: paths[i] with state on[i]; node->event is i. */
+struct evt_tree_node *evt_tree_build_paths(const char *const *paths,
+					   const bool *on, unsigned count);
 void evt_tree_free(struct evt_tree_node *root);
 /* The node at path ("" or "/" for the root; a trailing '/' is allowed). */
 const struct evt_tree_node *evt_tree_find(const struct evt_tree_node *root,

@@ -1,0 +1,241 @@
+/*
+ * kernel_events.c - kernel tracepoints by name and format (see
+ * kernel_events.h), on libtracefs and libtraceevent.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "kernel_events.h"
+
+bool evt_is_kernel_path(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return !strncmp(path, "kernel", 6) && (path[6] == '\0' || path[6] == '/');
+}
+
+/* The tracefs directory, or NULL with err saying why none can be used. */
+static const char *tracing_dir(char *err, size_t err_size)
+{
+	const char *dir = tracefs_tracing_dir();
+	char events[4200];
+
+	if (!dir) {
+		snprintf(err, err_size, "kernel events: tracefs is not mounted "
+			 "(as root: mount -t tracefs nodev /sys/kernel/tracing)");
+		return NULL;
+	}
+	snprintf(events, sizeof(events), "%s/events", dir);
+	if (access(events, R_OK | X_OK)) {
+		int saved = errno;
+
+		if (saved == EACCES)
+			snprintf(err, err_size, "kernel events: %s: %s: tracefs lets "
+				 "only root read the kernel's events (its mode is "
+				 "0700); run as root, or start evtraced", events,
+				 strerror(saved));
+		else
+			snprintf(err, err_size, "kernel events: %s: %s", events,
+				 strerror(saved));
+		errno = saved;
+		return NULL;
+	}
+	return dir;
+}
+
+static int by_path(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+int evt_kernel_event_paths(char ***paths, unsigned *n, char *err,
+			   size_t err_size)
+{
+	const char *dir = tracing_dir(err, err_size);
+	char **systems, **events, **out = NULL;
+	unsigned count = 0, cap = 0, i, j;
+
+	*paths = NULL;
+	*n = 0;
+	if (!dir)
+		return -1;
+	systems = tracefs_event_systems(dir);
+	if (!systems)
+		return snprintf(err, err_size, "kernel events: cannot list the "
+				"systems in %s/events", dir), -1;
+	for (i = 0; systems[i]; i++) {
+		events = tracefs_system_events(dir, systems[i]);
+		for (j = 0; events && events[j]; j++) {
+			if (count == cap) {
+				char **grown;
+
+				cap = cap ? cap * 2 : 1024;
+				grown = realloc(out, cap * sizeof(*out));
+				if (!grown)
+					goto oom;
+				out = grown;
+			}
+			if (asprintf(&out[count], EVT_KERNEL_PREFIX "%s/%s", systems[i],
+				     events[j]) < 0)
+				goto oom;
+			count++;
+		}
+		tracefs_list_free(events);
+	}
+	tracefs_list_free(systems);
+	if (count)
+		qsort(out, count, sizeof(*out), by_path);
+	*paths = out;
+	*n = count;
+	return 0;
+oom:
+	tracefs_list_free(events);
+	tracefs_list_free(systems);
+	evt_kernel_event_paths_free(out, count);
+	return snprintf(err, err_size, "out of memory"), -1;
+}
+
+void evt_kernel_event_paths_free(char **paths, unsigned n)
+{
+	while (n)
+		free(paths[--n]);
+	free(paths);
+}
+
+/* The type of an array's element: "char[16]" without "[16]", and a
+ * __data_loc's without its keyword. */
+static void element_type(const char *type, char *out, size_t size)
+{
+	const char *t = type;
+
+	if (!strncmp(t, "__data_loc ", 11))
+		t += 11;
+	else if (!strncmp(t, "__rel_loc ", 10))
+		t += 10;
+	snprintf(out, size, "%.*s", (int)strcspn(t, "["), t);
+	while (*out && out[strlen(out) - 1] == ' ')
+		out[strlen(out) - 1] = '\0';
+}
+
+static bool int_size(unsigned bytes)
+{
+	return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8;
+}
+
+/* One kernel field as an evtrace field. */
+static int convert_field(const struct tep_format_field *k,
+			 struct evt_field_format *f, char *err, size_t err_size)
+{
+	unsigned long fl = k->flags;
+	unsigned elem = k->elementsize ? k->elementsize : 1;
+
+	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "%s", k->name);
+	element_type(k->type, f->type, sizeof(f->type));
+	f->is_signed = !!(fl & TEP_FIELD_IS_SIGNED);
+	if (fl & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE)) {
+		if ((fl & TEP_FIELD_IS_STRING) || !strcmp(f->type, "char")) {
+			f->kind = EVT_FIELD_STRING;
+			snprintf(f->type, sizeof(f->type), "char");
+			elem = 1;
+		} else {
+			f->kind = EVT_FIELD_SEQUENCE;
+		}
+		if (f->kind == EVT_FIELD_SEQUENCE && !strchr(k->type, '[')) {
+			/* not an array (a bitmask, a struct): its bytes */
+			snprintf(f->type, sizeof(f->type), "uint8_t");
+			f->is_signed = 0;
+			elem = 1;
+		}
+	} else if (fl & TEP_FIELD_IS_ARRAY) {
+		f->kind = EVT_FIELD_ARRAY;
+		f->count = k->arraylen ? k->arraylen : (unsigned)k->size / elem;
+	} else if (int_size((unsigned)k->size)) {
+		f->kind = EVT_FIELD_INTEGER;
+		elem = (unsigned)k->size;
+		if (fl & TEP_FIELD_IS_POINTER)
+			f->is_signed = 0;
+	} else {			/* a struct or odd size: its bytes */
+		f->kind = EVT_FIELD_ARRAY;
+		snprintf(f->type, sizeof(f->type), "uint8_t");
+		f->is_signed = 0;
+		elem = 1;
+		f->count = (unsigned)k->size;
+	}
+	if (!int_size(elem))
+		return snprintf(err, err_size, "field %s: elements of %u bytes",
+				k->name, elem), -1;
+	f->size_bits = elem * 8;
+	f->align = elem;
+	return 0;
+}
+
+int evt_kernel_event_format(const char *path, struct evt_event_format *out,
+			    char *err, size_t err_size)
+{
+	const char *dir = tracing_dir(err, err_size), *p = path;
+	struct tep_format_field **fields = NULL;
+	struct tep_handle *tep = NULL;
+	struct tep_event *event = NULL;
+	char system[256], name[256], why[300], *text;
+	unsigned i, n = 0;
+	int size = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!dir)
+		return -1;
+	while (*p == '/')
+		p++;
+	if (sscanf(p, EVT_KERNEL_PREFIX "%255[^/]/%255[^/]", system, name) != 2 ||
+	    strchr(p + strlen(EVT_KERNEL_PREFIX) + strlen(system) + 1 + strlen(name), '/'))
+		return snprintf(err, err_size, "%s: not a kernel event "
+				"(kernel/<system>/<event>)", path), -1;
+	if (system[0] == '.' || name[0] == '.')
+		return snprintf(err, err_size, "%s: not a kernel event", path), -1;
+	/* Its own format file only: a system may have hundreds. */
+	text = tracefs_event_file_read(NULL, system, name, "format", &size);
+	tep = text ? tep_alloc() : NULL;
+	if (tep && tep_parse_event(tep, text, (unsigned long)size, system) == 0)
+		event = tep_find_event_by_name(tep, system, name);
+	free(text);
+	if (!event) {
+		tep_free(tep);
+		return snprintf(err, err_size, "%s: no such kernel event (or "
+				"libtraceevent cannot parse its format)", path), -1;
+	}
+	fields = tep_event_fields(event);
+	while (fields && fields[n])
+		n++;
+	out->fields = calloc(n ? n : 1, sizeof(*out->fields));
+	if (!out->fields) {
+		snprintf(err, err_size, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < n; i++, out->nfields++)
+		if (convert_field(fields[i], &out->fields[i], why, sizeof(why))) {
+			snprintf(err, err_size, "%s: %s: evtrace cannot express it",
+				 path, why);
+			goto fail;
+		}
+	if (!strcmp(system, "syscalls"))	/* TRACE_EVENT_FL_CAP_ANY */
+		out->flags = EVT_FORMAT_FL_CAP_ANY;
+	if (evt_event_format_check(out, why, sizeof(why))) {
+		snprintf(err, err_size, "%s: %s", path, why);
+		goto fail;
+	}
+	free(fields);
+	tep_free(tep);
+	return 0;
+fail:
+	free(fields);
+	tep_free(tep);
+	evt_event_format_free(out);
+	return -1;
+}
