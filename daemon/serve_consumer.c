@@ -4,6 +4,8 @@
  * the client's calls is a request answered with frames.
  */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,8 +137,34 @@ static void select_events(struct evt_session *s, struct evt_consumer *c,
 	answer(s->sock, n);
 }
 
+/* The daemon stopping: the session ends, its consumer closed. */
+static volatile sig_atomic_t stopping;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+/* Waits for the client's next request; false when it is time to end. */
+static bool next_request(int sock)
+{
+	struct pollfd p = { .fd = sock, .events = POLLIN };
+
+	while (!stopping) {
+		int n = poll(&p, 1, 500);
+
+		if (n > 0)
+			return true;
+		if (n < 0 && errno != EINTR)
+			return false;
+	}
+	return false;
+}
+
 void evt_serve_consumer(struct evt_session *s)
 {
+	struct sigaction term = { .sa_handler = on_term };
 	static char body[EVT_PROTO_MAX_BODY + 1];
 	struct evt_consumer_attr attr = {
 		.size = sizeof(attr), .pid = (int)s->ctl->h.pid, .rundir = s->rundir,
@@ -157,9 +185,10 @@ void evt_serve_consumer(struct evt_session *s)
 		fail(s->sock, err);
 		return;
 	}
+	sigaction(SIGTERM, &term, NULL);
 	answer(s->sock, 0);
-	while (!out.broken &&
-	       (n = evt_proto_recv(s->sock, body, NULL, -1, err, sizeof(err))) >= 0) {
+	while (!out.broken && next_request(s->sock) &&
+	       (n = evt_proto_recv(s->sock, body, NULL, 10000, err, sizeof(err))) >= 0) {
 		int ret;
 
 		if (evt_proto_parse(body, (size_t)n, &r, err, sizeof(err))) {

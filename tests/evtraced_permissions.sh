@@ -48,7 +48,7 @@ start_served() {	# start_served NAME [ENV=VALUE]
 	BG_PIDS="$BG_PIDS $!"
 	eval "$1=$!"
 	exec 8>&-
-	for _ in $(seq 100); do grep -q ready "$T/$1.out" && return 0; sleep 0.05; done
+	for _ in $(seq 100); do grep -q ready "$T/$1.out" 2>/dev/null && return 0; sleep 0.05; done
 	fail "alice's $1 did not start"
 }
 feed() {	# feed NAME N TOTAL: emits N rows, waits until TOTAL are done
@@ -195,10 +195,20 @@ expect_eq "$(grep -o 'secret [0-9]*' "$T/report" | tr '\n' ' ')" "secret 0 secre
 as_status evt-carol+team 1 "$T/bin/evtrace" enable -p "$app" printk
 expect_grep "needs privilege towards the process: $NOBODY" "$T/err" "carol on the program that did not opt in"
 
-# Root needs no daemon: its evtrace goes to alice's run directory.
+# The daemon stopped (SIGTERM) ends its sessions as their clients would:
+# a consumer's events go off at once, and its tool is told.
+as_bg evt-bob "$T/bin/consume" record "$app" typed/ >"$T/consume.out" 2>&1 &
+consumer=$!
+BG_PIDS="$BG_PIDS $consumer"
+wait_on "$app" typed/all
 kill "$DAEMON"
 wait "$DAEMON" 2>/dev/null || true
+wait "$consumer" 2>/dev/null || true
 expect_grep "evtraced: stopped" "$T/daemon.log" "the daemon stopped on SIGTERM"
+"$EVTRACE" ls -p "$app" typed/all >"$T/ls"
+if grep -q '\[\|^# collection' "$T/ls"; then cat "$T/ls" >&2; fail "a session the daemon ended left its events on"; fi
+
+# Root needs no daemon: its evtrace goes to alice's run directory.
 [ ! -e "$SOCK" ] || fail "the daemon left its socket behind"
 "$EVTRACE" ls -p "$app" typed >"$T/out" || fail "root cannot list alice's program"
 expect_grep "^0 typed/all$" "$T/out" "root lists alice's program"
