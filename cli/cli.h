@@ -38,9 +38,11 @@ int cli_parse_pids(const char *cmd, const char *arg, int **pids,
 		   unsigned *npids);
 /* Runs argv in a child whose environment names the collection's rules
  * and run directory; its pid, or -1 (errno) or with *exec_errno set when
- * the command could not be run. */
+ * the command could not be run.  With ready, the child waits before exec
+ * until ready(child, ctx) returned; when that fails (it reports), the
+ * child is killed and *exec_errno is -1. */
 pid_t cli_spawn(char **argv, const char *rules, const char *rundir,
-		int *exec_errno);
+		int (*ready)(pid_t child, void *ctx), void *ctx, int *exec_errno);
 /*
  * Where a command on these pids runs (via_daemon.c): CLI_LOCAL, also for
  * root on another user's processes (then $EVTRACE_RUNDIR is set to their

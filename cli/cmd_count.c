@@ -18,6 +18,8 @@
 #include "cli.h"
 #include "protocol.h"
 #include "collection.h"
+#include "kernel_count.h"
+#include "kernel_events.h"
 #include "layout.h"
 #include "rules.h"
 #include "rundir.h"
@@ -54,7 +56,16 @@ struct until {
 	int status;
 	int interval_ms;
 	double start, next_print;
-	struct interval iv;
+	struct interval iv, kiv;
+	struct evt_kernel_count *kernel;	/* kernel events, or NULL */
+	uint32_t kernel_index;
+};
+
+/* The kernel events the patterns name, in the command's process. */
+struct kernel_patterns {
+	const char *const *patterns;
+	unsigned n;
+	struct evt_kernel_count **out;
 };
 
 static void print_total(uint32_t id, const char *path, uint64_t count, void *ctx)
@@ -87,6 +98,74 @@ static void print_interval(uint32_t id, const char *path, uint64_t count,
 		count - before, path);
 }
 
+static void print_kernel_total(const char *path, uint64_t count, void *ctx)
+{
+	print_total(0, path, count, ctx);
+}
+
+/* Kernel counters keep their order: the index keys their last counts. */
+static void print_kernel_interval(const char *path, uint64_t count, void *ctx)
+{
+	struct until *u = ctx;
+
+	u->kiv.elapsed = u->iv.elapsed;
+	print_interval(u->kernel_index++, path, count, &u->kiv);
+}
+
+/* cli_spawn's hook: counting starts when the command execs. */
+static int open_kernel(pid_t child, void *ctx)
+{
+	struct kernel_patterns *k = ctx;
+	char err[PATH_MAX + 300];
+
+	if (evt_kernel_count_open(k->patterns, k->n, child, true, k->out, err,
+				  sizeof(err)))
+		return cli_error("count", "%s", err), -1;
+	return 0;
+}
+
+/*
+ * count -p PID -e kernel/... with no user events: the process need not be
+ * traced, so no collection; counts until ^C or the process is gone.
+ */
+static int count_kernel_only(pid_t pid, const char *const *patterns,
+			     unsigned n, int interval_ms)
+{
+	struct until u = { .interval_ms = interval_ms };
+	char err[PATH_MAX + 300];
+	int ret = 1;
+
+	if (evt_kernel_count_open(patterns, n, pid, false, &u.kernel, err,
+				  sizeof(err)))
+		return cli_error("count", "%s", err);
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	u.start = now_s();
+	u.next_print = u.start + interval_ms / 1000.0;
+	while (!stop_requested && (kill(pid, 0) == 0 || errno == EPERM)) {
+		usleep(20 * 1000);
+		if (interval_ms && now_s() >= u.next_print) {
+			u.iv.elapsed = now_s() - u.start;
+			u.kernel_index = 0;
+			if (evt_kernel_count_read(u.kernel, print_kernel_interval, &u,
+						  err, sizeof(err)))
+				goto out;
+			u.next_print += interval_ms / 1000.0;
+		}
+	}
+	fprintf(stderr, "\n Event counts for pid %d (kernel events):\n\n", (int)pid);
+	if (evt_kernel_count_read(u.kernel, print_kernel_total, NULL, err, sizeof(err)))
+		goto out;
+	fprintf(stderr, "\n%20.6f seconds time elapsed\n", now_s() - u.start);
+	ret = 0;
+out:
+	if (ret)
+		cli_error("count", "%s", err);
+	evt_kernel_count_close(u.kernel);
+	free(u.kiv.last);
+	return ret;
+}
+
 static bool count_done(struct evt_collection *c, void *ctx)
 {
 	struct until *u = ctx;
@@ -98,8 +177,14 @@ static bool count_done(struct evt_collection *c, void *ctx)
 	if (!u->child && !evt_collection_running(c))
 		return true;
 	if (u->interval_ms && now_s() >= u->next_print) {
+		char err[PATH_MAX + 100];
+
 		u->iv.elapsed = now_s() - u->start;
 		evt_collection_counts(c, print_interval, &u->iv);
+		u->kernel_index = 0;
+		if (evt_kernel_count_read(u->kernel, print_kernel_interval, u, err,
+					  sizeof(err)))
+			cli_error("count", "%s", err);
 		u->next_print += u->interval_ms / 1000.0;
 	}
 	return false;
@@ -134,23 +219,30 @@ int cmd_count(int argc, char **argv)
 		.packet_count = EVT_PACKETS_DEFAULT,
 	};
 	const char **patterns = calloc(argc + 2, sizeof(char *));
+	const char **kpatterns = calloc(argc + 2, sizeof(char *));
 	struct until u = { 0 };
 	struct evt_collection_stats stats;
 	struct evt_collection *c = NULL;
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	int opt, status = 0, exec_errno = 0, ret = 1, interval_ms = 0;
 	int *pids = NULL;
-	unsigned npids = 0, nuser;
+	unsigned npids = 0, nuser, nkernel = 0;
 	pid_t child = 0;
 
-	if (!patterns)
+	if (!patterns || !kpatterns) {
+		free(patterns);
+		free(kpatterns);
 		return cli_error("count", "out of memory");
+	}
 	while ((opt = getopt_long(argc, argv, "+e:p:I:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
-			if (!cli_user_pattern_ok("count", optarg))
+			if (!cli_pattern_ok("count", optarg))
 				goto out;
-			patterns[o.npatterns++] = optarg;
+			if (evt_is_kernel_path(optarg))
+				kpatterns[nkernel++] = optarg;
+			else
+				patterns[o.npatterns++] = optarg;
 			break;
 		case 'p':
 			if (cli_parse_pids("count", optarg, &pids, &npids))
@@ -183,11 +275,16 @@ int cmd_count(int argc, char **argv)
 		goto out;
 	}
 	nuser = o.npatterns;
-	if (o.npatterns == 0)
+	if (o.npatterns == 0 && !nkernel)
 		patterns[o.npatterns++] = "printk";
 	if (npids) {
 		int route = cli_route("count", pids, npids);
 
+		if (route == CLI_VIA_DAEMON && nkernel) {
+			cli_error("count", "%s: counting kernel events in another "
+				  "user's process is not yet supported", kpatterns[0]);
+			goto out;
+		}
 		if (route == CLI_VIA_DAEMON) {
 			struct evt_request r = {
 				.verb = EVT_VERB_COUNT, .npids = npids,
@@ -206,6 +303,15 @@ int cmd_count(int argc, char **argv)
 		}
 		if (route < 0)
 			goto out;
+	}
+	if (npids > 1 && nkernel) {
+		cli_error("count", "%s: counting kernel events in several processes "
+			  "at once is not yet supported: give one -p", kpatterns[0]);
+		goto out;
+	}
+	if (npids && nkernel && !nuser) {
+		ret = count_kernel_only(pids[0], kpatterns, nkernel, interval_ms);
+		goto out;
 	}
 	o.patterns = patterns;
 	o.pids = pids;
@@ -226,11 +332,21 @@ int cmd_count(int argc, char **argv)
 	}
 	if (npids && nuser)
 		cli_note_unmatched("count", patterns, nuser, cli_collection_events, c);
+	if (npids && nkernel &&
+	    evt_kernel_count_open(kpatterns, nkernel, pids[0], false, &u.kernel,
+				  err, sizeof(err))) {
+		cli_error("count", "%s", err);
+		goto out;
+	}
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
 	if (!npids) {
+		struct kernel_patterns k = { kpatterns, nkernel, &u.kernel };
+
 		child = cli_spawn(argv + optind, evt_collection_rules_name(c), rundir,
-				  &exec_errno);
+				  nkernel ? open_kernel : NULL, &k, &exec_errno);
+		if (exec_errno == -1)	/* open_kernel said why */
+			goto out;
 		if (child < 0 || exec_errno) {
 			cli_error("count", "cannot run '%s': %s", argv[optind],
 				  strerror(child < 0 ? errno : exec_errno));
@@ -277,6 +393,9 @@ int cmd_count(int argc, char **argv)
 		stats.processes == 1 ? "" : "es");
 	if (evt_collection_counts(c, print_total, NULL))
 		cli_error("count", "out of memory");
+	if (evt_kernel_count_read(u.kernel, print_kernel_total, NULL, err,
+				  sizeof(err)))
+		cli_error("count", "%s", err);
 	fprintf(stderr, "\n%20.6f seconds time elapsed\n", now_s() - u.start);
 	if (stats.lost_unbuffered)
 		fprintf(stderr, "evtrace: count: %" PRIu64 " events could not be "
@@ -288,7 +407,10 @@ int cmd_count(int argc, char **argv)
 			stats.unfollowed);
 out:
 	evt_collection_destroy(c);
+	evt_kernel_count_close(u.kernel);
 	free(u.iv.last);
+	free(u.kiv.last);
+	free(kpatterns);
 	free(patterns);
 	free(pids);
 	return ret;

@@ -245,7 +245,7 @@ int cmd_record(int argc, char **argv)
 	signal(SIGTERM, on_stop);
 	if (!npids) {
 		u.child = cli_spawn(argv + optind, evt_collection_rules_name(c),
-				    rundir, &exec_errno);
+				    rundir, NULL, NULL, &exec_errno);
 		if (u.child < 0 || exec_errno) {
 			cli_error("record", "cannot run '%s': %s", argv[optind],
 				  strerror(u.child < 0 ? errno : exec_errno));

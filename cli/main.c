@@ -82,7 +82,10 @@ static const struct command commands[] = {
 	  "dlopens, or in running processes, like perf stat: no records are\n"
 	  "written, each thread adds to a counter per event, and no count is\n"
 	  "lost.  Prints a line per event (0 included) on stderr when CMD exits\n"
-	  "(with -p: when interrupted or the processes are gone).\n\n"
+	  "(with -p: when interrupted or the processes are gone).  Kernel events\n"
+	  "(-e kernel/...) are counted by the kernel (perf_event_open), in CMD\n"
+	  "from its exec on and the children it forks, or in one -p process,\n"
+	  "which need not be traced; the kernel's rules decide who may.\n\n"
 	  "  -e, --event PATTERN    count the events PATTERN names (repeatable)\n"
 	  "  -p, --pid PID[,PID]... count in these running traced processes\n"
 	  "  -I, --interval MS      also print the counts of every MS milliseconds\n"
@@ -153,8 +156,8 @@ bool cli_user_pattern_ok(const char *cmd, const char *pattern)
 		return false;
 	if (!evt_is_kernel_path(pattern))
 		return true;
-	cli_error(cmd, "-e %s: recording and counting kernel events is not yet "
-		  "supported (evtrace ls kernel/ and format list them)", pattern);
+	cli_error(cmd, "-e %s: recording kernel events is not yet supported "
+		  "(count -e counts them; ls kernel/ and format list them)", pattern);
 	return false;
 }
 

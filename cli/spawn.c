@@ -39,13 +39,19 @@ int cli_parse_pids(const char *cmd, const char *arg, int **pids, unsigned *npids
 }
 
 pid_t cli_spawn(char **argv, const char *rules, const char *rundir,
-		   int *exec_errno)
+		int (*ready)(pid_t child, void *ctx), void *ctx, int *exec_errno)
 {
-	int pipefd[2], err = 0;
+	int pipefd[2], go[2] = { -1, -1 }, err = 0;
 	pid_t pid;
+	char c;
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -1;
+	if (ready && pipe2(go, O_CLOEXEC)) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -1;
+	}
 	pid = fork();
 	if (pid == 0) {
 		close(pipefd[0]);
@@ -53,6 +59,12 @@ pid_t cli_spawn(char **argv, const char *rules, const char *rundir,
 		setenv("EVTRACE_RUNDIR", rundir, 1);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		/* Until the parent has made ready what counts from exec on. */
+		if (ready) {
+			close(go[1]);
+			if (read(go[0], &c, 1) != 1)
+				_exit(127);
+		}
 		execvp(argv[0], argv);
 		err = errno;
 		if (write(pipefd[1], &err, sizeof(err)) < 0)
@@ -60,6 +72,21 @@ pid_t cli_spawn(char **argv, const char *rules, const char *rundir,
 		_exit(127);
 	}
 	close(pipefd[1]);
+	if (ready) {
+		close(go[0]);
+		if (pid > 0 && ready(pid, ctx)) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			close(go[1]);
+			close(pipefd[0]);
+			*exec_errno = -1;	/* the hook said why */
+			return pid;
+		}
+		c = 1;
+		if (pid > 0 && write(go[1], &c, 1) != 1)
+			kill(pid, SIGKILL);
+		close(go[1]);
+	}
 	if (pid > 0 && read(pipefd[0], &err, sizeof(err)) == sizeof(err)) {
 		*exec_errno = err;
 		waitpid(pid, NULL, 0);
@@ -67,7 +94,6 @@ pid_t cli_spawn(char **argv, const char *rules, const char *rundir,
 	close(pipefd[0]);
 	return pid;
 }
-
 
 struct unmatched {
 	const char *pattern;

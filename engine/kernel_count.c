@@ -1,0 +1,187 @@
+/*
+ * kernel_count.c - counting kernel tracepoints with perf_event_open (see
+ * kernel_count.h).
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "kernel_count.h"
+#include "kernel_events.h"
+#include "pattern.h"
+
+struct counter {
+	char *path;
+	int fd;
+};
+
+struct evt_kernel_count {
+	struct counter *c;
+	unsigned n;
+};
+
+static int paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
+/* The tracepoint id tracefs gives the event at path ("kernel/s/e"). */
+static long tracepoint_id(const char *path, char *err, size_t err_size)
+{
+	char system[256], name[256], *text;
+	long id = -1;
+	int size;
+
+	if (sscanf(path, EVT_KERNEL_PREFIX "%255[^/]/%255s", system, name) != 2)
+		return snprintf(err, err_size, "%s: not a kernel event", path), -1;
+	text = tracefs_event_file_read(NULL, system, name, "id", &size);
+	if (text)
+		id = strtol(text, NULL, 10);
+	free(text);
+	if (id < 0)
+		snprintf(err, err_size, "%s: its id cannot be read from tracefs", path);
+	return id;
+}
+
+/* Why the kernel said no to counting path in pid. */
+static void refused(const char *path, pid_t pid, int errnum, char *err,
+		    size_t err_size)
+{
+	int level = paranoid();
+
+	if (errnum == EACCES || errnum == EPERM)
+		snprintf(err, err_size, "%s: the kernel refuses to count it in pid "
+			 "%d (perf_event_open: %s): kernel.perf_event_paranoid is "
+			 "%d; counting kernel events of your own processes needs "
+			 "it at 1 or less, those of others CAP_PERFMON or root",
+			 path, (int)pid, strerror(errnum), level);
+	else
+		snprintf(err, err_size, "%s: perf_event_open for pid %d: %s", path,
+			 (int)pid, strerror(errnum));
+}
+
+static int open_counter(struct counter *c, pid_t pid, bool on_exec, char *err,
+			size_t err_size)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr),
+		.inherit = 1, .disabled = on_exec, .enable_on_exec = on_exec,
+		.exclude_hv = 1,
+	};
+	long id = tracepoint_id(c->path, err, err_size);
+
+	if (id < 0)
+		return -1;
+	attr.config = (uint64_t)id;
+	c->fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1,
+			     PERF_FLAG_FD_CLOEXEC);
+	if (c->fd < 0) {
+		refused(c->path, pid, errno, err, err_size);
+		return -1;
+	}
+	return 0;
+}
+
+int evt_kernel_count_open(const char *const *patterns, unsigned npatterns,
+			  pid_t pid, bool on_exec, struct evt_kernel_count **out,
+			  char *err, size_t err_size)
+{
+	struct evt_kernel_count *k = NULL;
+	char **paths = NULL;
+	unsigned n = 0, i, p;
+	bool any = false;
+
+	*out = NULL;
+	for (p = 0; p < npatterns; p++)
+		any |= evt_is_kernel_path(patterns[p]);
+	if (!any)
+		return 0;
+	if (evt_kernel_event_paths(&paths, &n, err, err_size))
+		return -1;
+	k = calloc(1, sizeof(*k));
+	if (!k || !(k->c = calloc(n ? n : 1, sizeof(*k->c))))
+		goto oom;
+	for (p = 0; p < npatterns; p++) {
+		unsigned matched = 0;
+
+		if (!evt_is_kernel_path(patterns[p]))
+			continue;
+		for (i = 0; i < n; i++) {
+			unsigned j;
+
+			if (!evt_pattern_match(patterns[p], paths[i]))
+				continue;
+			matched++;
+			for (j = 0; j < k->n && strcmp(k->c[j].path, paths[i]); j++)
+				;
+			if (j < k->n)
+				continue;
+			k->c[k->n].path = strdup(paths[i]);
+			if (!k->c[k->n].path)
+				goto oom;
+			if (open_counter(&k->c[k->n], pid, on_exec, err, err_size)) {
+				free(k->c[k->n].path);
+				goto fail;
+			}
+			k->n++;
+		}
+		if (!matched) {
+			snprintf(err, err_size, "%s: no such kernel event", patterns[p]);
+			goto fail;
+		}
+	}
+	evt_kernel_event_paths_free(paths, n);
+	*out = k;
+	return 0;
+oom:
+	snprintf(err, err_size, "out of memory");
+fail:
+	evt_kernel_event_paths_free(paths, n);
+	evt_kernel_count_close(k);
+	return -1;
+}
+
+int evt_kernel_count_read(struct evt_kernel_count *k,
+			  void (*cb)(const char *path, uint64_t count, void *ctx),
+			  void *ctx, char *err, size_t err_size)
+{
+	unsigned i;
+
+	for (i = 0; k && i < k->n; i++) {
+		uint64_t count;
+
+		if (read(k->c[i].fd, &count, sizeof(count)) != sizeof(count))
+			return snprintf(err, err_size, "%s: reading its counter: %s",
+					k->c[i].path, strerror(errno)), -1;
+		cb(k->c[i].path, count, ctx);
+	}
+	return 0;
+}
+
+void evt_kernel_count_close(struct evt_kernel_count *k)
+{
+	unsigned i;
+
+	if (!k)
+		return;
+	for (i = 0; i < k->n; i++) {
+		close(k->c[i].fd);
+		free(k->c[i].path);
+	}
+	free(k->c);
+	free(k);
+}
