@@ -304,7 +304,7 @@ static int kernel_via_daemon(const char *cmd, enum evt_verb verb,
 			     const struct target *t, const char *err)
 {
 	struct evt_request r = {
-		.verb = verb, .path = t->path, .formats = t->formats,
+		.verb = verb, .path = t->path, .formats = t->formats, .ids = t->ids,
 	};
 
 	if (errno != EACCES || geteuid() == 0)
@@ -314,7 +314,7 @@ static int kernel_via_daemon(const char *cmd, enum evt_verb verb,
 
 /* A kernel event's or directory's lines, as print_node for a process. */
 static void print_kernel_node(const struct evt_tree_node *n, char **paths,
-			      bool formats)
+			      bool formats, bool ids)
 {
 	struct evt_event_format f;
 	char err[512];
@@ -323,7 +323,12 @@ static void print_kernel_node(const struct evt_tree_node *n, char **paths,
 	if (n->event < 0 || n->nchildren) {
 		printf("%c %s/\n", n->state, n->path);
 	} else {
-		printf("%c %s\n", n->state, n->path);
+		long id = ids ? evt_kernel_event_id(paths[n->event], err, sizeof(err)) : -1;
+
+		printf("%c %s", n->state, n->path);
+		if (id >= 0)
+			printf(" id=%ld", id);
+		putchar('\n');
 		if (formats && evt_kernel_event_format(paths[n->event], &f, err,
 						       sizeof(err)) == 0) {
 			struct evt_ctl_event e = { .format = evt_event_format_text(&f) };
@@ -339,7 +344,7 @@ static void print_kernel_node(const struct evt_tree_node *n, char **paths,
 		}
 	}
 	for (i = 0; i < n->nchildren; i++)
-		print_kernel_node(n->children[i], paths, formats);
+		print_kernel_node(n->children[i], paths, formats, ids);
 }
 
 /* ls kernel/...: the kernel's events, all off (no collection takes them
@@ -355,8 +360,6 @@ static int ls_kernel(const struct target *t)
 	if (t->pid)
 		return cli_error("ls", "-p: kernel events are the whole system's, "
 				 "not a process's");
-	if (t->ids)
-		return cli_error("ls", "--ids: kernel events have no global ids yet");
 	if (evt_kernel_event_paths(&paths, &n, err, sizeof(err)))
 		return kernel_via_daemon("ls", EVT_VERB_LS, t, err);
 	off = calloc(n + 1, sizeof(*off));
@@ -368,7 +371,7 @@ static int ls_kernel(const struct target *t)
 	}
 	node = evt_tree_find(root, t->path);
 	if (node)
-		print_kernel_node(node, paths, t->formats);
+		print_kernel_node(node, paths, t->formats, t->ids);
 	evt_tree_free(root);
 	free(off);
 	evt_kernel_event_paths_free(paths, n);

@@ -53,7 +53,8 @@ static const struct command commands[] = {
 	  "  -f, --formats          add each event's format\n"
 	  "  -i, --ids              add each event's global id (id=N): the id\n"
 	  "                         consumers and every engine of the run\n"
-	  "                         directory give it\n" },
+	  "                         directory give it; for kernel/..., the\n"
+	  "                         kernel's tracepoint id\n" },
 	{ "enable", cmd_enable, "enable [-p PID | --collection N] PATH",
 	  "Enable the event or directory PATH in running processes (or in PID).\n"
 	  "The root enables everything except printk/; name printk/ or below\n"

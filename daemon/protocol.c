@@ -176,9 +176,9 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 					"or nothing"), -1;
 		return 0;
 	}
-	if (kernel && (r->npids || r->ids))
-		return snprintf(err, err_size, "%s: kernel events take no pid "
-				"and have no ids", evt_verb_name(r->verb)), -1;
+	if (kernel && r->npids)
+		return snprintf(err, err_size, "%s: kernel events take no pid",
+				evt_verb_name(r->verb)), -1;
 	if (!r->npids && !kernel)
 		return snprintf(err, err_size, "%s: no pid", evt_verb_name(r->verb)), -1;
 	if (r->npids > 1 && path)

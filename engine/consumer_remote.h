@@ -23,4 +23,13 @@ int evt_remote_call(int sock, const struct evt_request *r,
 		    void (*frame)(char kind, struct evt_wire *w, void *ctx),
 		    void *ctx, char *err, size_t err_size);
 
+/*
+ * The kernel's events and their tracepoint ids, as evtraced lists them to
+ * anyone (tracefs is root's): `ls --ids kernel/`.  0 and the arrays set
+ * (paths freed with evt_kernel_event_paths_free, ids with free), or -1
+ * with err set.
+ */
+int evt_remote_kernel_ids(char ***paths, long **ids, unsigned *n, char *err,
+			  size_t err_size);
+
 #endif

@@ -10,14 +10,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <tracefs.h>
-
+#include "consumer_remote.h"
 #include "kernel_count.h"
 #include "kernel_events.h"
 #include "pattern.h"
 
 struct counter {
 	char *path;
+	long id;		/* the kernel's tracepoint id */
 	int fd;
 };
 
@@ -37,24 +37,6 @@ static int paranoid(void)
 		fclose(f);
 	}
 	return v;
-}
-
-/* The tracepoint id tracefs gives the event at path ("kernel/s/e"). */
-static long tracepoint_id(const char *path, char *err, size_t err_size)
-{
-	char system[256], name[256], *text;
-	long id = -1;
-	int size;
-
-	if (sscanf(path, EVT_KERNEL_PREFIX "%255[^/]/%255s", system, name) != 2)
-		return snprintf(err, err_size, "%s: not a kernel event", path), -1;
-	text = tracefs_event_file_read(NULL, system, name, "id", &size);
-	if (text)
-		id = strtol(text, NULL, 10);
-	free(text);
-	if (id < 0)
-		snprintf(err, err_size, "%s: its id cannot be read from tracefs", path);
-	return id;
 }
 
 /* Why the kernel said no to counting path in pid. */
@@ -82,11 +64,9 @@ static int open_counter(struct counter *c, pid_t pid, bool on_exec, char *err,
 		.inherit = 1, .disabled = on_exec, .enable_on_exec = on_exec,
 		.exclude_hv = 1,
 	};
-	long id = tracepoint_id(c->path, err, err_size);
-
-	if (id < 0)
+	if (c->id < 0)
 		return -1;
-	attr.config = (uint64_t)id;
+	attr.config = (uint64_t)c->id;
 	c->fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1,
 			     PERF_FLAG_FD_CLOEXEC);
 	if (c->fd < 0) {
@@ -102,6 +82,7 @@ int evt_kernel_count_open(const char *const *patterns, unsigned npatterns,
 {
 	struct evt_kernel_count *k = NULL;
 	char **paths = NULL;
+	long *ids = NULL;
 	unsigned n = 0, i, p;
 	bool any = false;
 
@@ -110,8 +91,12 @@ int evt_kernel_count_open(const char *const *patterns, unsigned npatterns,
 		any |= evt_is_kernel_path(patterns[p]);
 	if (!any)
 		return 0;
-	if (evt_kernel_event_paths(&paths, &n, err, err_size))
-		return -1;
+	if (evt_kernel_event_paths(&paths, &n, err, err_size)) {
+		/* tracefs is root's: evtraced says what it has. */
+		if (errno != EACCES || geteuid() == 0 ||
+		    evt_remote_kernel_ids(&paths, &ids, &n, err, err_size))
+			return -1;
+	}
 	k = calloc(1, sizeof(*k));
 	if (!k || !(k->c = calloc(n ? n : 1, sizeof(*k->c))))
 		goto oom;
@@ -133,6 +118,8 @@ int evt_kernel_count_open(const char *const *patterns, unsigned npatterns,
 			k->c[k->n].path = strdup(paths[i]);
 			if (!k->c[k->n].path)
 				goto oom;
+			k->c[k->n].id = ids ? ids[i] :
+				evt_kernel_event_id(paths[i], err, err_size);
 			if (open_counter(&k->c[k->n], pid, on_exec, err, err_size)) {
 				free(k->c[k->n].path);
 				goto fail;
@@ -145,12 +132,14 @@ int evt_kernel_count_open(const char *const *patterns, unsigned npatterns,
 		}
 	}
 	evt_kernel_event_paths_free(paths, n);
+	free(ids);
 	*out = k;
 	return 0;
 oom:
 	snprintf(err, err_size, "out of memory");
 fail:
 	evt_kernel_event_paths_free(paths, n);
+	free(ids);
 	evt_kernel_count_close(k);
 	return -1;
 }

@@ -109,6 +109,26 @@ void evt_kernel_event_paths_free(char **paths, unsigned n)
 	free(paths);
 }
 
+long evt_kernel_event_id(const char *path, char *err, size_t err_size)
+{
+	char system[256], name[256], *text;
+	long id = -1;
+	int size;
+
+	while (*path == '/')
+		path++;
+	if (sscanf(path, EVT_KERNEL_PREFIX "%255[^/]/%255s", system, name) != 2 ||
+	    system[0] == '.' || name[0] == '.')
+		return snprintf(err, err_size, "%s: not a kernel event", path), -1;
+	text = tracefs_event_file_read(NULL, system, name, "id", &size);
+	if (text)
+		id = strtol(text, NULL, 10);
+	free(text);
+	if (id < 0)
+		snprintf(err, err_size, "%s: its id cannot be read from tracefs", path);
+	return id;
+}
+
 /* The type of an array's element: "char[16]" without "[16]", and a
  * __data_loc's without its keyword. */
 static void element_type(const char *type, char *out, size_t size)

@@ -34,6 +34,10 @@ int evt_kernel_event_paths(char ***paths, unsigned *n, char *err,
 			   size_t err_size);
 void evt_kernel_event_paths_free(char **paths, unsigned n);
 
+/* The kernel's tracepoint id of the event at path (tracefs's "id" file),
+ * or -1 with err set. */
+long evt_kernel_event_id(const char *path, char *err, size_t err_size);
+
 /*
  * The format of the kernel event at path, converted (evt_event_format_free
  * it).  0; or -1 with err set (no such event, a format libtraceevent

@@ -2,6 +2,8 @@
 # perf_event_open in a command from its exec on, with the children it
 # forks, beside its user events, or in one running process (traced or
 # not); exact counts, and the kernel's refusal with the setting named.
+# A user tracefs keeps out gets the events' ids from evtraced and opens
+# the counters as themselves, so that the kernel's own check applies.
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (tracefs, perf_event_paranoid)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
 TR=/sys/kernel/tracing
@@ -76,4 +78,30 @@ expect_grep "^evtrace: count: $OPENAT: the kernel refuses to count it in pid [0-
 echo 1 >/proc/sys/kernel/perf_event_paranoid
 nocaps "$EVTRACE" count -e "$OPENAT" -- sh -c ': </etc/hostname' 2>"$T/err" || fail "count at paranoid 1: $(cat "$T/err")"
 [ "$(count_of "$OPENAT" "$T/err")" -ge 1 ] || fail "nothing counted at paranoid 1: $(cat "$T/err")"
+
+# 6. An ordinary user: names and ids from evtraced, counters their own.
+make_users
+chmod 755 "$R"
+mkdir -m 700 "$R/bob" && chown evt-bob "$R/bob"
+SOCK=$T/evtraced.sock
+bob() { setpriv --reuid=evt-bob --regid="$(id -g evt-bob)" --clear-groups \
+	env LD_LIBRARY_PATH="$T/bin" EVTRACE_DAEMON_SOCKET="$SOCK" EVTRACE_RUNDIR="$R/bob/run" "$@"; }
+set +e; bob "$EVTRACE_U" count -e "$OPENAT" -- true 2>"$T/err"; got=$?; set -e
+expect_eq "$got" 1 "bob without a daemon"
+expect_eq "$(cat "$T/err")" "evtrace: count: kernel events: tracefs is root's, and evtraced, which lists them to anyone, is not running ($SOCK: No such file or directory)" "bob told"
+"$EVTRACE" daemon --socket "$SOCK" 2>"$T/daemon.log" &
+BG_PIDS="$BG_PIDS $!"
+for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.05; done
+"$EVTRACE" ls --ids kernel/syscalls/sys_enter_openat >"$T/ids"
+expect_eq "$(cat "$T/ids")" "0 $OPENAT id=$(cat "$TR/events/syscalls/sys_enter_openat/id")" "ls --ids: the kernel's tracepoint id"
+echo 2 >/proc/sys/kernel/perf_event_paranoid
+set +e; bob "$EVTRACE_U" count -e "$OPENAT" -- true 2>"$T/err"; got=$?; set -e
+expect_eq "$got" 1 "bob at paranoid 2"
+expect_grep "^evtrace: count: $OPENAT: the kernel refuses to count it in pid [0-9]* (perf_event_open: Permission denied): kernel.perf_event_paranoid is 2" "$T/err" "bob refused by the kernel"
+echo 1 >/proc/sys/kernel/perf_event_paranoid
+for n in 3 8; do
+	bob "$EVTRACE_U" count -e "$OPENAT" -- sh -c "i=0; while [ \$i -lt $n ]; do : </etc/hostname; i=\$((i+1)); done" \
+		2>"$T/bob$n" || fail "bob's count at paranoid 1: $(cat "$T/bob$n")"
+done
+expect_eq "$(($(count_of "$OPENAT" "$T/bob8") - $(count_of "$OPENAT" "$T/bob3")))" 5 "bob's openat counts of 8 and 3 opens"
 echo "$old" >/proc/sys/kernel/perf_event_paranoid

@@ -40,6 +40,15 @@ static void requests_round_trip(void)
 	CHECK_STR(err, "add: one event or one id");
 	CHECK(parse("verb read\npid 1\n", &r, err) < 0);
 	CHECK_STR(err, "read takes nothing");
+	/* The kernel's events are the machine's: no pid. */
+	CHECK(parse("verb ls\npath kernel/sched\nids 1\n", &r, err) == 0);
+	CHECK(parse("verb format\npath kernel/sched/sched_switch\n", &r, err) == 0);
+	CHECK(parse("verb ls\npid 1\npath kernel/\n", &r, err) < 0);
+	CHECK_STR(err, "ls: kernel events take no pid");
+	CHECK(parse("verb enable\npath kernel/sched\n", &r, err) < 0);
+	CHECK_STR(err, "enable: no pid");
+	CHECK(parse("verb ls\npath printk/x\n", &r, err) < 0);
+	CHECK_STR(err, "ls: no pid");
 	CHECK(parse("verb stop\n", &r, err) == 0 && r.verb == EVT_VERB_STOP);
 }
 
