@@ -273,7 +273,7 @@ static void on_term(int sig)
 static void __attribute__((noreturn))
 worker(const struct client *c, int out, int err, evt_command_fn run)
 {
-	char *argv[16 + 2 * EVT_RULES_MAX_PATTERNS], pids[EVT_PROTO_MAX_PIDS * 12];
+	char *argv[24 + 2 * EVT_RULES_MAX_PATTERNS], pids[EVT_PROTO_MAX_PIDS * 12];
 	char numbers[48];
 	int argc = build_argv(c, argv, pids, sizeof(pids), numbers);
 

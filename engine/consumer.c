@@ -19,6 +19,7 @@
 #include "layout.h"
 #include "live_stream.h"
 #include "pattern.h"
+#include "process_info.h"
 #include "record_fields.h"
 #include "rundir.h"
 
@@ -57,6 +58,14 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 			return snprintf(err, err_size, "run directory path too long"), -1;
 	} else if (evt_rundir_path(rundir, sizeof(rundir), err, err_size)) {
 		return -1;
+	} else if (attr->pid > 0 && geteuid() == 0) {
+		struct evt_process_info info;
+
+		/* Root reads another user's process in that user's run
+		 * directory, the one its environment names. */
+		if (evt_process_info(attr->pid, &info, err, err_size) == 0 &&
+		    info.euid != 0 && info.rundir[0])
+			snprintf(rundir, sizeof(rundir), "%s", info.rundir);
 	}
 	c = calloc(1, sizeof(*c));
 	if (!c)

@@ -212,6 +212,8 @@ if grep -q '\[\|^# collection' "$T/ls"; then cat "$T/ls" >&2; fail "a session th
 [ ! -e "$SOCK" ] || fail "the daemon left its socket behind"
 "$EVTRACE" ls -p "$app" typed >"$T/out" || fail "root cannot list alice's program"
 expect_grep "^0 typed/all$" "$T/out" "root lists alice's program"
+"$CONSUME" ids "$app" typed/all >"$T/out" 2>&1 || fail "root's consumer of alice's program: $(cat "$T/out")"
+expect_grep "^event $TYPED_ID typed/all$" "$T/out" "root's consumer: alice's program, the run directory's id"
 
 # Garbage, half messages, huge lengths and another user's directory do
 # not hurt the daemon or its other clients; nothing is run for them.

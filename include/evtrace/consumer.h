@@ -13,7 +13,8 @@
  *
  * Link with -levtrace-consumer (pkg-config evtrace-consumer).  A consumer
  * reads the caller's own processes (its run directory, $EVTRACE_RUNDIR or
- * /dev/shm/evtrace-<euid>); root may name another user's run directory.
+ * /dev/shm/evtrace-<euid>); root may name another user's run directory,
+ * and reads another user's pid in the run directory it uses.
  * A consumer of another user's process (attr.pid, no attr.rundir) is
  * served by evtraced (`evtrace daemon`, at $EVTRACE_DAEMON_SOCKET or
  * /run/evtrace/evtraced.sock) within its permission rules: counting any
