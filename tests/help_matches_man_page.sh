@@ -1,5 +1,5 @@
-# Every command and option that --help shows is in evtrace(1), and the
-# version is the project's.
+# Every command and option that --help shows is in evtrace(1), the
+# version is the project's, and every man page closes the indents it opens.
 . "$(dirname "$0")/lib.sh"
 man=$(dirname "$0")/../doc/evtrace.1
 "$EVTRACE" --help >"$T/help"
@@ -11,3 +11,6 @@ for cmd in $(sed -n 's/^  evtrace \([a-z-]*\).*/\1/p' "$T/help"); do
 	done
 done
 "$EVTRACE" --version | grep -q "^evtrace $(sed -n "s/^  version : '\(.*\)',/\1/p" "$(dirname "$0")/../meson.build")$" || fail "version"
+for page in "$(dirname "$0")"/../doc/*.[13]; do
+	expect_eq "$(grep -c '^\.RE' "$page" || true)" "$(grep -c '^\.RS' "$page" || true)" "$(basename "$page"): .RE for each .RS"
+done
