@@ -2,9 +2,9 @@
  * evtraced.c - accepts clients and gives each a process of its own, so
  * that one that sends garbage, stalls or crashes its worker costs the
  * others nothing.  Traced programs never talk to the daemon: when it dies,
- * its workers die with it (PR_SET_PDEATHSIG), their collections' events
- * are switched off by the next engine or by the programs themselves, and
- * their clients read end of file.
+ * what it serves gets SIGTERM (PR_SET_PDEATHSIG) and ends as at the
+ * daemon's own SIGTERM (traces finished, events switched off), and the
+ * clients read end of file.
  */
 #include <errno.h>
 #include <signal.h>
@@ -134,7 +134,8 @@ client_process(int listen_fd, int fd, pid_t daemon, evt_command_fn run)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* The daemon gone, what it serves ends as at its SIGTERM. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != daemon)
 		_exit(1);
 	close(listen_fd);

@@ -518,31 +518,30 @@ static const void *take(struct evt_wire *w, size_t n)
 	return p;
 }
 
+/* An n-byte integer, little endian as the host (one machine). */
+static uint64_t take_int(struct evt_wire *w, size_t n)
+{
+	const void *p = take(w, n);
+	uint64_t v = 0;
+
+	if (p)
+		memcpy(&v, p, n);
+	return v;
+}
+
 uint8_t evt_wire_get_u8(struct evt_wire *w)
 {
-	const uint8_t *p = take(w, 1);
-
-	return p ? *p : 0;
+	return (uint8_t)take_int(w, 1);
 }
 
 uint32_t evt_wire_get_u32(struct evt_wire *w)
 {
-	const void *p = take(w, 4);
-	uint32_t v = 0;
-
-	if (p)
-		memcpy(&v, p, 4);
-	return v;
+	return (uint32_t)take_int(w, 4);
 }
 
 uint64_t evt_wire_get_u64(struct evt_wire *w)
 {
-	const void *p = take(w, 8);
-	uint64_t v = 0;
-
-	if (p)
-		memcpy(&v, p, 8);
-	return v;
+	return take_int(w, 8);
 }
 
 const void *evt_wire_get_bytes(struct evt_wire *w, uint32_t *n)

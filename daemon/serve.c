@@ -26,7 +26,6 @@
 #include "ctl.h"
 #include "event_format.h"
 #include "live.h"
-#include "pattern.h"
 #include "permission.h"
 #include "policy.h"
 #include "protocol.h"
@@ -128,20 +127,6 @@ static int find_targets(struct client *c)
 	return 0;
 }
 
-/* The first event a pattern takes in process ctl that the client may not
- * record, or NULL. */
-static const struct evt_ctl_event *forbidden(const struct evt_ctl *ctl,
-					     const char *pattern)
-{
-	uint32_t i;
-
-	for (i = 0; i < ctl->nevents; i++)
-		if (evt_pattern_match(pattern, ctl->events[i].path) &&
-		    !evt_event_cap_any(&ctl->events[i]))
-			return &ctl->events[i];
-	return NULL;
-}
-
 /* The permission table, applied to the request.  0, or -1 refused. */
 static int check_rights(struct client *c)
 {
@@ -188,7 +173,7 @@ static int check_rights(struct client *c)
 		for (i = 0; i < c->nctls; i++)
 			for (k = 0; k < c->req.nevents; k++) {
 				const struct evt_ctl_event *e =
-					forbidden(c->ctls[i], c->req.events[k]);
+					evt_uncapped_event(c->ctls[i], c->req.events[k]);
 
 				if (e) {
 					evt_refuse_fields(&c->info, c->ctls[i]->h.pid,
@@ -260,12 +245,14 @@ static int build_argv(const struct client *c, char **argv, char *pids,
 	return argc;
 }
 
-/* The daemon stopping ends the command as ^C would. */
+/* The daemon stopping ends the command as ^C would, and says so. */
 static volatile pid_t worker_pid;
+static volatile sig_atomic_t terminated;
 
 static void on_term(int sig)
 {
 	(void)sig;
+	terminated = 1;
 	if (worker_pid > 0)
 		kill(worker_pid, SIGTERM);
 }
@@ -445,6 +432,10 @@ void evt_serve(int sock, evt_command_fn run)
 		goto out;
 	}
 	status = relay(&c, pid, pipes[0][0], pipes[1][0]);
+	if (terminated) {
+		refuse(&c, status ? status : 1, "evtraced stopped, which ended it");
+		goto out;
+	}
 	n = snprintf(code, sizeof(code), "%d", status);
 	evt_proto_send_kind(sock, 'x', code, (size_t)n);
 out:

@@ -14,7 +14,6 @@
 #include <evtrace/consumer.h>
 
 #include "ctl.h"
-#include "pattern.h"
 #include "permission.h"
 #include "policy.h"
 #include "protocol.h"
@@ -95,19 +94,15 @@ static void send_count(uint32_t id, const char *path, uint64_t count, void *ctx)
 static int may_add(struct evt_session *s, const char *pattern, char *err,
 		   size_t err_size)
 {
-	uint32_t i;
+	const struct evt_ctl_event *e;
 
 	if (evt_ctl_refresh(s->ctl, err, err_size))
 		return -1;
-	for (i = 0; i < s->ctl->nevents; i++)
-		if (evt_pattern_match(pattern, s->ctl->events[i].path) &&
-		    !evt_event_cap_any(&s->ctl->events[i])) {
-			evt_refuse_fields(s->info, s->ctl->h.pid,
-					  evt_ctl_optin_gid(s->ctl),
-					  s->ctl->events[i].path, err, err_size);
-			return -1;
-		}
-	return 0;
+	e = evt_uncapped_event(s->ctl, pattern);
+	if (e)
+		evt_refuse_fields(s->info, s->ctl->h.pid, evt_ctl_optin_gid(s->ctl),
+				  e->path, err, err_size);
+	return e ? -1 : 0;
 }
 
 static void select_events(struct evt_session *s, struct evt_consumer *c,

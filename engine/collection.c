@@ -1361,10 +1361,5 @@ int evt_collection_events(struct evt_collection *c,
 				     const char *format, void *ctx),
 			  void *ctx)
 {
-	uint32_t g;
-
-	for (g = 0; g < c->ids.n; g++)
-		cb(c->ids.events[g].public_id, c->ids.events[g].path,
-		   c->ids.events[g].format, ctx);
-	return (int)c->ids.n;
+	return evt_event_ids_each(&c->ids, cb, ctx);
 }

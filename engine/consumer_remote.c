@@ -47,7 +47,9 @@ int evt_remote_call(int sock, const struct evt_request *r,
 	if (len < 0)
 		return snprintf(err, err_size, "request too long for evtraced"), -1;
 	if (evt_proto_send(sock, buf, (size_t)len, -1))
-		return snprintf(err, err_size, "evtraced: %s", strerror(errno)), -1;
+		return snprintf(err, err_size, "evtraced ended the session (%s)",
+				errno == EPIPE || errno == ECONNRESET ? "did it stop?" :
+				strerror(errno)), -1;
 	for (;;) {
 		long n = evt_proto_recv(sock, buf, NULL, ANSWER_TIMEOUT_MS, why,
 					sizeof(why));

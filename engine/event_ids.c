@@ -98,21 +98,24 @@ uint32_t evt_event_ids_get(struct evt_event_ids *ids,
 		return EVT_NO_ID;
 	}
 	g->public_id = ids->registry ?
-		evt_id_registry_get(ids->registry, h, e->path) : ids->n;
+		evt_id_registry_get(ids->registry, h, e->path) : EVT_NO_ID;
 	if (g->public_id == EVT_NO_ID)
 		g->public_id = EVT_LOCAL_IDS + ids->n;
 	ids->slots[s] = ids->n;
 	return ids->n++;
 }
 
-uint32_t evt_event_ids_dense(const struct evt_event_ids *ids, uint32_t public_id)
+int evt_event_ids_each(const struct evt_event_ids *ids,
+		       void (*cb)(uint32_t id, const char *path,
+				  const char *format, void *ctx),
+		       void *ctx)
 {
 	uint32_t g;
 
 	for (g = 0; g < ids->n; g++)
-		if (ids->events[g].public_id == public_id)
-			return g;
-	return EVT_NO_ID;
+		cb(ids->events[g].public_id, ids->events[g].path,
+		   ids->events[g].format, ctx);
+	return (int)ids->n;
 }
 
 void evt_event_ids_free(struct evt_event_ids *ids)

@@ -7,8 +7,9 @@
  * arrays and stream classes.  Two programs that define one path with two
  * formats get two ids.  What users see (ls --ids, consumers, selections
  * by id) is the public id, the one every engine of the run directory
- * agrees on (id_registry.h); without a registry, the dense id or, when
- * the registry fails, EVT_LOCAL_IDS + the dense id.
+ * agrees on (id_registry.h); without a registry, or when it fails,
+ * EVT_LOCAL_IDS + the dense id, so that such an id is never taken for a
+ * registered one.
  */
 #ifndef EVT_ENGINE_EVENT_IDS_H
 #define EVT_ENGINE_EVENT_IDS_H
@@ -55,8 +56,11 @@ static inline uint32_t evt_event_ids_public(const struct evt_event_ids *ids,
 {
 	return g < ids->n ? ids->events[g].public_id : EVT_NO_ID;
 }
-/* The dense id of a public id, or EVT_NO_ID. */
-uint32_t evt_event_ids_dense(const struct evt_event_ids *ids, uint32_t public_id);
+/* Calls cb for every event, by public id; returns how many. */
+int evt_event_ids_each(const struct evt_event_ids *ids,
+		       void (*cb)(uint32_t id, const char *path,
+				  const char *format, void *ctx),
+		       void *ctx);
 void evt_event_ids_free(struct evt_event_ids *ids);
 
 #endif

@@ -3,6 +3,7 @@
  * hash table from event hash to line number over an append-only file.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@ struct evt_id_registry {
 	uint64_t *keys;			/* hash table: hash -> id */
 	uint32_t *ids;			/* EVT_NO_ID: a free slot */
 	uint32_t nslots, used;
+	bool reported;			/* that it could not give an id */
 };
 
 struct evt_id_registry *evt_id_registry_open(const struct evt_rundir *rd)
@@ -37,7 +39,8 @@ struct evt_id_registry *evt_id_registry_open(const struct evt_rundir *rd)
 	r->fd = evt_rundir_openat(rd, EVT_ID_REGISTRY_NAME,
 				  O_RDWR | O_CREAT | O_APPEND, 0600, err, sizeof(err));
 	if (r->fd < 0) {
-		evt_report("%s; event ids are this engine's own", err);
+		evt_report("%s; event ids are this engine's own, from %u", err,
+			   EVT_LOCAL_IDS);
 		free(r);
 		return NULL;
 	}
@@ -175,5 +178,11 @@ uint32_t evt_id_registry_get(struct evt_id_registry *r, uint64_t hash,
 		id = find(r, hash);
 out:
 	flock(r->fd, LOCK_UN);
+	if (id == EVT_NO_ID && !r->reported) {
+		r->reported = true;
+		evt_report("%s: cannot give %s an id (unreadable, or more than %u "
+			   "bytes); this engine's new events get ids of its own, "
+			   "from %u", r->path, path, EVT_ID_REGISTRY_MAX, EVT_LOCAL_IDS);
+	}
 	return id;
 }

@@ -24,7 +24,8 @@
 struct evt_id_registry;
 
 /* Opens (makes) the registry of rd; NULL when it cannot (said through
- * evt_report): the engine then numbers events by itself. */
+ * evt_report): the engine then numbers events by itself, from
+ * EVT_LOCAL_IDS. */
 struct evt_id_registry *evt_id_registry_open(const struct evt_rundir *rd);
 /*
  * The id of the event with this hash and path, given one when new; or

@@ -109,17 +109,40 @@ void evt_kernel_event_paths_free(char **paths, unsigned n)
 	free(paths);
 }
 
+/* "kernel/<system>/<event>" into its two names, neither empty nor
+ * starting with '.'.  0, or -1 with err set. */
+static int split_path(const char *path, char system[256], char name[256],
+		      char *err, size_t err_size)
+{
+	const char *p = path, *slash;
+	size_t slen;
+
+	while (*p == '/')
+		p++;
+	if (strncmp(p, EVT_KERNEL_PREFIX, strlen(EVT_KERNEL_PREFIX)))
+		goto bad;
+	p += strlen(EVT_KERNEL_PREFIX);
+	slash = strchr(p, '/');
+	slen = slash ? (size_t)(slash - p) : 0;
+	if (!slen || slen > 255 || strchr(slash + 1, '/') || !slash[1] ||
+	    strlen(slash + 1) > 255 || *p == '.' || slash[1] == '.')
+		goto bad;
+	snprintf(system, 256, "%.*s", (int)slen, p);
+	snprintf(name, 256, "%s", slash + 1);
+	return 0;
+bad:
+	return snprintf(err, err_size, "%s: not a kernel event "
+			"(kernel/<system>/<event>)", path), -1;
+}
+
 long evt_kernel_event_id(const char *path, char *err, size_t err_size)
 {
 	char system[256], name[256], *text;
 	long id = -1;
 	int size;
 
-	while (*path == '/')
-		path++;
-	if (sscanf(path, EVT_KERNEL_PREFIX "%255[^/]/%255s", system, name) != 2 ||
-	    system[0] == '.' || name[0] == '.')
-		return snprintf(err, err_size, "%s: not a kernel event", path), -1;
+	if (split_path(path, system, name, err, err_size))
+		return -1;
 	text = tracefs_event_file_read(NULL, system, name, "id", &size);
 	if (text)
 		id = strtol(text, NULL, 10);
@@ -200,7 +223,7 @@ static int convert_field(const struct tep_format_field *k,
 int evt_kernel_event_format(const char *path, struct evt_event_format *out,
 			    char *err, size_t err_size)
 {
-	const char *dir = tracing_dir(err, err_size), *p = path;
+	const char *dir = tracing_dir(err, err_size);
 	struct tep_format_field **fields = NULL;
 	struct tep_handle *tep = NULL;
 	struct tep_event *event = NULL;
@@ -211,14 +234,8 @@ int evt_kernel_event_format(const char *path, struct evt_event_format *out,
 	memset(out, 0, sizeof(*out));
 	if (!dir)
 		return -1;
-	while (*p == '/')
-		p++;
-	if (sscanf(p, EVT_KERNEL_PREFIX "%255[^/]/%255[^/]", system, name) != 2 ||
-	    strchr(p + strlen(EVT_KERNEL_PREFIX) + strlen(system) + 1 + strlen(name), '/'))
-		return snprintf(err, err_size, "%s: not a kernel event "
-				"(kernel/<system>/<event>)", path), -1;
-	if (system[0] == '.' || name[0] == '.')
-		return snprintf(err, err_size, "%s: not a kernel event", path), -1;
+	if (split_path(path, system, name, err, err_size))
+		return -1;
 	/* Its own format file only: a system may have hundreds. */
 	text = tracefs_event_file_read(NULL, system, name, "format", &size);
 	tep = text ? tep_alloc() : NULL;

@@ -640,7 +640,6 @@ int evt_live_stream_events(struct evt_live_stream *s,
 			   void *ctx)
 {
 	char why[PATH_MAX + 200];
-	uint32_t g;
 	unsigned k;
 
 	discover(s);
@@ -649,10 +648,7 @@ int evt_live_stream_events(struct evt_live_stream *s,
 			evt_ctl_refresh(s->w[k].ctl, why, sizeof(why));
 			apply(s, &s->w[k]);	/* gives ids */
 		}
-	for (g = 0; g < s->ids.n; g++)
-		cb(s->ids.events[g].public_id, s->ids.events[g].path,
-		   s->ids.events[g].format, ctx);
-	return (int)s->ids.n;
+	return evt_event_ids_each(&s->ids, cb, ctx);
 }
 
 int evt_live_stream_watched(struct evt_live_stream *s)

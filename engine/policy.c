@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "event_format.h"
+#include "pattern.h"
 #include "policy.h"
 
 static bool cap_any_only;
@@ -20,6 +21,18 @@ bool evt_event_cap_any(const struct evt_ctl_event *e)
 {
 	return evt_event_kind_is_typed(e->layout.kind) &&
 	       (e->layout.typed.flags & EVT_FORMAT_FL_CAP_ANY);
+}
+
+const struct evt_ctl_event *evt_uncapped_event(const struct evt_ctl *ctl,
+					       const char *pattern)
+{
+	uint32_t i;
+
+	for (i = 0; i < ctl->nevents; i++)
+		if (evt_pattern_match(pattern, ctl->events[i].path) &&
+		    !evt_event_cap_any(&ctl->events[i]))
+			return &ctl->events[i];
+	return NULL;
 }
 
 bool evt_policy_may_record(const struct evt_ctl_event *e)

@@ -17,6 +17,10 @@
 void evt_policy_cap_any_only(void);
 /* Whether event e is flagged CAP_ANY: its fields are anyone's to record. */
 bool evt_event_cap_any(const struct evt_ctl_event *e);
+/* The first event of process ctl that pattern names and that is not
+ * flagged CAP_ANY, or NULL. */
+const struct evt_ctl_event *evt_uncapped_event(const struct evt_ctl *ctl,
+					       const char *pattern);
 /* Whether this engine may record the fields of event e. */
 bool evt_policy_may_record(const struct evt_ctl_event *e);
 /*

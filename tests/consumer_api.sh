@@ -30,6 +30,32 @@ id=$(awk -v p="$alive" '$1 == "event" && $3 == p { print $2 }' "$T/c2")
 # ls --ids shows the id the consumer used: the run directory's.
 expect_eq "$("$EVTRACE" ls --ids -p "$WAIT_PID" "$alive" | tail -1)" "0 $alive id=$id" "ls --ids"
 expect_eq "$(grep -c " $alive\$" "$EVTRACE_RUNDIR/event-ids")" 1 "registry lines of the event"
+# A line of the registry that is not one keeps its number; a registry
+# that is full (16 MiB) or a symlink is refused, said, and ids come from
+# 2^31 instead.
+passwd_sum=$(sha256sum /etc/passwd)
+for case in garbage big link; do
+	mkdir -m 700 "$R/$case"
+	case $case in
+	garbage) printf 'not a line\n' >"$R/$case/event-ids" ;;
+	big) truncate -s 17M "$R/$case/event-ids" ;;
+	link) ln -s /etc/passwd "$R/$case/event-ids" ;;
+	esac
+	[ -L "$R/$case/event-ids" ] || chmod 600 "$R/$case/event-ids"
+	EVTRACE_RUNDIR=$R/$case "$TRACEE" wait >"$T/$case.out" 2>/dev/null &
+	cp=$!
+	BG_PIDS="$BG_PIDS $cp"
+	for _ in $(seq 100); do grep -q ready "$T/$case.out" 2>/dev/null && break; sleep 0.05; done
+	EVTRACE_RUNDIR=$R/$case "$EVTRACE" ls --ids -p "$cp" ftrace/print >"$T/$case.ls" 2>"$T/$case.err"
+	kill "$cp"
+done
+expect_eq "$(tail -1 "$T/garbage.ls")" "0 ftrace/print id=1" "the id after a line that is not one"
+expect_eq "$(sed -n 2p "$R/garbage/event-ids" | cut -d' ' -f2)" ftrace/print "the registry after a line that is not one"
+expect_eq "$(tail -1 "$T/link.ls")" "0 ftrace/print id=2147483648" "an id without a registry"
+expect_eq "$(tail -1 "$T/big.ls")" "0 ftrace/print id=2147483648" "an id when the registry is full"
+expect_grep "^evtrace: $R/big/event-ids: cannot give ftrace/print an id (unreadable, or more than 16777216 bytes); this engine's new events get ids of its own, from 2147483648$" "$T/big.err" "a full registry said"
+expect_grep "^evtrace: $R/link/event-ids: a symbolic link, not a regular file; refused; event ids are this engine's own, from 2147483648$" "$T/link.err" "a planted registry refused"
+expect_eq "$(sha256sum /etc/passwd)" "$passwd_sum" "/etc/passwd after the planted link"
 n=$(grep -c "^$alive id=$id pid=$WAIT_PID arg0=i:[0-9]* | alive [0-9]*\$" "$T/c2")
 [ "$n" -ge 10 ] || { cat "$T/c2" >&2; fail "only $n records of the event added by id"; }
 grep -v "^$alive id=\|^event \|^removed \|^after " "$T/c2" && fail "records of events not added"

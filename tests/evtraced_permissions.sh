@@ -270,18 +270,40 @@ grep -q "^notyours .*the trace directory handed over is not a directory of uid $
 grep -q "^ok .*0 typed/all" "$T/raw.out" || fail "a good client after the bad ones: $(cat "$T/raw.out")"
 kill -0 "$DAEMON" || fail "the daemon died of its clients"
 
+# A client's connection process killed outright: the client says so, the
+# command it ran ends all the same (its events off).
+as_bg evt-bob "$T/bin/evtrace" stream -p "$app" -e typed/all >/dev/null 2>"$T/stream.err" &
+streamer=$!
+BG_PIDS="$BG_PIDS $streamer"
+wait_on "$app" typed/all
+server=$(sed -n "s/^evtraced: client pid $streamer uid $BOB: served by pid \([0-9]*\)$/\1/p" "$T/daemon.log")
+[ -n "$server" ] || fail "the daemon did not log who serves the stream: $(cat "$T/daemon.log")"
+kill -9 "$server"
+set +e; wait "$streamer"; got=$?; set -e
+expect_eq "$got" 1 "bob's stream when its connection process died"
+expect_grep "^evtrace: stream: evtraced ended the connection before the stream did (did it stop?)$" "$T/stream.err" "bob told"
+for _ in $(seq 100); do "$EVTRACE" ls -p "$app" typed/all | grep -q '\[' || break; sleep 0.05; done
+"$EVTRACE" ls -p "$app" typed/all >"$T/ls"
+if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "the stream left typed/all on"; fi
+
 # The daemon killed mid-recording: bob is told, alice's program runs on
 # unharmed, and what was drained stays readable.
 as_bg evt-bob "$T/bin/evtrace" record -p "$app" -e typed/all -o "$T/bob/tr2" 2>"$T/record.err" &
 recorder=$!
-BG_PIDS="$BG_PIDS $recorder"
+as_bg evt-bob "$T/bin/consume" record "$app" typed/ >"$T/consume.out" 2>&1 &
+consumer=$!
+BG_PIDS="$BG_PIDS $recorder $consumer"
 wait_on "$app" typed/all
+for _ in $(seq 100); do grep -q '^added 1$' "$T/consume.out" && break; sleep 0.05; done
 feed app 4 12
 sleep 0.3
 kill -9 "$DAEMON"
 set +e; wait "$recorder"; got=$?; set -e
 expect_eq "$got" 1 "bob's record when the daemon died"
-expect_grep "evtrace: record: evtraced ended the connection before the record did (did it stop?); what it drained until then is in $T/bob/tr2" "$T/record.err" "bob told of the daemon's death"
+expect_grep "written to $T/bob/tr2; 0 events lost" "$T/record.err" "bob's recording finished when the daemon died"
+expect_grep "^evtrace: record: evtraced stopped, which ended it$" "$T/record.err" "bob told of the daemon's death"
+wait "$consumer" || fail "bob's consumer exited $? when the daemon died"
+expect_grep "^read: evtraced ended the session (did it stop?)$" "$T/consume.out" "bob's consumer told of the daemon's death"
 # Its worker ends the recording as ^C would, switching typed/all off.
 for _ in $(seq 100); do "$EVTRACE" ls -p "$app" typed/all | grep -q '\[' || break; sleep 0.05; done
 "$EVTRACE" ls -p "$app" typed/all >"$T/ls"

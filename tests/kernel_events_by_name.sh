@@ -111,6 +111,8 @@ expect_status 1 "$EVTRACE" format kernel/nosuch/event
 expect_eq "$(cat "$T/err")" "evtrace: format: kernel/nosuch/event: no such kernel event (or libtraceevent cannot parse its format)" "no such event"
 expect_status 1 "$EVTRACE" format kernel/sched
 expect_eq "$(cat "$T/err")" "evtrace: format: kernel/sched: not a kernel event (kernel/<system>/<event>)" "a system is not an event"
+expect_status 1 "$EVTRACE" format kernel/../events/sched
+expect_eq "$(cat "$T/err")" "evtrace: format: kernel/../events/sched: not a kernel event (kernel/<system>/<event>)" "a path out of events/"
 expect_status 1 "$EVTRACE" ls kernel/nosuch
 expect_eq "$(cat "$T/err")" "evtrace: ls: kernel/nosuch: no such kernel event or directory" "ls of nothing"
 expect_status 1 "$EVTRACE" ls -p 1 kernel/

@@ -121,9 +121,14 @@ static void read_for(struct evt_consumer *c, int ms)
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
+		int n;
+
 		if (poll(&pfd, 1, 1000) < 0)
 			break;
-		if (evt_consumer_read(c, print_record, NULL, err, sizeof(err)) <= 0)
+		n = evt_consumer_read(c, print_record, NULL, err, sizeof(err));
+		if (n < 0)
+			printf("read: %s\n", err);
+		if (n <= 0)
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (ms >= 0 && (now.tv_sec - start.tv_sec) * 1000 +
