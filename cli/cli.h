@@ -29,8 +29,8 @@ int cli_error(const char *cmd, const char *fmt, ...)
 int cli_parse_pid(const char *cmd, const char *arg);
 /* Checks a pattern's syntax; reports with the position when it is bad. */
 bool cli_pattern_ok(const char *cmd, const char *pattern);
-/* The same for an -e of record, count or stream, which take user events
- * only (for now): a kernel/ pattern is reported. */
+/* The same for an -e of stream, which takes user events only (for now):
+ * a kernel/ pattern is reported. */
 bool cli_user_pattern_ok(const char *cmd, const char *pattern);
 /* "PID[,PID]..." appended to *pids; reports and returns -1 when it is
  * not that. */

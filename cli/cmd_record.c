@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "protocol.h"
 #include "collection.h"
+#include "kernel_events.h"
 #include "layout.h"
 #include "rules.h"
 #include "rundir.h"
@@ -116,6 +117,16 @@ static int via_daemon(const int *pids, unsigned npids,
 	return cli_via_daemon("record", &r, o->output);
 }
 
+/* cli_spawn's hook: the kernel events of the command, from its exec. */
+static int kernel_command(pid_t child, void *ctx)
+{
+	char err[PATH_MAX + 300];
+
+	if (evt_collection_kernel_command(ctx, child, err, sizeof(err)))
+		return cli_error("record", "%s", err), -1;
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -125,6 +136,7 @@ int cmd_record(int argc, char **argv)
 		{ "overwrite", no_argument, NULL, 'O' },
 		{ "packet-size", required_argument, NULL, 'S' },
 		{ "packets", required_argument, NULL, 'N' },
+		{ "kernel-buffer", required_argument, NULL, 'K' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -140,7 +152,7 @@ int cmd_record(int argc, char **argv)
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	int opt, exec_errno = 0, ret = 1, show_stats = 0, *pids = NULL;
 	struct until u = { 0, 0 };
-	unsigned npids = 0, nuser;
+	unsigned npids = 0, nuser, nkernel = 0;
 	char what[PATH_MAX + 64];
 
 	if (!patterns)
@@ -148,8 +160,9 @@ int cmd_record(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+e:p:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
-			if (!cli_user_pattern_ok("record", optarg))
+			if (!cli_pattern_ok("record", optarg))
 				goto out;
+			nkernel += evt_is_kernel_path(optarg);
 			patterns[o.npatterns++] = optarg;
 			break;
 		case 'p':
@@ -169,6 +182,16 @@ int cmd_record(int argc, char **argv)
 		case 'N':
 			if (parse_u32("--packets", optarg, &o.packet_count))
 				goto out;
+			break;
+		case 'K':
+			if (parse_u32("--kernel-buffer", optarg, &o.kernel_ring_kib))
+				goto out;
+			if (o.kernel_ring_kib < 8 || o.kernel_ring_kib > (1u << 20) ||
+			    (o.kernel_ring_kib & (o.kernel_ring_kib - 1))) {
+				cli_error("record", "--kernel-buffer %s: not a power "
+					  "of two from 8 to 1048576 (KiB)", optarg);
+				goto out;
+			}
 			break;
 		case 's':
 			show_stats = 1;
@@ -217,6 +240,8 @@ int cmd_record(int argc, char **argv)
 			(unsigned long long)(EVT_ARENA_BYTES /
 					     ((uint64_t)o.packet_size * o.packet_count)));
 	nuser = o.npatterns;
+	/* -e kernel/... alone: a process need not be traced. */
+	o.untraced_ok = nkernel && nkernel == nuser;
 	if (o.npatterns == 0)
 		patterns[o.npatterns++] = "printk";
 	patterns[o.npatterns++] = "ftrace/print";
@@ -245,7 +270,14 @@ int cmd_record(int argc, char **argv)
 	signal(SIGTERM, on_stop);
 	if (!npids) {
 		u.child = cli_spawn(argv + optind, evt_collection_rules_name(c),
-				    rundir, NULL, NULL, &exec_errno);
+				    rundir, nkernel ? kernel_command : NULL, c,
+				    &exec_errno);
+		if (exec_errno == -1) {	/* kernel_command said why */
+			/* An empty trace, which the next record may replace. */
+			evt_collection_finish(c, NULL, err, sizeof(err));
+			ret = 1;
+			goto out;
+		}
 		if (u.child < 0 || exec_errno) {
 			cli_error("record", "cannot run '%s': %s", argv[optind],
 				  strerror(u.child < 0 ? errno : exec_errno));

@@ -20,7 +20,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--overwrite] [--packet-size BYTES] [--packets N] [--stats] (-p PID[,PID]... | -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [-o DIR] [--overwrite] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--stats] (-p PID[,PID]... | -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -28,12 +28,16 @@ static const struct command commands[] = {
 	  "  -p, --pid PID[,PID]... attach to these traced processes\n"
 	  "  -e, --event PATTERN    enable the events PATTERN names (repeatable);\n"
 	  "                         without -e every printk event is enabled.\n"
-	  "                         ftrace/print is always enabled.\n"
+	  "                         ftrace/print is always enabled.  kernel/...\n"
+	  "                         patterns record kernel tracepoints in the same\n"
+	  "                         processes (perf_event_open), on one timeline\n"
 	  "  -o, --output DIR       trace directory (made with mode 0700); an old\n"
 	  "                         trace of yours there is replaced\n"
 	  "      --overwrite        flight recorder: keep the newest events only\n"
 	  "      --packet-size N    bytes per packet (power of two, 16 KiB..16 MiB)\n"
 	  "      --packets N        packets per thread buffer (2..4096)\n"
+	  "      --kernel-buffer KIB  each CPU's ring for kernel events (power of\n"
+	  "                         two, 8..1048576; default 1024)\n"
 	  "      --stats            also print the CPU time the recording took, the\n"
 	  "                         bytes it drained per CPU second and its wake-ups\n\n"
 	  "Exits with CMD's exit status (128 + signal if it was killed); with -p,\n"
@@ -157,8 +161,9 @@ bool cli_user_pattern_ok(const char *cmd, const char *pattern)
 		return false;
 	if (!evt_is_kernel_path(pattern))
 		return true;
-	cli_error(cmd, "-e %s: recording kernel events is not yet supported "
-		  "(count -e counts them; ls kernel/ and format list them)", pattern);
+	cli_error(cmd, "-e %s: kernel events in a live %s are not yet supported "
+		  "(record and count take them; ls kernel/ and format list them)",
+		  pattern, cmd);
 	return false;
 }
 

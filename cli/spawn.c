@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "collection.h"
 #include "evtrace/consumer.h"
+#include "kernel_events.h"
 #include "pattern.h"
 
 int cli_parse_pids(const char *cmd, const char *arg, int **pids, unsigned *npids)
@@ -118,6 +119,8 @@ void cli_note_unmatched(const char *cmd, const char *const *patterns,
 	for (i = 0; i < n; i++) {
 		struct unmatched u = { patterns[i], false };
 
+		if (evt_is_kernel_path(patterns[i]))
+			continue;	/* the kernel's own, checked when named */
 		events(source, match_one, &u);
 		if (!u.matched)
 			cli_error(cmd, "%s: no such event or directory now; it "

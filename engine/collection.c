@@ -17,6 +17,7 @@
 #include <linux/futex.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@
 #include "ctl.h"
 #include "event_ids.h"
 #include "id_registry.h"
+#include "kernel_record.h"
 #include "layout.h"
 #include "pattern.h"
 #include "rules.h"
@@ -129,6 +131,10 @@ struct evt_collection {
 	bool failed;		/* the output failed: recording stopped */
 	char err[PATH_MAX + 200];	/* what an output error was */
 	uint64_t released;	/* processes let go of */
+	struct evt_kernel_record *kernel;	/* its kernel events, or NULL */
+	int *kernel_pids;	/* attached to, untraced ones included */
+	unsigned nkernel_pids;
+	bool kernel_class;	/* the index has the kernel's stream class */
 	uint64_t packets_at_wake;
 };
 
@@ -199,7 +205,7 @@ static int attach(struct evt_collection *c, char *err, size_t err_size)
 		for (k = 0; k < c->ntracked; k++)
 			if ((int)c->tracked[k].ctl->h.pid == c->o.pids[i])
 				break;
-		if (k == c->ntracked) {
+		if (k == c->ntracked && !c->o.untraced_ok) {
 			snprintf(err, err_size, "pid %d: no traced process with "
 				 "this pid in %s", c->o.pids[i], c->rd.path);
 			for (k = 0; k < c->ntracked; k++)
@@ -208,6 +214,50 @@ static int attach(struct evt_collection *c, char *err, size_t err_size)
 		}
 	}
 	return 0;
+}
+
+/* The kernel events of every thread of a running process (and of the
+ * children they fork from now on). */
+static int kernel_attach(struct evt_collection *c, int pid, char *err,
+			 size_t err_size)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int *grown = realloc(c->kernel_pids, (c->nkernel_pids + 1) * sizeof(*grown));
+
+	if (!grown)
+		return snprintf(err, err_size, "out of memory"), -1;
+	c->kernel_pids = grown;
+	c->kernel_pids[c->nkernel_pids++] = pid;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return snprintf(err, err_size, "pid %d: %s", pid,
+				errno == ENOENT ? "no such process" : strerror(errno)), -1;
+	while ((d = readdir(dir))) {
+		int tid = atoi(d->d_name);
+
+		if (tid > 0 && evt_kernel_record_task(c->kernel, tid, false, err,
+						      err_size)) {
+			closedir(dir);
+			return -1;
+		}
+	}
+	closedir(dir);
+	return 0;
+}
+
+bool evt_collection_has_kernel(const struct evt_collection *c)
+{
+	return c->kernel != NULL;
+}
+
+int evt_collection_kernel_command(struct evt_collection *c, int pid, char *err,
+				  size_t err_size)
+{
+	return !c->kernel ? 0 :
+	       evt_kernel_record_task(c->kernel, pid, true, err, err_size);
 }
 
 int evt_collection_create(const struct evt_collection_opts *opts,
@@ -239,14 +289,23 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 		c->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
 	if (claim_slot(c, err, err_size))
 		goto out_free;
-	if (opts->mode != EVT_MODE_COUNT &&
-	    evt_trace_dir_open(&c->out, opts->output, err, err_size))
-		goto out_free;
 	c->clock_kind = evt_clock_detect();
 	if (evt_clock_calibrate(c->clock_kind, &c->ix.clock)) {
 		snprintf(err, err_size, "cannot calibrate the trace clock");
 		goto out_free;
 	}
+	/* Kernel events named wrong fail before a trace directory exists. */
+	if (opts->mode != EVT_MODE_COUNT &&
+	    (evt_kernel_record_create(opts->patterns, opts->npatterns, &c->ix.clock,
+				      opts->packet_size, opts->kernel_ring_kib
+				      ? opts->kernel_ring_kib : EVT_KERNEL_RING_KIB_DEFAULT,
+				      &c->kernel, err, err_size) ||
+	     (c->kernel && evt_kernel_record_describe(c->kernel, &c->ix) < 0)))
+		goto out_free;
+	c->kernel_class = c->kernel != NULL;
+	if (opts->mode != EVT_MODE_COUNT &&
+	    evt_trace_dir_open(&c->out, opts->output, err, err_size))
+		goto out_free;
 	c->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (c->inotify_fd >= 0 &&
 	    inotify_add_watch(c->inotify_fd, c->rd.path, IN_CREATE | IN_MOVED_TO) < 0) {
@@ -256,6 +315,12 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	if (write_rules(c, err, err_size))
 		goto out_free;
 	c->index_dirty = true;
+	if (c->kernel && opts->all && evt_kernel_record_all_cpus(c->kernel, err,
+								 err_size))
+		goto out_free;
+	for (unsigned i = 0; c->kernel && i < opts->npids; i++)
+		if (kernel_attach(c, opts->pids[i], err, err_size))
+			goto out_free;
 	if (opts->npids && attach(c, err, err_size))
 		goto out_free;
 	*out = c;
@@ -271,6 +336,9 @@ unsigned evt_collection_running(const struct evt_collection *c)
 
 	for (k = 0; k < c->ntracked; k++)
 		n += !c->tracked[k].dead && !c->tracked[k].done;
+	/* Attached for kernel events only: until the process is gone. */
+	for (k = 0; n == 0 && k < c->nkernel_pids; k++)
+		n += kill(c->kernel_pids[k], 0) == 0 || errno == EPERM;
 	return n;
 }
 
@@ -337,6 +405,13 @@ static int describe(struct evt_collection *c, uint32_t cls, uint32_t L)
 	return 0;
 }
 
+/* The stream classes of processes in the index (the kernel's is not
+ * one): their sids are 0, 1, ... as the classes are numbered. */
+static uint32_t process_classes(const struct evt_collection *c)
+{
+	return c->ix.nstreams - c->kernel_class;
+}
+
 static int add_stream_class(struct evt_collection *c, const struct tracked *t)
 {
 	struct evt_stream_class *sc = realloc(c->ix.streams,
@@ -346,7 +421,9 @@ static int add_stream_class(struct evt_collection *c, const struct tracked *t)
 		return -1;
 	c->ix.streams = sc;
 	sc = &c->ix.streams[c->ix.nstreams];
-	sc->sid = c->ix.nstreams++;
+	memset(sc, 0, sizeof(*sc));
+	sc->sid = process_classes(c);
+	c->ix.nstreams++;
 	sc->pid = t->ctl->h.pid;
 	memcpy(sc->comm, t->ctl->h.comm, 16);
 	sc->comm[16] = '\0';
@@ -410,7 +487,7 @@ static int index_events(struct evt_collection *c, struct tracked *t)
 				       t->nindexed, &described);
 	if (cls == EVT_NO_CLASS)
 		return -1;
-	if (cls == c->ix.nstreams && add_stream_class(c, t))
+	if (cls == process_classes(c) && add_stream_class(c, t))
 		return -1;
 	if (t->cls != EVT_NO_CLASS && cls != t->cls)
 		start_new_files(t);
@@ -915,6 +992,8 @@ static int output_failed(struct evt_collection *c, char *err, size_t err_size)
 
 	if (!c->failed) {
 		c->failed = true;
+		evt_kernel_record_destroy(c->kernel);	/* its events stop */
+		c->kernel = NULL;
 		unlinkat(c->rd.fd, c->rules_name, 0);
 		c->rules_name[0] = '\0';
 		for (k = 0; k < c->ntracked; k++) {
@@ -1126,6 +1205,14 @@ static int drain(struct evt_collection *c, bool final, char *err,
 		if (t->done && (t->dead || t->ctl->shrank))
 			release(c, t);
 	}
+	if (c->kernel) {
+		long got = evt_kernel_record_drain(c->kernel, &c->out, final,
+						   c->err, sizeof(c->err));
+
+		if (got < 0)
+			return output_failed(c, err, err_size);
+		before -= got > 0;
+	}
 	return (int)(c->stats.packets + c->released + c->stats.processes - before);
 }
 
@@ -1299,8 +1386,16 @@ int evt_collection_finish(struct evt_collection *c,
 			__atomic_store_n(&t->ctl->slots[c->slot].state,
 					 EVT_SLOT_FREE, __ATOMIC_RELEASE);
 	}
-	if (stats)
+	if (stats) {
+		struct evt_kernel_record_stats ks;
+
+		evt_kernel_record_stats(c->kernel, &ks);
 		*stats = c->stats;
+		stats->packets += ks.packets;
+		stats->bytes += ks.bytes;
+		stats->lost += ks.lost;
+		stats->kernel_events = ks.events;
+	}
 	return ret < 0 ? -1 : 0;
 }
 
@@ -1314,6 +1409,8 @@ void evt_collection_destroy(struct evt_collection *c)
 		if (c->tracked[k].ctl)
 			release(c, &c->tracked[k]);
 	free(c->tracked);
+	evt_kernel_record_destroy(c->kernel);
+	free(c->kernel_pids);
 	free(c->totals);
 	free(c->scope);
 	free(c->foreign);

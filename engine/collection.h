@@ -37,6 +37,11 @@ struct evt_collection_opts {
 					 * output is not used */
 	uint32_t packet_size;
 	uint32_t packet_count;
+	/* With pids: a pid whose process is not traced is no error (its
+	 * kernel events are what is wanted); the recording then runs while
+	 * one of the pids does. */
+	bool untraced_ok;
+	uint32_t kernel_ring_kib;	/* 0: the default */
 };
 
 struct evt_collection_stats {
@@ -46,12 +51,20 @@ struct evt_collection_stats {
 	uint64_t lost_unbuffered;	/* no buffer could be had */
 	uint64_t wakeups;		/* sleeps a writer ended */
 	uint32_t processes;
+	uint64_t kernel_events;		/* kernel tracepoint records */
 	uint32_t unfollowed;		/* processes it could not follow (each
 					 * reported): their lost events are
 					 * not counted, being unknown */
 };
 
 struct evt_collection;
+
+/*
+ * Patterns may name kernel events (kernel/...): a recording samples them
+ * with perf_event_open (kernel_record.h) in the processes it attaches to,
+ * in a command through evt_collection_kernel_command(), or, with all, on
+ * every CPU.  Counting leaves them to kernel_count.h.
+ */
 
 int evt_collection_create(const struct evt_collection_opts *opts,
 			  struct evt_collection **out, char *err,
@@ -110,5 +123,11 @@ int evt_collection_events(struct evt_collection *c,
 				     const char *format, void *ctx),
 			  void *ctx);
 void evt_collection_destroy(struct evt_collection *c);
+/* Whether it records kernel events. */
+bool evt_collection_has_kernel(const struct evt_collection *c);
+/* Records its kernel events in the command about to exec as pid (and the
+ * children it forks), from its exec on.  0, or -1 with err set. */
+int evt_collection_kernel_command(struct evt_collection *c, int pid, char *err,
+				  size_t err_size);
 
 #endif

@@ -188,6 +188,9 @@ static int parse_entry(struct evt_ctl *c, uint32_t off, uint32_t limit,
 	if (r.id != c->nevents || r.id >= c->h.max_events)
 		return bad(err, err_size, c->path, c->h.registry_off + off,
 			   "registry entry id out of order");
+	if (r.kind < EVT_KIND_PRINTK || r.kind > EVT_KIND_STABLE)
+		return bad(err, err_size, c->path, c->h.registry_off + off,
+			   "registry entry of an unknown kind");
 	if ((r.kind == EVT_KIND_STABLE) != (r.parent != UINT32_MAX) ||
 	    (r.kind == EVT_KIND_STABLE &&
 	     (r.parent >= r.id || c->events[r.parent].layout.kind != EVT_KIND_TYPED)))

@@ -3,17 +3,15 @@
  * kernel_count.h).
  */
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "consumer_remote.h"
 #include "kernel_count.h"
 #include "kernel_events.h"
-#include "pattern.h"
+#include "perf_events.h"
 
 struct counter {
 	char *path;
@@ -26,36 +24,6 @@ struct evt_kernel_count {
 	unsigned n;
 };
 
-static int paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
-/* Why the kernel said no to counting path in pid. */
-static void refused(const char *path, pid_t pid, int errnum, char *err,
-		    size_t err_size)
-{
-	int level = paranoid();
-
-	if (errnum == EACCES || errnum == EPERM)
-		snprintf(err, err_size, "%s: the kernel refuses to count it in pid "
-			 "%d (perf_event_open: %s): kernel.perf_event_paranoid is "
-			 "%d; counting kernel events of your own processes needs "
-			 "it at 1 or less, those of others CAP_PERFMON or root",
-			 path, (int)pid, strerror(errnum), level);
-	else
-		snprintf(err, err_size, "%s: perf_event_open for pid %d: %s", path,
-			 (int)pid, strerror(errnum));
-}
-
 static int open_counter(struct counter *c, pid_t pid, bool on_exec, char *err,
 			size_t err_size)
 {
@@ -67,10 +35,9 @@ static int open_counter(struct counter *c, pid_t pid, bool on_exec, char *err,
 	if (c->id < 0)
 		return -1;
 	attr.config = (uint64_t)c->id;
-	c->fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1,
-			     PERF_FLAG_FD_CLOEXEC);
+	c->fd = evt_perf_open(&attr, pid, -1, -1);
 	if (c->fd < 0) {
-		refused(c->path, pid, errno, err, err_size);
+		evt_perf_refused(c->path, pid, "count", errno, err, err_size);
 		return -1;
 	}
 	return 0;
@@ -83,7 +50,7 @@ int evt_kernel_count_open(const char *const *patterns, unsigned npatterns,
 	struct evt_kernel_count *k = NULL;
 	char **paths = NULL;
 	long *ids = NULL;
-	unsigned n = 0, i, p;
+	unsigned n = 0, i, p, j, *chosen = NULL, nchosen = 0;
 	bool any = false;
 
 	*out = NULL;
@@ -100,37 +67,23 @@ int evt_kernel_count_open(const char *const *patterns, unsigned npatterns,
 	k = calloc(1, sizeof(*k));
 	if (!k || !(k->c = calloc(n ? n : 1, sizeof(*k->c))))
 		goto oom;
-	for (p = 0; p < npatterns; p++) {
-		unsigned matched = 0;
-
-		if (!evt_is_kernel_path(patterns[p]))
-			continue;
-		for (i = 0; i < n; i++) {
-			unsigned j;
-
-			if (!evt_pattern_match(patterns[p], paths[i]))
-				continue;
-			matched++;
-			for (j = 0; j < k->n && strcmp(k->c[j].path, paths[i]); j++)
-				;
-			if (j < k->n)
-				continue;
-			k->c[k->n].path = strdup(paths[i]);
-			if (!k->c[k->n].path)
-				goto oom;
-			k->c[k->n].id = ids ? ids[i] :
-				evt_kernel_event_id(paths[i], err, err_size);
-			if (open_counter(&k->c[k->n], pid, on_exec, err, err_size)) {
-				free(k->c[k->n].path);
-				goto fail;
-			}
-			k->n++;
-		}
-		if (!matched) {
-			snprintf(err, err_size, "%s: no such kernel event", patterns[p]);
+	if (evt_kernel_match(patterns, npatterns, paths, n, &chosen, &nchosen,
+			     err, err_size))
+		goto fail;
+	for (j = 0; j < nchosen; j++) {
+		i = chosen[j];
+		k->c[k->n].path = strdup(paths[i]);
+		if (!k->c[k->n].path)
+			goto oom;
+		k->c[k->n].id = ids ? ids[i] :
+			evt_kernel_event_id(paths[i], err, err_size);
+		if (open_counter(&k->c[k->n], pid, on_exec, err, err_size)) {
+			free(k->c[k->n].path);
 			goto fail;
 		}
+		k->n++;
 	}
+	free(chosen);
 	evt_kernel_event_paths_free(paths, n);
 	free(ids);
 	*out = k;
@@ -138,6 +91,7 @@ int evt_kernel_count_open(const char *const *patterns, unsigned npatterns,
 oom:
 	snprintf(err, err_size, "out of memory");
 fail:
+	free(chosen);
 	evt_kernel_event_paths_free(paths, n);
 	free(ids);
 	evt_kernel_count_close(k);

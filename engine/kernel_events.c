@@ -13,6 +13,7 @@
 #include <tracefs.h>
 
 #include "kernel_events.h"
+#include "pattern.h"
 
 bool evt_is_kernel_path(const char *path)
 {
@@ -109,6 +110,45 @@ void evt_kernel_event_paths_free(char **paths, unsigned n)
 	free(paths);
 }
 
+int evt_kernel_match(const char *const *patterns, unsigned npatterns,
+		     char *const *paths, unsigned npaths, unsigned **chosen,
+		     unsigned *nchosen, char *err, size_t err_size)
+{
+	bool *want = calloc(npaths ? npaths : 1, sizeof(*want));
+	unsigned p, i, n = 0;
+
+	*chosen = NULL;
+	*nchosen = 0;
+	if (!want)
+		return snprintf(err, err_size, "out of memory"), -1;
+	for (p = 0; p < npatterns; p++) {
+		bool matched = false;
+
+		if (!evt_is_kernel_path(patterns[p]))
+			continue;
+		for (i = 0; i < npaths; i++)
+			if (evt_pattern_match(patterns[p], paths[i]))
+				matched = want[i] = true;
+		if (!matched) {
+			free(want);
+			return snprintf(err, err_size, "%s: no such kernel event",
+					patterns[p]), -1;
+		}
+	}
+	for (i = 0; i < npaths; i++)
+		n += want[i];
+	*chosen = malloc((n ? n : 1) * sizeof(**chosen));
+	if (!*chosen) {
+		free(want);
+		return snprintf(err, err_size, "out of memory"), -1;
+	}
+	for (i = 0; i < npaths; i++)
+		if (want[i])
+			(*chosen)[(*nchosen)++] = i;
+	free(want);
+	return 0;
+}
+
 /* "kernel/<system>/<event>" into its two names, neither empty nor
  * starting with '.'.  0, or -1 with err set. */
 static int split_path(const char *path, char system[256], char name[256],
@@ -172,9 +212,11 @@ static bool int_size(unsigned bytes)
 	return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8;
 }
 
-/* One kernel field as an evtrace field. */
+/* One kernel field as an evtrace field, and where its bytes are. */
 static int convert_field(const struct tep_format_field *k,
-			 struct evt_field_format *f, char *err, size_t err_size)
+			 struct evt_field_format *f,
+			 struct evt_kernel_field_src *src, char *err,
+			 size_t err_size)
 {
 	unsigned long fl = k->flags;
 	unsigned elem = k->elementsize ? k->elementsize : 1;
@@ -183,7 +225,15 @@ static int convert_field(const struct tep_format_field *k,
 	snprintf(f->name, sizeof(f->name), "%s", k->name);
 	element_type(k->type, f->type, sizeof(f->type));
 	f->is_signed = !!(fl & TEP_FIELD_IS_SIGNED);
+	if (k->offset < 0 || k->size <= 0 || k->offset > 0xffff || k->size > 0xffff)
+		return snprintf(err, err_size, "field %s: offset %d, size %d",
+				k->name, k->offset, k->size), -1;
+	*src = (struct evt_kernel_field_src){
+		.how = EVT_KSRC_COPY, .offset = (uint16_t)k->offset,
+		.size = (uint16_t)k->size,
+	};
 	if (fl & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE)) {
+		src->relative = !!(fl & TEP_FIELD_IS_RELATIVE);
 		if ((fl & TEP_FIELD_IS_STRING) || !strcmp(f->type, "char")) {
 			f->kind = EVT_FIELD_STRING;
 			snprintf(f->type, sizeof(f->type), "char");
@@ -197,9 +247,18 @@ static int convert_field(const struct tep_format_field *k,
 			f->is_signed = 0;
 			elem = 1;
 		}
+		src->how = f->kind == EVT_FIELD_STRING ? EVT_KSRC_STRING :
+			   EVT_KSRC_SEQUENCE;
+		if (k->size != 4)
+			return snprintf(err, err_size, "field %s: a dynamic field "
+					"of %d bytes", k->name, k->size), -1;
 	} else if (fl & TEP_FIELD_IS_ARRAY) {
 		f->kind = EVT_FIELD_ARRAY;
 		f->count = k->arraylen ? k->arraylen : (unsigned)k->size / elem;
+		if ((uint64_t)f->count * elem != (unsigned)k->size)
+			return snprintf(err, err_size, "field %s: %u elements of %u "
+					"bytes in %d", k->name, f->count, elem,
+					k->size), -1;
 	} else if (int_size((unsigned)k->size)) {
 		f->kind = EVT_FIELD_INTEGER;
 		elem = (unsigned)k->size;
@@ -217,31 +276,26 @@ static int convert_field(const struct tep_format_field *k,
 				k->name, elem), -1;
 	f->size_bits = elem * 8;
 	f->align = elem;
+	src->elem = (uint16_t)elem;
 	return 0;
 }
 
-int evt_kernel_event_format(const char *path, struct evt_event_format *out,
-			    char *err, size_t err_size)
+int evt_kernel_event_parse(const char *path, const char *text, size_t len,
+			   struct evt_kernel_event *out, char *err,
+			   size_t err_size)
 {
-	const char *dir = tracing_dir(err, err_size);
 	struct tep_format_field **fields = NULL;
 	struct tep_handle *tep = NULL;
 	struct tep_event *event = NULL;
-	char system[256], name[256], why[300], *text;
+	char system[256], name[256], why[300];
 	unsigned i, n = 0;
-	int size = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!dir)
-		return -1;
 	if (split_path(path, system, name, err, err_size))
 		return -1;
-	/* Its own format file only: a system may have hundreds. */
-	text = tracefs_event_file_read(NULL, system, name, "format", &size);
-	tep = text ? tep_alloc() : NULL;
-	if (tep && tep_parse_event(tep, text, (unsigned long)size, system) == 0)
+	tep = tep_alloc();
+	if (tep && tep_parse_event(tep, text, (unsigned long)len, system) == 0)
 		event = tep_find_event_by_name(tep, system, name);
-	free(text);
 	if (!event) {
 		tep_free(tep);
 		return snprintf(err, err_size, "%s: no such kernel event (or "
@@ -250,20 +304,24 @@ int evt_kernel_event_format(const char *path, struct evt_event_format *out,
 	fields = tep_event_fields(event);
 	while (fields && fields[n])
 		n++;
-	out->fields = calloc(n ? n : 1, sizeof(*out->fields));
-	if (!out->fields) {
+	out->id = event->id;
+	out->path = strdup(path);
+	out->format.fields = calloc(n ? n : 1, sizeof(*out->format.fields));
+	out->src = calloc(n ? n : 1, sizeof(*out->src));
+	if (!out->path || !out->format.fields || !out->src) {
 		snprintf(err, err_size, "out of memory");
 		goto fail;
 	}
-	for (i = 0; i < n; i++, out->nfields++)
-		if (convert_field(fields[i], &out->fields[i], why, sizeof(why))) {
+	for (i = 0; i < n; i++, out->format.nfields++)
+		if (convert_field(fields[i], &out->format.fields[i], &out->src[i],
+				  why, sizeof(why))) {
 			snprintf(err, err_size, "%s: %s: evtrace cannot express it",
 				 path, why);
 			goto fail;
 		}
 	if (!strcmp(system, "syscalls"))	/* TRACE_EVENT_FL_CAP_ANY */
-		out->flags = EVT_FORMAT_FL_CAP_ANY;
-	if (evt_event_format_check(out, why, sizeof(why))) {
+		out->format.flags = EVT_FORMAT_FL_CAP_ANY;
+	if (evt_event_format_check(&out->format, why, sizeof(why))) {
 		snprintf(err, err_size, "%s: %s", path, why);
 		goto fail;
 	}
@@ -273,6 +331,47 @@ int evt_kernel_event_format(const char *path, struct evt_event_format *out,
 fail:
 	free(fields);
 	tep_free(tep);
-	evt_event_format_free(out);
+	evt_kernel_event_free(out);
 	return -1;
+}
+
+int evt_kernel_event_load(const char *path, struct evt_kernel_event *out,
+			  char *err, size_t err_size)
+{
+	char system[256], name[256], *text;
+	int size = 0, ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!tracing_dir(err, err_size) ||
+	    split_path(path, system, name, err, err_size))
+		return -1;
+	/* Its own format file only: a system may have hundreds. */
+	text = tracefs_event_file_read(NULL, system, name, "format", &size);
+	if (!text)
+		return snprintf(err, err_size, "%s: no such kernel event", path), -1;
+	ret = evt_kernel_event_parse(path, text, (size_t)size, out, err, err_size);
+	free(text);
+	return ret;
+}
+
+void evt_kernel_event_free(struct evt_kernel_event *e)
+{
+	free(e->path);
+	free(e->src);
+	evt_event_format_free(&e->format);
+	memset(e, 0, sizeof(*e));
+}
+
+int evt_kernel_event_format(const char *path, struct evt_event_format *out,
+			    char *err, size_t err_size)
+{
+	struct evt_kernel_event e;
+
+	memset(out, 0, sizeof(*out));
+	if (evt_kernel_event_load(path, &e, err, err_size))
+		return -1;
+	*out = e.format;
+	e.format = (struct evt_event_format){ 0 };
+	evt_kernel_event_free(&e);
+	return 0;
 }

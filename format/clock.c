@@ -10,15 +10,21 @@
 
 #include "clock.h"
 
-static int tsc_is_usable(void)
+static int tsc_is_invariant(void)
 {
 	unsigned a, b, c, d;
+
+	return __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8));
+}
+
+static int tsc_is_usable(void)
+{
 	char buf[32] = "";
 	ssize_t n;
 	int fd;
 
-	if (!__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8)))
-		return 0;	/* TSC not invariant */
+	if (!tsc_is_invariant())
+		return 0;
 	fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		  O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -35,6 +41,8 @@ uint32_t evt_clock_detect(void)
 
 	if (force && strcmp(force, "monotonic") == 0)
 		return EVT_CLOCK_MONOTONIC;
+	if (force && strcmp(force, "tsc") == 0 && tsc_is_invariant())
+		return EVT_CLOCK_TSC;
 	return tsc_is_usable() ? EVT_CLOCK_TSC : EVT_CLOCK_MONOTONIC;
 }
 

@@ -58,7 +58,8 @@ static inline uint64_t evt_clock_now(uint32_t kind, uint16_t *cpu)
 }
 
 /* Which clock this machine's writers use ($EVTRACE_CLOCK=monotonic forces
- * the fallback). */
+ * the fallback, =tsc the TSC where it is invariant, whatever the kernel's
+ * clocksource). */
 uint32_t evt_clock_detect(void);
 
 /*

@@ -88,8 +88,12 @@ static void write_stream(FILE *f, const struct evt_stream_class *s)
 		"\t\tevt_clock_t timestamp;\n"
 		"\t};\n"
 		"\tevent.context := struct {\n"
-		"\t\tuint16_t cpu_id;\n"
-		"\t};\n};\n\n", s->sid);
+		"\t\tuint16_t cpu_id;\n%s"
+		"\t};\n};\n\n", s->sid, !s->kernel ? "" :
+		/* struct evt_kernel_context */
+		"\t\tuint32_t pid;\n"
+		"\t\tuint32_t tid;\n"
+		"\t\tinteger { size = 8; align = 8; signed = false; encoding = UTF8; } comm[16];\n");
 }
 
 /*

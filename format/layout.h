@@ -184,6 +184,8 @@ enum evt_event_kind {
 	EVT_KIND_FTRACE = 2,
 	EVT_KIND_TYPED = 3,		/* format: event_format.h text */
 	EVT_KIND_STABLE = 4,		/* the same, a view of event parent */
+	EVT_KIND_KERNEL = 5,		/* a kernel tracepoint, typed: only in
+					 * traces, never in a registry */
 };
 
 /*
@@ -214,6 +216,20 @@ struct evt_reg_entry {
  * The writer fills everything but stream_id and packet_size, which the
  * engine sets in the copy it writes out.
  */
+/*
+ * Kernel tracepoint records (engine/kernel_record.c) go to streams of
+ * their own, one per CPU, of one stream class whose id is
+ * EVT_KERNEL_STREAM_ID; their records carry, after the header, whose
+ * they are (struct evt_kernel_context), then the payload.
+ */
+#define EVT_KERNEL_STREAM_ID	0x40000000u
+
+struct evt_kernel_context {
+	uint32_t pid;
+	uint32_t tid;
+	char comm[16];
+};
+
 struct evt_packet_header {
 	uint32_t magic;
 	uint32_t stream_id;
@@ -256,6 +272,7 @@ _Static_assert(sizeof(struct evt_ctl_slot) == 64, "slot layout");
 _Static_assert(sizeof(struct evt_ctl_tbuf) == 128, "tbuf layout");
 _Static_assert(sizeof(struct evt_reg_entry) == 24, "registry entry layout");
 _Static_assert(sizeof(struct evt_packet_header) == 88, "packet header layout");
+_Static_assert(sizeof(struct evt_kernel_context) == 24, "kernel context layout");
 _Static_assert(offsetof(struct evt_packet_header, events_discarded) == 48,
 	       "packet context layout");
 _Static_assert(offsetof(struct evt_ctl_tbuf, produced) == 32, "tbuf layout");

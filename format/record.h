@@ -42,7 +42,8 @@ int evt_event_layout_load(struct evt_event_layout *l, unsigned kind,
 void evt_event_layout_free(struct evt_event_layout *l);
 static inline int evt_event_kind_is_typed(unsigned kind)
 {
-	return kind == EVT_KIND_TYPED || kind == EVT_KIND_STABLE;
+	return kind == EVT_KIND_TYPED || kind == EVT_KIND_STABLE ||
+	       kind == EVT_KIND_KERNEL;
 }
 
 /* Reads the header at p (avail bytes).  0, or -1 when truncated. */

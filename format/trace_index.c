@@ -24,6 +24,10 @@ int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix)
 		ix->clock.ref_value, ix->clock.ref_monotonic_ns,
 		ix->clock.ref_realtime_ns);
 	for (i = 0; i < ix->nstreams; i++) {
+		if (ix->streams[i].kernel) {
+			fprintf(f, "kernel-stream %u\n", ix->streams[i].sid);
+			continue;
+		}
 		fprintf(f, "stream %u %u ", ix->streams[i].sid, ix->streams[i].pid);
 		evt_quote(f, ix->streams[i].comm);
 		fputc('\n', f);
@@ -135,11 +139,19 @@ static int add_stream(struct evt_trace_index *ix, const char *line,
 	void *grown;
 	int n = 0;
 
-	if (sscanf(line, "stream %u %u %n", &sc.sid, &sc.pid, &n) != 2 || !n)
-		return snprintf(why, why_size, "malformed stream line"), -1;
-	p = line + n;
-	if (evt_unquote(&p, sc.comm, sizeof(sc.comm)) || *p)
-		return snprintf(why, why_size, "bad quoted comm"), -1;
+	if (!strncmp(line, "kernel-stream ", 14)) {
+		if (sscanf(line, "kernel-stream %u%n", &sc.sid, &n) != 1 ||
+		    line[n])
+			return snprintf(why, why_size, "malformed kernel-stream line"), -1;
+		sc.kernel = true;
+		snprintf(sc.comm, sizeof(sc.comm), "kernel");
+	} else {
+		if (sscanf(line, "stream %u %u %n", &sc.sid, &sc.pid, &n) != 2 || !n)
+			return snprintf(why, why_size, "malformed stream line"), -1;
+		p = line + n;
+		if (evt_unquote(&p, sc.comm, sizeof(sc.comm)) || *p)
+			return snprintf(why, why_size, "bad quoted comm"), -1;
+	}
 	grown = realloc(ix->streams, (ix->nstreams + 1) * sizeof(sc));
 	if (!grown)
 		return snprintf(why, why_size, "out of memory"), -1;
@@ -210,7 +222,8 @@ int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
 				goto out_bad;
 			}
 			have_clock = 1;
-		} else if (!strncmp(line, "stream ", 7)) {
+		} else if (!strncmp(line, "stream ", 7) ||
+			   !strncmp(line, "kernel-stream ", 14)) {
 			if (add_stream(ix, line, why, sizeof(why)))
 				goto out_bad;
 		} else if (!strncmp(line, "event ", 6)) {
@@ -242,6 +255,18 @@ int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
 			lineno = a->line > b->line ? a->line : b->line;
 			snprintf(why, sizeof(why), "event %u of stream %u twice",
 				 b->id, b->sid);
+			goto out_bad;
+		}
+	}
+	for (i = 0; i < ix->nevents; i++) {
+		const struct evt_event_desc *e = &ix->events[i];
+		const struct evt_stream_class *sc = evt_trace_index_stream(ix, e->sid);
+
+		if (sc && sc->kernel != (e->layout.kind == EVT_KIND_KERNEL)) {
+			lineno = e->line;
+			snprintf(why, sizeof(why), "%s event in a %s stream class",
+				 e->layout.kind == EVT_KIND_KERNEL ? "a kernel" :
+				 "a process's", sc->kernel ? "kernel" : "process");
 			goto out_bad;
 		}
 	}

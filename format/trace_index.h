@@ -10,6 +10,7 @@
  *   evtrace-index 1
  *   clock <kind> <freq_hz> <ref_value> <ref_monotonic_ns> <ref_realtime_ns>
  *   stream <sid> <pid> "<comm>"
+ *   kernel-stream <sid>          (kernel tracepoints, layout.h)
  *   event <sid> <id> <kind> <types|-> "<path>" "<format>"
  * types: comma-separated enum evt_arg_type numbers (printk kinds); the
  * format of a typed or stable event is its format text (event_format.h).
@@ -17,6 +18,7 @@
 #ifndef EVT_FORMAT_TRACE_INDEX_H
 #define EVT_FORMAT_TRACE_INDEX_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -36,6 +38,7 @@ struct evt_stream_class {
 	uint32_t sid;
 	uint32_t pid;
 	char comm[17];
+	bool kernel;			/* records carry evt_kernel_context */
 };
 
 struct evt_trace_index {

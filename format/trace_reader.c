@@ -30,7 +30,9 @@ struct cursor {
 	int in_packet;
 	int done;
 	struct evt_packet_header hdr;
+	bool kernel;			/* the packet's records carry whose */
 	char comm[17];
+	char task_comm[17];		/* a kernel record's task */
 	uint64_t discarded;		/* last events_discarded seen */
 	struct evt_trace_item item;	/* the pending item, if have */
 	int have;
@@ -62,6 +64,7 @@ static void cursor_error(struct reader *r, struct cursor *c, size_t off,
 static int enter_packet(struct reader *r, struct cursor *c)
 {
 	struct evt_packet_header *h = &c->hdr;
+	const struct evt_stream_class *sc;
 	size_t off = c->pkt_next, content, total;
 
 	if (off == c->size)
@@ -86,10 +89,12 @@ static int enter_packet(struct reader *r, struct cursor *c)
 		cursor_error(r, c, off, "packet runs past the end of the file (truncated)");
 		return -1;
 	}
-	if (!evt_trace_index_stream(&r->ix, h->stream_id)) {
+	sc = evt_trace_index_stream(&r->ix, h->stream_id);
+	if (!sc) {
 		cursor_error(r, c, off, "stream id not in the trace index");
 		return -1;
 	}
+	c->kernel = sc->kernel;
 	c->pkt_off = off;
 	c->pkt_content_end = off + content;
 	c->pkt_next = off + total;
@@ -122,13 +127,23 @@ static int decode_record(struct reader *r, struct cursor *c)
 	size_t avail = c->pkt_content_end - c->pos;
 	const uint8_t *p = c->data + c->pos;
 	const struct evt_event_desc *e;
+	struct evt_kernel_context kc = { .pid = c->hdr.pid, .tid = c->hdr.tid };
+	size_t ctx_bytes = c->kernel ? sizeof(kc) : 0;
 	struct evt_record rec;
 	int len;
 	char why[128];
 
-	if (evt_record_header(p, avail, &rec)) {
+	if (evt_record_header(p, avail, &rec) ||
+	    avail - EVT_RECORD_HEADER_BYTES < ctx_bytes) {
 		cursor_error(r, c, c->pos, "truncated record header");
 		return -1;
+	}
+	if (c->kernel) {
+		memcpy(&kc, rec.payload, sizeof(kc));
+		memcpy(c->task_comm, kc.comm, 16);
+		c->task_comm[16] = '\0';
+		rec.payload += sizeof(kc);
+		avail -= sizeof(kc);	/* so that the payload starts after it */
 	}
 	e = evt_trace_index_event(&r->ix, c->hdr.stream_id, rec.id);
 	if (!e) {
@@ -151,12 +166,13 @@ static int decode_record(struct reader *r, struct cursor *c)
 	}
 	c->item = (struct evt_trace_item){
 		.kind = EVT_ITEM_EVENT, .timestamp = rec.timestamp,
-		.pid = c->hdr.pid, .tid = c->hdr.tid, .comm = c->comm,
+		.pid = kc.pid, .tid = kc.tid,
+		.comm = c->kernel ? c->task_comm : c->comm,
 		.cpu = rec.cpu, .event = e, .payload = rec.payload,
 		.payload_size = rec.payload_size, .text = c->text,
 		.text_len = (size_t)len,
 	};
-	c->pos += EVT_RECORD_HEADER_BYTES + rec.payload_size;
+	c->pos += EVT_RECORD_HEADER_BYTES + ctx_bytes + rec.payload_size;
 	r->stats->events++;
 	c->have = 1;
 	return 0;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -477,6 +478,38 @@ static int mode_badformat(void)
 	return 0;
 }
 
+/* n rounds of a system call between two events, each its round's. */
+static void *syscall_rounds(void *arg)
+{
+	int n = (int)(long)arg, i;
+
+	for (i = 0; i < n; i++) {
+		trace_printk("before getppid %d\n", i);
+		syscall(SYS_getppid);
+		trace_printk("after getppid %d\n", i);
+		__atomic_fetch_add(&tried, 2, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+/* Rounds in the main thread, a second thread and a forked child. */
+static int mode_syscalls(int n)
+{
+	pthread_t th;
+	pid_t child = fork();
+
+	if (child == 0) {
+		syscall_rounds((void *)(long)n);
+		_exit(0);
+	}
+	pthread_create(&th, NULL, syscall_rounds, (void *)(long)n);
+	syscall_rounds((void *)(long)n);
+	pthread_join(th, NULL);
+	waitpid(child, NULL, 0);
+	tried += 2 * n;		/* the child's */
+	return 0;
+}
+
 /* A constructor of the program itself traces before main(), when asked. */
 __attribute__((constructor)) static void early(void)
 {
@@ -491,6 +524,8 @@ int main(int argc, char **argv)
 
 	if (!strcmp(mode, "threads") && argc == 4)
 		ret = mode_threads(atoi(argv[2]), atoi(argv[3]));
+	else if (!strcmp(mode, "syscalls") && argc == 3)
+		ret = mode_syscalls(atoi(argv[2]));
 	else if (!strcmp(mode, "concurrent") && argc == 3)
 		ret = mode_concurrent(atoi(argv[2]));
 	else if (!strcmp(mode, "sequential") && argc == 3)

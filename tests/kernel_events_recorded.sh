@@ -1,0 +1,163 @@
+# evtrace record -e kernel/...: kernel tracepoints in the same trace as
+# user events, on one clock (the TSC forced, and the default), each record
+# with its task; the command's threads and forked children followed; a
+# running untraced process and its children; what a full ring lost
+# counted exactly; babeltrace2 reads it all; the kernel's refusals named.
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (tracefs, perf_event_paranoid)"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+TR=/sys/kernel/tracing
+mountpoint -q "$TR" || mount -t tracefs nodev "$TR" || fail "cannot mount tracefs"
+ENTER=kernel/syscalls/sys_enter_getppid
+EXIT=kernel/syscalls/sys_exit_getppid
+before=$(tracee_event "before getppid")
+after=$(tracee_event "after getppid")
+
+# 1. Each round of each task in order: its "before" event, the system
+# call's entry and exit (returning the parent's pid), its "after" event.
+# Three tasks (the main thread, a second thread, a forked child) of 40
+# rounds; the TSC forced, then the machine's own clock.
+rounds_in_order() {
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+report, n = sys.argv[1], int(sys.argv[2])
+tasks = {}
+line_re = re.compile(r'^ *(\S+)-(\d+) +\[(\d+)\] (\d+\.\d+): (\S+): (.*)$')
+for l in open(report):
+    m = line_re.match(l)
+    if m:
+        tasks.setdefault(int(m.group(2)), []).append((m.group(5), m.group(6), m.group(1)))
+# (A sanitized build's own thread may make system calls too: tasks
+# without rounds are not the program's.)
+tasks = {t: e for t, e in tasks.items() if any(x[1] == 'before getppid 0' for x in e)}
+assert len(tasks) == 3, "tasks: %r" % sorted(tasks)
+main = min(tasks)
+for tid, evs in tasks.items():
+    first = next(i for i, e in enumerate(evs) if e[1] == 'before getppid 0')
+    evs = evs[first:]
+    assert len(evs) == 4 * n, "tid %d: %d events after the first round began" % (tid, len(evs))
+    rets = set()
+    for i in range(n):
+        r = evs[4 * i:4 * i + 4]
+        kinds = [e[0].split('/')[0] + ':' + (e[1] if e[0].startswith('printk') else e[0].split('/')[-1]) for e in r]
+        want = ['printk:before getppid %d' % i, 'kernel:sys_enter_getppid',
+                'kernel:sys_exit_getppid', 'printk:after getppid %d' % i]
+        assert kinds == want, "tid %d round %d: %r" % (tid, i, kinds)
+        assert r[1][1] == '__syscall_nr=110', r[1]
+        rets.add(re.search(r'ret=(\d+)', r[2][1]).group(1))
+        assert all(e[2] == 'tracee' for e in r), r
+    assert len(rets) == 1, rets
+    tasks[tid] = rets.pop()
+# The forked child's parent is the main thread; the threads' parent is
+# evtrace, the same for both.
+child = [t for t in tasks if tasks[t] == str(main)]
+assert len(child) == 1, tasks
+others = [tasks[t] for t in tasks if t not in child]
+assert len(set(others)) == 1 and others[0] != str(main), tasks
+PY
+}
+for clock in tsc default; do
+	if [ $clock = tsc ]; then export EVTRACE_CLOCK=tsc; fi
+	"$EVTRACE" record -o "$T/tr-$clock" -e "$before" -e "$after" -e "$ENTER" -e "$EXIT" \
+		-- "$TRACEE" syscalls 40 >/dev/null 2>"$T/rec" || fail "record: $(cat "$T/rec")"
+	unset EVTRACE_CLOCK
+	"$EVTRACE" report "$T/tr-$clock" >"$T/report-$clock"
+	rounds_in_order "$T/report-$clock" 40 || fail "$clock: rounds out of order (report in $T)"
+	[ $clock = tsc ] && expect_grep "TSC, invariant" "$T/tr-$clock/metadata" "the TSC forced"
+	bt_agrees "$T/tr-$clock"
+done
+# babeltrace2 shows each kernel record's task, and its fields.
+grep -m1 "$EXIT" "$T/bt.agree" >"$T/bt.exit"
+expect_grep '{ cpu_id = [0-9]*, pid = [0-9]*, tid = [0-9]*, comm = "tracee" }, { __syscall_nr = 110, ret = [0-9]* }' \
+	"$T/bt.exit" "babeltrace2's kernel record"
+ls "$T/tr-default" | grep -q '^stream_kernel_cpu[0-9]*$' || fail "no kernel stream files"
+
+# 2. Strings and tasks: a running shell that is not traced, and the
+# children it forks (their exec records name the program, under the new
+# name), until ^C.
+mkfifo "$T/in"
+sh -c 'while read n; do /bin/true "$n"; echo "done $n"; done' <"$T/in" >"$T/loop.out" &
+loop=$!
+BG_PIDS="$BG_PIDS $loop"
+exec 8>"$T/in"
+"$EVTRACE" record -o "$T/tr-p" -p "$loop" -e kernel/sched/sched_process_exec \
+	-e kernel/sched/sched_process_fork 2>"$T/rec-p" &
+recorder=$!
+sleep 0.3
+echo 1 >&8
+echo 2 >&8
+for _ in $(seq 100); do grep -q 'done 2' "$T/loop.out" && break; sleep 0.05; done
+kill -INT "$recorder"
+wait "$recorder" || fail "record -p failed: $(cat "$T/rec-p")"
+exec 8>&-
+"$EVTRACE" report "$T/tr-p" >"$T/report-p"
+expect_eq "$(grep -c "^ *sh-$loop .*sched_process_fork: parent_comm=\"sh\" parent_pid=$loop " "$T/report-p")" 2 "the shell's two forks"
+expect_eq "$(grep -c "^ *true-[0-9]* .*sched_process_exec: filename=\"/bin/true\"" "$T/report-p")" 2 "its children's execs, named"
+expect_grep "^# 4 events, 0 lost" "$T/report-p" "nothing else"
+bt "$T/tr-p" >/dev/null
+
+# 3. A full ring: what it lost is counted exactly.  The same command
+# counted, then recorded through rings of 8 KiB.
+"$EVTRACE" count -e "$ENTER" -- "$TRACEE" syscalls 20000 >/dev/null 2>"$T/count" || fail "count: $(cat "$T/count")"
+total=$(sed -n "s|^ *\([0-9]*\)      $ENTER\$|\1|p" "$T/count")
+[ "${total:-0}" -gt 60000 ] || fail "count: $(cat "$T/count")"
+"$EVTRACE" record -o "$T/tr-lost" --kernel-buffer 8 -e "$ENTER" -- "$TRACEE" syscalls 20000 \
+	>/dev/null 2>"$T/rec-lost" || fail "record: $(cat "$T/rec-lost")"
+"$EVTRACE" report "$T/tr-lost" >"$T/report-lost"
+read_n=$(sed -n 's/^# \([0-9]*\) events, \([0-9]*\) lost.*/\1/p' "$T/report-lost")
+lost_n=$(sed -n 's/^# \([0-9]*\) events, \([0-9]*\) lost.*/\2/p' "$T/report-lost")
+[ "$lost_n" -gt 0 ] && [ "$read_n" -gt 0 ] || fail "read $read_n, lost $lost_n: the ring should have overflowed"
+expect_eq "$((read_n + lost_n))" "$total" "read + lost = what the kernel counted"
+expect_grep "; $lost_n events lost" "$T/rec-lost" "record's summary"
+bt "$T/tr-lost" >/dev/null
+expect_grep "discarded $lost_n events\|discarded [0-9]* events" "$T/bt.err" "babeltrace2 told of the loss"
+
+# 4. Bad input, and the kernel's rules (root's capabilities dropped:
+# tracefs still reads; paranoid 1 lets a user record the syscalls of
+# their own processes, nothing else; 2 nothing).
+expect_status 1 "$EVTRACE" record -o "$T/x" -e kernel/nosuch/event -- true
+expect_eq "$(cat "$T/err")" "evtrace: record: kernel/nosuch/event: no such kernel event" "no such event"
+expect_status 1 "$EVTRACE" record -o "$T/x" --kernel-buffer 12 -e "$ENTER" -- true
+expect_eq "$(cat "$T/err")" "evtrace: record: --kernel-buffer 12: not a power of two from 8 to 1048576 (KiB)" "odd ring size"
+old=$(cat /proc/sys/kernel/perf_event_paranoid)
+trap 'echo "$old" >/proc/sys/kernel/perf_event_paranoid; cleanup' EXIT
+nocaps() { setpriv --bounding-set=-all --inh-caps=-all --securebits=+noroot,+noroot_locked "$@"; }
+echo 2 >/proc/sys/kernel/perf_event_paranoid
+set +e; nocaps "$EVTRACE" record -o "$T/x" -e "$ENTER" -- true 2>"$T/err"; got=$?; set -e
+expect_eq "$got" 1 "record without privilege at paranoid 2"
+expect_grep "^evtrace: record: $ENTER: the kernel refuses to record it in pid [0-9]* (perf_event_open: Permission denied): kernel.perf_event_paranoid is 2; recording the syscalls/ events of your own processes needs it at 1 or less, other kernel events and every CPU CAP_PERFMON or root$" "$T/err" "the refusal"
+echo 1 >/proc/sys/kernel/perf_event_paranoid
+set +e; nocaps "$EVTRACE" record -o "$T/x" -e kernel/sched/sched_process_exec -- true 2>"$T/err"; got=$?; set -e
+expect_eq "$got" 1 "a scheduler event without privilege at paranoid 1"
+expect_eq "$(sed 's/pid [0-9]*/pid N/' "$T/err")" "evtrace: record: kernel/sched/sched_process_exec: the kernel refuses to record it in pid N (perf_event_open: Operation not permitted): kernel.perf_event_paranoid is 1; recording the syscalls/ events of your own processes needs it at 1 or less, other kernel events and every CPU CAP_PERFMON or root" "its refusal, and nothing else"
+nocaps "$EVTRACE" record -o "$T/tr-user" -e "$ENTER" -e "$EXIT" -e "$before" -e "$after" -- "$TRACEE" syscalls 5 \
+	>/dev/null 2>"$T/err" || fail "record at paranoid 1: $(cat "$T/err")"
+"$EVTRACE" report "$T/tr-user" >"$T/report-user"
+rounds_in_order "$T/report-user" 5 || fail "unprivileged: rounds out of order"
+echo "$old" >/proc/sys/kernel/perf_event_paranoid
+
+# 5. A damaged kernel stream or index: errors name the file, the offset
+# or the line; the rest is read; nothing crashes.
+good=$T/tr-default
+k=$(ls "$good"/stream_kernel_cpu* | head -1)
+cp -r "$good" "$T/bad"
+kb=$T/bad/$(basename "$k")
+# content_size (bits, at offset 24) of the first packet: its header and
+# 20 bytes, which cut the first record's task inside it
+python3 -c "import struct,sys; f=open(sys.argv[1],'r+b'); f.seek(24); f.write(struct.pack('<Q', (88 + 20) * 8))" "$kb"
+expect_status 1 "$EVTRACE" report "$T/bad"
+expect_grep "$kb: offset 88: truncated record header" "$T/err" "a kernel record cut in its task"
+grep -q "^# [1-9][0-9]* events" "$T/out" || fail "the other streams were not read"
+rm -rf "$T/bad"; cp -r "$good" "$T/bad"
+sed -i 's/^kernel-stream \([0-9]*\)$/stream \1 1 "x"/' "$T/bad/evtrace/index"
+expect_status 1 "$EVTRACE" report "$T/bad"
+expect_grep "index:[0-9]*: a kernel event in a process stream class" "$T/err" "kernel events in a process's class"
+for seed in 1 2 3 4 5 6; do
+	rm -rf "$T/bad"; cp -r "$good" "$T/bad"
+	python3 -c "
+import random, sys
+r = random.Random($seed); p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
+for _ in range(20): b[r.randrange(len(b))] = r.randrange(256)
+open(p, 'wb').write(b)" "$kb"
+	set +e; "$EVTRACE" report "$T/bad" >/dev/null 2>&1; st=$?; set -e
+	[ "$st" -le 1 ] || fail "report exited $st on a garbled kernel stream (seed $seed)"
+done
