@@ -1,268 +1,56 @@
 /*
- * kernel_record.c - kernel tracepoints sampled with perf_event_open and
- * written as CTF streams of the trace (see kernel_record.h).
+ * kernel_record.c - kernel tracepoints written as CTF streams of a trace,
+ * one per CPU (see kernel_record.h).
  */
 #include <errno.h>
-#include <sched.h>
-#include <sys/prctl.h>
-#include <fcntl.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "kernel_events.h"
 #include "kernel_record.h"
+#include "kernel_sampler.h"
 #include "layout.h"
-#include "perf_events.h"
 #include "record.h"
 
-#define PACKET_MAX_AGE_MS 1000
-#define SIDE_RING_BYTES	(64u << 10)		/* a packet is written out by then */
-#define PAIRS		4096
-#define PAIR_EVERY_NS	(1000 * 1000)
-
-/* The sample_id of a non-sample record, at its end (sample_id_all). */
-#define SAMPLE_TYPE (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
-		     PERF_SAMPLE_RAW)
-struct sample_id {
-	uint32_t pid, tid;
-	uint64_t time;
-	uint32_t cpu, res;
-};
+#define PACKET_MAX_AGE_MS 1000	/* a packet is written out by then */
 
 struct cpu_stream {
-	int cpu;
-	int ring_fd;		/* the event whose ring the others share */
-	int flush_fd;		/* ours, to make the kernel say what it lost */
-	int side_fd;		/* task names and forks, in a ring of their own */
-	struct evt_perf_ring side;
-	struct evt_perf_ring ring;
 	int out_fd;		/* its stream file, once it has a packet */
 	uint8_t *pkt;		/* the packet being filled */
 	size_t used;		/* bytes of it, header included */
 	uint64_t first_ts;	/* of the packet being filled */
-	uint64_t last_ts;	/* of the stream: times never go back */
+	uint64_t last_ts;
 	int64_t opened_ms;
 	uint64_t seq;
-	uint64_t lost;		/* PERF_RECORD_LOST so far */
+	uint64_t lost;		/* what the ring lost so far */
 	uint64_t lost_written;	/* in the header of the last packet out */
 	uint64_t nrecords;	/* in the packet being filled */
 	uint64_t events;	/* records in packets written */
 };
 
-struct task {
-	uint32_t tid;		/* 0: a free entry */
-	uint32_t pid;
-	char comm[16];
-};
-
-/* A record read from a ring, waiting in the batch to be put in order. */
-struct pending {
-	uint64_t time;
-	uint32_t cpu;		/* index into cpus */
-	uint32_t seq;		/* ties keep ring order */
-	bool side;		/* from the ring of task names */
-	size_t off;		/* its copy in the batch arena */
-};
-
-struct clock_pair {
-	int64_t mono;
-	uint64_t value;
-};
-
 struct evt_kernel_record {
-	struct evt_kernel_event *ev;
-	unsigned nev;
-	struct by_id { long id; unsigned index; } *by_id;
-	struct cpu_stream *cpus;
-	unsigned ncpus;
-	int *fds;
-	unsigned nfds, capfds;
-	uint32_t clock_kind;
-	uint64_t freq_hz;
-	struct clock_pair pairs[PAIRS];
-	unsigned npairs, pair_next;	/* a ring, pair_next the oldest */
+	struct evt_kernel_sampler *sampler;
+	struct cpu_stream *streams;	/* one per ring */
+	unsigned nstreams;
 	uint32_t packet_size;
-	size_t ring_bytes;
-	struct task *tasks;
-	uint32_t task_cap, ntasks;	/* cap: a power of two */
-	uint8_t *arena;
-	size_t arena_used, arena_cap;
-	struct pending *batch;
-	unsigned nbatch, batch_cap;
 	uint8_t *payload;		/* room for the largest payload */
 	size_t payload_cap;
-	uint32_t reading;		/* the cpu whose ring is being read */
-	bool reading_side;		/* its ring of task names */
+	const struct evt_trace_dir *out;	/* during a drain */
+	char *err;
+	size_t err_size;
 	bool described;
-	bool oom;
 	struct evt_kernel_record_stats stats;
 };
 
-static int64_t mono_ns(void)
+static int64_t now_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
-
-/* ---- the trace clock from CLOCK_MONOTONIC ---- */
-
-/* A (TSC, CLOCK_MONOTONIC) pair, the closest of a few tries: a try that
- * was preempted between its reads would put the line off by as much. */
-static void take_pair(struct evt_kernel_record *k, bool force)
-{
-	struct clock_pair p = { 0 };
-	const struct clock_pair *last;
-	int64_t best = INT64_MAX;
-	uint16_t cpu;
-	int i;
-
-	if (k->clock_kind != EVT_CLOCK_TSC)
-		return;
-	last = k->npairs ? &k->pairs[(k->pair_next + PAIRS - 1) % PAIRS] : NULL;
-	if (!force && last && mono_ns() - last->mono < PAIR_EVERY_NS)
-		return;
-	for (i = 0; i < 8; i++) {
-		int64_t a = mono_ns();
-		uint64_t v = evt_clock_now(EVT_CLOCK_TSC, &cpu);
-		int64_t b = mono_ns();
-
-		if (b - a < best) {
-			best = b - a;
-			p.mono = a + (b - a) / 2;
-			p.value = v;
-		}
-	}
-	if (last && (p.mono <= last->mono || p.value <= last->value))
-		return;
-	k->pairs[k->pair_next] = p;
-	k->pair_next = (k->pair_next + 1) % PAIRS;
-	if (k->npairs < PAIRS)
-		k->npairs++;
-}
-
-static const struct clock_pair *pair_at(const struct evt_kernel_record *k,
-					unsigned i)
-{
-	return &k->pairs[(k->pair_next + PAIRS - k->npairs + i) % PAIRS];
-}
-
-/*
- * Between two pairs, the line through them (its error is the pairs' own,
- * tens of nanoseconds, however close they are); outside, from the nearest
- * at the frequency the oldest and newest pairs give, or before two are a
- * millisecond apart the calibrated one.  A drain takes a pair first, so
- * the records it reads fall between pairs.
- */
-static uint64_t trace_time(const struct evt_kernel_record *k, uint64_t mono)
-{
-	const struct clock_pair *a, *b;
-	unsigned lo = 0, hi;
-	__int128 v;
-
-	if (k->clock_kind != EVT_CLOCK_TSC)
-		return mono;
-	hi = k->npairs - 1;	/* create took one */
-	if ((int64_t)mono <= pair_at(k, 0)->mono ||
-	    (int64_t)mono >= pair_at(k, hi)->mono) {
-		__int128 span_ns = pair_at(k, hi)->mono - pair_at(k, 0)->mono;
-		__int128 span = pair_at(k, hi)->value - pair_at(k, 0)->value;
-
-		if (span_ns < PAIR_EVERY_NS) {
-			span_ns = 1000000000;
-			span = k->freq_hz;
-		}
-		a = (int64_t)mono <= pair_at(k, 0)->mono ? pair_at(k, 0) :
-		    pair_at(k, hi);
-		v = (__int128)a->value + ((__int128)(int64_t)mono - a->mono) *
-		    span / span_ns;
-		return v < 0 ? 0 : (uint64_t)v;
-	} else {
-		while (hi - lo > 1) {
-			unsigned mid = (lo + hi) / 2;
-
-			if (pair_at(k, mid)->mono <= (int64_t)mono)
-				lo = mid;
-			else
-				hi = mid;
-		}
-	}
-	a = pair_at(k, lo);
-	b = pair_at(k, hi);
-	v = (__int128)a->value + ((__int128)(int64_t)mono - a->mono) *
-	    (__int128)(b->value - a->value) / (b->mono - a->mono);
-	return v < 0 ? 0 : (uint64_t)v;
-}
-
-/* ---- whose a record is ---- */
-
-static struct task *task_slot(struct evt_kernel_record *k, uint32_t tid)
-{
-	uint32_t i = (tid * 2654435761u) & (k->task_cap - 1);
-
-	while (k->tasks[i].tid && k->tasks[i].tid != tid)
-		i = (i + 1) & (k->task_cap - 1);
-	return &k->tasks[i];
-}
-
-/* The entry for tid, made if need be; NULL when out of memory. */
-static struct task *task_get(struct evt_kernel_record *k, uint32_t tid)
-{
-	struct task *t;
-
-	if ((k->ntasks + 1) * 2 > k->task_cap) {
-		struct task *old = k->tasks;
-		uint32_t i, cap = k->task_cap;
-
-		k->task_cap = cap ? cap * 2 : 256;
-		k->tasks = calloc(k->task_cap, sizeof(*k->tasks));
-		if (!k->tasks) {
-			k->tasks = old;
-			k->task_cap = cap;
-			return NULL;
-		}
-		for (i = 0; i < cap; i++)
-			if (old[i].tid)
-				*task_slot(k, old[i].tid) = old[i];
-		free(old);
-	}
-	t = task_slot(k, tid);
-	if (!t->tid) {
-		t->tid = tid;
-		k->ntasks++;
-	}
-	return t;
-}
-
-/* A task first seen in a sample: its name now, if it still runs. */
-static void task_learn(struct task *t, uint32_t pid)
-{
-	char path[64];
-	ssize_t n = -1;
-	int fd;
-
-	t->pid = pid;
-	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", pid, t->tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, t->comm, sizeof(t->comm));
-		close(fd);
-	}
-	if (n <= 0)
-		snprintf(t->comm, sizeof(t->comm), "?");
-	else
-		t->comm[strcspn(t->comm, "\n")] = '\0';
-}
-
-/* ---- packets ---- */
 
 static int write_all(int fd, const uint8_t *p, size_t n)
 {
@@ -281,10 +69,9 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 
 /* Writes the packet being filled, or, when it is empty and events were
  * lost since the last one, a packet that only says so. */
-static int flush_packet(struct evt_kernel_record *k, struct cpu_stream *s,
-			const struct evt_trace_dir *out, char *err,
-			size_t err_size)
+static int flush_packet(struct evt_kernel_record *k, unsigned ring)
 {
+	struct cpu_stream *s = &k->streams[ring];
 	struct evt_packet_header h = {
 		.magic = EVT_PACKET_MAGIC, .stream_id = EVT_KERNEL_STREAM_ID,
 		.packet_seq_num = s->seq, .events_discarded = s->lost,
@@ -296,9 +83,10 @@ static int flush_packet(struct evt_kernel_record *k, struct cpu_stream *s,
 
 	if (!s->nrecords && s->lost == s->lost_written)
 		return 0;
-	snprintf(name, sizeof(name), "stream_kernel_cpu%d", s->cpu);
+	snprintf(name, sizeof(name), "stream_kernel_cpu%d",
+		 evt_kernel_sampler_ring_cpu(k->sampler, ring));
 	if (s->out_fd < 0) {
-		s->out_fd = evt_trace_dir_create(out, 0, name, err, err_size);
+		s->out_fd = evt_trace_dir_create(k->out, 0, name, k->err, k->err_size);
 		if (s->out_fd < 0)
 			return -1;
 	}
@@ -307,7 +95,7 @@ static int flush_packet(struct evt_kernel_record *k, struct cpu_stream *s,
 	snprintf(h.comm, sizeof(h.comm), "kernel");
 	memcpy(s->pkt, &h, sizeof(h));
 	if (write_all(s->out_fd, s->pkt, s->used)) {
-		evt_trace_dir_error(out, 0, name, errno, err, err_size);
+		evt_trace_dir_error(k->out, 0, name, errno, k->err, k->err_size);
 		return -1;
 	}
 	k->stats.packets++;
@@ -320,467 +108,106 @@ static int flush_packet(struct evt_kernel_record *k, struct cpu_stream *s,
 	return 0;
 }
 
-static int by_id_cmp(const void *a, const void *b)
+static int count_lost(struct evt_kernel_record *k, struct cpu_stream *s,
+		      uint64_t n)
 {
-	long x = ((const struct by_id *)a)->id, y = ((const struct by_id *)b)->id;
-
-	return x < y ? -1 : x > y;
+	s->lost += n;
+	k->stats.lost += n;
+	return 0;
 }
 
-/* Which of ours the raw record is, by its common_type; -1 if none. */
-static int event_of(const struct evt_kernel_record *k, const uint8_t *raw,
-		    uint32_t raw_size)
+/* The sink's: a sample into its CPU's packet. */
+static int add_sample(void *ctx, const struct evt_kernel_sample *ks)
 {
-	struct by_id key = { 0 }, *hit;
-	uint16_t type;
+	struct evt_kernel_record *k = ctx;
+	struct cpu_stream *s = &k->streams[ks->ring];
+	const struct evt_kernel_event *e = evt_kernel_sampler_event(k->sampler,
+								     ks->event);
+	size_t max = evt_kernel_payload_max(e, ks->raw_size), n;
+	struct evt_kernel_context kc = { .pid = ks->pid, .tid = ks->tid };
+	uint16_t id = (uint16_t)ks->event, cpu = (uint16_t)ks->cpu;
+	long got;
 
-	if (raw_size < 2)
-		return -1;
-	memcpy(&type, raw, 2);
-	key.id = type;
-	hit = bsearch(&key, k->by_id, k->nev, sizeof(key), by_id_cmp);
-	return hit ? (int)hit->index : -1;
-}
-
-/* A sample into its CPU's packet. */
-static int add_sample(struct evt_kernel_record *k, struct cpu_stream *s,
-		      const uint8_t *body, size_t size,
-		      const struct evt_trace_dir *out, char *err, size_t err_size)
-{
-	struct evt_kernel_context kc;
-	uint32_t pid, tid, cpu, raw_size;
-	uint64_t mono, ts;
-	const uint8_t *raw;
-	struct task *t;
-	uint16_t id, cpu16;
-	long n;
-	int e;
-
-	if (size < 28)
-		return 0;
-	memcpy(&pid, body, 4);
-	memcpy(&tid, body + 4, 4);
-	memcpy(&mono, body + 8, 8);
-	memcpy(&cpu, body + 16, 4);
-	memcpy(&raw_size, body + 24, 4);
-	raw = body + 28;
-	if (raw_size > size - 28 || (e = event_of(k, raw, raw_size)) < 0)
-		return 0;
-	if (evt_kernel_payload_max(&k->ev[e], raw_size) > k->payload_cap) {
-		size_t cap = evt_kernel_payload_max(&k->ev[e], raw_size);
-		uint8_t *grown = realloc(k->payload, cap);
+	if (max > k->payload_cap) {
+		uint8_t *grown = realloc(k->payload, max);
 
 		if (!grown)
-			goto lost;
+			return count_lost(k, s, 1);
 		k->payload = grown;
-		k->payload_cap = cap;
+		k->payload_cap = max;
 	}
-	n = evt_kernel_payload(&k->ev[e], raw, raw_size, k->payload);
-	if (n < 0)
-		goto lost;	/* not what its format said */
-	if (sizeof(struct evt_packet_header) + EVT_RECORD_HEADER_BYTES +
-	    sizeof(kc) + (size_t)n > k->packet_size)
-		goto lost;	/* no packet holds it */
-	if (s->used + EVT_RECORD_HEADER_BYTES + sizeof(kc) + (size_t)n >
-	    k->packet_size && flush_packet(k, s, out, err, err_size))
+	got = evt_kernel_payload(e, ks->raw, ks->raw_size, k->payload);
+	if (got < 0)
+		return count_lost(k, s, 1);	/* not what its format said */
+	n = EVT_RECORD_HEADER_BYTES + sizeof(kc) + (size_t)got;
+	if (sizeof(struct evt_packet_header) + n > k->packet_size)
+		return count_lost(k, s, 1);	/* no packet holds it */
+	if (s->used + n > k->packet_size && flush_packet(k, ks->ring))
 		return -1;
-	t = task_get(k, tid);
-	memset(&kc, 0, sizeof(kc));
-	kc.pid = pid;
-	kc.tid = tid;
-	if (t && t->pid != pid)
-		task_learn(t, pid);
-	if (t)
-		memcpy(kc.comm, t->comm, sizeof(kc.comm));
-	ts = trace_time(k, mono);
-	if (ts < s->last_ts)	/* a nested hit stamped earlier, written later */
-		ts = s->last_ts;
+	snprintf(kc.comm, sizeof(kc.comm), "%s", ks->comm);
 	if (!s->nrecords) {
-		s->first_ts = ts;
-		s->opened_ms = mono_ns() / 1000000;
+		s->first_ts = ks->time;
+		s->opened_ms = now_ms();
 	}
-	s->last_ts = ts;
-	id = (uint16_t)e;
-	cpu16 = (uint16_t)cpu;
+	s->last_ts = ks->time;
 	memcpy(s->pkt + s->used, &id, 2);
-	memcpy(s->pkt + s->used + 2, &ts, 8);
-	memcpy(s->pkt + s->used + 10, &cpu16, 2);
+	memcpy(s->pkt + s->used + 2, &ks->time, 8);
+	memcpy(s->pkt + s->used + 10, &cpu, 2);
 	memcpy(s->pkt + s->used + 12, &kc, sizeof(kc));
-	memcpy(s->pkt + s->used + 12 + sizeof(kc), k->payload, (size_t)n);
-	s->used += EVT_RECORD_HEADER_BYTES + sizeof(kc) + (size_t)n;
+	memcpy(s->pkt + s->used + 12 + sizeof(kc), k->payload, (size_t)got);
+	s->used += n;
 	s->nrecords++;
 	k->stats.events++;
 	return 0;
-lost:
-	s->lost++;
-	k->stats.lost++;
-	return 0;
 }
 
-/* One record, in time order: the packet it goes to, or what it says of
- * tasks and losses. */
-static int take_record(struct evt_kernel_record *k, const struct pending *p,
-		       const struct evt_trace_dir *out, char *err,
-		       size_t err_size)
-{
-	const struct perf_event_header *h = (const void *)(k->arena + p->off);
-	const uint8_t *body = (const uint8_t *)(h + 1);
-	size_t size = h->size - sizeof(*h);
-	struct cpu_stream *s = &k->cpus[p->cpu];
-	struct task *t, *parent;
-	uint32_t v[4];
-	uint64_t lost;
-
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
-		return add_sample(k, s, body, size, out, err, err_size);
-	case PERF_RECORD_LOST:
-		if (size < 16 || p->side)
-			return 0;	/* names lost: older ones stay */
-		/* Lost after the records before it: they go out first. */
-		if (s->nrecords && flush_packet(k, s, out, err, err_size))
-			return -1;
-		memcpy(&lost, body + 8, 8);
-		s->lost += lost;
-		k->stats.lost += lost;
-		return 0;
-	case PERF_RECORD_COMM:
-		if (size < 8 + sizeof(struct sample_id))
-			return 0;
-		memcpy(v, body, 8);
-		if ((t = task_get(k, v[1]))) {
-			t->pid = v[0];
-			snprintf(t->comm, sizeof(t->comm), "%.*s",
-				 (int)(size - 8 - sizeof(struct sample_id)),
-				 (const char *)body + 8);
-		}
-		return 0;
-	case PERF_RECORD_FORK:
-		if (size < 16)
-			return 0;
-		memcpy(v, body, 16);	/* pid, ppid, tid, ptid */
-		parent = task_get(k, v[3]);
-		if (parent && !parent->comm[0])
-			task_learn(parent, v[1]);
-		t = task_get(k, v[2]);
-		if (parent && t) {
-			parent = task_slot(k, v[3]);	/* t's may have moved it */
-			t->pid = v[0];
-			memcpy(t->comm, parent->comm, sizeof(t->comm));
-		}
-		return 0;
-	}
-	return 0;
-}
-
-/* When a record happened (perf's clock), or 0 when it does not say. */
-static uint64_t record_time(const struct perf_event_header *h)
-{
-	const uint8_t *body = (const uint8_t *)(h + 1);
-	size_t size = h->size - sizeof(*h);
-	uint64_t t = 0;
-
-	if (h->type == PERF_RECORD_SAMPLE && size >= 16)
-		memcpy(&t, body + 8, 8);
-	else if (h->type != PERF_RECORD_SAMPLE && size >= sizeof(struct sample_id))
-		memcpy(&t, body + size - sizeof(struct sample_id) +
-		       offsetof(struct sample_id, time), 8);
-	return t;
-}
-
-/* evt_perf_ring_read's callback: the record copied into the batch. */
-static void batch_add(const struct perf_event_header *h, void *ctx)
+/* The sink's: a loss, after the records before it, which go out first so
+ * that it is counted where it happened. */
+static int add_lost(void *ctx, unsigned ring, uint64_t n)
 {
 	struct evt_kernel_record *k = ctx;
 
-	if (k->nbatch == k->batch_cap) {
-		unsigned cap = k->batch_cap ? k->batch_cap * 2 : 4096;
-		struct pending *grown = realloc(k->batch, cap * sizeof(*grown));
-
-		if (!grown) {
-			k->oom = true;
-			return;
-		}
-		k->batch = grown;
-		k->batch_cap = cap;
-	}
-	if (k->arena_used + h->size > k->arena_cap) {
-		size_t cap = k->arena_cap ? k->arena_cap * 2 : 1u << 20;
-		uint8_t *grown;
-
-		while (cap < k->arena_used + h->size)
-			cap *= 2;
-		grown = realloc(k->arena, cap);
-		if (!grown) {
-			k->oom = true;
-			return;
-		}
-		k->arena = grown;
-		k->arena_cap = cap;
-	}
-	memcpy(k->arena + k->arena_used, h, h->size);
-	k->batch[k->nbatch] = (struct pending){
-		.time = record_time(h), .cpu = k->reading, .seq = k->nbatch,
-		.side = k->reading_side,
-		.off = k->arena_used,
-	};
-	k->arena_used += (h->size + 7) & ~(size_t)7;
-	k->nbatch++;
-}
-
-static int pending_cmp(const void *a, const void *b)
-{
-	const struct pending *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/*
- * The kernel counts what a full ring loses and says so in a LOST record
- * only when it next writes to that ring, which may be never.  An event of
- * ours on the ring (a name change of this thread, on that CPU) makes it
- * write, so that the count is complete at the end.  Without one, losses
- * at the very end may go unsaid.
- */
-static void open_flush(struct evt_kernel_record *k, struct cpu_stream *s)
-{
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
-		.config = PERF_COUNT_SW_DUMMY, .comm = 1, .sample_id_all = 1,
-		.sample_type = SAMPLE_TYPE, .exclude_kernel = 1, .exclude_hv = 1,
-		.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
-	};
-	int fd = evt_perf_open(&attr, 0, s->cpu, -1);
-
-	if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->ring_fd)) {
-		close(fd);
-		fd = -1;
-	}
-	s->flush_fd = fd;
-	(void)k;
-}
-
-/* Has every ring write out its lost count: this thread renamed to its
- * own name on each CPU. */
-static void flush_lost(struct evt_kernel_record *k)
-{
-	char name[16] = "";
-	cpu_set_t old, one;
-	unsigned i;
-
-	if (sched_getaffinity(0, sizeof(old), &old) ||
-	    prctl(PR_GET_NAME, name) < 0)
-		return;
-	for (i = 0; i < k->ncpus; i++) {
-		if (k->cpus[i].flush_fd < 0 || k->cpus[i].cpu >= CPU_SETSIZE)
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(k->cpus[i].cpu, &one);
-		if (sched_setaffinity(0, sizeof(one), &one) == 0)
-			prctl(PR_SET_NAME, name);
-	}
-	sched_setaffinity(0, sizeof(old), &old);
-}
-
-/* Reads every ring into the batch and takes its records in time order.
- * How many there were, or -1 with err set. */
-static long read_rings(struct evt_kernel_record *k,
-		       const struct evt_trace_dir *out, char *err,
-		       size_t err_size)
-{
-	unsigned i;
-
-	k->nbatch = 0;
-	k->arena_used = 0;
-	for (i = 0; i < k->ncpus; i++) {
-		k->reading = i;
-		k->reading_side = false;
-		if (k->cpus[i].ring_fd >= 0)
-			evt_perf_ring_read(&k->cpus[i].ring, batch_add, k);
-		k->reading_side = true;
-		if (k->cpus[i].side_fd >= 0)
-			evt_perf_ring_read(&k->cpus[i].side, batch_add, k);
-	}
-	if (k->oom) {	/* what was read is gone */
-		k->oom = false;
-		return snprintf(err, err_size, "kernel events: out of memory"), -1;
-	}
-	/* Each ring is in order but for nested hits; the rings, merged,
-	 * give task names and forks in the order they happened. */
-	if (k->nbatch)
-		qsort(k->batch, k->nbatch, sizeof(*k->batch), pending_cmp);
-	for (i = 0; i < k->nbatch; i++)
-		if (take_record(k, &k->batch[i], out, err, err_size))
-			return -1;
-	return (long)k->nbatch;
+	if (k->streams[ring].nrecords && flush_packet(k, ring))
+		return -1;
+	return count_lost(k, &k->streams[ring], n);
 }
 
 long evt_kernel_record_drain(struct evt_kernel_record *k,
 			     const struct evt_trace_dir *out, bool final,
 			     char *err, size_t err_size)
 {
-	int64_t now_ms;
+	const struct evt_kernel_sink sink = { add_sample, add_lost, k };
+	int64_t now;
 	unsigned i;
-	long n, more = 0;
+	long n;
 
-	take_pair(k, final);
-	if (final)	/* the inherited events in children too */
-		for (i = 0; i < k->nfds; i++)
-			ioctl(k->fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	n = read_rings(k, out, err, err_size);
-	if (n >= 0 && final) {
-		flush_lost(k);
-		more = read_rings(k, out, err, err_size);
-	}
-	if (n < 0 || more < 0)
+	k->out = out;
+	k->err = err;
+	k->err_size = err_size;
+	n = evt_kernel_sampler_drain(k->sampler, final, &sink, err, err_size);
+	if (n < 0)
 		return -1;
-	now_ms = mono_ns() / 1000000;
-	for (i = 0; i < k->ncpus; i++) {
-		struct cpu_stream *s = &k->cpus[i];
+	now = now_ms();
+	for (i = 0; i < k->nstreams; i++) {
+		struct cpu_stream *s = &k->streams[i];
 
-		if ((final || (s->nrecords && now_ms - s->opened_ms >= PACKET_MAX_AGE_MS)) &&
-		    flush_packet(k, s, out, err, err_size))
+		if ((final || (s->nrecords && now - s->opened_ms >= PACKET_MAX_AGE_MS)) &&
+		    flush_packet(k, i))
 			return -1;
 	}
-	return n + more;
-}
-
-/* ---- opening ---- */
-
-static int add_fd(struct evt_kernel_record *k, int fd)
-{
-	if (k->nfds == k->capfds) {
-		unsigned cap = k->capfds ? k->capfds * 2 : 64;
-		int *grown = realloc(k->fds, cap * sizeof(*grown));
-
-		if (!grown)
-			return -1;
-		k->fds = grown;
-		k->capfds = cap;
-	}
-	k->fds[k->nfds++] = fd;
-	return 0;
-}
-
-/* Opens attr for pid on s's CPU into the ring *ring_fd (mapped with
- * bytes when it is the first).  0, or -1 with err set. */
-static int open_into(struct evt_kernel_record *k, struct cpu_stream *s,
-		     struct perf_event_attr *attr, pid_t pid, const char *what,
-		     int *ring_fd, struct evt_perf_ring *ring, size_t bytes,
-		     char *err, size_t err_size)
-{
-	int fd = evt_perf_open(attr, pid, s->cpu, -1);
-
-	if (fd < 0) {
-		evt_perf_refused(what, pid, "record", errno, err, err_size);
-		return -1;
-	}
-	if (add_fd(k, fd)) {
-		close(fd);
-		return snprintf(err, err_size, "out of memory"), -1;
-	}
-	if (*ring_fd < 0) {
-		if (evt_perf_ring_map(ring, fd, bytes))
-			return snprintf(err, err_size, "%s: the kernel's ring buffer "
-					"on cpu %d: %s", what, s->cpu,
-					strerror(errno)), -1;
-		*ring_fd = fd;
-	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *ring_fd)) {
-		return snprintf(err, err_size, "%s: sharing the ring buffer of cpu "
-				"%d: %s", what, s->cpu, strerror(errno)), -1;
-	}
-	return 0;
-}
-
-/*
- * Opens every event for pid (-1: anyone) on every CPU, into the CPUs'
- * rings, and an event that only tells of task names and forks into a
- * ring of its own: what a full ring loses is then only samples.
- */
-static int open_events(struct evt_kernel_record *k, pid_t pid, bool on_exec,
-		       char *err, size_t err_size)
-{
-	unsigned c, e;
-
-	for (c = 0; c < k->ncpus; c++) {
-		struct cpu_stream *s = &k->cpus[c];
-		struct perf_event_attr attr = {
-			.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
-			.config = PERF_COUNT_SW_DUMMY, .sample_type = SAMPLE_TYPE,
-			.sample_id_all = 1, .inherit = pid >= 0,
-			.disabled = on_exec, .enable_on_exec = on_exec,
-			.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
-			.comm = 1, .task = 1, .exclude_kernel = 1, .exclude_hv = 1,
-		};
-
-		if (open_into(k, s, &attr, pid, "task names", &s->side_fd, &s->side,
-			      SIDE_RING_BYTES, err, err_size))
-			return -1;
-		for (e = 0; e < k->nev; e++) {
-			attr = (struct perf_event_attr){
-				.type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr),
-				.config = (uint64_t)k->ev[e].id,
-				.sample_period = 1, .sample_type = SAMPLE_TYPE,
-				.sample_id_all = 1, .inherit = pid >= 0,
-				.disabled = on_exec, .enable_on_exec = on_exec,
-				.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
-				.watermark = 1,
-				.wakeup_watermark = (uint32_t)(k->ring_bytes / 4),
-			};
-			bool first = s->ring_fd < 0;
-
-			if (open_into(k, s, &attr, pid, k->ev[e].path, &s->ring_fd,
-				      &s->ring, k->ring_bytes, err, err_size))
-				return -1;
-			if (first)
-				open_flush(k, s);
-		}
-	}
-	take_pair(k, true);
-	return 0;
+	return n;
 }
 
 int evt_kernel_record_task(struct evt_kernel_record *k, pid_t tid,
 			   bool on_exec, char *err, size_t err_size)
 {
-	return open_events(k, tid, on_exec, err, err_size);
+	return evt_kernel_sampler_task(k->sampler, tid, on_exec, err, err_size);
 }
 
 int evt_kernel_record_all_cpus(struct evt_kernel_record *k, char *err,
 			       size_t err_size)
 {
-	return open_events(k, -1, false, err, err_size);
-}
-
-/* The CPUs that are online, from "0-3,5". */
-static int online_cpus(struct evt_kernel_record *k)
-{
-	char buf[4096] = "", *tok, *save = NULL;
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-	long max = sysconf(_SC_NPROCESSORS_CONF), a, b;
-
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	if (!buf[0] || max < 1)
-		return -1;
-	k->cpus = calloc((size_t)max, sizeof(*k->cpus));
-	if (!k->cpus)
-		return -1;
-	for (tok = strtok_r(buf, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save)) {
-		if (sscanf(tok, "%ld-%ld", &a, &b) != 2)
-			b = a = strtol(tok, NULL, 10);
-		for (; a >= 0 && a <= b && k->ncpus < (unsigned)max; a++)
-			k->cpus[k->ncpus++] = (struct cpu_stream){
-				.cpu = (int)a, .ring_fd = -1, .flush_fd = -1,
-				.side_fd = -1,
-				.out_fd = -1 };
-	}
-	return k->ncpus ? 0 : -1;
+	return evt_kernel_sampler_all_cpus(k->sampler, err, err_size);
 }
 
 int evt_kernel_record_create(const char *const *patterns, unsigned npatterns,
@@ -789,76 +216,46 @@ int evt_kernel_record_create(const char *const *patterns, unsigned npatterns,
 			     struct evt_kernel_record **out, char *err,
 			     size_t err_size)
 {
-	struct evt_kernel_record *k = NULL;
-	char **paths = NULL;
-	unsigned npaths = 0, *chosen = NULL, nchosen = 0, i, p;
-	struct rlimit rl;
-	bool any = false;
+	struct evt_kernel_sampler *sampler;
+	struct evt_kernel_record *k;
+	unsigned i;
 
 	*out = NULL;
-	for (p = 0; p < npatterns; p++)
-		any |= evt_is_kernel_path(patterns[p]);
-	if (!any)
+	if (evt_kernel_sampler_create(patterns, npatterns, clock, ring_kib,
+				      &sampler, err, err_size))
+		return -1;
+	if (!sampler)
 		return 0;
-	if (evt_kernel_event_paths(&paths, &npaths, err, err_size) ||
-	    evt_kernel_match(patterns, npatterns, paths, npaths, &chosen, &nchosen,
-			     err, err_size))
-		goto fail;
 	k = calloc(1, sizeof(*k));
-	if (!k || !(k->ev = calloc(nchosen, sizeof(*k->ev))) ||
-	    !(k->by_id = calloc(nchosen, sizeof(*k->by_id))))
-		goto oom;
-	if (nchosen > UINT16_MAX) {
-		snprintf(err, err_size, "kernel events: %u of them; one recording "
-			 "takes %u at most", nchosen, UINT16_MAX);
-		goto fail;
+	if (!k) {
+		evt_kernel_sampler_destroy(sampler);
+		return snprintf(err, err_size, "out of memory"), -1;
 	}
-	for (i = 0; i < nchosen; i++, k->nev++) {
-		if (evt_kernel_event_load(paths[chosen[i]], &k->ev[i], err, err_size))
-			goto fail;
-		k->by_id[i] = (struct by_id){ k->ev[i].id, i };
-	}
-	qsort(k->by_id, k->nev, sizeof(*k->by_id), by_id_cmp);
-	k->clock_kind = clock->kind;
-	k->freq_hz = clock->freq_hz;
+	k->sampler = sampler;
 	k->packet_size = packet_size;
-	k->ring_bytes = (size_t)ring_kib << 10;
-	if (online_cpus(k)) {
-		snprintf(err, err_size, "kernel events: cannot tell which CPUs are online");
-		goto fail;
+	k->nstreams = evt_kernel_sampler_nrings(sampler);
+	k->streams = calloc(k->nstreams, sizeof(*k->streams));
+	for (i = 0; k->streams && i < k->nstreams; i++) {
+		k->streams[i].out_fd = -1;
+		k->streams[i].used = sizeof(struct evt_packet_header);
+		if (!(k->streams[i].pkt = malloc(packet_size)))
+			break;
 	}
-	for (i = 0; i < k->ncpus; i++) {
-		k->cpus[i].pkt = malloc(packet_size);
-		if (!k->cpus[i].pkt)
-			goto oom;
-		k->cpus[i].used = sizeof(struct evt_packet_header);
+	if (!k->streams || i < k->nstreams) {
+		evt_kernel_record_destroy(k);
+		return snprintf(err, err_size, "out of memory"), -1;
 	}
-	/* An fd per event, CPU and task: as many as the limit allows. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-	free(chosen);
-	evt_kernel_event_paths_free(paths, npaths);
-	take_pair(k, true);
 	*out = k;
 	return 0;
-oom:
-	snprintf(err, err_size, "out of memory");
-fail:
-	free(chosen);
-	evt_kernel_event_paths_free(paths, npaths);
-	evt_kernel_record_destroy(k);
-	return -1;
 }
 
 int evt_kernel_record_describe(struct evt_kernel_record *k,
 			       struct evt_trace_index *ix)
 {
+	unsigned i, nev = evt_kernel_sampler_nevents(k->sampler);
 	struct evt_stream_class *sc;
 	struct evt_event_desc *grown;
 	char why[300];
-	unsigned i;
 
 	if (k->described)
 		return 0;
@@ -866,18 +263,19 @@ int evt_kernel_record_describe(struct evt_kernel_record *k,
 	if (!sc)
 		return -1;
 	ix->streams = sc;
-	grown = realloc(ix->events, (ix->nevents + k->nev) * sizeof(*grown));
+	grown = realloc(ix->events, (ix->nevents + nev) * sizeof(*grown));
 	if (!grown)
 		return -1;
 	ix->events = grown;
-	for (i = 0; i < k->nev; i++) {
+	for (i = 0; i < nev; i++) {
+		const struct evt_kernel_event *ke = evt_kernel_sampler_event(k->sampler, i);
 		struct evt_event_desc *e = &ix->events[ix->nevents];
 
 		memset(e, 0, sizeof(*e));
 		e->sid = EVT_KERNEL_STREAM_ID;
 		e->id = i;
-		e->path = strdup(k->ev[i].path);
-		e->format = evt_event_format_text(&k->ev[i].format);
+		e->path = strdup(ke->path);
+		e->format = evt_event_format_text(&ke->format);
 		if (!e->path || !e->format ||
 		    evt_event_layout_load(&e->layout, EVT_KIND_KERNEL, e->format,
 					  NULL, 0, why, sizeof(why))) {
@@ -908,26 +306,13 @@ void evt_kernel_record_destroy(struct evt_kernel_record *k)
 
 	if (!k)
 		return;
-	for (i = 0; i < k->nfds; i++)
-		close(k->fds[i]);
-	for (i = 0; i < k->ncpus; i++) {
-		if (k->cpus[i].flush_fd >= 0)
-			close(k->cpus[i].flush_fd);
-		evt_perf_ring_unmap(&k->cpus[i].ring);
-		evt_perf_ring_unmap(&k->cpus[i].side);
-		if (k->cpus[i].out_fd >= 0)
-			close(k->cpus[i].out_fd);
-		free(k->cpus[i].pkt);
+	for (i = 0; k->streams && i < k->nstreams; i++) {
+		if (k->streams[i].out_fd >= 0)
+			close(k->streams[i].out_fd);
+		free(k->streams[i].pkt);
 	}
-	for (i = 0; k->ev && i < k->nev; i++)
-		evt_kernel_event_free(&k->ev[i]);
-	free(k->ev);
-	free(k->by_id);
-	free(k->cpus);
-	free(k->fds);
-	free(k->tasks);
-	free(k->arena);
-	free(k->batch);
+	free(k->streams);
 	free(k->payload);
+	evt_kernel_sampler_destroy(k->sampler);
 	free(k);
 }

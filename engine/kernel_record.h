@@ -1,17 +1,12 @@
 /*
- * kernel_record.h - the kernel tracepoints of a recording.
+ * kernel_record.h - the kernel tracepoints of a recording, written into
+ * its trace directory.
  *
- * perf_event_open(2) samples each tracepoint the patterns name
- * (PERF_TYPE_TRACEPOINT, every hit, PERF_SAMPLE_RAW), bound to processes
- * and the children they fork, or to every CPU; the events of a CPU share
- * one ring buffer.  Their records go to one stream file per CPU in the
- * trace directory, of the kernel stream class (layout.h), with fields in
- * evtrace's layout (kernel_events.h) and times on the trace clock: perf
- * stamps them with CLOCK_MONOTONIC, which is the trace clock or, for the
- * TSC, is mapped onto it through (TSC, CLOCK_MONOTONIC) pairs taken as it
- * goes.  Each record says whose it is (pid, tid and the task's name as it
- * was then).  Records a ring had no room for are counted, exactly, where
- * they were lost.
+ * The samples (kernel_sampler.h) go to one stream file per CPU,
+ * stream_kernel_cpuN, of the kernel stream class (layout.h): each record
+ * says whose it is (pid, tid, the task's name then) and holds its fields
+ * in evtrace's layout (kernel_events.h), on the trace clock.  What a ring
+ * lost is counted in the packet header after the records before it.
  */
 #ifndef EVT_ENGINE_KERNEL_RECORD_H
 #define EVT_ENGINE_KERNEL_RECORD_H
@@ -22,6 +17,7 @@
 #include <sys/types.h>
 
 #include "clock.h"
+#include "kernel_sampler.h"
 #include "trace_dir.h"
 #include "trace_index.h"
 
@@ -35,27 +31,19 @@ struct evt_kernel_record_stats {
 };
 
 /*
- * Loads the kernel events the kernel patterns among patterns name.  0 and
- * *out set (NULL when no pattern is a kernel one), or -1 with err set (a
- * pattern that names nothing, tracefs unreadable, a format evtrace cannot
- * express).  Packets are of packet_size bytes at most; clock is the
- * trace's; each CPU's ring has ring_kib KiB (a power of two, at least two
- * pages; less when the kernel allows less).
+ * Loads the kernel events the kernel patterns among patterns name
+ * (evt_kernel_sampler_create(), whose rules hold).  0 and *out set (NULL
+ * when no pattern is a kernel one), or -1 with err set.  Packets are of
+ * packet_size bytes at most.
  */
-#define EVT_KERNEL_RING_KIB_DEFAULT 1024
 int evt_kernel_record_create(const char *const *patterns, unsigned npatterns,
 			     const struct evt_clock_calibration *clock,
 			     uint32_t packet_size, uint32_t ring_kib,
 			     struct evt_kernel_record **out, char *err,
 			     size_t err_size);
-/*
- * Starts sampling in task tid and the children it forks from now on (all
- * of a process's threads: call it for each); with on_exec, from when tid
- * next execs.  0, or -1 with err set (the kernel's refusal, explained).
- */
+/* evt_kernel_sampler_task() and _all_cpus(). */
 int evt_kernel_record_task(struct evt_kernel_record *k, pid_t tid,
 			   bool on_exec, char *err, size_t err_size);
-/* Starts sampling on every CPU, whoever runs there. */
 int evt_kernel_record_all_cpus(struct evt_kernel_record *k, char *err,
 			       size_t err_size);
 /* Adds the kernel stream class and its events to ix (once: returns 1 when

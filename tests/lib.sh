@@ -66,6 +66,14 @@ bt_agrees() {
 	theirs=$(wc -l <"$T/bt.agree")
 	[ "$ours" = "$theirs" ] || fail "babeltrace2 shows $theirs events, report $ours in $1"
 }
+# Overwrites 20 random bytes of file $1, the same ones for the same seed $2.
+garble() {
+	python3 -c "
+import random, sys
+r = random.Random(int(sys.argv[2])); p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
+for _ in range(20): b[r.randrange(len(b))] = r.randrange(256)
+open(p, 'wb').write(b)" "$1" "$2"
+}
 # The event path of the tracee's trace_printk() whose format starts with $1.
 tracee_event() {
 	n=$(grep -n "trace_printk(\"$1" "$TRACEE_SRC" | head -1 | cut -d: -f1)

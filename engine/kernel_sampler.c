@@ -1,0 +1,756 @@
+/*
+ * kernel_sampler.c - kernel tracepoints sampled with perf_event_open, in
+ * time order, with their tasks (see kernel_sampler.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernel_sampler.h"
+#include "layout.h"
+#include "perf_events.h"
+
+#define SIDE_RING_BYTES	(64u << 10)	/* task names and forks, per CPU */
+#define PAIRS		4096
+#define PAIR_EVERY_NS	(1000 * 1000)
+
+/* The sample_id of a non-sample record, at its end (sample_id_all). */
+#define SAMPLE_TYPE (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
+		     PERF_SAMPLE_RAW)
+struct sample_id {
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu, res;
+};
+
+struct ring {
+	int cpu;
+	int ring_fd;		/* the event whose ring the others share */
+	struct evt_perf_ring ring;
+	int flush_fd;		/* ours, to make the kernel say what it lost */
+	int side_fd;		/* task names and forks, in a ring of their own */
+	struct evt_perf_ring side;
+	uint64_t last_time;	/* handed over: times never go back */
+};
+
+struct task {
+	uint32_t tid;		/* 0: a free entry */
+	uint32_t pid;
+	char comm[16];
+};
+
+/* A record read from a ring, waiting in the batch to be put in order. */
+struct pending {
+	uint64_t time;
+	uint32_t cpu;		/* index into cpus */
+	uint32_t seq;		/* ties keep ring order */
+	bool side;		/* from the ring of task names */
+	size_t off;		/* its copy in the batch arena */
+};
+
+struct clock_pair {
+	int64_t mono;
+	uint64_t value;
+};
+
+struct evt_kernel_sampler {
+	struct evt_kernel_event *ev;
+	unsigned nev;
+	struct by_id { long id; unsigned index; } *by_id;
+	struct ring *cpus;
+	unsigned ncpus;
+	int *fds;		/* the tracepoints', stopped at the end */
+	unsigned nfds, capfds;
+	uint32_t clock_kind;
+	uint64_t freq_hz;
+	struct clock_pair pairs[PAIRS];
+	unsigned npairs, pair_next;	/* a ring, pair_next the oldest */
+	size_t ring_bytes;
+	struct task *tasks;
+	uint32_t task_cap, ntasks;	/* cap: a power of two */
+	uint8_t *arena;
+	size_t arena_used, arena_cap;
+	struct pending *batch;
+	unsigned nbatch, batch_cap;
+	uint32_t reading;		/* the cpu whose ring is being read */
+	bool reading_side;		/* its ring of task names */
+	bool oom;
+};
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* ---- the trace clock from CLOCK_MONOTONIC ---- */
+
+/* A (TSC, CLOCK_MONOTONIC) pair, the closest of a few tries: a try that
+ * was preempted between its reads would put the line off by as much. */
+static void take_pair(struct evt_kernel_sampler *k, bool force)
+{
+	struct clock_pair p = { 0 };
+	const struct clock_pair *last;
+	int64_t best = INT64_MAX;
+	uint16_t cpu;
+	int i;
+
+	if (k->clock_kind != EVT_CLOCK_TSC)
+		return;
+	last = k->npairs ? &k->pairs[(k->pair_next + PAIRS - 1) % PAIRS] : NULL;
+	if (!force && last && mono_ns() - last->mono < PAIR_EVERY_NS)
+		return;
+	for (i = 0; i < 8; i++) {
+		int64_t a = mono_ns();
+		uint64_t v = evt_clock_now(EVT_CLOCK_TSC, &cpu);
+		int64_t b = mono_ns();
+
+		if (b - a < best) {
+			best = b - a;
+			p.mono = a + (b - a) / 2;
+			p.value = v;
+		}
+	}
+	if (last && (p.mono <= last->mono || p.value <= last->value))
+		return;
+	k->pairs[k->pair_next] = p;
+	k->pair_next = (k->pair_next + 1) % PAIRS;
+	if (k->npairs < PAIRS)
+		k->npairs++;
+}
+
+static const struct clock_pair *pair_at(const struct evt_kernel_sampler *k,
+					unsigned i)
+{
+	return &k->pairs[(k->pair_next + PAIRS - k->npairs + i) % PAIRS];
+}
+
+/*
+ * Between two pairs, the line through them (its error is the pairs' own,
+ * tens of nanoseconds, however close they are); outside, from the nearest
+ * at the frequency the oldest and newest pairs give, or before two are a
+ * millisecond apart the calibrated one.  A drain takes a pair first, so
+ * the records it reads fall between pairs.
+ */
+static uint64_t trace_time(const struct evt_kernel_sampler *k, uint64_t mono)
+{
+	const struct clock_pair *a, *b;
+	unsigned lo = 0, hi;
+	__int128 v;
+
+	if (k->clock_kind != EVT_CLOCK_TSC)
+		return mono;
+	hi = k->npairs - 1;	/* create took one */
+	if ((int64_t)mono <= pair_at(k, 0)->mono ||
+	    (int64_t)mono >= pair_at(k, hi)->mono) {
+		__int128 span_ns = pair_at(k, hi)->mono - pair_at(k, 0)->mono;
+		__int128 span = pair_at(k, hi)->value - pair_at(k, 0)->value;
+
+		if (span_ns < PAIR_EVERY_NS) {
+			span_ns = 1000000000;
+			span = k->freq_hz;
+		}
+		a = (int64_t)mono <= pair_at(k, 0)->mono ? pair_at(k, 0) :
+		    pair_at(k, hi);
+		v = (__int128)a->value + ((__int128)(int64_t)mono - a->mono) *
+		    span / span_ns;
+		return v < 0 ? 0 : (uint64_t)v;
+	} else {
+		while (hi - lo > 1) {
+			unsigned mid = (lo + hi) / 2;
+
+			if (pair_at(k, mid)->mono <= (int64_t)mono)
+				lo = mid;
+			else
+				hi = mid;
+		}
+	}
+	a = pair_at(k, lo);
+	b = pair_at(k, hi);
+	v = (__int128)a->value + ((__int128)(int64_t)mono - a->mono) *
+	    (__int128)(b->value - a->value) / (b->mono - a->mono);
+	return v < 0 ? 0 : (uint64_t)v;
+}
+
+/* ---- whose a record is ---- */
+
+static struct task *task_slot(struct evt_kernel_sampler *k, uint32_t tid)
+{
+	uint32_t i = (tid * 2654435761u) & (k->task_cap - 1);
+
+	while (k->tasks[i].tid && k->tasks[i].tid != tid)
+		i = (i + 1) & (k->task_cap - 1);
+	return &k->tasks[i];
+}
+
+/* The entry for tid, made if need be; NULL when out of memory. */
+static struct task *task_get(struct evt_kernel_sampler *k, uint32_t tid)
+{
+	struct task *t;
+
+	if ((k->ntasks + 1) * 2 > k->task_cap) {
+		struct task *old = k->tasks;
+		uint32_t i, cap = k->task_cap;
+
+		k->task_cap = cap ? cap * 2 : 256;
+		k->tasks = calloc(k->task_cap, sizeof(*k->tasks));
+		if (!k->tasks) {
+			k->tasks = old;
+			k->task_cap = cap;
+			return NULL;
+		}
+		for (i = 0; i < cap; i++)
+			if (old[i].tid)
+				*task_slot(k, old[i].tid) = old[i];
+		free(old);
+	}
+	t = task_slot(k, tid);
+	if (!t->tid) {
+		t->tid = tid;
+		k->ntasks++;
+	}
+	return t;
+}
+
+/* A task first seen in a sample: its name now, if it still runs. */
+static void task_learn(struct task *t, uint32_t pid)
+{
+	char path[64];
+	ssize_t n = -1;
+	int fd;
+
+	t->pid = pid;
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", pid, t->tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, t->comm, sizeof(t->comm));
+		close(fd);
+	}
+	if (n <= 0)
+		snprintf(t->comm, sizeof(t->comm), "?");
+	else
+		t->comm[strcspn(t->comm, "\n")] = '\0';
+}
+
+/* ---- records, in order ---- */
+
+static int by_id_cmp(const void *a, const void *b)
+{
+	long x = ((const struct by_id *)a)->id, y = ((const struct by_id *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Which of ours the raw record is, by its common_type; -1 if none. */
+static int event_of(const struct evt_kernel_sampler *k, const uint8_t *raw,
+		    uint32_t raw_size)
+{
+	struct by_id key = { 0 }, *hit;
+	uint16_t type;
+
+	if (raw_size < 2)
+		return -1;
+	memcpy(&type, raw, 2);
+	key.id = type;
+	hit = bsearch(&key, k->by_id, k->nev, sizeof(key), by_id_cmp);
+	return hit ? (int)hit->index : -1;
+}
+
+/* A sample to the sink. */
+static int take_sample(struct evt_kernel_sampler *k, unsigned ring,
+		       const uint8_t *body, size_t size,
+		       const struct evt_kernel_sink *sink)
+{
+	struct evt_kernel_sample s = { .ring = ring };
+	struct ring *r = &k->cpus[ring];
+	uint64_t mono;
+	struct task *t;
+	int e;
+
+	if (size < 28)
+		return 0;
+	memcpy(&s.pid, body, 4);
+	memcpy(&s.tid, body + 4, 4);
+	memcpy(&mono, body + 8, 8);
+	memcpy(&s.cpu, body + 16, 4);
+	memcpy(&s.raw_size, body + 24, 4);
+	s.raw = body + 28;
+	if (s.raw_size > size - 28 || (e = event_of(k, s.raw, s.raw_size)) < 0)
+		return 0;
+	s.event = (unsigned)e;
+	t = task_get(k, s.tid);
+	if (t && t->pid != s.pid)
+		task_learn(t, s.pid);
+	s.comm = t ? t->comm : "?";
+	s.monotonic_ns = (int64_t)mono;
+	s.time = trace_time(k, mono);
+	if (s.time < r->last_time)	/* a nested hit stamped earlier, written later */
+		s.time = r->last_time;
+	r->last_time = s.time;
+	return sink->sample(sink->ctx, &s);
+}
+
+/* One record, in time order: a sample, a loss, or news of tasks. */
+static int take_record(struct evt_kernel_sampler *k, const struct pending *p,
+		       const struct evt_kernel_sink *sink)
+{
+	const struct perf_event_header *h = (const void *)(k->arena + p->off);
+	const uint8_t *body = (const uint8_t *)(h + 1);
+	size_t size = h->size - sizeof(*h);
+	struct task *t, *parent;
+	uint32_t v[4];
+	uint64_t lost;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		return take_sample(k, p->cpu, body, size, sink);
+	case PERF_RECORD_LOST:
+		if (size < 16 || p->side)
+			return 0;	/* names lost: older ones stay */
+		memcpy(&lost, body + 8, 8);
+		return sink->lost(sink->ctx, p->cpu, lost);
+	case PERF_RECORD_COMM:
+		if (size < 8 + sizeof(struct sample_id))
+			return 0;
+		memcpy(v, body, 8);
+		if ((t = task_get(k, v[1]))) {
+			t->pid = v[0];
+			snprintf(t->comm, sizeof(t->comm), "%.*s",
+				 (int)(size - 8 - sizeof(struct sample_id)),
+				 (const char *)body + 8);
+		}
+		return 0;
+	case PERF_RECORD_FORK:
+		if (size < 16)
+			return 0;
+		memcpy(v, body, 16);	/* pid, ppid, tid, ptid */
+		parent = task_get(k, v[3]);
+		if (parent && !parent->comm[0])
+			task_learn(parent, v[1]);
+		t = task_get(k, v[2]);
+		if (parent && t) {
+			parent = task_slot(k, v[3]);	/* t's may have moved it */
+			t->pid = v[0];
+			memcpy(t->comm, parent->comm, sizeof(t->comm));
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* When a record happened (perf's clock), or 0 when it does not say. */
+static uint64_t record_time(const struct perf_event_header *h)
+{
+	const uint8_t *body = (const uint8_t *)(h + 1);
+	size_t size = h->size - sizeof(*h);
+	uint64_t t = 0;
+
+	if (h->type == PERF_RECORD_SAMPLE && size >= 16)
+		memcpy(&t, body + 8, 8);
+	else if (h->type != PERF_RECORD_SAMPLE && size >= sizeof(struct sample_id))
+		memcpy(&t, body + size - sizeof(struct sample_id) +
+		       offsetof(struct sample_id, time), 8);
+	return t;
+}
+
+/* evt_perf_ring_read's callback: the record copied into the batch. */
+static void batch_add(const struct perf_event_header *h, void *ctx)
+{
+	struct evt_kernel_sampler *k = ctx;
+
+	if (k->nbatch == k->batch_cap) {
+		unsigned cap = k->batch_cap ? k->batch_cap * 2 : 4096;
+		struct pending *grown = realloc(k->batch, cap * sizeof(*grown));
+
+		if (!grown) {
+			k->oom = true;
+			return;
+		}
+		k->batch = grown;
+		k->batch_cap = cap;
+	}
+	if (k->arena_used + h->size > k->arena_cap) {
+		size_t cap = k->arena_cap ? k->arena_cap * 2 : 1u << 20;
+		uint8_t *grown;
+
+		while (cap < k->arena_used + h->size)
+			cap *= 2;
+		grown = realloc(k->arena, cap);
+		if (!grown) {
+			k->oom = true;
+			return;
+		}
+		k->arena = grown;
+		k->arena_cap = cap;
+	}
+	memcpy(k->arena + k->arena_used, h, h->size);
+	k->batch[k->nbatch] = (struct pending){
+		.time = record_time(h), .cpu = k->reading, .seq = k->nbatch,
+		.side = k->reading_side,
+		.off = k->arena_used,
+	};
+	k->arena_used += (h->size + 7) & ~(size_t)7;
+	k->nbatch++;
+}
+
+static int pending_cmp(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * The kernel counts what a full ring loses and says so in a LOST record
+ * only when it next writes to that ring, which may be never.  An event of
+ * ours on the ring (a name change of this thread, on that CPU) makes it
+ * write, so that the count is complete at the end.  Without one, losses
+ * at the very end may go unsaid.
+ */
+static void open_flush(struct evt_kernel_sampler *k, struct ring *s)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY, .comm = 1, .sample_id_all = 1,
+		.sample_type = SAMPLE_TYPE, .exclude_kernel = 1, .exclude_hv = 1,
+		.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
+	};
+	int fd = evt_perf_open(&attr, 0, s->cpu, -1);
+
+	if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->ring_fd)) {
+		close(fd);
+		fd = -1;
+	}
+	s->flush_fd = fd;
+	(void)k;
+}
+
+/* Has every ring write out its lost count: this thread renamed to its
+ * own name on each CPU. */
+static void flush_lost(struct evt_kernel_sampler *k)
+{
+	char name[16] = "";
+	cpu_set_t old, one;
+	unsigned i;
+
+	if (sched_getaffinity(0, sizeof(old), &old) ||
+	    prctl(PR_GET_NAME, name) < 0)
+		return;
+	for (i = 0; i < k->ncpus; i++) {
+		if (k->cpus[i].flush_fd < 0 || k->cpus[i].cpu >= CPU_SETSIZE)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(k->cpus[i].cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) == 0)
+			prctl(PR_SET_NAME, name);
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
+/* Reads every ring into the batch and hands its records over in time
+ * order.  How many there were, or -1 with err set. */
+static long read_rings(struct evt_kernel_sampler *k,
+		       const struct evt_kernel_sink *sink, char *err,
+		       size_t err_size)
+{
+	unsigned i;
+
+	k->nbatch = 0;
+	k->arena_used = 0;
+	for (i = 0; i < k->ncpus; i++) {
+		k->reading = i;
+		k->reading_side = false;
+		if (k->cpus[i].ring_fd >= 0)
+			evt_perf_ring_read(&k->cpus[i].ring, batch_add, k);
+		k->reading_side = true;
+		if (k->cpus[i].side_fd >= 0)
+			evt_perf_ring_read(&k->cpus[i].side, batch_add, k);
+	}
+	if (k->oom) {	/* what was read is gone */
+		k->oom = false;
+		return snprintf(err, err_size, "kernel events: out of memory"), -1;
+	}
+	/* Each ring is in order but for nested hits; the rings, merged,
+	 * give task names and forks in the order they happened. */
+	if (k->nbatch)
+		qsort(k->batch, k->nbatch, sizeof(*k->batch), pending_cmp);
+	for (i = 0; i < k->nbatch; i++)
+		if (take_record(k, &k->batch[i], sink))
+			return -1;
+	return (long)k->nbatch;
+}
+
+long evt_kernel_sampler_drain(struct evt_kernel_sampler *k, bool final,
+			      const struct evt_kernel_sink *sink, char *err,
+			      size_t err_size)
+{
+	unsigned i;
+	long n, more = 0;
+
+	take_pair(k, final);
+	if (final)	/* the inherited events in children too */
+		for (i = 0; i < k->nfds; i++)
+			ioctl(k->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	n = read_rings(k, sink, err, err_size);
+	if (n >= 0 && final) {
+		flush_lost(k);
+		more = read_rings(k, sink, err, err_size);
+	}
+	return n < 0 || more < 0 ? -1 : n + more;
+}
+
+/* ---- opening ---- */
+
+static int add_fd(struct evt_kernel_sampler *k, int fd)
+{
+	if (k->nfds == k->capfds) {
+		unsigned cap = k->capfds ? k->capfds * 2 : 64;
+		int *grown = realloc(k->fds, cap * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		k->fds = grown;
+		k->capfds = cap;
+	}
+	k->fds[k->nfds++] = fd;
+	return 0;
+}
+
+/* Opens attr for pid on s's CPU into the ring *ring_fd (mapped with
+ * bytes when it is the first).  0, or -1 with err set. */
+static int open_into(struct evt_kernel_sampler *k, struct ring *s,
+		     struct perf_event_attr *attr, pid_t pid, const char *what,
+		     int *ring_fd, struct evt_perf_ring *ring, size_t bytes,
+		     char *err, size_t err_size)
+{
+	int fd = evt_perf_open(attr, pid, s->cpu, -1);
+
+	if (fd < 0) {
+		evt_perf_refused(what, pid, "record", errno, err, err_size);
+		return -1;
+	}
+	if (add_fd(k, fd)) {
+		close(fd);
+		return snprintf(err, err_size, "out of memory"), -1;
+	}
+	if (*ring_fd < 0) {
+		if (evt_perf_ring_map(ring, fd, bytes))
+			return snprintf(err, err_size, "%s: the kernel's ring buffer "
+					"on cpu %d: %s", what, s->cpu,
+					strerror(errno)), -1;
+		*ring_fd = fd;
+	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *ring_fd)) {
+		return snprintf(err, err_size, "%s: sharing the ring buffer of cpu "
+				"%d: %s", what, s->cpu, strerror(errno)), -1;
+	}
+	return 0;
+}
+
+/*
+ * Opens every event for pid (-1: anyone) on every CPU, into the CPUs'
+ * rings, and an event that only tells of task names and forks into a
+ * ring of its own: what a full ring loses is then only samples.
+ */
+static int open_events(struct evt_kernel_sampler *k, pid_t pid, bool on_exec,
+		       char *err, size_t err_size)
+{
+	unsigned c, e;
+
+	for (c = 0; c < k->ncpus; c++) {
+		struct ring *s = &k->cpus[c];
+		struct perf_event_attr attr = {
+			.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+			.config = PERF_COUNT_SW_DUMMY, .sample_type = SAMPLE_TYPE,
+			.sample_id_all = 1, .inherit = pid >= 0,
+			.disabled = on_exec, .enable_on_exec = on_exec,
+			.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
+			.comm = 1, .task = 1, .exclude_kernel = 1, .exclude_hv = 1,
+		};
+
+		if (open_into(k, s, &attr, pid, "task names", &s->side_fd, &s->side,
+			      SIDE_RING_BYTES, err, err_size))
+			return -1;
+		for (e = 0; e < k->nev; e++) {
+			attr = (struct perf_event_attr){
+				.type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr),
+				.config = (uint64_t)k->ev[e].id,
+				.sample_period = 1, .sample_type = SAMPLE_TYPE,
+				.sample_id_all = 1, .inherit = pid >= 0,
+				.disabled = on_exec, .enable_on_exec = on_exec,
+				.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
+				.watermark = 1,
+				.wakeup_watermark = (uint32_t)(k->ring_bytes / 4),
+			};
+			bool first = s->ring_fd < 0;
+
+			if (open_into(k, s, &attr, pid, k->ev[e].path, &s->ring_fd,
+				      &s->ring, k->ring_bytes, err, err_size))
+				return -1;
+			if (first)
+				open_flush(k, s);
+		}
+	}
+	take_pair(k, true);
+	return 0;
+}
+
+int evt_kernel_sampler_task(struct evt_kernel_sampler *k, pid_t tid,
+			    bool on_exec, char *err, size_t err_size)
+{
+	return open_events(k, tid, on_exec, err, err_size);
+}
+
+int evt_kernel_sampler_all_cpus(struct evt_kernel_sampler *k, char *err,
+				size_t err_size)
+{
+	return open_events(k, -1, false, err, err_size);
+}
+
+/* The CPUs that are online, from "0-3,5". */
+static int online_cpus(struct evt_kernel_sampler *k)
+{
+	char buf[4096] = "", *tok, *save = NULL;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	long max = sysconf(_SC_NPROCESSORS_CONF), a, b;
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	if (!buf[0] || max < 1)
+		return -1;
+	k->cpus = calloc((size_t)max, sizeof(*k->cpus));
+	if (!k->cpus)
+		return -1;
+	for (tok = strtok_r(buf, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save)) {
+		if (sscanf(tok, "%ld-%ld", &a, &b) != 2)
+			b = a = strtol(tok, NULL, 10);
+		for (; a >= 0 && a <= b && k->ncpus < (unsigned)max; a++)
+			k->cpus[k->ncpus++] = (struct ring){
+				.cpu = (int)a, .ring_fd = -1, .flush_fd = -1,
+				.side_fd = -1 };
+	}
+	return k->ncpus ? 0 : -1;
+}
+
+int evt_kernel_sampler_create(const char *const *patterns, unsigned npatterns,
+			      const struct evt_clock_calibration *clock,
+			      uint32_t ring_kib, struct evt_kernel_sampler **out,
+			      char *err, size_t err_size)
+{
+	struct evt_kernel_sampler *k = NULL;
+	char **paths = NULL;
+	unsigned npaths = 0, *chosen = NULL, nchosen = 0, i, p;
+	struct rlimit rl;
+	bool any = false;
+
+	*out = NULL;
+	for (p = 0; p < npatterns; p++)
+		any |= evt_is_kernel_path(patterns[p]);
+	if (!any)
+		return 0;
+	if (evt_kernel_event_paths(&paths, &npaths, err, err_size) ||
+	    evt_kernel_match(patterns, npatterns, paths, npaths, &chosen, &nchosen,
+			     err, err_size))
+		goto fail;
+	if (nchosen > UINT16_MAX) {
+		snprintf(err, err_size, "kernel events: %u of them; one recording "
+			 "takes %u at most", nchosen, UINT16_MAX);
+		goto fail;
+	}
+	k = calloc(1, sizeof(*k));
+	if (!k || !(k->ev = calloc(nchosen ? nchosen : 1, sizeof(*k->ev))) ||
+	    !(k->by_id = calloc(nchosen ? nchosen : 1, sizeof(*k->by_id))))
+		goto oom;
+	for (i = 0; i < nchosen; i++, k->nev++) {
+		if (evt_kernel_event_load(paths[chosen[i]], &k->ev[i], err, err_size))
+			goto fail;
+		k->by_id[i] = (struct by_id){ k->ev[i].id, i };
+	}
+	qsort(k->by_id, k->nev, sizeof(*k->by_id), by_id_cmp);
+	k->clock_kind = clock->kind;
+	k->freq_hz = clock->freq_hz;
+	k->ring_bytes = (size_t)ring_kib << 10;
+	if (online_cpus(k)) {
+		snprintf(err, err_size, "kernel events: cannot tell which CPUs are online");
+		goto fail;
+	}
+	/* An fd per event, CPU and task: as many as the limit allows. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	free(chosen);
+	evt_kernel_event_paths_free(paths, npaths);
+	take_pair(k, true);
+	*out = k;
+	return 0;
+oom:
+	snprintf(err, err_size, "out of memory");
+fail:
+	free(chosen);
+	evt_kernel_event_paths_free(paths, npaths);
+	evt_kernel_sampler_destroy(k);
+	return -1;
+}
+
+unsigned evt_kernel_sampler_nevents(const struct evt_kernel_sampler *k)
+{
+	return k->nev;
+}
+
+const struct evt_kernel_event *evt_kernel_sampler_event(const struct evt_kernel_sampler *k,
+							unsigned i)
+{
+	return &k->ev[i];
+}
+
+unsigned evt_kernel_sampler_nrings(const struct evt_kernel_sampler *k)
+{
+	return k->ncpus;
+}
+
+int evt_kernel_sampler_ring_cpu(const struct evt_kernel_sampler *k, unsigned ring)
+{
+	return k->cpus[ring].cpu;
+}
+
+void evt_kernel_sampler_destroy(struct evt_kernel_sampler *k)
+{
+	unsigned i;
+
+	if (!k)
+		return;
+	for (i = 0; i < k->nfds; i++)
+		close(k->fds[i]);
+	for (i = 0; i < k->ncpus; i++) {
+		if (k->cpus[i].flush_fd >= 0)
+			close(k->cpus[i].flush_fd);
+		evt_perf_ring_unmap(&k->cpus[i].ring);
+		evt_perf_ring_unmap(&k->cpus[i].side);
+	}
+	for (i = 0; k->ev && i < k->nev; i++)
+		evt_kernel_event_free(&k->ev[i]);
+	free(k->ev);
+	free(k->by_id);
+	free(k->cpus);
+	free(k->fds);
+	free(k->tasks);
+	free(k->arena);
+	free(k->batch);
+	free(k);
+}

@@ -1,0 +1,87 @@
+/*
+ * kernel_sampler.h - kernel tracepoints sampled with perf_event_open(2),
+ * handed over in time order with whose they are.
+ *
+ * Each tracepoint the patterns name is sampled at every hit
+ * (PERF_TYPE_TRACEPOINT, PERF_SAMPLE_RAW), bound to tasks and the
+ * children they fork, or to every CPU; the events of a CPU share one ring
+ * buffer.  A drain reads every ring and hands the samples to a sink in
+ * time order, each with its task's pid, tid and name as it was then, and
+ * its time on the trace clock: perf stamps samples with CLOCK_MONOTONIC,
+ * which is the trace clock or, for the TSC, is mapped onto it through
+ * (TSC, CLOCK_MONOTONIC) pairs taken as it goes.  What a full ring lost
+ * is handed over, exactly, where it was lost.
+ */
+#ifndef EVT_ENGINE_KERNEL_SAMPLER_H
+#define EVT_ENGINE_KERNEL_SAMPLER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "clock.h"
+#include "kernel_events.h"
+
+struct evt_kernel_sampler;
+
+struct evt_kernel_sample {
+	unsigned ring;			/* which CPU's ring: 0 .. nrings - 1 */
+	uint32_t cpu;
+	unsigned event;			/* index of the sampler's event */
+	uint32_t pid, tid;
+	const char *comm;		/* the task's name then */
+	uint64_t time;			/* trace clock */
+	int64_t monotonic_ns;
+	const uint8_t *raw;		/* the kernel's record, common fields first */
+	uint32_t raw_size;
+};
+
+/* Where a drain hands samples over; a callback's -1 stops the drain. */
+struct evt_kernel_sink {
+	int (*sample)(void *ctx, const struct evt_kernel_sample *s);
+	/* n samples of ring were lost, after those handed over before */
+	int (*lost)(void *ctx, unsigned ring, uint64_t n);
+	void *ctx;
+};
+
+#define EVT_KERNEL_RING_KIB_DEFAULT 1024
+
+/*
+ * Loads the kernel events the kernel patterns among patterns name.  0 and
+ * *out set (NULL when no pattern is a kernel one), or -1 with err set (a
+ * pattern that names nothing, tracefs unreadable, a format evtrace cannot
+ * express).  clock is the trace's; each CPU's ring has ring_kib KiB (a
+ * power of two, at least two pages; less when the kernel allows less).
+ */
+int evt_kernel_sampler_create(const char *const *patterns, unsigned npatterns,
+			      const struct evt_clock_calibration *clock,
+			      uint32_t ring_kib, struct evt_kernel_sampler **out,
+			      char *err, size_t err_size);
+unsigned evt_kernel_sampler_nevents(const struct evt_kernel_sampler *k);
+const struct evt_kernel_event *evt_kernel_sampler_event(const struct evt_kernel_sampler *k,
+							unsigned i);
+unsigned evt_kernel_sampler_nrings(const struct evt_kernel_sampler *k);
+int evt_kernel_sampler_ring_cpu(const struct evt_kernel_sampler *k, unsigned ring);
+/*
+ * Starts sampling in task tid and the children it forks from now on (all
+ * of a process's threads: call it for each); with on_exec, from when tid
+ * next execs.  0, or -1 with err set (the kernel's refusal, explained).
+ */
+int evt_kernel_sampler_task(struct evt_kernel_sampler *k, pid_t tid,
+			    bool on_exec, char *err, size_t err_size);
+/* Starts sampling on every CPU, whoever runs there. */
+int evt_kernel_sampler_all_cpus(struct evt_kernel_sampler *k, char *err,
+				size_t err_size);
+/*
+ * Hands what the rings hold to sink, in time order.  With final, first
+ * stops the events (in the children too) and has the kernel say what it
+ * lost last.  Returns how many records it read, or -1 (err set by it, or
+ * by the sink's callback).
+ */
+long evt_kernel_sampler_drain(struct evt_kernel_sampler *k, bool final,
+			      const struct evt_kernel_sink *sink, char *err,
+			      size_t err_size);
+void evt_kernel_sampler_destroy(struct evt_kernel_sampler *k);
+
+#endif
