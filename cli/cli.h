@@ -17,6 +17,7 @@ int cmd_disable(int argc, char **argv);
 int cmd_format(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_count(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 int cmd_abi_check(int argc, char **argv);
 int cmd_daemon(int argc, char **argv);
 /* Runs the command argv[0] (evtraced's workers). */
@@ -81,6 +82,9 @@ int cli_help(const char *cmd);
 void cli_print_event(const char *comm, uint32_t tid, uint16_t cpu,
 		     int64_t monotonic_ns, const char *path, const char *text,
 		     size_t text_len);
+/* The same prefix, then text as it stands. */
+void cli_print_line(const char *comm, uint32_t tid, uint16_t cpu,
+		    int64_t monotonic_ns, const char *text, size_t text_len);
 void cli_print_lost(const char *comm, uint32_t tid, int64_t monotonic_ns,
 		    uint64_t lost);
 

@@ -32,6 +32,17 @@ void cli_print_event(const char *comm, uint32_t tid, uint16_t cpu,
 	putchar('\n');
 }
 
+void cli_print_line(const char *comm, uint32_t tid, uint16_t cpu,
+		    int64_t monotonic_ns, const char *text, size_t n)
+{
+	char cpu_text[8];
+
+	snprintf(cpu_text, sizeof(cpu_text), "%03u", cpu);
+	print_prefix(comm, tid, cpu_text, monotonic_ns);
+	fwrite(text, 1, n, stdout);
+	putchar('\n');
+}
+
 void cli_print_lost(const char *comm, uint32_t tid, int64_t monotonic_ns,
 		    uint64_t lost)
 {

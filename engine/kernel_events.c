@@ -319,7 +319,8 @@ int evt_kernel_event_parse(const char *path, const char *text, size_t len,
 				 path, why);
 			goto fail;
 		}
-	if (!strcmp(system, "syscalls"))	/* TRACE_EVENT_FL_CAP_ANY */
+	if (!strcmp(system, "syscalls") || !strcmp(system, "raw_syscalls"))
+		/* TRACE_EVENT_FL_CAP_ANY */
 		out->format.flags = EVT_FORMAT_FL_CAP_ANY;
 	if (evt_event_format_check(&out->format, why, sizeof(why))) {
 		snprintf(err, err_size, "%s: %s", path, why);

@@ -163,8 +163,11 @@ static int add_sample(void *ctx, const struct evt_kernel_sample *ks)
 
 /* The sink's: a loss, after the records before it, which go out first so
  * that it is counted where it happened. */
-static int add_lost(void *ctx, unsigned ring, uint64_t n)
+static int add_lost(void *ctx, unsigned ring, uint64_t n, uint64_t time,
+		    int64_t monotonic_ns)
 {
+	(void)time;
+	(void)monotonic_ns;
 	struct evt_kernel_record *k = ctx;
 
 	if (k->streams[ring].nrecords && flush_packet(k, ring))

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -319,7 +320,8 @@ static int take_record(struct evt_kernel_sampler *k, const struct pending *p,
 		if (size < 16 || p->side)
 			return 0;	/* names lost: older ones stay */
 		memcpy(&lost, body + 8, 8);
-		return sink->lost(sink->ctx, p->cpu, lost);
+		return sink->lost(sink->ctx, p->cpu, lost, trace_time(k, p->time),
+				  (int64_t)p->time);
 	case PERF_RECORD_COMM:
 		if (size < 8 + sizeof(struct sample_id))
 			return 0;
@@ -706,6 +708,18 @@ fail:
 	evt_kernel_event_paths_free(paths, npaths);
 	evt_kernel_sampler_destroy(k);
 	return -1;
+}
+
+void evt_kernel_sampler_wait(struct evt_kernel_sampler *k, int timeout_ms)
+{
+	struct pollfd pfd[64];
+	unsigned i, n = 0;
+
+	for (i = 0; i < k->ncpus && n < 64; i++)
+		if (k->cpus[i].ring_fd >= 0)
+			pfd[n++] = (struct pollfd){ .fd = k->cpus[i].ring_fd,
+						    .events = POLLIN };
+	poll(pfd, n, timeout_ms);
 }
 
 unsigned evt_kernel_sampler_nevents(const struct evt_kernel_sampler *k)

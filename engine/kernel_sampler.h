@@ -40,8 +40,10 @@ struct evt_kernel_sample {
 /* Where a drain hands samples over; a callback's -1 stops the drain. */
 struct evt_kernel_sink {
 	int (*sample)(void *ctx, const struct evt_kernel_sample *s);
-	/* n samples of ring were lost, after those handed over before */
-	int (*lost)(void *ctx, unsigned ring, uint64_t n);
+	/* n samples of ring were lost, after those handed over before; the
+	 * kernel said so at time (trace clock), monotonic_ns */
+	int (*lost)(void *ctx, unsigned ring, uint64_t n, uint64_t time,
+		    int64_t monotonic_ns);
 	void *ctx;
 };
 
@@ -82,6 +84,8 @@ int evt_kernel_sampler_all_cpus(struct evt_kernel_sampler *k, char *err,
 long evt_kernel_sampler_drain(struct evt_kernel_sampler *k, bool final,
 			      const struct evt_kernel_sink *sink, char *err,
 			      size_t err_size);
+/* Waits up to timeout_ms, less when a ring is a quarter full. */
+void evt_kernel_sampler_wait(struct evt_kernel_sampler *k, int timeout_ms);
 void evt_kernel_sampler_destroy(struct evt_kernel_sampler *k);
 
 #endif

@@ -19,9 +19,9 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strverscmp((*a)->d_name, (*b)->d_name);
 }
 
-int evt_rundir_open_live(const struct evt_rundir *rd, int pid,
-			 bool (*skip)(const char *name, void *ctx), void *ctx,
-			 struct evt_ctl ***out)
+static int open_ctls(const struct evt_rundir *rd, int pid, bool dead_too,
+		     bool (*skip)(const char *name, void *ctx), void *ctx,
+		     struct evt_ctl ***out)
 {
 	struct dirent **names;
 	struct evt_ctl **ctls;
@@ -51,7 +51,7 @@ int evt_rundir_open_live(const struct evt_rundir *rd, int pid,
 				evt_report("%s", err);
 			continue;
 		}
-		if (!evt_ctl_alive(c)) {
+		if (!dead_too && !evt_ctl_alive(c)) {
 			evt_ctl_close(c);
 			continue;
 		}
@@ -66,6 +66,20 @@ int evt_rundir_open_live(const struct evt_rundir *rd, int pid,
 		return -ENOMEM;
 	*out = ctls;
 	return count;
+}
+
+int evt_rundir_open_live(const struct evt_rundir *rd, int pid,
+			 bool (*skip)(const char *name, void *ctx), void *ctx,
+			 struct evt_ctl ***out)
+{
+	return open_ctls(rd, pid, false, skip, ctx, out);
+}
+
+int evt_rundir_open_all(const struct evt_rundir *rd, int pid,
+			bool (*skip)(const char *name, void *ctx), void *ctx,
+			struct evt_ctl ***out)
+{
+	return open_ctls(rd, pid, true, skip, ctx, out);
 }
 
 void evt_rundir_close_all(struct evt_ctl **ctls, int n)

@@ -19,6 +19,11 @@
 int evt_rundir_open_live(const struct evt_rundir *rd, int pid,
 			 bool (*skip)(const char *name, void *ctx), void *ctx,
 			 struct evt_ctl ***out);
+/* The same, the files of processes that have exited included (what they
+ * wrote may still be read). */
+int evt_rundir_open_all(const struct evt_rundir *rd, int pid,
+			bool (*skip)(const char *name, void *ctx), void *ctx,
+			struct evt_ctl ***out);
 void evt_rundir_close_all(struct evt_ctl **ctls, int n);
 
 /*

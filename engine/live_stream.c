@@ -77,14 +77,16 @@ struct evt_live_stream {
 };
 
 /*
- * A stream of every process publishes its rules (scope all): a process
- * started later takes up its slot and switches its events on itself,
- * from its first event on.
+ * A stream of every process publishes its rules (scope all), one of a
+ * command rules that the command's processes find in their environment:
+ * a process started later takes up its slot and switches its events on
+ * itself, from its first event on.
  */
 static int publish(struct evt_live_stream *s, char *err, size_t err_size)
 {
 	const struct evt_rules_head head = {
-		.slot = s->slot, .collection_id = s->id, .scope = EVT_SCOPE_ALL,
+		.slot = s->slot, .collection_id = s->id,
+		.scope = s->pid == EVT_LIVE_COMMAND ? EVT_SCOPE_TREE : EVT_SCOPE_ALL,
 		.mode = EVT_MODE_DISCARD, .packet_size = EVT_PACKET_DEFAULT_BYTES,
 		.packet_count = EVT_PACKETS_DEFAULT,
 	};
@@ -124,7 +126,7 @@ int evt_live_stream_create(const char *rundir, int pid, const char *what,
 		s->slot = (unsigned)slot;
 		if (getrandom(&s->id, sizeof(s->id), 0) != sizeof(s->id) || !s->id)
 			s->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
-		if (!pid && publish(s, err, err_size))
+		if (pid <= 0 && publish(s, err, err_size))
 			goto out_free;
 	} else {
 		s->lock_fd = evt_rundir_slot_lock(&s->rd, 0, err, err_size);
@@ -152,6 +154,16 @@ out_free:
 	evt_selection_free(&s->sel);
 	free(s);
 	return -1;
+}
+
+const struct evt_clock_calibration *evt_live_stream_clock(const struct evt_live_stream *s)
+{
+	return &s->clock;
+}
+
+const char *evt_live_stream_rules_name(const struct evt_live_stream *s)
+{
+	return s->rules_name;
 }
 
 static bool watching(const char *name, void *ctx)
@@ -193,7 +205,7 @@ static bool take(struct evt_live_stream *s, struct evt_ctl *c)
 	if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) == EVT_SLOT_ACTIVE &&
 	    sl->collection_id == s->id)
 		return true;
-	if (s->pid && (int)c->h.pid != s->pid)
+	if ((s->pid && (int)c->h.pid != s->pid) || !evt_ctl_alive(c))
 		return false;
 	evt_slot_attach(c, s->slot, s->id, EVT_MODE_DISCARD,
 			EVT_PACKET_DEFAULT_BYTES, EVT_PACKETS_DEFAULT);
@@ -207,7 +219,10 @@ static void discover(struct evt_live_stream *s)
 	int n, i;
 
 	/* Our own collection also takes the children a process forks. */
-	n = evt_rundir_open_live(&s->rd, s->slot ? 0 : s->pid, watching, s, &ctls);
+	/* A process of our own collection that has exited is read too:
+	 * what it wrote before we found it is ours. */
+	n = s->slot ? evt_rundir_open_all(&s->rd, 0, watching, s, &ctls) :
+		      evt_rundir_open_live(&s->rd, s->pid, watching, s, &ctls);
 	for (i = 0; i < n; i++) {
 		struct watched *grown;
 
@@ -377,6 +392,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 				struct evt_live_event e = {
 					.monotonic_ns = evt_clock_to_monotonic_ns(&s->clock,
 										  h.timestamp_begin),
+					.timestamp = h.timestamp_begin,
 					.pid = h.pid, .tid = h.tid,
 					.lost = h.events_discarded - cur->discarded,
 				};
@@ -410,6 +426,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 				struct evt_live_event e = {
 					.monotonic_ns = evt_clock_to_monotonic_ns(&s->clock,
 										  r.timestamp),
+					.timestamp = r.timestamp,
 					.pid = h.pid, .tid = h.tid, .cpu = r.cpu,
 					.path = ev->path, .text = text,
 					.text_len = (size_t)len,
@@ -599,7 +616,7 @@ static int changed(struct evt_live_stream *s, char *err, size_t err_size)
 	for (k = 0; k < s->nw; k++)
 		if (!s->w[k].dead)
 			apply(s, &s->w[k]);
-	if (!s->pid && s->slot)
+	if (s->pid <= 0 && s->slot)
 		return publish(s, err, err_size);
 	return 0;
 }

@@ -17,11 +17,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "event_ids.h"
 #include "record.h"
 
 struct evt_live_event {
 	int64_t monotonic_ns;
+	uint64_t timestamp;	/* trace clock (evt_live_stream_clock()) */
 	uint32_t pid;
 	uint32_t tid;
 	uint16_t cpu;
@@ -42,6 +44,11 @@ typedef void (*evt_live_cb)(const struct evt_live_event *e, void *ctx);
 
 struct evt_live_stream;
 
+/* A pid for evt_live_stream_create(): the processes of a command that
+ * names evt_live_stream_rules_name() in $EVTRACE_COLLECTION, and those
+ * they fork. */
+#define EVT_LIVE_COMMAND (-1)
+
 /*
  * Watches the processes of pid (all when 0) in rundir.  With what (which
  * says who holds the slot, for others' messages) it is a collection of
@@ -61,6 +68,10 @@ int evt_live_stream_create(const char *rundir, int pid, const char *what,
 int evt_live_stream_select(struct evt_live_stream *s, bool add,
 			   const char *pattern, uint32_t id, char *err,
 			   size_t err_size);
+/* Its clock: kind and calibration. */
+const struct evt_clock_calibration *evt_live_stream_clock(const struct evt_live_stream *s);
+/* The rules file a command's processes are to name (EVT_LIVE_COMMAND). */
+const char *evt_live_stream_rules_name(const struct evt_live_stream *s);
 /* Looks for new processes; returns how many it watches. */
 int evt_live_stream_watched(struct evt_live_stream *s);
 /* Calls cb for every distinct event seen so far, by global id; returns

@@ -55,9 +55,9 @@ void evt_perf_refused(const char *path, pid_t pid, const char *doing,
 	else
 		snprintf(err, err_size, "%s: the kernel refuses to %s it %s "
 			 "(perf_event_open: %s): kernel.perf_event_paranoid is "
-			 "%d; recording the syscalls/ events of your own processes "
-			 "needs it at 1 or less, other kernel events and every "
-			 "CPU CAP_PERFMON or root", path, doing, where,
+			 "%d; recording the syscalls/ and raw_syscalls/ events of "
+			 "your own processes needs it at 1 or less, other kernel "
+			 "events and every CPU CAP_PERFMON or root", path, doing, where,
 			 strerror(errnum), evt_perf_paranoid());
 }
 

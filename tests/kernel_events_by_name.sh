@@ -28,7 +28,7 @@ python3 - "$TR/events" "$EVTRACE" >"$T/formats.out" <<'EOF' || fail "formats dif
 import os, re, subprocess, sys
 root, evtrace = sys.argv[1], sys.argv[2]
 def convert(system, text):
-    out = ["\tflags:CAP_ANY;"] if system == "syscalls" else []
+    out = ["\tflags:CAP_ANY;"] if system in ("syscalls", "raw_syscalls") else []
     for line in text.splitlines():
         m = re.match(r"\tfield:(.*);\toffset:\d+;\tsize:(\d+);\tsigned:(\d);", line)
         if not m:

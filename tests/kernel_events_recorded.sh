@@ -124,11 +124,11 @@ nocaps() { setpriv --bounding-set=-all --inh-caps=-all --securebits=+noroot,+nor
 echo 2 >/proc/sys/kernel/perf_event_paranoid
 set +e; nocaps "$EVTRACE" record -o "$T/x" -e "$ENTER" -- true 2>"$T/err"; got=$?; set -e
 expect_eq "$got" 1 "record without privilege at paranoid 2"
-expect_grep "^evtrace: record: $ENTER: the kernel refuses to record it in pid [0-9]* (perf_event_open: Permission denied): kernel.perf_event_paranoid is 2; recording the syscalls/ events of your own processes needs it at 1 or less, other kernel events and every CPU CAP_PERFMON or root$" "$T/err" "the refusal"
+expect_grep "^evtrace: record: $ENTER: the kernel refuses to record it in pid [0-9]* (perf_event_open: Permission denied): kernel.perf_event_paranoid is 2; recording the syscalls/ and raw_syscalls/ events of your own processes needs it at 1 or less, other kernel events and every CPU CAP_PERFMON or root$" "$T/err" "the refusal"
 echo 1 >/proc/sys/kernel/perf_event_paranoid
 set +e; nocaps "$EVTRACE" record -o "$T/x" -e kernel/sched/sched_process_exec -- true 2>"$T/err"; got=$?; set -e
 expect_eq "$got" 1 "a scheduler event without privilege at paranoid 1"
-expect_eq "$(sed 's/pid [0-9]*/pid N/' "$T/err")" "evtrace: record: kernel/sched/sched_process_exec: the kernel refuses to record it in pid N (perf_event_open: Operation not permitted): kernel.perf_event_paranoid is 1; recording the syscalls/ events of your own processes needs it at 1 or less, other kernel events and every CPU CAP_PERFMON or root" "its refusal, and nothing else"
+expect_eq "$(sed 's/pid [0-9]*/pid N/' "$T/err")" "evtrace: record: kernel/sched/sched_process_exec: the kernel refuses to record it in pid N (perf_event_open: Operation not permitted): kernel.perf_event_paranoid is 1; recording the syscalls/ and raw_syscalls/ events of your own processes needs it at 1 or less, other kernel events and every CPU CAP_PERFMON or root" "its refusal, and nothing else"
 nocaps "$EVTRACE" record -o "$T/tr-user" -e "$ENTER" -e "$EXIT" -e "$before" -e "$after" -- "$TRACEE" syscalls 5 \
 	>/dev/null 2>"$T/err" || fail "record at paranoid 1: $(cat "$T/err")"
 "$EVTRACE" report "$T/tr-user" >"$T/report-user"

@@ -1,0 +1,362 @@
+/*
+ * cmd_trace.c - evtrace trace: run a command and print, live, its system
+ * calls as strace shows them among its own events (and any kernel events
+ * named), one line each in time order, following the children it forks.
+ *
+ * System calls come from the kernel's raw_syscalls tracepoints
+ * (kernel_sampler.h), user events from a live stream of the command's
+ * processes (live_stream.h), both on the trace clock; lines are held back
+ * HOLD_MS so that both sources have handed over what came before them.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "kernel_events.h"
+#include "kernel_sampler.h"
+#include "live_stream.h"
+#include "rules.h"
+#include "rundir.h"
+#include "trace_lines.h"
+
+#define HOLD_MS 100
+#define POLL_MS 10
+
+#define SYS_ENTER "kernel/raw_syscalls/sys_enter"
+#define SYS_EXIT "kernel/raw_syscalls/sys_exit"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* Where the fields of the raw_syscalls records are. */
+struct raw_fields {
+	int enter, exit;		/* their indexes in the sampler */
+	unsigned enter_id, enter_args, exit_id, exit_ret;	/* offsets */
+};
+
+struct trace {
+	struct trace_lines *lines;
+	struct evt_kernel_sampler *kernel;
+	struct evt_live_stream *live;
+	struct raw_fields raw;
+	uint64_t events;
+	uint64_t kernel_records;
+	uint64_t lost;
+	uint8_t *payload;
+	size_t payload_cap;
+};
+
+static int field_offset(const struct evt_kernel_event *e, const char *name,
+			unsigned *off)
+{
+	uint32_t i;
+
+	for (i = 0; i < e->format.nfields; i++)
+		if (!strcmp(e->format.fields[i].name, name)) {
+			*off = e->src[i].offset;
+			return 0;
+		}
+	return -1;
+}
+
+static int find_raw_fields(struct trace *t, char *err, size_t err_size)
+{
+	unsigned i, n = evt_kernel_sampler_nevents(t->kernel);
+
+	t->raw.enter = t->raw.exit = -1;
+	for (i = 0; i < n; i++) {
+		const struct evt_kernel_event *e = evt_kernel_sampler_event(t->kernel, i);
+
+		if (!strcmp(e->path, SYS_ENTER) &&
+		    !field_offset(e, "id", &t->raw.enter_id) &&
+		    !field_offset(e, "args", &t->raw.enter_args))
+			t->raw.enter = (int)i;
+		if (!strcmp(e->path, SYS_EXIT) &&
+		    !field_offset(e, "id", &t->raw.exit_id) &&
+		    !field_offset(e, "ret", &t->raw.exit_ret))
+			t->raw.exit = (int)i;
+	}
+	if (t->raw.enter < 0 || t->raw.exit < 0)
+		return snprintf(err, err_size, "%s, %s: not the fields expected "
+				"(id, args, ret)", SYS_ENTER, SYS_EXIT), -1;
+	return 0;
+}
+
+static uint64_t raw_u64(const struct evt_kernel_sample *s, unsigned off)
+{
+	uint64_t v = 0;
+
+	if ((size_t)off + 8 <= s->raw_size)
+		memcpy(&v, s->raw + off, 8);
+	return v;
+}
+
+/* The sampler's sink: system calls, and other kernel events as text. */
+static int kernel_sample(void *ctx, const struct evt_kernel_sample *s)
+{
+	struct trace *t = ctx;
+	struct trace_when w = { s->time, s->monotonic_ns, s->tid,
+				(uint16_t)s->cpu, s->comm };
+	const struct evt_kernel_event *e;
+	char text[EVT_RENDER_MAX_BYTES];
+	uint64_t args[6];
+	size_t max;
+	long n;
+	int i, len;
+
+	t->kernel_records++;
+	if ((int)s->event == t->raw.enter) {
+		for (i = 0; i < 6; i++)
+			args[i] = raw_u64(s, t->raw.enter_args + 8 * i);
+		trace_lines_enter(t->lines, &w, (long)raw_u64(s, t->raw.enter_id), args);
+		return 0;
+	}
+	if ((int)s->event == t->raw.exit) {
+		trace_lines_exit(t->lines, &w, (long)raw_u64(s, t->raw.exit_id),
+				 (int64_t)raw_u64(s, t->raw.exit_ret));
+		return 0;
+	}
+	e = evt_kernel_sampler_event(t->kernel, s->event);
+	max = evt_kernel_payload_max(e, s->raw_size);
+	if (max > t->payload_cap) {
+		uint8_t *grown = realloc(t->payload, max);
+
+		if (!grown)
+			return 0;
+		t->payload = grown;
+		t->payload_cap = max;
+	}
+	n = evt_kernel_payload(e, s->raw, s->raw_size, t->payload);
+	len = snprintf(text, sizeof(text), "%s: ", e->path);
+	if (n < 0 || evt_event_format_render(&e->format, t->payload, (size_t)n,
+					     text + len, sizeof(text) - len) < 0)
+		snprintf(text + len, sizeof(text) - len, "(a record its format "
+			 "does not describe)");
+	trace_lines_text(t->lines, &w, text, strlen(text));
+	t->events++;
+	return 0;
+}
+
+static int kernel_lost(void *ctx, unsigned ring, uint64_t n, uint64_t time,
+		       int64_t monotonic_ns)
+{
+	struct trace *t = ctx;
+	struct trace_when w = {
+		time, monotonic_ns, 0,
+		(uint16_t)evt_kernel_sampler_ring_cpu(t->kernel, ring), "kernel",
+	};
+	char text[128];
+
+	snprintf(text, sizeof(text), "lost %" PRIu64 " kernel records", n);
+	trace_lines_text(t->lines, &w, text, strlen(text));
+	t->lost += n;
+	return 0;
+}
+
+/* The live stream's: a user event, or what a thread lost. */
+static void user_event(const struct evt_live_event *e, void *ctx)
+{
+	struct trace *t = ctx;
+	struct trace_when w = { e->timestamp, e->monotonic_ns, e->tid, e->cpu,
+				e->comm };
+	char text[EVT_RENDER_MAX_BYTES + 1200];
+	size_t n = e->text_len;
+
+	if (!e->path) {
+		snprintf(text, sizeof(text), "lost %" PRIu64 " events", e->lost);
+		trace_lines_text(t->lines, &w, text, strlen(text));
+		t->lost += e->lost;
+		return;
+	}
+	if (n && e->text[n - 1] == '\n')
+		n--;
+	snprintf(text, sizeof(text), "%s: %.*s", e->path, (int)n, e->text);
+	trace_lines_text(t->lines, &w, text, strlen(text));
+	t->events++;
+}
+
+/* cli_spawn's hook: the command's system calls from its exec on. */
+static int kernel_command(pid_t child, void *ctx)
+{
+	struct trace *t = ctx;
+	char err[PATH_MAX + 300];
+
+	if (evt_kernel_sampler_task(t->kernel, child, true, err, sizeof(err)))
+		return cli_error("trace", "%s", err), -1;
+	return 0;
+}
+
+/* Reads both sources, then prints what is older than HOLD_MS (all, with
+ * final).  0, or -1 with err set. */
+static int step(struct trace *t, bool final, char *err, size_t err_size)
+{
+	const struct evt_kernel_sink sink = { kernel_sample, kernel_lost, t };
+	const struct evt_clock_calibration *clock = evt_live_stream_clock(t->live);
+	uint16_t cpu;
+	uint64_t now, hold;
+
+	evt_live_stream_poll(t->live, user_event, t);
+	if (evt_kernel_sampler_drain(t->kernel, final, &sink, err, err_size) < 0)
+		return -1;
+	if (final)
+		evt_live_stream_poll(t->live, user_event, t);
+	now = evt_clock_now(clock->kind, &cpu);
+	hold = (uint64_t)((double)clock->freq_hz * HOLD_MS / 1000);
+	trace_lines_print(t->lines, now > hold ? now - hold : 0, final);
+	return 0;
+}
+
+static int start(struct trace *t, const char **patterns, unsigned n,
+		 const char **kpatterns, unsigned nk, uint32_t ring_kib,
+		 const char *rundir, char *err, size_t err_size)
+{
+	unsigned i;
+
+	if (evt_live_stream_create(rundir, EVT_LIVE_COMMAND, "evtrace trace",
+				   &t->live, err, err_size))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (evt_live_stream_select(t->live, true, patterns[i], 0, err,
+					   err_size) < 0)
+			return -1;
+	if (evt_kernel_sampler_create(kpatterns, nk, evt_live_stream_clock(t->live),
+				      ring_kib, &t->kernel, err, err_size))
+		return -1;
+	return find_raw_fields(t, err, err_size);
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "kernel-buffer", required_argument, NULL, 'K' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char **patterns = calloc(argc + 3, sizeof(char *));
+	const char **kpatterns = calloc(argc + 3, sizeof(char *));
+	struct trace t = { 0 };
+	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300], *end;
+	unsigned n = 0, nk = 0;
+	uint32_t ring_kib = EVT_KERNEL_RING_KIB_DEFAULT;
+	int opt, ret = 1, exec_errno = 0, status = 0;
+	unsigned long v;
+	pid_t child = -1;
+
+	if (!patterns || !kpatterns) {
+		ret = cli_error("trace", "out of memory");
+		goto out;
+	}
+	while ((opt = getopt_long(argc, argv, "+e:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			if (!cli_pattern_ok("trace", optarg))
+				goto out;
+			if (evt_is_kernel_path(optarg))
+				kpatterns[nk++] = optarg;
+			else
+				patterns[n++] = optarg;
+			break;
+		case 'K':
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || v < 8 || v > (1u << 20) || (v & (v - 1))) {
+				cli_error("trace", "--kernel-buffer %s: not a power of "
+					  "two from 8 to 1048576 (KiB)", optarg);
+				goto out;
+			}
+			ring_kib = (uint32_t)v;
+			break;
+		case 'h':
+			ret = cli_help("trace");
+			goto out;
+		default:
+			ret = cli_usage("trace");
+			goto out;
+		}
+	}
+	if (optind >= argc) {
+		cli_error("trace", "no command to run");
+		ret = cli_usage("trace");
+		goto out;
+	}
+	if (n + 1 >= EVT_RULES_MAX_PATTERNS) {
+		cli_error("trace", "more than %d user event patterns",
+			  EVT_RULES_MAX_PATTERNS - 2);
+		goto out;
+	}
+	if (n == 0)
+		patterns[n++] = "printk";
+	patterns[n++] = "ftrace/print";
+	kpatterns[nk++] = SYS_ENTER;
+	kpatterns[nk++] = SYS_EXIT;
+	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err)) ||
+	    !(t.lines = trace_lines_new()) ||
+	    start(&t, patterns, n, kpatterns, nk, ring_kib, rundir, err,
+		  sizeof(err))) {
+		cli_error("trace", "%s", t.lines ? err : "out of memory");
+		goto out;
+	}
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	signal(SIGPIPE, SIG_IGN);
+	child = cli_spawn(argv + optind, evt_live_stream_rules_name(t.live), rundir,
+			  kernel_command, &t, &exec_errno);
+	if (exec_errno == -1)	/* kernel_command said why */
+		goto out;
+	if (child < 0 || exec_errno) {
+		cli_error("trace", "cannot run '%s': %s", argv[optind],
+			  strerror(child < 0 ? errno : exec_errno));
+		ret = 127;
+		goto out;
+	}
+	for (;;) {
+		if (waitpid(child, &status, WNOHANG) == child)
+			break;
+		if (stop_requested) {
+			kill(child, SIGTERM);
+			waitpid(child, &status, 0);
+			break;
+		}
+		if (step(&t, false, err, sizeof(err))) {
+			cli_error("trace", "%s", err);
+			break;
+		}
+		if (ferror(stdout)) {	/* the reader is gone */
+			kill(child, SIGTERM);
+			waitpid(child, &status, 0);
+			break;
+		}
+		evt_kernel_sampler_wait(t.kernel, POLL_MS);
+	}
+	if (step(&t, true, err, sizeof(err)))
+		cli_error("trace", "%s", err);
+	fprintf(stderr, "evtrace: trace: %" PRIu64 " system calls, %" PRIu64
+		" other events; %" PRIu64 " kernel records read, %" PRIu64
+		" events lost\n", trace_lines_syscalls(t.lines), t.events,
+		t.kernel_records, t.lost);
+	ret = WIFEXITED(status) ? WEXITSTATUS(status) :
+	      WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+out:
+	evt_kernel_sampler_destroy(t.kernel);
+	evt_live_stream_destroy(t.live);
+	trace_lines_free(t.lines);
+	free(t.payload);
+	free(patterns);
+	free(kpatterns);
+	return ret;
+}

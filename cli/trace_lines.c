@@ -1,0 +1,284 @@
+/*
+ * trace_lines.c - the ordered, strace-like output of evtrace trace (see
+ * trace_lines.h).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "syscall_text.h"
+#include "trace_lines.h"
+
+enum kind { TEXT, ENTER, EXIT };
+
+struct line {
+	struct trace_when w;
+	char comm[17];
+	uint64_t seq;		/* ties keep arrival order */
+	enum kind kind;
+	long nr;
+	uint64_t args[6];
+	int64_t ret;
+	char *text;
+	size_t len;
+};
+
+/* A call of a thread whose result is still to come. */
+struct pending {
+	struct line enter;
+	bool shown;		/* printed as <unfinished ...> */
+};
+
+struct trace_lines {
+	struct line *v;
+	size_t n, cap;
+	uint64_t seq;
+	struct pending *p;
+	size_t np, pcap;
+	struct evt_syscall_text *text;
+	uint64_t syscalls;
+};
+
+struct trace_lines *trace_lines_new(void)
+{
+	struct trace_lines *l = calloc(1, sizeof(*l));
+
+	if (l && !(l->text = evt_syscall_text_new())) {
+		free(l);
+		l = NULL;
+	}
+	return l;
+}
+
+void trace_lines_free(struct trace_lines *l)
+{
+	size_t i;
+
+	if (!l)
+		return;
+	for (i = 0; i < l->n; i++)
+		free(l->v[i].text);
+	free(l->v);
+	free(l->p);
+	evt_syscall_text_free(l->text);
+	free(l);
+}
+
+static struct line *add(struct trace_lines *l, const struct trace_when *w,
+			enum kind kind)
+{
+	struct line *x;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 1024;
+		struct line *grown = realloc(l->v, cap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		l->v = grown;
+		l->cap = cap;
+	}
+	x = &l->v[l->n++];
+	memset(x, 0, sizeof(*x));
+	x->w = *w;
+	snprintf(x->comm, sizeof(x->comm), "%s", w->comm ? w->comm : "?");
+	x->w.comm = NULL;
+	x->seq = l->seq++;
+	x->kind = kind;
+	return x;
+}
+
+void trace_lines_text(struct trace_lines *l, const struct trace_when *w,
+		      const char *text, size_t len)
+{
+	struct line *x = add(l, w, TEXT);
+
+	if (!x)
+		return;
+	x->text = malloc(len ? len : 1);
+	if (x->text)
+		memcpy(x->text, text, len);
+	x->len = x->text ? len : 0;
+}
+
+void trace_lines_enter(struct trace_lines *l, const struct trace_when *w,
+		       long nr, const uint64_t args[6])
+{
+	struct line *x = add(l, w, ENTER);
+
+	if (x) {
+		x->nr = nr;
+		memcpy(x->args, args, sizeof(x->args));
+	}
+}
+
+void trace_lines_exit(struct trace_lines *l, const struct trace_when *w,
+		      long nr, int64_t ret)
+{
+	struct line *x = add(l, w, EXIT);
+
+	if (x) {
+		x->nr = nr;
+		x->ret = ret;
+	}
+}
+
+uint64_t trace_lines_syscalls(const struct trace_lines *l)
+{
+	return l->syscalls;
+}
+
+static void put(const struct line *x, int64_t ns, const char *text)
+{
+	cli_print_line(x->comm, x->w.tid, x->w.cpu, ns, text, strlen(text));
+}
+
+static void show_unfinished(struct trace_lines *l, struct pending *p)
+{
+	char call[1024], text[1100];
+
+	evt_syscall_text_call(l->text, p->enter.nr, p->enter.args, call, sizeof(call));
+	snprintf(text, sizeof(text), "%s <unfinished ...>", call);
+	put(&p->enter, p->enter.w.ns, text);
+	p->shown = true;
+}
+
+static struct pending *pending_of(struct trace_lines *l, uint32_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < l->np; i++)
+		if (l->p[i].enter.w.tid == tid)
+			return &l->p[i];
+	return NULL;
+}
+
+static void drop_pending(struct trace_lines *l, struct pending *p)
+{
+	*p = l->p[--l->np];
+}
+
+/* A call that never returned (exit_group, or the end came first). */
+static void show_unreturned(struct trace_lines *l, struct pending *p)
+{
+	char call[1024], name[64], text[1100];
+
+	if (p->shown) {
+		snprintf(text, sizeof(text), "<... %s resumed> = ?",
+			 evt_syscall_text_name(p->enter.nr, name, sizeof(name)));
+	} else {
+		evt_syscall_text_call(l->text, p->enter.nr, p->enter.args, call,
+				      sizeof(call));
+		snprintf(text, sizeof(text), "%s = ?", call);
+	}
+	put(&p->enter, p->enter.w.ns, text);
+	drop_pending(l, p);
+}
+
+static void show_exit(struct trace_lines *l, const struct line *x)
+{
+	struct pending *p = pending_of(l, x->w.tid);
+	char call[1024], ret[128], name[64], text[1300];
+
+	evt_syscall_text_ret(x->nr, x->ret, ret, sizeof(ret));
+	if (!p || p->enter.nr != x->nr) {	/* entered before we looked */
+		snprintf(text, sizeof(text), "<... %s resumed> = %s",
+			 evt_syscall_text_name(x->nr, name, sizeof(name)), ret);
+		put(x, x->w.ns, text);
+		return;
+	}
+	if (p->shown) {
+		snprintf(text, sizeof(text), "<... %s resumed> = %s <%.6f>",
+			 evt_syscall_text_name(x->nr, name, sizeof(name)), ret,
+			 (x->w.ns - p->enter.w.ns) / 1e9);
+		put(x, x->w.ns, text);
+	} else {
+		evt_syscall_text_call(l->text, x->nr, p->enter.args, call, sizeof(call));
+		snprintf(text, sizeof(text), "%s = %s <%.6f>", call, ret,
+			 (x->w.ns - p->enter.w.ns) / 1e9);
+		put(&p->enter, p->enter.w.ns, text);
+	}
+	drop_pending(l, p);
+}
+
+static bool never_returns(long nr)
+{
+	char name[64];
+
+	evt_syscall_text_name(nr, name, sizeof(name));
+	return !strcmp(name, "exit") || !strcmp(name, "exit_group");
+}
+
+static void show(struct trace_lines *l, const struct line *x)
+{
+	struct pending *p;
+	size_t i;
+
+	/* Calls begun before this line and not over are shown unfinished,
+	 * so that lines stay in time order. */
+	for (i = 0; i < l->np; i++)
+		if (!l->p[i].shown && !(x->kind == EXIT && l->p[i].enter.w.tid == x->w.tid))
+			show_unfinished(l, &l->p[i]);
+	switch (x->kind) {
+	case TEXT:
+		cli_print_line(x->comm, x->w.tid, x->w.cpu, x->w.ns, x->text, x->len);
+		break;
+	case ENTER:
+		if ((p = pending_of(l, x->w.tid)))
+			show_unreturned(l, p);
+		l->syscalls++;
+		if (never_returns(x->nr)) {
+			char call[1024], text[1100];
+
+			evt_syscall_text_call(l->text, x->nr, x->args, call, sizeof(call));
+			snprintf(text, sizeof(text), "%s = ?", call);
+			put(x, x->w.ns, text);
+			break;
+		}
+		if (l->np == l->pcap) {
+			size_t cap = l->pcap ? l->pcap * 2 : 16;
+			struct pending *grown = realloc(l->p, cap * sizeof(*grown));
+
+			if (!grown)
+				return;
+			l->p = grown;
+			l->pcap = cap;
+		}
+		l->p[l->np++] = (struct pending){ .enter = *x };
+		l->p[l->np - 1].enter.text = NULL;
+		break;
+	case EXIT:
+		show_exit(l, x);
+		break;
+	}
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+
+	if (x->w.ts != y->w.ts)
+		return x->w.ts < y->w.ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void trace_lines_print(struct trace_lines *l, uint64_t ts, bool final)
+{
+	size_t i, done = 0;
+
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), by_time);
+	for (i = 0; i < l->n && (final || l->v[i].w.ts <= ts) && !ferror(stdout);
+	     i++) {
+		show(l, &l->v[i]);
+		free(l->v[i].text);
+		done++;
+	}
+	memmove(l->v, l->v + done, (l->n - done) * sizeof(*l->v));
+	l->n -= done;
+	while (final && l->np)
+		show_unreturned(l, &l->p[0]);
+	fflush(stdout);
+}

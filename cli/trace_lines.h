@@ -1,0 +1,43 @@
+/*
+ * trace_lines.h - the lines of evtrace trace: user events, system calls
+ * and other kernel events from several sources, held back a moment and
+ * printed in time order, each system call on one line with its result
+ * and duration as strace shows it.  A call that another line interrupts
+ * (another thread's, or a kernel event of its own thread) is printed
+ * "<unfinished ...>" and its result later as "<... name resumed>".
+ */
+#ifndef EVT_CLI_TRACE_LINES_H
+#define EVT_CLI_TRACE_LINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct trace_lines;
+
+/* What a line is about: whose, on which CPU, and when (ts orders lines,
+ * on the trace clock; ns is what is printed). */
+struct trace_when {
+	uint64_t ts;
+	int64_t ns;
+	uint32_t tid;
+	uint16_t cpu;
+	const char *comm;
+};
+
+struct trace_lines *trace_lines_new(void);
+void trace_lines_free(struct trace_lines *l);
+/* A line of text (a user event, a kernel event, a loss). */
+void trace_lines_text(struct trace_lines *l, const struct trace_when *w,
+		      const char *text, size_t len);
+void trace_lines_enter(struct trace_lines *l, const struct trace_when *w,
+		       long nr, const uint64_t args[6]);
+void trace_lines_exit(struct trace_lines *l, const struct trace_when *w,
+		      long nr, int64_t ret);
+/* Prints the lines up to ts, in order (all, and the calls that never
+ * returned, with final). */
+void trace_lines_print(struct trace_lines *l, uint64_t ts, bool final);
+/* System calls printed so far (begun). */
+uint64_t trace_lines_syscalls(const struct trace_lines *l);
+
+#endif

@@ -1,0 +1,11 @@
+/*
+ * syscall_names.h - system call names by number, for this architecture
+ * (syscall_names.c is generated from the kernel headers at build time).
+ */
+#ifndef EVT_ENGINE_SYSCALL_NAMES_H
+#define EVT_ENGINE_SYSCALL_NAMES_H
+
+/* "openat" for its number, or NULL for a number with no name. */
+const char *evt_syscall_name(long nr);
+
+#endif

@@ -1,0 +1,95 @@
+# evtrace trace: a command's system calls as strace shows them, among its
+# own events, one line each in time order, its threads and forked
+# children followed, live; errors by name; the command's exit status;
+# what the rings lost said where and in the total; unprivileged where
+# the kernel allows; a reader that goes away ends it.
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (tracefs, perf_event_paranoid)"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+TR=/sys/kernel/tracing
+mountpoint -q "$TR" || mount -t tracefs nodev "$TR" || fail "cannot mount tracefs"
+
+# 1. Each round of each of three tasks: "before", the call with its
+# result (the parent's pid), "after"; the two threads' parent is evtrace,
+# the child's the main thread.
+rounds_in_order() {
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+out, n = sys.argv[1], int(sys.argv[2])
+line_re = re.compile(r'^ *(\S+)-(\d+) +\[(\d+)\] (\d+\.\d+): (.*)$')
+tasks = {}
+for l in open(out):
+    m = line_re.match(l)
+    if m:
+        tasks.setdefault(int(m.group(2)), []).append((float(m.group(4)), m.group(5)))
+tasks = {t: e for t, e in tasks.items() if any(x[1].endswith(': before getppid 0') for x in e)}
+assert len(tasks) == 3, "tasks: %r" % sorted(tasks)
+parents = {}
+for tid, evs in tasks.items():
+    times = [e[0] for e in evs]
+    assert times == sorted(times), "tid %d: lines out of time order" % tid
+    first = next(i for i, e in enumerate(evs) if e[1].endswith(': before getppid 0'))
+    # The call on one line, or, interrupted by another task's line, its
+    # result on a "resumed" one; other calls (a buffer allocated) between.
+    toks = []
+    for _, text in evs[first:]:
+        m = re.match(r'^(?:getppid\(\)|<\.\.\. getppid resumed>) = (\d+) <0\.\d{6}>$', text)
+        if m:
+            toks.append(('G', m.group(1)))
+        elif re.search(r': (before|after) getppid \d+$', text):
+            toks.append(tuple(text.split(': ')[-1].rsplit(' getppid ', 1)))
+    want = []
+    for i in range(n):
+        want += [('before', str(i)), 'G', ('after', str(i))]
+    assert len(toks) == len(want), (tid, len(toks), toks[:6])
+    for got, w in zip(toks, want):
+        assert (got[0] == 'G') if w == 'G' else got == w, (tid, got, w)
+    parents[tid] = set(t[1] for t in toks if t[0] == 'G')
+main = min(tasks)
+assert all(len(p) == 1 for p in parents.values()), parents
+parents = {t: p.pop() for t, p in parents.items()}
+assert sorted(parents.values()).count(str(main)) == 1, parents
+PY
+}
+"$EVTRACE" trace -- "$TRACEE" syscalls 30 >"$T/out" 2>"$T/err" || fail "trace: $(cat "$T/err")"
+rounds_in_order "$T/out" 30 || fail "rounds out of order (output in $T/out)"
+expect_grep "^evtrace: trace: [0-9]* system calls, 180 other events; [0-9]* kernel records read, 0 events lost$" "$T/err" "the summary"
+grep -q "clone(.*) = [0-9]* <" "$T/out" || grep -q "clone3(.*) = [0-9]* <" "$T/out" || fail "no clone line"
+expect_grep " exit_group(error_code=0) = ?$" "$T/out" "a call that never returns"
+
+# 2. Errors by name, arguments by name and type, the exit status.
+set +e; "$EVTRACE" trace -- sh -c 'exec 3</nonexistent-evtrace; exit 0' >"$T/out" 2>"$T/err"; st=$?; set -e
+expect_eq "$st" 2 "the shell's status when its redirection fails"
+expect_grep "^ *sh-[0-9]* .*openat(dfd=-100, filename=0x[0-9a-f]*, flags=0x0, mode=0) = -1 ENOENT (No such file or directory) <0\.[0-9]*>$" \
+	"$T/out" "openat of a missing file"
+set +e; "$EVTRACE" trace -- sh -c 'exit 7' >/dev/null 2>&1; st=$?; set -e
+expect_eq "$st" 7 "the command's exit status"
+
+# 3. Kernel events named beside the system calls, and a full ring: each
+# loss said where it happened, and the total the sum of them.
+"$EVTRACE" trace -e kernel/sched/sched_process_fork -- sh -c 'true & wait' >"$T/out" 2>"$T/err" || fail "trace: $(cat "$T/err")"
+expect_grep "^ *sh-[0-9]* .*kernel/sched/sched_process_fork: parent_comm=\"sh\" parent_pid=[0-9]* child_comm=\"sh\"" "$T/out" "a kernel event among the calls"
+"$EVTRACE" trace --kernel-buffer 8 -e "$(tracee_event "before getppid")" -- "$TRACEE" syscalls 20000 >"$T/out" 2>"$T/err" || fail "trace: $(cat "$T/err")"
+lost=$(sed -n 's/.*kernel records read, \([0-9]*\) events lost$/\1/p' "$T/err")
+said=$(sed -n 's/.*\] [0-9.]*: lost \([0-9]*\) kernel records$/\1/p' "$T/out" | awk '{s += $1} END {print s + 0}')
+[ "${lost:-0}" -gt 0 ] || fail "8 KiB rings lost nothing: $(cat "$T/err")"
+expect_eq "$said" "$lost" "the losses said in lines and in the total"
+
+# 4. A reader that goes away ends it, and the command.
+start=$(date +%s)
+"$EVTRACE" trace -- "$TRACEE" loop 2 2>/dev/null | head -3 >/dev/null
+[ $(($(date +%s) - start)) -lt 20 ] || fail "trace ran on after its reader was gone"
+pgrep -f "$TRACEE loop 2" >/dev/null && fail "the command outlived trace"
+
+# 5. The kernel's rules: root's capabilities dropped (tracefs still
+# reads), paranoid 2 refuses, 1 allows one's own system calls.
+old=$(cat /proc/sys/kernel/perf_event_paranoid)
+trap 'echo "$old" >/proc/sys/kernel/perf_event_paranoid; cleanup' EXIT
+nocaps() { setpriv --bounding-set=-all --inh-caps=-all --securebits=+noroot,+noroot_locked "$@"; }
+echo 2 >/proc/sys/kernel/perf_event_paranoid
+set +e; nocaps "$EVTRACE" trace -- true >/dev/null 2>"$T/err"; st=$?; set -e
+expect_eq "$st" 1 "trace without privilege at paranoid 2"
+expect_grep "^evtrace: trace: kernel/raw_syscalls/sys_enter: the kernel refuses to record it in pid [0-9]* (perf_event_open: Permission denied): kernel.perf_event_paranoid is 2; recording the syscalls/ and raw_syscalls/ events of your own processes needs it at 1 or less" "$T/err" "the refusal"
+echo 1 >/proc/sys/kernel/perf_event_paranoid
+nocaps "$EVTRACE" trace -- "$TRACEE" syscalls 3 >"$T/out" 2>"$T/err" || fail "trace at paranoid 1: $(cat "$T/err")"
+rounds_in_order "$T/out" 3 || fail "unprivileged: rounds out of order"
+echo "$old" >/proc/sys/kernel/perf_event_paranoid
