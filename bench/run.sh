@@ -5,6 +5,8 @@
 #   W2 event (u64 a, u32 b, i32 c, 7-character s)
 #   W3 burst: 4 threads x 1M W2 events, default buffers, drained to tmpfs
 #   W4 idle: 10,000 disabled sites in a loop, against no evtrace at all
+#   W5 system calls: a getppid/write loop under evtrace trace, strace and
+#      perf trace, its cost per call and what each tool kept
 # Instructions come from callgrind (repeatable on a noisy machine); times
 # from clock_gettime around tight loops, medians of RUNS runs with threads
 # that live across runs.
@@ -223,6 +225,39 @@ done
 w4_plain=$(median <"$work/w4.plain"); w4_traced=$(median <"$work/w4.traced")
 w4_pct=$(printf '%.1f' "$(echo "100 * ($w4_traced - $w4_plain) / $w4_plain" | bc -l)")
 
+# W5: a program making 2 x W5_ROUNDS system calls as fast as it can,
+# alone and under each tool, output to tmpfs; medians of 3 runs.
+W5_ROUNDS=100000
+w5() {	# NAME COMMAND...: a row of the W5 table
+	name=$1; shift
+	: >"$work/w5.ns"; : >"$work/w5.wall"; : >"$work/w5.lost"; : >"$work/w5.lines"
+	for _ in 1 2 3; do
+		t0=$(date +%s%N)
+		"$@" >"$work/w5.out" 2>"$work/w5.err" || true
+		echo $(( ($(date +%s%N) - t0) / 1000000 )) >>"$work/w5.wall"
+		cat "$work/w5.out" "$work/w5.err" "$work/w5.file" 2>/dev/null |
+			sed -n 's/^ns \([0-9.]*\) calls.*/\1/p' | head -1 >>"$work/w5.ns"
+		sed -n 's/.*kernel records read, \([0-9]*\) events lost$/\1/p' "$work/w5.err" >>"$work/w5.lost"
+		grep -o 'LOST [0-9]* events' "$work/w5.file" 2>/dev/null | awk '{ s += $2 } END { if (NR) print s }' >>"$work/w5.lost"
+		cat "$work/w5.out" "$work/w5.file" 2>/dev/null | wc -l >>"$work/w5.lines"
+		rm -f "$work/w5.file"
+	done
+	ns=$(median <"$work/w5.ns"); lost=$(median <"$work/w5.lost")
+	[ "$name" = none ] && w5_bare=$ns
+	echo "| $name | $ns | $(ratio "$ns" "$w5_bare") | $(median <"$work/w5.wall") | $(median <"$work/w5.lines") | ${lost:-0} |" >>"$work/w5"
+	eval "w5_ns_$(echo "$name" | tr -c 'a-z0-9\n' '_')=\$ns"
+}
+: >"$work/w5"
+w5 none "$B/bench/syscall_loop" $W5_ROUNDS
+w5 "evtrace trace" "$evtrace" trace -- "$B/bench/syscall_loop" $W5_ROUNDS
+w5 "evtrace trace, 16 MiB rings" "$evtrace" trace --kernel-buffer 16384 -- "$B/bench/syscall_loop" $W5_ROUNDS
+if command -v strace >/dev/null; then
+	w5 "strace -f" strace -f -o "$work/w5.file" "$B/bench/syscall_loop" $W5_ROUNDS
+fi
+if perf trace -o /dev/null -- true >/dev/null 2>&1; then
+	w5 "perf trace" perf trace -o "$work/w5.file" -- "$B/bench/syscall_loop" $W5_ROUNDS
+fi
+
 table() {	# W: the peers of workload W, with evtrace's ratio to each
 	echo "| tracer | disabled: instructions | disabled: ns | enabled: ns (1 thread) | 2 threads: M events/s | events lost | evtrace cheaper by |"
 	echo "|---|---|---|---|---|---|---|"
@@ -267,6 +302,15 @@ out=$here/results/$(date +%F).md
 	echo "| without evtrace | $w4_plain |"
 	echo "| with evtrace, sites disabled | $w4_traced |"
 	echo
+	echo "## W5: $((2 * W5_ROUNDS)) system calls (getppid, write to /dev/null) under a system call tracer"
+	echo
+	echo "Output to tmpfs; the traced program's own time per call, median of 3 runs;"
+	echo "wall time of the whole command, tool included; lines the tool wrote; events it lost."
+	echo
+	echo "| tool | ns per call in the program | slowdown | wall ms | lines | lost |"
+	echo "|---|---|---|---|---|---|"
+	cat "$work/w5"
+	echo
 	echo "## Targets"
 	echo
 	echo "| measure | value | target |"
@@ -280,6 +324,7 @@ out=$here/results/$(date +%F).md
 	echo "| W3 as fast as they go: M events/s written, events lost | $w3_full_rate, $w3_full_lost | no loss while the recorder keeps up |"
 	echo "| W3: highest loss-free rate / first lossy rate, M events/s | $w3_ok / $w3_first_loss | stated |"
 	echo "| recorder drain rate to tmpfs, MB per CPU second (W3 at the highest loss-free rate / as fast as they go) | $w3_ok_mbps / $w3_full_mbps | >= 1000 |"
+	echo "| W5: cost per system call under evtrace trace; cheaper than strace -f / perf trace by | ${w5_ns_evtrace_trace:-n/a} ns; $(ratio "${w5_ns_strace__f:-n/a}" "${w5_ns_evtrace_trace:-n/a}") / $(ratio "${w5_ns_perf_trace:-n/a}" "${w5_ns_evtrace_trace:-n/a}") | stated |"
 	echo "| one rdtsc on this machine, ns | $("$bench" rdtsc $N 1 $RUNS | ns) | |"
 } | tee "$out"
 echo

@@ -28,6 +28,7 @@ struct target {
 	int pid;			/* 0: every process */
 	int collection;			/* enable/disable: a slot; 0: default */
 	bool formats, ids;
+	bool tracefs;			/* format: the kernel's own text */
 	const char *path;
 };
 
@@ -39,6 +40,7 @@ static int parse_args(const char *cmd, int argc, char **argv,
 		{ "collection", required_argument, NULL, 'c' },
 		{ "formats", no_argument, NULL, 'f' },
 		{ "ids", no_argument, NULL, 'i' },
+		{ "tracefs", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -70,6 +72,11 @@ static int parse_args(const char *cmd, int argc, char **argv,
 			if (!allow_f)
 				return cli_usage(cmd);
 			*(opt == 'f' ? &t->formats : &t->ids) = true;
+			break;
+		case 'T':
+			if (strcmp(cmd, "format"))
+				return cli_usage(cmd);
+			t->tracefs = true;
 			break;
 		case 'h':
 			cli_help(cmd);
@@ -305,6 +312,7 @@ static int kernel_via_daemon(const char *cmd, enum evt_verb verb,
 {
 	struct evt_request r = {
 		.verb = verb, .path = t->path, .formats = t->formats, .ids = t->ids,
+		.tracefs = t->tracefs,
 	};
 
 	if (errno != EACCES || geteuid() == 0)
@@ -500,6 +508,9 @@ int cmd_format(int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	if (t.collection)
 		return cli_usage("format");
+	if (t.tracefs && !evt_is_kernel_path(t.path))
+		return cli_error("format", "--tracefs: %s is not a kernel event",
+				 t.path);
 	n = via_daemon("format", EVT_VERB_FORMAT, &t, &ret);
 	if (n)
 		return n < 0 ? 1 : ret;
@@ -510,6 +521,17 @@ int cmd_format(int argc, char **argv)
 		if (t.pid)
 			return cli_error("format", "-p: kernel events are the whole "
 					 "system's, not a process's");
+		if (t.tracefs) {
+			size_t len;
+			char *text = evt_kernel_event_tracefs_format(t.path, &len, err,
+								     sizeof(err));
+
+			if (!text)
+				return kernel_via_daemon("format", EVT_VERB_FORMAT, &t, err);
+			fwrite(text, 1, len, stdout);
+			free(text);
+			return 0;
+		}
 		if (evt_kernel_event_format(t.path, &f, err, sizeof(err)))
 			return kernel_via_daemon("format", EVT_VERB_FORMAT, &t, err);
 		evt_event_format_write(stdout, &f);

@@ -67,7 +67,8 @@ static int parse_u32(const char *opt, const char *arg, uint32_t *out)
 /* When to stop recording: the command exited (or, attached, the
  * processes are gone), or we were asked to. */
 struct until {
-	pid_t child;		/* 0: attached */
+	pid_t child;		/* 0: attached, or every process */
+	bool all;		/* -a without a command: until asked */
 	int status;
 };
 
@@ -78,7 +79,7 @@ static bool record_done(struct evt_collection *c, void *ctx)
 	if (stop_requested)
 		return true;
 	if (!u->child)
-		return evt_collection_running(c) == 0;
+		return !u->all && evt_collection_running(c) == 0;
 	return waitpid(u->child, &u->status, WNOHANG) == u->child;
 }
 
@@ -132,6 +133,7 @@ int cmd_record(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "overwrite", no_argument, NULL, 'O' },
 		{ "packet-size", required_argument, NULL, 'S' },
@@ -157,7 +159,7 @@ int cmd_record(int argc, char **argv)
 
 	if (!patterns)
 		return cli_error("record", "out of memory");
-	while ((opt = getopt_long(argc, argv, "+e:p:o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:p:ao:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if (!cli_pattern_ok("record", optarg))
@@ -168,6 +170,9 @@ int cmd_record(int argc, char **argv)
 		case 'p':
 			if (cli_parse_pids("record", optarg, &pids, &npids))
 				goto out;
+			break;
+		case 'a':
+			o.all = true;
 			break;
 		case 'o':
 			o.output = optarg;
@@ -209,7 +214,12 @@ int cmd_record(int argc, char **argv)
 		ret = cli_usage("record");
 		goto out;
 	}
-	if (!npids && optind >= argc) {
+	if (npids && o.all) {
+		cli_error("record", "-p and -a exclude each other");
+		ret = cli_usage("record");
+		goto out;
+	}
+	if (!npids && !o.all && optind >= argc) {
 		cli_error("record", "no command to run, and no -p");
 		ret = cli_usage("record");
 		goto out;
@@ -268,10 +278,12 @@ int cmd_record(int argc, char **argv)
 		cli_note_unmatched("record", patterns, nuser, cli_collection_events, c);
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
-	if (!npids) {
+	u.all = o.all && optind >= argc;
+	if (!npids && !u.all) {
+		/* With -a the kernel events are every CPU's already. */
 		u.child = cli_spawn(argv + optind, evt_collection_rules_name(c),
-				    rundir, nkernel ? kernel_command : NULL, c,
-				    &exec_errno);
+				    rundir, nkernel && !o.all ? kernel_command : NULL,
+				    c, &exec_errno);
 		if (exec_errno == -1) {	/* kernel_command said why */
 			/* An empty trace, which the next record may replace. */
 			evt_collection_finish(c, NULL, err, sizeof(err));

@@ -20,12 +20,15 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--overwrite] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--stats] (-p PID[,PID]... | -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [-o DIR] [--overwrite] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--stats] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
 	  "interrupted or they have all exited; they run on untraced after.\n\n"
 	  "  -p, --pid PID[,PID]... attach to these traced processes\n"
+	  "  -a, --all              every traced process of the run directory, and\n"
+	  "                         kernel events on every CPU, whoever runs there;\n"
+	  "                         until interrupted, or while CMD runs\n"
 	  "  -e, --event PATTERN    enable the events PATTERN names (repeatable);\n"
 	  "                         without -e every printk event is enabled.\n"
 	  "                         ftrace/print is always enabled.  kernel/...\n"
@@ -70,10 +73,12 @@ static const struct command commands[] = {
 	{ "disable", cmd_disable, "disable [-p PID | --collection N] PATH",
 	  "Disable the event or directory PATH, with the rules of enable.  With\n"
 	  "--collection N, take back a PATH that enable or -e gave it.\n" },
-	{ "format", cmd_format, "format [-p PID] PATH",
+	{ "format", cmd_format, "format [-p PID] [--tracefs] PATH",
 	  "Print the format of the event PATH: for a printk event, its quoted\n"
-	  "format string; for a typed or stable event, a line per field with\n"
-	  "its name, type, size in bits, alignment and signedness.\n" },
+	  "format string; for a typed, stable or kernel event, a line per field\n"
+	  "with its name, type, size in bits, alignment and signedness.\n\n"
+	  "      --tracefs          for a kernel event, the kernel's own format\n"
+	  "                         file, as tracefs has it\n" },
 	{ "abi-check", cmd_abi_check, "abi-check [--update] BASELINE (TRACE | -- CMD [ARG]...)",
 	  "Compare the formats of the stable events of CMD (run under record) or\n"
 	  "of the trace directory TRACE with the baseline directory BASELINE,\n"

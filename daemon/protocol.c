@@ -117,11 +117,13 @@ static int field(struct evt_request *r, const char *key, const char *v,
 			r->events[r->nevents++] = v;
 		}
 	} else if (!strcmp(key, "formats") || !strcmp(key, "overwrite") ||
-		   !strcmp(key, "count") || !strcmp(key, "ids")) {
+		   !strcmp(key, "count") || !strcmp(key, "ids") ||
+		   !strcmp(key, "tracefs")) {
 		if (strcmp(v, "1"))
 			return snprintf(err, err_size, "not 1"), -1;
 		*(key[0] == 'f' ? &r->formats : key[0] == 'o' ? &r->overwrite :
-		  key[0] == 'i' ? &r->ids : &r->count) = true;
+		  key[0] == 'i' ? &r->ids : key[0] == 't' ? &r->tracefs :
+		  &r->count) = true;
 	} else if (!strcmp(key, "id")) {
 		if (!number(v, 0, UINT32_MAX - 1, &n) || r->has_id)
 			return snprintf(err, err_size, "not one global id"), -1;
@@ -150,6 +152,9 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 	bool kernel = (r->verb == EVT_VERB_LS || r->verb == EVT_VERB_FORMAT) &&
 		      r->path && evt_is_kernel_path(r->path);
 
+	if (r->tracefs && (r->verb != EVT_VERB_FORMAT || !kernel))
+		return snprintf(err, err_size, "%s: tracefs is for a kernel event's "
+				"format", evt_verb_name(r->verb)), -1;
 	if (r->count && r->verb != EVT_VERB_CONSUME)
 		return snprintf(err, err_size, "%s: an option it does not take",
 				evt_verb_name(r->verb)), -1;
@@ -271,6 +276,8 @@ int evt_proto_format(const struct evt_request *r, char *buf, size_t size)
 		PUT("path %s\n", r->path);
 	if (r->formats)
 		PUT("formats 1\n");
+	if (r->tracefs)
+		PUT("tracefs 1\n");
 	if (r->ids)
 		PUT("ids 1\n");
 	if (r->overwrite)

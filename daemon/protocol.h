@@ -14,6 +14,7 @@
  *                          daemon shows the kernel's events to anyone)
  *   formats 1              ls -f
  *   ids 1                  ls --ids
+ *   tracefs 1              format --tracefs (a kernel event's own format)
  *   interval 1000          count -I
  *   overwrite 1            record --overwrite
  *   packet-size 65536      record --packet-size
@@ -76,7 +77,7 @@ struct evt_request {
 	const char *events[EVT_RULES_MAX_PATTERNS];	/* point into the body */
 	unsigned nevents;
 	const char *path;
-	bool formats, ids, overwrite, count;
+	bool formats, ids, overwrite, count, tracefs;
 	uint32_t interval_ms, packet_size, packet_count;	/* 0: not given */
 	bool has_id;
 	uint32_t id;			/* add, remove: a global id */

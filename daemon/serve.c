@@ -210,6 +210,8 @@ static int build_argv(const struct client *c, char **argv, char *pids,
 		argv[argc++] = "-f";
 	if (r->ids)
 		argv[argc++] = "--ids";
+	if (r->tracefs)
+		argv[argc++] = "--tracefs";
 	for (i = 0; i < r->nevents; i++) {
 		argv[argc++] = "-e";
 		argv[argc++] = (char *)r->events[i];

@@ -303,6 +303,12 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	     (c->kernel && evt_kernel_record_describe(c->kernel, &c->ix) < 0)))
 		goto out_free;
 	c->kernel_class = c->kernel != NULL;
+	if (c->kernel && opts->all && evt_kernel_record_all_cpus(c->kernel, err,
+								 err_size))
+		goto out_free;
+	for (unsigned i = 0; c->kernel && i < opts->npids; i++)
+		if (kernel_attach(c, opts->pids[i], err, err_size))
+			goto out_free;
 	if (opts->mode != EVT_MODE_COUNT &&
 	    evt_trace_dir_open(&c->out, opts->output, err, err_size))
 		goto out_free;
@@ -315,12 +321,6 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	if (write_rules(c, err, err_size))
 		goto out_free;
 	c->index_dirty = true;
-	if (c->kernel && opts->all && evt_kernel_record_all_cpus(c->kernel, err,
-								 err_size))
-		goto out_free;
-	for (unsigned i = 0; c->kernel && i < opts->npids; i++)
-		if (kernel_attach(c, opts->pids[i], err, err_size))
-			goto out_free;
 	if (opts->npids && attach(c, err, err_size))
 		goto out_free;
 	*out = c;

@@ -132,6 +132,24 @@ out:
 	return status;
 }
 
+int evt_remote_kernel_format(const char *path, char **text, size_t *len,
+			     char *err, size_t err_size)
+{
+	struct evt_request r = { .verb = EVT_VERB_FORMAT, .path = path,
+				 .tracefs = true };
+
+	*text = NULL;
+	if (run_command(&r, text, len, err, err_size) != 0) {
+		free(*text);
+		*text = NULL;
+		if (!*err)
+			snprintf(err, err_size, "%s: evtraced could not read its "
+				 "format", path);
+		return -1;
+	}
+	return 0;
+}
+
 int evt_remote_kernel_ids(char ***paths, long **ids, unsigned *n, char *err,
 			  size_t err_size)
 {

@@ -31,5 +31,9 @@ int evt_remote_call(int sock, const struct evt_request *r,
  */
 int evt_remote_kernel_ids(char ***paths, long **ids, unsigned *n, char *err,
 			  size_t err_size);
+/* A kernel event's tracefs format file, as evtraced reads it to anyone
+ * (`format --tracefs`): 0 and *text (free it), *len; or -1 with err set. */
+int evt_remote_kernel_format(const char *path, char **text, size_t *len,
+			     char *err, size_t err_size);
 
 #endif

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "consumer_remote.h"
 #include "kernel_count.h"
 #include "kernel_events.h"
 #include "perf_events.h"
@@ -58,12 +57,8 @@ int evt_kernel_count_open(const char *const *patterns, unsigned npatterns,
 		any |= evt_is_kernel_path(patterns[p]);
 	if (!any)
 		return 0;
-	if (evt_kernel_event_paths(&paths, &n, err, err_size)) {
-		/* tracefs is root's: evtraced says what it has. */
-		if (errno != EACCES || geteuid() == 0 ||
-		    evt_remote_kernel_ids(&paths, &ids, &n, err, err_size))
-			return -1;
-	}
+	if (evt_kernel_event_paths_any(&paths, &ids, &n, err, err_size))
+		return -1;
 	k = calloc(1, sizeof(*k));
 	if (!k || !(k->c = calloc(n ? n : 1, sizeof(*k->c))))
 		goto oom;

@@ -12,6 +12,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include "consumer_remote.h"
 #include "kernel_events.h"
 #include "pattern.h"
 
@@ -336,21 +337,51 @@ fail:
 	return -1;
 }
 
+char *evt_kernel_event_tracefs_format(const char *path, size_t *len, char *err,
+				      size_t err_size)
+{
+	char system[256], name[256], *text;
+	int size = 0;
+
+	if (!tracing_dir(err, err_size) ||
+	    split_path(path, system, name, err, err_size))
+		return NULL;
+	/* Its own format file only: a system may have hundreds. */
+	text = tracefs_event_file_read(NULL, system, name, "format", &size);
+	if (!text) {
+		snprintf(err, err_size, "%s: no such kernel event", path);
+		errno = ENOENT;
+		return NULL;
+	}
+	*len = (size_t)size;
+	return text;
+}
+
+int evt_kernel_event_paths_any(char ***paths, long **ids, unsigned *n,
+			       char *err, size_t err_size)
+{
+	*ids = NULL;
+	if (evt_kernel_event_paths(paths, n, err, err_size) == 0)
+		return 0;
+	if (errno != EACCES || geteuid() == 0)
+		return -1;
+	return evt_remote_kernel_ids(paths, ids, n, err, err_size);
+}
+
 int evt_kernel_event_load(const char *path, struct evt_kernel_event *out,
 			  char *err, size_t err_size)
 {
-	char system[256], name[256], *text;
-	int size = 0, ret;
+	size_t len = 0;
+	char *text = evt_kernel_event_tracefs_format(path, &len, err, err_size);
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (!tracing_dir(err, err_size) ||
-	    split_path(path, system, name, err, err_size))
+	if (!text && errno == EACCES && geteuid() != 0 &&
+	    evt_remote_kernel_format(path, &text, &len, err, err_size))
 		return -1;
-	/* Its own format file only: a system may have hundreds. */
-	text = tracefs_event_file_read(NULL, system, name, "format", &size);
 	if (!text)
-		return snprintf(err, err_size, "%s: no such kernel event", path), -1;
-	ret = evt_kernel_event_parse(path, text, (size_t)size, out, err, err_size);
+		return -1;
+	ret = evt_kernel_event_parse(path, text, len, out, err, err_size);
 	free(text);
 	return ret;
 }

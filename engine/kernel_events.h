@@ -86,7 +86,22 @@ struct evt_kernel_event {
 	struct evt_kernel_field_src *src;	/* [format.nfields] */
 };
 
-/* Loads the event at path from tracefs.  0, or -1 with err set. */
+/*
+ * The text of the event's own format file in tracefs (free it), *len its
+ * bytes; or NULL with err set (and errno EACCES when tracefs is not this
+ * user's to read).
+ */
+char *evt_kernel_event_tracefs_format(const char *path, size_t *len, char *err,
+				      size_t err_size);
+/*
+ * The kernel events' paths, as evt_kernel_event_paths(), for anyone: a
+ * user tracefs keeps out has them from evtraced, with their tracepoint
+ * ids in *ids (free it; NULL when they came from tracefs).
+ */
+int evt_kernel_event_paths_any(char ***paths, long **ids, unsigned *n,
+			       char *err, size_t err_size);
+/* Loads the event at path from tracefs, or for a user tracefs keeps out
+ * from evtraced.  0, or -1 with err set. */
 int evt_kernel_event_load(const char *path, struct evt_kernel_event *out,
 			  char *err, size_t err_size);
 /* The same from the text of its tracefs format file. */

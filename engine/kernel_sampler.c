@@ -656,6 +656,7 @@ int evt_kernel_sampler_create(const char *const *patterns, unsigned npatterns,
 {
 	struct evt_kernel_sampler *k = NULL;
 	char **paths = NULL;
+	long *ids = NULL;
 	unsigned npaths = 0, *chosen = NULL, nchosen = 0, i, p;
 	struct rlimit rl;
 	bool any = false;
@@ -665,7 +666,7 @@ int evt_kernel_sampler_create(const char *const *patterns, unsigned npatterns,
 		any |= evt_is_kernel_path(patterns[p]);
 	if (!any)
 		return 0;
-	if (evt_kernel_event_paths(&paths, &npaths, err, err_size) ||
+	if (evt_kernel_event_paths_any(&paths, &ids, &npaths, err, err_size) ||
 	    evt_kernel_match(patterns, npatterns, paths, npaths, &chosen, &nchosen,
 			     err, err_size))
 		goto fail;
@@ -697,6 +698,7 @@ int evt_kernel_sampler_create(const char *const *patterns, unsigned npatterns,
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	free(chosen);
+	free(ids);
 	evt_kernel_event_paths_free(paths, npaths);
 	take_pair(k, true);
 	*out = k;
@@ -705,6 +707,7 @@ oom:
 	snprintf(err, err_size, "out of memory");
 fail:
 	free(chosen);
+	free(ids);
 	evt_kernel_event_paths_free(paths, npaths);
 	evt_kernel_sampler_destroy(k);
 	return -1;

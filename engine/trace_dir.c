@@ -123,9 +123,10 @@ int evt_trace_dir_open(struct evt_trace_dir *d, const char *path, char *err,
 	if (d->fd < 0)
 		return -1;
 	if (!fresh) {
-		/* An old trace (its index is there), or an empty directory. */
-		bool trace = fstatat(d->fd, "evtrace/index", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			     S_ISREG(st.st_mode);
+		/* An old trace (its evtrace/, whose index a recording that
+		 * failed at its start never wrote), or an empty directory. */
+		bool trace = fstatat(d->fd, "evtrace", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			     S_ISDIR(st.st_mode);
 
 		if (!trace) {
 			int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);

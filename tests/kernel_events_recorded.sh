@@ -111,7 +111,23 @@ expect_grep "; $lost_n events lost" "$T/rec-lost" "record's summary"
 bt "$T/tr-lost" >/dev/null
 expect_grep "discarded $lost_n events\|discarded [0-9]* events" "$T/bt.err" "babeltrace2 told of the loss"
 
-# 4. Bad input, and the kernel's rules (root's capabilities dropped:
+# 4. Every CPU (-a): a program evtrace did not start, and the user
+# events of a traced process started after the recording, until ^C.
+"$EVTRACE" record -a -o "$T/tr-a" -e kernel/sched/sched_process_exec -e "$before" 2>"$T/rec-a" &
+recorder=$!
+sleep 0.3
+/bin/true evtrace-all-cpus
+"$TRACEE" syscalls 2 >/dev/null
+sleep 0.2
+kill -INT "$recorder"
+wait "$recorder" || fail "record -a failed: $(cat "$T/rec-a")"
+"$EVTRACE" report "$T/tr-a" >"$T/report-a"
+expect_grep "^ *true-[0-9]* .*sched_process_exec: filename=\"/bin/true\"" "$T/report-a" "an exec on some CPU"
+expect_eq "$(grep -c ': before getppid [01]$' "$T/report-a")" 6 "the user events of a process started later"
+expect_status 2 "$EVTRACE" record -a -p 1 -e "$ENTER"
+expect_grep "^evtrace: record: -p and -a exclude each other$" "$T/err" "-a with -p"
+
+# 5. Bad input, and the kernel's rules (root's capabilities dropped:
 # tracefs still reads; paranoid 1 lets a user record the syscalls of
 # their own processes, nothing else; 2 nothing).
 expect_status 1 "$EVTRACE" record -o "$T/x" -e kernel/nosuch/event -- true
@@ -124,6 +140,9 @@ nocaps() { setpriv --bounding-set=-all --inh-caps=-all --securebits=+noroot,+nor
 echo 2 >/proc/sys/kernel/perf_event_paranoid
 set +e; nocaps "$EVTRACE" record -o "$T/x" -e "$ENTER" -- true 2>"$T/err"; got=$?; set -e
 expect_eq "$got" 1 "record without privilege at paranoid 2"
+set +e; nocaps "$EVTRACE" record -a -o "$T/x" -e "$ENTER" 2>"$T/err2"; got=$?; set -e
+expect_eq "$got" 1 "record -a without privilege"
+expect_grep "^evtrace: record: .*: the kernel refuses to record it on every CPU (perf_event_open: Permission denied): kernel.perf_event_paranoid is 2" "$T/err2" "-a refused"
 expect_grep "^evtrace: record: $ENTER: the kernel refuses to record it in pid [0-9]* (perf_event_open: Permission denied): kernel.perf_event_paranoid is 2; recording the syscalls/ and raw_syscalls/ events of your own processes needs it at 1 or less, other kernel events and every CPU CAP_PERFMON or root$" "$T/err" "the refusal"
 echo 1 >/proc/sys/kernel/perf_event_paranoid
 set +e; nocaps "$EVTRACE" record -o "$T/x" -e kernel/sched/sched_process_exec -- true 2>"$T/err"; got=$?; set -e
@@ -135,7 +154,7 @@ nocaps "$EVTRACE" record -o "$T/tr-user" -e "$ENTER" -e "$EXIT" -e "$before" -e 
 rounds_in_order "$T/report-user" 5 || fail "unprivileged: rounds out of order"
 echo "$old" >/proc/sys/kernel/perf_event_paranoid
 
-# 5. A damaged kernel stream or index: errors name the file, the offset
+# 6. A damaged kernel stream or index: errors name the file, the offset
 # or the line; the rest is read; nothing crashes.
 good=$T/tr-default
 k=$(ls "$good"/stream_kernel_cpu* | head -1)
@@ -157,3 +176,34 @@ for seed in 1 2 3 4 5 6; do
 	set +e; "$EVTRACE" report "$T/bad" >/dev/null 2>&1; st=$?; set -e
 	[ "$st" -le 1 ] || fail "report exited $st on a garbled kernel stream (seed $seed)"
 done
+
+# 7. An ordinary user at paranoid 1, with evtraced: names, ids and the
+# kernel's own format files come from the daemon (tracefs is root's),
+# the perf events are the user's own, so the kernel's check applies.
+make_users
+chmod 755 "$R"
+mkdir -m 700 "$R/bob" && chown evt-bob "$R/bob"
+mkdir -m 755 "$T/bobout" && chown evt-bob "$T/bobout"
+SOCK=$T/evtraced.sock
+bob() { setpriv --reuid=evt-bob --regid="$(id -g evt-bob)" --clear-groups \
+	env LD_LIBRARY_PATH="$T/bin" EVTRACE_DAEMON_SOCKET="$SOCK" EVTRACE_RUNDIR="$R/bob/run" "$@"; }
+set +e; bob "$EVTRACE_U" record -o "$T/bobout/t" -e "$ENTER" -- "$TRACEE_U" syscalls 2 >/dev/null 2>"$T/err"; st=$?; set -e
+expect_eq "$st" 1 "bob without a daemon"
+expect_eq "$(cat "$T/err")" "evtrace: record: kernel events: tracefs is root's, and evtraced, which lists them to anyone, is not running ($SOCK: No such file or directory)" "bob told"
+"$EVTRACE" daemon --socket "$SOCK" 2>"$T/daemon.log" &
+BG_PIDS="$BG_PIDS $!"
+for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.05; done
+bob "$EVTRACE_U" format --tracefs "$ENTER" >"$T/bob.format" || fail "bob's format --tracefs"
+cat "$TR/events/syscalls/sys_enter_getppid/format" >"$T/tracefs.format"	# (tracefs says size 0)
+expect_eq "$(cat "$T/bob.format")" "$(cat "$T/tracefs.format")" "format --tracefs: the file as tracefs has it"
+echo 1 >/proc/sys/kernel/perf_event_paranoid
+bob "$EVTRACE_U" record -o "$T/bobout/t" -e "$(tracee_event "before getppid")" -e "$(tracee_event "after getppid")" \
+	-e "$ENTER" -e "$EXIT" -- "$TRACEE_U" syscalls 4 >/dev/null 2>"$T/err" || fail "bob's record: $(cat "$T/err")"
+"$EVTRACE" report "$T/bobout/t" >"$T/report-bob"
+rounds_in_order "$T/report-bob" 4 || fail "bob's recording: rounds out of order"
+bob "$EVTRACE_U" trace -- "$TRACEE_U" syscalls 2 >"$T/trace-bob" 2>"$T/err" || fail "bob's trace: $(cat "$T/err")"
+[ "$(grep -c ': getppid() = [0-9]* <' "$T/trace-bob")" -ge 6 ] || fail "bob's trace: not the rounds' calls: $(cat "$T/trace-bob")"
+set +e; bob "$EVTRACE_U" record -o "$T/bobout/t" -e kernel/sched/sched_process_exec -- true 2>"$T/err"; st=$?; set -e
+expect_eq "$st" 1 "bob: a scheduler event"
+expect_grep "kernel/sched/sched_process_exec: the kernel refuses to record it in pid [0-9]* (perf_event_open: Operation not permitted): kernel.perf_event_paranoid is 1" "$T/err" "bob refused by the kernel"
+echo "$old" >/proc/sys/kernel/perf_event_paranoid

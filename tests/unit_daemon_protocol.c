@@ -43,6 +43,13 @@ static void requests_round_trip(void)
 	/* The kernel's events are the machine's: no pid. */
 	CHECK(parse("verb ls\npath kernel/sched\nids 1\n", &r, err) == 0);
 	CHECK(parse("verb format\npath kernel/sched/sched_switch\n", &r, err) == 0);
+	/* A kernel event's own format file, for format only. */
+	CHECK(parse("verb format\npath kernel/sched/sched_switch\ntracefs 1\n", &r, err) == 0);
+	CHECK(r.tracefs);
+	CHECK(parse("verb ls\npath kernel/sched\ntracefs 1\n", &r, err) < 0);
+	CHECK_STR(err, "ls: tracefs is for a kernel event's format");
+	CHECK(parse("verb format\npid 7\npath printk\ntracefs 1\n", &r, err) < 0);
+	CHECK(parse("verb format\npath kernel/sched/sched_switch\ntracefs 2\n", &r, err) < 0);
 	CHECK(parse("verb ls\npid 1\npath kernel/\n", &r, err) < 0);
 	CHECK_STR(err, "ls: kernel events take no pid");
 	CHECK(parse("verb enable\npath kernel/sched\n", &r, err) < 0);
