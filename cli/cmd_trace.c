@@ -7,6 +7,8 @@
  * (kernel_sampler.h), user events from a live stream of the command's
  * processes (live_stream.h), both on the trace clock; lines are held back
  * HOLD_MS so that both sources have handed over what came before them.
+ * With -o, what both hand over is also written as a trace
+ * (live_record.h, kernel_record.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,7 +24,10 @@
 
 #include "cli.h"
 #include "kernel_events.h"
+#include "kernel_record.h"
 #include "kernel_sampler.h"
+#include "layout.h"
+#include "live_record.h"
 #include "live_stream.h"
 #include "rules.h"
 #include "rundir.h"
@@ -58,7 +63,22 @@ struct trace {
 	uint64_t lost;
 	uint8_t *payload;
 	size_t payload_cap;
+	/* -o: the trace kept, until its output fails */
+	struct evt_live_record *out;
+	struct evt_kernel_record *kout;
+	struct evt_kernel_sink ksink;
+	bool out_failed;
+	char out_err[PATH_MAX + 300];
 };
+
+/* The trace kept could not be written: said once, then no more of it. */
+static void output_failed(struct trace *t)
+{
+	if (!t->out_failed)
+		cli_error("trace", "%s; the trace stops there, the live view goes on",
+			  t->out_err);
+	t->out_failed = true;
+}
 
 static int field_offset(const struct evt_kernel_event *e, const char *name,
 			unsigned *off)
@@ -119,6 +139,8 @@ static int kernel_sample(void *ctx, const struct evt_kernel_sample *s)
 	int i, len;
 
 	t->kernel_records++;
+	if (t->kout && !t->out_failed && t->ksink.sample(t->ksink.ctx, s))
+		output_failed(t);
 	if ((int)s->event == t->raw.enter) {
 		for (i = 0; i < 6; i++)
 			args[i] = raw_u64(s, t->raw.enter_args + 8 * i);
@@ -161,6 +183,9 @@ static int kernel_lost(void *ctx, unsigned ring, uint64_t n, uint64_t time,
 	};
 	char text[128];
 
+	if (t->kout && !t->out_failed &&
+	    t->ksink.lost(t->ksink.ctx, ring, n, time, monotonic_ns))
+		output_failed(t);
 	snprintf(text, sizeof(text), "lost %" PRIu64 " kernel records", n);
 	trace_lines_text(t->lines, &w, text, strlen(text));
 	t->lost += n;
@@ -176,6 +201,9 @@ static void user_event(const struct evt_live_event *e, void *ctx)
 	char text[EVT_RENDER_MAX_BYTES + 1200];
 	size_t n = e->text_len;
 
+	if (t->out && !t->out_failed &&
+	    evt_live_record_add(t->out, e, t->out_err, sizeof(t->out_err)))
+		output_failed(t);
 	if (!e->path) {
 		snprintf(text, sizeof(text), "lost %" PRIu64 " events", e->lost);
 		trace_lines_text(t->lines, &w, text, strlen(text));
@@ -214,6 +242,10 @@ static int step(struct trace *t, bool final, char *err, size_t err_size)
 		return -1;
 	if (final)
 		evt_live_stream_poll(t->live, user_event, t);
+	if (t->out && !t->out_failed &&
+	    (evt_live_record_flush(t->out, final, t->out_err, sizeof(t->out_err)) ||
+	     evt_kernel_record_flush(t->kout, final)))
+		output_failed(t);
 	now = evt_clock_now(clock->kind, &cpu);
 	hold = (uint64_t)((double)clock->freq_hz * HOLD_MS / 1000);
 	trace_lines_print(t->lines, now > hold ? now - hold : 0, final);
@@ -222,7 +254,8 @@ static int step(struct trace *t, bool final, char *err, size_t err_size)
 
 static int start(struct trace *t, const char **patterns, unsigned n,
 		 const char **kpatterns, unsigned nk, uint32_t ring_kib,
-		 const char *rundir, char *err, size_t err_size)
+		 const char *rundir, const char *output, char *err,
+		 size_t err_size)
 {
 	unsigned i;
 
@@ -234,9 +267,23 @@ static int start(struct trace *t, const char **patterns, unsigned n,
 					   err_size) < 0)
 			return -1;
 	if (evt_kernel_sampler_create(kpatterns, nk, evt_live_stream_clock(t->live),
-				      ring_kib, &t->kernel, err, err_size))
+				      ring_kib, &t->kernel, err, err_size) ||
+	    find_raw_fields(t, err, err_size))
 		return -1;
-	return find_raw_fields(t, err, err_size);
+	if (!output)
+		return 0;
+	/* The kernel's stream class is described before any of its packets. */
+	if (evt_live_record_open(output, evt_live_stream_clock(t->live),
+				 EVT_PACKET_DEFAULT_BYTES, &t->out, err, err_size) ||
+	    evt_kernel_record_on(t->kernel, EVT_PACKET_DEFAULT_BYTES, &t->kout, err,
+				 err_size))
+		return -1;
+	if (evt_kernel_record_describe(t->kout, evt_live_record_index(t->out)) < 0)
+		return snprintf(err, err_size, "out of memory"), -1;
+	evt_live_record_changed(t->out);
+	evt_kernel_record_sink(t->kout, evt_live_record_dir(t->out), t->out_err,
+			       sizeof(t->out_err), &t->ksink);
+	return evt_live_record_flush(t->out, false, err, err_size);
 }
 
 int cmd_trace(int argc, char **argv)
@@ -244,6 +291,7 @@ int cmd_trace(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "kernel-buffer", required_argument, NULL, 'K' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -253,6 +301,7 @@ int cmd_trace(int argc, char **argv)
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300], *end;
 	unsigned n = 0, nk = 0;
 	uint32_t ring_kib = EVT_KERNEL_RING_KIB_DEFAULT;
+	const char *output = NULL;
 	int opt, ret = 1, exec_errno = 0, status = 0;
 	unsigned long v;
 	pid_t child = -1;
@@ -261,7 +310,7 @@ int cmd_trace(int argc, char **argv)
 		ret = cli_error("trace", "out of memory");
 		goto out;
 	}
-	while ((opt = getopt_long(argc, argv, "+e:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if (!cli_pattern_ok("trace", optarg))
@@ -280,6 +329,9 @@ int cmd_trace(int argc, char **argv)
 				goto out;
 			}
 			ring_kib = (uint32_t)v;
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		case 'h':
 			ret = cli_help("trace");
@@ -306,7 +358,7 @@ int cmd_trace(int argc, char **argv)
 	kpatterns[nk++] = SYS_EXIT;
 	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err)) ||
 	    !(t.lines = trace_lines_new()) ||
-	    start(&t, patterns, n, kpatterns, nk, ring_kib, rundir, err,
+	    start(&t, patterns, n, kpatterns, nk, ring_kib, rundir, output, err,
 		  sizeof(err))) {
 		cli_error("trace", "%s", t.lines ? err : "out of memory");
 		goto out;
@@ -349,9 +401,21 @@ int cmd_trace(int argc, char **argv)
 		" other events; %" PRIu64 " kernel records read, %" PRIu64
 		" events lost\n", trace_lines_syscalls(t.lines), t.events,
 		t.kernel_records, t.lost);
+	if (t.out && !t.out_failed) {
+		uint64_t events, lost;
+		struct evt_kernel_record_stats ks;
+
+		evt_live_record_counts(t.out, &events, &lost);
+		evt_kernel_record_stats(t.kout, &ks);
+		fprintf(stderr, "evtrace: trace: %" PRIu64 " events written to %s; %"
+			PRIu64 " events lost\n", events + ks.events, output,
+			lost + ks.lost);
+	}
 	ret = WIFEXITED(status) ? WEXITSTATUS(status) :
 	      WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
 out:
+	evt_kernel_record_destroy(t.kout);
+	evt_live_record_close(t.out);
 	evt_kernel_sampler_destroy(t.kernel);
 	evt_live_stream_destroy(t.live);
 	trace_lines_free(t.lines);

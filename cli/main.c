@@ -109,7 +109,7 @@ static const struct command commands[] = {
 	  "a time.  With -e, the stream is a collection of its own: PATTERN is\n"
 	  "on for it alone while it runs (also for events registered later),\n"
 	  "and off again however it ends; many such streams run at once.\n" },
-	{ "trace", cmd_trace, "trace [-e PATTERN]... [--kernel-buffer KIB] -- CMD [ARG]...",
+	{ "trace", cmd_trace, "trace [-e PATTERN]... [-o DIR] [--kernel-buffer KIB] -- CMD [ARG]...",
 	  "Run CMD and print, live, its system calls as strace shows them\n"
 	  "(arguments named, results with their errno names, durations),\n"
 	  "among its own events, one line each in time order, following the\n"
@@ -117,6 +117,7 @@ static const struct command commands[] = {
 	  "no user memory.  Lines come about 100 ms after the fact.\n\n"
 	  "  -e, --event PATTERN    its events to show (repeatable; default every\n"
 	  "                         printk event); kernel/... adds kernel events\n"
+	  "  -o, --output DIR       also keep what is shown as a trace in DIR\n"
 	  "      --kernel-buffer KIB  each CPU's ring for kernel events (power of\n"
 	  "                         two, 8..1048576; default 1024)\n\n"
 	  "Needs kernel.perf_event_paranoid at 1 or less, or CAP_PERFMON, and\n"

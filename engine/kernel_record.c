@@ -32,6 +32,7 @@ struct cpu_stream {
 
 struct evt_kernel_record {
 	struct evt_kernel_sampler *sampler;
+	bool owns_sampler;
 	struct cpu_stream *streams;	/* one per ring */
 	unsigned nstreams;
 	uint32_t packet_size;
@@ -175,22 +176,21 @@ static int add_lost(void *ctx, unsigned ring, uint64_t n, uint64_t time,
 	return count_lost(k, &k->streams[ring], n);
 }
 
-long evt_kernel_record_drain(struct evt_kernel_record *k,
-			     const struct evt_trace_dir *out, bool final,
-			     char *err, size_t err_size)
+void evt_kernel_record_sink(struct evt_kernel_record *k,
+			    const struct evt_trace_dir *out, char *err,
+			    size_t err_size, struct evt_kernel_sink *sink)
 {
-	const struct evt_kernel_sink sink = { add_sample, add_lost, k };
-	int64_t now;
-	unsigned i;
-	long n;
-
 	k->out = out;
 	k->err = err;
 	k->err_size = err_size;
-	n = evt_kernel_sampler_drain(k->sampler, final, &sink, err, err_size);
-	if (n < 0)
-		return -1;
-	now = now_ms();
+	*sink = (struct evt_kernel_sink){ add_sample, add_lost, k };
+}
+
+int evt_kernel_record_flush(struct evt_kernel_record *k, bool final)
+{
+	int64_t now = now_ms();
+	unsigned i;
+
 	for (i = 0; i < k->nstreams; i++) {
 		struct cpu_stream *s = &k->streams[i];
 
@@ -198,6 +198,20 @@ long evt_kernel_record_drain(struct evt_kernel_record *k,
 		    flush_packet(k, i))
 			return -1;
 	}
+	return 0;
+}
+
+long evt_kernel_record_drain(struct evt_kernel_record *k,
+			     const struct evt_trace_dir *out, bool final,
+			     char *err, size_t err_size)
+{
+	struct evt_kernel_sink sink;
+	long n;
+
+	evt_kernel_record_sink(k, out, err, err_size, &sink);
+	n = evt_kernel_sampler_drain(k->sampler, final, &sink, err, err_size);
+	if (n < 0 || evt_kernel_record_flush(k, final))
+		return -1;
 	return n;
 }
 
@@ -220,8 +234,6 @@ int evt_kernel_record_create(const char *const *patterns, unsigned npatterns,
 			     size_t err_size)
 {
 	struct evt_kernel_sampler *sampler;
-	struct evt_kernel_record *k;
-	unsigned i;
 
 	*out = NULL;
 	if (evt_kernel_sampler_create(patterns, npatterns, clock, ring_kib,
@@ -229,11 +241,24 @@ int evt_kernel_record_create(const char *const *patterns, unsigned npatterns,
 		return -1;
 	if (!sampler)
 		return 0;
-	k = calloc(1, sizeof(*k));
-	if (!k) {
+	if (evt_kernel_record_on(sampler, packet_size, out, err, err_size)) {
 		evt_kernel_sampler_destroy(sampler);
-		return snprintf(err, err_size, "out of memory"), -1;
+		return -1;
 	}
+	(*out)->owns_sampler = true;
+	return 0;
+}
+
+int evt_kernel_record_on(struct evt_kernel_sampler *sampler,
+			 uint32_t packet_size, struct evt_kernel_record **out,
+			 char *err, size_t err_size)
+{
+	struct evt_kernel_record *k = calloc(1, sizeof(*k));
+	unsigned i;
+
+	*out = NULL;
+	if (!k)
+		return snprintf(err, err_size, "out of memory"), -1;
 	k->sampler = sampler;
 	k->packet_size = packet_size;
 	k->nstreams = evt_kernel_sampler_nrings(sampler);
@@ -241,9 +266,10 @@ int evt_kernel_record_create(const char *const *patterns, unsigned npatterns,
 	for (i = 0; k->streams && i < k->nstreams; i++) {
 		k->streams[i].out_fd = -1;
 		k->streams[i].used = sizeof(struct evt_packet_header);
+	}
+	for (i = 0; k->streams && i < k->nstreams; i++)
 		if (!(k->streams[i].pkt = malloc(packet_size)))
 			break;
-	}
 	if (!k->streams || i < k->nstreams) {
 		evt_kernel_record_destroy(k);
 		return snprintf(err, err_size, "out of memory"), -1;
@@ -316,6 +342,7 @@ void evt_kernel_record_destroy(struct evt_kernel_record *k)
 	}
 	free(k->streams);
 	free(k->payload);
-	evt_kernel_sampler_destroy(k->sampler);
+	if (k->owns_sampler)
+		evt_kernel_sampler_destroy(k->sampler);
 	free(k);
 }

@@ -41,6 +41,19 @@ int evt_kernel_record_create(const char *const *patterns, unsigned npatterns,
 			     uint32_t packet_size, uint32_t ring_kib,
 			     struct evt_kernel_record **out, char *err,
 			     size_t err_size);
+/* The same on a sampler of the caller's, which it neither drains nor
+ * destroys: samples reach it through evt_kernel_record_sink(). */
+int evt_kernel_record_on(struct evt_kernel_sampler *sampler,
+			 uint32_t packet_size, struct evt_kernel_record **out,
+			 char *err, size_t err_size);
+/* The sink that writes samples into out's stream files (err set when a
+ * write fails). */
+void evt_kernel_record_sink(struct evt_kernel_record *k,
+			    const struct evt_trace_dir *out, char *err,
+			    size_t err_size, struct evt_kernel_sink *sink);
+/* Writes out packets a second old (all with final).  0, or -1 with the
+ * sink's err set. */
+int evt_kernel_record_flush(struct evt_kernel_record *k, bool final);
 /* evt_kernel_sampler_task() and _all_cpus(). */
 int evt_kernel_record_task(struct evt_kernel_record *k, pid_t tid,
 			   bool on_exec, char *err, size_t err_size);

@@ -2,7 +2,7 @@
 # own events, one line each in time order, its threads and forked
 # children followed, live; errors by name; the command's exit status;
 # what the rings lost said where and in the total; unprivileged where
-# the kernel allows; a reader that goes away ends it.
+# the kernel allows; a reader that goes away ends it; -o keeps a trace.
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (tracefs, perf_event_paranoid)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
 TR=/sys/kernel/tracing
@@ -55,6 +55,37 @@ rounds_in_order "$T/out" 30 || fail "rounds out of order (output in $T/out)"
 expect_grep "^evtrace: trace: [0-9]* system calls, 180 other events; [0-9]* kernel records read, 0 events lost$" "$T/err" "the summary"
 grep -q "clone(.*) = [0-9]* <" "$T/out" || grep -q "clone3(.*) = [0-9]* <" "$T/out" || fail "no clone line"
 expect_grep " exit_group(error_code=0) = ?$" "$T/out" "a call that never returns"
+
+# With -o, what was shown is also a trace: every kernel record read and
+# every user event, which report and babeltrace2 read back in order.
+"$EVTRACE" trace -o "$T/kept" -- "$TRACEE" syscalls 30 >"$T/out" 2>"$T/err" || fail "trace -o: $(cat "$T/err")"
+records=$(sed -n 's/.* \([0-9]*\) kernel records read, 0 events lost$/\1/p' "$T/err")
+[ "${records:-0}" -gt 180 ] || fail "trace -o: $(cat "$T/err")"
+expect_grep "^evtrace: trace: $((records + 180)) events written to $T/kept; 0 events lost$" "$T/err" "trace -o's summary"
+"$EVTRACE" report "$T/kept" >"$T/kept.report"
+expect_grep "^# $((records + 180)) events, 0 lost" "$T/kept.report" "the trace kept, read back"
+expect_eq "$(grep -c 'kernel/raw_syscalls/sys_enter: id=110 ' "$T/kept.report")" \
+	"$(grep -c ': \(getppid()\|<\.\.\. getppid resumed>\) = [0-9]* <' "$T/out")" "getppid calls kept and shown"
+python3 - "$T/kept.report" <<'PY' || fail "the trace kept: rounds out of order"
+import re, sys
+seq = {}
+for l in open(sys.argv[1]):
+    m = re.match(r'^ *\S+-(\d+) +\[\d+\] [\d.]+: (\S+): (.*)$', l)
+    if not m:
+        continue
+    if m.group(2) == 'kernel/raw_syscalls/sys_enter' and m.group(3).startswith('id=110 '):
+        seq.setdefault(m.group(1), []).append('G')
+    elif re.match(r'(before|after) getppid \d+$', m.group(3)):
+        seq.setdefault(m.group(1), []).append(m.group(3))
+rounds = {t: s for t, s in seq.items() if 'before getppid 0' in s}
+assert len(rounds) == 3, sorted(seq)
+for t, s in rounds.items():
+    s = s[s.index('before getppid 0'):]
+    assert len(s) == 90, (t, len(s))
+    for i in range(30):
+        assert s[3 * i:3 * i + 3] == ['before getppid %d' % i, 'G', 'after getppid %d' % i], (t, i, s[3 * i:3 * i + 3])
+PY
+bt_agrees "$T/kept"
 
 # 2. Errors by name, arguments by name and type, the exit status.
 set +e; "$EVTRACE" trace -- sh -c 'exec 3</nonexistent-evtrace; exit 0' >"$T/out" 2>"$T/err"; st=$?; set -e
