@@ -28,6 +28,9 @@ int cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Parses a pid argument; reports and returns -1 when it is not one. */
 int cli_parse_pid(const char *cmd, const char *arg);
+/* --kernel-buffer KIB: a power of two from 8 to 1048576; 0, or -1
+ * reported. */
+int cli_parse_kernel_buffer(const char *cmd, const char *arg, uint32_t *kib);
 /* Checks a pattern's syntax; reports with the position when it is bad. */
 bool cli_pattern_ok(const char *cmd, const char *pattern);
 /* The same for an -e of stream, which takes user events only (for now):

@@ -189,14 +189,8 @@ int cmd_record(int argc, char **argv)
 				goto out;
 			break;
 		case 'K':
-			if (parse_u32("--kernel-buffer", optarg, &o.kernel_ring_kib))
+			if (cli_parse_kernel_buffer("record", optarg, &o.kernel_ring_kib))
 				goto out;
-			if (o.kernel_ring_kib < 8 || o.kernel_ring_kib > (1u << 20) ||
-			    (o.kernel_ring_kib & (o.kernel_ring_kib - 1))) {
-				cli_error("record", "--kernel-buffer %s: not a power "
-					  "of two from 8 to 1048576 (KiB)", optarg);
-				goto out;
-			}
 			break;
 		case 's':
 			show_stats = 1;

@@ -298,12 +298,11 @@ int cmd_trace(int argc, char **argv)
 	const char **patterns = calloc(argc + 3, sizeof(char *));
 	const char **kpatterns = calloc(argc + 3, sizeof(char *));
 	struct trace t = { 0 };
-	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300], *end;
+	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	unsigned n = 0, nk = 0;
 	uint32_t ring_kib = EVT_KERNEL_RING_KIB_DEFAULT;
 	const char *output = NULL;
 	int opt, ret = 1, exec_errno = 0, status = 0;
-	unsigned long v;
 	pid_t child = -1;
 
 	if (!patterns || !kpatterns) {
@@ -321,14 +320,8 @@ int cmd_trace(int argc, char **argv)
 				patterns[n++] = optarg;
 			break;
 		case 'K':
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (errno || *end || v < 8 || v > (1u << 20) || (v & (v - 1))) {
-				cli_error("trace", "--kernel-buffer %s: not a power of "
-					  "two from 8 to 1048576 (KiB)", optarg);
+			if (cli_parse_kernel_buffer("trace", optarg, &ring_kib))
 				goto out;
-			}
-			ring_kib = (uint32_t)v;
 			break;
 		case 'o':
 			output = optarg;

@@ -164,6 +164,20 @@ int cli_parse_pid(const char *cmd, const char *arg)
 	return (int)v;
 }
 
+int cli_parse_kernel_buffer(const char *cmd, const char *arg, uint32_t *kib)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || v < 8 || v > (1u << 20) || (v & (v - 1)))
+		return cli_error(cmd, "--kernel-buffer %s: not a power of two from 8 "
+				 "to 1048576 (KiB)", arg), -1;
+	*kib = (uint32_t)v;
+	return 0;
+}
+
 bool cli_pattern_ok(const char *cmd, const char *pattern)
 {
 	char err[200];

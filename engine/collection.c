@@ -33,7 +33,6 @@
 
 #include "clock.h"
 #include "collection.h"
-#include "ctf_metadata.h"
 #include "ctl.h"
 #include "event_ids.h"
 #include "id_registry.h"
@@ -347,27 +346,11 @@ const char *evt_collection_rules_name(const struct evt_collection *c)
 	return c->rules_name;
 }
 
-static int write_index(FILE *f, void *ctx)
-{
-	return evt_trace_index_write(f, &((struct evt_collection *)ctx)->ix);
-}
-
-static int write_metadata(FILE *f, void *ctx)
-{
-	char host[256] = "unknown";
-
-	gethostname(host, sizeof(host) - 1);
-	return evt_ctf_metadata_write(f, &((struct evt_collection *)ctx)->ix, host);
-}
-
 static int flush_index(struct evt_collection *c, char *err, size_t err_size)
 {
 	if (!c->index_dirty || c->o.mode == EVT_MODE_COUNT)
 		return 0;
-	if (evt_trace_dir_replace(&c->out, 1, "index", write_index, c, err,
-				  err_size) ||
-	    evt_trace_dir_replace(&c->out, 0, "metadata", write_metadata, c, err,
-				  err_size))
+	if (evt_trace_dir_describe(&c->out, &c->ix, err, err_size))
 		return -1;
 	c->index_dirty = false;
 	return 0;

@@ -551,8 +551,10 @@ static int open_into(struct evt_kernel_sampler *k, struct ring *s,
 	if (*ring_fd < 0) {
 		if (evt_perf_ring_map(ring, fd, bytes))
 			return snprintf(err, err_size, "%s: the kernel's ring buffer "
-					"on cpu %d: %s", what, s->cpu,
-					strerror(errno)), -1;
+					"on cpu %d: %s%s", what, s->cpu, strerror(errno),
+					errno == EPERM ? " (the memory a user may lock for "
+					"perf, kernel.perf_event_mlock_kb, is used up)" :
+					""), -1;
 		*ring_fd = fd;
 	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, *ring_fd)) {
 		return snprintf(err, err_size, "%s: sharing the ring buffer of cpu "

@@ -9,7 +9,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ctf_metadata.h"
 #include "event_ids.h"
 #include "layout.h"
 #include "live_record.h"
@@ -88,27 +87,11 @@ void evt_live_record_changed(struct evt_live_record *w)
 	w->dirty = true;
 }
 
-static int write_index(FILE *f, void *ctx)
-{
-	return evt_trace_index_write(f, ctx);
-}
-
-static int write_metadata(FILE *f, void *ctx)
-{
-	char host[256] = "unknown";
-
-	gethostname(host, sizeof(host) - 1);
-	return evt_ctf_metadata_write(f, ctx, host);
-}
-
 static int write_described(struct evt_live_record *w, char *err, size_t err_size)
 {
 	if (!w->dirty)
 		return 0;
-	if (evt_trace_dir_replace(&w->out, 1, "index", write_index, &w->ix, err,
-				  err_size) ||
-	    evt_trace_dir_replace(&w->out, 0, "metadata", write_metadata, &w->ix,
-				  err, err_size))
+	if (evt_trace_dir_describe(&w->out, &w->ix, err, err_size))
 		return -1;
 	w->dirty = false;
 	return 0;

@@ -10,9 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ctf_metadata.h"
 #include "regular_file.h"
 #include "policy.h"
 #include "trace_dir.h"
+#include "trace_index.h"
 
 void evt_trace_dir_error(const struct evt_trace_dir *d, int sub, const char *name,
 			 int errnum, char *err, size_t err_size)
@@ -241,4 +243,28 @@ fail:
 	unlinkat(dirfd, tmp, 0);
 	errno = saved;
 	return -1;
+}
+
+static int write_index(FILE *f, void *ctx)
+{
+	return evt_trace_index_write(f, ctx);
+}
+
+static int write_metadata(FILE *f, void *ctx)
+{
+	char host[256] = "unknown";
+
+	gethostname(host, sizeof(host) - 1);
+	return evt_ctf_metadata_write(f, ctx, host);
+}
+
+int evt_trace_dir_describe(const struct evt_trace_dir *d,
+			   const struct evt_trace_index *ix, char *err,
+			   size_t err_size)
+{
+	/* The index first: a reader that finds the metadata finds it. */
+	return evt_trace_dir_replace(d, 1, "index", write_index, (void *)ix, err,
+				     err_size) ||
+	       evt_trace_dir_replace(d, 0, "metadata", write_metadata, (void *)ix,
+				     err, err_size) ? -1 : 0;
 }

@@ -42,6 +42,13 @@ int evt_trace_dir_replace(const struct evt_trace_dir *d, int sub, const char *na
 			  int (*write)(FILE *f, void *ctx), void *ctx,
 			  char *err, size_t err_size);
 
+/* Writes ix as evtrace/index and as the CTF metadata, each replaced whole
+ * (readers never see half of one).  0, or -1 with err set. */
+struct evt_trace_index;
+int evt_trace_dir_describe(const struct evt_trace_dir *d,
+			   const struct evt_trace_index *ix, char *err,
+			   size_t err_size);
+
 /* Says in err why an operation on PATH/NAME failed with errnum. */
 void evt_trace_dir_error(const struct evt_trace_dir *d, int sub, const char *name,
 			 int errnum, char *err, size_t err_size);
