@@ -83,6 +83,9 @@ for round in 1 2; do
 	expect_eq "$(grep -c ": $EXIT: " "$T/report-all")" "$n" "round $round: as many returns"
 	grep -q ": kernel/syscalls/sys_enter_exit_group: " "$T/report-all" || fail "round $round: no exit_group"
 done
+# Their letting go holds the kernel's event mutex for seconds: the next
+# perf event opened waits for it, so that what follows starts after.
+"$EVTRACE" count -e kernel/sched/sched_process_exec -- true 2>/dev/null
 
 # 2. Strings and tasks: a running shell that is not traced, and the
 # children it forks (their exec records name the program, under the new
@@ -95,7 +98,8 @@ exec 8>"$T/in"
 "$EVTRACE" record -o "$T/tr-p" -p "$loop" -e kernel/sched/sched_process_exec \
 	-e kernel/sched/sched_process_fork 2>"$T/rec-p" &
 recorder=$!
-sleep 0.3
+# Its trace directory is made once its kernel events are open.
+for _ in $(seq 200); do [ -f "$T/tr-p/metadata" ] && break; sleep 0.05; done
 echo 1 >&8
 echo 2 >&8
 for _ in $(seq 100); do grep -q 'done 2' "$T/loop.out" && break; sleep 0.05; done
@@ -128,7 +132,7 @@ expect_grep "discarded $lost_n events\|discarded [0-9]* events" "$T/bt.err" "bab
 # events of a traced process started after the recording, until ^C.
 "$EVTRACE" record -a -o "$T/tr-a" -e kernel/sched/sched_process_exec -e "$before" 2>"$T/rec-a" &
 recorder=$!
-sleep 0.3
+for _ in $(seq 200); do [ -f "$T/tr-a/metadata" ] && break; sleep 0.05; done
 /bin/true evtrace-all-cpus
 "$TRACEE" syscalls 2 >/dev/null
 sleep 0.2
