@@ -35,6 +35,10 @@
 
 #define HOLD_MS 100
 #define POLL_MS 10
+/* Each CPU's ring: printing is slower than recording, so a burst of
+ * system calls has more to wait in (a user gets what the kernel lets
+ * them lock). */
+#define RING_KIB 8192
 
 #define SYS_ENTER "kernel/raw_syscalls/sys_enter"
 #define SYS_EXIT "kernel/raw_syscalls/sys_exit"
@@ -300,7 +304,7 @@ int cmd_trace(int argc, char **argv)
 	struct trace t = { 0 };
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	unsigned n = 0, nk = 0;
-	uint32_t ring_kib = EVT_KERNEL_RING_KIB_DEFAULT;
+	uint32_t ring_kib = RING_KIB;
 	const char *output = NULL;
 	int opt, ret = 1, exec_errno = 0, status = 0;
 	pid_t child = -1;

@@ -119,7 +119,7 @@ static const struct command commands[] = {
 	  "                         printk event); kernel/... adds kernel events\n"
 	  "  -o, --output DIR       also keep what is shown as a trace in DIR\n"
 	  "      --kernel-buffer KIB  each CPU's ring for kernel events (power of\n"
-	  "                         two, 8..1048576; default 1024)\n\n"
+	  "                         two, 8..1048576; default 8192)\n\n"
 	  "Needs kernel.perf_event_paranoid at 1 or less, or CAP_PERFMON, and\n"
 	  "tracefs (root's) for the system calls' formats.  Exits with CMD's\n"
 	  "exit status (128 + signal if it was killed).\n" },
