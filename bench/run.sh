@@ -236,7 +236,7 @@ w5() {	# NAME COMMAND...: a row of the W5 table
 		"$@" >"$work/w5.out" 2>"$work/w5.err" || true
 		echo $(( ($(date +%s%N) - t0) / 1000000 )) >>"$work/w5.wall"
 		cat "$work/w5.out" "$work/w5.err" "$work/w5.file" 2>/dev/null |
-			sed -n 's/^ns \([0-9.]*\) calls.*/\1/p' | head -1 >>"$work/w5.ns"
+			sed -n 's/.*ns \([0-9.]*\) calls [0-9]*.*/\1/p' | head -1 >>"$work/w5.ns"
 		sed -n 's/.*kernel records read, \([0-9]*\) events lost$/\1/p' "$work/w5.err" >>"$work/w5.lost"
 		grep -o 'LOST [0-9]* events' "$work/w5.file" 2>/dev/null | awk '{ s += $2 } END { if (NR) print s }' >>"$work/w5.lost"
 		cat "$work/w5.out" "$work/w5.file" 2>/dev/null | wc -l >>"$work/w5.lines"

@@ -44,6 +44,8 @@
 #define SYS_EXIT "kernel/raw_syscalls/sys_exit"
 
 static volatile sig_atomic_t stop_requested;
+/* (glibc takes a size only with a buffer) */
+static char stdout_buffer[TRACE_STDOUT_BUFFER];
 
 static void on_stop(int sig)
 {
@@ -363,6 +365,7 @@ int cmd_trace(int argc, char **argv)
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
 	signal(SIGPIPE, SIG_IGN);
+	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
 	child = cli_spawn(argv + optind, evt_live_stream_rules_name(t.live), rundir,
 			  kernel_command, &t, &exec_errno);
 	if (exec_errno == -1)	/* kernel_command said why */

@@ -31,14 +31,16 @@ struct pending {
 	bool shown;		/* printed as <unfinished ...> */
 };
 
+/* v[head .. n) are the lines held back, v[head .. sorted) in order. */
 struct trace_lines {
 	struct line *v;
-	size_t n, cap;
+	size_t head, sorted, n, cap;
 	uint64_t seq;
 	struct pending *p;
 	size_t np, pcap;
 	struct evt_syscall_text *text;
 	uint64_t syscalls;
+	size_t unflushed;	/* bytes in stdout's buffer, about */
 };
 
 struct trace_lines *trace_lines_new(void)
@@ -58,7 +60,7 @@ void trace_lines_free(struct trace_lines *l)
 
 	if (!l)
 		return;
-	for (i = 0; i < l->n; i++)
+	for (i = l->head; i < l->n; i++)
 		free(l->v[i].text);
 	free(l->v);
 	free(l->p);
@@ -71,6 +73,12 @@ static struct line *add(struct trace_lines *l, const struct trace_when *w,
 {
 	struct line *x;
 
+	if (l->n == l->cap && l->head) {	/* room at the front */
+		memmove(l->v, l->v + l->head, (l->n - l->head) * sizeof(*l->v));
+		l->n -= l->head;
+		l->sorted -= l->head;
+		l->head = 0;
+	}
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 1024;
 		struct line *grown = realloc(l->v, cap * sizeof(*grown));
@@ -130,9 +138,26 @@ uint64_t trace_lines_syscalls(const struct trace_lines *l)
 	return l->syscalls;
 }
 
-static void put(const struct line *x, int64_t ns, const char *text)
+/*
+ * stdout is shared with the command, whose output lands between what
+ * write(2) puts out; stdout's buffer (STDOUT_BUFFER) is written out
+ * before it is half full, so always at the end of a line.
+ */
+static void line_out(struct trace_lines *l, const char *comm, uint32_t tid,
+		     uint16_t cpu, int64_t ns, const char *text, size_t len)
 {
-	cli_print_line(x->comm, x->w.tid, x->w.cpu, ns, text, strlen(text));
+	cli_print_line(comm, tid, cpu, ns, text, len);
+	l->unflushed += len + 64;
+	if (l->unflushed >= TRACE_STDOUT_BUFFER / 2) {
+		fflush(stdout);
+		l->unflushed = 0;
+	}
+}
+
+static void put(struct trace_lines *l, const struct line *x, int64_t ns,
+		const char *text)
+{
+	line_out(l, x->comm, x->w.tid, x->w.cpu, ns, text, strlen(text));
 }
 
 static void show_unfinished(struct trace_lines *l, struct pending *p)
@@ -141,7 +166,7 @@ static void show_unfinished(struct trace_lines *l, struct pending *p)
 
 	evt_syscall_text_call(l->text, p->enter.nr, p->enter.args, call, sizeof(call));
 	snprintf(text, sizeof(text), "%s <unfinished ...>", call);
-	put(&p->enter, p->enter.w.ns, text);
+	put(l, &p->enter, p->enter.w.ns, text);
 	p->shown = true;
 }
 
@@ -173,7 +198,7 @@ static void show_unreturned(struct trace_lines *l, struct pending *p)
 				      sizeof(call));
 		snprintf(text, sizeof(text), "%s = ?", call);
 	}
-	put(&p->enter, p->enter.w.ns, text);
+	put(l, &p->enter, p->enter.w.ns, text);
 	drop_pending(l, p);
 }
 
@@ -186,19 +211,19 @@ static void show_exit(struct trace_lines *l, const struct line *x)
 	if (!p || p->enter.nr != x->nr) {	/* entered before we looked */
 		snprintf(text, sizeof(text), "<... %s resumed> = %s",
 			 evt_syscall_text_name(x->nr, name, sizeof(name)), ret);
-		put(x, x->w.ns, text);
+		put(l, x, x->w.ns, text);
 		return;
 	}
 	if (p->shown) {
 		snprintf(text, sizeof(text), "<... %s resumed> = %s <%.6f>",
 			 evt_syscall_text_name(x->nr, name, sizeof(name)), ret,
 			 (x->w.ns - p->enter.w.ns) / 1e9);
-		put(x, x->w.ns, text);
+		put(l, x, x->w.ns, text);
 	} else {
 		evt_syscall_text_call(l->text, x->nr, p->enter.args, call, sizeof(call));
 		snprintf(text, sizeof(text), "%s = %s <%.6f>", call, ret,
 			 (x->w.ns - p->enter.w.ns) / 1e9);
-		put(&p->enter, p->enter.w.ns, text);
+		put(l, &p->enter, p->enter.w.ns, text);
 	}
 	drop_pending(l, p);
 }
@@ -223,7 +248,7 @@ static void show(struct trace_lines *l, const struct line *x)
 			show_unfinished(l, &l->p[i]);
 	switch (x->kind) {
 	case TEXT:
-		cli_print_line(x->comm, x->w.tid, x->w.cpu, x->w.ns, x->text, x->len);
+		line_out(l, x->comm, x->w.tid, x->w.cpu, x->w.ns, x->text, x->len);
 		break;
 	case ENTER:
 		if ((p = pending_of(l, x->w.tid)))
@@ -234,7 +259,7 @@ static void show(struct trace_lines *l, const struct line *x)
 
 			evt_syscall_text_call(l->text, x->nr, x->args, call, sizeof(call));
 			snprintf(text, sizeof(text), "%s = ?", call);
-			put(x, x->w.ns, text);
+			put(l, x, x->w.ns, text);
 			break;
 		}
 		if (l->np == l->pcap) {
@@ -264,21 +289,60 @@ static int by_time(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/*
+ * Puts the lines added since the last call in order among those held:
+ * sorted by themselves, then, when some are earlier than what was held
+ * (one source ran behind the other), merged with the held lines they
+ * overtake, which are few.
+ */
+static void order(struct trace_lines *l)
+{
+	size_t lo = l->head, hi = l->sorted, k, a, b, o;
+	struct line *tmp;
+
+	if (l->n > l->sorted)
+		qsort(l->v + l->sorted, l->n - l->sorted, sizeof(*l->v), by_time);
+	if (l->sorted == l->head || l->n == l->sorted ||
+	    by_time(&l->v[l->sorted - 1], &l->v[l->sorted]) <= 0) {
+		l->sorted = l->n;
+		return;
+	}
+	while (lo < hi) {	/* the first held line after the first new one */
+		size_t mid = (lo + hi) / 2;
+
+		if (by_time(&l->v[mid], &l->v[l->sorted]) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	k = lo;
+	tmp = malloc((l->n - k) * sizeof(*tmp));
+	if (!tmp) {		/* the slow way */
+		qsort(l->v + l->head, l->n - l->head, sizeof(*l->v), by_time);
+		l->sorted = l->n;
+		return;
+	}
+	for (a = k, b = l->sorted, o = 0; a < l->sorted || b < l->n; o++)
+		tmp[o] = b == l->n || (a < l->sorted && by_time(&l->v[a], &l->v[b]) <= 0) ?
+			 l->v[a++] : l->v[b++];
+	memcpy(l->v + k, tmp, (l->n - k) * sizeof(*tmp));
+	free(tmp);
+	l->sorted = l->n;
+}
+
 void trace_lines_print(struct trace_lines *l, uint64_t ts, bool final)
 {
-	size_t i, done = 0;
-
-	if (l->n)
-		qsort(l->v, l->n, sizeof(*l->v), by_time);
-	for (i = 0; i < l->n && (final || l->v[i].w.ts <= ts) && !ferror(stdout);
-	     i++) {
-		show(l, &l->v[i]);
-		free(l->v[i].text);
-		done++;
+	order(l);
+	while (l->head < l->n && (final || l->v[l->head].w.ts <= ts) &&
+	       !ferror(stdout)) {
+		show(l, &l->v[l->head]);
+		free(l->v[l->head].text);
+		l->head++;
 	}
-	memmove(l->v, l->v + done, (l->n - done) * sizeof(*l->v));
-	l->n -= done;
+	if (l->head == l->n)
+		l->head = l->sorted = l->n = 0;
 	while (final && l->np)
 		show_unreturned(l, &l->p[0]);
 	fflush(stdout);
+	l->unflushed = 0;
 }

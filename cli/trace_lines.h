@@ -15,6 +15,9 @@
 
 struct trace_lines;
 
+/* The buffer stdout is to have (setvbuf) while lines are printed. */
+#define TRACE_STDOUT_BUFFER (1u << 20)
+
 /* What a line is about: whose, on which CPU, and when (ts orders lines,
  * on the trace clock; ns is what is printed). */
 struct trace_when {
