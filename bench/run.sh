@@ -271,7 +271,7 @@ lt_ratio() { grep "^$1|LTTng-UST tracepoint|" "$work/rows" | cut -d'|' -f5 | { r
 
 out=$here/results/$(date +%F).md
 {
-	echo "# evtrace and its peers, workloads W1-W4 - $(date -u '+%F %H:%M UTC')"
+	echo "# evtrace and its peers, workloads W1-W5 - $(date -u '+%F %H:%M UTC')"
 	echo
 	echo "Machine: $(nproc) CPUs, $(uname -r), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')."
 	echo "$N events per thread and run, median of $RUNS runs, traces on tmpfs.  evtrace's enabled"
