@@ -281,8 +281,8 @@ int cmd_count(int argc, char **argv)
 		int route = cli_route("count", pids, npids);
 
 		if (route == CLI_VIA_DAEMON && nkernel) {
-			cli_error("count", "%s: counting kernel events in another "
-				  "user's process is not yet supported", kpatterns[0]);
+			cli_error("count", "%s: %s", kpatterns[0],
+				  EVT_PROTO_NO_KERNEL_EVENTS);
 			goto out;
 		}
 		if (route == CLI_VIA_DAEMON) {

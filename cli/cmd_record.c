@@ -227,6 +227,15 @@ int cmd_record(int argc, char **argv)
 	if (npids) {
 		int route = cli_route("record", pids, npids);
 
+		if (route == CLI_VIA_DAEMON && nkernel) {
+			for (unsigned i = 0; i < o.npatterns; i++)
+				if (evt_is_kernel_path(patterns[i])) {
+					cli_error("record", "%s: %s", patterns[i],
+						  EVT_PROTO_NO_KERNEL_EVENTS);
+					break;
+				}
+			goto out;
+		}
 		if (route == CLI_VIA_DAEMON) {
 			ret = via_daemon(pids, npids, &o, show_stats);
 			goto out;

@@ -152,6 +152,10 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 	bool kernel = (r->verb == EVT_VERB_LS || r->verb == EVT_VERB_FORMAT) &&
 		      r->path && evt_is_kernel_path(r->path);
 
+	for (unsigned i = 0; i < r->nevents; i++)
+		if (evt_is_kernel_path(r->events[i]))
+			return snprintf(err, err_size, "%s: %s", r->events[i],
+					EVT_PROTO_NO_KERNEL_EVENTS), -1;
 	if (r->tracefs && (r->verb != EVT_VERB_FORMAT || !kernel))
 		return snprintf(err, err_size, "%s: tracefs is for a kernel event's "
 				"format", evt_verb_name(r->verb)), -1;

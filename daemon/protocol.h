@@ -70,6 +70,16 @@ enum evt_verb {
 };
 #define EVT_VERB_LAST EVT_VERB_COUNTS
 
+/*
+ * Why evtraced takes no kernel event in what it records, streams or
+ * counts for a client: it runs as root, and would open them past the
+ * kernel's rules for the client.  A user's evtrace opens them itself.
+ */
+#define EVT_PROTO_NO_KERNEL_EVENTS "kernel events of another user's process are " \
+	"the kernel's to grant (root or CAP_PERFMON), and evtraced does not " \
+	"open them for anyone: a user's evtrace opens those of their own " \
+	"processes itself"
+
 struct evt_request {
 	enum evt_verb verb;
 	int pids[EVT_PROTO_MAX_PIDS];

@@ -247,11 +247,6 @@ static int kernel_attach(struct evt_collection *c, int pid, char *err,
 	return 0;
 }
 
-bool evt_collection_has_kernel(const struct evt_collection *c)
-{
-	return c->kernel != NULL;
-}
-
 int evt_collection_kernel_command(struct evt_collection *c, int pid, char *err,
 				  size_t err_size)
 {

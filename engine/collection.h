@@ -123,8 +123,6 @@ int evt_collection_events(struct evt_collection *c,
 				     const char *format, void *ctx),
 			  void *ctx);
 void evt_collection_destroy(struct evt_collection *c);
-/* Whether it records kernel events. */
-bool evt_collection_has_kernel(const struct evt_collection *c);
 /* Records its kernel events in the command about to exec as pid (and the
  * children it forks), from its exec on.  0, or -1 with err set. */
 int evt_collection_kernel_command(struct evt_collection *c, int pid, char *err,

@@ -108,6 +108,9 @@ as_status evt-bob 1 "$T/bin/evtrace" record -p "$app" -o "$T/bob/no"
 expect_eq "$(cat "$T/err")" "evtrace: record: pid $app (typed, user evt-alice): without -e, record takes every printk event, and recording their fields needs privilege towards the process: $NOBODY; give -e for events flagged CAP_ANY" "record without -e refused"
 as_status evt-bob 1 "$T/bin/evtrace" record -p "$app" -e typed -e printk -o "$T/bob/no"
 expect_eq "$(cat "$T/err")" "evtrace: record: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege towards the process: $NOBODY; others may record only events flagged CAP_ANY, and count any event" "record of a printk event refused"
+as_status evt-bob 1 "$T/bin/evtrace" record -p "$app" -e typed -e kernel/sched/sched_switch -o "$T/bob/nok"
+expect_eq "$(cat "$T/err")" "evtrace: record: kernel/sched/sched_switch: kernel events of another user's process are the kernel's to grant (root or CAP_PERFMON), and evtraced does not open them for anyone: a user's evtrace opens those of their own processes itself" "kernel events through evtraced refused"
+[ ! -e "$T/bob/nok" ] || fail "a refused record left a directory"
 as_status evt-bob 1 "$T/bin/evtrace" stream -p "$app" -e 'printk/typed/*'
 expect_grep "evtrace: stream: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege" "$T/err" "stream of a printk event refused"
 "$EVTRACE" ls -p "$app" >"$T/ls"
@@ -249,6 +252,7 @@ for name, data in [
     ("nul", frame(("verb ls\npid %s\n\x00\n" % pid).encode())),
     ("nopath", frame(("verb enable\npid %s\n" % pid).encode())),
     ("nofd", frame(("verb record\npid %s\nevent typed\n" % pid).encode())),
+    ("kernel", frame(("verb count\npid %s\nevent kernel/sched/sched_switch\n" % pid).encode())),
 ]:
     print(name, talk(data)[1])
 root_dir = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY)
@@ -266,6 +270,7 @@ grep -q "^unended .*last line does not end" "$T/raw.out" || fail "unended: $(cat
 grep -q "^nul .*a NUL byte in the request" "$T/raw.out" || fail "nul: $(cat "$T/raw.out")"
 grep -q "^nopath .*enable: path missing" "$T/raw.out" || fail "nopath: $(cat "$T/raw.out")"
 grep -q "^nofd .*no trace directory came with the request" "$T/raw.out" || fail "nofd: $(cat "$T/raw.out")"
+grep -q "^kernel .*kernel/sched/sched_switch: kernel events of another user's process are the kernel's to grant" "$T/raw.out" || fail "kernel events asked of the daemon: $(cat "$T/raw.out")"
 grep -q "^notyours .*the trace directory handed over is not a directory of uid $BOB's" "$T/raw.out" || fail "notyours: $(cat "$T/raw.out")"
 grep -q "^ok .*0 typed/all" "$T/raw.out" || fail "a good client after the bad ones: $(cat "$T/raw.out")"
 kill -0 "$DAEMON" || fail "the daemon died of its clients"

@@ -43,6 +43,11 @@ static void requests_round_trip(void)
 	/* The kernel's events are the machine's: no pid. */
 	CHECK(parse("verb ls\npath kernel/sched\nids 1\n", &r, err) == 0);
 	CHECK(parse("verb format\npath kernel/sched/sched_switch\n", &r, err) == 0);
+	/* evtraced opens no kernel event for anyone. */
+	CHECK(parse("verb record\npid 7\nevent kernel/sched/sched_switch\n", &r, err) < 0);
+	CHECK(strstr(err, "evtraced does not open them for anyone") != NULL);
+	CHECK(parse("verb count\npid 7\nevent printk\nevent kernel/syscalls\n", &r, err) < 0);
+	CHECK(parse("verb add\nevent kernel\n", &r, err) < 0);
 	/* A kernel event's own format file, for format only. */
 	CHECK(parse("verb format\npath kernel/sched/sched_switch\ntracefs 1\n", &r, err) == 0);
 	CHECK(r.tracefs);
