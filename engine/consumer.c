@@ -16,6 +16,7 @@
 
 #include "collection.h"
 #include "consumer_remote.h"
+#include "kernel_events.h"
 #include "layout.h"
 #include "live_stream.h"
 #include "pattern.h"
@@ -142,6 +143,10 @@ static int select_events(struct evt_consumer *c, bool add, const char *pattern,
 int evt_consumer_add(struct evt_consumer *c, const char *pattern, char *err,
 		     size_t err_size)
 {
+	if (pattern && evt_is_kernel_path(pattern))
+		return snprintf(err, err_size, "%s: kernel events in a consumer are "
+				"not yet supported (evtrace record and trace take "
+				"them)", pattern), -1;
 	return select_events(c, true, pattern, 0, err, err_size);
 }
 

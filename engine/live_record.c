@@ -12,20 +12,8 @@
 #include "event_ids.h"
 #include "layout.h"
 #include "live_record.h"
+#include "packet_writer.h"
 #include "record.h"
-
-#define PACKET_MAX_AGE_MS 1000
-
-struct thread_stream {
-	uint32_t pid, tid;
-	char comm[16];
-	int fd;
-	uint8_t *pkt;
-	size_t used;
-	uint64_t first_ts, last_ts;
-	int64_t opened_ms;
-	uint64_t seq, lost, lost_written, nrecords, events;
-};
 
 struct evt_live_record {
 	struct evt_trace_dir out;
@@ -34,18 +22,10 @@ struct evt_live_record {
 	uint32_t packet_size;
 	struct id_map { uint32_t global, local; } *ids;	/* by global */
 	uint32_t nids;
-	struct thread_stream *s;
+	struct evt_packet_writer *s;	/* one per thread */
 	unsigned ns;
 	uint64_t events, lost;
 };
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 int evt_live_record_open(const char *dir, const struct evt_clock_calibration *clock,
 			 uint32_t packet_size, struct evt_live_record **out,
@@ -97,55 +77,11 @@ static int write_described(struct evt_live_record *w, char *err, size_t err_size
 	return 0;
 }
 
-/* Writes s's packet (or, empty, one that says what it lost since). */
-static int flush_packet(struct evt_live_record *w, struct thread_stream *s,
-			char *err, size_t err_size)
+static struct evt_packet_writer *stream_of(struct evt_live_record *w,
+					   const struct evt_live_event *e)
 {
-	struct evt_packet_header h = {
-		.magic = EVT_PACKET_MAGIC, .stream_id = 0,
-		.timestamp_begin = s->nrecords ? s->first_ts : s->last_ts,
-		.timestamp_end = s->last_ts,
-		.content_size = (uint64_t)s->used * 8,
-		.packet_size = (uint64_t)s->used * 8,
-		.packet_seq_num = s->seq, .events_discarded = s->lost,
-		.first_event = s->events, .pid = s->pid, .tid = s->tid,
-	};
+	struct evt_packet_writer *s;
 	char name[64];
-
-	if (!s->nrecords && s->lost == s->lost_written)
-		return 0;
-	if (write_described(w, err, err_size))
-		return -1;
-	snprintf(name, sizeof(name), "stream_live_%u_%u", s->pid, s->tid);
-	if (s->fd < 0 && (s->fd = evt_trace_dir_create(&w->out, 0, name, err,
-							 err_size)) < 0)
-		return -1;
-	memcpy(h.comm, s->comm, sizeof(h.comm));
-	memcpy(s->pkt, &h, sizeof(h));
-	for (size_t done = 0; done < s->used;) {
-		ssize_t n = write(s->fd, s->pkt + done, s->used - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			evt_trace_dir_error(&w->out, 0, name, n < 0 ? errno : ENOSPC,
-					    err, err_size);
-			return -1;
-		}
-		done += (size_t)n;
-	}
-	s->events += s->nrecords;
-	s->seq++;
-	s->lost_written = s->lost;
-	s->nrecords = 0;
-	s->used = sizeof(h);
-	return 0;
-}
-
-static struct thread_stream *stream_of(struct evt_live_record *w,
-				       const struct evt_live_event *e)
-{
-	struct thread_stream *s;
 	unsigned i;
 
 	for (i = 0; i < w->ns; i++)
@@ -156,14 +92,14 @@ static struct thread_stream *stream_of(struct evt_live_record *w,
 		return NULL;
 	w->s = s;
 	s = &w->s[w->ns];
-	memset(s, 0, sizeof(*s));
-	if (!(s->pkt = malloc(w->packet_size)))
+	snprintf(name, sizeof(name), "stream_live_%u_%u", e->pid, e->tid);
+	if (evt_packet_writer_init(s, name, 0, w->packet_size)) {
+		evt_packet_writer_free(s);
 		return NULL;
+	}
 	w->ns++;
 	s->pid = e->pid;
 	s->tid = e->tid;
-	s->fd = -1;
-	s->used = sizeof(struct evt_packet_header);
 	if (w->ns == 1) {	/* the class is named after its first */
 		w->ix.streams[0].pid = e->pid;
 		snprintf(w->ix.streams[0].comm, sizeof(w->ix.streams[0].comm),
@@ -215,8 +151,9 @@ static long local_id(struct evt_live_record *w, const struct evt_live_event *e)
 int evt_live_record_add(struct evt_live_record *w, const struct evt_live_event *e,
 			char *err, size_t err_size)
 {
-	struct thread_stream *s = stream_of(w, e);
+	struct evt_packet_writer *s = stream_of(w, e);
 	size_t n = EVT_RECORD_HEADER_BYTES + e->payload_size;
+	uint8_t *at;
 	uint16_t id;
 	long local;
 
@@ -224,32 +161,25 @@ int evt_live_record_add(struct evt_live_record *w, const struct evt_live_event *
 		return snprintf(err, err_size, "out of memory"), -1;
 	memcpy(s->comm, e->comm, sizeof(s->comm));
 	if (!e->path) {		/* lost after what came before */
-		if (s->nrecords && flush_packet(w, s, err, err_size))
-			return -1;
-		s->lost += e->lost;
 		w->lost += e->lost;
-		return 0;
+		return evt_packet_writer_lose(s, &w->out, e->lost, err, err_size);
 	}
 	local = local_id(w, e);
-	if (local < 0 || sizeof(struct evt_packet_header) + n > w->packet_size) {
-		s->lost++;	/* not to be described, or too big */
-		w->lost++;
-		return 0;
+	if (local < 0 || !evt_packet_writer_fits(s, n)) {
+		w->lost++;	/* not to be described, or too big */
+		return evt_packet_writer_lose(s, &w->out, 1, err, err_size);
 	}
-	if (s->used + n > w->packet_size && flush_packet(w, s, err, err_size))
+	/* Its packets need the index that describes the event. */
+	if (write_described(w, err, err_size))
 		return -1;
-	if (!s->nrecords) {
-		s->first_ts = e->timestamp;
-		s->opened_ms = now_ms();
-	}
-	s->last_ts = e->timestamp > s->last_ts ? e->timestamp : s->last_ts;
+	at = evt_packet_writer_reserve(s, &w->out, n, e->timestamp, err, err_size);
+	if (!at)
+		return -1;
 	id = (uint16_t)local;
-	memcpy(s->pkt + s->used, &id, 2);
-	memcpy(s->pkt + s->used + 2, &s->last_ts, 8);
-	memcpy(s->pkt + s->used + 10, &e->cpu, 2);
-	memcpy(s->pkt + s->used + EVT_RECORD_HEADER_BYTES, e->payload, e->payload_size);
-	s->used += n;
-	s->nrecords++;
+	memcpy(at, &id, 2);
+	memcpy(at + 2, &s->last_ts, 8);
+	memcpy(at + 10, &e->cpu, 2);
+	memcpy(at + EVT_RECORD_HEADER_BYTES, e->payload, e->payload_size);
 	w->events++;
 	return 0;
 }
@@ -257,7 +187,6 @@ int evt_live_record_add(struct evt_live_record *w, const struct evt_live_event *
 int evt_live_record_flush(struct evt_live_record *w, bool final, char *err,
 			  size_t err_size)
 {
-	int64_t now = now_ms();
 	unsigned i;
 
 	if (final && evt_clock_refine(&w->ix.clock) == 0)
@@ -265,9 +194,7 @@ int evt_live_record_flush(struct evt_live_record *w, bool final, char *err,
 	if (write_described(w, err, err_size))
 		return -1;
 	for (i = 0; i < w->ns; i++)
-		if ((final || (w->s[i].nrecords &&
-			       now - w->s[i].opened_ms >= PACKET_MAX_AGE_MS)) &&
-		    flush_packet(w, &w->s[i], err, err_size))
+		if (evt_packet_writer_flush(&w->s[i], &w->out, final, err, err_size))
 			return -1;
 	return 0;
 }
@@ -285,11 +212,8 @@ void evt_live_record_close(struct evt_live_record *w)
 
 	if (!w)
 		return;
-	for (i = 0; i < w->ns; i++) {
-		if (w->s[i].fd >= 0)
-			close(w->s[i].fd);
-		free(w->s[i].pkt);
-	}
+	for (i = 0; i < w->ns; i++)
+		evt_packet_writer_free(&w->s[i]);
 	free(w->s);
 	free(w->ids);
 	evt_trace_index_free(&w->ix);

@@ -79,6 +79,7 @@ expect_grep "^bad pattern: -1 pattern 'printk//x': empty path component at posit
 expect_grep "^not added: -1 'printk/': not added\$" "$T/c4" "removing what was not added"
 expect_grep "^counts: -1 a recording consumer counts nothing: evt_consumer_read()\$" "$T/c4" "counts of a recording consumer"
 expect_grep "^none yet: 0\$" "$T/c4" "a pattern naming nothing yet"
+expect_grep "^kernel: -1 kernel/sched: kernel events in a consumer are not yet supported (evtrace record and trace take them)\$" "$T/c4" "kernel events in a consumer"
 expect_grep "^patterns: 63 'printk/many63': more than 64 patterns, or one longer than 255 bytes\$" "$T/c4" "too many patterns"
 expect_grep "^read: -1 a counting consumer has no records: evt_consumer_counts()\$" "$T/c4" "read of a counting consumer"
 "$CONSUME" record 999999 printk >"$T/c5" 2>&1 && fail "a consumer of no process opened"

@@ -261,18 +261,23 @@ print("ok", talk(frame(("verb ls\npid %s\npath typed\n" % pid).encode()))[1])
 for s in stalled:
     s.close()
 EOF
-grep -q "^garbage .*not an evtrace message (magic 0x" "$T/raw.out" || fail "garbage: $(cat "$T/raw.out")"
-grep -q "^huge .*message of 4294967280 bytes, more than 65536" "$T/raw.out" || fail "huge: $(cat "$T/raw.out")"
-grep -q "^verb .*request line 1: not a verb this daemon knows" "$T/raw.out" || fail "verb: $(cat "$T/raw.out")"
-grep -q "^key .*request line 3: unknown key 'file'" "$T/raw.out" || fail "key: $(cat "$T/raw.out")"
-grep -q "^pid .*request line 2: not a process id" "$T/raw.out" || fail "pid: $(cat "$T/raw.out")"
-grep -q "^unended .*last line does not end" "$T/raw.out" || fail "unended: $(cat "$T/raw.out")"
-grep -q "^nul .*a NUL byte in the request" "$T/raw.out" || fail "nul: $(cat "$T/raw.out")"
-grep -q "^nopath .*enable: path missing" "$T/raw.out" || fail "nopath: $(cat "$T/raw.out")"
-grep -q "^nofd .*no trace directory came with the request" "$T/raw.out" || fail "nofd: $(cat "$T/raw.out")"
-grep -q "^kernel .*kernel/sched/sched_switch: kernel events of another user's process are the kernel's to grant" "$T/raw.out" || fail "kernel events asked of the daemon: $(cat "$T/raw.out")"
-grep -q "^notyours .*the trace directory handed over is not a directory of uid $BOB's" "$T/raw.out" || fail "notyours: $(cat "$T/raw.out")"
-grep -q "^ok .*0 typed/all" "$T/raw.out" || fail "a good client after the bad ones: $(cat "$T/raw.out")"
+# Each client's answer: "name|what it must say".
+while IFS='|' read -r name want; do
+	grep -q "^$name $want" "$T/raw.out" || fail "$name: $(cat "$T/raw.out")"
+done <<EOF
+garbage|.*not an evtrace message (magic 0x
+huge|.*message of 4294967280 bytes, more than 65536
+verb|.*request line 1: not a verb this daemon knows
+key|.*request line 3: unknown key 'file'
+pid|.*request line 2: not a process id
+unended|.*last line does not end
+nul|.*a NUL byte in the request
+nopath|.*enable: path missing
+nofd|.*no trace directory came with the request
+kernel|.*kernel/sched/sched_switch: kernel events of another user's process are the kernel's to grant
+notyours|.*the trace directory handed over is not a directory of uid $BOB's
+ok|.*0 typed/all
+EOF
 kill -0 "$DAEMON" || fail "the daemon died of its clients"
 
 # A client's connection process killed outright: the client says so, the

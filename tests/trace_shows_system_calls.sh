@@ -87,6 +87,17 @@ for t, s in rounds.items():
 PY
 bt_agrees "$T/kept"
 
+# A trace kept on a file system that fills: trace says so once and the
+# live view goes on to the end.
+mkdir "$T/small"
+mount -t tmpfs -o size=64k evtrace-test "$T/small" || fail "cannot mount a tmpfs"
+set +e; "$EVTRACE" trace -o "$T/small/kept" -- "$TRACEE" syscalls 3000 >"$T/out" 2>"$T/err"; st=$?; set -e
+umount "$T/small"
+expect_eq "$st" 0 "the command's status when the trace kept fills its disk"
+expect_eq "$(grep -c 'the trace stops there, the live view goes on' "$T/err")" 1 "said once"
+expect_grep "^evtrace: trace: .*stream_.*: No space left on device; the trace stops there" "$T/err" "which file, and why"
+expect_eq "$(grep -c ': after getppid 2999$' "$T/out")" 3 "the live view to the end (its three tasks' last rounds)"
+
 # 2. Errors by name, arguments by name and type, the exit status.
 set +e; "$EVTRACE" trace -- sh -c 'exec 3</nonexistent-evtrace; exit 0' >"$T/out" 2>"$T/err"; st=$?; set -e
 expect_eq "$st" 2 "the shell's status when its redirection fails"

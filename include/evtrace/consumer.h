@@ -125,7 +125,8 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
  * event tree, or a glob whose '*' crosses '/'; the root names everything
  * but printk/), now and as the processes register more.  Returns how
  * many events of the processes covered now it names (0: none yet, which
- * a tool should say), or -1 with err set (a bad pattern: its position).
+ * a tool should say), or -1 with err set (a bad pattern: its position;
+ * kernel/..., which consumers do not take yet).
  */
 int evt_consumer_add(struct evt_consumer *c, const char *pattern, char *err,
 		     size_t err_size);

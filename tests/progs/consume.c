@@ -187,6 +187,7 @@ int main(int argc, char **argv)
 		printf("not added: %d %s\n", evt_consumer_remove(c, "printk/", err, sizeof(err)), err);
 		printf("counts: %d %s\n", evt_consumer_counts(c, print_count, NULL, err, sizeof(err)), err);
 		printf("none yet: %d\n", evt_consumer_add(c, "printk/nosuch", err, sizeof(err)));
+		printf("kernel: %d %s\n", evt_consumer_add(c, "kernel/sched", err, sizeof(err)), err);
 		for (n = 0; n < 70; n++) {
 			char pat[32];
 

@@ -1,0 +1,135 @@
+/*
+ * packet_writer.c - a stream file written a packet at a time (see
+ * packet_writer.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "layout.h"
+#include "packet_writer.h"
+
+#define PACKET_MAX_AGE_MS 1000
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int evt_packet_writer_init(struct evt_packet_writer *w, const char *name,
+			   uint32_t stream_id, uint32_t packet_size)
+{
+	memset(w, 0, sizeof(*w));
+	snprintf(w->name, sizeof(w->name), "%s", name);
+	w->stream_id = stream_id;
+	w->fd = -1;
+	w->size = packet_size;
+	w->used = sizeof(struct evt_packet_header);
+	w->pkt = malloc(packet_size);
+	return w->pkt ? 0 : -1;
+}
+
+void evt_packet_writer_free(struct evt_packet_writer *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w->pkt);
+	w->fd = -1;
+	w->pkt = NULL;
+}
+
+bool evt_packet_writer_fits(const struct evt_packet_writer *w, size_t n)
+{
+	return sizeof(struct evt_packet_header) + n <= w->size;
+}
+
+/* Writes the packet being filled, or, when it is empty and records were
+ * lost since the last one, a packet that only says so. */
+static int write_packet(struct evt_packet_writer *w,
+			const struct evt_trace_dir *out, char *err,
+			size_t err_size)
+{
+	struct evt_packet_header h = {
+		.magic = EVT_PACKET_MAGIC, .stream_id = w->stream_id,
+		.timestamp_begin = w->nrecords ? w->first_ts : w->last_ts,
+		.timestamp_end = w->last_ts,
+		.content_size = (uint64_t)w->used * 8,
+		.packet_size = (uint64_t)w->used * 8,
+		.packet_seq_num = w->seq, .events_discarded = w->lost,
+		.first_event = w->events, .pid = w->pid, .tid = w->tid,
+	};
+	size_t done = 0;
+
+	if (!w->nrecords && w->lost == w->lost_written)
+		return 0;
+	if (w->fd < 0 &&
+	    (w->fd = evt_trace_dir_create(out, 0, w->name, err, err_size)) < 0)
+		return -1;
+	memcpy(h.comm, w->comm, sizeof(h.comm));
+	memcpy(w->pkt, &h, sizeof(h));
+	while (done < w->used) {
+		ssize_t n = write(w->fd, w->pkt + done, w->used - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			evt_trace_dir_error(out, 0, w->name, n < 0 ? errno : ENOSPC,
+					    err, err_size);
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	w->packets++;
+	w->bytes += w->used;
+	w->events += w->nrecords;
+	w->seq++;
+	w->lost_written = w->lost;
+	w->nrecords = 0;
+	w->used = sizeof(h);
+	return 0;
+}
+
+uint8_t *evt_packet_writer_reserve(struct evt_packet_writer *w,
+				   const struct evt_trace_dir *out, size_t n,
+				   uint64_t ts, char *err, size_t err_size)
+{
+	uint8_t *at;
+
+	if (w->used + n > w->size && write_packet(w, out, err, err_size))
+		return NULL;
+	if (ts > w->last_ts)
+		w->last_ts = ts;
+	if (!w->nrecords) {
+		w->first_ts = w->last_ts;
+		w->opened_ms = now_ms();
+	}
+	at = w->pkt + w->used;
+	w->used += n;
+	w->nrecords++;
+	return at;
+}
+
+int evt_packet_writer_lose(struct evt_packet_writer *w,
+			   const struct evt_trace_dir *out, uint64_t n, char *err,
+			   size_t err_size)
+{
+	if (w->nrecords && write_packet(w, out, err, err_size))
+		return -1;
+	w->lost += n;
+	return 0;
+}
+
+int evt_packet_writer_flush(struct evt_packet_writer *w,
+			    const struct evt_trace_dir *out, bool final,
+			    char *err, size_t err_size)
+{
+	if (!final && (!w->nrecords || now_ms() - w->opened_ms < PACKET_MAX_AGE_MS))
+		return 0;
+	return write_packet(w, out, err, err_size);
+}

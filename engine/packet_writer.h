@@ -1,0 +1,59 @@
+/*
+ * packet_writer.h - one CTF stream file of a trace, written a packet at a
+ * time from records the engine lays out itself (kernel samples, records a
+ * live stream decoded), where the collection copies whole packets from
+ * shared memory instead.  A packet goes out when the next record does not
+ * fit, at a loss (so that the loss is counted after the records before
+ * it), when it is a second old, or at the end; its size is what it holds.
+ * Times never go back within the stream.
+ */
+#ifndef EVT_ENGINE_PACKET_WRITER_H
+#define EVT_ENGINE_PACKET_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace_dir.h"
+
+struct evt_packet_writer {
+	char name[64];		/* its file in the trace directory */
+	uint32_t stream_id, pid, tid;	/* for the packet headers */
+	char comm[16];
+	int fd;			/* -1 until its first packet */
+	uint8_t *pkt;		/* the packet being filled */
+	uint32_t size;		/* the most a packet holds */
+	size_t used;		/* bytes of it, header included */
+	uint64_t first_ts, last_ts;
+	int64_t opened_ms;
+	uint64_t seq, nrecords;	/* records in the packet being filled */
+	uint64_t events;	/* records in packets written */
+	uint64_t lost, lost_written;
+	uint64_t packets, bytes;	/* written */
+};
+
+/* 0, or -1 when out of memory. */
+int evt_packet_writer_init(struct evt_packet_writer *w, const char *name,
+			   uint32_t stream_id, uint32_t packet_size);
+void evt_packet_writer_free(struct evt_packet_writer *w);
+/* Whether a record of n bytes fits in a packet at all. */
+bool evt_packet_writer_fits(const struct evt_packet_writer *w, size_t n);
+/*
+ * Room for a record of n bytes (that fits) at time ts, after writing out
+ * the packet if it is full: where to put it, its time being w->last_ts
+ * (ts, or the stream's last if that is later); or NULL with err set.
+ */
+uint8_t *evt_packet_writer_reserve(struct evt_packet_writer *w,
+				   const struct evt_trace_dir *out, size_t n,
+				   uint64_t ts, char *err, size_t err_size);
+/* n records lost here.  0, or -1 with err set. */
+int evt_packet_writer_lose(struct evt_packet_writer *w,
+			   const struct evt_trace_dir *out, uint64_t n, char *err,
+			   size_t err_size);
+/* Writes out the packet (all of it with final, else if a second old).
+ * 0, or -1 with err set. */
+int evt_packet_writer_flush(struct evt_packet_writer *w,
+			    const struct evt_trace_dir *out, bool final,
+			    char *err, size_t err_size);
+
+#endif
