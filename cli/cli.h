@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 int cmd_record(int argc, char **argv);
@@ -18,6 +19,7 @@ int cmd_format(int argc, char **argv);
 int cmd_stream(int argc, char **argv);
 int cmd_count(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_mount(int argc, char **argv);
 int cmd_abi_check(int argc, char **argv);
 int cmd_daemon(int argc, char **argv);
 /* Runs the command argv[0] (evtraced's workers). */
@@ -81,7 +83,13 @@ int cli_usage(const char *cmd);
 /* --help text of cmd on stdout; returns 0. */
 int cli_help(const char *cmd);
 
-/* The ftrace-style lines of report and stream (print.c). */
+/* The ftrace-style lines of report and stream (print.c), on stdout or
+ * on f. */
+void cli_fprint_event(FILE *f, const char *comm, uint32_t tid, uint16_t cpu,
+		      int64_t monotonic_ns, const char *path, const char *text,
+		      size_t text_len);
+void cli_fprint_lost(FILE *f, const char *comm, uint32_t tid,
+		     int64_t monotonic_ns, uint64_t lost);
 void cli_print_event(const char *comm, uint32_t tid, uint16_t cpu,
 		     int64_t monotonic_ns, const char *path, const char *text,
 		     size_t text_len);
@@ -90,5 +98,11 @@ void cli_print_line(const char *comm, uint32_t tid, uint16_t cpu,
 		    int64_t monotonic_ns, const char *text, size_t text_len);
 void cli_print_lost(const char *comm, uint32_t tid, int64_t monotonic_ns,
 		    uint64_t lost);
+
+/* An event's format as `format` prints it: a printk format quoted, a
+ * typed event's format text as it stands, every line after indent. */
+struct evt_ctl_event;
+void cli_fprint_format(FILE *f, const struct evt_ctl_event *e,
+		       const char *indent);
 
 #endif

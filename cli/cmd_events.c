@@ -19,7 +19,6 @@
 #include "live.h"
 #include "protocol.h"
 #include "rules_files.h"
-#include "quote.h"
 #include "requests.h"
 #include "slots.h"
 #include "tree.h"
@@ -207,30 +206,6 @@ static bool shrank(const char *cmd, const struct evt_ctl *c)
 	return true;
 }
 
-/*
- * An event's format as `format` prints it: a printk format quoted, a typed
- * event's format text as it stands, each line after the first indented.
- */
-static void print_format(const struct evt_ctl_event *e, const char *indent)
-{
-	const char *line, *nl;
-
-	if (!evt_event_kind_is_typed(e->layout.kind)) {
-		printf("%s", indent);
-		evt_quote(stdout, e->format);
-		fputc('\n', stdout);
-		return;
-	}
-	for (line = e->format; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (!nl)
-			nl = line + strlen(line);
-		printf("%s%.*s\n", indent, (int)(nl - line), line);
-		if (!*nl)
-			break;
-	}
-}
-
 /* " [1,3]": the collections (slots 1..7) that have event i on. */
 static void print_collections(const struct evt_ctl *c, int i)
 {
@@ -294,9 +269,9 @@ static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 				       evt_event_flags_name(e->layout.typed.flags,
 							    flags, sizeof(flags)));
 			fputs("\tformat:\n", stdout);
-			print_format(e, "\t");
+			cli_fprint_format(stdout, e, "\t");
 		} else if (formats) {
-			print_format(e, "\tformat: ");
+			cli_fprint_format(stdout, e, "\tformat: ");
 		}
 	} else {
 		printf("%c %s/\n", n->state, n->path);
@@ -344,7 +319,7 @@ static void print_kernel_node(const struct evt_tree_node *n, char **paths,
 			e.layout.kind = EVT_KIND_TYPED;
 			fputs("\tformat:\n", stdout);
 			if (e.format)
-				print_format(&e, "\t");
+				cli_fprint_format(stdout, &e, "\t");
 			free(e.format);
 			evt_event_format_free(&f);
 		} else if (formats) {
@@ -562,7 +537,7 @@ int cmd_format(int argc, char **argv)
 			if (nprinted)	/* two processes, two formats */
 				fputc('\n', stdout);
 			printed[nprinted++] = e;
-			print_format(e, "");
+			cli_fprint_format(stdout, e, "");
 		}
 		evt_tree_free(root);
 	}

@@ -123,6 +123,21 @@ static const struct command commands[] = {
 	  "Needs kernel.perf_event_paranoid at 1 or less, or CAP_PERFMON, and\n"
 	  "tracefs (root's) for the system calls' formats.  Exits with CMD's\n"
 	  "exit status (128 + signal if it was killed).\n" },
+	{ "mount", cmd_mount, "mount [-p PID] [-d] [--allow-other] DIR",
+	  "Mount the events filesystem on DIR (FUSE): events/ holds the event\n"
+	  "tree of your traced processes (or of PID) as directories, each with\n"
+	  "an enable file reading 0, 1, X (mixed) or ? (nothing below) that\n"
+	  "takes 0 or 1, and each event with its format and id; proc/PID/events/\n"
+	  "is one process's tree; trace_pipe streams the enabled events as text\n"
+	  "to whoever reads it; DIR/README says more.  It acts on the default\n"
+	  "collection, as enable, disable and stream without -e do.  Runs in\n"
+	  "the foreground until unmounted (fusermount3 -u DIR) or interrupted.\n\n"
+	  "  -p, --pid PID          only this process (root: anyone's)\n"
+	  "  -d, --daemon           return once mounted, serving in the background\n"
+	  "      --allow-other      let other users in (root, or user_allow_other\n"
+	  "                         in /etc/fuse.conf); who may switch what stays\n"
+	  "                         as for enable: the process's user, root, or\n"
+	  "                         the group it opted into\n" },
 	{ "daemon", cmd_daemon, "daemon [--socket PATH]",
 	  "Run evtraced, the system engine, in the foreground (as root): it\n"
 	  "listens on a unix socket (default /run/evtrace/evtraced.sock, or\n"

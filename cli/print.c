@@ -1,35 +1,46 @@
 /*
- * print.c - the ftrace-style event lines shared by report and stream:
+ * print.c - the ftrace-style event lines shared by report, stream and the
+ * filesystem's trace_pipe:
  *   <comm>-<tid> [<cpu>] <seconds>.<ns>: <path>: <message>
+ * and an event's format as `format` prints it.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "ctl.h"
+#include "quote.h"
 
-static void print_prefix(const char *comm, uint32_t tid, const char *cpu,
-			 int64_t ns)
+static void print_prefix(FILE *f, const char *comm, uint32_t tid,
+			 const char *cpu, int64_t ns)
 {
 	if (ns < 0)
 		ns = 0;
-	printf("%16s-%-7u [%s] %" PRId64 ".%09" PRId64 ": ", comm, tid, cpu,
-	       ns / 1000000000, ns % 1000000000);
+	fprintf(f, "%16s-%-7u [%s] %" PRId64 ".%09" PRId64 ": ", comm, tid, cpu,
+		ns / 1000000000, ns % 1000000000);
 }
 
-void cli_print_event(const char *comm, uint32_t tid, uint16_t cpu,
-		     int64_t monotonic_ns, const char *path, const char *text,
-		     size_t n)
+void cli_fprint_event(FILE *f, const char *comm, uint32_t tid, uint16_t cpu,
+		      int64_t monotonic_ns, const char *path, const char *text,
+		      size_t n)
 {
 	char cpu_text[8];
 
 	if (n && text[n - 1] == '\n')
 		n--;
 	snprintf(cpu_text, sizeof(cpu_text), "%03u", cpu);
-	print_prefix(comm, tid, cpu_text, monotonic_ns);
-	printf("%s: ", path);
-	fwrite(text, 1, n, stdout);	/* as printf made it, NULs included */
-	putchar('\n');
+	print_prefix(f, comm, tid, cpu_text, monotonic_ns);
+	fprintf(f, "%s: ", path);
+	fwrite(text, 1, n, f);	/* as printf made it, NULs included */
+	putc('\n', f);
+}
+
+void cli_print_event(const char *comm, uint32_t tid, uint16_t cpu,
+		     int64_t monotonic_ns, const char *path, const char *text,
+		     size_t n)
+{
+	cli_fprint_event(stdout, comm, tid, cpu, monotonic_ns, path, text, n);
 }
 
 void cli_print_line(const char *comm, uint32_t tid, uint16_t cpu,
@@ -38,14 +49,41 @@ void cli_print_line(const char *comm, uint32_t tid, uint16_t cpu,
 	char cpu_text[8];
 
 	snprintf(cpu_text, sizeof(cpu_text), "%03u", cpu);
-	print_prefix(comm, tid, cpu_text, monotonic_ns);
+	print_prefix(stdout, comm, tid, cpu_text, monotonic_ns);
 	fwrite(text, 1, n, stdout);
 	putchar('\n');
+}
+
+void cli_fprint_lost(FILE *f, const char *comm, uint32_t tid,
+		     int64_t monotonic_ns, uint64_t lost)
+{
+	print_prefix(f, comm, tid, "---", monotonic_ns);
+	fprintf(f, "lost %" PRIu64 " events\n", lost);
 }
 
 void cli_print_lost(const char *comm, uint32_t tid, int64_t monotonic_ns,
 		    uint64_t lost)
 {
-	print_prefix(comm, tid, "---", monotonic_ns);
-	printf("lost %" PRIu64 " events\n", lost);
+	cli_fprint_lost(stdout, comm, tid, monotonic_ns, lost);
+}
+
+void cli_fprint_format(FILE *f, const struct evt_ctl_event *e,
+		       const char *indent)
+{
+	const char *line, *nl;
+
+	if (!evt_event_kind_is_typed(e->layout.kind)) {
+		fputs(indent, f);
+		evt_quote(f, e->format);
+		putc('\n', f);
+		return;
+	}
+	for (line = e->format; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = line + strlen(line);
+		fprintf(f, "%s%.*s\n", indent, (int)(nl - line), line);
+		if (!*nl)
+			break;
+	}
 }

@@ -71,7 +71,17 @@ static int by_name(const void *a, const void *b)
 			  (*(struct evt_tree_node *const *)b)->name);
 }
 
-static enum evt_tristate fold(struct evt_tree_node *n, const bool *on, bool root)
+static enum evt_tristate join(enum evt_tristate a, enum evt_tristate b)
+{
+	if (a == EVT_STATE_EMPTY)
+		return b;
+	if (b == EVT_STATE_EMPTY)
+		return a;
+	return a == b ? a : EVT_STATE_MIXED;
+}
+
+static enum evt_tristate fold(struct evt_tree_node *n,
+			      const enum evt_tristate *states, bool root)
 {
 	enum evt_tristate s = EVT_STATE_EMPTY;
 	unsigned i;
@@ -79,31 +89,32 @@ static enum evt_tristate fold(struct evt_tree_node *n, const bool *on, bool root
 	if (n->nchildren)
 		qsort(n->children, n->nchildren, sizeof(*n->children), by_name);
 	if (n->event >= 0)
-		s = evt_tristate_add(s, on[n->event]);
+		s = states[n->event];
 	for (i = 0; i < n->nchildren; i++) {
-		enum evt_tristate cs = fold(n->children[i], on, false);
+		enum evt_tristate cs = fold(n->children[i], states, false);
 
 		if (root && !strcmp(n->children[i]->name, "printk"))
 			continue;
-		if (cs == EVT_STATE_EMPTY)
-			continue;
-		if (s == EVT_STATE_EMPTY)
-			s = cs;
-		else if (s != cs)
-			s = EVT_STATE_MIXED;
+		s = join(s, cs);
 	}
 	n->state = s;
 	return s;
 }
 
-struct evt_tree_node *evt_tree_build_paths(const char *const *paths,
-					   const bool *on, unsigned count)
+struct evt_tree_node *evt_tree_build_states(const char *const *paths,
+					    const enum evt_tristate *states,
+					    unsigned count)
 {
 	struct evt_tree_node *root = node_new("", "");
+	enum evt_tristate *joined = malloc((count + 1) * sizeof(*joined));
 	unsigned i;
 
-	if (!root)
+	if (!root || !joined) {
+		evt_tree_free(root);
+		free(joined);
 		return NULL;
+	}
+	memcpy(joined, states, count * sizeof(*joined));
 	for (i = 0; i < count; i++) {
 		const char *path = paths[i], *p = path;
 		struct evt_tree_node *n = root;
@@ -122,11 +133,33 @@ struct evt_tree_node *evt_tree_build_paths(const char *const *paths,
 		}
 		if (!n) {
 			evt_tree_free(root);
+			free(joined);
 			return NULL;
 		}
-		n->event = (int)i;
+		/* One path met twice (two processes): its states joined. */
+		if (n->event >= 0)
+			joined[n->event] = join(joined[n->event], states[i]);
+		else
+			n->event = (int)i;
 	}
-	fold(root, on, true);
+	fold(root, joined, true);
+	free(joined);
+	return root;
+}
+
+struct evt_tree_node *evt_tree_build_paths(const char *const *paths,
+					   const bool *on, unsigned count)
+{
+	enum evt_tristate *states = malloc((count + 1) * sizeof(*states));
+	struct evt_tree_node *root;
+	unsigned i;
+
+	if (!states)
+		return NULL;
+	for (i = 0; i < count; i++)
+		states[i] = on[i] ? EVT_STATE_ON : EVT_STATE_OFF;
+	root = evt_tree_build_states(paths, states, count);
+	free(states);
 	return root;
 }
 

@@ -27,6 +27,11 @@ struct evt_tree_node *evt_tree_build(const struct evt_ctl *c, unsigned slot);
 /* A tree of any events: paths[i] with state on[i]; node->event is i. */
 struct evt_tree_node *evt_tree_build_paths(const char *const *paths,
 					   const bool *on, unsigned count);
+/* The same with a state for each; a path given more than once is one
+ * event (the first index) whose states are joined ('X' when they differ). */
+struct evt_tree_node *evt_tree_build_states(const char *const *paths,
+					    const enum evt_tristate *states,
+					    unsigned count);
 void evt_tree_free(struct evt_tree_node *root);
 /* The node at path ("" or "/" for the root; a trailing '/' is allowed). */
 const struct evt_tree_node *evt_tree_find(const struct evt_tree_node *root,

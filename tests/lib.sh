@@ -8,9 +8,11 @@ T=$(mktemp -d /tmp/evtrace-test.XXXXXX)
 R=$(mktemp -d /dev/shm/evtrace-test.XXXXXX)
 export EVTRACE_RUNDIR="$R/run"
 BG_PIDS=""
+MOUNTS=""
 USERS_USED=""
 USERS_MADE=""
 cleanup() {
+	for m in $MOUNTS; do fusermount3 -u -z "$m" 2>/dev/null || true; done
 	for p in $BG_PIDS; do kill -9 "$p" 2>/dev/null || true; done
 	for u in $USERS_USED; do pkill -9 -u "$u" 2>/dev/null || true; done
 	for u in $USERS_MADE; do userdel "$u" 2>/dev/null || true; done
@@ -113,4 +115,36 @@ as_user() {
 	u=$1; shift
 	setpriv --reuid="$u" --regid="$(id -g "$u")" --clear-groups \
 		env LD_LIBRARY_PATH="$T/bin" "$@"
+}
+# Mounts the events filesystem on $1 (made when missing; the other
+# arguments go to evtrace mount), in the background as MOUNT_PID, and
+# waits until it serves; unmounted on exit.
+mount_events() {
+	dir=$1; shift
+	mkdir -p "$dir"
+	"$EVTRACE" mount "$@" "$dir" 2>"$T/mount.err" &
+	MOUNT_PID=$!
+	BG_PIDS="$BG_PIDS $MOUNT_PID"
+	MOUNTS="$MOUNTS $dir"
+	for _ in $(seq 100); do
+		[ -e "$dir/README" ] && return 0
+		sleep 0.05
+	done
+	fail "evtrace mount did not mount $dir: $(cat "$T/mount.err")"
+}
+# Writes $2 (backslash escapes as in Python) to the file $1 in one
+# write, opened as a shell's > opens it; prints OK or the
+# errno's name (EINVAL, EACCES, ...).
+write_errno() {
+	python3 -c '
+import errno, os, sys
+try:
+    fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.write(fd, sys.argv[2].encode().decode("unicode_escape").encode("latin-1"))
+    finally:
+        os.close(fd)
+    print("OK")
+except OSError as e:
+    print(errno.errorcode[e.errno])' "$1" "$2"
 }

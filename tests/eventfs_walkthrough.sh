@@ -1,0 +1,170 @@
+# The events filesystem on a real FUSE mount, walked with shell commands
+# as the seed does: enable at every level reads 0, 1, X or ?; writing
+# one switches everything below (the top leaving printk/ alone), in
+# running processes and in those started and libraries loaded later;
+# formats and ids are evtrace's; bad writes get their errno; a process
+# that exits while its directory is open goes, and nothing hangs.
+. "$(dirname "$0")/lib.sh"
+M=$T/mnt
+st() { cat "$M/events/$1/enable"; }
+start_waiter
+p=$WAIT_PID
+alive=$(tracee_event "alive")
+other=$(tracee_event "other")
+file=${alive%/*}
+mount_events "$M"
+
+# The directories a user finds.
+expect_eq "$(ls "$M" | tr '\n' ' ')" "README available_events events proc trace_pipe " "top level"
+expect_eq "$(ls "$M/proc")" "$p" "proc/ lists the process"
+expect_eq "$(ls "$M/events/$alive" | tr '\n' ' ')" "enable format id " "an event's files"
+expect_eq "$(cat "$M/events/enable")" 0 "top starts off"
+expect_eq "$(st printk)" 0 "printk/ starts off"
+
+# One site, then its file, then the top.
+echo 1 >"$M/events/$alive/enable"
+expect_eq "$(st "$alive")" 1 "the site after echo 1"
+expect_eq "$(st "$file")" X "its file is mixed"
+expect_eq "$(st printk)" X "printk/ is mixed"
+expect_eq "$(cat "$M/events/enable")" 0 "the top does not count printk/"
+"$EVTRACE" ls -p "$p" "$alive" >"$T/ls"
+expect_grep "^1 $alive$" "$T/ls" "evtrace ls sees the site on"
+echo 1 >"$M/events/$file/enable"
+expect_eq "$(st "$file")" 1 "the file after echo 1"
+expect_eq "$(st "$other")" 1 "another site of the file"
+expect_eq "$(st printk/tracee)" 1 "the file's directory"
+echo 0 >"$M/events/$file/enable"
+expect_eq "$(st printk)" 0 "printk/ off again"
+echo 1 >"$M/events/enable"
+expect_eq "$(cat "$M/events/enable")" 1 "the top after echo 1"
+expect_eq "$(st ftrace/print)" 1 "ftrace/print after the top"
+expect_eq "$(st printk)" 0 "printk/ left off by the top"
+"$EVTRACE" ls -p "$p" printk >"$T/ls"
+expect_grep "^0 printk/$" "$T/ls" "evtrace ls agrees: printk/ off"
+printf 0 >"$M/events/enable"	# no newline
+expect_eq "$(cat "$M/events/enable")" 0 "the top after 0 without a newline"
+
+# format and id are evtrace's.
+"$EVTRACE" format -p "$p" "$alive" >"$T/fmt"
+cat "$M/events/$alive/format" >"$T/fsfmt"
+cmp "$T/fmt" "$T/fsfmt" || fail "a printk site's format differs from evtrace format"
+expect_eq "$(cat "$T/fsfmt")" '"alive %ld\n"' "the printk format itself"
+"$EVTRACE" ls --ids -p "$p" "$alive" >"$T/ids"
+expect_eq "$(cat "$M/events/$alive/id")" "$(sed -n 's/.* id=\([0-9]*\).*/\1/p' "$T/ids")" "id as ls --ids"
+grep -qx "$alive" "$M/available_events" || fail "available_events lacks $alive"
+grep -qx "ftrace/print" "$M/available_events" || fail "available_events lacks ftrace/print"
+expect_grep "trace_pipe" "$M/README" "README says what trace_pipe is"
+mkfifo "$T/hold"	# typed waits until its input ends: with the test
+"$TYPED" wait <"$T/hold" >"$T/typed.out" &
+BG_PIDS="$BG_PIDS $!"
+exec 9>"$T/hold"
+for _ in $(seq 100); do [ -d "$M/events/stable/typed_small" ] && break; sleep 0.02; done
+[ -d "$M/events/stable/typed_small" ] || fail "a stable event did not show"
+typed=$(ls "$M/proc" | grep -vx "$p")
+"$EVTRACE" format -p "$typed" stable/typed_small >"$T/fmt"
+cat "$M/events/stable/typed_small/format" >"$T/fsfmt"
+cmp "$T/fmt" "$T/fsfmt" || fail "a stable event's format differs from evtrace format"
+expect_grep "field:number	type:uint32_t	size:32" "$T/fsfmt" "the stable format's field"
+
+# Per process: proc/<pid>/events switches that process alone.
+start_waiter
+p2=$WAIT_PID
+for _ in $(seq 100); do [ -d "$M/proc/$p2" ] && break; sleep 0.02; done
+[ -d "$M/proc/$p2" ] || fail "a new process did not show in proc/"
+echo 1 >"$M/proc/$p/events/$other/enable"
+expect_eq "$(cat "$M/proc/$p/events/$other/enable")" 1 "on in the one process"
+expect_eq "$(cat "$M/proc/$p2/events/$other/enable")" 0 "off in the other"
+expect_eq "$(st "$other")" X "mixed across the two"
+echo 0 >"$M/proc/$p/events/$other/enable"
+
+# A directory's enable covers events registered later: a process
+# started after it, and a library it loads.
+echo 1 >"$M/events/printk/enable"
+"$TRACEE" wait-dlopen "$PLUGIN" >"$T/late.out" 2>"$T/late.err" &
+late=$!
+BG_PIDS="$BG_PIDS $late"
+for _ in $(seq 100); do grep -q ready "$T/late.out" && break; sleep 0.02; done
+for _ in $(seq 100); do [ -d "$M/proc/$late/events/$alive" ] && break; sleep 0.02; done
+expect_eq "$(cat "$M/proc/$late/events/$alive/enable")" 1 "a process started later"
+kill -USR1 "$late"
+for _ in $(seq 100); do grep -q loaded "$T/late.out" && break; sleep 0.02; done
+plugin=""
+for _ in $(seq 100); do
+	plugin=$(grep '^printk/.*plugin\.c/' "$M/available_events" | head -1 || true)
+	[ -n "$plugin" ] && break
+	sleep 0.02
+done
+[ -n "$plugin" ] || fail "the dlopen'd library's event did not show"
+expect_eq "$(cat "$M/proc/$late/events/$plugin/enable")" 1 "a library loaded later"
+expect_eq "$(cat "$M/proc/$late/events/printk/enable")" 1 "all of printk/ in the later process"
+echo 0 >"$M/events/printk/enable"
+
+# Bad writes and their errno.
+expect_eq "$(write_errno "$M/events/$alive/enable" '2')" EINVAL "writing 2"
+expect_eq "$(write_errno "$M/events/$alive/enable" '1\n\n')" EINVAL "writing 1 and two newlines"
+expect_eq "$(write_errno "$M/events/$alive/enable" 'on')" EINVAL "writing on"
+expect_eq "$(write_errno "$M/events/$alive/enable" '')" OK "an empty write (truncation)"
+expect_eq "$(write_errno "$M/events/$alive/enable" '1\n')" OK "writing 1 and a newline"
+expect_eq "$(st "$alive")" 1 "the site after the good write"
+expect_eq "$(write_errno "$M/events/$alive/format" '1')" EACCES "writing format"
+expect_eq "$(write_errno "$M/events/$alive/id" '1')" EACCES "writing id"
+expect_eq "$(write_errno "$M/available_events" '1')" EACCES "writing available_events"
+expect_eq "$(write_errno "$M/README" '1')" EACCES "writing README"
+expect_eq "$(write_errno "$M/events/printk/nosuch/enable" '1')" ENOENT "an unknown directory"
+expect_eq "$(write_errno "$M/events/$file/format" '1')" ENOENT "a directory has no format"
+expect_eq "$(write_errno "$M/events/printk/enabel" '1')" ENOENT "a misspelt name"
+mkdir "$M/events/newdir" 2>"$T/mkdir.err" && fail "mkdir worked"
+expect_grep "Permission denied" "$T/mkdir.err" "mkdir refused"
+cat "$M/events/nosuch" 2>"$T/cat.err" && fail "reading an unknown name worked"
+expect_grep "No such file or directory" "$T/cat.err" "unknown names are ENOENT"
+expect_eq "$(cat "$M/proc/1/events/enable" 2>&1 || true)" \
+	"cat: $M/proc/1/events/enable: No such file or directory" "an untraced pid"
+if [ -d "$M/events/kernel/sched/sched_switch" ]; then
+	expect_eq "$(cat "$M/events/kernel/sched/sched_switch/enable")" 0 "a kernel event reads 0"
+	"$EVTRACE" format kernel/sched/sched_switch >"$T/fmt"
+	cat "$M/events/kernel/sched/sched_switch/format" >"$T/fsfmt"
+	cmp "$T/fmt" "$T/fsfmt" || fail "a kernel event's format differs from evtrace format"
+	expect_eq "$(write_errno "$M/events/kernel/sched/sched_switch/enable" '1')" \
+		ENOTSUP "switching a kernel event (EOPNOTSUPP)"
+	grep -qx kernel/sched/sched_switch "$M/available_events" || fail "available_events lacks kernel events"
+elif [ "$(id -u)" = 0 ]; then
+	fail "root's mount has no events/kernel/"
+fi
+
+# A process that exits while its directory is open: its files go, the
+# open directory reads as gone, within 100 ms of its end (+ slack).
+python3 - "$M/proc/$p2/events" "$p2" >"$T/gone" <<'PY' || fail "$(cat "$T/gone")"
+import os, signal, sys, time
+d, pid = sys.argv[1], int(sys.argv[2])
+fd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
+assert "enable" in os.listdir(fd)
+os.kill(pid, signal.SIGKILL)
+while os.path.exists("/proc/%d/stat" % pid) and open("/proc/%d/stat" % pid).read().split()[2] != "Z":
+    time.sleep(0.001)
+t0 = time.monotonic()
+while os.path.exists(os.path.dirname(d)):
+    if time.monotonic() - t0 > 2:
+        print("still there after 2 s"); sys.exit(1)
+    time.sleep(0.005)
+gone_ms = (time.monotonic() - t0) * 1000
+try:
+    os.listdir(fd)
+    print("the open directory still lists"); sys.exit(1)
+except FileNotFoundError:
+    pass
+try:
+    os.open("enable", os.O_RDONLY, dir_fd=fd)
+    print("its enable still opens"); sys.exit(1)
+except FileNotFoundError:
+    pass
+print("gone in %.0f ms" % gone_ms)
+PY
+ms=$(sed -n 's/gone in \([0-9]*\) ms/\1/p' "$T/gone")
+[ "$ms" -le 300 ] || fail "an exited process stayed $ms ms"
+expect_eq "$(cat "$M/events/$alive/enable")" 1 "the other process is unharmed"
+
+# fusermount3 -u ends the mount; evtrace mount exits 0.
+fusermount3 -u "$M"
+wait "$MOUNT_PID" || fail "evtrace mount exited $? after fusermount3 -u"
+[ ! -e "$M/README" ] || fail "still mounted"
+echo "ok: walk-through, formats, bad writes, per-process views, later events, exit ($ms ms)"
