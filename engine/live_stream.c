@@ -38,6 +38,7 @@ struct cursor {
 	uint64_t seq;
 	uint32_t off;		/* 0: not inside the packet yet */
 	uint64_t discarded;
+	uint64_t last_ts;	/* of the last record or packet read */
 	char comm[17];
 	bool broken;
 };
@@ -152,6 +153,7 @@ out_free:
 		unlinkat(s->rd.fd, s->rules_name, 0);
 	evt_rundir_close(&s->rd);
 	evt_selection_free(&s->sel);
+	evt_event_ids_free(&s->ids);
 	free(s);
 	return -1;
 }
@@ -321,6 +323,32 @@ static void leave_place(struct evt_ctl_tbuf *d, const struct cursor *cur)
 	__atomic_store_n(&d->read_discarded, cur->discarded, __ATOMIC_RELAXED);
 }
 
+/*
+ * At the end of what the thread wrote: drops since the last packet it
+ * opened (a full buffer, a thread that stopped writing or exited) are
+ * told now, not only in the header of a packet that may never come.
+ */
+static void report_drops(struct evt_live_stream *s, const struct evt_ctl *c,
+			 const struct evt_ctl_tbuf *d, struct cursor *cur)
+{
+	uint64_t dropped = __atomic_load_n(&d->lost, __ATOMIC_RELAXED) +
+			   __atomic_load_n(&d->nested_lost, __ATOMIC_RELAXED);
+	struct evt_live_event e = { .pid = c->h.pid };
+
+	if (dropped <= cur->discarded)
+		return;
+	e.tid = __atomic_load_n(&d->tid, __ATOMIC_RELAXED);
+	e.timestamp = cur->last_ts;
+	e.monotonic_ns = evt_clock_to_monotonic_ns(&s->clock, cur->last_ts);
+	e.lost = dropped - cur->discarded;
+	if (cur->comm[0])
+		memcpy(e.comm, cur->comm, sizeof(e.comm));
+	else
+		memcpy(e.comm, d->comm, 16);
+	push(s, &e);
+	cur->discarded = dropped;
+}
+
 /* Reads buffer i of w from its cursor up to what is committed. */
 static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 {
@@ -377,8 +405,11 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 			if (__atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) != produced)
 				continue;
 		}
-		if (end < sizeof(h) || end > size)
+		if (end < sizeof(h) || end > size) {
+			if (cur->seq == produced && end == 0)
+				report_drops(s, c, d, cur);
 			return;		/* nothing committed yet */
+		}
 		if (h.magic != EVT_PACKET_MAGIC || h.packet_seq_num != cur->seq) {
 			broken(c, i, cur, "bad packet header");
 			return;
@@ -388,6 +419,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 			cur->comm[16] = '\0';
 		}
 		if (cur->off == 0) {
+			cur->last_ts = h.timestamp_begin;
 			if (h.events_discarded > cur->discarded) {
 				struct evt_live_event e = {
 					.monotonic_ns = evt_clock_to_monotonic_ns(&s->clock,
@@ -441,8 +473,10 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 				push(s, &e);
 			}
 			cur->off += EVT_RECORD_HEADER_BYTES + r.payload_size;
+			cur->last_ts = r.timestamp;
 		}
 		if (cur->seq == produced) {
+			report_drops(s, c, d, cur);
 			/* The open packet: more may come, unless its thread
 			 * is gone; then, read to the end, the buffer goes
 			 * back to the process for another thread. */

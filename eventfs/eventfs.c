@@ -713,13 +713,15 @@ int evt_eventfs_run(const struct evt_eventfs_opts *o, char *err,
 	main_thread = pthread_self();
 	stop.fs = fs;
 	stop.se = fuse_get_session(f);
-	if (pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK) || set_signals() ||
+	/* The stopper waits on the read end; a handler never blocks on the
+	 * write end. */
+	if (pipe2(stop_pipe, O_CLOEXEC) ||
+	    fcntl(stop_pipe[1], F_SETFL, O_NONBLOCK) || set_signals() ||
 	    evt_pipe_start(fs->pipe) ||
 	    pthread_create(&stop_thread, NULL, stopper, &stop)) {
 		snprintf(err, err_size, "cannot start its threads: %s", strerror(errno));
 		goto out_unmount;
 	}
-	fcntl(stop_pipe[0], F_SETFL, 0);	/* the stopper waits on it */
 	cfg = fuse_loop_cfg_create();
 	if (cfg)
 		fuse_loop_cfg_set_max_threads(cfg, 64);	/* readers wait in theirs */

@@ -12,6 +12,18 @@ p=$WAIT_PID
 alive=$(tracee_event "alive")
 other=$(tracee_event "other")
 file=${alive%/*}
+# Bad command lines.
+expect_status 2 "$EVTRACE" mount
+expect_grep "evtrace: mount: no directory to mount on given" "$T/err" "no directory"
+expect_status 1 "$EVTRACE" mount "$T/nosuch"
+expect_grep "evtrace: mount: $T/nosuch: No such file or directory" "$T/err" "a missing directory"
+touch "$T/file"
+expect_status 1 "$EVTRACE" mount "$T/file"
+expect_grep "evtrace: mount: $T/file: not a directory" "$T/err" "a file"
+expect_status 1 "$EVTRACE" mount -p x "$T"
+expect_grep "evtrace: mount: 'x': not a process id" "$T/err" "a bad pid"
+expect_status 2 "$EVTRACE" mount "$T" "$T"
+expect_grep "evtrace: mount: unexpected argument '$T'" "$T/err" "two directories"
 mount_events "$M"
 
 # The directories a user finds.
@@ -77,6 +89,15 @@ expect_eq "$(cat "$M/proc/$p2/events/$other/enable")" 0 "off in the other"
 expect_eq "$(st "$other")" X "mixed across the two"
 echo 0 >"$M/proc/$p/events/$other/enable"
 
+# -p: a mount of one process.
+mount_events "$T/one" -p "$p2"
+expect_eq "$(ls "$T/one/proc")" "$p2" "-p shows that process alone"
+echo 1 >"$T/one/events/enable"
+expect_eq "$(cat "$M/proc/$p2/events/ftrace/print/enable")" 1 "-p's top switched its process"
+expect_eq "$(cat "$M/proc/$p/events/ftrace/print/enable")" 0 "and not the other"
+echo 0 >"$T/one/events/enable"
+fusermount3 -u "$T/one"
+
 # A directory's enable covers events registered later: a process
 # started after it, and a library it loads.
 echo 1 >"$M/events/printk/enable"
@@ -98,6 +119,24 @@ done
 expect_eq "$(cat "$M/proc/$late/events/$plugin/enable")" 1 "a library loaded later"
 expect_eq "$(cat "$M/proc/$late/events/printk/enable")" 1 "all of printk/ in the later process"
 echo 0 >"$M/events/printk/enable"
+
+# A library unloaded: its events leave the process's tree.
+"$TRACEE" wait-unload "$PLUGIN" >"$T/unload.out" 2>"$T/unload.err" &
+unload=$!
+BG_PIDS="$BG_PIDS $unload"
+for _ in $(seq 100); do grep -q ready "$T/unload.out" && break; sleep 0.02; done
+plugin_dir=$M/proc/$unload/events/${plugin%/*}
+for _ in $(seq 100); do [ -d "$plugin_dir" ] && break; sleep 0.02; done
+[ -d "$plugin_dir" ] || fail "the loaded library's events did not show"
+kill -USR1 "$unload"
+for _ in $(seq 100); do grep -q closed "$T/unload.out" && break; sleep 0.002; done
+grep -q closed "$T/unload.out" || fail "the library was not unloaded"
+start_ns=$(date +%s%N)
+for _ in $(seq 200); do [ -d "$plugin_dir" ] || break; sleep 0.005; done
+unload_ms=$((($(date +%s%N) - start_ns) / 1000000))
+[ -d "$plugin_dir" ] && fail "an unloaded library's events stay in the tree"
+[ "$unload_ms" -le 300 ] || fail "an unloaded library's events stayed $unload_ms ms"
+kill "$unload"
 
 # Bad writes and their errno.
 expect_eq "$(write_errno "$M/events/$alive/enable" '2')" EINVAL "writing 2"
@@ -167,4 +206,17 @@ expect_eq "$(cat "$M/events/$alive/enable")" 1 "the other process is unharmed"
 fusermount3 -u "$M"
 wait "$MOUNT_PID" || fail "evtrace mount exited $? after fusermount3 -u"
 [ ! -e "$M/README" ] || fail "still mounted"
-echo "ok: walk-through, formats, bad writes, per-process views, later events, exit ($ms ms)"
+# -d: mounted when it returns, serving from the background until
+# unmounted.
+"$EVTRACE" mount -d "$M" 2>"$T/d.err" || fail "mount -d: $(cat "$T/d.err")"
+[ -e "$M/README" ] || fail "mount -d returned before the mount was there"
+daemon=$(pgrep -f "mount -d $M")
+[ -n "$daemon" ] || fail "no process serves the mount -d"
+BG_PIDS="$BG_PIDS $daemon"
+MOUNTS="$MOUNTS $M"
+sleep 0.3	# it keeps serving
+expect_eq "$(cat "$M/events/$alive/enable")" 1 "served from the background"
+fusermount3 -u "$M"
+for _ in $(seq 40); do kill -0 "$daemon" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$daemon" 2>/dev/null && fail "the background mount still runs after fusermount3 -u"
+echo "ok: walk-through, formats, bad writes, per-process views, later events, unload ($unload_ms ms), exit ($ms ms)"

@@ -8,12 +8,7 @@
 # directory that is not the client's, and its own death mid-recording.
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (test users, a daemon)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
-make_users
-USERS_USED="$USERS_USED evt-carol"
-id evt-carol >/dev/null 2>&1 || { useradd -M -N -s /bin/sh evt-carol; USERS_MADE="$USERS_MADE evt-carol"; }
-getent group evt-team >/dev/null || { groupadd evt-team; GROUP_MADE=1; }
-TEAM=$(getent group evt-team | cut -d: -f3)
-trap 'cleanup; [ -z "${GROUP_MADE:-}" ] || groupdel evt-team' EXIT
+make_team
 cp "$TYPED" "$CONSUME" "$T/bin/"
 cp -L "$BUILD/engine/libevtrace-consumer.so.0" "$T/bin/"
 cp -L "$BUILD/tests/libtyped_lib.so" "$T/bin/"

@@ -11,11 +11,15 @@ BG_PIDS=""
 MOUNTS=""
 USERS_USED=""
 USERS_MADE=""
+GROUP_MADE=""
+RESTORE=""
 cleanup() {
 	for m in $MOUNTS; do fusermount3 -u -z "$m" 2>/dev/null || true; done
 	for p in $BG_PIDS; do kill -9 "$p" 2>/dev/null || true; done
 	for u in $USERS_USED; do pkill -9 -u "$u" 2>/dev/null || true; done
 	for u in $USERS_MADE; do userdel "$u" 2>/dev/null || true; done
+	[ -z "$GROUP_MADE" ] || groupdel "$GROUP_MADE" 2>/dev/null || true
+	[ -z "$RESTORE" ] || eval "$RESTORE" || true
 	rm -rf "$T" "$R"
 }
 trap 'exit 143' TERM
@@ -110,6 +114,15 @@ make_users() {
 	EVTRACE_U=$T/bin/evtrace
 	TRACEE_U=$T/bin/tracee
 }
+# make_users, and evt-carol and the group evt-team (TEAM its gid), which
+# carol is not in: "setpriv --groups=$TEAM" puts her there.
+make_team() {
+	make_users
+	USERS_USED="$USERS_USED evt-carol"
+	id evt-carol >/dev/null 2>&1 || { useradd -M -N -s /bin/sh evt-carol; USERS_MADE="$USERS_MADE evt-carol"; }
+	getent group evt-team >/dev/null || { groupadd evt-team; GROUP_MADE=evt-team; }
+	TEAM=$(getent group evt-team | cut -d: -f3)
+}
 # Runs a command as user $1 (no groups), with the copied library.
 as_user() {
 	u=$1; shift
@@ -133,10 +146,10 @@ mount_events() {
 	fail "evtrace mount did not mount $dir: $(cat "$T/mount.err")"
 }
 # Writes $2 (backslash escapes as in Python) to the file $1 in one
-# write, opened as a shell's > opens it; prints OK or the
-# errno's name (EINVAL, EACCES, ...).
-write_errno() {
-	python3 -c '
+# write, opened as a shell's > opens it; prints OK or the errno's name
+# (EINVAL, EACCES, ...).  $AS_USER, when set, is a command prefix to run
+# it as someone else.
+WRITE_ERRNO_PY='
 import errno, os, sys
 try:
     fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -146,5 +159,7 @@ try:
         os.close(fd)
     print("OK")
 except OSError as e:
-    print(errno.errorcode[e.errno])' "$1" "$2"
+    print(errno.errorcode[e.errno])'
+write_errno() {
+	${AS_USER:-} python3 -c "$WRITE_ERRNO_PY" "$1" "$2"
 }

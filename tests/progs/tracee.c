@@ -441,6 +441,31 @@ static void on_go(int sig)
 
 /* Waits for SIGUSR1, then loads lib and calls it every 5 ms: a library
  * that registers its events after the process started. */
+/* Loads lib, says ready, unloads it at SIGUSR1 and says so, then waits. */
+static int mode_wait_unload(const char *lib)
+{
+	void (*run)(int);
+	void *h = dlopen(lib, RTLD_NOW);
+
+	if (!h) {
+		fprintf(stderr, "tracee: %s\n", dlerror());
+		return 1;
+	}
+	run = (void (*)(int))dlsym(h, "plugin_run");
+	run(0);
+	signal(SIGUSR1, on_go);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	while (!go)
+		usleep(5000);
+	dlclose(h);
+	printf("closed\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+	return 0;
+}
+
 static int mode_wait_dlopen(const char *lib)
 {
 	void (*run)(int);
@@ -560,6 +585,8 @@ int main(int argc, char **argv)
 		ret = mode_spawn(atoi(argv[2]), atoi(argv[3]));
 	else if (!strcmp(mode, "wait-dlopen") && argc == 3)
 		ret = mode_wait_dlopen(argv[2]);
+	else if (!strcmp(mode, "wait-unload") && argc == 3)
+		ret = mode_wait_unload(argv[2]);
 	else if (!strcmp(mode, "loop") && argc == 3)
 		ret = mode_loop(atoi(argv[2]));
 	else if (!strcmp(mode, "badformat"))
