@@ -103,7 +103,7 @@ static enum evt_tristate fold(struct evt_tree_node *n,
 
 struct evt_tree_node *evt_tree_build_states(const char *const *paths,
 					    const enum evt_tristate *states,
-					    unsigned count)
+					    unsigned count, unsigned *first)
 {
 	struct evt_tree_node *root = node_new("", "");
 	enum evt_tristate *joined = malloc((count + 1) * sizeof(*joined));
@@ -141,10 +141,18 @@ struct evt_tree_node *evt_tree_build_states(const char *const *paths,
 			joined[n->event] = join(joined[n->event], states[i]);
 		else
 			n->event = (int)i;
+		if (first)
+			first[i] = (unsigned)n->event;
 	}
 	fold(root, joined, true);
 	free(joined);
 	return root;
+}
+
+void evt_tree_refold(struct evt_tree_node *root,
+		     const enum evt_tristate *states)
+{
+	fold(root, states, true);
 }
 
 struct evt_tree_node *evt_tree_build_paths(const char *const *paths,
@@ -158,7 +166,7 @@ struct evt_tree_node *evt_tree_build_paths(const char *const *paths,
 		return NULL;
 	for (i = 0; i < count; i++)
 		states[i] = on[i] ? EVT_STATE_ON : EVT_STATE_OFF;
-	root = evt_tree_build_states(paths, states, count);
+	root = evt_tree_build_states(paths, states, count, NULL);
 	free(states);
 	return root;
 }
@@ -182,24 +190,32 @@ struct evt_tree_node *evt_tree_build(const struct evt_ctl *c, unsigned slot)
 	return root;
 }
 
+static int by_key(const void *key, const void *node)
+{
+	return strverscmp(key, (*(struct evt_tree_node *const *)node)->name);
+}
+
 const struct evt_tree_node *evt_tree_find(const struct evt_tree_node *root,
 					  const char *path)
 {
 	const struct evt_tree_node *n = root;
+	char part[1024];
 
 	while (*path == '/')
 		path++;
 	while (n && *path) {
 		const char *slash = strchr(path, '/');
 		size_t len = slash ? (size_t)(slash - path) : strlen(path);
-		const struct evt_tree_node *next = NULL;
-		unsigned i;
+		struct evt_tree_node **found;
 
-		for (i = 0; i < n->nchildren; i++)
-			if (strlen(n->children[i]->name) == len &&
-			    !strncmp(n->children[i]->name, path, len))
-				next = n->children[i];
-		n = next;
+		if (len >= sizeof(part))
+			return NULL;
+		memcpy(part, path, len);
+		part[len] = '\0';
+		/* Children are sorted (strverscmp) once the tree is built. */
+		found = n->nchildren ? bsearch(part, n->children, n->nchildren,
+					       sizeof(*n->children), by_key) : NULL;
+		n = found ? *found : NULL;
 		path += len;
 		while (*path == '/')
 			path++;

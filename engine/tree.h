@@ -28,10 +28,15 @@ struct evt_tree_node *evt_tree_build(const struct evt_ctl *c, unsigned slot);
 struct evt_tree_node *evt_tree_build_paths(const char *const *paths,
 					   const bool *on, unsigned count);
 /* The same with a state for each; a path given more than once is one
- * event (the first index) whose states are joined ('X' when they differ). */
+ * event (the first index) whose states are joined ('X' when they differ).
+ * With first, first[i] is the index the node of paths[i] has. */
 struct evt_tree_node *evt_tree_build_states(const char *const *paths,
 					    const enum evt_tristate *states,
-					    unsigned count);
+					    unsigned count, unsigned *first);
+/* Computes every node's state again from states, indexed by node->event
+ * (a path given more than once: its states already joined). */
+void evt_tree_refold(struct evt_tree_node *root,
+		     const enum evt_tristate *states);
 void evt_tree_free(struct evt_tree_node *root);
 /* The node at path ("" or "/" for the root; a trailing '/' is allowed). */
 const struct evt_tree_node *evt_tree_find(const struct evt_tree_node *root,

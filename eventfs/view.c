@@ -66,6 +66,7 @@ static void drop_trees(struct evt_view *v)
 	for (i = 0; i < v->ntrees; i++) {
 		evt_tree_free(v->trees[i].root);
 		free(v->trees[i].refs);
+		free(v->trees[i].node_of);
 	}
 	free(v->trees);
 	v->trees = NULL;
@@ -135,7 +136,17 @@ static bool is_open(const struct evt_view *v, const char *name)
 	return false;
 }
 
-/* Lets go of processes that exited (and files truncated under us). */
+static uint32_t unloaded(const struct evt_ctl *c)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < c->nevents; i++)
+		n += c->events[i].unloaded;
+	return n;
+}
+
+/* Lets go of processes that exited (and files truncated under us), reads
+ * what the others registered or unloaded since. */
 static void close_dead(struct evt_view *v)
 {
 	char err[PATH_MAX + 300], key[128];
@@ -145,14 +156,19 @@ static void close_dead(struct evt_view *v)
 		struct evt_ctl *c = v->ctls[i];
 
 		if (!c->shrank && evt_ctl_alive(c)) {
+			uint32_t n = c->nevents, u = unloaded(c);
+
 			if (evt_ctl_refresh(c, err, sizeof(err)))
 				evt_report("%s", err);
+			if (c->nevents != n || unloaded(c) != u)
+				v->shape_changed = true;
 			v->ctls[kept++] = c;
 			continue;
 		}
 		file_key(v, c->name, key, sizeof(key));
 		refuse(v, key);
 		evt_ctl_close(c);
+		v->shape_changed = true;
 	}
 	v->nctls = kept;
 }
@@ -203,8 +219,42 @@ static void open_new(struct evt_view *v)
 		}
 		v->ctls = grown;
 		v->ctls[v->nctls++] = c;
+		v->shape_changed = true;
 	}
 	closedir(dir);
+}
+
+static enum evt_tristate state_of(const struct evt_view_ref *r)
+{
+	return evt_ctl_enabled(r->ctl, r->event->id, 0) ? EVT_STATE_ON :
+							 EVT_STATE_OFF;
+}
+
+/* The trees stand: only their states are read again (someone may have
+ * switched events meanwhile). */
+static void read_states(struct evt_view *v)
+{
+	unsigned i, k;
+
+	for (i = 0; i < v->ntrees; i++) {
+		struct evt_view_tree *t = &v->trees[i];
+		enum evt_tristate *joined = malloc((t->nrefs + 1) * sizeof(*joined));
+
+		if (!joined) {
+			drop_trees(v);
+			return;
+		}
+		for (k = 0; k < t->nrefs; k++)
+			joined[k] = EVT_STATE_EMPTY;
+		for (k = 0; k < t->nrefs; k++) {
+			enum evt_tristate *j = &joined[t->node_of[k]];
+			enum evt_tristate st = state_of(&t->refs[k]);
+
+			*j = *j == EVT_STATE_EMPTY || *j == st ? st : EVT_STATE_MIXED;
+		}
+		evt_tree_refold(t->root, joined);
+		free(joined);
+	}
 }
 
 void evt_view_refresh(struct evt_view *v, uint64_t max_age_ns)
@@ -214,7 +264,6 @@ void evt_view_refresh(struct evt_view *v, uint64_t max_age_ns)
 
 	if (v->refreshed_ns && now - v->refreshed_ns < max_age_ns)
 		return;
-	drop_trees(v);
 	/* The run directory may be made after the mount. */
 	if (v->rd.fd < 0) {
 		if (evt_rundir_open(&v->rd, v->rundir, EVT_RUNDIR_ROOT_ENTERS, err,
@@ -227,6 +276,11 @@ void evt_view_refresh(struct evt_view *v, uint64_t max_age_ns)
 		close_dead(v);
 		open_new(v);
 	}
+	if (v->shape_changed)
+		drop_trees(v);
+	else
+		read_states(v);
+	v->shape_changed = false;
 	v->refreshed_ns = now;
 }
 
@@ -248,7 +302,8 @@ static int build(struct evt_view *v, struct evt_view_tree *t)
 	paths = malloc((n + 1) * sizeof(*paths));
 	states = malloc((n + 1) * sizeof(*states));
 	t->refs = malloc((n + 1) * sizeof(*t->refs));
-	if (!paths || !states || !t->refs) {
+	t->node_of = malloc((n + 1) * sizeof(*t->node_of));
+	if (!paths || !states || !t->refs || !t->node_of) {
 		free(paths);
 		free(states);
 		return -1;
@@ -264,14 +319,13 @@ static int build(struct evt_view *v, struct evt_view_tree *t)
 			if (e->unloaded)
 				continue;
 			paths[t->nrefs] = e->path;
-			states[t->nrefs] = evt_ctl_enabled(c, e->id, 0) ?
-					   EVT_STATE_ON : EVT_STATE_OFF;
 			t->refs[t->nrefs].ctl = c;
 			t->refs[t->nrefs].event = e;
+			states[t->nrefs] = state_of(&t->refs[t->nrefs]);
 			t->nrefs++;
 		}
 	}
-	t->root = evt_tree_build_states(paths, states, t->nrefs);
+	t->root = evt_tree_build_states(paths, states, t->nrefs, t->node_of);
 	free(paths);
 	free(states);
 	return t->root ? 0 : -1;
@@ -300,6 +354,7 @@ const struct evt_view_tree *evt_view_tree(struct evt_view *v, int pid)
 	t->pid = pid;
 	if (build(v, t)) {
 		free(t->refs);
+		free(t->node_of);
 		return NULL;
 	}
 	return &v->trees[v->ntrees++];

@@ -31,6 +31,7 @@ struct evt_view_tree {
 	int pid;
 	struct evt_tree_node *root;
 	struct evt_view_ref *refs;
+	unsigned *node_of;		/* refs[i]'s node is node_of[i]'s */
 	unsigned nrefs;
 };
 
@@ -42,8 +43,10 @@ struct evt_view {
 	unsigned nctls;
 	char **refused;			/* control files reported bad once */
 	unsigned nrefused;
-	struct evt_view_tree *trees;	/* built on demand since the refresh */
+	struct evt_view_tree *trees;	/* built on demand, kept while no
+					 * process or event comes or goes */
 	unsigned ntrees;
+	bool shape_changed;		/* since the trees were built */
 	struct evt_event_ids ids;
 	char **kernel_paths;		/* NULL when tracefs is not readable */
 	unsigned nkernel;
@@ -56,7 +59,8 @@ int evt_view_init(struct evt_view *v, const char *rundir, int pid,
 		  char *err, size_t err_size);
 void evt_view_free(struct evt_view *v);
 /* Looks again at the run directory and the processes when the view is
- * older than max_age_ns (or marked stale). */
+ * older than max_age_ns (or marked stale): trees are built again when
+ * processes or events came or went, else their states read again. */
 void evt_view_refresh(struct evt_view *v, uint64_t max_age_ns);
 static inline void evt_view_mark_stale(struct evt_view *v)
 {

@@ -5,6 +5,7 @@
 #include "quote.h"
 #include "report.h"
 #include "rules.h"
+#include "tree.h"
 #include "unit.h"
 
 static void root_never_names_printk(void)
@@ -209,8 +210,49 @@ static void control_file_names(void)
 	CHECK(evt_ctl_name_pid("99999999999-0.ctl") == -1);
 }
 
+/* Trees of several processes: one path twice is one node whose states
+ * join; states read again without a rebuild; lookups in version order. */
+static void trees_join_refold_and_find(void)
+{
+	const char *paths[] = { "printk/a.c/10", "printk/a.c/8", "printk/a.c/8-1",
+				"ftrace/print", "printk/a.c/10", "ftrace/print" };
+	enum evt_tristate st[] = { '1', '0', '0', '1', '0', '1' };
+	unsigned first[6];
+	struct evt_tree_node *root = evt_tree_build_states(paths, st, 6, first);
+	const struct evt_tree_node *n;
+	enum evt_tristate joined[6];
+	unsigned i;
+
+	CHECK(root != NULL);
+	CHECK(first[4] == 0 && first[5] == 3 && first[1] == 1);
+	n = evt_tree_find(root, "printk/a.c/10");
+	CHECK(n && n->event == 0 && n->state == 'X');
+	CHECK(evt_tree_find(root, "printk/a.c")->state == 'X');
+	CHECK(root->state == '1');	/* printk/ left out */
+	n = evt_tree_find(root, "printk/a.c");
+	CHECK(n->nchildren == 3 && !strcmp(n->children[0]->name, "8") &&
+	      !strcmp(n->children[1]->name, "8-1") &&
+	      !strcmp(n->children[2]->name, "10"));
+	CHECK(evt_tree_find(root, "printk/a.c/8-1") == n->children[1]);
+	CHECK(evt_tree_find(root, "/printk//a.c/8/") == n->children[0]);
+	CHECK(evt_tree_find(root, "printk/a.c/9") == NULL);
+	CHECK(evt_tree_find(root, "ftrace/print/below") == NULL);	/* a leaf */
+	CHECK(evt_tree_find(root, "printk/b.c") == NULL);
+	CHECK(evt_tree_find(root, "") == root);
+	/* Everything on now: joined by node, then folded again. */
+	for (i = 0; i < 6; i++)
+		joined[i] = EVT_STATE_EMPTY;
+	for (i = 0; i < 6; i++)
+		joined[first[i]] = '1';
+	evt_tree_refold(root, joined);
+	CHECK(evt_tree_find(root, "printk/a.c/10")->state == '1');
+	CHECK(evt_tree_find(root, "printk")->state == '1');
+	evt_tree_free(root);
+}
+
 int main(void)
 {
+	trees_join_refold_and_find();
 	rules_decide_and_compact();
 	reports_go_to_the_callback();
 	control_file_names();
