@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,12 +23,36 @@
 #include "rules.h"
 #include "rundir.h"
 
-static volatile sig_atomic_t stop_requested;
+/* Stop signals (SIGINT, SIGTERM, SIGHUP) received, and the last one. */
+static volatile sig_atomic_t stop_requested, stop_signal;
+/* The command, once it runs: a stop signal sent to record alone is
+ * passed on to it; one from the terminal reached it already (its whole
+ * process group gets it), and is not sent twice. */
+static volatile pid_t forward_to;
 
-static void on_stop(int sig)
+static void on_stop(int sig, siginfo_t *si, void *uc)
 {
-	(void)sig;
-	stop_requested = 1;
+	int saved = errno;
+
+	(void)uc;
+	stop_requested++;
+	stop_signal = sig;
+	if (forward_to > 0 && stop_requested == 1 && si->si_code != SI_KERNEL &&
+	    si->si_pid != forward_to)
+		kill(forward_to, sig);
+	errno = saved;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { 0 };
+
+	sa.sa_sigaction = on_stop;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 /* What draining cost this process (the engine; the command is not in it). */
@@ -69,28 +94,56 @@ static int parse_u32(const char *opt, const char *arg, uint32_t *out)
 struct until {
 	pid_t child;		/* 0: attached, or every process */
 	bool all;		/* -a without a command: until asked */
+	bool child_exited;
 	int status;
 };
 
+/*
+ * A command's recording goes on through the first stop signal, as a
+ * shell waits for its command: what the command writes while it shuts
+ * down is recorded, to its exit.  The second stops at once.  Attached,
+ * the first stops.
+ */
 static bool record_done(struct evt_collection *c, void *ctx)
 {
 	struct until *u = ctx;
 
+	if (u->child) {
+		if (stop_requested >= 2)
+			return true;
+		if (waitpid(u->child, &u->status, WNOHANG) != u->child)
+			return false;
+		u->child_exited = true;
+		return true;
+	}
 	if (stop_requested)
 		return true;
-	if (!u->child)
-		return !u->all && evt_collection_running(c) == 0;
-	return waitpid(u->child, &u->status, WNOHANG) == u->child;
+	return !u->all && evt_collection_running(c) == 0;
 }
 
-/* After ^C, the command (which the terminal's ^C reached too) gets a
- * moment to end; then recording stops regardless. */
-static void stop_child(struct until *u)
+/* The exit status: the command's, or, stopped before it ended,
+ * 128 + the signal. */
+static int child_status(const struct until *u)
 {
-	kill(u->child, SIGTERM);
-	usleep(100 * 1000);
-	if (waitpid(u->child, &u->status, WNOHANG) != u->child)
-		u->status = 0;
+	if (!u->child_exited)
+		return 128 + (stop_signal ? stop_signal : SIGINT);
+	return WIFEXITED(u->status) ? WEXITSTATUS(u->status) :
+	       WIFSIGNALED(u->status) ? 128 + WTERMSIG(u->status) : 1;
+}
+
+/* The trace directory record made for a command that could not run: it
+ * holds nothing, and is taken away again. */
+static void remove_empty_trace(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	unlinkat(fd, "metadata", 0);
+	unlinkat(fd, "evtrace/index", 0);
+	unlinkat(fd, "evtrace", AT_REMOVEDIR);
+	close(fd);
+	rmdir(path);	/* only when nothing else is there */
 }
 
 /* record -p of another user's processes, asked of evtraced. */
@@ -154,6 +207,8 @@ int cmd_record(int argc, char **argv)
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	int opt, exec_errno = 0, ret = 1, show_stats = 0, *pids = NULL;
 	struct until u = { 0, 0 };
+	bool made_output, ran = false;
+	struct stat st;
 	unsigned npids = 0, nuser, nkernel = 0;
 	char what[PATH_MAX + 64];
 
@@ -268,6 +323,7 @@ int cmd_record(int argc, char **argv)
 	o.npids = npids;
 	snprintf(what, sizeof(what), "evtrace record -o %s", o.output);
 	o.what = what;
+	made_output = lstat(o.output, &st) != 0;
 	if (evt_collection_create(&o, &c, err, sizeof(err))) {
 		cli_error("record", "%s", err);
 		goto out;
@@ -279,8 +335,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (npids)
 		cli_note_unmatched("record", patterns, nuser, cli_collection_events, c);
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
+	catch_stop_signals();
 	u.all = o.all && optind >= argc;
 	if (!npids && !u.all) {
 		/* With -a the kernel events are every CPU's already. */
@@ -296,9 +351,14 @@ int cmd_record(int argc, char **argv)
 		if (u.child < 0 || exec_errno) {
 			cli_error("record", "cannot run '%s': %s", argv[optind],
 				  strerror(u.child < 0 ? errno : exec_errno));
+			evt_collection_finish(c, NULL, err, sizeof(err));
+			if (made_output)
+				remove_empty_trace(o.output);
 			ret = 127;
-			goto out_finish;
+			goto out;
 		}
+		ran = true;
+		forward_to = u.child;
 	}
 	if (evt_collection_run(c, record_done, &u, err, sizeof(err))) {
 		/* What is on disk stays readable; the processes are not
@@ -306,11 +366,9 @@ int cmd_record(int argc, char **argv)
 		if (u.child) {
 			cli_error("record", "%s; recording stopped, '%s' runs on "
 				  "untraced", err, argv[optind]);
-			while (!stop_requested &&
+			while (stop_requested < 2 &&
 			       waitpid(u.child, &u.status, WNOHANG) != u.child)
 				usleep(20 * 1000);
-			if (stop_requested)
-				stop_child(&u);
 		} else {
 			cli_error("record", "%s; recording stopped, the processes "
 				  "run on untraced", err);
@@ -318,11 +376,11 @@ int cmd_record(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	if (u.child && stop_requested)
-		stop_child(&u);
-	ret = !u.child ? 0 : WIFEXITED(u.status) ? WEXITSTATUS(u.status) :
-	      WIFSIGNALED(u.status) ? 128 + WTERMSIG(u.status) : 1;
-out_finish:
+	ret = u.child ? child_status(&u) : 0;
+	if (u.child && !u.child_exited)
+		fprintf(stderr, "evtrace: record: stopped by a second signal before "
+			"'%s' (pid %d) ended: what it writes from now on is not "
+			"recorded, and it runs on\n", argv[optind], (int)u.child);
 	if (evt_collection_finish(c, &stats, err, sizeof(err))) {
 		cli_error("record", "%s", err);
 		ret = ret ? ret : 1;
@@ -336,6 +394,11 @@ out_finish:
 			fprintf(stderr, ", and an unknown number from %u processes "
 				"it could not follow (named above)", stats.unfollowed);
 		fputc('\n', stderr);
+		if (ran && !stats.processes && !o.untraced_ok)
+			fprintf(stderr, "evtrace: record: no traced process appeared: "
+				"'%s' is not linked with libevtrace, or its environment "
+				"was cleared (it must keep EVTRACE_COLLECTION and "
+				"EVTRACE_RUNDIR)\n", argv[optind]);
 		if (stats.lost_unbuffered)
 			fprintf(stderr, "evtrace: record: %llu of them found no "
 				"buffer (memory bound reached)\n",

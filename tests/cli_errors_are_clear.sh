@@ -15,6 +15,11 @@ expect_status 2 "$EVTRACE" record -o "$T/x"
 expect_grep "evtrace: record: no command to run" "$T/err" "no command"
 expect_status 127 "$EVTRACE" record -o "$T/x" -- /nonexistent/prog
 expect_grep "evtrace: record: cannot run '/nonexistent/prog': No such file or directory" "$T/err" "bad command"
+[ ! -e "$T/x" ] || fail "a command that could not run left a trace directory"
+# A command that is not traced: said, not an empty trace in silence.
+expect_status 0 "$EVTRACE" record -o "$T/untraced" -- true
+expect_grep "evtrace: record: no traced process appeared: 'true' is not linked with libevtrace, or its environment was cleared" "$T/err" "nothing traced"
+expect_grep "0 packets, 0 bytes from 0 processes" "$T/err" "the summary too"
 expect_status 1 "$EVTRACE" record --packet-size 1000 -o "$T/x" -- true
 expect_grep "packet size 1000 is not a power of two" "$T/err" "packet size"
 expect_status 1 "$EVTRACE" record --packets 1 -o "$T/x" -- true

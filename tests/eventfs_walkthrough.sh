@@ -172,13 +172,21 @@ fi
 
 # A process that exits while its directory is open: its files go, the
 # open directory reads as gone, within 100 ms of its end (+ slack).
-python3 - "$M/proc/$p2/events" "$p2" >"$T/gone" <<'PY' || fail "$(cat "$T/gone")"
+start_waiter
+doomed=$WAIT_PID
+for _ in $(seq 100); do [ -d "$M/proc/$doomed/events" ] && break; sleep 0.02; done
+python3 - "$M/proc/$doomed/events" "$doomed" >"$T/gone" <<'PY' || fail "$(cat "$T/gone")"
 import os, signal, sys, time
 d, pid = sys.argv[1], int(sys.argv[2])
 fd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
 assert "enable" in os.listdir(fd)
 os.kill(pid, signal.SIGKILL)
-while os.path.exists("/proc/%d/stat" % pid) and open("/proc/%d/stat" % pid).read().split()[2] != "Z":
+def running():
+    try:
+        return open("/proc/%d/stat" % pid).read().split()[2] != "Z"
+    except OSError:	# gone, or reaped while read
+        return False
+while running():
     time.sleep(0.001)
 t0 = time.monotonic()
 while os.path.exists(os.path.dirname(d)):

@@ -441,6 +441,40 @@ static void on_go(int sig)
 
 /* Waits for SIGUSR1, then loads lib and calls it every 5 ms: a library
  * that registers its events after the process started. */
+static volatile sig_atomic_t stops_seen;
+
+static void on_graceful_stop(int sig)
+{
+	(void)sig;
+	stops_seen++;
+}
+
+/* A service that shuts down cleanly: works until SIGINT or SIGTERM, then
+ * writes its shutdown in `parts` steps `part_ms` apart (further signals
+ * are only counted) and exits 3, saying how many signals it got. */
+static int mode_graceful(int parts, int part_ms)
+{
+	struct sigaction sa = { 0 };
+	long i;
+
+	sa.sa_handler = on_graceful_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	for (i = 0; !stops_seen; i++) {
+		trace_printk("working %ld\n", i);
+		usleep(10 * 1000);
+	}
+	for (i = 1; i <= parts; i++) {
+		trace_printk("flushing part %ld\n", i);
+		usleep((useconds_t)part_ms * 1000);
+	}
+	trace_printk("clean exit after %d signals\n", (int)stops_seen);
+	printf("exiting after %d signals\n", (int)stops_seen);
+	return 3;
+}
+
 /* Loads lib, says ready, unloads it at SIGUSR1 and says so, then waits. */
 static int mode_wait_unload(const char *lib)
 {
@@ -585,6 +619,8 @@ int main(int argc, char **argv)
 		ret = mode_spawn(atoi(argv[2]), atoi(argv[3]));
 	else if (!strcmp(mode, "wait-dlopen") && argc == 3)
 		ret = mode_wait_dlopen(argv[2]);
+	else if (!strcmp(mode, "graceful") && argc == 4)
+		ret = mode_graceful(atoi(argv[2]), atoi(argv[3]));
 	else if (!strcmp(mode, "wait-unload") && argc == 3)
 		ret = mode_wait_unload(argv[2]);
 	else if (!strcmp(mode, "loop") && argc == 3)
