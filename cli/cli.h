@@ -75,9 +75,11 @@ int cli_consumer_events(void *consumer,
 			void (*cb)(uint32_t id, const char *path,
 				   const char *format, void *ctx),
 			void *ctx);
-/* Says which patterns name no event there now (they may later). */
+/* Says which patterns name no event there now (they may later), or,
+ * ended, named none in the whole run. */
 void cli_note_unmatched(const char *cmd, const char *const *patterns,
-			unsigned n, cli_events_fn events, void *source);
+			unsigned n, cli_events_fn events, void *source,
+			bool ended);
 /* Prints the usage of cmd on stderr and returns 2. */
 int cli_usage(const char *cmd);
 /* --help text of cmd on stdout; returns 0. */

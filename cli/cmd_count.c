@@ -331,7 +331,7 @@ int cmd_count(int argc, char **argv)
 		goto out;
 	}
 	if (npids && nuser)
-		cli_note_unmatched("count", patterns, nuser, cli_collection_events, c);
+		cli_note_unmatched("count", patterns, nuser, cli_collection_events, c, false);
 	if (npids && nkernel &&
 	    evt_kernel_count_open(kpatterns, nkernel, pids[0], false, &u.kernel,
 				  err, sizeof(err))) {

@@ -334,7 +334,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	if (npids)
-		cli_note_unmatched("record", patterns, nuser, cli_collection_events, c);
+		cli_note_unmatched("record", patterns, nuser, cli_collection_events, c, false);
 	catch_stop_signals();
 	u.all = o.all && optind >= argc;
 	if (!npids && !u.all) {
@@ -394,6 +394,10 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, ", and an unknown number from %u processes "
 				"it could not follow (named above)", stats.unfollowed);
 		fputc('\n', stderr);
+		/* A command's patterns, now that all it registered was read. */
+		if (ran)
+			cli_note_unmatched("record", patterns, nuser,
+					   cli_collection_events, c, true);
 		if (ran && !stats.processes && !o.untraced_ok)
 			fprintf(stderr, "evtrace: record: no traced process appeared: "
 				"'%s' is not linked with libevtrace, or its environment "

@@ -156,7 +156,7 @@ int cmd_stream(int argc, char **argv)
 			}
 		}
 		cli_note_unmatched("stream", patterns, npatterns,
-				   cli_consumer_events, c);
+				   cli_consumer_events, c, false);
 	} else if (evt_live_stream_create(rundir, pid, NULL, &s, err,
 					  sizeof(err))) {
 		cli_error("stream", "%s", err);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -112,7 +113,8 @@ static void match_one(uint32_t id, const char *path, const char *format,
 }
 
 void cli_note_unmatched(const char *cmd, const char *const *patterns,
-			unsigned n, cli_events_fn events, void *source)
+			unsigned n, cli_events_fn events, void *source,
+			bool ended)
 {
 	unsigned i;
 
@@ -122,7 +124,14 @@ void cli_note_unmatched(const char *cmd, const char *const *patterns,
 		if (evt_is_kernel_path(patterns[i]))
 			continue;	/* the kernel's own, checked when named */
 		events(source, match_one, &u);
-		if (!u.matched)
+		if (u.matched)
+			continue;
+		if (ended)
+			cli_error(cmd, "%s: named no event of the recorded processes%s",
+				  patterns[i], strncmp(patterns[i], "printk", 6) ?
+				  " (printk events are named only by patterns that "
+				  "start with printk)" : "");
+		else
 			cli_error(cmd, "%s: no such event or directory now; it "
 				  "covers those registered later", patterns[i]);
 	}

@@ -20,6 +20,12 @@ expect_grep "evtrace: record: cannot run '/nonexistent/prog': No such file or di
 expect_status 0 "$EVTRACE" record -o "$T/untraced" -- true
 expect_grep "evtrace: record: no traced process appeared: 'true' is not linked with libevtrace, or its environment was cleared" "$T/err" "nothing traced"
 expect_grep "0 packets, 0 bytes from 0 processes" "$T/err" "the summary too"
+# Patterns that named nothing in a command's whole run are named.
+expect_status 0 "$EVTRACE" record -o "$T/unmatched" -e printk/nosuch -e '*tracee.c*' \
+	-e printk/tracee -- "$TRACEE" sequential 1
+expect_grep "evtrace: record: printk/nosuch: named no event of the recorded processes$" "$T/err" "a typo"
+expect_grep "evtrace: record: \*tracee.c\*: named no event of the recorded processes (printk events are named only by patterns that start with printk)" "$T/err" "a pattern missing printk"
+grep -q "printk/tracee: named" "$T/err" && fail "a pattern that matched was named"
 expect_status 1 "$EVTRACE" record --packet-size 1000 -o "$T/x" -- true
 expect_grep "packet size 1000 is not a power of two" "$T/err" "packet size"
 expect_status 1 "$EVTRACE" record --packets 1 -o "$T/x" -- true
