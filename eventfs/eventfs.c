@@ -282,14 +282,14 @@ struct open_file {
 	char path[];			/* in the tree, for enable */
 };
 
-static void write_available(struct fs *fs, FILE *f, const struct evt_tree_node *n)
+static void write_available(FILE *f, const struct evt_tree_node *n)
 {
 	unsigned i;
 
 	if (n->event >= 0)
 		fprintf(f, "%s\n", n->path);
 	for (i = 0; i < n->nchildren; i++)
-		write_available(fs, f, n->children[i]);
+		write_available(f, n->children[i]);
 }
 
 /* Every distinct format (or id) of the events at the node's path: two
@@ -361,7 +361,7 @@ static int make_text(struct fs *fs, const struct loc *l, struct open_file *of)
 		unsigned i;
 
 		if (t)
-			write_available(fs, f, t->root);
+			write_available(f, t->root);
 		for (i = 0; fs->view.kernel_paths && i < fs->view.nkernel; i++)
 			fprintf(f, "%s\n", fs->view.kernel_paths[i]);
 		break;

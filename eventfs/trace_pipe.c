@@ -76,11 +76,16 @@ static void enqueue(struct evt_pipe *p, const char *text, size_t n)
 	p->len += n;
 }
 
+struct text {
+	struct evt_pipe *p;
+	FILE *f;
+};
+
 static void to_text(const struct evt_live_event *e, void *ctx)
 {
-	struct evt_pipe *p = ((void **)ctx)[0];
+	struct text *t = ctx;
 
-	p->line(((FILE **)ctx)[1], e);
+	t->p->line(t->f, e);
 }
 
 /* One round: reads what the processes committed since the last one. */
@@ -89,8 +94,7 @@ static void fill(struct evt_pipe *p)
 	bool want;
 	char *text = NULL;
 	size_t n = 0;
-	void *ctx[2];
-	FILE *f;
+	struct text t = { .p = p };
 
 	pthread_mutex_lock(&p->stream_mu);
 	pthread_mutex_lock(&p->mu);
@@ -100,11 +104,9 @@ static void fill(struct evt_pipe *p)
 		p->stream = NULL;
 	}
 	pthread_mutex_unlock(&p->mu);
-	if (want && p->stream && (f = open_memstream(&text, &n))) {
-		ctx[0] = p;
-		ctx[1] = f;
-		evt_live_stream_poll(p->stream, to_text, ctx);
-		fclose(f);
+	if (want && p->stream && (t.f = open_memstream(&text, &n))) {
+		evt_live_stream_poll(p->stream, to_text, &t);
+		fclose(t.f);
 	}
 	pthread_mutex_unlock(&p->stream_mu);
 	if (n) {

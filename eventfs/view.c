@@ -104,12 +104,12 @@ static void file_key(const struct evt_view *v, const char *name, char *key,
 	snprintf(key, size, "%s@%llu", name, (unsigned long long)st.st_ino);
 }
 
-static bool refused(const struct evt_view *v, const char *key)
+static bool listed(char *const *keys, unsigned n, const char *key)
 {
 	unsigned i;
 
-	for (i = 0; i < v->nrefused; i++)
-		if (!strcmp(v->refused[i], key))
+	for (i = 0; i < n; i++)
+		if (!strcmp(keys[i], key))
 			return true;
 	return false;
 }
@@ -173,9 +173,13 @@ static void close_dead(struct evt_view *v)
 	v->nctls = kept;
 }
 
+/* Opens the control files that appeared.  The files given up on are
+ * listed again from this scan, so that the list holds only those still
+ * there (a long mount sees many processes come and go). */
 static void open_new(struct evt_view *v)
 {
-	char err[PATH_MAX + 300], key[128];
+	char err[PATH_MAX + 300], key[128], **was = v->refused;
+	unsigned i, nwas = v->nrefused;
 	struct dirent *d;
 	DIR *dir;
 	int fd = openat(v->rd.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -186,6 +190,8 @@ static void open_new(struct evt_view *v)
 			close(fd);
 		return;
 	}
+	v->refused = NULL;
+	v->nrefused = 0;
 	while ((d = readdir(dir))) {
 		int pid = evt_ctl_name_pid(d->d_name);
 		struct evt_ctl *c, **grown;
@@ -194,8 +200,10 @@ static void open_new(struct evt_view *v)
 		if (pid < 0 || (v->pid && pid != v->pid) || is_open(v, d->d_name))
 			continue;
 		file_key(v, d->d_name, key, sizeof(key));
-		if (refused(v, key))
+		if (listed(was, nwas, key)) {
+			refuse(v, key);
 			continue;
+		}
 		ret = evt_ctl_open(&v->rd, d->d_name, &c, err, sizeof(err));
 		if (ret == -EAGAIN || ret == -ENOENT)
 			continue;	/* not published yet, or gone */
@@ -222,6 +230,9 @@ static void open_new(struct evt_view *v)
 		v->shape_changed = true;
 	}
 	closedir(dir);
+	for (i = 0; i < nwas; i++)
+		free(was[i]);
+	free(was);
 }
 
 static enum evt_tristate state_of(const struct evt_view_ref *r)

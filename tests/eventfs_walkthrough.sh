@@ -33,6 +33,18 @@ expect_eq "$(ls "$M/events/$alive" | tr '\n' ' ')" "enable format id " "an event
 expect_eq "$(cat "$M/events/enable")" 0 "top starts off"
 expect_eq "$(st printk)" 0 "printk/ starts off"
 
+# Files planted where the mount looks, named as control files: refused,
+# said once each however often the view is refreshed, never waited on.
+mkfifo "$EVTRACE_RUNDIR/99991-0.ctl"
+ln -s /etc/passwd "$EVTRACE_RUNDIR/99992-0.ctl"
+for _ in 1 2 3 4; do
+	expect_eq "$(timeout 5 ls "$M/proc")" "$p" "proc/ beside planted files"
+	sleep 0.06
+done
+expect_eq "$(grep -c '99991-0.ctl' "$T/mount.err")" 1 "the FIFO said once"
+expect_eq "$(grep -c '99992-0.ctl' "$T/mount.err")" 1 "the symlink said once"
+rm "$EVTRACE_RUNDIR/99991-0.ctl" "$EVTRACE_RUNDIR/99992-0.ctl"
+
 # One site, then its file, then the top.
 echo 1 >"$M/events/$alive/enable"
 expect_eq "$(st "$alive")" 1 "the site after echo 1"
