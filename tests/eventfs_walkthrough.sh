@@ -237,6 +237,6 @@ MOUNTS="$MOUNTS $M"
 sleep 0.3	# it keeps serving
 expect_eq "$(cat "$M/events/$alive/enable")" 1 "served from the background"
 fusermount3 -u "$M"
-for _ in $(seq 40); do kill -0 "$daemon" 2>/dev/null || break; sleep 0.05; done
-kill -0 "$daemon" 2>/dev/null && fail "the background mount still runs after fusermount3 -u"
+for _ in $(seq 40); do running "$daemon" || break; sleep 0.05; done
+running "$daemon" && fail "the background mount still runs after fusermount3 -u"
 echo "ok: walk-through, formats, bad writes, per-process views, later events, unload ($unload_ms ms), exit ($ms ms)"

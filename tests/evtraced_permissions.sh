@@ -273,7 +273,7 @@ kernel|.*kernel/sched/sched_switch: kernel events of another user's process are 
 notyours|.*the trace directory handed over is not a directory of uid $BOB's
 ok|.*0 typed/all
 EOF
-kill -0 "$DAEMON" || fail "the daemon died of its clients"
+running "$DAEMON" || fail "the daemon died of its clients"
 
 # A client's connection process killed outright: the client says so, the
 # command it ran ends all the same (its events off).
@@ -314,6 +314,6 @@ for _ in $(seq 100); do "$EVTRACE" ls -p "$app" typed/all | grep -q '\[' || brea
 "$EVTRACE" ls -p "$app" typed/all >"$T/ls"
 if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "the dead daemon's collection left typed/all on"; fi
 feed app 2 14
-kill -0 "$app" || fail "alice's program died with the daemon"
+running "$app" || fail "alice's program died with the daemon"
 "$EVTRACE" report "$T/bob/tr2" >"$T/report"
 expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "8 9 10 11 " "what bob's recording kept"

@@ -26,7 +26,7 @@ hs=$!
 BG_PIDS="$BG_PIDS $hs"
 sleep 0.3
 "$SCRIBBLE" "$(ls "$EVTRACE_RUNDIR"/"$sp"-*.ctl)" 700 7 || fail "the scribbler did not run (stream)"
-kill -0 "$sp" || fail "the traced process died under scribbling while streamed"
+running "$sp" || fail "the traced process died under scribbling while streamed"
 kill -INT "$hs"
 set +e; wait "$hs"; st=$?; set -e
 [ "$st" = 0 ] || { cat "$T/hs.err" >&2; fail "stream exited $st under scribbling"; }
@@ -93,7 +93,7 @@ PY
 "$EVTRACE" ls -p "$WAIT_PID" >"$T/ls2" 2>"$T/err2" || true
 expect_grep "$good: offset $(cat "$T/bad_off"): registry entry size out of bounds" "$T/err2" "damaged registry"
 expect_grep "^0 ftrace/print$" "$T/ls2" "the entry before the damage"
-kill -0 "$WAIT_PID" || fail "the traced process died"
+running "$WAIT_PID" || fail "the traced process died"
 
 # A control file whose size keeps flipping under everyone who maps it (a
 # truncating attacker, or its owner by mistake): no reader dies of SIGBUS
@@ -107,7 +107,7 @@ scr=$!
 BG_PIDS="$BG_PIDS $scr"
 ev=$(tracee_event "alive %ld")
 runs=0
-while kill -0 "$scr" 2>/dev/null; do
+while running "$scr"; do
 	for cmd in "ls" "ls -f" "enable printk" "disable printk" "format $ev" "ls -p $WAIT_PID"; do
 		set +e; timeout 10 "$EVTRACE" $cmd >/dev/null 2>"$T/trunc.err"; st=$?; set -e
 		[ "$st" -le 1 ] || { cat "$T/trunc.err" >&2; fail "evtrace $cmd exited $st while the file was truncated"; }
@@ -118,7 +118,7 @@ while kill -0 "$scr" 2>/dev/null; do
 	[ "$st" -le 1 ] || [ "$st" = 124 ] || { cat "$T/trunc.err" >&2; fail "stream exited $st while the file was truncated"; }
 done
 [ "$runs" -ge 30 ] || fail "only $runs commands ran under truncation"
-kill -0 "$WAIT_PID" || fail "the traced process died of its truncated control file"
+running "$WAIT_PID" || fail "the traced process died of its truncated control file"
 expect_grep "the control file shrank under this process; it runs untraced from now on" "$T/waiter.err" "the traced process says it runs untraced"
 kill -9 "$WAIT_PID"
 # The recorder: the process it cannot follow is named, and the summary

@@ -27,6 +27,13 @@ trap 'exit 130' INT
 trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# Whether PID runs: not gone and not a zombie. kill -0 alone succeeds
+# on a zombie, and an orphan may stay one for seconds before the
+# machine's init reaps it.
+running() {
+	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$_st" ] && [ "${_st%% *}" != Z ]
+}
 expect_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
 expect_grep() { grep -q -- "$1" "$2" || { cat "$2" >&2; fail "$3: no '$1' in $2"; }; }
 # Runs a command that must fail with status $1, its stderr saved in $T/err.

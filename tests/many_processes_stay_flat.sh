@@ -12,7 +12,7 @@ if ldd "$EVTRACE" | grep -qE 'libasan|libtsan'; then n1=60 n2=80; fi
 rec=$!
 BG_PIDS="$BG_PIDS $rec"
 maxf=0; maxc=0; samples=0
-while kill -0 "$rec" 2>/dev/null; do
+while running "$rec"; do
 	f=$(ls "/proc/$rec/fd" 2>/dev/null | wc -l)
 	c=$(ls "$EVTRACE_RUNDIR" 2>/dev/null | grep -c '\.ctl$' || true)
 	[ "$f" -gt "$maxf" ] && maxf=$f

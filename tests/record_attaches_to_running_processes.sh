@@ -37,14 +37,14 @@ done <"$T/runs1"
 "$EVTRACE" ls -p "$P" "$site" >"$T/ls.after"
 expect_eq "$(tail -1 "$T/ls.after")" "0 $site" "event after detaching"
 grep -q "^# collection" "$T/ls.after" && fail "a collection is left in the process after detaching"
-kill -0 "$P" || fail "the process did not survive being attached to"
+running "$P" || fail "the process did not survive being attached to"
 # The processes exit: the recording ends by itself, with their events.
 "$EVTRACE" record -p "$P" -o "$T/tr3" 2>"$T/rec3.err" &
 rec=$!
 sleep 0.4
 kill -TERM "$P"
-for _ in $(seq 100); do kill -0 "$rec" 2>/dev/null || break; sleep 0.05; done
-kill -0 "$rec" 2>/dev/null && fail "record -p did not end when its process exited"
+for _ in $(seq 100); do running "$rec" || break; sleep 0.05; done
+running "$rec" && fail "record -p did not end when its process exited"
 wait "$rec" || fail "record -p exited $? after its process exited"
 "$EVTRACE" report "$T/tr3" >"$T/report3"
 python3 "$CHECK" loop "$T/report3" 4 50 >/dev/null

@@ -5,17 +5,39 @@
 # keeps what was drained, and leaves the command running.
 . "$(dirname "$0")/lib.sh"
 
-# on_pty OUT CTRL_CS GAP -- CMD...: runs CMD on a new terminal, types
-# ^C CTRL_CS times once the command says "ready" (GAP seconds apart),
-# saves what the terminal showed in OUT and prints CMD's exit status.
+# on_pty OUT CTRL_CS GAP -- CMD...: runs CMD on a new terminal as a
+# shell would (the session's leader stays, CMD in a foreground process
+# group of its own), types ^C CTRL_CS times once the command says
+# "ready" (GAP seconds apart), saves what the terminal showed in OUT and
+# prints CMD's exit status (128+N for signal N, as the shell says it).
 on_pty() {
 	out=$1 n=$2 gap=$3; shift 4
 	python3 - "$out" "$n" "$gap" "$@" <<'PY'
-import os, pty, sys, time
+import os, pty, signal, sys, time
 out, n, gap, argv = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4:]
+JOB_SIGNALS = (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTOU, signal.SIGPIPE)
 pid, fd = pty.fork()
 if pid == 0:
-    os.execvp(argv[0], argv)
+    # The "shell": ignores the terminal's signals, gives the terminal to
+    # the job, takes it back when the job ends and only then leaves, so
+    # the terminal is not hung up on what the job left running.
+    for s in JOB_SIGNALS:
+        signal.signal(s, signal.SIG_IGN)
+    job = os.fork()
+    if job == 0:
+        os.setpgid(0, 0)
+        os.tcsetpgrp(0, os.getpid())
+        for s in JOB_SIGNALS:
+            signal.signal(s, signal.SIG_DFL)
+        os.execvp(argv[0], argv)
+    try:
+        os.setpgid(job, job)
+        os.tcsetpgrp(0, job)
+    except OSError:
+        pass  # the job did it first
+    _, st = os.waitpid(job, 0)
+    os.tcsetpgrp(0, os.getpgrp())
+    os._exit(128 + os.WTERMSIG(st) if os.WIFSIGNALED(st) else os.WEXITSTATUS(st))
 buf = b""
 def more(timeout):
     end = time.monotonic() + timeout
@@ -41,9 +63,17 @@ for i in range(n):
     if i + 1 < n:
         more(gap)
 t0 = time.monotonic()
-while more(0.1) and time.monotonic() - t0 < 20:
-    pass
-_, status = os.waitpid(pid, 0)
+status = None
+while time.monotonic() - t0 < 20:
+    ended, st = os.waitpid(pid, os.WNOHANG)
+    if ended:
+        status = st
+        break
+    more(0.05)
+more(0.1)  # what the job wrote just before it ended
+if status is None:
+    os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
 open(out, "wb").write(buf)
 print(os.waitstatus_to_exitcode(status))
 print("%.2f" % (time.monotonic() - t0), file=sys.stderr)
@@ -94,7 +124,7 @@ secs=$(cat "$T/time2")
 awk "BEGIN { exit !($secs < 2) }" || fail "record took $secs s after the second ^C"
 child=$(sed -n "s/.*ready \([0-9]*\).*/\1/p" "$T/pty2" | head -1)
 BG_PIDS="$BG_PIDS $child"
-kill -0 "$child" 2>/dev/null || fail "the command did not run on after the second ^C"
+running "$child" || fail "the command did not run on after the second ^C"
 "$EVTRACE" report "$T/tr2" >"$T/report"
 expect_grep "flushing part 3" "$T/report" "the parts drained before the second ^C"
 grep -q "clean exit" "$T/report" && fail "the trace has an exit that came after it stopped"

@@ -39,8 +39,8 @@ expect_status 1 "$EVTRACE" stream -p "$p"
 expect_grep "another stream without -e is reading the default collection; give -e PATTERN for a stream of its own" "$T/err" "second reader"
 # The first ends by itself when its process exits.
 kill -9 "$p"
-for _ in $(seq 100); do kill -0 "$s2" 2>/dev/null || break; sleep 0.05; done
-kill -0 "$s2" 2>/dev/null && fail "stream -p did not end after its process"
+for _ in $(seq 100); do running "$s2" || break; sleep 0.05; done
+running "$s2" && fail "stream -p did not end after its process"
 grep -q ': alive' "$T/s2" || fail "no events in the second stream"
 expect_status 1 "$EVTRACE" stream -p 999999
 expect_grep "evtrace: stream: pid 999999: no traced process with this pid" "$T/err" "absent pid"
@@ -54,7 +54,7 @@ s3=$!
 sleep 0.3
 kill -9 "$s3"
 sleep 0.5
-kill -0 "$p" || fail "the program died with its stream"
+running "$p" || fail "the program died with its stream"
 "$EVTRACE" ls -p "$p" "$ev" >"$T/ls"
 expect_eq "$(tail -1 "$T/ls")" "0 $ev [1]" "on after the stream died"
 expect_grep "^# collection slot 1: its engine is gone" "$T/ls" "ls says the engine is gone"
