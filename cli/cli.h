@@ -100,6 +100,17 @@ void cli_print_line(const char *comm, uint32_t tid, uint16_t cpu,
 		    int64_t monotonic_ns, const char *text, size_t text_len);
 void cli_print_lost(const char *comm, uint32_t tid, int64_t monotonic_ns,
 		    uint64_t lost);
+/* The same lines with the time already written as text. */
+void cli_fprint_event_at(FILE *f, const char *comm, uint32_t tid,
+			 uint16_t cpu, const char *time, const char *path,
+			 const char *text, size_t text_len);
+void cli_fprint_lost_at(FILE *f, const char *comm, uint32_t tid,
+			const char *time, uint64_t lost);
+/* "s" unless n is 1. */
+static inline const char *cli_plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
 
 /* An event's format as `format` prints it: a printk format quoted, a
  * typed event's format text as it stands, every line after indent. */

@@ -211,7 +211,8 @@ static void user_event(const struct evt_live_event *e, void *ctx)
 	    evt_live_record_add(t->out, e, t->out_err, sizeof(t->out_err)))
 		output_failed(t);
 	if (!e->path) {
-		snprintf(text, sizeof(text), "lost %" PRIu64 " events", e->lost);
+		snprintf(text, sizeof(text), "lost %" PRIu64 " event%s", e->lost,
+			 cli_plural(e->lost));
 		trace_lines_text(t->lines, &w, text, strlen(text));
 		t->lost += e->lost;
 		return;

@@ -52,9 +52,30 @@ static const struct command commands[] = {
 	  "trace cannot be written (a full disk, DIR removed), recording stops\n"
 	  "where the trace is whole, CMD runs on untraced, and record exits 1\n"
 	  "when CMD ends.\n" },
-	{ "report", cmd_report, "report DIR",
-	  "Print the events of the trace in DIR, one line each, time-ordered\n"
-	  "across threads and processes, then lost-event lines and a summary.\n" },
+	{ "report", cmd_report,
+	  "report [-e PATTERN]... [-p PID[,PID]...] [-t TID[,TID]...] [--since TIME] [--until TIME] [--clock CLOCK] [--stats | --json] [DIR]",
+	  "Print the events of the trace in DIR (default: trace), one line each,\n"
+	  "time-ordered across threads and processes, with lost-event lines, then\n"
+	  "a summary.\n\n"
+	  "  -e, --event PATTERN    only events PATTERN names (repeatable)\n"
+	  "  -p, --pid PID[,PID]... only these processes (repeatable)\n"
+	  "  -t, --tid TID[,TID]... only these threads (repeatable)\n"
+	  "      --since TIME       nothing before TIME: seconds after the trace's\n"
+	  "                         first event (1.5), a time of day on its date\n"
+	  "                         (14:03:07.25) or a local date and time\n"
+	  "                         (2026-12-04T14:03:07)\n"
+	  "      --until TIME       nothing after TIME\n"
+	  "      --clock CLOCK      times as monotonic (CLOCK_MONOTONIC seconds, the\n"
+	  "                         default), realtime (local date and time, to line\n"
+	  "                         up with logs) or relative (seconds after the\n"
+	  "                         trace's first event)\n"
+	  "      --stats            per event: count, rate, first and last time; per\n"
+	  "                         thread: events and lost; instead of the events\n"
+	  "      --json             one JSON object per line and event, with its\n"
+	  "                         decoded fields (the summary goes to stderr)\n\n"
+	  "Lost-event lines are kept by -e (a loss may hide any event) and\n"
+	  "filtered by process, thread and time.  Exits 1 when part of the trace\n"
+	  "could not be read (said on stderr), 0 otherwise.\n" },
 	{ "ls", cmd_ls, "ls [-p PID] [-f] [--ids] [PATH]",
 	  "Show the event tree of running traced processes (or of PID) with the\n"
 	  "state of every directory and event: 0, 1, X (mixed) or ? (nothing\n"
@@ -245,11 +266,21 @@ int cli_help(const char *cmd)
 	return 0;
 }
 
+/* getopt's own messages name argv[0]: "evtrace: <command>" then. */
+static int run(const struct command *c, int argc, char **argv)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "evtrace: %s", c->name);
+	argv[0] = name;
+	return c->run(argc, argv);
+}
+
 int cli_run(int argc, char **argv)
 {
 	const struct command *c = find(argv[0]);
 
-	return c ? c->run(argc, argv) : cli_error(argv[0], "not a command");
+	return c ? run(c, argc, argv) : cli_error(argv[0], "not a command");
 }
 
 static void usage(FILE *f)
@@ -284,5 +315,5 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	return c->run(argc - 1, argv + 1);
+	return run(c, argc - 1, argv + 1);
 }

@@ -12,28 +12,50 @@
 #include "ctl.h"
 #include "quote.h"
 
+static void print_prefix_at(FILE *f, const char *comm, uint32_t tid,
+			    const char *cpu, const char *time)
+{
+	fprintf(f, "%16s-%-7u [%s] %s: ", comm, tid, cpu, time);
+}
+
 static void print_prefix(FILE *f, const char *comm, uint32_t tid,
 			 const char *cpu, int64_t ns)
 {
+	char time[32];
+
 	if (ns < 0)
 		ns = 0;
-	fprintf(f, "%16s-%-7u [%s] %" PRId64 ".%09" PRId64 ": ", comm, tid, cpu,
-		ns / 1000000000, ns % 1000000000);
+	snprintf(time, sizeof(time), "%" PRId64 ".%09" PRId64, ns / 1000000000,
+		 ns % 1000000000);
+	print_prefix_at(f, comm, tid, cpu, time);
 }
 
-void cli_fprint_event(FILE *f, const char *comm, uint32_t tid, uint16_t cpu,
-		      int64_t monotonic_ns, const char *path, const char *text,
-		      size_t n)
+void cli_fprint_event_at(FILE *f, const char *comm, uint32_t tid,
+			 uint16_t cpu, const char *time, const char *path,
+			 const char *text, size_t n)
 {
 	char cpu_text[8];
 
 	if (n && text[n - 1] == '\n')
 		n--;
 	snprintf(cpu_text, sizeof(cpu_text), "%03u", cpu);
-	print_prefix(f, comm, tid, cpu_text, monotonic_ns);
+	print_prefix_at(f, comm, tid, cpu_text, time);
 	fprintf(f, "%s: ", path);
 	fwrite(text, 1, n, f);	/* as printf made it, NULs included */
 	putc('\n', f);
+}
+
+void cli_fprint_event(FILE *f, const char *comm, uint32_t tid, uint16_t cpu,
+		      int64_t monotonic_ns, const char *path, const char *text,
+		      size_t n)
+{
+	char time[32];
+
+	if (monotonic_ns < 0)
+		monotonic_ns = 0;
+	snprintf(time, sizeof(time), "%" PRId64 ".%09" PRId64,
+		 monotonic_ns / 1000000000, monotonic_ns % 1000000000);
+	cli_fprint_event_at(f, comm, tid, cpu, time, path, text, n);
 }
 
 void cli_print_event(const char *comm, uint32_t tid, uint16_t cpu,
@@ -54,11 +76,18 @@ void cli_print_line(const char *comm, uint32_t tid, uint16_t cpu,
 	putchar('\n');
 }
 
+void cli_fprint_lost_at(FILE *f, const char *comm, uint32_t tid,
+			const char *time, uint64_t lost)
+{
+	print_prefix_at(f, comm, tid, "---", time);
+	fprintf(f, "lost %" PRIu64 " event%s\n", lost, cli_plural(lost));
+}
+
 void cli_fprint_lost(FILE *f, const char *comm, uint32_t tid,
 		     int64_t monotonic_ns, uint64_t lost)
 {
 	print_prefix(f, comm, tid, "---", monotonic_ns);
-	fprintf(f, "lost %" PRIu64 " events\n", lost);
+	fprintf(f, "lost %" PRIu64 " event%s\n", lost, cli_plural(lost));
 }
 
 void cli_print_lost(const char *comm, uint32_t tid, int64_t monotonic_ns,

@@ -203,9 +203,12 @@ static void advance(struct reader *r, struct cursor *c)
 			break;
 		}
 	}
-	if (c->have)
+	if (c->have) {
 		c->item.monotonic_ns = evt_clock_to_monotonic_ns(&r->ix.clock,
 								 c->item.timestamp);
+		c->item.realtime_ns = c->item.monotonic_ns +
+			(r->ix.clock.ref_realtime_ns - r->ix.clock.ref_monotonic_ns);
+	}
 }
 
 static int open_cursor(struct reader *r, const char *dir, const char *name)
@@ -293,13 +296,23 @@ int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
 		   struct evt_trace_stats *stats, char *err, size_t err_size)
 {
 	struct reader r = { .stats = stats };
+	struct stat st;
 	struct dirent **names = NULL;
 	unsigned *heap = NULL, nheap = 0, k;
 	char index[PATH_MAX];
 	int n, i, ret = -1;
 
 	memset(stats, 0, sizeof(*stats));
+	if (stat(dir, &st))
+		return snprintf(err, err_size, errno == ENOENT ? "%s: no such trace "
+				"directory" : "%s: %s", dir, strerror(errno)), -1;
+	if (!S_ISDIR(st.st_mode))
+		return snprintf(err, err_size, "%s: not a directory (a trace is "
+				"the directory record writes)", dir), -1;
 	snprintf(index, sizeof(index), "%s/evtrace/index", dir);
+	if (access(index, F_OK) && errno == ENOENT)
+		return snprintf(err, err_size, "%s: not an evtrace trace (no "
+				"evtrace/index in it)", dir), -1;
 	if (evt_trace_index_read(index, &r.ix, err, err_size))
 		return -1;
 	n = scandir(dir, &names, is_stream_file, alphasort);

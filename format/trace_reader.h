@@ -25,6 +25,7 @@ struct evt_trace_item {
 	enum evt_item_kind kind;
 	uint64_t timestamp;		/* trace clock */
 	int64_t monotonic_ns;
+	int64_t realtime_ns;		/* the same instant, CLOCK_REALTIME */
 	uint32_t pid;
 	uint32_t tid;
 	const char *comm;

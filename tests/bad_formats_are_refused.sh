@@ -6,5 +6,5 @@ expect_grep 'printk/tracee/tests/progs/tracee.c/[0-9]*: format "bad %n\\n": conv
 expect_grep "also bad %Lf.*length modifier not supported" "$T/err" "%Lf refused"
 "$EVTRACE" report "$T/tr" >"$T/report"
 expect_grep ": good 1$" "$T/report" "good site works"
-expect_grep "# 1 events, 0 lost" "$T/report" "only the good event"
+expect_grep "# 1 event, 0 lost" "$T/report" "only the good event"
 bt_agrees "$T/tr"

@@ -28,7 +28,7 @@ def report(path):
         if not m:
             fail('unparsable report line: %r' % line)
         rest = m.group('rest')
-        lm = re.fullmatch(r'lost (\d+) events', rest)
+        lm = re.fullmatch(r'lost (\d+) events?', rest)
         if lm and m.group('cpu') == '---':
             lost += int(lm.group(1))
             continue
@@ -37,7 +37,7 @@ def report(path):
                            name=name, text=text))
     if summary is None:
         fail('report has no summary line')
-    sm = re.match(r'# (\d+) events, (\d+) lost', summary)
+    sm = re.match(r'# (\d+) events?, (\d+) lost', summary)
     if int(sm.group(1)) != len(events) or int(sm.group(2)) != lost:
         fail('summary %r disagrees with %d events, %d lost' %
              (summary, len(events), lost))

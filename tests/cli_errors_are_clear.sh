@@ -34,9 +34,8 @@ mkdir "$T/notatrace"; touch "$T/notatrace/precious"
 expect_status 1 "$EVTRACE" record -o "$T/notatrace" -- true
 expect_grep "exists and is not an evtrace trace" "$T/err" "output protection"
 [ -f "$T/notatrace/precious" ] || fail "record removed a file it did not own"
-expect_status 2 "$EVTRACE" report
 expect_status 1 "$EVTRACE" report "$T/nonexistent"
-expect_grep "evtrace: report: $T/nonexistent/evtrace/index: No such file or directory" "$T/err" "report of nothing"
+expect_grep "evtrace: report: $T/nonexistent: no such trace directory" "$T/err" "report of nothing"
 expect_status 2 "$EVTRACE" enable
 "$EVTRACE" record --help | grep -q -- "--overwrite" || fail "record --help"
 # An unusable run directory: the program runs untraced, record says why.

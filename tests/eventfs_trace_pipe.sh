@@ -32,7 +32,7 @@ for f in files:
         m = re.match(r"\s*\S+-(\d+)\s+\[[-\d]+\] \d+\.\d{9}: (.*)$", line)
         if not m or m.group(1) != pid:
             continue
-        l = re.match(r"lost (\d+) events$", m.group(2))
+        l = re.match(r"lost (\d+) events?$", m.group(2))
         if l:
             lost += int(l.group(1)); continue
         n = int(re.match(r"printk/\S+: burst (\d+)$", m.group(2)).group(1))

@@ -75,7 +75,7 @@ bt() {
 bt_agrees() {
 	bt "$1" >"$T/bt.agree"
 	"$EVTRACE" report "$1" >"$T/report.agree"
-	ours=$(sed -n 's/^# \([0-9]*\) events.*/\1/p' "$T/report.agree")
+	ours=$(sed -n 's/^# \([0-9]*\) events\{0,1\},.*/\1/p' "$T/report.agree")
 	theirs=$(wc -l <"$T/bt.agree")
 	[ "$ours" = "$theirs" ] || fail "babeltrace2 shows $theirs events, report $ours in $1"
 }

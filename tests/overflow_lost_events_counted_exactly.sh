@@ -8,4 +8,4 @@ python3 "$CHECK" count "$T/report" "$T/bt" 300000 "burst " >"$T/counts"
 grep -q 'lost [1-9]' "$T/counts" || fail "the buffer did not overflow: $(cat "$T/counts")"
 lost=$(sed -n 's/.*lost //p' "$T/counts")
 expect_grep "; $lost events lost" "$T/rec.err" "record's summary"
-grep -q 'lost [0-9]* events$' "$T/report" || fail "no lost-event line in the report"
+grep -q 'lost [0-9]* events\?$' "$T/report" || fail "no lost-event line in the report"

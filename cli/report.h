@@ -1,0 +1,54 @@
+/*
+ * report.h - what evtrace report's options need apart from the walk in
+ * cmd_report.c: times on the clock asked for (report_time.c), events as
+ * JSON lines (report_json.c) and per-event and per-thread counts
+ * (report_stats.c).
+ */
+#ifndef EVT_CLI_REPORT_H
+#define EVT_CLI_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "trace_reader.h"
+
+enum report_clock { REPORT_MONOTONIC, REPORT_REALTIME, REPORT_RELATIVE };
+
+/* --since/--until: seconds after the trace's first item, a wall-clock
+ * time of day on the date of that item, or a full local date and time. */
+struct report_time {
+	enum { TIME_UNSET, TIME_RELATIVE, TIME_OF_DAY, TIME_DATE } kind;
+	int64_t ns;		/* RELATIVE: after the start; else within the second */
+	int year, mon, mday, hour, min, sec;
+};
+
+/* Parses ARG of option opt; 0, or -1 with why in err. */
+int report_time_parse(const char *arg, struct report_time *t, char *err,
+		      size_t err_size);
+/* The CLOCK_REALTIME instant t names, for a trace whose first item was
+ * at start_realtime_ns (RELATIVE included). */
+int64_t report_time_resolve(const struct report_time *t,
+			    int64_t start_realtime_ns);
+/* The item's time as report prints it on clock c: "<s>.<ns>", seconds
+ * since the start, or "YYYY-MM-DDTHH:MM:SS.<ns>" in local time. */
+void report_time_text(char *buf, size_t size, enum report_clock c,
+		      int64_t monotonic_ns, int64_t realtime_ns,
+		      int64_t start_monotonic_ns);
+
+/* One JSON object on one line for the item (an event or a lost-events
+ * notice). */
+void report_json_item(FILE *f, const struct evt_trace_item *it);
+
+struct report_stats;
+struct report_stats *report_stats_new(void);
+/* Counts an event or a lost-events notice; -1 when out of memory. */
+int report_stats_add(struct report_stats *s, const struct evt_trace_item *it);
+/* The table: per event count, rate over the span of what was counted,
+ * first and last time; per thread events and lost. */
+void report_stats_print(FILE *f, const struct report_stats *s,
+			enum report_clock c, int64_t start_monotonic_ns,
+			int64_t realtime_offset_ns);
+void report_stats_free(struct report_stats *s);
+
+#endif
