@@ -37,17 +37,18 @@ static bool ours(const char *name, bool sub)
 }
 
 /*
- * Checks that every entry of dirfd is one evtrace writes, then removes
- * them (unlinkat removes a symlink, never what it points to).
+ * Checks that every entry of dirfd is one evtrace writes and, with
+ * remove, removes them (unlinkat removes a symlink, never what it points
+ * to).  *entries counts them.
  */
-static int empty_old(int dirfd, bool sub, const char *path, char *err,
-		     size_t err_size)
+static int check_entries(int dirfd, bool sub, const char *path, bool remove,
+			 unsigned *entries, char *err, size_t err_size)
 {
 	struct dirent *e;
 	int pass, fd;
 	DIR *dh;
 
-	for (pass = 0; pass < 2; pass++) {
+	for (pass = 0; pass < (remove ? 2 : 1); pass++) {
 		fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		dh = fd < 0 ? NULL : fdopendir(fd);
 		if (!dh) {
@@ -56,6 +57,7 @@ static int empty_old(int dirfd, bool sub, const char *path, char *err,
 				close(fd);
 			return -1;
 		}
+		*entries = 0;
 		while ((e = readdir(dh))) {
 			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
 			    (!sub && !strcmp(e->d_name, "evtrace")))
@@ -67,6 +69,7 @@ static int empty_old(int dirfd, bool sub, const char *path, char *err,
 				closedir(dh);
 				return -1;
 			}
+			(*entries)++;
 			if (pass == 1 && unlinkat(dirfd, e->d_name, 0) && errno != ENOENT) {
 				snprintf(err, err_size, "%s/%s: %s", path, e->d_name,
 					 strerror(errno));
@@ -106,11 +109,112 @@ static int open_own_dir(int dirfd, const char *name, const char *path,
 	return fd;
 }
 
+/*
+ * An existing directory at path (its fd): an empty one, or an evtrace
+ * trace of the caller's holding only trace files; anything else is
+ * refused.  *kept counts the files of the trace; with remove they are
+ * removed, evtrace/ too.
+ */
+static int check_old(int fd, const char *path, bool remove, unsigned *kept,
+		     char *err, size_t err_size)
+{
+	char sub_path[PATH_MAX + 16];
+	unsigned top, below = 0;
+	struct stat st;
+	bool trace = fstatat(fd, "evtrace", &st, AT_SYMLINK_NOFOLLOW) == 0;
+
+	snprintf(sub_path, sizeof(sub_path), "%s/evtrace", path);
+	if (!trace) {
+		int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		DIR *dh = dfd < 0 ? NULL : fdopendir(dfd);
+		struct dirent *e;
+		bool empty = true;
+
+		while (dh && (e = readdir(dh)))
+			empty &= !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+		if (dh)
+			closedir(dh);
+		else if (dfd >= 0)
+			close(dfd);
+		if (!empty) {
+			snprintf(err, err_size, "%s: exists and is not an evtrace "
+				 "trace; remove it or choose another directory with -o",
+				 path);
+			return -1;
+		}
+		*kept = 0;
+		return 0;
+	}
+	if (check_entries(fd, false, path, remove, &top, err, err_size))
+		return -1;
+	{
+		int sub_fd = open_own_dir(fd, "evtrace", sub_path, err, err_size);
+
+		if (sub_fd < 0)
+			return -1;
+		if (check_entries(sub_fd, true, sub_path, remove, &below, err,
+				  err_size)) {
+			close(sub_fd);
+			return -1;
+		}
+		close(sub_fd);
+	}
+	if (remove && unlinkat(fd, "evtrace", AT_REMOVEDIR)) {
+		snprintf(err, err_size, "%s: %s", sub_path, strerror(errno));
+		return -1;
+	}
+	*kept = top + below;
+	return 0;
+}
+
+/*
+ * The trace at path becomes path.old, as perf.data becomes perf.data.old:
+ * a path.old there before goes, if it is a trace of the caller's.
+ */
+static int keep_as_old(const char *path, char *err, size_t err_size)
+{
+	char old[PATH_MAX + 8];
+	size_t n = strlen(path);
+	struct stat st;
+	unsigned files;
+	int fd;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	snprintf(old, sizeof(old), "%.*s.old", (int)n, path);
+	if (fstatat(AT_FDCWD, old, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		int bad;
+
+		fd = open_own_dir(AT_FDCWD, old, old, err, err_size);
+		if (fd < 0)
+			return -1;
+		/* all checked before anything goes */
+		bad = check_old(fd, old, false, &files, err, err_size) ||
+		      check_old(fd, old, true, &files, err, err_size);
+		close(fd);
+		if (bad)
+			return -1;
+		if (rmdir(old)) {
+			snprintf(err, err_size, "%s: %s", old, strerror(errno));
+			return -1;
+		}
+	} else if (errno != ENOENT) {
+		snprintf(err, err_size, "%s: %s", old, strerror(errno));
+		return -1;
+	}
+	if (rename(path, old)) {
+		snprintf(err, err_size, "%s: cannot keep the trace there as %s: %s",
+			 path, old, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int evt_trace_dir_open(struct evt_trace_dir *d, const char *path, char *err,
 		       size_t err_size)
 {
 	char sub_path[PATH_MAX + 16];
-	struct stat st;
+	unsigned files;
 	bool fresh;
 
 	d->fd = d->sub_fd = -1;
@@ -124,57 +228,42 @@ int evt_trace_dir_open(struct evt_trace_dir *d, const char *path, char *err,
 	d->fd = open_own_dir(AT_FDCWD, path, path, err, err_size);
 	if (d->fd < 0)
 		return -1;
-	if (!fresh) {
-		/* An old trace (its evtrace/, whose index a recording that
-		 * failed at its start never wrote), or an empty directory. */
-		bool trace = fstatat(d->fd, "evtrace", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			     S_ISDIR(st.st_mode);
-
-		if (!trace) {
-			int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			DIR *dh = fd < 0 ? NULL : fdopendir(fd);
-			struct dirent *e;
-			bool empty = true;
-
-			while (dh && (e = readdir(dh)))
-				empty &= !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-			if (dh)
-				closedir(dh);
-			else if (fd >= 0)
-				close(fd);
-			if (!empty) {
-				snprintf(err, err_size, "%s: exists and is not an evtrace "
-					 "trace; remove it or choose another directory with -o",
-					 path);
-				goto fail;
-			}
+	/* An old trace is kept as path.old; an empty one (a recording that
+	 * failed at its start leaves evtrace/ alone) or an empty directory
+	 * is used. */
+	if (!fresh && check_old(d->fd, path, false, &files, err, err_size))
+		goto fail;
+	if (!fresh && files) {
+		evt_trace_dir_close(d);
+		if (keep_as_old(path, err, err_size))
+			return -1;
+		if (mkdir(path, 0700)) {
+			snprintf(err, err_size, "%s: %s", path, strerror(errno));
+			return -1;
 		}
-		if (empty_old(d->fd, false, path, err, err_size))
-			goto fail;
-		if (trace) {
-			d->sub_fd = open_own_dir(d->fd, "evtrace", sub_path, err, err_size);
-			if (d->sub_fd < 0 || empty_old(d->sub_fd, true, sub_path, err, err_size))
-				goto fail;
-		}
+		d->fd = open_own_dir(AT_FDCWD, path, path, err, err_size);
+		if (d->fd < 0)
+			return -1;
+	} else if (!fresh && check_old(d->fd, path, true, &files, err, err_size))
+		goto fail;
+	if (mkdirat(d->fd, "evtrace", 0700) && errno != EEXIST) {
+		snprintf(err, err_size, "%s: %s", sub_path, strerror(errno));
+		goto fail;
 	}
-	if (d->sub_fd < 0) {
+	{
 		uid_t uid;
 		gid_t gid;
 
-		if (mkdirat(d->fd, "evtrace", 0700) && errno != EEXIST) {
-			snprintf(err, err_size, "%s: %s", sub_path, strerror(errno));
-			goto fail;
-		}
 		/* Made for someone else (evtraced): theirs, as the files. */
 		if (evt_policy_output_given(&uid, &gid) &&
 		    fchownat(d->fd, "evtrace", uid, gid, AT_SYMLINK_NOFOLLOW)) {
 			snprintf(err, err_size, "%s: %s", sub_path, strerror(errno));
 			goto fail;
 		}
-		d->sub_fd = open_own_dir(d->fd, "evtrace", sub_path, err, err_size);
-		if (d->sub_fd < 0)
-			goto fail;
 	}
+	d->sub_fd = open_own_dir(d->fd, "evtrace", sub_path, err, err_size);
+	if (d->sub_fd < 0)
+		goto fail;
 	return 0;
 fail:
 	evt_trace_dir_close(d);

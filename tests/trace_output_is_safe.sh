@@ -1,5 +1,6 @@
-# The trace directory: made 0700 with 0600 files; an old trace is replaced
-# only by its owner and never written through a planted symlink; a full
+# The trace directory: made 0700 with 0600 files; an old trace is kept as
+# DIR.old, replaced only by its owner and never written through a planted
+# symlink; a full
 # disk or a removed directory stops the recording with one message naming
 # the file, the traced program runs to its end, what was written reads
 # back whole, and record exits 1.
@@ -8,16 +9,43 @@
 expect_eq "$(stat -c %a "$T/tr") $(stat -c %a "$T/tr/evtrace") $(stat -c %a "$T/tr/metadata") $(stat -c %a "$T/tr/evtrace/index")" \
 	"700 700 600 600" "modes of a new trace"
 for f in "$T"/tr/stream_*; do expect_eq "$(stat -c %a "$f")" 600 "mode of $f"; done
-# Symlinks planted in an old trace are removed, never followed.
+# The trace there before is kept as DIR.old, replacing an older DIR.old.
+"$EVTRACE" record -o "$T/tr" -- "$TRACEE" threads 1 20 >/dev/null 2>&1
+"$EVTRACE" report "$T/tr" | grep -q "# 20 events, 0 lost" || fail "the new trace"
+"$EVTRACE" report "$T/tr.old" | grep -q "# 10 events, 0 lost" || fail "the old trace kept as tr.old"
+expect_eq "$(stat -c %a "$T/tr.old")" 700 "mode of the kept trace"
+# Symlinks planted in an old trace or in the one before are removed or
+# moved, never followed.
 mkdir -m 700 "$T/victim"
 echo precious >"$T/victim/file"
-ln -s "$T/victim/file" "$T/tr/metadata.tmp"
-ln -s "$T/victim/file" "$T/tr/evtrace/index.tmp"
-ln -s "$T/victim/file" "$T/tr/stream_1-0_0_0_1"
-"$EVTRACE" record -o "$T/tr" -- "$TRACEE" threads 1 10 >/dev/null 2>&1
+for d in tr tr.old; do
+	ln -s "$T/victim/file" "$T/$d/metadata.tmp"
+	ln -s "$T/victim/file" "$T/$d/evtrace/index.tmp"
+	ln -s "$T/victim/file" "$T/$d/stream_1-0_0_0_1"
+done
+"$EVTRACE" record -o "$T/tr" -- "$TRACEE" threads 1 30 >/dev/null 2>&1
 expect_eq "$(cat "$T/victim/file")" precious "a file behind a planted symlink"
-[ ! -L "$T/tr/metadata.tmp" ] && [ ! -L "$T/tr/evtrace/index.tmp" ] || fail "planted symlinks left in the trace"
-"$EVTRACE" report "$T/tr" | grep -q "# 10 events, 0 lost" || fail "the replacing trace"
+[ ! -L "$T/tr/metadata.tmp" ] && [ ! -L "$T/tr/evtrace/index.tmp" ] || fail "planted symlinks in the new trace"
+"$EVTRACE" report "$T/tr" | grep -q "# 30 events, 0 lost" || fail "the replacing trace"
+[ -L "$T/tr.old/metadata.tmp" ] || fail "the trace before was not moved to tr.old whole"
+"$EVTRACE" report "$T/tr.old" 2>/dev/null | grep -q "^# 20 events" || fail "tr.old is not the trace before"
+expect_eq "$(cat "$T/victim/file")" precious "the file, after the old trace was moved"
+# A DIR.old that is not a trace of one's own, or a symlink: refused,
+# DIR left alone.
+rm -rf "$T/tr.old"; mkdir "$T/tr.old"; echo mine >"$T/tr.old/notes"
+expect_status 1 "$EVTRACE" record -o "$T/tr" -- true
+expect_grep "$T/tr.old: exists and is not an evtrace trace" "$T/err" "a foreign tr.old"
+expect_eq "$(cat "$T/tr.old/notes")" mine "the foreign tr.old"
+"$EVTRACE" report "$T/tr" | grep -q "# 30 events" || fail "tr was touched when tr.old was refused"
+rm -rf "$T/tr.old"; ln -s "$T/victim" "$T/tr.old"
+expect_status 1 "$EVTRACE" record -o "$T/tr/" -- true
+expect_grep "$T/tr.old: a symbolic link, not a directory; refused" "$T/err" "a symlinked tr.old"
+rm "$T/tr.old"
+# An empty directory is used as it is, nothing kept.
+mkdir "$T/empty"
+"$EVTRACE" record -o "$T/empty" -- "$TRACEE" threads 1 5 >/dev/null 2>&1
+[ ! -e "$T/empty.old" ] || fail "an empty directory was kept as .old"
+"$EVTRACE" report "$T/empty" | grep -q "# 5 events" || fail "the trace in the empty directory"
 # The output itself a symlink, or a directory holding other files: refused.
 ln -s "$T/victim" "$T/link"
 expect_status 1 "$EVTRACE" record -o "$T/link" -- true
