@@ -75,8 +75,10 @@ fuzz: | deps
 		./build-fuzz/engine/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 || exit 1; \
 	done
 
+# PREFIX=DIR installs there (default: meson's, /usr/local); build/ keeps it.
 install: all
-	meson install -C $(BUILD)
+	$(if $(PREFIX),meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX)) && ninja -C $(BUILD) &&) \
+		meson install -C $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz build-tsan

@@ -1,0 +1,89 @@
+# The docs: every man page renders without a groff warning and with its
+# indents closed; every name a page's NAME line gives finds that page with
+# man(1); every C example of the man pages and the README compiles with
+# -Wall -Wextra -Werror, and runs, traced, printing what the docs say.
+. "$(dirname "$0")/lib.sh"
+DOC=$(cd "$(dirname "$0")/../doc" && pwd)
+README=$(dirname "$DOC")/README.md
+
+for page in "$DOC"/*.[0-9]; do
+	groff -ww -man -z "$page" 2>"$T/groff" || fail "groff failed on $page"
+	[ ! -s "$T/groff" ] || { cat "$T/groff" >&2; fail "groff warns about $(basename "$page")"; }
+	rs=$(grep -c '^\.RS' "$page" || true)
+	re=$(grep -c '^\.RE' "$page" || true)
+	expect_eq "$re" "$rs" "$(basename "$page"): .RE for each .RS"
+done
+
+# man NAME for every name of every page, from a man tree as installed.
+mkdir -p "$T/man/man1" "$T/man/man3"
+for page in "$DOC"/*.[0-9] "$BUILD"/doc/*.[0-9]; do
+	cp "$page" "$T/man/man${page##*.}/"
+done
+for page in "$DOC"/*.[0-9]; do
+	sec=${page##*.}
+	title=$(basename "$page" ".$sec")
+	names=$(sed -n '/^\.SH NAME/,/\\-/p' "$page" | sed '1d; s/ \\-.*//' | tr ',\n' '  ')
+	[ -n "$names" ] || fail "$page: no NAME"
+	for name in $names; do
+		MANWIDTH=80 man -M "$T/man" "$sec" "$name" 2>"$T/man.err" >"$T/man.out" ||
+			{ cat "$T/man.err" >&2; fail "man $sec $name: no page"; }
+		head -1 "$T/man.out" | grep -qi "^$title($sec)" ||
+			fail "man $sec $name shows $(head -1 "$T/man.out"), not $title($sec)"
+	done
+done
+MANWIDTH=80 man -M "$T/man" ftrace_printk | grep -q "formats at once\|ftrace/print" ||
+	fail "man ftrace_printk is not trace_printk(3)"
+
+python3 "$(dirname "$0")/doc_examples.py" "$T" "$README" "$DOC"/*.3 >"$T/examples"
+for want in README-1.c README-2.c EVT_EVENT.c trace_printk.c evt_consumer.c; do
+	grep -qx "$want" "$T/examples" || fail "the docs have no example $want"
+done
+skip_if_sanitized "the docs' examples"
+CFLAGS="-std=gnu11 -Wall -Wextra -Werror -I$INCLUDE"
+for ex in $(cat "$T/examples"); do
+	case $ex in
+	evt_consumer.c) libs="-L$BUILD/engine -levtrace-consumer";;
+	*) libs="-L$BUILD -levtrace";;
+	esac
+	if grep -q '^int main' "$T/$ex"; then
+		cc $CFLAGS -o "$T/${ex%.c}" "$T/$ex" $libs 2>"$T/cc.err" ||
+			{ cat "$T/cc.err" >&2; fail "the example $ex does not compile"; }
+	else
+		cc $CFLAGS -c -o "$T/${ex%.c}.o" "$T/$ex" 2>"$T/cc.err" ||
+			{ cat "$T/cc.err" >&2; fail "the example $ex does not compile"; }
+	fi
+done
+
+# trace_printk(3): the argument lines and ftrace_printk's count.
+(cd "$T" && "$EVTRACE" record -o "$T/tp" -- ./trace_printk one two >/dev/null 2>&1)
+"$EVTRACE" report "$T/tp" | sed -n 's/.*: \(printk\/[^:]*\|ftrace\/print\): /\1 /p' >"$T/got"
+cat >"$T/want" <<'W'
+printk/trace_printk/DIR/trace_printk.c/6 arg 0 is ./trace_printk
+printk/trace_printk/DIR/trace_printk.c/6 arg 1 is one
+printk/trace_printk/DIR/trace_printk.c/6 arg 2 is two
+ftrace/print 3 arguments
+W
+sed 's|^printk/trace_printk/.*/trace_printk.c/|printk/trace_printk/DIR/trace_printk.c/|' "$T/got" >"$T/got2"
+cmp -s "$T/got2" "$T/want" || { diff "$T/want" "$T/got2" >&2; fail "trace_printk(3)'s example"; }
+
+# EVT_EVENT(3) and the README's typed example print what the page says.
+for prog in EVT_EVENT README-2; do
+	"$EVTRACE" record -o "$T/$prog.tr" -e sched/switch -e stable/sched_switch -- "$T/$prog" >/dev/null 2>&1
+	"$EVTRACE" report "$T/$prog.tr" | sed -n 's/^.*[0-9]: \([a-z]*\/[a-z_]*: \)/\1/p' >"$T/got"
+	sed -n '/^prints, after the thread/,/^\.fi/p' "$DOC/EVT_EVENT.3" | sed -n '/^\.nf/,/^\.fi/p' |
+		sed '1d;$d; s/\\-/-/g' >"$T/want"
+	[ "$(wc -l <"$T/want")" = 2 ] || fail "EVT_EVENT(3) no longer shows two lines of output"
+	cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got" >&2; fail "$prog's events are not what EVT_EVENT(3) says"; }
+done
+
+# evt_consumer(3): a second of a running program's events, decoded.
+"$TRACEE" loop 1 >"$T/loop.out" &
+loop=$!
+BG_PIDS="$BG_PIDS $loop"
+for _ in $(seq 100); do grep -q ready "$T/loop.out" && break; sleep 0.05; done
+LD_LIBRARY_PATH="$BUILD/engine:$LD_LIBRARY_PATH" "$T/evt_consumer" "$loop" 'printk/tracee' >"$T/consumer.out" 2>"$T/consumer.err" ||
+	{ cat "$T/consumer.err" >&2; fail "evt_consumer(3)'s example failed"; }
+kill "$loop"
+grep -q "^[0-9]* printk/tracee/tests/progs/tracee.c/[0-9]*: arg0=0 arg1=[0-9]" "$T/consumer.out" ||
+	{ head -3 "$T/consumer.out" >&2; fail "evt_consumer(3)'s example printed no decoded event"; }
+echo "ok: $(ls "$DOC"/*.[0-9] | wc -l) pages render cleanly, every name finds its page, $(wc -l <"$T/examples") examples compile and print what the docs say"
