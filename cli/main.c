@@ -76,6 +76,16 @@ static const struct command commands[] = {
 	  "Lost-event lines are kept by -e (a loss may hide any event) and\n"
 	  "filtered by process, thread and time.  Exits 1 when part of the trace\n"
 	  "could not be read (said on stderr), 0 otherwise.\n" },
+	{ "convert", cmd_convert, "convert --to chrome-json [-o FILE] [DIR]",
+	  "Write the trace in DIR (default: trace) in another tool's format, to\n"
+	  "FILE or standard output.\n\n"
+	  "  -t, --to FORMAT        chrome-json: the Trace Event format that\n"
+	  "                         Perfetto UI, chrome://tracing and Speedscope\n"
+	  "                         open: a track per thread (comm-tid), grouped by\n"
+	  "                         process; events as instants with their message\n"
+	  "                         and fields; losses as \"lost events\" markers\n"
+	  "  -o, --output FILE      where to write it (removed again on failure)\n\n"
+	  "Exits 1 when part of the trace could not be read (said on stderr).\n" },
 	{ "ls", cmd_ls, "ls [-p PID] [-f] [--ids] [PATH]",
 	  "Show the event tree of running traced processes (or of PID) with the\n"
 	  "state of every directory and event: 0, 1, X (mixed) or ? (nothing\n"

@@ -1,8 +1,8 @@
 /*
  * report.h - what evtrace report's options need apart from the walk in
  * cmd_report.c: times on the clock asked for (report_time.c), events as
- * JSON lines (report_json.c) and per-event and per-thread counts
- * (report_stats.c).
+ * JSON (report_json.c, also convert's) and per-event and per-thread
+ * counts (report_stats.c).
  */
 #ifndef EVT_CLI_REPORT_H
 #define EVT_CLI_REPORT_H
@@ -39,6 +39,10 @@ void report_time_text(char *buf, size_t size, enum report_clock c,
 /* One JSON object on one line for the item (an event or a lost-events
  * notice). */
 void report_json_item(FILE *f, const struct evt_trace_item *it);
+/* A JSON string of n bytes; what is not UTF-8 becomes U+FFFD. */
+void report_json_string(FILE *f, const char *text, size_t n);
+/* An event's decoded fields as a JSON object. */
+void report_json_fields(FILE *f, const struct evt_trace_item *it);
 
 struct report_stats;
 struct report_stats *report_stats_new(void);

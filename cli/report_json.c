@@ -41,8 +41,7 @@ static size_t utf8_length(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
-static void json_string(FILE *f, const char *text, size_t n)
+void report_json_string(FILE *f, const char *text, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	size_t i = 0, len;
@@ -102,7 +101,7 @@ static void json_array(FILE *f, const struct evt_field *fl)
 static void json_value(FILE *f, const struct evt_field *fl)
 {
 	if (fl->label) {	/* an enum: its name */
-		json_string(f, fl->label, strlen(fl->label));
+		report_json_string(f, fl->label, strlen(fl->label));
 		return;
 	}
 	switch (fl->type) {
@@ -119,7 +118,7 @@ static void json_value(FILE *f, const struct evt_field *fl)
 			fputs("null", f);	/* JSON has no NaN or infinity */
 		break;
 	case EVT_VALUE_STRING:
-		json_string(f, fl->value.s, strlen(fl->value.s));
+		report_json_string(f, fl->value.s, strlen(fl->value.s));
 		break;
 	case EVT_VALUE_ARRAY:
 		json_array(f, fl);
@@ -129,7 +128,7 @@ static void json_value(FILE *f, const struct evt_field *fl)
 	}
 }
 
-static void json_fields(FILE *f, const struct evt_trace_item *it)
+void report_json_fields(FILE *f, const struct evt_trace_item *it)
 {
 	struct evt_field fields[EVT_FIELDS_MAX];
 	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
@@ -140,13 +139,13 @@ static void json_fields(FILE *f, const struct evt_trace_item *it)
 
 	n = evt_record_fields(l, it->payload, it->payload_size,
 			      fields, names);
-	fputs(",\"fields\":{", f);
+	putc('{', f);
 	for (i = 0; i < n; i++) {
 		const struct evt_field_format *fd = typed ? &typed->fields[i] : NULL;
 
 		if (i)
 			putc(',', f);
-		json_string(f, fields[i].name, strlen(fields[i].name));
+		report_json_string(f, fields[i].name, strlen(fields[i].name));
 		putc(':', f);
 		if (fd && fd->kind == EVT_FIELD_BOOL)
 			fputs(fields[i].value.u ? "true" : "false", f);
@@ -155,7 +154,7 @@ static void json_fields(FILE *f, const struct evt_trace_item *it)
 			const char *s = fields[i].value.array.data;
 			const char *nul = memchr(s, '\0', fields[i].value.array.count);
 
-			json_string(f, s, nul ? (size_t)(nul - s) :
+			report_json_string(f, s, nul ? (size_t)(nul - s) :
 				    fields[i].value.array.count);
 		} else
 			json_value(f, &fields[i]);
@@ -168,16 +167,17 @@ void report_json_item(FILE *f, const struct evt_trace_item *it)
 	fprintf(f, "{\"time_ns\":%" PRId64 ",\"realtime_ns\":%" PRId64
 		",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"comm\":",
 		it->monotonic_ns, it->realtime_ns, it->pid, it->tid);
-	json_string(f, it->comm, strlen(it->comm));
+	report_json_string(f, it->comm, strlen(it->comm));
 	if (it->kind == EVT_ITEM_LOST) {
 		fprintf(f, ",\"lost\":%" PRIu64 "}\n", it->lost);
 		return;
 	}
 	fprintf(f, ",\"cpu\":%u,\"event\":", it->cpu);
-	json_string(f, it->event->path, strlen(it->event->path));
+	report_json_string(f, it->event->path, strlen(it->event->path));
 	fputs(",\"message\":", f);
-	json_string(f, it->text, it->text_len && it->text[it->text_len - 1] == '\n' ?
+	report_json_string(f, it->text, it->text_len && it->text[it->text_len - 1] == '\n' ?
 		    it->text_len - 1 : it->text_len);
-	json_fields(f, it);
+	fputs(",\"fields\":", f);
+	report_json_fields(f, it);
 	fputs("}\n", f);
 }

@@ -1,0 +1,223 @@
+/*
+ * cmd_convert.c - evtrace convert: a trace in another tool's format.  For
+ * now chrome-json, the Trace Event format that Perfetto UI,
+ * chrome://tracing and Speedscope open: a track per thread, named
+ * comm-tid and grouped by process, each event an instant on it with its
+ * message and fields as args, each loss a marker.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "report.h"
+
+/* Threads and processes named so far: open addressing on pid:tid, a
+ * process as tid 0. */
+struct named {
+	uint64_t *keys;		/* key + 1; 0 is free */
+	size_t n, cap;
+};
+
+/* Whether key was new (then it is added); -1 when out of memory. */
+static int first_time(struct named *s, uint64_t key)
+{
+	size_t i;
+
+	if ((s->n + 1) * 2 > s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64, j;
+		uint64_t *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return -1;
+		for (j = 0; j < s->cap; j++) {
+			if (!s->keys[j])
+				continue;
+			for (i = (s->keys[j] * 0x9e3779b97f4a7c15ULL) >> 40 & (cap - 1);
+			     t[i]; i = (i + 1) & (cap - 1))
+				;
+			t[i] = s->keys[j];
+		}
+		free(s->keys);
+		s->keys = t;
+		s->cap = cap;
+	}
+	for (i = ((key + 1) * 0x9e3779b97f4a7c15ULL) >> 40 & (s->cap - 1); s->keys[i];
+	     i = (i + 1) & (s->cap - 1))
+		if (s->keys[i] == key + 1)
+			return 0;
+	s->keys[i] = key + 1;
+	s->n++;
+	return 1;
+}
+
+struct chrome {
+	FILE *f;
+	struct named named;
+	bool started, any, out_of_memory;
+	int64_t start_ns;
+};
+
+static void separator(struct chrome *c)
+{
+	fputs(c->any ? ",\n" : "\n", c->f);
+	c->any = true;
+}
+
+/* The metadata that names a process and a thread, once each. */
+static int name_track(struct chrome *c, const struct evt_trace_item *it)
+{
+	char name[64];
+	int fresh = first_time(&c->named, (uint64_t)it->pid << 32);
+
+	if (fresh < 0)
+		return -1;
+	if (fresh) {
+		separator(c);
+		fprintf(c->f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%" PRIu32
+			",\"tid\":%" PRIu32 ",\"args\":{\"name\":", it->pid, it->pid);
+		snprintf(name, sizeof(name), "%s (%u)", it->comm, it->pid);
+		report_json_string(c->f, name, strlen(name));
+		fputs("}}", c->f);
+	}
+	fresh = first_time(&c->named, (uint64_t)it->pid << 32 | it->tid);
+	if (fresh < 0)
+		return -1;
+	if (fresh) {
+		separator(c);
+		fprintf(c->f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%" PRIu32
+			",\"tid\":%" PRIu32 ",\"args\":{\"name\":", it->pid, it->tid);
+		snprintf(name, sizeof(name), "%s-%u", it->comm, it->tid);
+		report_json_string(c->f, name, strlen(name));
+		fputs("}}", c->f);
+	}
+	return 0;
+}
+
+static int add(const struct evt_trace_item *it, void *ctx)
+{
+	struct chrome *c = ctx;
+	int64_t ns;
+	size_t n;
+
+	if (it->kind == EVT_ITEM_ERROR) {
+		fprintf(stderr, "evtrace: convert: %s\n", it->message);
+		return 0;
+	}
+	if (!c->started) {
+		c->started = true;
+		c->start_ns = it->monotonic_ns;
+	}
+	if (name_track(c, it))
+		return c->out_of_memory = true, 1;
+	ns = it->monotonic_ns - c->start_ns;
+	separator(c);
+	fputs("{\"name\":", c->f);
+	if (it->kind == EVT_ITEM_LOST) {
+		fprintf(c->f, "\"lost events\",\"cat\":\"evtrace\",\"ph\":\"i\",\"s\":\"t\","
+			"\"ts\":%" PRId64 ".%03d,\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
+			",\"args\":{\"lost\":%" PRIu64 "}}", ns / 1000, (int)(ns % 1000),
+			it->pid, it->tid, it->lost);
+		return 0;
+	}
+	report_json_string(c->f, it->event->path, strlen(it->event->path));
+	n = strcspn(it->event->path, "/");
+	fputs(",\"cat\":", c->f);
+	report_json_string(c->f, it->event->path, n);
+	fprintf(c->f, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":%" PRId64 ".%03d,\"pid\":%"
+		PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"cpu\":%u,\"message\":",
+		ns / 1000, (int)(ns % 1000), it->pid, it->tid, it->cpu);
+	n = it->text_len && it->text[it->text_len - 1] == '\n' ? it->text_len - 1 :
+	    it->text_len;
+	report_json_string(c->f, it->text, n);
+	fputs(",\"fields\":", c->f);
+	report_json_fields(c->f, it);
+	fputs("}}", c->f);
+	return 0;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "to", required_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct chrome c = { 0 };
+	struct evt_trace_stats st;
+	const char *dir = "trace", *out = NULL, *to = NULL;
+	char err[PATH_MAX + 300];
+	bool whole = false;	/* FILE written to its end */
+	struct stat st_out;
+	int opt, ret = 1;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "t:o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			to = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			return cli_help("convert");
+		default:
+			return cli_usage("convert");
+		}
+	}
+	if (!to) {
+		cli_error("convert", "--to FORMAT is needed (chrome-json)");
+		return cli_usage("convert");
+	}
+	if (strcmp(to, "chrome-json"))
+		return cli_error("convert", "--to %s: not a format evtrace converts "
+				 "to (chrome-json)", to);
+	if (argc - optind > 1) {
+		cli_error("convert", "one trace directory expected, not %d",
+			  argc - optind);
+		return cli_usage("convert");
+	}
+	if (optind < argc)
+		dir = argv[optind];
+	c.f = out && strcmp(out, "-") ? fopen(out, "we") : stdout;
+	if (!c.f)
+		return cli_error("convert", "%s: %s", out, strerror(errno));
+	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"evtrace\"},"
+	      "\"traceEvents\":[", c.f);
+	if (evt_trace_read(dir, add, &c, &st, err, sizeof(err))) {
+		cli_error("convert", "%s", err);
+		goto out;
+	}
+	if (c.out_of_memory) {
+		cli_error("convert", "out of memory");
+		goto out;
+	}
+	fputs("\n]}\n", c.f);
+	if (fflush(c.f) || ferror(c.f)) {
+		cli_error("convert", "%s: %s", out ? out : "standard output",
+			  strerror(errno));
+		goto out;
+	}
+	whole = true;
+	fprintf(stderr, "evtrace: convert: %" PRIu64 " event%s, %" PRIu64
+		" lost, %u stream%s%s%s\n", st.events, cli_plural(st.events), st.lost,
+		st.streams, cli_plural(st.streams), out ? " into " : "", out ? out : "");
+	ret = st.errors ? 1 : 0;
+out:
+	if (c.f && c.f != stdout && fclose(c.f) && !ret)
+		ret = cli_error("convert", "%s: %s", out, strerror(errno));
+	free(c.named.keys);
+	/* No half file left looking whole; never a device or a FIFO. */
+	if (!whole && out && strcmp(out, "-") && c.f && !stat(out, &st_out) &&
+	    S_ISREG(st_out.st_mode))
+		unlink(out);
+	return ret;
+}

@@ -1,0 +1,69 @@
+# evtrace convert --to chrome-json: a Trace Event file that a strict check
+# of the format's schema accepts (check_chrome_json.py), holding the
+# report's events in order with their messages, times and threads, named
+# tracks per process and thread, decoded fields, and losses that add up;
+# a large trace with drops, bad input with its message.
+. "$(dirname "$0")/lib.sh"
+CHROME="python3 $(dirname "$0")/check_chrome_json.py"
+
+# Two processes (a fork and an exec) and three threads.
+"$EVTRACE" record -o "$T/fork" -- "$TRACEE" fork >/dev/null 2>&1
+"$EVTRACE" record -o "$T/thr" -- "$TRACEE" threads 3 200 >/dev/null 2>&1
+for tr in fork thr; do
+	"$EVTRACE" convert --to chrome-json -o "$T/$tr.json" "$T/$tr" 2>"$T/conv.err" ||
+		{ cat "$T/conv.err" >&2; fail "convert $tr"; }
+	"$EVTRACE" report "$T/$tr" >"$T/$tr.report"
+	$CHROME "$T/$tr.json" "$T/$tr.report" >"$T/$tr.check" || fail "$tr.json"
+done
+expect_eq "$(cat "$T/fork.check")" "4 events, 0 lost" "fork.json"
+expect_eq "$(cat "$T/thr.check")" "600 events, 0 lost" "thr.json"
+expect_grep "^evtrace: convert: 600 events, 0 lost, 3 streams into $T/thr.json$" "$T/conv.err" "convert's summary"
+python3 - "$T/fork.json" "$T/thr.json" <<'PY' || fail "tracks and args"
+import json, sys
+fork = json.load(open(sys.argv[1]))["traceEvents"]
+procs = {e["pid"]: e["args"]["name"] for e in fork if e["name"] == "process_name"}
+threads = {e["tid"]: e["args"]["name"] for e in fork if e["name"] == "thread_name"}
+assert len(procs) == 2 and all(n.startswith("tracee (") for n in procs.values()), procs
+assert all(n == "tracee-%d" % t for t, n in threads.items()), threads
+first = [e for e in fork if e["ph"] == "i"][0]
+assert first["args"]["fields"] == {"arg0": 1} and first["cat"] == "printk", first
+assert first["ts"] == 0, first
+thr = json.load(open(sys.argv[2]))["traceEvents"]
+assert len([e for e in thr if e["name"] == "thread_name"]) == 3
+PY
+
+# Standard output, and the default directory ./trace.
+(cd "$T" && cp -r thr trace && "$EVTRACE" convert --to chrome-json >"$T/stdout.json" 2>/dev/null) ||
+	fail "convert to standard output from ./trace"
+cmp -s "$T/stdout.json" "$T/thr.json" || fail "standard output differs from -o"
+
+# The largest trace of the tests: a burst that overflows, losses marked.
+"$EVTRACE" record --packet-size 16384 --packets 2 -o "$T/lost" -- "$TRACEE" burst 200000 >/dev/null 2>&1
+"$EVTRACE" convert --to chrome-json -o "$T/lost.json" "$T/lost" 2>/dev/null || fail "convert of the burst"
+"$EVTRACE" report "$T/lost" >"$T/lost.report"
+$CHROME "$T/lost.json" "$T/lost.report" >"$T/lost.check" || fail "lost.json"
+read_n=$(sed -n 's/^# \([0-9]*\) events, \([0-9]*\) lost.*/\1/p' "$T/lost.report")
+lost_n=$(sed -n 's/^# \([0-9]*\) events, \([0-9]*\) lost.*/\2/p' "$T/lost.report")
+[ "$lost_n" -gt 0 ] || fail "the burst lost nothing"
+expect_eq "$(cat "$T/lost.check")" "$read_n events, $lost_n lost" "the burst's markers"
+expect_eq "$((read_n + lost_n))" 200000 "events converted + lost"
+
+# Bad input: each with its message, no file left behind.
+expect_status 2 "$EVTRACE" convert "$T/thr"
+expect_grep "evtrace: convert: --to FORMAT is needed (chrome-json)" "$T/err" "no --to"
+expect_status 1 "$EVTRACE" convert --to ctf "$T/thr"
+expect_grep "evtrace: convert: --to ctf: not a format evtrace converts to (chrome-json)" "$T/err" "bad --to"
+mkdir "$T/plain"
+expect_status 1 "$EVTRACE" convert --to chrome-json -o "$T/plain.json" "$T/plain"
+expect_grep "not an evtrace trace" "$T/err" "a plain directory"
+[ ! -e "$T/plain.json" ] || fail "a failed convert left its file"
+expect_status 1 "$EVTRACE" convert --to chrome-json -o "$T/nodir/x.json" "$T/thr"
+expect_grep "evtrace: convert: $T/nodir/x.json: No such file or directory" "$T/err" "unwritable output"
+# A full disk: a /dev/full of the test's own, which must survive it.
+mknod -m 666 "$T/full" c 1 7 || fail "cannot make a full device"
+expect_status 1 "$EVTRACE" convert --to chrome-json -o "$T/full" "$T/thr"
+expect_grep "evtrace: convert: $T/full: No space left on device" "$T/err" "a full disk"
+[ -c "$T/full" ] || fail "a failed convert removed the device it wrote to"
+expect_status 2 "$EVTRACE" convert --to chrome-json "$T/thr" "$T/fork"
+expect_grep "one trace directory expected" "$T/err" "two directories"
+echo "ok: chrome-json of $read_n events and $lost_n lost checked against the report"
