@@ -13,7 +13,15 @@ cat >"$T/ok.c" <<'C'
 void f(int x) { trace_printk("x=%d\n", x); ftrace_printk("y=%d\n", x); }
 C
 cc -c -Wall -Werror -I"$INCLUDE" "$T/ok.c" -o "$T/ok.o" || fail "a correct use does not compile"
-if cc -c -I"$INCLUDE" "$T/nonliteral.c" -o "$T/n.o" 2>"$T/err"; then fail "a non-literal format compiled"; fi
+# A non-literal format says so, in C and C++, with gcc and clang, for
+# trace_printk and ftrace_printk.
+printf '#include <evtrace/evtrace.h>\nvoid g(const char *fmt) { ftrace_printk(fmt, 1); }\n' >"$T/nonliteral_f.c"
+cp "$T/nonliteral.c" "$T/nonliteral.cc"
+for c in "cc nonliteral.c" "cc nonliteral_f.c" "clang nonliteral.c" "g++ nonliteral.cc" "clang++ nonliteral.cc"; do
+	set -- $c
+	if $1 -c -I"$INCLUDE" "$T/$2" -o "$T/n.o" 2>"$T/err"; then fail "$c: a non-literal format compiled"; fi
+	expect_grep "the format of [f]*trace_printk() must be a string literal" "$T/err" "$c: the reason"
+done
 if cc -c -Wall -Werror -I"$INCLUDE" "$T/mismatch.c" -o "$T/m.o" 2>"$T/err"; then fail "a mismatched argument compiled"; fi
 expect_grep "expects argument of type" "$T/err" "printf checking"
 # The public header is C99 -pedantic clean and valid C++ (-pedantic too).

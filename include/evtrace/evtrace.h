@@ -200,10 +200,21 @@ void evt__check_format(const char *format, ...)
  * never blocks and never fails: what cannot be stored is counted as lost.
  * errno is left as it was.
  */
+/* A string literal's type is an array of exactly its size; a pointer's
+ * is not (an array variable passes, and fails at the concatenation). */
+#ifndef __cplusplus
+#define EVT__IS_LITERAL(x)						\
+	__builtin_types_compatible_p(__typeof__(x), char[sizeof(x)])
+#else
+#define EVT__IS_LITERAL(x) evt__is_array<decltype(x)>::value
+#endif
+
 #ifndef __cplusplus
 #define trace_printk(...)						\
 	__extension__ ({ do {						\
 		__label__ evt__on;					\
+		EVT__STATIC_ASSERT(EVT__IS_LITERAL(EVT__FIRST(__VA_ARGS__)), \
+			"the format of trace_printk() must be a string literal"); \
 		static struct evt_site evt__site = {			\
 			.enable = &evt__site_unregistered,		\
 			.size = sizeof(struct evt_site),		\
@@ -229,6 +240,8 @@ void evt__check_format(const char *format, ...)
  * function, and registered by a static object before main (or at dlopen). */
 #define trace_printk(...)						\
 	__extension__ ({ do {						\
+		EVT__STATIC_ASSERT(EVT__IS_LITERAL(EVT__FIRST(__VA_ARGS__)), \
+			"the format of trace_printk() must be a string literal"); \
 		struct evt__tag {					\
 			static constexpr const char *format()		\
 			{ return "" EVT__FIRST(__VA_ARGS__) ""; }	\
@@ -255,6 +268,8 @@ void evt__check_format(const char *format, ...)
  */
 #define ftrace_printk(...)						\
 	do {								\
+		EVT__STATIC_ASSERT(EVT__IS_LITERAL(EVT__FIRST(__VA_ARGS__)), \
+			"the format of ftrace_printk() must be a string literal"); \
 		if (__builtin_expect(*evt__ftrace_enable != 0, 0))	\
 			evt__ftrace_printk("" EVT__FIRST(__VA_ARGS__) "", \
 					   __VA_ARGS__);		\
@@ -296,6 +311,13 @@ template <class Tag> struct evt_site evt__cxx_site<Tag>::site = {
 
 template <class Tag> const evt__cxx_registration
 	evt__cxx_site<Tag>::registration(&evt__cxx_site<Tag>::site);
+
+template <class T> struct evt__is_array {
+	static constexpr bool value = false;
+};
+template <class T, __SIZE_TYPE__ N> struct evt__is_array<T (&)[N]> {
+	static constexpr bool value = true;
+};
 #endif
 
 #include "event.h"
