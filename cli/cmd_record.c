@@ -310,8 +310,10 @@ int cmd_record(int argc, char **argv)
 	nuser = o.npatterns;
 	/* -e kernel/... alone: a process need not be traced. */
 	o.untraced_ok = nkernel && nkernel == nuser;
-	if (o.npatterns == 0)
+	if (o.npatterns == 0) {	/* every event of the program */
 		patterns[o.npatterns++] = "printk";
+		patterns[o.npatterns++] = "*";
+	}
 	patterns[o.npatterns++] = "ftrace/print";
 	o.patterns = patterns;
 	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err))) {
@@ -385,19 +387,27 @@ int cmd_record(int argc, char **argv)
 		cli_error("record", "%s", err);
 		ret = ret ? ret : 1;
 	} else {
-		fprintf(stderr, "evtrace: record: %llu packets, %llu bytes from %u "
-			"processes written to %s; %llu events lost",
-			(unsigned long long)stats.packets,
-			(unsigned long long)stats.bytes, stats.processes, o.output,
-			(unsigned long long)(stats.lost + stats.lost_unbuffered));
+		uint64_t lost = stats.lost + stats.lost_unbuffered;
+
+		fprintf(stderr, "evtrace: record: %s%llu packet%s, %llu byte%s from %u "
+			"process%s written to %s; %llu event%s lost",
+			nuser ? "" : "every event (no -e): ",
+			(unsigned long long)stats.packets, cli_plural(stats.packets),
+			(unsigned long long)stats.bytes, cli_plural(stats.bytes),
+			stats.processes, stats.processes == 1 ? "" : "es", o.output,
+			(unsigned long long)lost, cli_plural(lost));
 		if (stats.unfollowed)
-			fprintf(stderr, ", and an unknown number from %u processes "
-				"it could not follow (named above)", stats.unfollowed);
+			fprintf(stderr, ", and an unknown number from %u process%s "
+				"it could not follow (named above)", stats.unfollowed,
+				stats.unfollowed == 1 ? "" : "es");
 		fputc('\n', stderr);
 		/* A command's patterns, now that all it registered was read. */
 		if (ran)
 			cli_note_unmatched("record", patterns, nuser,
 					   cli_collection_events, c, true);
+		if (ran && nuser)
+			cli_note_unrecorded("record", patterns, o.npatterns,
+					    cli_collection_events, c);
 		if (ran && !stats.processes && !o.untraced_ok)
 			fprintf(stderr, "evtrace: record: no traced process appeared: "
 				"'%s' is not linked with libevtrace, or its environment "

@@ -26,6 +26,15 @@ expect_status 0 "$EVTRACE" record -o "$T/unmatched" -e printk/nosuch -e '*tracee
 expect_grep "evtrace: record: printk/nosuch: named no event of the recorded processes$" "$T/err" "a typo"
 expect_grep "evtrace: record: \*tracee.c\*: named no event of the recorded processes (printk events are named only by patterns that start with printk)" "$T/err" "a pattern missing printk"
 grep -q "printk/tracee: named" "$T/err" && fail "a pattern that matched was named"
+# What no -e named is summed up, with the -e that would name it; without
+# -e every event of the program is recorded, and the summary says so.
+expect_status 0 "$EVTRACE" record -o "$T/typed1" -e typed/all -- "$TYPED" rows
+expect_grep "^evtrace: record: not recorded, as no -e named them: 2 events of the processes: 1 in stable/ (-e stable), 1 in printk/typed/ (-e printk/typed)$" "$T/err" "the unrecorded events"
+expect_status 0 "$EVTRACE" record -o "$T/typed2" -- "$TYPED" rows
+expect_grep "^evtrace: record: every event (no -e): 1 packet, [0-9]* bytes from 1 process written to $T/typed2; 0 events lost$" "$T/err" "no -e, said"
+grep -q "not recorded" "$T/err" && fail "without -e something was not recorded"
+"$EVTRACE" report "$T/typed2" >"$T/typed2.report"
+expect_eq "$(grep -c ': typed/all: ' "$T/typed2.report") $(grep -c ': stable/typed_small: ' "$T/typed2.report")" "4 4" "typed and stable events without -e"
 expect_status 1 "$EVTRACE" record --packet-size 1000 -o "$T/x" -- true
 expect_grep "packet size 1000 is not a power of two" "$T/err" "packet size"
 expect_status 1 "$EVTRACE" record --packets 1 -o "$T/x" -- true

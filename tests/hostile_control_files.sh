@@ -134,7 +134,7 @@ set +e; wait "$rec"; st=$?; set -e
 [ "$st" = 0 ] || { cat "$T/rec.err" >&2; fail "record or its program failed ($st) under truncation"; }
 expect_grep "^tried 20000$" "$T/prog.out" "the traced program ran to its end"
 expect_grep "pid [0-9]*: .*: the control file shrank under the recorder; its events from then on are missing" "$T/rec.err" "the recorder names the process it lost"
-expect_grep "events lost, and an unknown number from 1 processes it could not follow" "$T/rec.err" "the summary admits it"
+expect_grep "events lost, and an unknown number from 1 process it could not follow" "$T/rec.err" "the summary admits it"
 set +e; "$EVTRACE" report "$T/trt" >"$T/report" 2>"$T/report.err"; st=$?; set -e
 [ "$st" -le 1 ] || fail "report crashed on the trace of a truncated process ($st)"
 bt "$T/trt" >/dev/null

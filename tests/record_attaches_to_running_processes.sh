@@ -23,7 +23,7 @@ for n in 1 2; do
 	fi
 	kill -INT "$rec"
 	wait "$rec" || { cat "$T/rec$n.err" >&2; fail "record -p exited $?"; }
-	expect_grep "from 1 processes written to $T/tr$n; 0 events lost" "$T/rec$n.err" "summary $n"
+	expect_grep "from 1 process written to $T/tr$n; 0 events lost" "$T/rec$n.err" "summary $n"
 	"$EVTRACE" report "$T/tr$n" >"$T/report$n"
 	python3 "$CHECK" loop "$T/report$n" 4 100 >"$T/runs$n"
 	bt_agrees "$T/tr$n"

@@ -1,0 +1,70 @@
+/*
+ * unrecorded.c - at the end of a recording with -e, the events the
+ * processes registered that no pattern named, summed up by provider (by
+ * module for printk events) with the -e that would name them.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "pattern.h"
+
+#define GROUPS_SHOWN 8
+
+struct unrecorded {
+	const char *const *patterns;
+	unsigned npatterns;
+	struct { char key[128]; unsigned count; } groups[GROUPS_SHOWN];
+	unsigned ngroups, total, others;
+};
+
+static void consider(uint32_t id, const char *path, const char *format,
+		     void *ctx)
+{
+	struct unrecorded *u = ctx;
+	char key[128];
+	size_t n;
+	unsigned i;
+
+	(void)id;
+	(void)format;
+	for (i = 0; i < u->npatterns; i++)
+		if (evt_pattern_match(u->patterns[i], path))
+			return;
+	n = strcspn(path, "/");
+	if (!strncmp(path, "printk/", 7))	/* printk/<module> */
+		n = 7 + strcspn(path + 7, "/");
+	snprintf(key, sizeof(key), "%.*s", (int)n, path);
+	u->total++;
+	for (i = 0; i < u->ngroups; i++)
+		if (!strcmp(u->groups[i].key, key)) {
+			u->groups[i].count++;
+			return;
+		}
+	if (u->ngroups == GROUPS_SHOWN) {
+		u->others++;
+		return;
+	}
+	snprintf(u->groups[u->ngroups].key, sizeof(u->groups[0].key), "%s", key);
+	u->groups[u->ngroups++].count = 1;
+}
+
+void cli_note_unrecorded(const char *cmd, const char *const *patterns,
+			 unsigned n, cli_events_fn events, void *source)
+{
+	struct unrecorded u = { .patterns = patterns, .npatterns = n };
+	unsigned i;
+
+	events(source, consider, &u);
+	if (!u.total)
+		return;
+	fprintf(stderr, "evtrace: %s: not recorded, as no -e named them: %u "
+		"event%s of the processes:", cmd, u.total, cli_plural(u.total));
+	for (i = 0; i < u.ngroups; i++)
+		fprintf(stderr, "%s %u in %s/ (-e %s)", i ? "," : "",
+			u.groups[i].count, u.groups[i].key, u.groups[i].key);
+	if (u.others)
+		fprintf(stderr, ", %u elsewhere (evtrace ls shows them)", u.others);
+	fputc('\n', stderr);
+}
