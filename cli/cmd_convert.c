@@ -70,6 +70,16 @@ static void separator(struct chrome *c)
 	c->any = true;
 }
 
+static void metadata(struct chrome *c, const char *what, uint32_t pid,
+		     uint32_t tid, const char *name)
+{
+	separator(c);
+	fprintf(c->f, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%" PRIu32
+		",\"tid\":%" PRIu32 ",\"args\":{\"name\":", what, pid, tid);
+	report_json_string(c->f, name, strlen(name));
+	fputs("}}", c->f);
+}
+
 /* The metadata that names a process and a thread, once each. */
 static int name_track(struct chrome *c, const struct evt_trace_item *it)
 {
@@ -79,23 +89,15 @@ static int name_track(struct chrome *c, const struct evt_trace_item *it)
 	if (fresh < 0)
 		return -1;
 	if (fresh) {
-		separator(c);
-		fprintf(c->f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%" PRIu32
-			",\"tid\":%" PRIu32 ",\"args\":{\"name\":", it->pid, it->pid);
 		snprintf(name, sizeof(name), "%s (%u)", it->comm, it->pid);
-		report_json_string(c->f, name, strlen(name));
-		fputs("}}", c->f);
+		metadata(c, "process_name", it->pid, it->pid, name);
 	}
 	fresh = first_time(&c->named, (uint64_t)it->pid << 32 | it->tid);
 	if (fresh < 0)
 		return -1;
 	if (fresh) {
-		separator(c);
-		fprintf(c->f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%" PRIu32
-			",\"tid\":%" PRIu32 ",\"args\":{\"name\":", it->pid, it->tid);
 		snprintf(name, sizeof(name), "%s-%u", it->comm, it->tid);
-		report_json_string(c->f, name, strlen(name));
-		fputs("}}", c->f);
+		metadata(c, "thread_name", it->pid, it->tid, name);
 	}
 	return 0;
 }

@@ -146,6 +146,21 @@ static void remove_empty_trace(const char *path)
 	rmdir(path);	/* only when nothing else is there */
 }
 
+/* The trace that opening path kept as path.old goes back, when the run
+ * left path empty (and removed it). */
+static void restore_old_trace(const char *path)
+{
+	char old[PATH_MAX + 8];
+	size_t n = strlen(path);
+	struct stat st;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	snprintf(old, sizeof(old), "%.*s.old", (int)n, path);
+	if (lstat(path, &st) && errno == ENOENT)
+		rename(old, path);
+}
+
 /* record -p of another user's processes, asked of evtraced. */
 static int via_daemon(const int *pids, unsigned npids,
 		      const struct evt_collection_opts *o, bool show_stats)
@@ -206,6 +221,7 @@ int cmd_record(int argc, char **argv)
 	struct evt_collection *c = NULL;
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	int opt, exec_errno = 0, ret = 1, show_stats = 0, *pids = NULL;
+	bool kept_old = false;
 	struct until u = { 0, 0 };
 	bool made_output, ran = false;
 	struct stat st;
@@ -326,6 +342,12 @@ int cmd_record(int argc, char **argv)
 	snprintf(what, sizeof(what), "evtrace record -o %s", o.output);
 	o.what = what;
 	made_output = lstat(o.output, &st) != 0;
+	{	/* a trace there is kept as DIR.old when the trace is made */
+		char index[PATH_MAX + 16];
+
+		snprintf(index, sizeof(index), "%s/evtrace/index", o.output);
+		kept_old = !made_output && lstat(index, &st) == 0;
+	}
 	if (evt_collection_create(&o, &c, err, sizeof(err))) {
 		cli_error("record", "%s", err);
 		goto out;
@@ -354,8 +376,10 @@ int cmd_record(int argc, char **argv)
 			cli_error("record", "cannot run '%s': %s", argv[optind],
 				  strerror(u.child < 0 ? errno : exec_errno));
 			evt_collection_finish(c, NULL, err, sizeof(err));
-			if (made_output)
+			if (made_output || kept_old)
 				remove_empty_trace(o.output);
+			if (kept_old)
+				restore_old_trace(o.output);
 			ret = 127;
 			goto out;
 		}

@@ -16,6 +16,12 @@ expect_grep "evtrace: record: no command to run" "$T/err" "no command"
 expect_status 127 "$EVTRACE" record -o "$T/x" -- /nonexistent/prog
 expect_grep "evtrace: record: cannot run '/nonexistent/prog': No such file or directory" "$T/err" "bad command"
 [ ! -e "$T/x" ] || fail "a command that could not run left a trace directory"
+# Nor does it displace the trace already there (kept as .old while
+# recording): it is back in its place, no .old left.
+"$EVTRACE" record -o "$T/keep" -- "$TRACEE" threads 1 7 >/dev/null 2>&1
+expect_status 127 "$EVTRACE" record -o "$T/keep" -- /nonexistent/prog
+[ ! -e "$T/keep.old" ] || fail "a command that could not run left keep.old"
+"$EVTRACE" report "$T/keep" | grep -q "^# 7 events" || fail "the trace before a command that could not run is not back"
 # A command that is not traced: said, not an empty trace in silence.
 expect_status 0 "$EVTRACE" record -o "$T/untraced" -- true
 expect_grep "evtrace: record: no traced process appeared: 'true' is not linked with libevtrace, or its environment was cleared" "$T/err" "nothing traced"
