@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "report.h"
+#include "report_output.h"
 
 /* Threads and processes named so far: open addressing on pid:tid, a
  * process as tid 0. */

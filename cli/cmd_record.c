@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "report.h"
+#include "status_line.h"
 #include "protocol.h"
 #include "collection.h"
 #include "kernel_events.h"
@@ -107,6 +109,8 @@ struct until {
 static bool record_done(struct evt_collection *c, void *ctx)
 {
 	struct until *u = ctx;
+
+	status_line_update(c);
 
 	if (u->child) {
 		if (stop_requested >= 2)
@@ -208,6 +212,7 @@ int cmd_record(int argc, char **argv)
 		{ "packets", required_argument, NULL, 'N' },
 		{ "kernel-buffer", required_argument, NULL, 'K' },
 		{ "stats", no_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -221,7 +226,7 @@ int cmd_record(int argc, char **argv)
 	struct evt_collection *c = NULL;
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	int opt, exec_errno = 0, ret = 1, show_stats = 0, *pids = NULL;
-	bool kept_old = false;
+	bool kept_old = false, quiet = false;
 	struct until u = { 0, 0 };
 	bool made_output, ran = false;
 	struct stat st;
@@ -230,7 +235,7 @@ int cmd_record(int argc, char **argv)
 
 	if (!patterns)
 		return cli_error("record", "out of memory");
-	while ((opt = getopt_long(argc, argv, "+e:p:ao:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:p:ao:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if (!cli_pattern_ok("record", optarg))
@@ -262,6 +267,9 @@ int cmd_record(int argc, char **argv)
 		case 'K':
 			if (cli_parse_kernel_buffer("record", optarg, &o.kernel_ring_kib))
 				goto out;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		case 's':
 			show_stats = 1;
@@ -386,7 +394,11 @@ int cmd_record(int argc, char **argv)
 		ran = true;
 		forward_to = u.child;
 	}
-	if (evt_collection_run(c, record_done, &u, err, sizeof(err))) {
+	status_line_start(!quiet);
+	ret = evt_collection_run(c, record_done, &u, err, sizeof(err));
+	status_line_clear();
+	evt_report_set(NULL, NULL);
+	if (ret) {
 		/* What is on disk stays readable; the processes are not
 		 * ours to stop: they run on, untraced, to their end. */
 		if (u.child) {

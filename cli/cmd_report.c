@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "pattern.h"
-#include "report.h"
+#include "report_output.h"
 
 enum report_output { OUT_TEXT, OUT_JSON, OUT_STATS };
 

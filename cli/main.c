@@ -20,7 +20,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--overwrite] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--stats] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [-o DIR] [--overwrite] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -43,7 +43,9 @@ static const struct command commands[] = {
 	  "      --kernel-buffer KIB  each CPU's ring for kernel events (power of\n"
 	  "                         two, 8..1048576; default 1024)\n"
 	  "      --stats            also print the CPU time the recording took, the\n"
-	  "                         bytes it drained per CPU second and its wake-ups\n\n"
+	  "                         bytes it drained per CPU second and its wake-ups\n"
+	  "  -q, --quiet            no status line (on a terminal, from 2 s on:\n"
+	  "                         MB and packets drained, lost events, MB/s)\n\n"
 	  "Ctrl-C reaches CMD (SIGINT, SIGTERM or SIGHUP sent to record alone is\n"
 	  "passed on): recording goes on until CMD has exited, its shutdown\n"
 	  "included; a second one stops at once, CMD running on.\n\n"

@@ -8,7 +8,7 @@
 
 #include "event_format.h"
 #include "record_fields.h"
-#include "report.h"
+#include "report_output.h"
 
 /* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
 static size_t utf8_length(const unsigned char *s, size_t n)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_output.h"
 
 struct event_count {
 	char *path;

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "report.h"
+#include "report_output.h"
 
 #define NS INT64_C(1000000000)
 

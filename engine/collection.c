@@ -1319,6 +1319,24 @@ int evt_collection_run(struct evt_collection *c,
 	return 0;
 }
 
+void evt_collection_progress(const struct evt_collection *c,
+			     struct evt_collection_stats *out)
+{
+	unsigned k;
+	uint32_t i;
+
+	*out = c->stats;	/* streams finished, and all packets */
+	for (k = 0; k < c->ntracked; k++) {
+		const struct tracked *t = &c->tracked[k];
+
+		if (!t->streams || !t->ctl)
+			continue;
+		for (i = 0; i < t->ctl->h.max_tbufs; i++)
+			if (t->streams[i].epoch && !t->streams[i].finished)
+				out->lost += t->streams[i].last_discarded;
+	}
+}
+
 int evt_collection_finish(struct evt_collection *c,
 			  struct evt_collection_stats *stats, char *err,
 			  size_t err_size)

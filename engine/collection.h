@@ -95,6 +95,10 @@ void evt_collection_wait(struct evt_collection *c, int timeout_ms);
 int evt_collection_run(struct evt_collection *c,
 		       bool (*done)(struct evt_collection *c, void *ctx),
 		       void *ctx, char *err, size_t err_size);
+/* What the recording has drained so far, lost events included (for a
+ * status line; the final numbers come from evt_collection_finish). */
+void evt_collection_progress(const struct evt_collection *c,
+			     struct evt_collection_stats *out);
 /* Stops: disables its events, drains everything, writes the metadata,
  * frees the slot.  0, or -1 with err set. */
 int evt_collection_finish(struct evt_collection *c,

@@ -19,6 +19,8 @@ v=$(sed -n "s/^  version : '\([0-9.]*\)',$/\1/p" "$(dirname "$0")/../meson.build
 expect_eq "$(LD_LIBRARY_PATH="$libdir" "$T/version")" \
 	"$v $(echo "$v" | awk -F. '{ print $1 * 10000 + $2 * 100 + $3 }') 256" "version macros"
 [ -n "$(find "$T/root" -name evtrace.1)" ] && [ -n "$(find "$T/root" -name trace_printk.3)" ] || fail "man pages not installed"
+[ -n "$(find "$T/root" -name ftrace_printk.3)" ] && [ -n "$(find "$T/root" -name EVT_ENUM.3)" ] || fail "man page aliases not installed"
+[ -f "$(find "$T/root" -path '*/bash-completion/completions/evtrace' | head -1)" ] || fail "bash completion not installed"
 # consumer.h: its header, library (exporting only evt_consumer_*),
 # pkg-config file and man page are installed and enough to build a tool.
 [ -n "$(find "$T/root" -name evt_consumer.3)" ] || fail "evt_consumer(3) not installed"

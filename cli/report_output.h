@@ -1,11 +1,11 @@
 /*
- * report.h - what evtrace report's options need apart from the walk in
+ * report_output.h - what evtrace report's options need apart from the walk in
  * cmd_report.c: times on the clock asked for (report_time.c), events as
  * JSON (report_json.c, also convert's) and per-event and per-thread
  * counts (report_stats.c).
  */
-#ifndef EVT_CLI_REPORT_H
-#define EVT_CLI_REPORT_H
+#ifndef EVT_CLI_REPORT_OUTPUT_H
+#define EVT_CLI_REPORT_OUTPUT_H
 
 #include <stdbool.h>
 #include <stdint.h>
