@@ -82,9 +82,11 @@ void cli_note_unmatched(const char *cmd, const char *const *patterns,
 			unsigned n, cli_events_fn events, void *source,
 			bool ended);
 /* Sums up the events the source met that none of the patterns named, by
- * provider (printk: by module), with the -e that would name them. */
-void cli_note_unrecorded(const char *cmd, const char *const *patterns,
-			 unsigned n, cli_events_fn events, void *source);
+ * provider (printk: by module), with the -e that would name them: "not
+ * <done>" ("recorded", "streamed", "counted"). */
+void cli_note_unrecorded(const char *cmd, const char *done,
+			 const char *const *patterns, unsigned n,
+			 cli_events_fn events, void *source);
 /* Prints the usage of cmd on stderr and returns 2. */
 int cli_usage(const char *cmd);
 /* --help text of cmd on stdout; returns 0. */

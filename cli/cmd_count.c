@@ -397,6 +397,13 @@ int cmd_count(int argc, char **argv)
 				  sizeof(err)))
 		cli_error("count", "%s", err);
 	fprintf(stderr, "\n%20.6f seconds time elapsed\n", now_s() - u.start);
+	if (nuser) {
+		fputc('\n', stderr);
+		cli_note_unmatched("count", patterns, nuser, cli_collection_events,
+				   c, true);
+		cli_note_unrecorded("count", "counted", patterns, nuser,
+				    cli_collection_events, c);
+	}
 	if (stats.lost_unbuffered)
 		fprintf(stderr, "evtrace: count: %" PRIu64 " events could not be "
 			"counted (no room for counters: memory bound reached)\n",

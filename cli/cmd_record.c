@@ -442,7 +442,7 @@ int cmd_record(int argc, char **argv)
 			cli_note_unmatched("record", patterns, nuser,
 					   cli_collection_events, c, true);
 		if (ran && nuser)
-			cli_note_unrecorded("record", patterns, o.npatterns,
+			cli_note_unrecorded("record", "recorded", patterns, o.npatterns,
 					    cli_collection_events, c);
 		if (ran && !stats.processes && !o.untraced_ok)
 			fprintf(stderr, "evtrace: record: no traced process appeared: "

@@ -195,8 +195,15 @@ int cmd_stream(int argc, char **argv)
 		evt_consumer_read(c, print_record, &totals, err, sizeof(err));
 	else
 		evt_live_stream_poll(s, print_live, &totals);
-	printf("# %" PRIu64 " events, %" PRIu64 " lost\n", totals.events,
-	       totals.lost);
+	printf("# %" PRIu64 " event%s, %" PRIu64 " lost\n", totals.events,
+	       cli_plural(totals.events), totals.lost);
+	fflush(stdout);
+	if (c) {	/* what the patterns left out, now that it all was seen */
+		cli_note_unmatched("stream", patterns, npatterns,
+				   cli_consumer_events, c, true);
+		cli_note_unrecorded("stream", "streamed", patterns, npatterns,
+				    cli_consumer_events, c);
+	}
 	ret = 0;
 out:
 	evt_consumer_close(c);

@@ -127,7 +127,7 @@ void cli_note_unmatched(const char *cmd, const char *const *patterns,
 		if (u.matched)
 			continue;
 		if (ended)
-			cli_error(cmd, "%s: named no event of the recorded processes%s",
+			cli_error(cmd, "%s: named no event of the processes%s",
 				  patterns[i], strncmp(patterns[i], "printk", 6) ?
 				  " (printk events are named only by patterns that "
 				  "start with printk)" : "");

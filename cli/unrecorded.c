@@ -1,5 +1,6 @@
 /*
- * unrecorded.c - at the end of a recording with -e, the events the
+ * unrecorded.c - at the end of a recording (or a stream, or a count)
+ * with -e, the events the
  * processes registered that no pattern named, summed up by provider (by
  * module for printk events) with the -e that would name them.
  */
@@ -50,8 +51,9 @@ static void consider(uint32_t id, const char *path, const char *format,
 	u->groups[u->ngroups++].count = 1;
 }
 
-void cli_note_unrecorded(const char *cmd, const char *const *patterns,
-			 unsigned n, cli_events_fn events, void *source)
+void cli_note_unrecorded(const char *cmd, const char *done,
+			 const char *const *patterns, unsigned n,
+			 cli_events_fn events, void *source)
 {
 	struct unrecorded u = { .patterns = patterns, .npatterns = n };
 	unsigned i;
@@ -59,8 +61,8 @@ void cli_note_unrecorded(const char *cmd, const char *const *patterns,
 	events(source, consider, &u);
 	if (!u.total)
 		return;
-	fprintf(stderr, "evtrace: %s: not recorded, as no -e named them: %u "
-		"event%s of the processes:", cmd, u.total, cli_plural(u.total));
+	fprintf(stderr, "evtrace: %s: not %s, as no -e named them: %u "
+		"event%s of the processes:", cmd, done, u.total, cli_plural(u.total));
 	for (i = 0; i < u.ngroups; i++)
 		fprintf(stderr, "%s %u in %s/ (-e %s)", i ? "," : "",
 			u.groups[i].count, u.groups[i].key, u.groups[i].key);

@@ -29,8 +29,8 @@ expect_grep "0 packets, 0 bytes from 0 processes" "$T/err" "the summary too"
 # Patterns that named nothing in a command's whole run are named.
 expect_status 0 "$EVTRACE" record -o "$T/unmatched" -e printk/nosuch -e '*tracee.c*' \
 	-e printk/tracee -- "$TRACEE" sequential 1
-expect_grep "evtrace: record: printk/nosuch: named no event of the recorded processes$" "$T/err" "a typo"
-expect_grep "evtrace: record: \*tracee.c\*: named no event of the recorded processes (printk events are named only by patterns that start with printk)" "$T/err" "a pattern missing printk"
+expect_grep "evtrace: record: printk/nosuch: named no event of the processes$" "$T/err" "a typo"
+expect_grep "evtrace: record: \*tracee.c\*: named no event of the processes (printk events are named only by patterns that start with printk)" "$T/err" "a pattern missing printk"
 grep -q "printk/tracee: named" "$T/err" && fail "a pattern that matched was named"
 # What no -e named is summed up, with the -e that would name it; without
 # -e every event of the program is recorded, and the summary says so.
@@ -41,6 +41,18 @@ expect_grep "^evtrace: record: every event (no -e): 1 packet, [0-9]* bytes from 
 grep -q "not recorded" "$T/err" && fail "without -e something was not recorded"
 "$EVTRACE" report "$T/typed2" >"$T/typed2.report"
 expect_eq "$(grep -c ': typed/all: ' "$T/typed2.report") $(grep -c ': stable/typed_small: ' "$T/typed2.report")" "4 4" "typed and stable events without -e"
+# count and stream say the same at their end.
+expect_status 0 "$EVTRACE" count -e typed/all -e printk/nosuch -- "$TYPED" rows
+expect_grep "^evtrace: count: printk/nosuch: named no event of the processes$" "$T/err" "count: a typo"
+expect_grep "^evtrace: count: not counted, as no -e named them: 3 events of the processes: 1 in ftrace/ (-e ftrace), 1 in stable/ (-e stable), 1 in printk/typed/ (-e printk/typed)$" "$T/err" "count: the uncounted events"
+"$TRACEE" paced 400 1 600 >/dev/null &
+paced=$!
+BG_PIDS="$BG_PIDS $paced"
+for _ in $(seq 100); do "$EVTRACE" ls -p "$paced" >/dev/null 2>&1 && break; sleep 0.02; done
+"$EVTRACE" stream -p "$paced" -e printk/tracee -e nosuch/x >"$T/stream.out" 2>"$T/stream.err" || fail "stream -p: $(cat "$T/stream.err")"
+expect_grep "^# 400 events, 0 lost$" "$T/stream.out" "stream: the events"
+expect_grep "^evtrace: stream: nosuch/x: named no event of the processes" "$T/stream.err" "stream: a typo"
+expect_grep "^evtrace: stream: not streamed, as no -e named them: 1 event of the processes: 1 in ftrace/ (-e ftrace)$" "$T/stream.err" "stream: the unstreamed event"
 expect_status 1 "$EVTRACE" record --packet-size 1000 -o "$T/x" -- true
 expect_grep "packet size 1000 is not a power of two" "$T/err" "packet size"
 expect_status 1 "$EVTRACE" record --packets 1 -o "$T/x" -- true
