@@ -3,7 +3,8 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 DEB_DEPS   := meson ninja-build pkg-config gcc g++ clang libc6-dev babeltrace2 python3 \
-              libtracefs-dev libtraceevent-dev fuse3 libfuse3-dev
+              libtracefs-dev libtraceevent-dev fuse3 libfuse3-dev \
+              libbabeltrace2-dev
 
 .PHONY: all deps demo check check-fast check-tsan bench fuzz clean install
 

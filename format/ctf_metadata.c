@@ -97,28 +97,15 @@ static void write_stream(FILE *f, const struct evt_stream_class *s)
 }
 
 /*
- * babeltrace2 warns about attributes it does not know, so the printk
- * format is kept in a comment of the event block: quoted, "*" "/" broken.
+ * A printk event's format rides in its model.emf.uri, the one free-text
+ * attribute of an event that CTF 1.8 has and babeltrace2 keeps (it warns
+ * about unknown ones): sink.evtrace.text renders messages from it.
  */
-static void write_format_comment(FILE *f, const char *format)
+static void write_format_attribute(FILE *f, const char *format)
 {
-	char *text = NULL, *p;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-
-	if (!m)
-		return;
-	evt_quote(m, format);
-	if (fclose(m))
-		return;
-	fputs("\t/* printk format: ", f);
-	for (p = text; *p; p++) {
-		fputc(*p, f);
-		if (p[0] == '*' && p[1] == '/')
-			fputc('\\', f);
-	}
-	fputs(" */\n", f);
-	free(text);
+	fputs("\tmodel.emf.uri = ", f);
+	evt_quote(f, format);
+	fputs(";\n", f);
 }
 
 static void write_printk_fields(FILE *f, const struct evt_event_layout *l)
@@ -143,7 +130,7 @@ static void write_event(FILE *f, const struct evt_event_desc *e)
 	evt_quote(f, e->path);
 	fprintf(f, ";\n\tid = %u;\n\tstream_id = %u;\n", e->id, e->sid);
 	if (!evt_event_kind_is_typed(e->layout.kind))
-		write_format_comment(f, e->format);
+		write_format_attribute(f, e->format);
 	fputs("\tfields := struct {\n", f);
 	if (evt_event_kind_is_typed(e->layout.kind))
 		evt_event_format_write_ctf(f, &e->layout.typed);

@@ -21,6 +21,10 @@ expect_eq "$(LD_LIBRARY_PATH="$libdir" "$T/version")" \
 [ -n "$(find "$T/root" -name evtrace.1)" ] && [ -n "$(find "$T/root" -name trace_printk.3)" ] || fail "man pages not installed"
 [ -n "$(find "$T/root" -name ftrace_printk.3)" ] && [ -n "$(find "$T/root" -name EVT_ENUM.3)" ] || fail "man page aliases not installed"
 [ -f "$(find "$T/root" -path '*/bash-completion/completions/evtrace' | head -1)" ] || fail "bash completion not installed"
+plugin=$(find "$T/root" -path '*/babeltrace2/plugins/babeltrace-plugin-evtrace.so' | head -1)
+[ -f "$plugin" ] || fail "the babeltrace2 plugin not installed"
+babeltrace2 --plugin-path="$(dirname "$plugin")" list-plugins 2>/dev/null | grep -q "sink.evtrace.text" ||
+	fail "babeltrace2 does not find sink.evtrace.text in the installed plugin"
 # consumer.h: its header, library (exporting only evt_consumer_*),
 # pkg-config file and man page are installed and enough to build a tool.
 [ -n "$(find "$T/root" -name evt_consumer.3)" ] || fail "evt_consumer(3) not installed"

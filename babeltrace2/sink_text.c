@@ -1,0 +1,242 @@
+/*
+ * sink_text.c - the babeltrace2 plugin `evtrace` and its sink
+ * `sink.evtrace.text`: any evtrace trace babeltrace2 reads (a trace
+ * directory, a live session) printed as `evtrace report` prints it, one
+ * line per event with printk messages rendered, a line per loss:
+ *
+ *   babeltrace2 TRACE -c sink.evtrace.text
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "field_text.h"
+
+/* Where a stream's lines come from: its last packet's thread. */
+struct thread {
+	const bt_stream *stream;	/* borrowed; compared only */
+	uint64_t tid;
+	char comm[32];
+};
+
+struct text_sink {
+	bt_message_iterator *iterator;
+	struct thread *threads;
+	size_t nthreads, cap;
+	uint64_t events, lost;
+};
+
+static struct thread *thread_of(struct text_sink *s, const bt_stream *stream)
+{
+	size_t i;
+
+	for (i = s->nthreads; i-- > 0;)
+		if (s->threads[i].stream == stream)
+			return &s->threads[i];
+	if (s->nthreads == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		struct thread *t = realloc(s->threads, cap * sizeof(*t));
+
+		if (!t)
+			return NULL;
+		s->threads = t;
+		s->cap = cap;
+	}
+	memset(&s->threads[s->nthreads], 0, sizeof(s->threads[0]));
+	s->threads[s->nthreads].stream = stream;
+	snprintf(s->threads[s->nthreads].comm, sizeof(s->threads[0].comm), "?");
+	return &s->threads[s->nthreads++];
+}
+
+static const bt_field *member(const bt_field *structure, const char *name)
+{
+	return structure ? bt_field_structure_borrow_member_field_by_name_const(
+				   structure, name) : NULL;
+}
+
+/* A packet's context names its thread: pid, tid, comm. */
+static void packet_begins(struct text_sink *s, const bt_message *msg)
+{
+	const bt_packet *p = bt_message_packet_beginning_borrow_packet_const(msg);
+	const bt_field *ctx = bt_packet_borrow_context_field_const(p);
+	const bt_field *tid = member(ctx, "tid"), *comm = member(ctx, "comm");
+	struct thread *t = thread_of(s, bt_packet_borrow_stream_const(p));
+
+	if (!t)
+		return;
+	if (tid)
+		t->tid = bt_field_integer_unsigned_get_value(tid);
+	if (comm && bt_field_get_class_type(comm) == BT_FIELD_CLASS_TYPE_STRING)
+		snprintf(t->comm, sizeof(t->comm), "%s", bt_field_string_get_value(comm));
+}
+
+/* Local date and time, to the nanosecond: `report --clock realtime`. */
+static void time_text(char *buf, size_t size, const bt_clock_snapshot *cs)
+{
+	int64_t ns;
+	time_t sec;
+	struct tm tm;
+	size_t n;
+
+	if (!cs || bt_clock_snapshot_get_ns_from_origin(cs, &ns) !=
+		   BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK || ns < 0) {
+		snprintf(buf, size, "?");
+		return;
+	}
+	sec = (time_t)(ns / 1000000000);
+	localtime_r(&sec, &tm);
+	n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, size - n, ".%09" PRId64, ns % 1000000000);
+}
+
+static void print_event(struct text_sink *s, const bt_message *msg)
+{
+	const bt_event *e = bt_message_event_borrow_event_const(msg);
+	const bt_event_class *cls = bt_event_borrow_class_const(e);
+	const char *name = bt_event_class_get_name(cls);
+	const char *format = NULL;
+	const bt_field *ctx = bt_event_borrow_common_context_field_const(e);
+	const bt_field *cpu = member(ctx, "cpu_id");
+	const bt_field *tid = member(ctx, "tid"), *comm = member(ctx, "comm");
+	const bt_packet *p = bt_event_borrow_packet_const(e);
+	struct thread *t = p ? thread_of(s, bt_packet_borrow_stream_const(p)) : NULL;
+	char when[64];
+
+	if (t && tid && comm &&		/* a kernel record names its task */
+	    bt_field_get_class_type(comm) == BT_FIELD_CLASS_TYPE_STRING) {
+		t->tid = bt_field_integer_unsigned_get_value(tid);
+		snprintf(t->comm, sizeof(t->comm), "%s", bt_field_string_get_value(comm));
+	}
+
+	if (name && !strncmp(name, "printk/", 7))
+		format = bt_event_class_get_emf_uri(cls);
+	time_text(when, sizeof(when),
+		  bt_message_event_borrow_default_clock_snapshot_const(msg));
+	printf("%16s-%-7" PRIu64 " [%03" PRIu64 "] %s: %s: ", t ? t->comm : "?",
+	       t ? t->tid : 0, cpu ? bt_field_integer_unsigned_get_value(cpu) : 0,
+	       when, name ? name : "?");
+	evt_bt2_payload_text(stdout, bt_event_borrow_payload_field_const(e), format);
+	putchar('\n');
+	s->events++;
+}
+
+static void print_lost(struct text_sink *s, const bt_message *msg)
+{
+	const bt_stream *stream = bt_message_discarded_events_borrow_stream_const(msg);
+	const bt_stream_class *sc = bt_stream_borrow_class_const(stream);
+	struct thread *t = thread_of(s, stream);
+	uint64_t count = 0;
+	char when[64] = "?";
+
+	if (bt_message_discarded_events_get_count(msg, &count) !=
+	    BT_PROPERTY_AVAILABILITY_AVAILABLE)
+		return;
+	if (bt_stream_class_discarded_events_have_default_clock_snapshots(sc))
+		time_text(when, sizeof(when),
+			  bt_message_discarded_events_borrow_end_default_clock_snapshot_const(msg));
+	printf("%16s-%-7" PRIu64 " [---] %s: lost %" PRIu64 " event%s\n",
+	       t ? t->comm : "?", t ? t->tid : 0, when, count, count == 1 ? "" : "s");
+	s->lost += count;
+}
+
+static bt_component_class_initialize_method_status
+text_initialize(bt_self_component_sink *self,
+		bt_self_component_sink_configuration *configuration,
+		const bt_value *params, void *data)
+{
+	struct text_sink *s = calloc(1, sizeof(*s));
+
+	(void)configuration;
+	(void)params;
+	(void)data;
+	if (!s)
+		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), s);
+	if (bt_self_component_sink_add_input_port(self, "in", NULL, NULL) !=
+	    BT_SELF_COMPONENT_ADD_PORT_STATUS_OK)
+		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+}
+
+static void text_finalize(bt_self_component_sink *self)
+{
+	struct text_sink *s = bt_self_component_get_data(
+		bt_self_component_sink_as_self_component(self));
+
+	free(s->threads);
+	free(s);
+}
+
+static bt_component_class_sink_graph_is_configured_method_status
+text_graph_is_configured(bt_self_component_sink *self)
+{
+	struct text_sink *s = bt_self_component_get_data(
+		bt_self_component_sink_as_self_component(self));
+	bt_self_component_port_input *in =
+		bt_self_component_sink_borrow_input_port_by_name(self, "in");
+
+	if (bt_message_iterator_create_from_sink_component(self, in, &s->iterator) !=
+	    BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK)
+		return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
+	return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
+}
+
+static bt_component_class_sink_consume_method_status
+text_consume(bt_self_component_sink *self)
+{
+	struct text_sink *s = bt_self_component_get_data(
+		bt_self_component_sink_as_self_component(self));
+	bt_message_array_const msgs;
+	uint64_t n, i;
+
+	switch (bt_message_iterator_next(s->iterator, &msgs, &n)) {
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+		break;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		printf("# %" PRIu64 " event%s, %" PRIu64 " lost, %zu stream%s\n",
+		       s->events, s->events == 1 ? "" : "s", s->lost, s->nthreads,
+		       s->nthreads == 1 ? "" : "s");
+		bt_message_iterator_put_ref(s->iterator);
+		s->iterator = NULL;
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_AGAIN;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_MEMORY_ERROR;
+	default:
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+	}
+	for (i = 0; i < n; i++) {
+		switch (bt_message_get_type(msgs[i])) {
+		case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+			packet_begins(s, msgs[i]);
+			break;
+		case BT_MESSAGE_TYPE_EVENT:
+			print_event(s, msgs[i]);
+			break;
+		case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+			print_lost(s, msgs[i]);
+			break;
+		default:
+			break;
+		}
+		bt_message_put_ref(msgs[i]);
+	}
+	return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+}
+
+BT_PLUGIN_MODULE();
+BT_PLUGIN(evtrace);
+BT_PLUGIN_DESCRIPTION("Prints evtrace traces as evtrace report does, printk messages rendered.");
+BT_PLUGIN_AUTHOR("the evtrace developers");
+BT_PLUGIN_LICENSE("MIT");
+BT_PLUGIN_SINK_COMPONENT_CLASS(text, text_consume);
+BT_PLUGIN_SINK_COMPONENT_CLASS_DESCRIPTION(text,
+	"One line per event as `evtrace report` prints it (time as --clock realtime), printk messages rendered from their formats.");
+BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(text, text_initialize);
+BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(text, text_finalize);
+BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(text, text_graph_is_configured);
