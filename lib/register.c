@@ -12,6 +12,8 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,15 +167,60 @@ static void register_site(struct evt_site *site, const char *module,
 	__atomic_store_n(&site->enable, &evt__proc.enable[id], __ATOMIC_RELEASE);
 }
 
+/* A site as 0.1.0's headers made it ends before order. */
+#define EVT_SITE_SIZE_0_1_0 offsetof(struct evt_site, order)
+
+struct site_place {
+	uint32_t line, order, index;
+};
+
+static int by_place(const void *a, const void *b)
+{
+	const struct site_place *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * The order to register a module's sites in: by line, then by place on
+ * the line (__COUNTER__), so that the k-th site of a line is /N-k in
+ * source order whatever order the compiler laid the section out in (gcc
+ * -O0 lays it out in reverse).  NULL (then section order) when out of
+ * memory.
+ */
+static struct site_place *in_source_order(struct evt_site **start, uint32_t n)
+{
+	struct site_place *p = malloc((n ? n : 1) * sizeof(*p));
+	uint32_t i;
+
+	if (!p)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		const struct evt_site *s = start[i];
+		bool ok = s && s->size >= EVT_SITE_SIZE_0_1_0;
+
+		p[i].line = ok ? s->line : 0;
+		p[i].order = ok && s->size >= sizeof(struct evt_site) ? s->order : 0;
+		p[i].index = i;
+	}
+	qsort(p, n, sizeof(*p), by_place);
+	return p;
+}
+
 EVT_API void evt__module_register(struct evt_module *module,
 				  struct evt_site **start, struct evt_site **stop,
 				  struct evt_event **events_start,
 				  struct evt_event **events_stop)
 {
 	int saved = errno;	/* a dlopen() caller's */
+	struct site_place *places;
 	struct module_rt *mrt;
 	const char *name;
-	uint32_t i, n;
+	uint32_t i, j, n;
 
 	pthread_mutex_lock(&evt__proc.lock);
 	if (module->registered || evt__process_init_locked())
@@ -195,14 +242,17 @@ EVT_API void evt__module_register(struct evt_module *module,
 	mrt->events_stop = events_stop;
 	module->runtime = mrt;
 	evt__events_register_locked(events_start, events_stop, name);
-	for (i = 0; i < n; i++) {
-		if (!start[i] || start[i]->size < sizeof(struct evt_site)) {
+	places = in_source_order(start, n);
+	for (j = 0; j < n; j++) {
+		i = places ? places[j].index : j;
+		if (!start[i] || start[i]->size < EVT_SITE_SIZE_0_1_0) {
 			evt__warn("module %s: site %u has an unknown layout", name, i);
 			mrt->ids[i] = UINT32_MAX;
 			continue;
 		}
 		register_site(start[i], name, &mrt->ids[i]);
 	}
+	free(places);
 	evt__debug("module %s: %u sites, %zu event definitions", name, n,
 		   (size_t)(events_stop - events_start));
 out_unlock:
@@ -223,7 +273,7 @@ static void register_one_locked(struct evt_site *site)
 
 	if (site->runtime)	/* another thread was first */
 		return;
-	if (site->size < sizeof(struct evt_site) || evt__process_init_locked()) {
+	if (site->size < EVT_SITE_SIZE_0_1_0 || evt__process_init_locked()) {
 		site_stays_off(site);
 		return;
 	}

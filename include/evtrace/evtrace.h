@@ -22,7 +22,7 @@
 /* This header's version: the release of evtrace it comes with. */
 #define EVTRACE_VERSION_MAJOR	0
 #define EVTRACE_VERSION_MINOR	1
-#define EVTRACE_VERSION_PATCH	0
+#define EVTRACE_VERSION_PATCH	1
 #define EVTRACE_VERSION	\
 	(EVTRACE_VERSION_MAJOR * 10000 + EVTRACE_VERSION_MINOR * 100 + \
 	 EVTRACE_VERSION_PATCH)
@@ -68,6 +68,9 @@ struct evt_site {
 	const char *format;
 	const char *file;
 	void *runtime;			 /* owned by libevtrace */
+	/* Since 0.1.1: __COUNTER__ at the call, so that the sites of one
+	 * line are numbered in source order (/N, /N-1, /N-2). */
+	uint32_t order;
 };
 
 /*
@@ -81,10 +84,11 @@ struct evt_module {
 };
 
 #if defined(__LP64__)
-EVT__STATIC_ASSERT(sizeof(struct evt_site) == 40, "evt_site layout");
+EVT__STATIC_ASSERT(sizeof(struct evt_site) == 48, "evt_site layout");
 EVT__STATIC_ASSERT(__builtin_offsetof(struct evt_site, size) == 8 &&
 		   __builtin_offsetof(struct evt_site, format) == 16 &&
-		   __builtin_offsetof(struct evt_site, runtime) == 32,
+		   __builtin_offsetof(struct evt_site, runtime) == 32 &&
+		   __builtin_offsetof(struct evt_site, order) == 40,
 		   "evt_site layout");
 EVT__STATIC_ASSERT(sizeof(struct evt_module) == 16, "evt_module layout");
 #endif
@@ -222,6 +226,7 @@ void evt__check_format(const char *format, ...)
 			.format = "" EVT__FIRST(__VA_ARGS__) "",	\
 			.file = __FILE__,				\
 			.runtime = 0,					\
+			.order = __COUNTER__,				\
 		};							\
 		static struct evt_site *evt__site_ptr			\
 		__attribute__((section("evt_site_ptrs"), used)) =	\
@@ -249,6 +254,8 @@ void evt__check_format(const char *format, ...)
 			{ return __FILE__; }				\
 			static constexpr uint32_t line()		\
 			{ return __LINE__; }				\
+			static constexpr uint32_t order()		\
+			{ return __COUNTER__; }				\
 		};							\
 		typedef evt__cxx_site<evt__tag> evt__s;			\
 		if (0) {						\
@@ -306,7 +313,7 @@ template <class Tag> struct evt__cxx_site {
 /* Constant-initialized: set before any constructor runs. */
 template <class Tag> struct evt_site evt__cxx_site<Tag>::site = {
 	&evt__site_unregistered, sizeof(struct evt_site), Tag::line(),
-	Tag::format(), Tag::file(), 0,
+	Tag::format(), Tag::file(), 0, Tag::order(),
 };
 
 template <class Tag> const evt__cxx_registration
