@@ -89,6 +89,17 @@ static const struct command commands[] = {
 	  "                         and fields; losses as \"lost events\" markers\n"
 	  "  -o, --output FILE      where to write it (removed again on failure)\n\n"
 	  "Exits 1 when part of the trace could not be read (said on stderr).\n" },
+	{ "recover", cmd_recover, "recover [-o DIR] [--slot N] (PID | CONTROL-FILE)",
+	  "Read into the trace directory DIR (default: trace) what a recording\n"
+	  "left in the buffers of process PID when its recorder was killed or\n"
+	  "crashed: the process may have crashed after, or run on.  With an\n"
+	  "--overwrite recording (a flight recorder) that is its newest events.\n"
+	  "Run it before another engine (record, stream, count) starts, which\n"
+	  "clears what gone recorders left.\n\n"
+	  "  -o, --output DIR       trace directory; a trace there is kept as\n"
+	  "                         DIR.old\n"
+	  "      --slot N           the slot to read when several recorders that\n"
+	  "                         are gone left buffers (evtrace ls -p PID)\n" },
 	{ "ls", cmd_ls, "ls [-p PID] [-f] [--ids] [PATH]",
 	  "Show the event tree of running traced processes (or of PID) with the\n"
 	  "state of every directory and event: 0, 1, X (mixed) or ? (nothing\n"

@@ -254,6 +254,87 @@ int evt_collection_kernel_command(struct evt_collection *c, int pid, char *err,
 	       evt_kernel_record_task(c->kernel, pid, true, err, err_size);
 }
 
+/*
+ * Recover: the slot a gone recorder left active in the control files of
+ * o.pids[0]: taken over with that recorder's collection id, mode and
+ * buffer geometry, so that track() finds those files ours as they are.
+ */
+static int take_over_slot(struct evt_collection *c, char *err, size_t err_size)
+{
+	struct evt_ctl **ctls = NULL;
+	uint32_t s, found = 0, count = 0;
+	int n, i, ret = -1;
+
+	n = evt_rundir_open_all(&c->rd, c->o.pids[0], NULL, NULL, &ctls);
+	if (n <= 0) {
+		snprintf(err, err_size, "pid %d: no control file in %s (a process "
+			 "that is gone leaves one only while it has buffers no "
+			 "engine read, until the next engine starts)",
+			 c->o.pids[0], c->rd.path);
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		for (s = 1; s < EVT_NSLOTS && !ctls[i]->shrank; s++) {
+			const struct evt_ctl_slot *sl = &ctls[i]->slots[s];
+
+			if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) !=
+			    EVT_SLOT_ACTIVE || evt_slot_held(&c->rd, s) ||
+			    (c->o.recover_slot && s != c->o.recover_slot))
+				continue;
+			if (found != s)
+				count++;
+			found = s;
+			c->id = sl->collection_id;
+			c->o.mode = sl->mode;
+			c->o.packet_size = sl->packet_size;
+			c->o.packet_count = sl->packet_count;
+		}
+	if (!count) {
+		snprintf(err, err_size, "pid %d: no buffers left by a recorder that "
+			 "is gone%s (a running recorder reads its own; see "
+			 "evtrace ls -p %d)", c->o.pids[0], c->o.recover_slot ?
+			 " in that slot" : "", c->o.pids[0]);
+		goto out;
+	}
+	if (count > 1) {
+		snprintf(err, err_size, "pid %d: several recorders that are gone "
+			 "left buffers; choose one with --slot", c->o.pids[0]);
+		goto out;
+	}
+	if (c->o.mode != EVT_MODE_DISCARD && c->o.mode != EVT_MODE_OVERWRITE) {
+		snprintf(err, err_size, "pid %d: slot %u was counting, not "
+			 "recording: there are no events to recover",
+			 c->o.pids[0], found);
+		goto out;
+	}
+	if (evt_buffer_config_check(c->o.packet_size, c->o.packet_count, err,
+				    err_size))
+		goto out;
+	c->lock_fd = evt_rundir_slot_lock(&c->rd, found, err, err_size);
+	if (c->lock_fd < 0)
+		goto out;
+	if (flock(c->lock_fd, LOCK_EX | LOCK_NB)) {
+		snprintf(err, err_size, "slot %u: taken by another engine meanwhile",
+			 found);
+		goto out;
+	}
+	{	/* who holds it now, for others who find it taken */
+		char line[256];
+		int len = snprintf(line, sizeof(line), "%d %s\n", (int)getpid(),
+				   c->o.what ? c->o.what : "evtrace recover");
+
+		if (ftruncate(c->lock_fd, 0) == 0 && len > 0)
+			(void)!pwrite(c->lock_fd, line, (size_t)len < sizeof(line) ?
+				      (size_t)len : sizeof(line) - 1, 0);
+	}
+	c->slot = found;
+	ret = 0;
+out:
+	if (n > 0)
+		evt_rundir_close_all(ctls, n);
+	return ret;
+}
+
 int evt_collection_create(const struct evt_collection_opts *opts,
 			  struct evt_collection **out, char *err,
 			  size_t err_size)
@@ -277,12 +358,17 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	if (evt_rundir_open(&c->rd, opts->rundir,
 			    EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS, err, err_size))
 		goto out_free;
-	evt_rundir_sweep(&c->rd);
+	if (!opts->recover)
+		evt_rundir_sweep(&c->rd);
 	c->ids.registry = evt_id_registry_open(&c->rd);
 	if (getrandom(&c->id, sizeof(c->id), 0) != sizeof(c->id) || !c->id)
 		c->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
-	if (claim_slot(c, err, err_size))
+	if (opts->recover ? opts->npids != 1 || take_over_slot(c, err, err_size) :
+	    claim_slot(c, err, err_size)) {
+		if (opts->recover && opts->npids != 1)
+			snprintf(err, err_size, "recover: one pid");
 		goto out_free;
+	}
 	c->clock_kind = evt_clock_detect();
 	if (evt_clock_calibrate(c->clock_kind, &c->ix.clock)) {
 		snprintf(err, err_size, "cannot calibrate the trace clock");
@@ -312,7 +398,7 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 		close(c->inotify_fd);	/* then the run directory is scanned each poll */
 		c->inotify_fd = -1;
 	}
-	if (write_rules(c, err, err_size))
+	if (!opts->recover && write_rules(c, err, err_size))
 		goto out_free;
 	c->index_dirty = true;
 	if (opts->npids && attach(c, err, err_size))

@@ -42,6 +42,16 @@ struct evt_collection_opts {
 	 * one of the pids does. */
 	bool untraced_ok;
 	uint32_t kernel_ring_kib;	/* 0: the default */
+	/*
+	 * Recover (with one pid, no patterns): instead of a new collection,
+	 * take over the collection slot that a recorder which is gone left
+	 * in that process's control files (recover_slot, or 0: the only one
+	 * so left), with its mode and buffers, and read what they hold.  The
+	 * run directory is not swept first, which would remove the control
+	 * file of a process that is gone.
+	 */
+	bool recover;
+	uint32_t recover_slot;
 };
 
 struct evt_collection_stats {
