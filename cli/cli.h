@@ -14,6 +14,7 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
 int cmd_ls(int argc, char **argv);
 int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);

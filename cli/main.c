@@ -89,6 +89,17 @@ static const struct command commands[] = {
 	  "                         and fields; losses as \"lost events\" markers\n"
 	  "  -o, --output FILE      where to write it (removed again on failure)\n\n"
 	  "Exits 1 when part of the trace could not be read (said on stderr).\n" },
+	{ "snapshot", cmd_snapshot, "snapshot [-o DIR] [-p PID | --collection N]",
+	  "Write what a running --overwrite recording (a flight recorder) holds\n"
+	  "in its buffers now into the trace directory DIR (default: snapshot),\n"
+	  "the newest events of every thread; the recording goes on untouched\n"
+	  "and writes its own trace when it ends.\n\n"
+	  "  -o, --output DIR       trace directory; a trace there is kept as\n"
+	  "                         DIR.old\n"
+	  "  -p, --pid PID          the recording that covers this process\n"
+	  "  -c, --collection N     the recording in collection slot N (evtrace\n"
+	  "                         ls names them); without -p or -c, the only\n"
+	  "                         running --overwrite recording\n" },
 	{ "recover", cmd_recover, "recover [-o DIR] [--slot N] (PID | CONTROL-FILE)",
 	  "Read into the trace directory DIR (default: trace) what a recording\n"
 	  "left in the buffers of process PID when its recorder was killed or\n"

@@ -255,22 +255,30 @@ int evt_collection_kernel_command(struct evt_collection *c, int pid, char *err,
 }
 
 /*
- * Recover: the slot a gone recorder left active in the control files of
- * o.pids[0]: taken over with that recorder's collection id, mode and
- * buffer geometry, so that track() finds those files ours as they are.
+ * Recover and snapshot read a slot another engine set up: its collection
+ * id, mode and buffer geometry are taken from the control files of
+ * o.pids[0] (snapshot: or of every process), so that track() finds them
+ * ours as they are.  Recover wants a slot whose recorder is gone, and
+ * takes its lock; snapshot one whose recorder runs, in overwrite mode,
+ * and leaves it to it.
  */
-static int take_over_slot(struct evt_collection *c, char *err, size_t err_size)
+static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 {
+	bool running = c->o.snapshot;
+	int pid = c->o.npids ? c->o.pids[0] : 0;
 	struct evt_ctl **ctls = NULL;
 	uint32_t s, found = 0, count = 0;
+	char who[32] = "the run directory";
 	int n, i, ret = -1;
 
-	n = evt_rundir_open_all(&c->rd, c->o.pids[0], NULL, NULL, &ctls);
+	if (pid)
+		snprintf(who, sizeof(who), "pid %d", pid);
+	n = evt_rundir_open_all(&c->rd, pid, NULL, NULL, &ctls);
 	if (n <= 0) {
-		snprintf(err, err_size, "pid %d: no control file in %s (a process "
-			 "that is gone leaves one only while it has buffers no "
-			 "engine read, until the next engine starts)",
-			 c->o.pids[0], c->rd.path);
+		snprintf(err, err_size, "%s: no control file in %s%s", who,
+			 c->rd.path, running ? "" : " (a process that is gone "
+			 "leaves one only while it has buffers no engine read, "
+			 "until the next engine starts)");
 		goto out;
 	}
 	for (i = 0; i < n; i++)
@@ -278,8 +286,9 @@ static int take_over_slot(struct evt_collection *c, char *err, size_t err_size)
 			const struct evt_ctl_slot *sl = &ctls[i]->slots[s];
 
 			if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) !=
-			    EVT_SLOT_ACTIVE || evt_slot_held(&c->rd, s) ||
-			    (c->o.recover_slot && s != c->o.recover_slot))
+			    EVT_SLOT_ACTIVE || evt_slot_held(&c->rd, s) != running ||
+			    (c->o.recover_slot && s != c->o.recover_slot) ||
+			    (running && sl->mode != EVT_MODE_OVERWRITE))
 				continue;
 			if (found != s)
 				count++;
@@ -290,26 +299,38 @@ static int take_over_slot(struct evt_collection *c, char *err, size_t err_size)
 			c->o.packet_count = sl->packet_count;
 		}
 	if (!count) {
-		snprintf(err, err_size, "pid %d: no buffers left by a recorder that "
-			 "is gone%s (a running recorder reads its own; see "
-			 "evtrace ls -p %d)", c->o.pids[0], c->o.recover_slot ?
-			 " in that slot" : "", c->o.pids[0]);
+		if (running)
+			snprintf(err, err_size, "%s: no running --overwrite recording%s "
+				 "(a snapshot is of a flight recorder; evtrace ls%s "
+				 "names the collections)", who, c->o.recover_slot ?
+				 " in that slot" : "", pid ? " -p PID" : "");
+		else
+			snprintf(err, err_size, "%s: no buffers left by a recorder "
+				 "that is gone%s (a running recorder reads its own; "
+				 "see evtrace ls -p %d)", who, c->o.recover_slot ?
+				 " in that slot" : "", pid);
 		goto out;
 	}
 	if (count > 1) {
-		snprintf(err, err_size, "pid %d: several recorders that are gone "
-			 "left buffers; choose one with --slot", c->o.pids[0]);
+		snprintf(err, err_size, "%s: several %s; choose one with %s", who,
+			 running ? "running --overwrite recordings" :
+			 "recorders that are gone left buffers",
+			 running ? "--collection" : "--slot");
 		goto out;
 	}
 	if (c->o.mode != EVT_MODE_DISCARD && c->o.mode != EVT_MODE_OVERWRITE) {
-		snprintf(err, err_size, "pid %d: slot %u was counting, not "
-			 "recording: there are no events to recover",
-			 c->o.pids[0], found);
+		snprintf(err, err_size, "%s: slot %u was counting, not recording: "
+			 "there are no events to recover", who, found);
 		goto out;
 	}
 	if (evt_buffer_config_check(c->o.packet_size, c->o.packet_count, err,
 				    err_size))
 		goto out;
+	c->slot = found;
+	if (running) {
+		ret = 0;
+		goto out;
+	}
 	c->lock_fd = evt_rundir_slot_lock(&c->rd, found, err, err_size);
 	if (c->lock_fd < 0)
 		goto out;
@@ -327,7 +348,6 @@ static int take_over_slot(struct evt_collection *c, char *err, size_t err_size)
 			(void)!pwrite(c->lock_fd, line, (size_t)len < sizeof(line) ?
 				      (size_t)len : sizeof(line) - 1, 0);
 	}
-	c->slot = found;
 	ret = 0;
 out:
 	if (n > 0)
@@ -358,17 +378,16 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	if (evt_rundir_open(&c->rd, opts->rundir,
 			    EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS, err, err_size))
 		goto out_free;
-	if (!opts->recover)
+	if (!opts->recover && !opts->snapshot)
 		evt_rundir_sweep(&c->rd);
 	c->ids.registry = evt_id_registry_open(&c->rd);
 	if (getrandom(&c->id, sizeof(c->id), 0) != sizeof(c->id) || !c->id)
 		c->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
-	if (opts->recover ? opts->npids != 1 || take_over_slot(c, err, err_size) :
-	    claim_slot(c, err, err_size)) {
-		if (opts->recover && opts->npids != 1)
-			snprintf(err, err_size, "recover: one pid");
+	if (opts->recover || opts->snapshot ? adopt_slot(c, err, err_size) :
+	    claim_slot(c, err, err_size))
 		goto out_free;
-	}
+	if (opts->snapshot)	/* every process of the recording */
+		c->o.npids = 0;
 	c->clock_kind = evt_clock_detect();
 	if (evt_clock_calibrate(c->clock_kind, &c->ix.clock)) {
 		snprintf(err, err_size, "cannot calibrate the trace clock");
@@ -398,10 +417,10 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 		close(c->inotify_fd);	/* then the run directory is scanned each poll */
 		c->inotify_fd = -1;
 	}
-	if (!opts->recover && write_rules(c, err, err_size))
+	if (!opts->recover && !opts->snapshot && write_rules(c, err, err_size))
 		goto out_free;
 	c->index_dirty = true;
-	if (opts->npids && attach(c, err, err_size))
+	if (c->o.npids && attach(c, err, err_size))
 		goto out_free;
 	*out = c;
 	return 0;
@@ -894,6 +913,69 @@ static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 	return ret;
 }
 
+/*
+ * Snapshot (overwrite mode, the recording running on): buffer i copied
+ * whole out of shared memory first, then written from the copy: the
+ * packets its writer did not reach during the copy, oldest first (those
+ * before counted as overwritten, as a recording's end counts them), and
+ * the open packet up to its commit.  Nothing in the control file is
+ * written.  A writer that finished a packet during the copy makes it
+ * copy again (three times at most, then the open packet is left out).
+ */
+static int snapshot_tbuf(struct evt_collection *c, struct tracked *t,
+			 uint32_t i, struct out_stream *st,
+			 const uint8_t *packets, uint32_t size, uint32_t count)
+{
+	struct evt_ctl_tbuf *d = &t->ctl->tbufs[i];
+	uint64_t produced, after, seq, lo, total_lost;
+	uint32_t commit = 0;
+	uint8_t *copy = malloc((size_t)size * count);
+	int tries, ret = 0;
+
+	if (!copy)
+		return 0;	/* this buffer is left out */
+	for (tries = 0; ; tries++) {
+		produced = __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE);
+		commit = __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE);
+		memcpy(copy, packets, (size_t)size * count);
+		after = __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE);
+		if (after == produced || tries == 2)
+			break;
+	}
+	if (after != produced)
+		commit = 0;	/* the open packet moved on while copied */
+	/* Packets whose place the writer reused during the copy are gone. */
+	lo = after >= count - 1 ? after - (count - 1) : 0;
+	if (lo < produced) {
+		const struct evt_packet_header *h = (const void *)
+			(copy + (lo % count) * size);
+
+		st->extra_lost = h->first_event;
+	}
+	for (seq = lo; seq < produced && !st->finished && ret >= 0; seq++)
+		ret = copy_packet(c, t, i, st, copy + (seq % count) * size, size,
+				  seq, 0);
+	if (ret >= 0 && !st->finished && commit > sizeof(struct evt_packet_header) &&
+	    commit <= size)
+		ret = copy_packet(c, t, i, st, copy + (produced % count) * size,
+				  size, produced, commit);
+	free(copy);
+	if (ret < 0)
+		return -1;
+	total_lost = d->lost + __atomic_load_n(&d->nested_lost, __ATOMIC_RELAXED) +
+		     st->extra_lost;
+	if (total_lost > st->last_discarded &&
+	    write_lost_packet(c, t, i, st, d, total_lost))
+		return -1;
+	c->stats.lost += st->last_discarded;
+	st->finished = true;
+	if (st->fd >= 0) {
+		close(st->fd);
+		st->fd = -1;
+	}
+	return 0;
+}
+
 /* Drains buffer i of t; final: take the open packet too.  0 or -1. */
 static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 		      bool final)
@@ -918,7 +1000,8 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 		/* Of this slot under a former owner (its thread found the
 		 * slot taken over): nobody will read it, the process may
 		 * have it back. */
-		if (d->slot == c->slot && state == EVT_TBUF_EXITED && !t->dead)
+		if (d->slot == c->slot && state == EVT_TBUF_EXITED && !t->dead &&
+		    !c->o.snapshot)
 			__atomic_compare_exchange_n(&d->state, &was,
 						    EVT_TBUF_FREE, 0,
 						    __ATOMIC_RELEASE,
@@ -941,6 +1024,8 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 		st->finished = true;
 		return 0;
 	}
+	if (c->o.snapshot)
+		return final ? snapshot_tbuf(c, t, i, st, packets, size, count) : 0;
 	exited = state == EVT_TBUF_EXITED || t->dead;
 	final = final || exited;
 	/* Pairs with the writer's release of produced. */
@@ -1031,7 +1116,7 @@ static void release(struct evt_collection *c, struct tracked *t)
 	t->streams = NULL;
 	free(t->gids);
 	t->gids = NULL;
-	if (t->dead && !t->ctl->shrank) {
+	if (t->dead && !t->ctl->shrank && !c->o.snapshot) {
 		__atomic_store_n(&t->ctl->slots[c->slot].state, EVT_SLOT_FREE,
 				 __ATOMIC_RELEASE);
 		if (!others_active(t->ctl, c->slot) &&
@@ -1237,7 +1322,7 @@ static int drain(struct evt_collection *c, bool final, char *err,
 			snprintf(err, err_size, "out of memory");
 			return -1;
 		}
-		if (!c->finishing && !c->failed)
+		if (!c->finishing && !c->failed && !c->o.snapshot)
 			apply_selection(c, t);
 	}
 	if (flush_index(c, c->err, sizeof(c->err)))
@@ -1450,13 +1535,14 @@ int evt_collection_finish(struct evt_collection *c,
 	}
 	c->finishing = true;
 	discover(c);
-	for (k = 0; k < c->ntracked; k++) {
+	for (k = 0; k < c->ntracked && !c->o.snapshot; k++) {
 		struct evt_ctl *ctl = c->tracked[k].ctl;
 
 		for (id = 0; ctl && id < ctl->nevents; id++)
 			evt_ctl_set_enable(ctl, id, c->slot, false);
 	}
-	nanosleep(&settle, NULL);	/* let writes in flight finish */
+	if (!c->o.snapshot)
+		nanosleep(&settle, NULL);	/* let writes in flight finish */
 	/* The frequency measured over the whole recording, not 20 ms. */
 	if (evt_clock_refine(&c->ix.clock) == 0)
 		c->index_dirty = true;
@@ -1464,7 +1550,7 @@ int evt_collection_finish(struct evt_collection *c,
 	for (k = 0; k < c->ntracked; k++) {
 		struct tracked *t = &c->tracked[k];
 
-		if (t->ctl && !t->ctl->shrank)
+		if (t->ctl && !t->ctl->shrank && !c->o.snapshot)
 			__atomic_store_n(&t->ctl->slots[c->slot].state,
 					 EVT_SLOT_FREE, __ATOMIC_RELEASE);
 	}

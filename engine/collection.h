@@ -51,7 +51,14 @@ struct evt_collection_opts {
 	 * file of a process that is gone.
 	 */
 	bool recover;
-	uint32_t recover_slot;
+	uint32_t recover_slot;		/* also: snapshot's collection */
+	/*
+	 * Snapshot: of the running --overwrite recording in slot
+	 * recover_slot (or the only one in o.pids[0], or in the run
+	 * directory): what its buffers hold now, read without touching
+	 * them; the recording goes on.  Finish at once.
+	 */
+	bool snapshot;
 };
 
 struct evt_collection_stats {

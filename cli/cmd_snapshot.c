@@ -1,0 +1,90 @@
+/*
+ * cmd_snapshot.c - evtrace snapshot: what a running --overwrite
+ * recording (a flight recorder) holds in its buffers now, written as a
+ * trace of its own; the recording goes on untouched.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "collection.h"
+#include "layout.h"
+#include "rundir.h"
+
+int cmd_snapshot(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "collection", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct evt_collection_opts o = {
+		.output = "snapshot", .mode = EVT_MODE_OVERWRITE,
+		.packet_size = EVT_PACKET_DEFAULT_BYTES,
+		.packet_count = EVT_PACKETS_DEFAULT, .snapshot = true,
+	};
+	struct evt_collection_stats stats;
+	struct evt_collection *c;
+	char rundir[PATH_MAX], what[PATH_MAX + 32], err[PATH_MAX + 400];
+	int opt, pid = 0;
+	char *end;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:p:c:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'p':
+			pid = cli_parse_pid("snapshot", optarg);
+			if (pid < 0)
+				return 1;
+			break;
+		case 'c':
+			o.recover_slot = (uint32_t)strtoul(optarg, &end, 10);
+			if (*end || end == optarg || o.recover_slot < 1 ||
+			    o.recover_slot >= EVT_NSLOTS)
+				return cli_error("snapshot", "--collection %s: not a "
+						 "collection slot (1 to %d)", optarg,
+						 EVT_NSLOTS - 1);
+			break;
+		case 'h':
+			return cli_help("snapshot");
+		default:
+			return cli_usage("snapshot");
+		}
+	}
+	if (optind < argc) {
+		cli_error("snapshot", "'%s': unexpected (-p PID or --collection N "
+			  "names the recording)", argv[optind]);
+		return cli_usage("snapshot");
+	}
+	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err)))
+		return cli_error("snapshot", "%s", err);
+	if (pid) {
+		o.pids = &pid;
+		o.npids = 1;
+	}
+	o.rundir = rundir;
+	snprintf(what, sizeof(what), "evtrace snapshot -o %s", o.output);
+	o.what = what;
+	if (evt_collection_create(&o, &c, err, sizeof(err)))
+		return cli_error("snapshot", "%s", err);
+	if (evt_collection_finish(c, &stats, err, sizeof(err))) {
+		evt_collection_destroy(c);
+		return cli_error("snapshot", "%s", err);
+	}
+	evt_collection_destroy(c);
+	fprintf(stderr, "evtrace: snapshot: %llu packet%s, %llu byte%s from %u "
+		"process%s written to %s; %llu event%s overwritten or lost before\n",
+		(unsigned long long)stats.packets, cli_plural(stats.packets),
+		(unsigned long long)stats.bytes, cli_plural(stats.bytes),
+		stats.processes, stats.processes == 1 ? "" : "es", o.output,
+		(unsigned long long)stats.lost, cli_plural(stats.lost));
+	return 0;
+}

@@ -1,0 +1,88 @@
+# evtrace snapshot: a running --overwrite recording's buffers written as a
+# trace while it goes on: each thread's newest events, contiguous, with
+# what was overwritten counted exactly; a later snapshot has later events;
+# the recording itself is untouched and ends whole; refusals with reasons.
+. "$(dirname "$0")/lib.sh"
+
+# runs REPORT: per thread "t first last lost", checking that each thread's
+# events are one contiguous run starting right after what it lost.
+runs() {
+	python3 - "$1" <<'PY'
+import re, sys
+first, last, lost, tids = {}, {}, {}, {}
+for line in open(sys.argv[1]):
+    m = re.match(r"\s*\S+-(\d+)\s+\[(\S+)\] \S+: (.*)$", line)
+    if not m:
+        continue
+    tid, rest = int(m.group(1)), m.group(3)
+    l = re.fullmatch(r"lost (\d+) events?", rest)
+    if l and m.group(2) == "---":
+        lost[tid] = lost.get(tid, 0) + int(l.group(1))
+        continue
+    e = re.search(r": loop t=(\d+) i=(\d+)$", rest)
+    if not e:
+        continue
+    t, i = int(e.group(1)), int(e.group(2))
+    tids[t] = tid
+    if t in last and last[t] + 1 != i:
+        sys.exit("thread %d: event %d after %d" % (t, i, last[t]))
+    first.setdefault(t, i)
+    last[t] = i
+for t in sorted(first):
+    if lost.get(tids[t], 0) != first[t]:
+        sys.exit("thread %d: starts at %d but %d counted lost" % (t, first[t], lost.get(tids[t], 0)))
+    print(t, first[t], last[t], lost.get(tids[t], 0))
+PY
+}
+
+"$EVTRACE" record --overwrite --packet-size 16384 --packets 2 -o "$T/flight" \
+	-- "$TRACEE" loop 2 >"$T/loop.out" 2>"$T/rec.err" &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+for _ in $(seq 100); do grep -q ready "$T/loop.out" 2>/dev/null && break; sleep 0.05; done
+pid=$(sed -n 's/^ready //p' "$T/loop.out")
+[ -n "$pid" ] || fail "the program did not start"
+BG_PIDS="$BG_PIDS $pid"
+sleep 0.6	# the rings (2 x 16 KiB a thread) wrap
+
+"$EVTRACE" snapshot -o "$T/s1" -p "$pid" 2>"$T/err" || fail "snapshot -p: $(cat "$T/err")"
+expect_grep "^evtrace: snapshot: [1-9][0-9]* packets\?, [0-9]* bytes from 1 process written to $T/s1; [1-9][0-9]* events\? overwritten or lost before$" "$T/err" "snapshot's summary"
+"$EVTRACE" report "$T/s1" >"$T/r1"
+runs "$T/r1" >"$T/runs1" || fail "snapshot 1: not each thread's newest events, counted exactly"
+expect_eq "$(wc -l <"$T/runs1")" 2 "snapshot 1: both threads"
+awk '$4 == 0 { exit 1 }' "$T/runs1" || fail "the rings did not wrap: $(cat "$T/runs1")"
+bt_agrees "$T/s1"
+
+sleep 0.3
+slot=$("$EVTRACE" ls -p "$pid" | sed -n 's/^# collection slot \([0-9]*\): pid [0-9]*, evtrace record .*/\1/p')
+[ -n "$slot" ] || fail "ls does not name the recording's slot"
+"$EVTRACE" snapshot -o "$T/s2" --collection "$slot" 2>"$T/err" || fail "snapshot --collection: $(cat "$T/err")"
+"$EVTRACE" report "$T/s2" >"$T/r2"
+runs "$T/r2" >"$T/runs2" || fail "snapshot 2"
+paste "$T/runs1" "$T/runs2" | awk '$7 <= $3 { exit 1 }' || fail "snapshot 2 has no later events: $(paste "$T/runs1" "$T/runs2")"
+"$EVTRACE" ls -p "$pid" | grep -q "^# collection slot $slot: pid [0-9]*, evtrace record" ||
+	fail "the recording lost its slot to the snapshots"
+
+# The recording goes on, and ends whole.
+kill -TERM "$pid"
+wait "$rec" || fail "record failed after the snapshots: $(cat "$T/rec.err")"
+"$EVTRACE" report "$T/flight" >"$T/rf"
+runs "$T/rf" >"$T/runsf" || fail "the recording after the snapshots"
+paste "$T/runs2" "$T/runsf" | awk '$7 < $3 { exit 1 }' || fail "the recording ends before snapshot 2"
+
+# Refusals: no flight recorder running, a discard-mode one, bad options.
+expect_status 1 "$EVTRACE" snapshot -o "$T/none"
+expect_grep "evtrace: snapshot: the run directory: no control file in\|evtrace: snapshot: the run directory: no running --overwrite recording" "$T/err" "nothing running"
+"$EVTRACE" record -o "$T/discard" -- "$TRACEE" loop 1 >"$T/loop2.out" 2>/dev/null &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+for _ in $(seq 100); do grep -q ready "$T/loop2.out" 2>/dev/null && break; sleep 0.05; done
+pid2=$(sed -n 's/^ready //p' "$T/loop2.out")
+expect_status 1 "$EVTRACE" snapshot -o "$T/none" -p "$pid2"
+expect_grep "evtrace: snapshot: pid $pid2: no running --overwrite recording (a snapshot is of a flight recorder" "$T/err" "a discard-mode recording"
+kill -TERM "$pid2"; wait "$rec" 2>/dev/null || true
+expect_status 1 "$EVTRACE" snapshot --collection 9
+expect_grep "evtrace: snapshot: --collection 9: not a collection slot (1 to 7)" "$T/err" "bad slot"
+expect_status 2 "$EVTRACE" snapshot extra
+expect_grep "evtrace: snapshot: 'extra': unexpected" "$T/err" "stray argument"
+echo "ok: snapshots $(tr '\n' ';' <"$T/runs1") then $(tr '\n' ';' <"$T/runs2"), the recording $(tr '\n' ';' <"$T/runsf")"
