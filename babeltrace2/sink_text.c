@@ -21,6 +21,7 @@ struct thread {
 	const bt_stream *stream;	/* borrowed; compared only */
 	uint64_t tid;
 	char comm[32];
+	uint64_t lost;		/* said at the packet that reports them */
 };
 
 struct text_sink {
@@ -52,6 +53,8 @@ static struct thread *thread_of(struct text_sink *s, const bt_stream *stream)
 	return &s->threads[s->nthreads++];
 }
 
+static void time_text(char *buf, size_t size, const bt_clock_snapshot *cs);
+
 static const bt_field *member(const bt_field *structure, const char *name)
 {
 	return structure ? bt_field_structure_borrow_member_field_by_name_const(
@@ -72,6 +75,19 @@ static void packet_begins(struct text_sink *s, const bt_message *msg)
 		t->tid = bt_field_integer_unsigned_get_value(tid);
 	if (comm && bt_field_get_class_type(comm) == BT_FIELD_CLASS_TYPE_STRING)
 		snprintf(t->comm, sizeof(t->comm), "%s", bt_field_string_get_value(comm));
+	if (t->lost) {	/* at the time of the packet that told them, as report */
+		const bt_stream_class *sc = bt_stream_borrow_class_const(
+			bt_packet_borrow_stream_const(p));
+		char when[64] = "?";
+
+		if (bt_stream_class_packets_have_beginning_default_clock_snapshot(sc))
+			time_text(when, sizeof(when),
+				  bt_message_packet_beginning_borrow_default_clock_snapshot_const(msg));
+		printf("%16s-%-7" PRIu64 " [---] %s: lost %" PRIu64 " event%s\n",
+		       t->comm, t->tid, when, t->lost, t->lost == 1 ? "" : "s");
+		s->lost += t->lost;
+		t->lost = 0;
+	}
 }
 
 /* Local date and time, to the nanosecond: `report --clock realtime`. */
@@ -124,23 +140,17 @@ static void print_event(struct text_sink *s, const bt_message *msg)
 	s->events++;
 }
 
-static void print_lost(struct text_sink *s, const bt_message *msg)
+/* Discarded events come before the packet that reports them: said with
+ * that packet's beginning. */
+static void note_lost(struct text_sink *s, const bt_message *msg)
 {
-	const bt_stream *stream = bt_message_discarded_events_borrow_stream_const(msg);
-	const bt_stream_class *sc = bt_stream_borrow_class_const(stream);
-	struct thread *t = thread_of(s, stream);
+	struct thread *t = thread_of(s,
+		bt_message_discarded_events_borrow_stream_const(msg));
 	uint64_t count = 0;
-	char when[64] = "?";
 
-	if (bt_message_discarded_events_get_count(msg, &count) !=
-	    BT_PROPERTY_AVAILABILITY_AVAILABLE)
-		return;
-	if (bt_stream_class_discarded_events_have_default_clock_snapshots(sc))
-		time_text(when, sizeof(when),
-			  bt_message_discarded_events_borrow_end_default_clock_snapshot_const(msg));
-	printf("%16s-%-7" PRIu64 " [---] %s: lost %" PRIu64 " event%s\n",
-	       t ? t->comm : "?", t ? t->tid : 0, when, count, count == 1 ? "" : "s");
-	s->lost += count;
+	if (t && bt_message_discarded_events_get_count(msg, &count) ==
+		 BT_PROPERTY_AVAILABILITY_AVAILABLE)
+		t->lost += count;
 }
 
 static bt_component_class_initialize_method_status
@@ -219,7 +229,7 @@ text_consume(bt_self_component_sink *self)
 			print_event(s, msgs[i]);
 			break;
 		case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
-			print_lost(s, msgs[i]);
+			note_lost(s, msgs[i]);
 			break;
 		default:
 			break;

@@ -83,6 +83,14 @@ int cli_consumer_events(void *consumer,
 void cli_note_unmatched(const char *cmd, const char *const *patterns,
 			unsigned n, cli_events_fn events, void *source,
 			bool ended);
+/* Says, once per site, which printk sites the patterns name were refused
+ * for their format, with every bad conversion. */
+void cli_note_refused(const char *cmd, const char *const *patterns, unsigned n,
+		      cli_events_fn events, void *source);
+/* The same for the events of one control file. */
+struct evt_ctl;
+void cli_note_refused_in(const char *cmd, const char *pattern,
+			 const struct evt_ctl *ctl);
 /* Sums up the events the source met that none of the patterns named, by
  * provider (printk: by module), with the -e that would name them: "not
  * <done>" ("recorded", "streamed", "counted"). */

@@ -332,6 +332,8 @@ int cmd_count(int argc, char **argv)
 	}
 	if (npids && nuser)
 		cli_note_unmatched("count", patterns, nuser, cli_collection_events, c, false);
+	if (npids)
+		cli_note_refused("count", patterns, o.npatterns, cli_collection_events, c);
 	if (npids && nkernel &&
 	    evt_kernel_count_open(kpatterns, nkernel, pids[0], false, &u.kernel,
 				  err, sizeof(err))) {
@@ -397,6 +399,7 @@ int cmd_count(int argc, char **argv)
 				  sizeof(err)))
 		cli_error("count", "%s", err);
 	fprintf(stderr, "\n%20.6f seconds time elapsed\n", now_s() - u.start);
+	cli_note_refused("count", patterns, o.npatterns, cli_collection_events, c);
 	if (nuser) {
 		fputc('\n', stderr);
 		cli_note_unmatched("count", patterns, nuser, cli_collection_events,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "printk_format.h"
 #include "event_ids.h"
 #include "id_registry.h"
 #include "kernel_events.h"
@@ -257,11 +258,17 @@ static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 		const struct evt_ctl_event *e = &c->events[n->event];
 		char flags[64];
 
-		printf("%c %s", n->state, n->path);
+		printf("%c %s", e->refused ? '0' : n->state, n->path);
 		print_collections(c, n->event);
 		if (show->ids)
 			printf(" id=%" PRIu32, evt_event_ids_public(show->ids,
 					evt_event_ids_get(show->ids, e)));
+		if (e->refused) {
+			char why[1024];
+
+			evt_printk_problems(e->format, why, sizeof(why));
+			printf(" (refused, stays off: %s)", why);
+		}
 		printf("%s\n", e->unloaded ? " (unloaded)" : "");
 		if (formats && evt_event_kind_is_typed(e->layout.kind)) {
 			if (e->layout.typed.flags)
@@ -443,6 +450,8 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 
 		if (!shrank(cmd, ctls[i]))
 			count += set;
+		if (on)
+			cli_note_refused_in(cmd, t.path, ctls[i]);
 	}
 	evt_rundir_close_all(ctls, n);
 	ret = 0;

@@ -365,8 +365,10 @@ int cmd_record(int argc, char **argv)
 		cli_error("record", "%s", err);
 		goto out;
 	}
-	if (npids)
+	if (npids) {
 		cli_note_unmatched("record", patterns, nuser, cli_collection_events, c, false);
+		cli_note_refused("record", patterns, o.npatterns, cli_collection_events, c);
+	}
 	catch_stop_signals();
 	u.all = o.all && optind >= argc;
 	if (!npids && !u.all) {
@@ -444,6 +446,8 @@ int cmd_record(int argc, char **argv)
 		if (ran && nuser)
 			cli_note_unrecorded("record", "recorded", patterns, o.npatterns,
 					    cli_collection_events, c);
+		cli_note_refused("record", patterns, o.npatterns,
+				 cli_collection_events, c);
 		if (ran && !stats.processes && !o.untraced_ok)
 			fprintf(stderr, "evtrace: record: no traced process appeared: "
 				"'%s' is not linked with libevtrace, or its environment "

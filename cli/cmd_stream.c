@@ -157,6 +157,8 @@ int cmd_stream(int argc, char **argv)
 		}
 		cli_note_unmatched("stream", patterns, npatterns,
 				   cli_consumer_events, c, false);
+		cli_note_refused("stream", patterns, npatterns,
+				 cli_consumer_events, c);
 	} else if (evt_live_stream_create(rundir, pid, NULL, &s, err,
 					  sizeof(err))) {
 		cli_error("stream", "%s", err);
@@ -199,6 +201,8 @@ int cmd_stream(int argc, char **argv)
 	       cli_plural(totals.events), totals.lost);
 	fflush(stdout);
 	if (c) {	/* what the patterns left out, now that it all was seen */
+		cli_note_refused("stream", patterns, npatterns,
+				 cli_consumer_events, c);
 		cli_note_unmatched("stream", patterns, npatterns,
 				   cli_consumer_events, c, true);
 		cli_note_unrecorded("stream", "streamed", patterns, npatterns,

@@ -41,6 +41,7 @@
 #include "pattern.h"
 #include "rules.h"
 #include "policy.h"
+#include "printk_format.h"
 #include "rules_files.h"
 #include "live.h"
 #include "report.h"
@@ -474,10 +475,14 @@ static int describe(struct evt_collection *c, uint32_t cls, uint32_t L)
 	e->sid = cls;
 	e->id = L;
 	e->path = strdup(g->path);
-	e->format = strdup(g->format);
+	/* A refused printk site never writes: described with no format, so
+	 * that the trace's readers take it. */
+	e->format = strdup(g->kind == EVT_KIND_PRINTK && !g->nargs &&
+			   evt_printk_problems(g->format, why, sizeof(why)) ?
+			   "" : g->format);
 	/* Its own copy: the layout owns memory. */
 	if (!e->path || !e->format ||
-	    evt_event_layout_load(&e->layout, g->kind, g->format, g->types,
+	    evt_event_layout_load(&e->layout, g->kind, e->format, g->types,
 				  g->nargs, why, sizeof(why))) {
 		free(e->path);
 		free(e->format);

@@ -217,7 +217,14 @@ static int parse_entry(struct evt_ctl *c, uint32_t off, uint32_t limit,
 	}
 	e = &c->events[c->nevents];
 	memset(e, 0, sizeof(*e));
-	if (evt_event_layout_load(&e->layout, r.kind, format,
+	if (r.flags & EVT_REG_REFUSED) {
+		/* A refused printk site: its format is the one refused. */
+		if (r.kind != EVT_KIND_PRINTK || r.nargs)
+			return bad(err, err_size, c->path, c->h.registry_off + off,
+				   "registry entry refused but not a bare printk site");
+		e->refused = 1;
+		e->layout.kind = EVT_KIND_PRINTK;
+	} else if (evt_event_layout_load(&e->layout, r.kind, format,
 				  reg + off + sizeof(r), r.nargs, why, sizeof(why))) {
 		char msg[400];
 

@@ -23,6 +23,8 @@ struct evt_ctl_event {
 	uint32_t reg_off;	/* checked offset of its entry in the registry */
 	uint32_t parent;	/* stable events: their raw event; else ~0 */
 	uint8_t unloaded;
+	uint8_t refused;	/* a printk site whose format was refused
+				 * (format is that one; no layout) */
 	char *path;
 	char *format;
 	struct evt_event_layout layout;

@@ -174,19 +174,23 @@ struct evt_tree_node *evt_tree_build_paths(const char *const *paths,
 struct evt_tree_node *evt_tree_build(const struct evt_ctl *c, unsigned slot)
 {
 	const char **paths = malloc((c->nevents + 1) * sizeof(*paths));
-	bool *on = malloc(c->nevents + 1);
+	enum evt_tristate *states = malloc((c->nevents + 1) * sizeof(*states));
 	struct evt_tree_node *root = NULL;
 	uint32_t i;
 
-	if (paths && on) {
+	if (paths && states) {
 		for (i = 0; i < c->nevents; i++) {
 			paths[i] = c->events[i].path;
-			on[i] = evt_ctl_enabled(c, c->events[i].id, slot);
+			/* A refused site is never on: not part of the state of
+			 * the directories above it. */
+			states[i] = c->events[i].refused ? EVT_STATE_EMPTY :
+				    evt_ctl_enabled(c, c->events[i].id, slot) ?
+				    EVT_STATE_ON : EVT_STATE_OFF;
 		}
-		root = evt_tree_build_paths(paths, on, c->nevents);
+		root = evt_tree_build_states(paths, states, c->nevents, NULL);
 	}
 	free(paths);
-	free(on);
+	free(states);
 	return root;
 }
 
@@ -232,7 +236,8 @@ unsigned evt_tree_set(struct evt_ctl *c, const char *pattern, unsigned slot,
 	for (i = 0; i < c->nevents; i++) {
 		if (!evt_pattern_match(pattern, c->events[i].path))
 			continue;
-		evt_ctl_set_enable(c, c->events[i].id, slot, on);
+		if (!c->events[i].refused)	/* it stays off; still named */
+			evt_ctl_set_enable(c, c->events[i].id, slot, on);
 		count++;
 	}
 	return count;

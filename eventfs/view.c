@@ -237,6 +237,8 @@ static void open_new(struct evt_view *v)
 
 static enum evt_tristate state_of(const struct evt_view_ref *r)
 {
+	if (r->event->refused)	/* never on: not part of a directory's state */
+		return EVT_STATE_EMPTY;
 	return evt_ctl_enabled(r->ctl, r->event->id, 0) ? EVT_STATE_ON :
 							 EVT_STATE_OFF;
 }

@@ -103,6 +103,8 @@ static void write_stream(FILE *f, const struct evt_stream_class *s)
  */
 static void write_format_attribute(FILE *f, const char *format)
 {
+	if (!*format)
+		return;	/* babeltrace2 warns about an empty one */
 	fputs("\tmodel.emf.uri = ", f);
 	evt_quote(f, format);
 	fputs(";\n", f);

@@ -1,5 +1,6 @@
-/* libFuzzer harness for evt_printk_parse() and evt_printk_render(): the
- * first byte splits the input into a format and stored arguments. */
+/* libFuzzer harness for evt_printk_parse(), evt_printk_render() and
+ * evt_printk_problems(): the first byte splits the input into a format
+ * and stored arguments. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,9 +25,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(format, data + 1, split);
 	format[split] = '\0';
-	if (evt_printk_parse(format, &f, err, sizeof(err)) == 0)
+	if (evt_printk_parse(format, &f, err, sizeof(err)) == 0) {
 		evt_printk_render(format, &f, data + 1 + split, size - 1 - split,
 				  out, sizeof(out), NULL);
+		if (evt_printk_problems(format, out, sizeof(out)))
+			abort();	/* a format it takes has no problem */
+	} else if (!evt_printk_problems(format, out, 16)) {
+		abort();	/* one it refuses has one at least (cut short) */
+	}
 	free(format);
 	return 0;
 }

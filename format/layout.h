@@ -197,6 +197,9 @@ enum evt_event_kind {
 #define EVT_VIEW_SHIFT		EVT_NSLOTS
 
 #define EVT_REG_UNLOADED 0x1u		/* its module was dlclose'd */
+/* A printk site whose format was refused: registered so that tools can
+ * say why (its format is the refused one, no arguments); it stays off. */
+#define EVT_REG_REFUSED 0x2u
 
 struct evt_reg_entry {
 	uint32_t size;

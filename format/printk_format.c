@@ -61,12 +61,17 @@ static int add_arg(struct evt_printk_format *out, uint8_t type, char *err,
 	return 0;
 }
 
-int evt_printk_parse(const char *format, struct evt_printk_format *out,
-		     char *err, size_t err_size)
+/*
+ * Parses format from offset from on; a refused conversion ends at
+ * *bad_end (the format's end when what failed was no one conversion).
+ */
+static int parse(const char *format, size_t from, struct evt_printk_format *out,
+		 char *err, size_t err_size, size_t *bad_end)
 {
-	const char *p = format;
+	const char *p = format + from;
 
 	memset(out, 0, sizeof(*out));
+	*bad_end = strlen(format);
 	if (strlen(format) > UINT16_MAX) {
 		snprintf(err, err_size, "format longer than %d bytes",
 			 UINT16_MAX);
@@ -102,7 +107,8 @@ int evt_printk_parse(const char *format, struct evt_printk_format *out,
 			}
 		}
 		if (*p == '$' || (p[0] >= '0' && p[0] <= '9'))
-			return refuse(err, err_size, spec.start, p - start + 1,
+			return *bad_end = spec.start + (size_t)(p - start + 1),
+			       refuse(err, err_size, spec.start, p - start + 1,
 				      start, "positional arguments are not supported");
 		switch (*p) {
 		case 'h': len = p[1] == 'h' ? (p++, LEN_HH) : LEN_H; p++; break;
@@ -137,23 +143,29 @@ int evt_printk_parse(const char *format, struct evt_printk_format *out,
 				EVT_ARG_DOUBLE : 0;
 			break;
 		case 'n':
-			return refuse(err, err_size, spec.start, spec.len, start,
+			return *bad_end = spec.start + spec.len,
+			       refuse(err, err_size, spec.start, spec.len, start,
 				      "%n writes through a pointer and is refused");
 		case 'm':
-			return refuse(err, err_size, spec.start, spec.len, start,
+			return *bad_end = spec.start + spec.len,
+			       refuse(err, err_size, spec.start, spec.len, start,
 				      "%m reads errno, which a reader cannot see");
 		case '\0':
-			return refuse(err, err_size, spec.start, spec.len, start,
+			return *bad_end = spec.start + spec.len,
+			       refuse(err, err_size, spec.start, spec.len, start,
 				      "format ends inside a conversion");
 		default:
-			return refuse(err, err_size, spec.start, spec.len, start,
+			return *bad_end = spec.start + spec.len,
+			       refuse(err, err_size, spec.start, spec.len, start,
 				      "unknown conversion");
 		}
 		if (!type)
-			return refuse(err, err_size, spec.start, spec.len, start,
+			return *bad_end = spec.start + spec.len,
+			       refuse(err, err_size, spec.start, spec.len, start,
 				      "length modifier not supported for this conversion");
 		if (out->nspecs >= EVT_PRINTK_MAX_ARGS)
-			return refuse(err, err_size, spec.start, spec.len, start,
+			return *bad_end = spec.start + spec.len,
+			       refuse(err, err_size, spec.start, spec.len, start,
 				      "too many conversions");
 		spec.type = type;
 		if (spec.star_width &&
@@ -168,6 +180,34 @@ int evt_printk_parse(const char *format, struct evt_printk_format *out,
 		p++;
 	}
 	return 0;
+}
+
+int evt_printk_parse(const char *format, struct evt_printk_format *out,
+		     char *err, size_t err_size)
+{
+	size_t bad_end;
+
+	return parse(format, 0, out, err, err_size, &bad_end);
+}
+
+int evt_printk_problems(const char *format, char *out, size_t out_size)
+{
+	struct evt_printk_format f;
+	size_t from = 0, len = strlen(format), used = 0;
+	char err[256];
+	int n = 0;
+
+	if (out_size)
+		out[0] = '\0';
+	while (from <= len && parse(format, from, &f, err, sizeof(err), &from)) {
+		if (used < out_size)
+			used += (size_t)snprintf(out + used, out_size - used, "%s%s",
+						 n ? "; " : "", err);
+		n++;
+		if (from >= len)
+			break;
+	}
+	return n;
 }
 
 /* Appends to out at *pos, always NUL-terminated, never past out_size. */

@@ -39,6 +39,13 @@ struct evt_printk_format {
 int evt_printk_parse(const char *format, struct evt_printk_format *out,
 		     char *err, size_t err_size);
 
+/*
+ * Every conversion of format that evt_printk_parse() refuses, its
+ * messages joined by "; " in out (cut to out_size); their number, 0 for
+ * a format it takes.
+ */
+int evt_printk_problems(const char *format, char *out, size_t out_size);
+
 /* Bytes a stored value of this type takes, 0 for strings (variable). */
 size_t evt_arg_type_size(uint8_t type);
 

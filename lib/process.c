@@ -349,7 +349,7 @@ static int registry_append(uint32_t id, const struct evt__event *e)
 	r->nargs = e->nargs;
 	r->path_len = plen;
 	r->format_len = flen;
-	r->flags = 0;
+	r->flags = e->flags;
 	r->parent = e->parent;
 	p = r->data;
 	memcpy(p, e->types, e->nargs);
@@ -371,12 +371,13 @@ static void unload_mark(uint32_t id, uint32_t flags)
 	struct evt_reg_entry *r = (struct evt_reg_entry *)
 		(evt__proc.registry + evt__proc.events[id].reg_off);
 
-	__atomic_store_n(&r->flags, flags, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->flags, flags | (evt__proc.events[id].flags & EVT_REG_REFUSED),
+			 __ATOMIC_RELAXED);
 }
 
-uint32_t evt__event_add_locked(const char *path, const char *format,
-			       uint16_t kind, const uint8_t *types,
-			       uint8_t nargs, uint32_t parent, int *reused)
+static uint32_t add_locked(const char *path, const char *format,
+			   uint16_t kind, const uint8_t *types, uint8_t nargs,
+			   uint32_t parent, bool refused, int *reused)
 {
 	int found = event_find_locked(path);
 	struct evt__event *e;
@@ -411,6 +412,7 @@ uint32_t evt__event_add_locked(const char *path, const char *format,
 	}
 	e->kind = kind;
 	e->parent = parent;
+	e->flags = refused ? EVT_REG_REFUSED : 0;
 	e->nargs = nargs;
 	if (nargs)
 		memcpy(e->types, types, nargs);
@@ -423,8 +425,23 @@ uint32_t evt__event_add_locked(const char *path, const char *format,
 	}
 	evt__proc.nevents++;
 	hash_insert(e->path, id);
-	evt__rules_apply_locked(id, path, parent);
+	if (!refused)
+		evt__rules_apply_locked(id, path, parent);
 	return id;
+}
+
+uint32_t evt__event_add_locked(const char *path, const char *format,
+			       uint16_t kind, const uint8_t *types,
+			       uint8_t nargs, uint32_t parent, int *reused)
+{
+	return add_locked(path, format, kind, types, nargs, parent, false, reused);
+}
+
+uint32_t evt__event_add_refused_locked(const char *path, const char *format,
+				       int *reused)
+{
+	return add_locked(path, format, EVT_KIND_PRINTK, NULL, 0, UINT32_MAX,
+			  true, reused);
 }
 
 void evt__event_unload_locked(uint32_t id)

@@ -125,8 +125,20 @@ static void register_site(struct evt_site *site, const char *module,
 	if (evt_printk_parse(site->format, &f, err, sizeof(err))) {
 		char shown[256];
 
-		evt__warn("%s: format \"%s\": %s; this site stays off", base,
-			  escape(site->format, shown, sizeof(shown)), err);
+		/* Said by the tools that would enable it (ls, record...), not
+		 * here at every start: registered refused. */
+		evt__debug("%s: format \"%s\": %s; this site stays off", base,
+			   escape(site->format, shown, sizeof(shown)), err);
+		for (k = 0; k < 1000 && id == UINT32_MAX; k++) {
+			if (k == 0)
+				snprintf(path, sizeof(path), "%s", base);
+			else
+				snprintf(path, sizeof(path), "%s-%d", base, k);
+			id = evt__event_add_refused_locked(path, site->format,
+							   &reused);
+		}
+		if (id < UINT32_MAX - 1)
+			*id_out = id;	/* unloaded with its module */
 		site_stays_off(site);
 		return;
 	}

@@ -12,6 +12,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -49,6 +50,7 @@ struct evt__event {
 	uint32_t parent;		/* stable events: their raw event */
 	uint16_t kind;
 	uint16_t loaded;		/* modules that define it now */
+	uint8_t flags;			/* EVT_REG_REFUSED */
 	uint8_t nargs;
 	uint8_t types[EVT_PRINTK_MAX_ARGS];
 };
@@ -106,6 +108,10 @@ int evt__process_init_locked(void);
 uint32_t evt__event_add_locked(const char *path, const char *format,
 			       uint16_t kind, const uint8_t *types,
 			       uint8_t nargs, uint32_t parent, int *reused);
+/* A printk site whose format was refused: in the registry, flagged, with
+ * that format and no arguments, so that tools can say why it stays off. */
+uint32_t evt__event_add_refused_locked(const char *path, const char *format,
+				       int *reused);
 void evt__event_unload_locked(uint32_t id);
 void evt__slot_configure(uint32_t s, uint32_t mode, uint64_t id,
 			 uint32_t packet_size, uint32_t packet_count);

@@ -196,8 +196,8 @@ void evt__check_format(const char *format, ...)
  * trace_printk() - record a printf-style event at this call site.
  * @format: a string literal (anything else fails to compile), checked
  *          like printf's.  %n and conversions a reader cannot reproduce
- *          (%m, %ls, %lc, %Lf) are refused when the site registers: a
- *          message goes to stderr and the site stays off.
+ *          (%m, %ls, %lc, %Lf) are refused when the site registers: the
+ *          site stays off, and evtrace ls/record/enable say why.
  *
  * Strings are copied up to EVT_STRING_MAX_BYTES - 1 bytes; a longer one is
  * cut and ends in "...".  Safe in signal handlers and from any thread; it

@@ -533,6 +533,7 @@ static int mode_badformat(void)
 	trace_printk("good %d\n", 1);
 	trace_printk("bad %n\n", &n);
 	trace_printk("also bad %Lf\n", (long double)1.0);
+	trace_printk("both %n and %Lf\n", &n, (long double)2.0);
 	tried = 1;
 	return 0;
 }
