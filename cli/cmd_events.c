@@ -279,6 +279,8 @@ static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 			cli_fprint_format(stdout, e, "\t");
 		} else if (formats) {
 			cli_fprint_format(stdout, e, "\tformat: ");
+			if (e->func)
+				printf("\tfunction: %s\n", e->func);
 		}
 	} else {
 		printf("%c %s/\n", n->state, n->path);

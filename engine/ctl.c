@@ -158,6 +158,7 @@ void evt_ctl_close(struct evt_ctl *c)
 	for (i = 0; i < c->nevents; i++) {
 		free(c->events[i].path);
 		free(c->events[i].format);
+		free(c->events[i].func);
 		evt_event_layout_free(&c->events[i].layout);
 	}
 	free(c->events);
@@ -235,11 +236,23 @@ static int parse_entry(struct evt_ctl *c, uint32_t off, uint32_t limit,
 	e->reg_off = off;
 	e->parent = r.parent;
 	e->unloaded = !!(r.flags & EVT_REG_UNLOADED);
+	if (r.flags & EVT_REG_FUNC) {
+		const char *fn = format + r.format_len + 1;
+		size_t room = r.size - need;
+
+		if (!memchr(fn, '\0', room)) {
+			evt_event_layout_free(&e->layout);
+			return bad(err, err_size, c->path, c->h.registry_off + off,
+				   "registry entry function name malformed");
+		}
+		e->func = strdup(fn);
+	}
 	e->path = strdup(path);
 	e->format = strdup(format);
-	if (!e->path || !e->format) {
+	if (!e->path || !e->format || ((r.flags & EVT_REG_FUNC) && !e->func)) {
 		free(e->path);
 		free(e->format);
+		free(e->func);
 		evt_event_layout_free(&e->layout);
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;

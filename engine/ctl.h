@@ -27,6 +27,7 @@ struct evt_ctl_event {
 				 * (format is that one; no layout) */
 	char *path;
 	char *format;
+	char *func;		/* a printk site's function, or NULL */
 	struct evt_event_layout layout;
 };
 

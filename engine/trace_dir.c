@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctf_metadata.h"
@@ -16,15 +17,34 @@
 #include "trace_dir.h"
 #include "trace_index.h"
 
+/* Whether the trace directory was removed.  A file of ours that vanished
+ * means someone is removing it (rm -r takes the files first): they are
+ * given up to 200 ms to finish. */
+static bool dir_removed(const struct evt_trace_dir *d, int errnum)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	struct stat st;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		if (d->fd < 0 || fstat(d->fd, &st))
+			return false;
+		if (st.st_nlink == 0)
+			return true;
+		if (errnum != ENOENT)
+			return false;
+		nanosleep(&tick, NULL);
+	}
+	return false;
+}
+
 void evt_trace_dir_error(const struct evt_trace_dir *d, int sub, const char *name,
 			 int errnum, char *err, size_t err_size)
 {
-	struct stat st;
-
 	snprintf(err, err_size, "%s/%s%s: %s%s", d->path, sub ? "evtrace/" : "",
 		 name, strerror(errnum),
-		 d->fd >= 0 && fstat(d->fd, &st) == 0 && st.st_nlink == 0 ?
-		 " (the trace directory was removed)" : "");
+		 dir_removed(d, errnum) ? " (the trace directory was removed)" :
+		 errnum == ENOENT ? " (a file of the trace directory was removed)" : "");
 }
 
 /* Names an old trace may hold: what evtrace writes there. */

@@ -200,6 +200,9 @@ enum evt_event_kind {
 /* A printk site whose format was refused: registered so that tools can
  * say why (its format is the refused one, no arguments); it stays off. */
 #define EVT_REG_REFUSED 0x2u
+/* The entry's strings go on after the format: the site's function, NUL
+ * ended, within size. */
+#define EVT_REG_FUNC 0x4u
 
 struct evt_reg_entry {
 	uint32_t size;

@@ -321,8 +321,9 @@ static void hash_insert(const char *path, uint32_t id)
 static int registry_append(uint32_t id, const struct evt__event *e)
 {
 	size_t plen = strlen(e->path), flen = strlen(e->format);
+	size_t fnlen = e->func ? strlen(e->func) : 0;
 	size_t size = (sizeof(struct evt_reg_entry) + e->nargs + plen + 1 +
-		       flen + 1 + 3) & ~(size_t)3;
+		       flen + 1 + (e->func ? fnlen + 1 : 0) + 3) & ~(size_t)3;
 	struct evt_reg_entry *r;
 	uint8_t *p;
 
@@ -349,7 +350,7 @@ static int registry_append(uint32_t id, const struct evt__event *e)
 	r->nargs = e->nargs;
 	r->path_len = plen;
 	r->format_len = flen;
-	r->flags = e->flags;
+	r->flags = e->flags | (e->func ? EVT_REG_FUNC : 0);
 	r->parent = e->parent;
 	p = r->data;
 	memcpy(p, e->types, e->nargs);
@@ -357,6 +358,9 @@ static int registry_append(uint32_t id, const struct evt__event *e)
 	memcpy(p, e->path, plen + 1);
 	p += plen + 1;
 	memcpy(p, e->format, flen + 1);
+	p += flen + 1;
+	if (e->func)
+		memcpy(p, e->func, fnlen + 1);
 	evt__proc.registry_used += size;
 	/* Pairs with the engine's acquire of nevents: the entry is whole. */
 	__atomic_store_n(&evt__proc.hdr->registry_used, evt__proc.registry_used,
@@ -371,13 +375,14 @@ static void unload_mark(uint32_t id, uint32_t flags)
 	struct evt_reg_entry *r = (struct evt_reg_entry *)
 		(evt__proc.registry + evt__proc.events[id].reg_off);
 
-	__atomic_store_n(&r->flags, flags | (evt__proc.events[id].flags & EVT_REG_REFUSED),
-			 __ATOMIC_RELAXED);
+	__atomic_store_n(&r->flags, flags | (evt__proc.events[id].flags & EVT_REG_REFUSED) |
+			 (evt__proc.events[id].func ? EVT_REG_FUNC : 0), __ATOMIC_RELAXED);
 }
 
 static uint32_t add_locked(const char *path, const char *format,
 			   uint16_t kind, const uint8_t *types, uint8_t nargs,
-			   uint32_t parent, bool refused, int *reused)
+			   uint32_t parent, bool refused, const char *func,
+			   int *reused)
 {
 	int found = event_find_locked(path);
 	struct evt__event *e;
@@ -404,10 +409,12 @@ static uint32_t add_locked(const char *path, const char *format,
 	e = &evt__proc.events[id];
 	e->path = strdup(path);
 	e->format = strdup(format);
+	e->func = func && strlen(func) <= UINT16_MAX ? strdup(func) : NULL;
 	if (!e->path || !e->format) {
 		free(e->path);
 		free(e->format);
-		e->path = e->format = NULL;
+		free(e->func);
+		e->path = e->format = e->func = NULL;
 		return UINT32_MAX - 1;
 	}
 	e->kind = kind;
@@ -420,7 +427,8 @@ static uint32_t add_locked(const char *path, const char *format,
 	if (registry_append(id, e)) {
 		free(e->path);
 		free(e->format);
-		e->path = e->format = NULL;
+		free(e->func);
+		e->path = e->format = e->func = NULL;
 		return UINT32_MAX - 1;
 	}
 	evt__proc.nevents++;
@@ -434,14 +442,23 @@ uint32_t evt__event_add_locked(const char *path, const char *format,
 			       uint16_t kind, const uint8_t *types,
 			       uint8_t nargs, uint32_t parent, int *reused)
 {
-	return add_locked(path, format, kind, types, nargs, parent, false, reused);
+	return add_locked(path, format, kind, types, nargs, parent, false, NULL,
+			  reused);
+}
+
+uint32_t evt__event_add_site_locked(const char *path, const char *format,
+				    const uint8_t *types, uint8_t nargs,
+				    const char *func, int *reused)
+{
+	return add_locked(path, format, EVT_KIND_PRINTK, types, nargs, UINT32_MAX,
+			  false, func, reused);
 }
 
 uint32_t evt__event_add_refused_locked(const char *path, const char *format,
-				       int *reused)
+				       const char *func, int *reused)
 {
 	return add_locked(path, format, EVT_KIND_PRINTK, NULL, 0, UINT32_MAX,
-			  true, reused);
+			  true, func, reused);
 }
 
 void evt__event_unload_locked(uint32_t id)

@@ -54,6 +54,12 @@ static const char *source_path(const char *file)
 	}
 }
 
+/* The site's function, when its headers were new enough to say. */
+static const char *site_func(const struct evt_site *site)
+{
+	return site->size >= sizeof(struct evt_site) ? site->func : NULL;
+}
+
 /* The format as a C literal would show it, for messages. */
 static const char *escape(const char *s, char *out, size_t size)
 {
@@ -135,7 +141,7 @@ static void register_site(struct evt_site *site, const char *module,
 			else
 				snprintf(path, sizeof(path), "%s-%d", base, k);
 			id = evt__event_add_refused_locked(path, site->format,
-							   &reused);
+							   site_func(site), &reused);
 		}
 		if (id < UINT32_MAX - 1)
 			*id_out = id;	/* unloaded with its module */
@@ -152,9 +158,8 @@ static void register_site(struct evt_site *site, const char *module,
 			snprintf(path, sizeof(path), "%s", base);
 		else
 			snprintf(path, sizeof(path), "%s-%d", base, k);
-		id = evt__event_add_locked(path, site->format, EVT_KIND_PRINTK,
-					   f.arg_types, f.nargs, UINT32_MAX,
-					   &reused);
+		id = evt__event_add_site_locked(path, site->format, f.arg_types,
+						f.nargs, site_func(site), &reused);
 	}
 	if (id >= UINT32_MAX - 1) {
 		evt__warn("%s: cannot register (registry full); this site stays off",

@@ -46,6 +46,7 @@ struct evt__event {
 					 * another thread may still use it */
 	char *path;
 	char *format;
+	char *func;			/* a site's function, or NULL */
 	uint32_t reg_off;		/* its registry entry, kept privately */
 	uint32_t parent;		/* stable events: their raw event */
 	uint16_t kind;
@@ -111,7 +112,11 @@ uint32_t evt__event_add_locked(const char *path, const char *format,
 /* A printk site whose format was refused: in the registry, flagged, with
  * that format and no arguments, so that tools can say why it stays off. */
 uint32_t evt__event_add_refused_locked(const char *path, const char *format,
-				       int *reused);
+				       const char *func, int *reused);
+/* A printk site's event, with the function it is in (or NULL). */
+uint32_t evt__event_add_site_locked(const char *path, const char *format,
+				    const uint8_t *types, uint8_t nargs,
+				    const char *func, int *reused);
 void evt__event_unload_locked(uint32_t id);
 void evt__slot_configure(uint32_t s, uint32_t mode, uint64_t id,
 			 uint32_t packet_size, uint32_t packet_count);

@@ -76,6 +76,9 @@ for cxx in $compilers; do
 	for _ in $(seq 100); do grep -q ready "$T/wait.out" && break; sleep 0.05; done
 	"$EVTRACE" ls -p "$w" -f printk >"$T/ls"
 	expect_grep 'format: "never %d\\n"' "$T/ls" "$cxx: a site that has not run yet"
+	expect_grep '^	function: void never(int)$' "$T/ls" "$cxx: ls -f names a site's function"
+	grep -q '^	function: void templ(T) \[with T = \|^	function: void templ(T) \[T = ' "$T/ls" ||
+		{ cat "$T/ls" >&2; fail "$cxx: a template's site, its instantiation named"; }
 	kill "$w"
 	# A C++ library opened, closed and opened again keeps its event.
 	"$EVTRACE" record -o "$T/tr2" -- "$TRACEE" dlopen "$T/libcxxplugin.so" >/dev/null 2>&1

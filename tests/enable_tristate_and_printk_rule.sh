@@ -29,6 +29,7 @@ expect_eq "$(state ftrace/print)" 0 "ftrace/print off"
 expect_eq "$(state printk)" X "printk/ untouched by disable /"
 "$EVTRACE" ls -f -p "$p" $alive >"$T/lsf"
 expect_grep 'format: "alive %ld\\n"' "$T/lsf" "ls -f shows the format"
+expect_grep '^	function: mode_wait$' "$T/lsf" "ls -f shows the site's function"
 "$EVTRACE" format -p "$p" $alive >"$T/fmt"
 expect_eq "$(cat "$T/fmt")" '"alive %ld\n"' "evtrace format"
 # An empty directory-less tree node reads '?': a pattern naming nothing.

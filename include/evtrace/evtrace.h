@@ -69,8 +69,10 @@ struct evt_site {
 	const char *file;
 	void *runtime;			 /* owned by libevtrace */
 	/* Since 0.1.1: __COUNTER__ at the call, so that the sites of one
-	 * line are numbered in source order (/N, /N-1, /N-2). */
+	 * line are numbered in source order (/N, /N-1, /N-2), and the
+	 * enclosing function (C++: with its signature), for evtrace ls -f. */
 	uint32_t order;
+	const char *func;
 };
 
 /*
@@ -84,11 +86,12 @@ struct evt_module {
 };
 
 #if defined(__LP64__)
-EVT__STATIC_ASSERT(sizeof(struct evt_site) == 48, "evt_site layout");
+EVT__STATIC_ASSERT(sizeof(struct evt_site) == 56, "evt_site layout");
 EVT__STATIC_ASSERT(__builtin_offsetof(struct evt_site, size) == 8 &&
 		   __builtin_offsetof(struct evt_site, format) == 16 &&
 		   __builtin_offsetof(struct evt_site, runtime) == 32 &&
-		   __builtin_offsetof(struct evt_site, order) == 40,
+		   __builtin_offsetof(struct evt_site, order) == 40 &&
+		   __builtin_offsetof(struct evt_site, func) == 48,
 		   "evt_site layout");
 EVT__STATIC_ASSERT(sizeof(struct evt_module) == 16, "evt_module layout");
 #endif
@@ -227,6 +230,7 @@ void evt__check_format(const char *format, ...)
 			.file = __FILE__,				\
 			.runtime = 0,					\
 			.order = __COUNTER__,				\
+			.func = __func__,				\
 		};							\
 		static struct evt_site *evt__site_ptr			\
 		__attribute__((section("evt_site_ptrs"), used)) =	\
@@ -247,6 +251,7 @@ void evt__check_format(const char *format, ...)
 	__extension__ ({ do {						\
 		EVT__STATIC_ASSERT(EVT__IS_LITERAL(EVT__FIRST(__VA_ARGS__)), \
 			"the format of trace_printk() must be a string literal"); \
+		static constexpr const char *evt__func = __PRETTY_FUNCTION__; \
 		struct evt__tag {					\
 			static constexpr const char *format()		\
 			{ return "" EVT__FIRST(__VA_ARGS__) ""; }	\
@@ -256,6 +261,8 @@ void evt__check_format(const char *format, ...)
 			{ return __LINE__; }				\
 			static constexpr uint32_t order()		\
 			{ return __COUNTER__; }				\
+			static constexpr const char *func()		\
+			{ return evt__func; }				\
 		};							\
 		typedef evt__cxx_site<evt__tag> evt__s;			\
 		if (0) {						\
@@ -313,7 +320,7 @@ template <class Tag> struct evt__cxx_site {
 /* Constant-initialized: set before any constructor runs. */
 template <class Tag> struct evt_site evt__cxx_site<Tag>::site = {
 	&evt__site_unregistered, sizeof(struct evt_site), Tag::line(),
-	Tag::format(), Tag::file(), 0, Tag::order(),
+	Tag::format(), Tag::file(), 0, Tag::order(), Tag::func(),
 };
 
 template <class Tag> const evt__cxx_registration
