@@ -918,6 +918,26 @@ static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 	return ret;
 }
 
+/* A buffer read to its end: its final lost count out, its file closed. */
+static int end_stream(struct evt_collection *c, struct tracked *t, uint32_t i,
+		      struct out_stream *st, const struct evt_ctl_tbuf *d)
+{
+	uint64_t total_lost = d->lost + __atomic_load_n(&d->nested_lost,
+						       __ATOMIC_RELAXED) +
+			      st->extra_lost;
+
+	if (total_lost > st->last_discarded &&
+	    write_lost_packet(c, t, i, st, d, total_lost))
+		return -1;
+	c->stats.lost += st->last_discarded;
+	st->finished = true;
+	if (st->fd >= 0) {
+		close(st->fd);
+		st->fd = -1;
+	}
+	return 0;
+}
+
 /*
  * Snapshot (overwrite mode, the recording running on): buffer i copied
  * whole out of shared memory first, then written from the copy: the
@@ -932,7 +952,7 @@ static int snapshot_tbuf(struct evt_collection *c, struct tracked *t,
 			 const uint8_t *packets, uint32_t size, uint32_t count)
 {
 	struct evt_ctl_tbuf *d = &t->ctl->tbufs[i];
-	uint64_t produced, after, seq, lo, total_lost;
+	uint64_t produced, after, seq, lo;
 	uint32_t commit = 0;
 	uint8_t *copy = malloc((size_t)size * count);
 	int tries, ret = 0;
@@ -967,17 +987,8 @@ static int snapshot_tbuf(struct evt_collection *c, struct tracked *t,
 	free(copy);
 	if (ret < 0)
 		return -1;
-	total_lost = d->lost + __atomic_load_n(&d->nested_lost, __ATOMIC_RELAXED) +
-		     st->extra_lost;
-	if (total_lost > st->last_discarded &&
-	    write_lost_packet(c, t, i, st, d, total_lost))
+	if (end_stream(c, t, i, st, d))
 		return -1;
-	c->stats.lost += st->last_discarded;
-	st->finished = true;
-	if (st->fd >= 0) {
-		close(st->fd);
-		st->fd = -1;
-	}
 	return 0;
 }
 
@@ -990,7 +1001,7 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 	struct out_stream *st = &t->streams[i];
 	uint32_t state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
 	uint32_t epoch, size, count, commit;
-	uint64_t produced, seq, first, total_lost;
+	uint64_t produced, seq, first;
 	const uint8_t *packets;
 	bool exited;
 	int ret;
@@ -1075,17 +1086,8 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 			return -1;
 		st->next_seq = produced + 1;
 	}
-	total_lost = d->lost + __atomic_load_n(&d->nested_lost, __ATOMIC_RELAXED) +
-		     st->extra_lost;
-	if (total_lost > st->last_discarded &&
-	    write_lost_packet(c, t, i, st, d, total_lost))
+	if (end_stream(c, t, i, st, d))
 		return -1;
-	c->stats.lost += st->last_discarded;
-	st->finished = true;
-	if (st->fd >= 0) {
-		close(st->fd);
-		st->fd = -1;
-	}
 	if (state == EVT_TBUF_EXITED && !t->dead)
 		/* Its thread is gone and its data out: the process may reuse it. */
 		__atomic_store_n(&d->state, EVT_TBUF_FREE, __ATOMIC_RELEASE);
