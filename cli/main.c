@@ -45,7 +45,7 @@ static const struct command commands[] = {
 	  "      --stats            also print the CPU time the recording took, the\n"
 	  "                         bytes it drained per CPU second and its wake-ups\n"
 	  "  -q, --quiet            no status line (on a terminal, from 2 s on:\n"
-	  "                         MB and packets drained, lost events, MB/s)\n\n"
+	  "                         events and MB drained, lost events, MB/s)\n\n"
 	  "Ctrl-C reaches CMD (SIGINT, SIGTERM or SIGHUP sent to record alone is\n"
 	  "passed on): recording goes on until CMD has exited, its shutdown\n"
 	  "included; a second one stops at once, CMD running on.\n\n"

@@ -64,9 +64,10 @@ void status_line_update(const struct evt_collection *c)
 		line.rate_bytes = st.bytes;
 		line.rate_ms = now;
 	}
-	fprintf(stderr, "\r\033[Krecording %" PRId64 " s: %.1f MB in %" PRIu64
-		" packets from %u process%s, %" PRIu64 " lost, %.1f MB/s",
-		(now - line.start_ms) / 1000, (double)st.bytes / 1e6, st.packets,
+	fprintf(stderr, "\r\033[Krecording %" PRId64 " s: %" PRIu64 "+ events, "
+		"%.1f MB in %" PRIu64 " packets from %u process%s, %" PRIu64
+		" lost, %.1f MB/s", (now - line.start_ms) / 1000,
+		st.events_at_least, (double)st.bytes / 1e6, st.packets,
 		st.processes, st.processes == 1 ? "" : "es",
 		st.lost + st.lost_unbuffered, line.rate);
 	line.shown = true;

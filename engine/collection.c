@@ -73,6 +73,7 @@ struct out_stream {
 	uint64_t last_discarded;
 	uint64_t last_ts;
 	uint64_t lost_base;	/* lost before its file began (a class move) */
+	uint64_t first_event;	/* of the last packet copied; ~0 before any */
 	off_t size;		/* bytes of whole packets in the file */
 	bool finished;
 	char name[80];		/* its file, in the trace directory */
@@ -867,6 +868,11 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 	}
 	c->stats.packets++;
 	c->stats.bytes += content;
+	/* The packet before this one held the events between their first
+	 * counts (a writer's count, checked: never counted backwards). */
+	if (st->first_event != UINT64_MAX && h.first_event > st->first_event)
+		c->stats.events_at_least += h.first_event - st->first_event;
+	st->first_event = h.first_event;
 	return 1;
 }
 
@@ -1030,6 +1036,7 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 		memset(st, 0, sizeof(*st));
 		st->fd = -1;
 		st->epoch = epoch;
+		st->first_event = UINT64_MAX;
 	}
 	if (st->finished)
 		return 0;

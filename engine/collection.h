@@ -69,6 +69,9 @@ struct evt_collection_stats {
 	uint64_t wakeups;		/* sleeps a writer ended */
 	uint32_t processes;
 	uint64_t kernel_events;		/* kernel tracepoint records */
+	uint64_t events_at_least;	/* drained: every packet's events but
+					 * each buffer's latest (whose count
+					 * the next packet's header tells) */
 	uint32_t unfollowed;		/* processes it could not follow (each
 					 * reported): their lost events are
 					 * not counted, being unknown */

@@ -32,9 +32,12 @@ on_pty "$T/tty" "$EVTRACE" record -o "$T/tr" -- "$TRACEE" paced 60000 20 0 || fa
 python3 - "$T/tty" <<'PY' || fail "the status line"
 import re, sys
 text = open(sys.argv[1], "rb").read().decode()
-draws = re.findall(r"\r\x1b\[Krecording (\d+) s: ([\d.]+) MB in (\d+) packets from 1 process, 0 lost, ([\d.]+) MB/s", text)
+draws = re.findall(r"\r\x1b\[Krecording (\d+) s: (\d+)\+ events, ([\d.]+) MB in (\d+) packets from 1 process, 0 lost, ([\d.]+) MB/s", text)
 assert len(draws) >= 2, repr(text[-600:])
 assert draws[0][0] == "2", draws[0]
+events = [int(d[1]) for d in draws]
+assert events == sorted(events) and 0 < events[-1] <= 60000, events
+draws = [(d[0], d[2], d[3], d[4]) for d in draws]
 mbs = [float(d[1]) for d in draws]
 assert mbs == sorted(mbs) and mbs[-1] > 0, mbs
 summary = re.search(r"(.)evtrace: record: every event \(no -e\): (\d+) packets?, (\d+) bytes", text)
