@@ -57,9 +57,9 @@ static inline uint64_t evt_clock_now(uint32_t kind, uint16_t *cpu)
 	}
 }
 
-/* Which clock this machine's writers use ($EVTRACE_CLOCK=monotonic forces
- * the fallback, =tsc the TSC where it is invariant, whatever the kernel's
- * clocksource). */
+/* Which clock this machine's writers use: the TSC wherever the CPU says
+ * it is invariant, whatever the kernel's clocksource, else
+ * CLOCK_MONOTONIC ($EVTRACE_CLOCK=monotonic forces the fallback). */
 uint32_t evt_clock_detect(void);
 
 /*
