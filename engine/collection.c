@@ -26,6 +26,7 @@
 #include <sys/inotify.h>
 #include <sys/syscall.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -74,6 +75,14 @@ struct out_stream {
 	uint64_t last_ts;
 	uint64_t lost_base;	/* lost before its file began (a class move) */
 	uint64_t first_event;	/* of the last packet copied; ~0 before any */
+	/* The open packet, flushed as far as it was committed (discard
+	 * mode, at most every FLUSH_MS): taken back before it is written
+	 * again, longer or whole. */
+	bool partial;
+	off_t partial_at;	/* where it starts in the file */
+	uint64_t partial_seq;
+	uint32_t partial_commit;
+	int64_t flushed_ms;
 	off_t size;		/* bytes of whole packets in the file */
 	bool finished;
 	char name[80];		/* its file, in the trace directory */
@@ -522,13 +531,16 @@ static int add_stream_class(struct evt_collection *c, const struct tracked *t)
 
 /* Packets of another class go to other files: each file is one CTF
  * stream, of one class.  Lost counts start again with the file. */
-static void start_new_files(struct tracked *t)
+static void take_back_partial(struct evt_collection *c, struct out_stream *st);
+
+static void start_new_files(struct evt_collection *c, struct tracked *t)
 {
 	uint32_t i;
 
 	for (i = 0; i < t->ctl->h.max_tbufs; i++) {
 		struct out_stream *st = &t->streams[i];
 
+		take_back_partial(c, st);	/* it goes whole into the new file */
 		if (st->fd >= 0 && st->epoch)
 			close(st->fd);
 		st->fd = -1;
@@ -579,7 +591,7 @@ static int index_events(struct evt_collection *c, struct tracked *t)
 	if (cls == process_classes(c) && add_stream_class(c, t))
 		return -1;
 	if (t->cls != EVT_NO_CLASS && cls != t->cls)
-		start_new_files(t);
+		start_new_files(c, t);
 	t->cls = cls;
 	for (L = described; L < c->classes.v[cls].len; L++)
 		if (describe(c, cls, L))
@@ -924,6 +936,81 @@ static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 	return ret;
 }
 
+/* Removes the flushed part of an open packet from the file. */
+static void take_back_partial(struct evt_collection *c, struct out_stream *st)
+{
+	if (!st->partial)
+		return;
+	st->partial = false;
+	if (st->fd < 0)
+		return;
+	c->stats.packets--;
+	c->stats.bytes -= (uint64_t)(st->size - st->partial_at);
+	if (ftruncate(st->fd, st->partial_at) == 0)
+		lseek(st->fd, st->partial_at, SEEK_SET);
+	st->size = st->partial_at;
+}
+
+/*
+ * Discard mode: the open packet written as far as it was committed, at
+ * most every FLUSH_MS, so that what a slow writer wrote reaches the trace
+ * directory within a second (report works on a running recording; a
+ * killed recorder loses the last second at most).  The writer never
+ * touches what is below commit, nor reuses a packet not consumed.
+ */
+#define FLUSH_MS 500
+
+/* A flush opens a stream file early: only with fds to spare, for the
+ * processes still to be taken on (the lowest free fd well below the
+ * limit). */
+static bool fds_to_spare(const struct evt_collection *c)
+{
+	struct rlimit rl;
+	int probe = fcntl(c->rd.fd, F_DUPFD_CLOEXEC, 0);
+
+	if (probe < 0)
+		return false;
+	close(probe);
+	return getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	       (rl.rlim_cur == RLIM_INFINITY || (rlim_t)probe + 32 < rl.rlim_cur);
+}
+static int flush_open_packet(struct evt_collection *c, struct tracked *t,
+			     uint32_t i, struct out_stream *st,
+			     const struct evt_ctl_tbuf *d, const uint8_t *packets,
+			     uint32_t size, uint32_t count, uint64_t produced)
+{
+	int64_t now = now_ms();
+	uint32_t commit;
+	off_t before;
+	int ret;
+
+	if (now - st->flushed_ms < FLUSH_MS)
+		return 0;
+	st->flushed_ms = now;
+	if (st->fd < 0 && !fds_to_spare(c))
+		return 0;	/* its file waits for its first whole packet */
+	/* Pairs with the writer's release of commit. */
+	commit = __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE);
+	if (commit <= sizeof(struct evt_packet_header) || commit > size ||
+	    (st->partial && st->partial_seq == produced &&
+	     st->partial_commit == commit) ||
+	    __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) != produced)
+		return 0;	/* nothing new, or whole soon */
+	take_back_partial(c, st);
+	before = st->size;
+	ret = copy_packet(c, t, i, st, packets + (produced % count) * size, size,
+			  produced, commit);
+	if (ret < 0)
+		return -1;
+	if (ret > 0) {
+		st->partial = true;
+		st->partial_at = before;
+		st->partial_seq = produced;
+		st->partial_commit = commit;
+	}
+	return 0;
+}
+
 /* A buffer read to its end: its final lost count out, its file closed. */
 static int end_stream(struct evt_collection *c, struct tracked *t, uint32_t i,
 		      struct out_stream *st, const struct evt_ctl_tbuf *d)
@@ -1069,6 +1156,8 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 		st->finished = true;
 		return 0;
 	}
+	if (st->partial && (produced > st->partial_seq || final))
+		take_back_partial(c, st);	/* written again, whole or longer */
 	for (seq = st->next_seq; seq < produced && !st->finished; seq++) {
 		ret = copy_packet(c, t, i, st,
 				  packets + (seq % count) * size, size,
@@ -1080,6 +1169,9 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 			/* Pairs with the writer's acquire of consumed. */
 			__atomic_store_n(&d->consumed, st->next_seq, __ATOMIC_RELEASE);
 	}
+	if (!final && !st->finished && c->o.mode == EVT_MODE_DISCARD)
+		return flush_open_packet(c, t, i, st, d, packets, size, count,
+					 produced);
 	if (!final || st->finished)
 		return 0;
 	/* Pairs with the writer's release of commit. */

@@ -3,6 +3,7 @@
  */
 #include <cpuid.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,4 +116,44 @@ int64_t evt_clock_to_monotonic_ns(const struct evt_clock_calibration *cal,
 
 	return cal->ref_monotonic_ns +
 	       (int64_t)(d * 1000000000 / (__int128)cal->freq_hz);
+}
+
+void evt_clock_ctf_offset(const struct evt_clock_calibration *c,
+			  int64_t *offset_s, uint64_t *offset_cycles)
+{
+	/* Real time at clock value 0, split into whole seconds + cycles. */
+	__int128 real0_ns = (__int128)c->ref_realtime_ns -
+		(__int128)c->ref_value * 1000000000 / (__int128)c->freq_hz;
+	__int128 rem_ns;
+
+	*offset_s = (int64_t)(real0_ns / 1000000000);
+	rem_ns = real0_ns - (__int128)*offset_s * 1000000000;
+	if (rem_ns < 0) {
+		(*offset_s)--;
+		rem_ns += 1000000000;
+	}
+	*offset_cycles = (uint64_t)(rem_ns * c->freq_hz / 1000000000);
+}
+
+/* Cycles as nanoseconds the way babeltrace2 counts them: in double
+ * precision, truncated. */
+static int64_t ctf_ns(uint64_t freq, uint64_t cycles)
+{
+	double ns;
+
+	if (freq == 1000000000)
+		return (int64_t)cycles;
+	ns = 1e9 * (double)cycles / (double)freq;
+	return ns >= 9.2e18 ? INT64_MAX : (int64_t)ns;
+}
+
+int64_t evt_clock_to_realtime_ns(const struct evt_clock_calibration *c,
+				 uint64_t value)
+{
+	int64_t offset_s;
+	uint64_t offset_cycles;
+
+	evt_clock_ctf_offset(c, &offset_s, &offset_cycles);
+	return offset_s * 1000000000 + ctf_ns(c->freq_hz, offset_cycles) +
+	       ctf_ns(c->freq_hz, value);
 }

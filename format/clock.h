@@ -84,5 +84,13 @@ int evt_clock_calibrate(uint32_t kind, struct evt_clock_calibration *cal);
 int evt_clock_refine(struct evt_clock_calibration *cal);
 int64_t evt_clock_to_monotonic_ns(const struct evt_clock_calibration *cal,
 				  uint64_t value);
+/* The CTF clock's offset: real time at value 0, as whole seconds and the
+ * cycles of the rest. */
+void evt_clock_ctf_offset(const struct evt_clock_calibration *cal,
+			  int64_t *offset_s, uint64_t *offset_cycles);
+/* CLOCK_REALTIME at value, computed as CTF readers compute it from that
+ * offset (so report and babeltrace2 agree to the nanosecond). */
+int64_t evt_clock_to_realtime_ns(const struct evt_clock_calibration *cal,
+				 uint64_t value);
 
 #endif

@@ -47,23 +47,16 @@ static const char *ctf_type(uint8_t t)
 
 static void write_clock(FILE *f, const struct evt_clock_calibration *c)
 {
-	/* Real time at clock value 0, split into whole seconds + cycles. */
-	__int128 real0_ns = (__int128)c->ref_realtime_ns -
-		(__int128)c->ref_value * 1000000000 / (__int128)c->freq_hz;
-	int64_t offset_s = (int64_t)(real0_ns / 1000000000);
-	__int128 rem_ns = real0_ns - (__int128)offset_s * 1000000000;
+	int64_t offset_s;
+	uint64_t offset_cycles;
 
-	if (rem_ns < 0) {
-		offset_s--;
-		rem_ns += 1000000000;
-	}
+	evt_clock_ctf_offset(c, &offset_s, &offset_cycles);
 	fprintf(f, "clock {\n\tname = \"evtrace\";\n\tdescription = \"%s\";\n"
 		"\tfreq = %" PRIu64 ";\n\tprecision = 1;\n"
 		"\toffset_s = %" PRId64 ";\n\toffset = %" PRIu64 ";\n"
 		"\tabsolute = FALSE;\n};\n\n",
 		c->kind == EVT_CLOCK_TSC ? "TSC, invariant" : "CLOCK_MONOTONIC",
-		c->freq_hz, offset_s,
-		(uint64_t)(rem_ns * c->freq_hz / 1000000000));
+		c->freq_hz, offset_s, offset_cycles);
 	fputs("typealias integer { size = 64; align = 8; signed = false; "
 	      "map = clock.evtrace.value; } := evt_clock_t;\n\n", f);
 }

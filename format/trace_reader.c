@@ -206,8 +206,8 @@ static void advance(struct reader *r, struct cursor *c)
 	if (c->have) {
 		c->item.monotonic_ns = evt_clock_to_monotonic_ns(&r->ix.clock,
 								 c->item.timestamp);
-		c->item.realtime_ns = c->item.monotonic_ns +
-			(r->ix.clock.ref_realtime_ns - r->ix.clock.ref_monotonic_ns);
+		c->item.realtime_ns = evt_clock_to_realtime_ns(&r->ix.clock,
+							       c->item.timestamp);
 	}
 }
 
