@@ -26,7 +26,8 @@ struct report {
 
 	bool started;			/* the trace's first item was met */
 	int64_t start_monotonic_ns, realtime_offset_ns;
-	int64_t since_ns, until_ns;	/* CLOCK_REALTIME; resolved at start */
+	int64_t since_ns, until_ns;	/* resolved at start: CLOCK_MONOTONIC
+					 * when relative, else CLOCK_REALTIME */
 	uint64_t shown, lost_shown;
 	struct report_stats *stats;
 	bool out_of_memory;
@@ -50,9 +51,13 @@ static bool wanted(const struct report *r, const struct evt_trace_item *it)
 		return false;
 	if (r->ntids && !listed(r->tids, r->ntids, it->tid))
 		return false;
-	if (r->since.kind && it->realtime_ns < r->since_ns)
+	/* Relative times against the clock --clock relative prints, wall
+	 * clock times against the one --clock realtime prints. */
+	if (r->since.kind && (r->since.kind == TIME_RELATIVE ?
+			      it->monotonic_ns < r->since_ns : it->realtime_ns < r->since_ns))
 		return false;
-	if (r->until.kind && it->realtime_ns > r->until_ns)
+	if (r->until.kind && (r->until.kind == TIME_RELATIVE ?
+			      it->monotonic_ns > r->until_ns : it->realtime_ns > r->until_ns))
 		return false;
 	if (it->kind == EVT_ITEM_LOST || !r->npatterns)
 		return true;	/* a loss may have hidden any event */
@@ -67,8 +72,10 @@ static void start(struct report *r, const struct evt_trace_item *it)
 	r->started = true;
 	r->start_monotonic_ns = it->monotonic_ns;
 	r->realtime_offset_ns = it->realtime_ns - it->monotonic_ns;
-	r->since_ns = report_time_resolve(&r->since, it->realtime_ns);
-	r->until_ns = report_time_resolve(&r->until, it->realtime_ns);
+	r->since_ns = r->since.kind == TIME_RELATIVE ? it->monotonic_ns + r->since.ns :
+		      report_time_resolve(&r->since, it->realtime_ns);
+	r->until_ns = r->until.kind == TIME_RELATIVE ? it->monotonic_ns + r->until.ns :
+		      report_time_resolve(&r->until, it->realtime_ns);
 }
 
 static int show(const struct evt_trace_item *it, void *ctx)
