@@ -33,6 +33,9 @@ int cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Parses a pid argument; reports and returns -1 when it is not one. */
 int cli_parse_pid(const char *cmd, const char *arg);
+/* A collection slot argument of option opt: 1 .. EVT_NSLOTS - 1; -1
+ * reported. */
+int cli_parse_slot(const char *cmd, const char *opt, const char *arg);
 /* --kernel-buffer KIB: a power of two from 8 to 1048576; 0, or -1
  * reported. */
 int cli_parse_kernel_buffer(const char *cmd, const char *arg, uint32_t *kib);

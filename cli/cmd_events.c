@@ -49,18 +49,14 @@ static int parse_args(const char *cmd, int argc, char **argv,
 	memset(t, 0, sizeof(*t));
 	while ((opt = getopt_long(argc, argv, allow_f ? "p:fih" : "p:c:h", longopts,
 				  NULL)) != -1) {
-		char *end;
 
 		switch (opt) {
 		case 'c':
 			if (allow_f || !need_path)
 				return cli_usage(cmd);
-			t->collection = (int)strtol(optarg, &end, 10);
-			if (*end || end == optarg || t->collection < 1 ||
-			    t->collection >= EVT_NSLOTS)
-				return cli_error(cmd, "--collection '%s': not a "
-						 "collection slot (1 to %d, as ls "
-						 "shows them)", optarg, EVT_NSLOTS - 1);
+			t->collection = cli_parse_slot(cmd, "--collection", optarg);
+			if (t->collection < 0)
+				return 1;
 			break;
 		case 'p':
 			t->pid = cli_parse_pid(cmd, optarg);

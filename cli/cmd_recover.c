@@ -55,8 +55,7 @@ int cmd_recover(int argc, char **argv)
 	struct evt_collection_stats stats;
 	struct evt_collection *c;
 	char rundir[PATH_MAX], what[PATH_MAX + 32], err[PATH_MAX + 400];
-	int opt, pid;
-	char *end;
+	int opt, pid, slot;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -65,11 +64,10 @@ int cmd_recover(int argc, char **argv)
 			o.output = optarg;
 			break;
 		case 's':
-			o.recover_slot = (uint32_t)strtoul(optarg, &end, 10);
-			if (*end || end == optarg || o.recover_slot < 1 ||
-			    o.recover_slot >= EVT_NSLOTS)
-				return cli_error("recover", "--slot %s: not a slot "
-						 "(1 to %d)", optarg, EVT_NSLOTS - 1);
+			slot = cli_parse_slot("recover", "--slot", optarg);
+			if (slot < 0)
+				return 1;
+			o.adopt_slot = (uint32_t)slot;
 			break;
 		case 'h':
 			return cli_help("recover");

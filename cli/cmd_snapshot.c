@@ -31,8 +31,7 @@ int cmd_snapshot(int argc, char **argv)
 	struct evt_collection_stats stats;
 	struct evt_collection *c;
 	char rundir[PATH_MAX], what[PATH_MAX + 32], err[PATH_MAX + 400];
-	int opt, pid = 0;
-	char *end;
+	int opt, pid = 0, slot;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:p:c:h", longopts, NULL)) != -1) {
@@ -46,12 +45,10 @@ int cmd_snapshot(int argc, char **argv)
 				return 1;
 			break;
 		case 'c':
-			o.recover_slot = (uint32_t)strtoul(optarg, &end, 10);
-			if (*end || end == optarg || o.recover_slot < 1 ||
-			    o.recover_slot >= EVT_NSLOTS)
-				return cli_error("snapshot", "--collection %s: not a "
-						 "collection slot (1 to %d)", optarg,
-						 EVT_NSLOTS - 1);
+			slot = cli_parse_slot("snapshot", "--collection", optarg);
+			if (slot < 0)
+				return 1;
+			o.adopt_slot = (uint32_t)slot;
 			break;
 		case 'h':
 			return cli_help("snapshot");

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "kernel_events.h"
+#include "layout.h"
 #include "pattern.h"
 
 struct command {
@@ -237,6 +238,19 @@ int cli_parse_pid(const char *cmd, const char *arg)
 		cli_error(cmd, "'%s': not a process id", arg);
 		return -1;
 	}
+	return (int)v;
+}
+
+int cli_parse_slot(const char *cmd, const char *opt, const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v < 1 || v >= EVT_NSLOTS)
+		return cli_error(cmd, "%s '%s': not a collection slot (1 to %d, as "
+				 "ls shows them)", opt, arg, EVT_NSLOTS - 1), -1;
 	return (int)v;
 }
 

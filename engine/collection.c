@@ -298,7 +298,7 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 
 			if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) !=
 			    EVT_SLOT_ACTIVE || evt_slot_held(&c->rd, s) != running ||
-			    (c->o.recover_slot && s != c->o.recover_slot) ||
+			    (c->o.adopt_slot && s != c->o.adopt_slot) ||
 			    (running && sl->mode != EVT_MODE_OVERWRITE))
 				continue;
 			if (found != s)
@@ -313,12 +313,12 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 		if (running)
 			snprintf(err, err_size, "%s: no running --overwrite recording%s "
 				 "(a snapshot is of a flight recorder; evtrace ls%s "
-				 "names the collections)", who, c->o.recover_slot ?
+				 "names the collections)", who, c->o.adopt_slot ?
 				 " in that slot" : "", pid ? " -p PID" : "");
 		else
 			snprintf(err, err_size, "%s: no buffers left by a recorder "
 				 "that is gone%s (a running recorder reads its own; "
-				 "see evtrace ls -p %d)", who, c->o.recover_slot ?
+				 "see evtrace ls -p %d)", who, c->o.adopt_slot ?
 				 " in that slot" : "", pid);
 		goto out;
 	}

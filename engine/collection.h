@@ -45,16 +45,16 @@ struct evt_collection_opts {
 	/*
 	 * Recover (with one pid, no patterns): instead of a new collection,
 	 * take over the collection slot that a recorder which is gone left
-	 * in that process's control files (recover_slot, or 0: the only one
+	 * in that process's control files (adopt_slot, or 0: the only one
 	 * so left), with its mode and buffers, and read what they hold.  The
 	 * run directory is not swept first, which would remove the control
 	 * file of a process that is gone.
 	 */
 	bool recover;
-	uint32_t recover_slot;		/* also: snapshot's collection */
+	uint32_t adopt_slot;		/* also: snapshot's collection */
 	/*
 	 * Snapshot: of the running --overwrite recording in slot
-	 * recover_slot (or the only one in o.pids[0], or in the run
+	 * adopt_slot (or the only one in o.pids[0], or in the run
 	 * directory): what its buffers hold now, read without touching
 	 * them; the recording goes on.  Finish at once.
 	 */

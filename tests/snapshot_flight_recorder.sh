@@ -82,7 +82,7 @@ expect_status 1 "$EVTRACE" snapshot -o "$T/none" -p "$pid2"
 expect_grep "evtrace: snapshot: pid $pid2: no running --overwrite recording (a snapshot is of a flight recorder" "$T/err" "a discard-mode recording"
 kill -TERM "$pid2"; wait "$rec" 2>/dev/null || true
 expect_status 1 "$EVTRACE" snapshot --collection 9
-expect_grep "evtrace: snapshot: --collection 9: not a collection slot (1 to 7)" "$T/err" "bad slot"
+expect_grep "evtrace: snapshot: --collection '9': not a collection slot (1 to 7, as ls shows them)" "$T/err" "bad slot"
 expect_status 2 "$EVTRACE" snapshot extra
 expect_grep "evtrace: snapshot: 'extra': unexpected" "$T/err" "stray argument"
 echo "ok: snapshots $(tr '\n' ';' <"$T/runs1") then $(tr '\n' ';' <"$T/runs2"), the recording $(tr '\n' ';' <"$T/runsf")"
