@@ -15,6 +15,7 @@
 #include <babeltrace2/babeltrace.h>
 
 #include "field_text.h"
+#include "record_header.h"
 
 /* Where a stream's lines come from: its last packet's thread. */
 struct thread {
@@ -22,6 +23,7 @@ struct thread {
 	uint64_t tid;
 	char comm[32];
 	uint64_t lost;		/* said at the packet that reports them */
+	uint64_t cpu;		/* of its last evtrace/cpu event */
 };
 
 struct text_sink {
@@ -122,18 +124,28 @@ static void print_event(struct text_sink *s, const bt_message *msg)
 	struct thread *t = p ? thread_of(s, bt_packet_borrow_stream_const(p)) : NULL;
 	char when[64];
 
+	/* Records carry no CPU: this event says it for the ones after it
+	 * (an evtrace trace before 0.1.2 had it in every record's context). */
+	if (bt_event_class_get_id(cls) == EVT_CPU_EVENT_ID && name &&
+	    !strcmp(name, "evtrace/cpu")) {
+		cpu = member(bt_event_borrow_payload_field_const(e), "cpu_id");
+		if (t && cpu)
+			t->cpu = bt_field_integer_unsigned_get_value(cpu);
+		return;
+	}
 	if (t && tid && comm &&		/* a kernel record names its task */
 	    bt_field_get_class_type(comm) == BT_FIELD_CLASS_TYPE_STRING) {
 		t->tid = bt_field_integer_unsigned_get_value(tid);
 		snprintf(t->comm, sizeof(t->comm), "%s", bt_field_string_get_value(comm));
 	}
 
-	if (name && !strncmp(name, "printk/", 7))
+	if (name && (!strncmp(name, "printk/", 7) || !strcmp(name, "ftrace/print")))
 		format = bt_event_class_get_emf_uri(cls);
 	time_text(when, sizeof(when),
 		  bt_message_event_borrow_default_clock_snapshot_const(msg));
 	printf("%16s-%-7" PRIu64 " [%03" PRIu64 "] %s: %s: ", t ? t->comm : "?",
-	       t ? t->tid : 0, cpu ? bt_field_integer_unsigned_get_value(cpu) : 0,
+	       t ? t->tid : 0, cpu ? bt_field_integer_unsigned_get_value(cpu) :
+	       t ? t->cpu : 0,
 	       when, name ? name : "?");
 	evt_bt2_payload_text(stdout, bt_event_borrow_payload_field_const(e), format);
 	putchar('\n');

@@ -45,7 +45,6 @@ static int add_sample(void *ctx, const struct evt_kernel_sample *ks)
 								     ks->event);
 	size_t max = evt_kernel_payload_max(e, ks->raw_size), n;
 	struct evt_kernel_context kc = { .pid = ks->pid, .tid = ks->tid };
-	uint16_t id = (uint16_t)ks->event, cpu = (uint16_t)ks->cpu;
 	uint8_t *at;
 	long got;
 
@@ -60,18 +59,16 @@ static int add_sample(void *ctx, const struct evt_kernel_sample *ks)
 	got = evt_kernel_payload(e, ks->raw, ks->raw_size, k->payload);
 	if (got < 0)
 		return count_lost(k, ks->ring, 1);	/* not what its format said */
-	n = EVT_RECORD_HEADER_BYTES + sizeof(kc) + (size_t)got;
+	n = sizeof(kc) + (size_t)got;
 	if (!evt_packet_writer_fits(s, n))
 		return count_lost(k, ks->ring, 1);
-	at = evt_packet_writer_reserve(s, k->out, n, ks->time, k->err, k->err_size);
+	at = evt_packet_writer_reserve(s, k->out, n, ks->event, ks->time, ks->cpu,
+				       k->err, k->err_size);
 	if (!at)
 		return -1;
 	snprintf(kc.comm, sizeof(kc.comm), "%s", ks->comm);
-	memcpy(at, &id, 2);
-	memcpy(at + 2, &s->last_ts, 8);
-	memcpy(at + 10, &cpu, 2);
-	memcpy(at + 12, &kc, sizeof(kc));
-	memcpy(at + 12 + sizeof(kc), k->payload, (size_t)got);
+	memcpy(at, &kc, sizeof(kc));
+	memcpy(at + sizeof(kc), k->payload, (size_t)got);
 	k->events++;
 	return 0;
 }
@@ -178,6 +175,7 @@ int evt_kernel_record_on(struct evt_kernel_sampler *sampler,
 					   EVT_KERNEL_STREAM_ID, packet_size))
 			break;
 		snprintf(k->streams[i].comm, sizeof(k->streams[i].comm), "kernel");
+		k->streams[i].hs.ctx_bytes = sizeof(struct evt_kernel_context);
 	}
 	if (!k->streams || i < k->nstreams) {
 		evt_kernel_record_destroy(k);

@@ -152,9 +152,8 @@ int evt_live_record_add(struct evt_live_record *w, const struct evt_live_event *
 			char *err, size_t err_size)
 {
 	struct evt_packet_writer *s = stream_of(w, e);
-	size_t n = EVT_RECORD_HEADER_BYTES + e->payload_size;
+	size_t n = e->payload_size;
 	uint8_t *at;
-	uint16_t id;
 	long local;
 
 	if (!s)
@@ -172,14 +171,11 @@ int evt_live_record_add(struct evt_live_record *w, const struct evt_live_event *
 	/* Its packets need the index that describes the event. */
 	if (write_described(w, err, err_size))
 		return -1;
-	at = evt_packet_writer_reserve(s, &w->out, n, e->timestamp, err, err_size);
+	at = evt_packet_writer_reserve(s, &w->out, n, (uint32_t)local, e->timestamp,
+				       e->cpu, err, err_size);
 	if (!at)
 		return -1;
-	id = (uint16_t)local;
-	memcpy(at, &id, 2);
-	memcpy(at + 2, &s->last_ts, 8);
-	memcpy(at + 10, &e->cpu, 2);
-	memcpy(at + EVT_RECORD_HEADER_BYTES, e->payload, e->payload_size);
+	memcpy(at, e->payload, e->payload_size);
 	w->events++;
 	return 0;
 }

@@ -39,6 +39,9 @@ struct cursor {
 	uint32_t off;		/* 0: not inside the packet yet */
 	uint64_t discarded;
 	uint64_t last_ts;	/* of the last record or packet read */
+	struct evt_hdr_state hs;	/* the packet's records read so far */
+	uint32_t skip_to;	/* records before it were read by another */
+	bool resumed;		/* off is another reader's: hs unknown */
 	char comm[17];
 	bool broken;
 };
@@ -309,6 +312,7 @@ static void resume(const struct evt_ctl_tbuf *d, uint32_t epoch,
 	if (seq == consumed && pos >> 32 == epoch &&
 	    (uint32_t)pos >= sizeof(struct evt_packet_header)) {
 		cur->off = (uint32_t)pos;	/* checked against the packet */
+		cur->resumed = true;
 		cur->discarded = __atomic_load_n(&d->read_discarded,
 						 __ATOMIC_RELAXED);
 	}
@@ -433,12 +437,21 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 				cur->discarded = h.events_discarded;
 			}
 			cur->off = sizeof(h);
+			cur->skip_to = 0;
+			evt_hdr_reset(&cur->hs);
+		} else if (cur->resumed) {
+			/* Compact headers read on from the packet's start. */
+			cur->skip_to = cur->off;
+			cur->off = sizeof(h);
+			cur->resumed = false;
+			evt_hdr_reset(&cur->hs);
 		}
 		while (cur->off < end) {
 			struct evt_record r;
 			const struct evt_ctl_event *ev;
 
-			if (evt_record_header(pkt + cur->off, end - cur->off, &r)) {
+			if (evt_record_header(pkt + cur->off, end - cur->off,
+					      &cur->hs, &r)) {
 				broken(c, i, cur, "truncated record");
 				return;
 			}
@@ -451,7 +464,8 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 				return;
 			}
 			ev = &c->events[r.id];
-			int len = evt_record_render(&r, &ev->layout, ev->format,
+			int len = cur->off < cur->skip_to ? -1 :
+				  evt_record_render(&r, &ev->layout, ev->format,
 						    text, sizeof(text));
 
 			if (len >= 0) {
@@ -472,7 +486,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 				memcpy(e.comm, cur->comm, sizeof(e.comm));
 				push(s, &e);
 			}
-			cur->off += EVT_RECORD_HEADER_BYTES + r.payload_size;
+			cur->off += r.header_bytes + r.payload_size;
 			cur->last_ts = r.timestamp;
 		}
 		if (cur->seq == produced) {

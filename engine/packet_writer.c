@@ -46,7 +46,8 @@ void evt_packet_writer_free(struct evt_packet_writer *w)
 
 bool evt_packet_writer_fits(const struct evt_packet_writer *w, size_t n)
 {
-	return sizeof(struct evt_packet_header) + n <= w->size;
+	return sizeof(struct evt_packet_header) + EVT_HDR_MAX_BYTES + w->hs.ctx_bytes +
+	       n <= w->size;
 }
 
 /* Writes the packet being filled, or, when it is empty and records were
@@ -97,20 +98,24 @@ static int write_packet(struct evt_packet_writer *w,
 
 uint8_t *evt_packet_writer_reserve(struct evt_packet_writer *w,
 				   const struct evt_trace_dir *out, size_t n,
-				   uint64_t ts, char *err, size_t err_size)
+				   uint32_t id, uint64_t ts, uint32_t cpu,
+				   char *err, size_t err_size)
 {
 	uint8_t *at;
 
-	if (w->used + n > w->size && write_packet(w, out, err, err_size))
+	if (w->used + EVT_HDR_MAX_BYTES + w->hs.ctx_bytes + n > w->size &&
+	    write_packet(w, out, err, err_size))
 		return NULL;
 	if (ts > w->last_ts)
 		w->last_ts = ts;
 	if (!w->nrecords) {
 		w->first_ts = w->last_ts;
 		w->opened_ms = now_ms();
+		evt_hdr_reset(&w->hs);
 	}
 	at = w->pkt + w->used;
-	w->used += n;
+	at += evt_hdr_put(at, &w->hs, id, w->last_ts, cpu);
+	w->used = (size_t)(at - w->pkt) + n;
 	w->nrecords++;
 	return at;
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "record_header.h"
 #include "trace_dir.h"
 
 struct evt_packet_writer {
@@ -25,6 +26,9 @@ struct evt_packet_writer {
 	uint32_t size;		/* the most a packet holds */
 	size_t used;		/* bytes of it, header included */
 	uint64_t first_ts, last_ts;
+	struct evt_hdr_state hs;	/* the packet's last record; ctx_bytes
+					 * set by a writer whose records have
+					 * a context */
 	int64_t opened_ms;
 	uint64_t seq, nrecords;	/* records in the packet being filled */
 	uint64_t events;	/* records in packets written */
@@ -36,16 +40,19 @@ struct evt_packet_writer {
 int evt_packet_writer_init(struct evt_packet_writer *w, const char *name,
 			   uint32_t stream_id, uint32_t packet_size);
 void evt_packet_writer_free(struct evt_packet_writer *w);
-/* Whether a record of n bytes fits in a packet at all. */
+/* Whether a record whose header is followed by n bytes fits in a packet
+ * at all. */
 bool evt_packet_writer_fits(const struct evt_packet_writer *w, size_t n);
 /*
- * Room for a record of n bytes (that fits) at time ts, after writing out
- * the packet if it is full: where to put it, its time being w->last_ts
- * (ts, or the stream's last if that is later); or NULL with err set.
+ * A record of event id at time ts on cpu followed by n bytes (that fit),
+ * after writing out the packet if it is full: its header is laid down, its
+ * time being w->last_ts (ts, or the stream's last if that is later), and
+ * the n bytes go where this points; or NULL with err set.
  */
 uint8_t *evt_packet_writer_reserve(struct evt_packet_writer *w,
 				   const struct evt_trace_dir *out, size_t n,
-				   uint64_t ts, char *err, size_t err_size);
+				   uint32_t id, uint64_t ts, uint32_t cpu,
+				   char *err, size_t err_size);
 /* n records lost here.  0, or -1 with err set. */
 int evt_packet_writer_lose(struct evt_packet_writer *w,
 			   const struct evt_trace_dir *out, uint64_t n, char *err,

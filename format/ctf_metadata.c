@@ -9,6 +9,7 @@
 #include "ctf_metadata.h"
 #include "layout.h"
 #include "quote.h"
+#include "record_header.h"
 
 static const char prologue[] =
 	"/* CTF 1.8 */\n\n"
@@ -61,7 +62,38 @@ static void write_clock(FILE *f, const struct evt_clock_calibration *c)
 	      "map = clock.evtrace.value; } := evt_clock_t;\n\n", f);
 }
 
-static void write_stream(FILE *f, const struct evt_stream_class *s)
+/*
+ * record_header.h in TSDL.  Bit-packed little endian: the id in the low 11
+ * bits of the first word; an extended header's id and time start at its
+ * third byte.
+ */
+static void write_record_header(FILE *f)
+{
+	fprintf(f, "\tevent.header := struct {\n"
+		"\t\tenum : integer { size = %u; align = 1; signed = false; } "
+		"{ compact = 0 ... %u, extended = %u } id;\n"
+		"\t\tvariant <id> {\n"
+		"\t\t\tstruct {\n"
+		"\t\t\t\tinteger { size = %u; align = 1; signed = false; "
+		"map = clock.evtrace.value; } timestamp;\n"
+		"\t\t\t} compact;\n"
+		"\t\t\tstruct {\n"
+		"\t\t\t\tuint16_t id;\n"
+		"\t\t\t\tevt_clock_t timestamp;\n"
+		"\t\t\t} extended;\n"
+		"\t\t} v;\n"
+		"\t};\n",
+		EVT_HDR_ID_BITS, EVT_HDR_EXTENDED - 1, EVT_HDR_EXTENDED,
+		EVT_HDR_TS_BITS);
+}
+
+static const char kernel_context[] =	/* struct evt_kernel_context */
+	"\t\tuint32_t pid;\n"
+	"\t\tuint32_t tid;\n"
+	"\t\tinteger { size = 8; align = 8; signed = false; encoding = UTF8; } comm[16];\n";
+
+static void write_stream(FILE *f, const struct evt_stream_class *s,
+			 uint32_t version)
 {
 	fprintf(f, "stream {\n\tid = %u;\n"
 		"\tpacket.context := struct {\n"
@@ -75,18 +107,24 @@ static void write_stream(FILE *f, const struct evt_stream_class *s)
 		"\t\tuint32_t pid;\n"
 		"\t\tuint32_t tid;\n"
 		"\t\tinteger { size = 8; align = 8; signed = false; encoding = UTF8; } comm[16];\n"
-		"\t};\n"
-		"\tevent.header := struct {\n"
-		"\t\tuint16_t id;\n"
-		"\t\tevt_clock_t timestamp;\n"
-		"\t};\n"
-		"\tevent.context := struct {\n"
-		"\t\tuint16_t cpu_id;\n%s"
-		"\t};\n};\n\n", s->sid, !s->kernel ? "" :
-		/* struct evt_kernel_context */
-		"\t\tuint32_t pid;\n"
-		"\t\tuint32_t tid;\n"
-		"\t\tinteger { size = 8; align = 8; signed = false; encoding = UTF8; } comm[16];\n");
+		"\t};\n", s->sid);
+	if (version == 1) {	/* the 12-byte headers of the first traces */
+		fprintf(f, "\tevent.header := struct {\n"
+			"\t\tuint16_t id;\n"
+			"\t\tevt_clock_t timestamp;\n"
+			"\t};\n"
+			"\tevent.context := struct {\n"
+			"\t\tuint16_t cpu_id;\n%s"
+			"\t};\n};\n\n", s->kernel ? kernel_context : "");
+		return;
+	}
+	write_record_header(f);
+	if (s->kernel)
+		fprintf(f, "\tevent.context := struct {\n%s\t};\n", kernel_context);
+	fprintf(f, "};\n\n"
+		"event {\n\tname = \"evtrace/cpu\";\n\tid = %u;\n\tstream_id = %u;\n"
+		"\tfields := struct {\n\t\tuint16_t cpu_id;\n\t};\n};\n\n",
+		EVT_CPU_EVENT_ID, s->sid);
 }
 
 /*
@@ -146,7 +184,7 @@ int evt_ctf_metadata_write(FILE *f, const struct evt_trace_index *ix,
 	fputs(";\n};\n\n", f);
 	write_clock(f, &ix->clock);
 	for (i = 0; i < ix->nstreams; i++)
-		write_stream(f, &ix->streams[i]);
+		write_stream(f, &ix->streams[i], ix->version);
 	for (i = 0; i < ix->nevents; i++)
 		write_event(f, &ix->events[i]);
 	return ferror(f) ? -1 : 0;

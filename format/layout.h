@@ -34,7 +34,7 @@
 #include <stdint.h>
 
 #define EVT_CTL_MAGIC		0x43545645u	/* "EVTC" little endian */
-#define EVT_CTL_VERSION		4
+#define EVT_CTL_VERSION		5
 #define EVT_NSLOTS		8
 #define EVT_MAX_EVENTS		16384
 #define EVT_MAX_TBUFS		512
@@ -252,10 +252,10 @@ struct evt_packet_header {
 };
 
 /*
- * Record: header { uint16 id; uint64 timestamp; } context { uint16 cpu; }
- * then the payload, packed (no padding anywhere).
+ * Record: a header of 4 bytes (id, the low bits of the time; the CPU of
+ * the record before it) or 14 (id, time, CPU), see record_header.h, then
+ * the payload, packed (no padding anywhere).
  */
-#define EVT_RECORD_HEADER_BYTES 12
 
 /* Argument storage types of printk payloads. */
 enum evt_arg_type {

@@ -53,14 +53,26 @@ void evt_event_layout_free(struct evt_event_layout *l)
 	memset(l, 0, sizeof(*l));
 }
 
-int evt_record_header(const uint8_t *p, size_t avail, struct evt_record *r)
+/* Index version 1 traces: every header { uint16 id; uint64 ts; uint16 cpu; }. */
+#define LEGACY_HEADER_BYTES 12
+
+int evt_record_header(const uint8_t *p, size_t avail, struct evt_hdr_state *st,
+		      struct evt_record *r)
 {
-	if (avail < EVT_RECORD_HEADER_BYTES)
+	unsigned n;
+
+	if (st->legacy) {
+		if (avail < LEGACY_HEADER_BYTES)
+			return -1;
+		memcpy(&r->id, p, 2);
+		memcpy(&r->timestamp, p + 2, 8);
+		memcpy(&r->cpu, p + 10, 2);
+		n = LEGACY_HEADER_BYTES;
+	} else if (evt_hdr_get(p, avail, st, &r->id, &r->timestamp, &r->cpu, &n)) {
 		return -1;
-	memcpy(&r->id, p, 2);
-	memcpy(&r->timestamp, p + 2, 8);
-	memcpy(&r->cpu, p + 10, 2);
-	r->payload = p + EVT_RECORD_HEADER_BYTES;
+	}
+	r->header_bytes = n;
+	r->payload = p + n;
 	r->payload_size = 0;
 	return 0;
 }
@@ -92,9 +104,9 @@ int evt_record_payload(struct evt_record *r, const struct evt_event_layout *l,
 {
 	long n;
 
-	if (avail < EVT_RECORD_HEADER_BYTES)
+	if (avail < r->header_bytes)
 		return -1;
-	avail -= EVT_RECORD_HEADER_BYTES;
+	avail -= r->header_bytes;
 	if (evt_event_kind_is_typed(l->kind))
 		n = evt_event_format_payload_size(&l->typed, r->payload, avail);
 	else

@@ -14,11 +14,13 @@
 
 #include "event_format.h"
 #include "printk_format.h"
+#include "record_header.h"
 
 struct evt_record {
 	uint16_t id;
 	uint16_t cpu;
 	uint64_t timestamp;
+	unsigned header_bytes;
 	const uint8_t *payload;
 	size_t payload_size;
 };
@@ -46,11 +48,14 @@ static inline int evt_event_kind_is_typed(unsigned kind)
 	       kind == EVT_KIND_KERNEL;
 }
 
-/* Reads the header at p (avail bytes).  0, or -1 when truncated. */
-int evt_record_header(const uint8_t *p, size_t avail, struct evt_record *r);
-/* Sets the payload of r; the whole record then takes
- * EVT_RECORD_HEADER_BYTES + payload_size.  0, or -1 when the payload runs
- * past avail (counted from the record's start). */
+/* Reads the header at p (avail bytes), the packet's records before it
+ * having gone through st (reset at the packet's start).  0, or -1 when
+ * truncated or not to be read there. */
+int evt_record_header(const uint8_t *p, size_t avail, struct evt_hdr_state *st,
+		      struct evt_record *r);
+/* Sets the payload of r; the whole record then takes header_bytes +
+ * payload_size.  0, or -1 when the payload runs past avail (counted from
+ * the record's start). */
 int evt_record_payload(struct evt_record *r, const struct evt_event_layout *l,
 		       size_t avail);
 /*

@@ -19,8 +19,9 @@ int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix)
 {
 	uint32_t i, j;
 
-	fprintf(f, "evtrace-index 1\nclock %u %" PRIu64 " %" PRIu64 " %" PRId64
-		" %" PRId64 "\n", ix->clock.kind, ix->clock.freq_hz,
+	fprintf(f, "evtrace-index %u\nclock %u %" PRIu64 " %" PRIu64 " %" PRId64
+		" %" PRId64 "\n", ix->version ? ix->version : EVT_TRACE_INDEX_VERSION,
+		ix->clock.kind, ix->clock.freq_hz,
 		ix->clock.ref_value, ix->clock.ref_monotonic_ns,
 		ix->clock.ref_realtime_ns);
 	for (i = 0; i < ix->nstreams; i++) {
@@ -206,8 +207,12 @@ int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
 			goto out_bad;
 		}
 		if (lineno == 1) {
-			if (strcmp(line, "evtrace-index 1")) {
-				snprintf(why, sizeof(why), "not an evtrace-index 1 file");
+			if (!strcmp(line, "evtrace-index 1")) {
+				ix->version = 1;
+			} else if (!strcmp(line, "evtrace-index 2")) {
+				ix->version = 2;
+			} else {
+				snprintf(why, sizeof(why), "not an evtrace-index 1 or 2 file");
 				goto out_bad;
 			}
 		} else if (!strncmp(line, "clock ", 6)) {

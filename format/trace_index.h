@@ -7,13 +7,15 @@
  * generated from the same descriptions (ctf_metadata.c).
  *
  * File <trace>/evtrace/index, text:
- *   evtrace-index 1
+ *   evtrace-index <version>
  *   clock <kind> <freq_hz> <ref_value> <ref_monotonic_ns> <ref_realtime_ns>
  *   stream <sid> <pid> "<comm>"
  *   kernel-stream <sid>          (kernel tracepoints, layout.h)
  *   event <sid> <id> <kind> <types|-> "<path>" "<format>"
  * types: comma-separated enum evt_arg_type numbers (printk kinds); the
  * format of a typed or stable event is its format text (event_format.h).
+ * Version 2 traces have compact record headers (record_header.h), version
+ * 1 traces 12-byte ones; both are read.
  */
 #ifndef EVT_FORMAT_TRACE_INDEX_H
 #define EVT_FORMAT_TRACE_INDEX_H
@@ -41,7 +43,10 @@ struct evt_stream_class {
 	bool kernel;			/* records carry evt_kernel_context */
 };
 
+#define EVT_TRACE_INDEX_VERSION 2
+
 struct evt_trace_index {
+	uint32_t version;		/* 0 when made here: the current one */
 	struct evt_clock_calibration clock;
 	struct evt_stream_class *streams;
 	uint32_t nstreams;

@@ -30,6 +30,7 @@ struct cursor {
 	int in_packet;
 	int done;
 	struct evt_packet_header hdr;
+	struct evt_hdr_state hs;	/* the packet's records so far */
 	bool kernel;			/* the packet's records carry whose */
 	char comm[17];
 	char task_comm[17];		/* a kernel record's task */
@@ -100,6 +101,9 @@ static int enter_packet(struct reader *r, struct cursor *c)
 	c->pkt_next = off + total;
 	c->pos = off + sizeof(*h);
 	c->in_packet = 1;
+	evt_hdr_reset(&c->hs);
+	c->hs.legacy = r->ix.version == 1;
+	c->hs.ctx_bytes = c->kernel ? sizeof(struct evt_kernel_context) : 0;
 	memcpy(c->comm, h->comm, 16);
 	c->comm[16] = '\0';
 	if (h->events_discarded < c->discarded) {
@@ -133,9 +137,11 @@ static int decode_record(struct reader *r, struct cursor *c)
 	int len;
 	char why[128];
 
-	if (evt_record_header(p, avail, &rec) ||
-	    avail - EVT_RECORD_HEADER_BYTES < ctx_bytes) {
-		cursor_error(r, c, c->pos, "truncated record header");
+	if (evt_record_header(p, avail, &c->hs, &rec) ||
+	    avail - rec.header_bytes < ctx_bytes) {
+		cursor_error(r, c, c->pos, avail >= EVT_HDR_MAX_BYTES ?
+			     "record header with no CPU record before it" :
+			     "truncated record header");
 		return -1;
 	}
 	if (c->kernel) {
@@ -172,7 +178,7 @@ static int decode_record(struct reader *r, struct cursor *c)
 		.payload_size = rec.payload_size, .text = c->text,
 		.text_len = (size_t)len,
 	};
-	c->pos += EVT_RECORD_HEADER_BYTES + ctx_bytes + rec.payload_size;
+	c->pos += rec.header_bytes + ctx_bytes + rec.payload_size;
 	r->stats->events++;
 	c->have = 1;
 	return 0;

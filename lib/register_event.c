@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "event_format.h"
+#include "record_header.h"
 #include "runtime.h"
 
 _Static_assert((int)EVT__FK_INTEGER == (int)EVT_FIELD_INTEGER &&
@@ -23,7 +24,7 @@ _Static_assert((int)EVT__FK_INTEGER == (int)EVT_FIELD_INTEGER &&
 
 /* The largest payload a record may have: it must fit the smallest packet. */
 #define PAYLOAD_MAX (EVT_PACKET_MIN_BYTES - sizeof(struct evt_packet_header) - \
-		     EVT_RECORD_HEADER_BYTES)
+		     EVT_HDR_MAX_BYTES)
 
 static const uint32_t event_off;
 

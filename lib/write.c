@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "record_header.h"
 #include "runtime.h"
 
 enum { TSLOT_NONE, TSLOT_HAVE, TSLOT_FAILED };
@@ -47,6 +48,7 @@ struct tslot {
 	uint64_t seq;
 	uint64_t written;
 	uint64_t lost;			/* mirrored in desc->lost at each drop */
+	struct evt_hdr_state hs;	/* the open packet's last record */
 };
 
 struct evt__thread {
@@ -70,7 +72,7 @@ static __thread struct evt__thread *tls_thread
 
 uint32_t evt__record_max_bytes(const uint8_t *types, uint32_t nargs)
 {
-	uint32_t i, n = EVT_RECORD_HEADER_BYTES;
+	uint32_t i, n = EVT_HDR_MAX_BYTES;
 
 	for (i = 0; i < nargs; i++)
 		n += types[i] == EVT_ARG_STRING ? EVT_STRING_MAX_BYTES :
@@ -577,6 +579,7 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 	memcpy(h->comm, t->comm, sizeof(h->comm));
 	ts->packet = (uint8_t *)h;
 	ts->off = sizeof(*h);
+	evt_hdr_reset(&ts->hs);
 	ts->limit = ts->packet_size;
 	__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
 	return (uint8_t *)h + ts->off;
@@ -783,13 +786,25 @@ static inline uint64_t ordered(struct evt__thread *t, uint64_t now)
 	return now;
 }
 
-static inline uint8_t *put_header(uint8_t *rec, uint16_t id, uint64_t now,
-				  uint16_t cpu)
+/*
+ * The writer keeps in w->slot the slot (low byte), the header's bytes and
+ * the event id; in w->mask the slots still to copy the record to (they
+ * need their own headers) and the CPU above them.
+ */
+#define WRITER_HLEN_SHIFT 8
+#define WRITER_ID_SHIFT 16
+#define WRITER_CPU_SHIFT 16
+_Static_assert(EVT_MAX_EVENTS <= EVT_CPU_EVENT_ID && EVT_HDR_MAX_BYTES < 256,
+	       "ids and header bytes fit the writer's fields");
+
+static inline uint8_t *put_header(struct evt__writer *w, struct tslot *ts,
+				  uint8_t *rec, uint32_t id, uint64_t now,
+				  uint32_t cpu)
 {
-	memcpy(rec, &id, 2);
-	memcpy(rec + 2, &now, 8);
-	memcpy(rec + 10, &cpu, 2);
-	return rec + EVT_RECORD_HEADER_BYTES;
+	unsigned n = evt_hdr_put(rec, &ts->hs, id, now, cpu);
+
+	w->slot |= n << WRITER_HLEN_SHIFT | id << WRITER_ID_SHIFT;
+	return rec + n;
 }
 
 /* write_begin() for any mask, and for a slot that needs a buffer, a new
@@ -819,8 +834,9 @@ static uint8_t *begin_slots(struct evt__thread *t, const struct evt__site_rt *rt
 			w->record = rec;
 			w->now = now;
 			w->slot = s;
-			w->mask = mask & (mask - 1);
-			return put_header(rec, (uint16_t)rt->id, now, cpu);
+			w->mask = (mask & (mask - 1)) |
+				  (uint32_t)cpu << WRITER_CPU_SHIFT;
+			return put_header(w, &t->slot[s], rec, rt->id, now, cpu);
 		}
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -915,36 +931,43 @@ uint8_t *write_begin(const struct evt__site_rt *rt, uint32_t mask,
 	w->thread = t;
 	w->slot = s;
 	w->mask = 0;
-	return put_header(ts->packet + ts->off, (uint16_t)rt->id,
-			  ordered(t, ((uint64_t)hi << 32) | lo), (uint16_t)cpu);
+	return put_header(w, ts, ts->packet + ts->off, rt->id,
+			  ordered(t, ((uint64_t)hi << 32) | lo), (uint32_t)cpu & 0xffff);
 }
 
-/* Copies the record just published to the other slots of w->mask. */
+/* Copies the payload of the record just published to the other slots of
+ * w->mask, each record with a header of its slot's packet. */
 __attribute__((noinline))
-static void copy_to_slots(struct evt__writer *w, uint32_t len)
+static void copy_to_slots(struct evt__writer *w, uint32_t hlen, uint32_t size)
 {
 	struct evt__thread *t = w->thread;
-	uint32_t mask;
+	uint32_t cpu = w->mask >> WRITER_CPU_SHIFT, mask;
+	uint32_t id = w->slot >> WRITER_ID_SHIFT;
 
-	for (mask = w->mask; mask; mask &= mask - 1) {
+	for (mask = w->mask & EVT_SLOT_MASK; mask; mask &= mask - 1) {
 		unsigned s = (unsigned)__builtin_ctz(mask);
-		uint8_t *rec = slot_reserve(t, s, len, w->now);
+		struct tslot *ts = &t->slot[s];
+		uint8_t *rec = slot_reserve(t, s, EVT_HDR_MAX_BYTES + size, w->now);
 
 		if (rec) {
-			memcpy(rec, w->record, len);
-			slot_publish(&t->slot[s], len);
+			unsigned n = evt_hdr_put(rec, &ts->hs, id, w->now, cpu);
+
+			memcpy(rec + n, w->record + hlen, size);
+			slot_publish(ts, n + size);
 		}
 	}
 }
 
-/* Publishes the record of len bytes, and copies it to the other slots. */
-static inline void write_end(struct evt__writer *w, uint32_t len)
+/* Publishes the record of a payload of size bytes, and copies it to the
+ * other slots. */
+static inline void write_end(struct evt__writer *w, uint32_t size)
 {
 	struct evt__thread *t = w->thread;
+	uint32_t hlen = (w->slot >> WRITER_HLEN_SHIFT) & 0xff;
 
-	slot_publish(&t->slot[w->slot], len);
-	if (__builtin_expect(w->mask != 0, 0))
-		copy_to_slots(w, len);
+	slot_publish(&t->slot[w->slot & 0xff], hlen + size);
+	if (__builtin_expect((w->mask & EVT_SLOT_MASK) != 0, 0))
+		copy_to_slots(w, hlen, size);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
 }
@@ -955,7 +978,7 @@ static void emit(const struct evt__site_rt *rt, uint32_t mask, va_list *ap)
 	uint8_t *p = write_begin(rt, mask, rt->max_record_bytes, &w);
 
 	if (p)
-		write_end(&w, encode(p, rt, ap) + EVT_RECORD_HEADER_BYTES);
+		write_end(&w, encode(p, rt, ap));
 }
 
 /* evt__event_reserve() of an event not registered yet. */
@@ -971,7 +994,7 @@ static uint8_t *event_reserve_lazy(struct evt_event *ev, uint32_t size,
 	word = *ev->enable & EVT_SLOT_MASK;
 	if (!word)
 		return NULL;
-	return write_begin(ev->runtime, word, size + EVT_RECORD_HEADER_BYTES, w);
+	return write_begin(ev->runtime, word, size + EVT_HDR_MAX_BYTES, w);
 }
 
 EVT_API uint8_t *evt__event_reserve(struct evt_event *ev, uint32_t word,
@@ -985,12 +1008,12 @@ EVT_API uint8_t *evt__event_reserve(struct evt_event *ev, uint32_t word,
 	word &= EVT_SLOT_MASK;
 	if (!word)
 		return NULL;
-	return write_begin(rt, word, size + EVT_RECORD_HEADER_BYTES, w);
+	return write_begin(rt, word, size + EVT_HDR_MAX_BYTES, w);
 }
 
 EVT_API void evt__event_commit(struct evt__writer *w, uint32_t size)
 {
-	write_end(w, size + EVT_RECORD_HEADER_BYTES);
+	write_end(w, size);
 }
 
 EVT_API void evt__event_views(const struct evt_event *raw, const void *args)

@@ -27,6 +27,16 @@ expect_grep "^# 4 events, 0 lost, 3 streams$" "$T/bt2.out" "three streams"
 "$EVTRACE" record --packet-size 16384 --packets 2 -o "$T/lost" -- "$TRACEE" burst 100000 >/dev/null 2>&1
 same_as_report "$T/lost"
 grep -q "\[---\] .*: lost [0-9]* events\?$" "$T/bt2.out" || fail "no loss line from the sink"
+# A thread moved between CPUs: its records say each CPU (in CPU records
+# between them, which babeltrace2 shows as evtrace/cpu events); and an
+# ftrace_printk() message.
+"$EVTRACE" record -o "$T/migrate" -- "$TRACEE" migrate 20 >/dev/null 2>&1
+same_as_report "$T/migrate"
+grep -c ': hop [0-9]* to cpu [0-9]*$' "$T/bt2.out" | grep -qx 20 || fail "not 20 hops"
+sed -n 's/.*\[0*\([0-9][0-9]*\)\] .*: hop [0-9]* to cpu \([0-9]*\)$/\1 \2/p' "$T/bt2.out" |
+	awk '$1 != $2 { bad++ } END { exit bad ? 1 : 0 }' || fail "a hop shown on another CPU than it ran on"
+expect_grep ": ftrace/print: hopped 20 times$" "$T/bt2.out" "an ftrace_printk() message rendered"
+[ "$(babeltrace2 "$T/migrate" | grep -c ' evtrace/cpu: ')" -ge 20 ] || fail "fewer CPU events than hops"
 if [ "$(id -u)" = 0 ]; then
 	"$EVTRACE" record -o "$T/kernel" -e printk -e kernel/syscalls/sys_enter_getppid \
 		-- "$TRACEE" syscalls 5 >/dev/null 2>"$T/rec.err" || fail "record with kernel events: $(cat "$T/rec.err")"

@@ -8,7 +8,7 @@ REPORT = re.compile(r'^\s*(?P<comm>.*?)-(?P<tid>\d+)\s+\[(?P<cpu>\d+|---)\] '
                     r'(?P<ts>\d+\.\d{9}): (?P<rest>.*)$')
 BT = re.compile(r'^\[[^\]]*\] \([^)]*\) \S+ (?P<name>[^:]+(?::\d+)?): '
                 r'\{ first_event = \d+, pid = (?P<pid>\d+), tid = (?P<tid>\d+), '
-                r'comm = "[^"]*" \}, \{ cpu_id = \d+ \}(?:, \{ (?P<args>.*) \})?$')
+                r'comm = "[^"]*" \}(?:, \{ (?P<args>.*) \})?$')
 ARG = re.compile(r'(arg\d+(?:_width|_precision)?) = ("(?:[^"\\]|\\.)*"|[^,]+)')
 
 
@@ -51,6 +51,8 @@ def babeltrace(path):
         m = BT.match(line)
         if not m:
             fail('unparsable babeltrace2 line: %r' % line)
+        if m.group('name') == 'evtrace/cpu':
+            continue    # the CPU of the records after it
         args = dict(ARG.findall(m.group('args') or ''))
         events.append(dict(name=m.group('name'), tid=int(m.group('tid')),
                            args=args, payload=m.group('args') or ''))

@@ -15,11 +15,18 @@ rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
 printf '\000\000\000\000' | dd of="$s" bs=1 seek=0 conv=notrunc 2>/dev/null
 expect_status 1 "$EVTRACE" report "$T/tr"
 expect_grep "$s: offset 0: bad packet magic" "$T/err" "bad magic"
-# 3. A record whose event id is unknown (first record after the 88-byte header).
+# 3. A record whose event id is unknown: the first after the 88-byte packet
+# header and the 14-byte CPU record, compact, made event 2000.
 rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
-printf '\377\177' | dd of="$s" bs=1 seek=88 conv=notrunc 2>/dev/null
+printf '\320\007' | dd of="$s" bs=1 seek=102 conv=notrunc 2>/dev/null
 expect_status 1 "$EVTRACE" report "$T/tr"
-expect_grep "$s: offset 88: event id 32767 not in the metadata" "$T/err" "unknown event id"
+expect_grep "$s: offset 88: event id 2000 not in the metadata" "$T/err" "unknown event id"
+# A compact record first in its packet has no CPU (nor a whole time).
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+printf '\001\000' | dd of="$s" bs=1 seek=88 conv=notrunc 2>/dev/null
+expect_status 1 "$EVTRACE" report "$T/tr"
+expect_grep "$s: offset 88: record header with no CPU record before it" "$T/err" \
+	"a packet not starting with a CPU record"
 # 4. Content size beyond the packet.
 rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
 printf '\377\377\377\177' | dd of="$s" bs=1 seek=24 conv=notrunc 2>/dev/null

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -570,6 +571,35 @@ static int mode_syscalls(int n)
 	return 0;
 }
 
+/* Hops between the first two CPUs it may run on, n times, tracing after
+ * each hop the CPU it was moved to; then one ftrace_printk(). */
+static int mode_migrate(int n)
+{
+	cpu_set_t allowed, one;
+	int cpus[2], found = 0, c, i;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return 1;
+	for (c = 0; c < CPU_SETSIZE && found < 2; c++)
+		if (CPU_ISSET(c, &allowed))
+			cpus[found++] = c;
+	if (found < 2) {
+		fprintf(stderr, "tracee: migrate needs two CPUs\n");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		CPU_ZERO(&one);
+		CPU_SET(cpus[i % 2], &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			return 1;
+		trace_printk("hop %d to cpu %d\n", i, cpus[i % 2]);
+		tried++;
+	}
+	ftrace_printk("hopped %d times\n", n);
+	tried++;
+	return 0;
+}
+
 /* A constructor of the program itself traces before main(), when asked. */
 __attribute__((constructor)) static void early(void)
 {
@@ -628,6 +658,8 @@ int main(int argc, char **argv)
 		ret = mode_loop(atoi(argv[2]));
 	else if (!strcmp(mode, "badformat"))
 		ret = mode_badformat();
+	else if (!strcmp(mode, "migrate") && argc == 3)
+		ret = mode_migrate(atoi(argv[2]));
 	else
 		fprintf(stderr, "tracee: unknown mode\n");
 	if (ret == 0)
