@@ -77,7 +77,16 @@ evtrace_rows() {	# W TRACER PATTERN
 	record 2 "$2" "$3" --overwrite; r2=$(rate <"$work/out")
 	# Lost: one thread at full speed with the recorder draining.
 	record 1 "$2" "$3"
-	row "$1" evtrace "$di" "$dn" "$en" "$r2" "$(lost) of $((N * RUNS)) (1 thread, draining)"
+	l1=$(lost)
+	row "$1" evtrace "$di" "$dn" "$en" "$r2" "$l1 of $((N * RUNS)) (1 thread, draining)"
+	# Bytes per event in the trace: stream bytes (packet headers and CPU
+	# records included) over the events written.
+	bytes=$(sed -n 's/.* packets, \([0-9]*\) bytes .*/\1/p' "$work/rec.err" | tail -1)
+	bpe=$(printf '%.2f' "$(echo "$bytes / ($N * $RUNS - $l1)" | bc -l)")
+	# Writers that wait for the recorder instead of dropping.
+	record 1 "$2" "$3" --block; bn=$(ns <"$work/out"); bl1=$(lost)
+	record 2 "$2" "$3" --block; br2=$(rate <"$work/out"); bl2=$(lost)
+	row "$1" "evtrace record --block (5 ms)" - - "$bn" "$br2" "$bl1 of $((N * RUNS)) (1 thread); $bl2 of $((2 * N * RUNS)) (2 threads)"
 	# Scaling: 1 and 2 threads in alternation, the ratio of each pair,
 	# so that the VM's slow spells (minutes long here) hit both sides.
 	: >"$work/scale"
@@ -86,7 +95,7 @@ evtrace_rows() {	# W TRACER PATTERN
 		record 2 "$2" "$3" --overwrite; b=$(rate <"$work/out")
 		echo "$b / $a" | bc -l >>"$work/scale"
 	done
-	eval "ev_$1_en=$en ev_$1_best=$best ev_$1_instr=$di ev_$1_scale=$(printf '%.2f' "$(median <"$work/scale")")"
+	eval "ev_$1_bpe=$bpe ev_$1_lost1=$l1 ev_$1_block_lost=$bl1/$bl2 ev_$1_en=$en ev_$1_best=$best ev_$1_instr=$di ev_$1_scale=$(printf '%.2f' "$(median <"$work/scale")")"
 }
 evtrace_rows W1 evtrace printk
 evtrace_rows W2 evtrace-event bench
@@ -334,6 +343,9 @@ out=$here/results/$(date +%F).md
 	echo "| W4: 10,000 disabled sites against no evtrace | +$w4_pct% | within 1% |"
 	echo "| enabled, 1 thread: ns per event, median (best of $RUNS), W1 / W2 | $ev_W1_en ($ev_W1_best) / $ev_W2_en ($ev_W2_best) | <= 20 |"
 	echo "| cheaper than the LTTng-UST tracepoint, W1 / W2 | $(lt_ratio W1 "$ev_W1_en") / $(lt_ratio W2 "$ev_W2_en") | >= 8x |"
+	echo "| bytes per event in the trace, W1 / W2 (payload 12 / 24 bytes) | $ev_W1_bpe / $ev_W2_bpe | <= 16 / <= 32 |"
+	echo "| events lost, 1 thread at full speed, discard mode, W1 / W2 | $ev_W1_lost1 / $ev_W2_lost1 of $((N * RUNS)) | 0 |"
+	echo "| events lost with --block, 1 thread / 2 threads, W1; W2 | $ev_W1_block_lost; $ev_W2_block_lost | 0 |"
 	echo "| 2-thread throughput / 1-thread (median of 5 alternated pairs), W1 / W2 | $ev_W1_scale / $ev_W2_scale | >= 1.8 |"
 	echo "| W2, 1 thread with a plain loop busy on the other CPU: ns per event; 2-thread throughput / that | $ev_W2_busy_en; $ev_W2_busy_scale | |"
 	echo "| W3 as fast as they go: M events/s written, events lost | $w3_full_rate, $w3_full_lost | no loss while the recorder keeps up |"

@@ -178,6 +178,10 @@ static int via_daemon(const int *pids, unsigned npids,
 	if (show_stats)
 		return cli_error("record", "--stats: not for a recording evtraced "
 				 "makes (its CPU time is the daemon's)");
+	if (o->block_us)
+		return cli_error("record", "--block: not yet supported for a "
+				 "recording evtraced makes (another user's "
+				 "processes); record without it");
 	if (npids > EVT_PROTO_MAX_PIDS)
 		return cli_error("record", "more than %d pids for evtraced",
 				 EVT_PROTO_MAX_PIDS);
@@ -188,6 +192,26 @@ static int via_daemon(const int *pids, unsigned npids,
 	if (o->packet_count != EVT_PACKETS_DEFAULT)
 		r.packet_count = o->packet_count;
 	return cli_via_daemon("record", &r, o->output);
+}
+
+/* --block[=MS]: 1 to 1000 ms, 5 when not given. */
+static int parse_block(const char *arg, uint32_t *us)
+{
+	char *end;
+	unsigned long ms;
+
+	if (!arg) {
+		*us = EVT_BLOCK_DEFAULT_MS * 1000;
+		return 0;
+	}
+	errno = 0;
+	ms = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || ms < 1 ||
+	    ms > EVT_BLOCK_MAX_US / 1000)
+		return cli_error("record", "--block=%s: a wait in milliseconds, "
+				 "1 to %u", arg, EVT_BLOCK_MAX_US / 1000), -1;
+	*us = (uint32_t)ms * 1000;
+	return 0;
 }
 
 /* cli_spawn's hook: the kernel events of the command, from its exec. */
@@ -208,6 +232,7 @@ int cmd_record(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "overwrite", no_argument, NULL, 'O' },
+		{ "block", optional_argument, NULL, 'B' },
 		{ "packet-size", required_argument, NULL, 'S' },
 		{ "packets", required_argument, NULL, 'N' },
 		{ "kernel-buffer", required_argument, NULL, 'K' },
@@ -256,6 +281,10 @@ int cmd_record(int argc, char **argv)
 		case 'O':
 			o.mode = EVT_MODE_OVERWRITE;
 			break;
+		case 'B':
+			if (parse_block(optarg, &o.block_us))
+				goto out;
+			break;
 		case 'S':
 			if (parse_u32("--packet-size", optarg, &o.packet_size))
 				goto out;
@@ -284,6 +313,12 @@ int cmd_record(int argc, char **argv)
 	}
 	if (npids && optind < argc) {
 		cli_error("record", "-p and a command to run exclude each other");
+		ret = cli_usage("record");
+		goto out;
+	}
+	if (o.block_us && o.mode == EVT_MODE_OVERWRITE) {
+		cli_error("record", "--block and --overwrite exclude each other (a "
+			  "flight recorder never waits: it reuses its oldest packet)");
 		ret = cli_usage("record");
 		goto out;
 	}

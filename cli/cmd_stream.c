@@ -159,7 +159,7 @@ int cmd_stream(int argc, char **argv)
 				   cli_consumer_events, c, false);
 		cli_note_refused("stream", patterns, npatterns,
 				 cli_consumer_events, c);
-	} else if (evt_live_stream_create(rundir, pid, NULL, &s, err,
+	} else if (evt_live_stream_create(rundir, pid, NULL, 0, &s, err,
 					  sizeof(err))) {
 		cli_error("stream", "%s", err);
 		goto out;

@@ -266,7 +266,7 @@ static int start(struct trace *t, const char **patterns, unsigned n,
 {
 	unsigned i;
 
-	if (evt_live_stream_create(rundir, EVT_LIVE_COMMAND, "evtrace trace",
+	if (evt_live_stream_create(rundir, EVT_LIVE_COMMAND, "evtrace trace", 0,
 				   &t->live, err, err_size))
 		return -1;
 	for (i = 0; i < n; i++)

@@ -21,7 +21,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--overwrite] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [-o DIR] [--overwrite | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -39,6 +39,9 @@ static const struct command commands[] = {
 	  "  -o, --output DIR       trace directory (made with mode 0700); a trace\n"
 	  "                         of yours there is kept as DIR.old\n"
 	  "      --overwrite        flight recorder: keep the newest events only\n"
+	  "      --block[=MS]       a thread whose buffer is full waits for the\n"
+	  "                         recorder, MS at most (1..1000, default 5),\n"
+	  "                         instead of dropping the event\n"
 	  "      --packet-size N    bytes per packet (power of two, 16 KiB..16 MiB)\n"
 	  "      --packets N        packets per thread buffer (2..4096)\n"
 	  "      --kernel-buffer KIB  each CPU's ring for kernel events (power of\n"

@@ -165,7 +165,7 @@ static int write_rules(struct evt_collection *c, char *err, size_t err_size)
 		.slot = c->slot, .collection_id = c->id,
 		.scope = c->o.all ? EVT_SCOPE_ALL : EVT_SCOPE_TREE,
 		.mode = c->o.mode, .packet_size = c->o.packet_size,
-		.packet_count = c->o.packet_count,
+		.packet_count = c->o.packet_count, .block_us = c->o.block_us,
 	};
 
 	snprintf(c->rules_name, sizeof(c->rules_name), "collection-%" PRIu64
@@ -657,8 +657,8 @@ static bool ours(struct evt_collection *c, struct evt_ctl *ctl)
 	if (c->failed || c->finishing || (!c->o.all && !c->o.npids) ||
 	    (!c->o.all && !in_scope(c, (int)ctl->h.pid)) || !evt_ctl_alive(ctl))
 		return false;
-	evt_slot_attach(ctl, c->slot, c->id, c->o.mode, c->o.packet_size,
-			c->o.packet_count);
+	evt_slot_attach(ctl, c->slot, c->id, c->o.block_us, c->o.mode,
+			c->o.packet_size, c->o.packet_count);
 	return true;
 }
 
@@ -1166,8 +1166,7 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 			return -1;
 		st->next_seq = seq + 1;
 		if (c->o.mode == EVT_MODE_DISCARD)
-			/* Pairs with the writer's acquire of consumed. */
-			__atomic_store_n(&d->consumed, st->next_seq, __ATOMIC_RELEASE);
+			evt_ctl_tbuf_consumed(d, st->next_seq);
 	}
 	if (!final && !st->finished && c->o.mode == EVT_MODE_DISCARD)
 		return flush_open_packet(c, t, i, st, d, packets, size, count,
@@ -1575,8 +1574,12 @@ int evt_collection_run(struct evt_collection *c,
 		       bool (*done)(struct evt_collection *c, void *ctx),
 		       void *ctx, char *err, size_t err_size)
 {
-	int idle_ms = POLL_MIN_MS, n;
+	int idle_ms = POLL_MIN_MS, max_ms = POLL_MAX_MS, n;
 
+	/* Writers that wait for us (--block) are not kept waiting by our
+	 * own back-off: look at least twice in their wait. */
+	if (c->o.block_us && c->o.block_us / 2000 < POLL_MAX_MS)
+		max_ms = c->o.block_us / 2000 ? (int)(c->o.block_us / 2000) : POLL_MIN_MS;
 	while (!done(c, ctx)) {
 		n = evt_collection_poll(c, err, err_size);
 		if (n < 0)
@@ -1590,7 +1593,7 @@ int evt_collection_run(struct evt_collection *c,
 			idle_ms = POLL_MIN_MS;
 		} else {
 			evt_collection_wait(c, idle_ms);
-			idle_ms = idle_ms * 2 > POLL_MAX_MS ? POLL_MAX_MS : idle_ms * 2;
+			idle_ms = idle_ms * 2 > max_ms ? max_ms : idle_ms * 2;
 		}
 	}
 	return 0;

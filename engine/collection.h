@@ -37,6 +37,9 @@ struct evt_collection_opts {
 					 * output is not used */
 	uint32_t packet_size;
 	uint32_t packet_count;
+	/* Discard mode: a writer that finds its buffer full waits up to
+	 * this for the recorder instead of dropping (0: it drops). */
+	uint32_t block_us;
 	/* With pids: a pid whose process is not traced is no error (its
 	 * kernel events are what is wanted); the recording then runs while
 	 * one of the pids does. */

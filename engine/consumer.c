@@ -6,6 +6,7 @@
  * these for it (consumer_remote.c).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,11 +49,21 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 	};
 	char rundir[EVT_RUNDIR_PATH_MAX], what[201];
 	struct evt_consumer *c;
+	uint32_t block_us = 0;
 
 	*out = NULL;
-	if (!attr || attr->size < sizeof(struct evt_consumer_attr) ||
+	if (!attr || attr->size < offsetof(struct evt_consumer_attr, block_ms) ||
 	    attr->mode > EVT_CONSUMER_COUNT || attr->pid < 0)
 		return snprintf(err, err_size, "bad attributes (size, mode or pid)"), -1;
+	/* (0.1.2 added block_ms: a smaller attr is one from before) */
+	if (attr->size >= offsetof(struct evt_consumer_attr, block_ms) +
+			  sizeof(attr->block_ms)) {
+		if (attr->block_ms > EVT_BLOCK_MAX_US / 1000) {
+			return snprintf(err, err_size, "block_ms %u: at most %u",
+					attr->block_ms, EVT_BLOCK_MAX_US / 1000), -1;
+		}
+		block_us = attr->block_ms * 1000;
+	}
 	if (attr->rundir) {
 		if (snprintf(rundir, sizeof(rundir), "%s", attr->rundir) >=
 		    (int)sizeof(rundir))
@@ -84,14 +95,18 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 	else
 		snprintf(what, sizeof(what), "a consumer, pid %d", (int)getpid());
 	what[strcspn(what, "\n")] = '\0';	/* one line in the lock file */
-	if (!attr->rundir && evt_remote_needed(c->pid)) {
+	if (!attr->rundir && evt_remote_needed(c->pid) && block_us) {
+		snprintf(err, err_size, "block_ms: not yet supported for a process "
+			 "of another user (read through evtraced)");
+		goto fail;
+	} else if (!attr->rundir && evt_remote_needed(c->pid)) {
 		c->sock = evt_remote_open(c->pid, c->mode == EVT_CONSUMER_COUNT,
 					  err, err_size);
 		if (c->sock < 0)
 			goto fail;
 	} else if (c->mode == EVT_CONSUMER_RECORD) {
-		if (evt_live_stream_create(rundir, c->pid, what, &c->stream,
-					   err, err_size))
+		if (evt_live_stream_create(rundir, c->pid, what, block_us,
+					   &c->stream, err, err_size))
 			goto fail;
 		if (c->pid && evt_live_stream_watched(c->stream) == 0) {
 			snprintf(err, err_size, "pid %d: no traced process with this "

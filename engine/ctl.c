@@ -6,9 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ctl.h"
@@ -388,6 +391,17 @@ int evt_ctl_name_pid(const char *name)
 	if (n < 0 || strcmp(end, ".ctl"))
 		return -1;
 	return (int)pid;
+}
+
+void evt_ctl_tbuf_consumed(struct evt_ctl_tbuf *d, uint64_t seq)
+{
+	/* Pairs with the writer's acquire of consumed; sequentially
+	 * consistent with its store of writer_waits and its load of
+	 * consumed after it, so that one of the two sides sees the other. */
+	__atomic_store_n(&d->consumed, seq, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&d->writer_waits, __ATOMIC_SEQ_CST))
+		syscall(SYS_futex, (uint32_t *)&d->consumed, FUTEX_WAKE, INT_MAX,
+			NULL, NULL, 0);	/* the low half, little endian */
 }
 
 const uint8_t *evt_ctl_tbuf_packets(const struct evt_ctl *c,

@@ -69,6 +69,7 @@ struct evt_live_stream {
 	struct evt_event_ids ids;
 	unsigned slot;		/* 0: the default collection; else our own */
 	uint64_t id;		/* our collection's, in slot descriptors */
+	uint32_t block_us;	/* what its writers wait for it */
 	int lock_fd;
 	char rules_name[64];	/* published for processes started later */
 	char (*passed)[64];	/* control files not ours, not to open again */
@@ -92,7 +93,7 @@ static int publish(struct evt_live_stream *s, char *err, size_t err_size)
 		.slot = s->slot, .collection_id = s->id,
 		.scope = s->pid == EVT_LIVE_COMMAND ? EVT_SCOPE_TREE : EVT_SCOPE_ALL,
 		.mode = EVT_MODE_DISCARD, .packet_size = EVT_PACKET_DEFAULT_BYTES,
-		.packet_count = EVT_PACKETS_DEFAULT,
+		.packet_count = EVT_PACKETS_DEFAULT, .block_us = s->block_us,
 	};
 
 	snprintf(s->rules_name, sizeof(s->rules_name), "collection-%llu.rules",
@@ -106,8 +107,8 @@ static int publish(struct evt_live_stream *s, char *err, size_t err_size)
 }
 
 int evt_live_stream_create(const char *rundir, int pid, const char *what,
-			   struct evt_live_stream **out, char *err,
-			   size_t err_size)
+			   uint32_t block_us, struct evt_live_stream **out,
+			   char *err, size_t err_size)
 {
 	struct evt_live_stream *s = calloc(1, sizeof(*s));
 
@@ -116,6 +117,7 @@ int evt_live_stream_create(const char *rundir, int pid, const char *what,
 		return snprintf(err, err_size, "out of memory"), -1;
 	s->rd.fd = s->lock_fd = -1;
 	s->pid = pid;
+	s->block_us = block_us;
 	if (evt_rundir_open(&s->rd, rundir,
 			    EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS, err, err_size))
 		goto out_free;
@@ -212,7 +214,7 @@ static bool take(struct evt_live_stream *s, struct evt_ctl *c)
 		return true;
 	if ((s->pid && (int)c->h.pid != s->pid) || !evt_ctl_alive(c))
 		return false;
-	evt_slot_attach(c, s->slot, s->id, EVT_MODE_DISCARD,
+	evt_slot_attach(c, s->slot, s->id, s->block_us, EVT_MODE_DISCARD,
 			EVT_PACKET_DEFAULT_BYTES, EVT_PACKETS_DEFAULT);
 	return true;
 }
@@ -503,8 +505,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 		}
 		cur->seq++;
 		cur->off = 0;
-		/* Pairs with the writer's acquire of consumed. */
-		__atomic_store_n(&d->consumed, cur->seq, __ATOMIC_RELEASE);
+		evt_ctl_tbuf_consumed(d, cur->seq);
 	}
 }
 

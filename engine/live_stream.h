@@ -54,11 +54,12 @@ struct evt_live_stream;
  * says who holds the slot, for others' messages) it is a collection of
  * its own, with the events evt_live_stream_select() adds, while it runs
  * (see above); without, it reads the default collection.  0, or -1 with
- * err set (all slots taken: naming their holders).
+ * err set (all slots taken: naming their holders).  block_us: what the
+ * writers of its own slot wait for it when their buffer is full (layout.h).
  */
 int evt_live_stream_create(const char *rundir, int pid, const char *what,
-			   struct evt_live_stream **out, char *err,
-			   size_t err_size);
+			   uint32_t block_us, struct evt_live_stream **out,
+			   char *err, size_t err_size);
 /*
  * Adds or removes a pattern (or, pattern NULL, a global id) of its own
  * collection's selection, applied at once in every process.  Returns how

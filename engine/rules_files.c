@@ -149,6 +149,7 @@ int evt_selection_publish(const struct evt_rundir *rd, const char *name,
 	r->mode = head->mode;
 	r->packet_size = head->packet_size;
 	r->packet_count = head->packet_count;
+	r->block_us = head->block_us;
 	for (i = 0; i < sel->npatterns; i++)
 		snprintf(r->patterns[r->npatterns++], EVT_RULES_PATTERN_MAX, "%s",
 			 sel->patterns[i]);

@@ -24,6 +24,7 @@ struct evt_rules_head {
 	uint32_t mode;			/* enum evt_buffer_mode */
 	uint32_t packet_size;
 	uint32_t packet_count;
+	uint32_t block_us;		/* layout.h */
 };
 
 /* Writes text as the file name in the run directory, whole or not at

@@ -124,7 +124,7 @@ static void free_leftovers(struct evt_ctl *c, unsigned s)
 }
 
 void evt_slot_attach(struct evt_ctl *c, unsigned s, uint64_t collection_id,
-		     uint32_t mode, uint32_t packet_size, uint32_t packet_count)
+		     uint32_t block_us, uint32_t mode, uint32_t packet_size, uint32_t packet_count)
 {
 	struct evt_ctl_slot *sl = &c->slots[s];
 
@@ -137,6 +137,7 @@ void evt_slot_attach(struct evt_ctl *c, unsigned s, uint64_t collection_id,
 	 * from before is made even by the second step. */
 	__atomic_store_n(&sl->gen, gen | 1, __ATOMIC_RELEASE);
 	sl->mode = mode;
+	sl->block_us = block_us;
 	sl->collection_id = collection_id;
 	sl->packet_size = packet_size;
 	sl->packet_count = packet_count;

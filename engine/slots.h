@@ -34,7 +34,8 @@ int evt_slot_claim(const struct evt_rundir *rd, const char *what,
  * read it half-written asks again.
  */
 void evt_slot_attach(struct evt_ctl *c, unsigned s, uint64_t collection_id,
-		     uint32_t mode, uint32_t packet_size, uint32_t packet_count);
+		     uint32_t block_us, uint32_t mode, uint32_t packet_size,
+		     uint32_t packet_count);
 /* Switches off every event of slot s in the process and frees the slot. */
 void evt_slot_detach(struct evt_ctl *c, unsigned s);
 

@@ -155,7 +155,7 @@ int evt_pipe_open(struct evt_pipe *p, char *err, size_t err_size)
 
 	pthread_mutex_lock(&p->stream_mu);
 	if (!p->stream &&
-	    evt_live_stream_create(p->rundir, p->pid, NULL, &p->stream, err,
+	    evt_live_stream_create(p->rundir, p->pid, NULL, 0, &p->stream, err,
 				   err_size))
 		ret = errno == EWOULDBLOCK || errno == EAGAIN || errno == EBUSY ?
 		      -EBUSY : -(errno ? errno : EIO);

@@ -118,8 +118,15 @@ struct evt_ctl_slot {
 	uint32_t waiting;		/* futex: the owner sleeps; a writer whose
 					 * buffer is half full zeroes and wakes it */
 	uint64_t nobuf_lost;		/* events dropped: no buffer to be had */
-	uint8_t reserved[24];
+	uint32_t block_us;		/* discard mode: a writer that finds its
+					 * buffer full waits this long at most
+					 * for a packet back, instead of dropping
+					 * (at most EVT_BLOCK_MAX_US) */
+	uint8_t reserved[20];
 };
+
+#define EVT_BLOCK_MAX_US	1000000u
+#define EVT_BLOCK_DEFAULT_MS	5u
 
 enum evt_tbuf_state {
 	EVT_TBUF_FREE = 0,		/* may be claimed by any thread */
@@ -160,7 +167,11 @@ struct evt_ctl_tbuf {
 	uint64_t read_seq;		/* a live reader's place, see above */
 	uint64_t read_pos;
 	uint64_t read_discarded;
-	uint64_t reserved[2];		/* two whole cache lines: no thread
+	uint32_t writer_waits;		/* the writer waits (futex on the low
+					 * half of consumed): wake it after
+					 * storing consumed */
+	uint32_t reserved32;
+	uint64_t reserved[1];		/* two whole cache lines: no thread
 					 * shares a line with another's commit */
 } __attribute__((aligned(64)));
 

@@ -150,8 +150,11 @@ int evt_rules_parse(const char *text, size_t len, struct evt_rules *rules,
 			rules->packet_size = v;
 		else if (!strcmp(line, "packet-count") && v <= UINT32_MAX)
 			rules->packet_count = v;
+		else if (!strcmp(line, "block-us") && v <= EVT_BLOCK_MAX_US)
+			rules->block_us = v;
 		else if (!strcmp(line, "slot") || !strcmp(line, "collection") ||
-			 !strcmp(line, "packet-size") || !strcmp(line, "packet-count"))
+			 !strcmp(line, "packet-size") || !strcmp(line, "packet-count") ||
+			 !strcmp(line, "block-us"))
 			goto bad_value;
 		else
 			goto bad_directive;
@@ -188,6 +191,8 @@ int evt_rules_write(FILE *f, const struct evt_rules *rules)
 		rules->mode == EVT_MODE_OVERWRITE ? "overwrite" :
 		rules->mode == EVT_MODE_COUNT ? "count" : "discard",
 		rules->packet_size, rules->packet_count);
+	if (rules->block_us)
+		fprintf(f, "block-us %u\n", rules->block_us);
 	for (i = 0; i < rules->npatterns; i++) {
 		fputs(rules->disable[i] ? "disable" : "enable", f);
 		if (rules->pid[i])

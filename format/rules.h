@@ -24,6 +24,7 @@
  *   mode discard | overwrite | count
  *   packet-size 65536
  *   packet-count 16
+ *   block-us 5000             (discard mode: writers wait, see layout.h)
  *   enable <pattern>          (any number, in order; the last line whose
  *   disable <pattern>          pattern names an event decides; ":<pid>"
  *   enable:<pid> <pattern>     after the verb limits a line to the
@@ -54,6 +55,7 @@ struct evt_rules {
 	uint32_t mode;
 	uint32_t packet_size;
 	uint32_t packet_count;
+	uint32_t block_us;
 	unsigned npatterns;
 	char patterns[EVT_RULES_MAX_PATTERNS][EVT_RULES_PATTERN_MAX];
 	uint8_t disable[EVT_RULES_MAX_PATTERNS];	/* a disable line */

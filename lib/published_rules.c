@@ -93,8 +93,8 @@ static void adopt(const struct evt_rundir *rd, struct evt_rules *r,
 		return;
 	}
 	evt__proc.rules[r->slot] = r;
-	evt__slot_configure(r->slot, r->mode, r->collection_id, r->packet_size,
-			    r->packet_count);
+	evt__slot_configure(r->slot, r->mode, r->collection_id, r->block_us,
+			    r->packet_size, r->packet_count);
 }
 
 /* Collections of scope "all": every process of the run directory. */

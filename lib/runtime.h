@@ -119,7 +119,8 @@ uint32_t evt__event_add_site_locked(const char *path, const char *format,
 				    const char *func, int *reused);
 void evt__event_unload_locked(uint32_t id);
 void evt__slot_configure(uint32_t s, uint32_t mode, uint64_t id,
-			 uint32_t packet_size, uint32_t packet_count);
+			 uint32_t block_us, uint32_t packet_size,
+			 uint32_t packet_count);
 
 /* published_rules.c */
 void evt__rules_load_locked(const struct evt_rundir *rd);

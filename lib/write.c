@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -49,6 +50,8 @@ struct tslot {
 	uint64_t written;
 	uint64_t lost;			/* mirrored in desc->lost at each drop */
 	struct evt_hdr_state hs;	/* the open packet's last record */
+	uint64_t gave_up_at;		/* consumed + 1 when a wait for the
+					 * recorder last ran out, else 0 */
 };
 
 struct evt__thread {
@@ -525,6 +528,53 @@ static void wake_engine(uint32_t *waiting)
 	errno = saved;
 }
 
+/*
+ * A full buffer of a slot whose recorder asks writers to wait: waits for
+ * it to give a packet back, block_us at most, asleep on the low half of
+ * consumed (it wakes us when it stores consumed and sees writer_waits),
+ * looking again every millisecond whatever it does.  0 when there is
+ * room.  A recorder that gave nothing back in a whole wait is not waited
+ * for again until it does: one that died costs the thread one wait, not
+ * one per event.  A write nested in another never gets here (dropped).
+ */
+__attribute__((cold, noinline))
+static int wait_for_room(struct tslot *ts, uint32_t block_us, uint32_t *waiting)
+{
+	struct evt_ctl_tbuf *d = ts->desc;
+	uint64_t consumed = __atomic_load_n(&d->consumed, __ATOMIC_ACQUIRE);
+	int64_t limit_ns, waited_ns;
+	struct timespec start, now, left;
+	int saved = errno, ret = -1;
+
+	if (ts->gave_up_at == consumed + 1)
+		return -1;
+	limit_ns = (int64_t)(block_us < EVT_BLOCK_MAX_US ? block_us : EVT_BLOCK_MAX_US) * 1000;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	__atomic_store_n(&d->writer_waits, 1, __ATOMIC_SEQ_CST);
+	wake_engine(waiting);
+	for (;;) {
+		/* Pairs with the recorder's store of consumed. */
+		consumed = __atomic_load_n(&d->consumed, __ATOMIC_SEQ_CST);
+		if (ts->seq - consumed < ts->packet_count) {
+			ret = 0;
+			break;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		waited_ns = (now.tv_sec - start.tv_sec) * 1000000000LL +
+			    (now.tv_nsec - start.tv_nsec);
+		if (waited_ns >= limit_ns)
+			break;
+		left.tv_sec = 0;
+		left.tv_nsec = limit_ns - waited_ns < 1000000 ? limit_ns - waited_ns : 1000000;
+		syscall(SYS_futex, (uint32_t *)&d->consumed, FUTEX_WAIT,
+			(uint32_t)consumed, &left, NULL, 0);
+	}
+	__atomic_store_n(&d->writer_waits, 0, __ATOMIC_RELAXED);
+	ts->gave_up_at = ret ? consumed + 1 : 0;
+	errno = saved;
+	return ret;
+}
+
 /* Closes the open packet, if any, and opens the next; NULL when full. */
 __attribute__((noinline))
 static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
@@ -558,9 +608,15 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 		    __atomic_load_n(&evt__proc.slots[s].waiting, __ATOMIC_RELAXED))
 			wake_engine(&evt__proc.slots[s].waiting);
 		if (used >= ts->packet_count) {
-			if (s != 0)
-				evt__orphan_check(s, now);
-			return NULL;
+			uint32_t block_us = __atomic_load_n(&evt__proc.slots[s].block_us,
+							    __ATOMIC_RELAXED);
+
+			if (!block_us ||
+			    wait_for_room(ts, block_us, &evt__proc.slots[s].waiting)) {
+				if (s != 0)
+					evt__orphan_check(s, now);
+				return NULL;
+			}
 		}
 	}
 	h = packet_at(ts);

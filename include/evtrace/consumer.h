@@ -53,6 +53,12 @@ struct evt_consumer_attr {
 	/* Who holds the slot, as `evtrace ls` and a refused collection say
 	 * it (at most 200 bytes); NULL: "a consumer, pid <its pid>". */
 	const char *name;
+	/* Since 0.1.2, record mode: a traced thread whose buffer is full
+	 * waits up to this many milliseconds (at most 1000) for the consumer
+	 * to read, instead of dropping the event; 0: it drops (counted).
+	 * A wait that runs out makes it drop until the consumer reads
+	 * again.  Not for a process of another user read through evtraced. */
+	uint32_t block_ms;
 };
 
 /* How a field's value is given. */

@@ -7,6 +7,7 @@
  *                                 0.3 s, remove it, read 0.3 s more
  *   consume count PID PATTERN     until PID exits, then the counts
  *   consume errors PID            the errors a tool meets, one per line
+ * $CONSUME_BLOCK_MS sets the attribute block_ms.
  */
 #include <inttypes.h>
 #include <poll.h>
@@ -102,8 +103,12 @@ static void find_event(uint32_t id, const char *path, const char *format,
 static struct evt_consumer *open_consumer(int pid, uint32_t mode)
 {
 	struct evt_consumer_attr attr = { .size = sizeof(attr), .mode = mode, .pid = pid };
+	const char *block = getenv("CONSUME_BLOCK_MS");
 	struct evt_consumer *c;
 	char err[1024];
+
+	if (block)
+		attr.block_ms = (uint32_t)atoi(block);
 
 	if (evt_consumer_open(&attr, &c, err, sizeof(err))) {
 		printf("open: %s\n", err);

@@ -1,0 +1,70 @@
+# record --block: a writer whose buffer is full waits for the recorder
+# instead of dropping; a recorder that stops answering costs a thread one
+# wait, after which it drops and counts until the recorder reads again; a
+# recorder that dies leaves the program unharmed.
+. "$(dirname "$0")/lib.sh"
+small="--packet-size 16384 --packets 2"
+lost_of() { sed -n 's/.*; \([0-9]*\) events\{0,1\} lost$/\1/p' "$1" | head -1; }
+
+# 1. Without --block, a burst through small buffers loses events.
+# shellcheck disable=SC2086
+"$EVTRACE" record -o "$T/drop" $small -- "$TRACEE" burst 200000 >/dev/null 2>"$T/drop.err"
+[ "$(lost_of "$T/drop.err")" -gt 0 ] || fail "no loss without --block: nothing to show"
+
+# 2. With it, none: every event once, in order.  (50 ms: a recorder built
+# with sanitizers takes longer than the default 5 to take the program up.)
+# shellcheck disable=SC2086
+"$EVTRACE" record --block=50 -o "$T/block" $small -- "$TRACEE" burst 200000 >/dev/null 2>"$T/block.err"
+expect_eq "$(lost_of "$T/block.err")" 0 "events lost with --block"
+"$EVTRACE" report "$T/block" >"$T/block.txt"
+sed -n 's/.*: burst \([0-9]*\)$/\1/p' "$T/block.txt" |
+	awk '$1 != NR - 1 { exit 1 } END { exit NR == 200000 ? 0 : 1 }' ||
+	fail "not every burst event once and in order"
+
+# 3. A recorder stopped (SIGSTOP) while the program writes: the program
+# waits 100 ms once, then drops; it ends while the recorder is still
+# stopped.  Continued, the recorder writes what it had: read + lost is
+# what was written.
+N=1000000
+# shellcheck disable=SC2086
+"$EVTRACE" record --block=100 -o "$T/stop" $small -- "$TRACEE" paced $N 1000 300 \
+	>"$T/stop.out" 2>"$T/stop.err" &
+rec=$!
+sleep 0.5
+prog=$(pgrep -P $rec)
+[ -n "$prog" ] || fail "no program under the recorder"
+kill -STOP $rec
+i=0
+while running "$prog" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+running "$prog" && { kill -CONT $rec; fail "the program still runs 10 s after its recorder stopped"; }
+kill -CONT $rec
+wait $rec || fail "record: $(cat "$T/stop.err")"
+expect_grep "^tried $N$" "$T/stop.out" "the program ran to its end"
+lost=$(lost_of "$T/stop.err")
+[ "$lost" -gt 0 ] || fail "no event dropped while the recorder was stopped"
+read=$("$EVTRACE" report "$T/stop" | grep -c ': burst [0-9]*$')
+expect_eq "$((read + lost))" $N "events read and lost"
+
+# 4. A recorder killed: the program is not held up.
+# shellcheck disable=SC2086
+"$EVTRACE" record --block=1000 -o "$T/kill" $small -- "$TRACEE" paced $N 1000 300 \
+	>"$T/kill.out" 2>/dev/null &
+rec=$!
+sleep 0.5
+prog=$(pgrep -P $rec)
+kill -9 $rec
+wait $rec 2>/dev/null || true
+i=0
+while running "$prog" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+running "$prog" && { kill -9 "$prog"; fail "the program still runs 10 s after its recorder died"; }
+expect_grep "^tried $N$" "$T/kill.out" "the program ran to its end"
+
+# 5. Bad values.
+expect_status 1 "$EVTRACE" record --block=0 -- true
+expect_grep "evtrace: record: --block=0: a wait in milliseconds, 1 to 1000" "$T/err" "--block=0"
+expect_status 1 "$EVTRACE" record --block=1001 -- true
+expect_grep "1 to 1000" "$T/err" "--block=1001"
+expect_status 1 "$EVTRACE" record --block=5ms -- true
+expect_status 2 "$EVTRACE" record --block --overwrite -- true
+expect_grep "\-\-block and \-\-overwrite exclude each other" "$T/err" "--block --overwrite"
+echo "ok: $lost of $N dropped while the recorder was stopped, none with it running"
