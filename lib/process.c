@@ -272,6 +272,7 @@ int evt__process_init_locked(void)
 	evt__rules_load_locked(&rd);
 	evt_rundir_close(&rd);
 	pthread_key_create(&evt__proc.thread_key, evt__thread_exit);
+	evt__write_init();
 
 	id = evt__event_add_locked("ftrace/print", "%s", EVT_KIND_FTRACE,
 				   ftrace_types, 1, UINT32_MAX, &reused);

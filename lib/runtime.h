@@ -61,6 +61,9 @@ struct evt__tbuf_priv {
 	uint32_t packet_size;
 	uint32_t packet_count;
 	uint32_t ready;			/* release-stored once the above is set */
+	uint64_t reserved;		/* bytes from its start whose pages are
+					 * the file's and mapped in: only the
+					 * thread that owns it grows it */
 };
 
 struct evt__process {
@@ -144,6 +147,8 @@ void evt__event_register_lazy(struct evt_event *ev);
 uint32_t evt__record_max_bytes(const uint8_t *types, uint32_t nargs);
 void evt__thread_exit(void *thread);
 void evt__write_fork_child(void);
+/* Maps the pool thread states come from, at the process's start. */
+void evt__write_init(void);
 
 /* clock.c */
 uint32_t evt__clock_detect(void);

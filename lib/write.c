@@ -37,7 +37,9 @@ enum { TSLOT_NONE, TSLOT_HAVE, TSLOT_FAILED };
 struct tslot {
 	uint8_t *packet;		/* the open packet */
 	uint32_t off;			/* in it */
-	uint32_t limit;			/* its size; 0 while none is open */
+	uint32_t limit;			/* its bytes reserved (its size, but in
+					 * the buffer's first pass); 0 while
+					 * none is open */
 	uint8_t *base;			/* the buffer's first packet */
 	struct evt_ctl_tbuf *desc;
 	uint32_t packet_size;
@@ -50,6 +52,7 @@ struct tslot {
 	uint64_t written;
 	uint64_t lost;			/* mirrored in desc->lost at each drop */
 	struct evt_hdr_state hs;	/* the open packet's last record */
+	struct evt__tbuf_priv *priv;	/* the buffer's, in private memory */
 	uint64_t gave_up_at;		/* consumed + 1 when a wait for the
 					 * recorder last ran out, else 0 */
 };
@@ -91,14 +94,88 @@ static void thread_reset(struct evt__thread *t)
 	prctl(PR_GET_NAME, t->comm);
 }
 
+/*
+ * Thread states come from a pool of pages mapped once, handed out and
+ * back by an atomic bitmap (a signal handler may be the first to trace
+ * in a thread), so that a thread's state is a page an exited thread
+ * warmed: a fresh page cost a new thread's first event a page fault,
+ * 20 us on some virtual machines, and the mmap before it.  Beyond the
+ * pool, a page of its own.
+ */
+#define STATE_POOL 256
+
+static uint8_t *state_pool;
+static uint64_t state_used[STATE_POOL / 64];
+
+static struct evt__thread *state_get(void)
+{
+	uint8_t *pool = __atomic_load_n(&state_pool, __ATOMIC_ACQUIRE), *mine;
+	unsigned w;
+
+	if (!pool) {
+		mine = mmap(NULL, STATE_POOL * 4096, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (mine != MAP_FAILED) {
+			if (__atomic_compare_exchange_n(&state_pool, &pool, mine, 0,
+							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+				pool = mine;
+			else
+				munmap(mine, STATE_POOL * 4096);
+		}
+	}
+	for (w = 0; pool && w < STATE_POOL / 64; w++) {
+		uint64_t cur = __atomic_load_n(&state_used[w], __ATOMIC_RELAXED);
+
+		while (~cur) {
+			unsigned b = (unsigned)__builtin_ctzll(~cur);
+
+			if (__atomic_compare_exchange_n(&state_used[w], &cur,
+							cur | 1ull << b, 0,
+							__ATOMIC_ACQUIRE,
+							__ATOMIC_RELAXED))
+				return (struct evt__thread *)(pool + (w * 64 + b) * 4096);
+		}
+	}
+	mine = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return mine == MAP_FAILED ? NULL : (struct evt__thread *)mine;
+}
+
+static void state_put(struct evt__thread *t)
+{
+	uint8_t *pool = __atomic_load_n(&state_pool, __ATOMIC_ACQUIRE);
+	size_t i = (size_t)((uint8_t *)t - pool) / 4096;
+
+	if (pool && (uint8_t *)t >= pool && i < STATE_POOL)
+		/* Pairs with state_get()'s acquire: we are done with it. */
+		__atomic_fetch_and(&state_used[i / 64], ~(1ull << (i % 64)),
+				   __ATOMIC_RELEASE);
+	else
+		munmap(t, 4096);
+}
+
+/* The pool and a few warm pages of it, at start-up rather than at the
+ * first events of the first threads. */
+void evt__write_init(void)
+{
+	struct evt__thread *t[4];
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		if ((t[i] = state_get()))
+			memset(t[i], 0, sizeof(*t[i]));
+	for (i = 0; i < 4; i++)
+		if (t[i])
+			state_put(t[i]);
+}
+
 __attribute__((cold, noinline)) static struct evt__thread *thread_create(void)
 {
 	struct evt__thread *t = tls_thread;
 
 	if (!t) {
-		t = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (t == MAP_FAILED)
+		t = state_get();
+		if (!t)
 			return NULL;
 		memset(t, 0, sizeof(*t));
 	}
@@ -147,7 +224,7 @@ void evt__thread_exit(void *arg)
 			if (t->slot[s].state == TSLOT_HAVE)
 				tslot_release(&t->slot[s]);
 	tls_thread = NULL;
-	munmap(t, 4096);
+	state_put(t);
 }
 
 /* Hands out size bytes of a counter bounded by limit, never past it. */
@@ -201,6 +278,39 @@ static void publish_tbufs_used(uint32_t n)
 			break;
 }
 
+/*
+ * A buffer's pages are made the file's and mapped in a step at a time as
+ * the writer first reaches them, not all at its first event (a thread's
+ * first event paid for a whole megabyte) nor one page fault at a time
+ * in the middle of records: MADV_POPULATE_WRITE where the kernel has it
+ * (5.14), fallocate otherwise.  Either fails, rather than a later write
+ * raising SIGBUS, when tmpfs is full.
+ */
+#define RESERVE_FIRST 4096u		/* at a buffer's first event */
+#define RESERVE_STEP (64u << 10)	/* each time after */
+
+/* Reserves bytes up to upto from the buffer's start.  0, or -1. */
+static int reserve_bytes(struct evt__tbuf_priv *p, uint64_t upto)
+{
+	uint64_t from = p->offset + p->reserved, len = upto - p->reserved;
+	/* Whole pages: the arena need not start on one, and populating a
+	 * page a neighbouring buffer shares changes nothing in it. */
+	uintptr_t start = (uintptr_t)(evt__proc.base + from) & ~(uintptr_t)4095;
+	uintptr_t end = ((uintptr_t)(evt__proc.base + from + len) + 4095) &
+			~(uintptr_t)4095;
+	int saved = errno, ret = 0;
+
+	if (upto <= p->reserved)
+		return 0;
+	if (madvise((void *)start, end - start, MADV_POPULATE_WRITE) &&
+	    (errno != EINVAL || fallocate(evt__proc.fd, 0, (off_t)from, (off_t)len)))
+		ret = -1;
+	else
+		p->reserved = upto;
+	errno = saved;
+	return ret;
+}
+
 static int allocate(uint32_t size, uint32_t count)
 {
 	uint64_t idx, off;
@@ -214,16 +324,18 @@ static int allocate(uint32_t size, uint32_t count)
 	idx = n32;
 	if (idx >= EVT_MAX_TBUFS)
 		return -1;	/* the arena bytes stay taken: bounded anyway */
-	/* Reserve the pages now: on a full tmpfs this fails here, and the
-	 * thread's events are dropped and counted, instead of a SIGBUS at
-	 * its first write.  (The descriptor slot stays taken: bounded.) */
-	if (fallocate(evt__proc.fd, 0, (off_t)(evt__proc.arena_off + off),
-		      (off_t)size * count))
-		return -1;
 	p = &evt__proc.tbuf_priv[idx];
 	p->offset = evt__proc.arena_off + off;
 	p->packet_size = size;
 	p->packet_count = count;
+	/* The first packet's pages now, the others as they are first
+	 * opened (next_packet): on a full tmpfs this fails, and the
+	 * thread's events are dropped and counted, instead of a SIGBUS at
+	 * a write.  (The descriptor slot stays taken: bounded.) */
+	p->reserved = 0;
+	if (reserve_bytes(p, (uint64_t)size * count < RESERVE_FIRST ?
+			  (uint64_t)size * count : RESERVE_FIRST))
+		return -1;
 	/* Owned before it is ready: claim_free() of another thread must not
 	 * see it ready and still FREE. */
 	__atomic_store_n(&evt__proc.tbufs[idx].state, EVT_TBUF_OWNED,
@@ -259,6 +371,7 @@ static void take_desc(struct evt__thread *t, struct tslot *ts, int idx,
 	/* Pairs with the engine's acquire of epoch: the fields above are new. */
 	__atomic_store_n(&d->epoch, d->epoch + 1, __ATOMIC_RELEASE);
 	ts->base = evt__proc.base + evt__proc.tbuf_priv[idx].offset;
+	ts->priv = &evt__proc.tbuf_priv[idx];
 	ts->desc = d;
 	ts->packet_size = size;
 	ts->packet_count = count;
@@ -575,6 +688,30 @@ static int wait_for_room(struct tslot *ts, uint32_t block_us, uint32_t *waiting)
 	return ret;
 }
 
+/* Bytes of packet ts->idx reserved, at most its size. */
+static inline uint32_t packet_room(const struct tslot *ts)
+{
+	uint64_t start = (uint64_t)ts->idx * ts->packet_size;
+	uint64_t r = ts->priv->reserved;
+
+	if (r <= start)
+		return 0;
+	return r - start >= ts->packet_size ? ts->packet_size : (uint32_t)(r - start);
+}
+
+/* Reserves need bytes of packet ts->idx from its start at least, a step
+ * more where the buffer has them.  0, or -1: the event is dropped. */
+__attribute__((cold, noinline))
+static int reserve_more(struct tslot *ts, uint32_t need)
+{
+	uint64_t upto = (uint64_t)ts->idx * ts->packet_size + need;
+	uint64_t end = (uint64_t)ts->packet_count * ts->packet_size;
+
+	if (upto < ts->priv->reserved + RESERVE_STEP)
+		upto = ts->priv->reserved + RESERVE_STEP;
+	return reserve_bytes(ts->priv, upto < end ? upto : end);
+}
+
 /* Closes the open packet, if any, and opens the next; NULL when full. */
 __attribute__((noinline))
 static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
@@ -619,6 +756,9 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 			}
 		}
 	}
+	if (__builtin_expect(packet_room(ts) < sizeof(*h) + EVT_HDR_MAX_BYTES, 0) &&
+	    reserve_more(ts, sizeof(*h) + EVT_HDR_MAX_BYTES))
+		return NULL;
 	h = packet_at(ts);
 	h->magic = EVT_PACKET_MAGIC;
 	h->stream_id = 0;
@@ -636,7 +776,7 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 	ts->packet = (uint8_t *)h;
 	ts->off = sizeof(*h);
 	evt_hdr_reset(&ts->hs);
-	ts->limit = ts->packet_size;
+	ts->limit = packet_room(ts);
 	__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
 	return (uint8_t *)h + ts->off;
 }
@@ -803,6 +943,17 @@ static uint8_t *slot_reserve_slow(struct evt__thread *t, unsigned s,
 	}
 	if (ts->off + bytes <= ts->limit)
 		return ts->packet + ts->off;
+	/* The buffer's first pass: the open packet's next pages. */
+	if (ts->limit && ts->limit < ts->packet_size &&
+	    ts->off + bytes <= ts->packet_size) {
+		if (reserve_more(ts, ts->off + bytes) == 0) {
+			ts->limit = packet_room(ts);
+			return ts->packet + ts->off;
+		}
+		ts->lost++;
+		ts->desc->lost = ts->lost;
+		return NULL;
+	}
 	rec = next_packet(t, ts, s, now);
 	if (__builtin_expect(!rec, 0)) {
 		ts->lost++;
