@@ -65,7 +65,7 @@ record() {
 	"$evtrace" record "$@" -e "$pattern" -o "$work/trace" -- \
 		"$bench" "$tracer" $N "$threads" $RUNS 2>"$work/rec.err" >"$work/out"
 }
-lost() { sed -n 's/.*; \([0-9]*\) events lost/\1/p' "$work/rec.err" | tail -1; }
+lost() { sed -n 's/.*; \([0-9]*\) events\{0,1\} lost/\1/p' "$work/rec.err" | tail -1; }
 
 # evtrace, W1 and W2: disabled outside a recording; enabled inside one with
 # default buffers in overwrite mode, so that the write path is measured.

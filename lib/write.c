@@ -214,6 +214,8 @@ static void tslot_release(struct tslot *ts)
 	__atomic_store_n(&ts->desc->state, EVT_TBUF_EXITED, __ATOMIC_RELEASE);
 }
 
+static void spare_buffer(uint32_t size, uint32_t count);
+
 void evt__thread_exit(void *arg)
 {
 	struct evt__thread *t = arg;
@@ -221,8 +223,13 @@ void evt__thread_exit(void *arg)
 
 	if (t->fork_gen == evt__proc.fork_gen)
 		for (s = 0; s < EVT_NSLOTS; s++)
-			if (t->slot[s].state == TSLOT_HAVE)
+			if (t->slot[s].state == TSLOT_HAVE) {
 				tslot_release(&t->slot[s]);
+				/* (its own goes back only once drained) */
+				if (t->slot[s].mode != EVT_MODE_COUNT)
+					spare_buffer(t->slot[s].packet_size,
+						     t->slot[s].packet_count);
+			}
 	tls_thread = NULL;
 	state_put(t);
 }
@@ -347,6 +354,32 @@ static int allocate(uint32_t size, uint32_t count)
 			 __atomic_load_n(&evt__proc.arena_used, __ATOMIC_RELAXED),
 			 __ATOMIC_RELAXED);
 	return (int)idx;
+}
+
+/*
+ * Keeps a free buffer of this geometry ready, its first page mapped, for
+ * the next thread's first event to take instead of making one (which
+ * costs it a page mapped, 6 us on some virtual machines): made on cold
+ * paths, a thread's exit and its second packet.  One at a time.
+ */
+static void spare_buffer(uint32_t size, uint32_t count)
+{
+	uint32_t i, n = __atomic_load_n(&evt__proc.ntbufs, __ATOMIC_ACQUIRE);
+	int idx;
+
+	for (i = 0; i < n && i < EVT_MAX_TBUFS; i++) {
+		struct evt__tbuf_priv *p = &evt__proc.tbuf_priv[i];
+
+		if (__atomic_load_n(&p->ready, __ATOMIC_ACQUIRE) &&
+		    p->packet_size == size && p->packet_count == count &&
+		    __atomic_load_n(&evt__proc.tbufs[i].state, __ATOMIC_RELAXED) ==
+		    EVT_TBUF_FREE)
+			return;
+	}
+	idx = allocate(size, count);
+	if (idx >= 0)	/* pairs with claim_free()'s acquire */
+		__atomic_store_n(&evt__proc.tbufs[idx].state, EVT_TBUF_FREE,
+				 __ATOMIC_RELEASE);
 }
 
 /* Makes descriptor idx thread t's buffer (or counters) of slot s. */
@@ -712,7 +745,17 @@ static int reserve_more(struct tslot *ts, uint32_t need)
 	return reserve_bytes(ts->priv, upto < end ? upto : end);
 }
 
-/* Closes the open packet, if any, and opens the next; NULL when full. */
+/* Drops an event for want of room in the file system: counted with the
+ * events of threads that found no buffer, so that the recorder says why. */
+__attribute__((cold, noinline))
+static uint8_t *no_space(unsigned s)
+{
+	__atomic_fetch_add(&evt__proc.slots[s].nobuf_lost, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/* Closes the open packet, if any, and opens the next; NULL, counted, when
+ * the buffer is full or the file system. */
 __attribute__((noinline))
 static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 			    unsigned s, uint64_t now)
@@ -750,6 +793,8 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 
 			if (!block_us ||
 			    wait_for_room(ts, block_us, &evt__proc.slots[s].waiting)) {
+				ts->lost++;
+				ts->desc->lost = ts->lost;
 				if (s != 0)
 					evt__orphan_check(s, now);
 				return NULL;
@@ -758,7 +803,7 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 	}
 	if (__builtin_expect(packet_room(ts) < sizeof(*h) + EVT_HDR_MAX_BYTES, 0) &&
 	    reserve_more(ts, sizeof(*h) + EVT_HDR_MAX_BYTES))
-		return NULL;
+		return no_space(s);
 	h = packet_at(ts);
 	h->magic = EVT_PACKET_MAGIC;
 	h->stream_id = 0;
@@ -778,6 +823,8 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 	evt_hdr_reset(&ts->hs);
 	ts->limit = packet_room(ts);
 	__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
+	if (ts->seq == 1)	/* the thread writes on: the next one's buffer */
+		spare_buffer(ts->packet_size, ts->packet_count);
 	return (uint8_t *)h + ts->off;
 }
 
@@ -930,7 +977,6 @@ static uint8_t *slot_reserve_slow(struct evt__thread *t, unsigned s,
 				  uint32_t bytes, uint64_t now)
 {
 	struct tslot *ts = &t->slot[s];
-	uint8_t *rec;
 
 	if (ts->state != TSLOT_HAVE ||
 	    ts->slot_gen != __atomic_load_n(&evt__proc.slots[s].gen, __ATOMIC_RELAXED)) {
@@ -950,16 +996,9 @@ static uint8_t *slot_reserve_slow(struct evt__thread *t, unsigned s,
 			ts->limit = packet_room(ts);
 			return ts->packet + ts->off;
 		}
-		ts->lost++;
-		ts->desc->lost = ts->lost;
-		return NULL;
+		return no_space(s);
 	}
-	rec = next_packet(t, ts, s, now);
-	if (__builtin_expect(!rec, 0)) {
-		ts->lost++;
-		ts->desc->lost = ts->lost;
-	}
-	return rec;
+	return next_packet(t, ts, s, now);
 }
 
 /* The usual case inline: the open packet of the slot's current buffer has
