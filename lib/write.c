@@ -299,16 +299,17 @@ static void publish_tbufs_used(uint32_t n)
 /* Reserves bytes up to upto from the buffer's start.  0, or -1. */
 static int reserve_bytes(struct evt__tbuf_priv *p, uint64_t upto)
 {
-	uint64_t from = p->offset + p->reserved, len = upto - p->reserved;
-	/* Whole pages: the arena need not start on one, and populating a
-	 * page a neighbouring buffer shares changes nothing in it. */
-	uintptr_t start = (uintptr_t)(evt__proc.base + from) & ~(uintptr_t)4095;
-	uintptr_t end = ((uintptr_t)(evt__proc.base + from + len) + 4095) &
-			~(uintptr_t)4095;
+	uint64_t from = p->offset + p->reserved, len;
+	uintptr_t start, end;
 	int saved = errno, ret = 0;
 
 	if (upto <= p->reserved)
 		return 0;
+	len = upto - p->reserved;
+	/* Whole pages: the arena need not start on one, and populating a
+	 * page a neighbouring buffer shares changes nothing in it. */
+	start = (uintptr_t)(evt__proc.base + from) & ~(uintptr_t)4095;
+	end = ((uintptr_t)(evt__proc.base + from + len) + 4095) & ~(uintptr_t)4095;
 	if (madvise((void *)start, end - start, MADV_POPULATE_WRITE) &&
 	    (errno != EINVAL || fallocate(evt__proc.fd, 0, (off_t)from, (off_t)len)))
 		ret = -1;
@@ -335,10 +336,10 @@ static int allocate(uint32_t size, uint32_t count)
 	p->offset = evt__proc.arena_off + off;
 	p->packet_size = size;
 	p->packet_count = count;
-	/* The first packet's pages now, the others as they are first
-	 * opened (next_packet): on a full tmpfs this fails, and the
-	 * thread's events are dropped and counted, instead of a SIGBUS at
-	 * a write.  (The descriptor slot stays taken: bounded.) */
+	/* Its first page now, the rest as the writer reaches it: on a full
+	 * tmpfs this fails, and the thread's events are dropped and
+	 * counted, instead of a SIGBUS at a write.  (The descriptor slot
+	 * stays taken: bounded.) */
 	p->reserved = 0;
 	if (reserve_bytes(p, (uint64_t)size * count < RESERVE_FIRST ?
 			  (uint64_t)size * count : RESERVE_FIRST))
