@@ -171,11 +171,10 @@ int evt_kernel_record_on(struct evt_kernel_sampler *sampler,
 
 		snprintf(name, sizeof(name), "stream_kernel_cpu%d",
 			 evt_kernel_sampler_ring_cpu(sampler, i));
-		if (evt_packet_writer_init(&k->streams[i], name,
-					   EVT_KERNEL_STREAM_ID, packet_size))
+		if (evt_packet_writer_init(&k->streams[i], name, EVT_KERNEL_STREAM_ID,
+					   packet_size, sizeof(struct evt_kernel_context)))
 			break;
 		snprintf(k->streams[i].comm, sizeof(k->streams[i].comm), "kernel");
-		k->streams[i].hs.ctx_bytes = sizeof(struct evt_kernel_context);
 	}
 	if (!k->streams || i < k->nstreams) {
 		evt_kernel_record_destroy(k);

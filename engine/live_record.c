@@ -93,7 +93,7 @@ static struct evt_packet_writer *stream_of(struct evt_live_record *w,
 	w->s = s;
 	s = &w->s[w->ns];
 	snprintf(name, sizeof(name), "stream_live_%u_%u", e->pid, e->tid);
-	if (evt_packet_writer_init(s, name, 0, w->packet_size)) {
+	if (evt_packet_writer_init(s, name, 0, w->packet_size, 0)) {
 		evt_packet_writer_free(s);
 		return NULL;
 	}

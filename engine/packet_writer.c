@@ -23,9 +23,11 @@ static int64_t now_ms(void)
 }
 
 int evt_packet_writer_init(struct evt_packet_writer *w, const char *name,
-			   uint32_t stream_id, uint32_t packet_size)
+			   uint32_t stream_id, uint32_t packet_size,
+			   uint32_t ctx_bytes)
 {
 	memset(w, 0, sizeof(*w));
+	w->hs.ctx_bytes = ctx_bytes;
 	snprintf(w->name, sizeof(w->name), "%s", name);
 	w->stream_id = stream_id;
 	w->fd = -1;

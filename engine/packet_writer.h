@@ -26,9 +26,7 @@ struct evt_packet_writer {
 	uint32_t size;		/* the most a packet holds */
 	size_t used;		/* bytes of it, header included */
 	uint64_t first_ts, last_ts;
-	struct evt_hdr_state hs;	/* the packet's last record; ctx_bytes
-					 * set by a writer whose records have
-					 * a context */
+	struct evt_hdr_state hs;	/* the packet's last record */
 	int64_t opened_ms;
 	uint64_t seq, nrecords;	/* records in the packet being filled */
 	uint64_t events;	/* records in packets written */
@@ -36,9 +34,11 @@ struct evt_packet_writer {
 	uint64_t packets, bytes;	/* written */
 };
 
-/* 0, or -1 when out of memory. */
+/* ctx_bytes: the context each record has after its header (kernel
+ * streams).  0, or -1 when out of memory. */
 int evt_packet_writer_init(struct evt_packet_writer *w, const char *name,
-			   uint32_t stream_id, uint32_t packet_size);
+			   uint32_t stream_id, uint32_t packet_size,
+			   uint32_t ctx_bytes);
 void evt_packet_writer_free(struct evt_packet_writer *w);
 /* Whether a record whose header is followed by n bytes fits in a packet
  * at all. */

@@ -263,9 +263,10 @@ struct evt_packet_header {
 };
 
 /*
- * Record: a header of 4 bytes (id, the low bits of the time; the CPU of
- * the record before it) or 14 (id, time, CPU), see record_header.h, then
- * the payload, packed (no padding anywhere).
+ * Record: a header of 4 bytes (id, the low bits of the time since the
+ * record before it) or 12 (id, whole time), then the payload, packed (no
+ * padding anywhere); the CPU is a record of its own where it changes
+ * (record_header.h).
  */
 
 /* Argument storage types of printk payloads. */

@@ -249,7 +249,10 @@ static int take(uint64_t *counter, uint64_t size, uint64_t limit,
 	return 0;
 }
 
-static int claim_free(uint32_t size, uint32_t count)
+/* A free buffer of this geometry, claimed (made OWNED) with claim, or -1.
+ * The engine sets FREE once it drained an exited buffer; spare_buffer()
+ * makes one FREE ahead. */
+static int find_free(uint32_t size, uint32_t count, bool claim)
 {
 	uint32_t i, n = __atomic_load_n(&evt__proc.ntbufs, __ATOMIC_ACQUIRE);
 
@@ -260,8 +263,9 @@ static int claim_free(uint32_t size, uint32_t count)
 		if (!__atomic_load_n(&p->ready, __ATOMIC_ACQUIRE) ||
 		    p->packet_size != size || p->packet_count != count)
 			continue;
-		/* The engine sets FREE once it drained an exited buffer. */
-		if (__atomic_compare_exchange_n(&evt__proc.tbufs[i].state,
+		if (!claim ? __atomic_load_n(&evt__proc.tbufs[i].state,
+					     __ATOMIC_RELAXED) == EVT_TBUF_FREE :
+		    __atomic_compare_exchange_n(&evt__proc.tbufs[i].state,
 						&expected, EVT_TBUF_OWNED, 0,
 						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return (int)i;
@@ -344,11 +348,11 @@ static int allocate(uint32_t size, uint32_t count)
 	if (reserve_bytes(p, (uint64_t)size * count < RESERVE_FIRST ?
 			  (uint64_t)size * count : RESERVE_FIRST))
 		return -1;
-	/* Owned before it is ready: claim_free() of another thread must not
+	/* Owned before it is ready: find_free() of another thread must not
 	 * see it ready and still FREE. */
 	__atomic_store_n(&evt__proc.tbufs[idx].state, EVT_TBUF_OWNED,
 			 __ATOMIC_RELAXED);
-	/* Pairs with claim_free()'s acquire of ready. */
+	/* Pairs with find_free()'s acquire of ready. */
 	__atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
 	publish_tbufs_used(n32 + 1);
 	__atomic_store_n(&evt__proc.hdr->arena_used,
@@ -365,20 +369,12 @@ static int allocate(uint32_t size, uint32_t count)
  */
 static void spare_buffer(uint32_t size, uint32_t count)
 {
-	uint32_t i, n = __atomic_load_n(&evt__proc.ntbufs, __ATOMIC_ACQUIRE);
 	int idx;
 
-	for (i = 0; i < n && i < EVT_MAX_TBUFS; i++) {
-		struct evt__tbuf_priv *p = &evt__proc.tbuf_priv[i];
-
-		if (__atomic_load_n(&p->ready, __ATOMIC_ACQUIRE) &&
-		    p->packet_size == size && p->packet_count == count &&
-		    __atomic_load_n(&evt__proc.tbufs[i].state, __ATOMIC_RELAXED) ==
-		    EVT_TBUF_FREE)
-			return;
-	}
+	if (find_free(size, count, false) >= 0)
+		return;
 	idx = allocate(size, count);
-	if (idx >= 0)	/* pairs with claim_free()'s acquire */
+	if (idx >= 0)	/* pairs with find_free()'s acquire */
 		__atomic_store_n(&evt__proc.tbufs[idx].state, EVT_TBUF_FREE,
 				 __ATOMIC_RELEASE);
 }
@@ -440,7 +436,7 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 	    gen != __atomic_load_n(&slot->gen, __ATOMIC_RELAXED) ||
 	    evt_buffer_config_check(size, count, NULL, 0))
 		return -1;
-	idx = claim_free(size, count);
+	idx = find_free(size, count, true);
 	if (idx < 0)
 		idx = allocate(size, count);
 	if (idx < 0)
@@ -479,7 +475,7 @@ static int counters_get(struct evt__thread *t, unsigned s, uint32_t id,
 	ts->state = TSLOT_FAILED;
 	if (id >= bytes / 8)
 		return -1;
-	idx = claim_free((uint32_t)bytes, 1);
+	idx = find_free((uint32_t)bytes, 1, true);
 	if (idx >= 0)	/* a thread's before: start from zero */
 		memset(evt__proc.base + evt__proc.tbuf_priv[idx].offset, 0, bytes);
 	else

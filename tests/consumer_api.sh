@@ -110,3 +110,9 @@ set -- $(burst_through 0)
 [ "$2" -gt 0 ] || fail "no loss without block_ms: nothing to show"
 expect_eq "$(($1 + $2))" 300000 "read and lost without block_ms"
 expect_eq "$(burst_through 200)" "300000 0" "read and lost with block_ms 200"
+set +e
+CONSUME_BLOCK_MS=1001 "$CONSUME" record $$ printk >"$T/cbad" 2>&1
+st=$?
+set -e
+expect_eq "$st" 1 "consume with block_ms 1001"
+expect_grep "^open: block_ms 1001: at most 1000$" "$T/cbad" "block_ms beyond its bound"

@@ -106,6 +106,9 @@ expect_eq "$(cat "$T/err")" "evtrace: record: $SECRET in pid $app (typed, user e
 as_status evt-bob 1 "$T/bin/evtrace" record -p "$app" -e typed -e kernel/sched/sched_switch -o "$T/bob/nok"
 expect_eq "$(cat "$T/err")" "evtrace: record: kernel/sched/sched_switch: kernel events of another user's process are the kernel's to grant (root or CAP_PERFMON), and evtraced does not open them for anyone: a user's evtrace opens those of their own processes itself" "kernel events through evtraced refused"
 [ ! -e "$T/bob/nok" ] || fail "a refused record left a directory"
+as_status evt-bob 1 "$T/bin/evtrace" record --block -p "$app" -e typed -o "$T/bob/nob"
+expect_eq "$(cat "$T/err")" "evtrace: record: --block: not yet supported for a recording evtraced makes (another user's processes); record without it" "--block through evtraced refused"
+[ ! -e "$T/bob/nob" ] || fail "a refused --block record left a directory"
 as_status evt-bob 1 "$T/bin/evtrace" stream -p "$app" -e 'printk/typed/*'
 expect_grep "evtrace: stream: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege" "$T/err" "stream of a printk event refused"
 "$EVTRACE" ls -p "$app" >"$T/ls"
