@@ -4,7 +4,7 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 DEB_DEPS   := meson ninja-build pkg-config gcc g++ clang libc6-dev babeltrace2 python3 \
               libtracefs-dev libtraceevent-dev fuse3 libfuse3-dev \
-              libbabeltrace2-dev
+              libbabeltrace2-dev lttng-tools
 
 .PHONY: all deps demo check check-fast check-tsan bench fuzz clean install
 

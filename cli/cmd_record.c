@@ -214,6 +214,85 @@ static int parse_block(const char *arg, uint32_t *us)
 	return 0;
 }
 
+/* What the relay took, and what it did not. */
+static void print_relay_stats(const struct evt_collection_stats *s,
+			      const char *host)
+{
+	fprintf(stderr, "evtrace: record: relay %s took %llu packet%s in %u "
+		"session%s", host, (unsigned long long)s->relay_packets,
+		cli_plural(s->relay_packets), s->relay_sessions,
+		cli_plural(s->relay_sessions));
+	if (s->relay_refused)
+		fprintf(stderr, "; %llu packet%s did not fit its queue (their "
+			"events are counted lost in the relay's trace)",
+			(unsigned long long)s->relay_refused,
+			cli_plural(s->relay_refused));
+	if (s->relay_unsent)
+		fprintf(stderr, "; %llu packet%s could not be sent before the end",
+			(unsigned long long)s->relay_unsent,
+			cli_plural(s->relay_unsent));
+	fputc('\n', stderr);
+}
+
+/* A relay session or host name: it names directories on the relay. */
+static int relay_name_ok(const char *opt, const char *name)
+{
+	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			  "0123456789._-");
+
+	if (!*name || name[n] || name[0] == '.' || n > 64)
+		return cli_error("record", "%s %s: 1 to 64 letters, digits, '.', "
+				 "'_' or '-', not starting with '.'", opt, name), 0;
+	return 1;
+}
+
+/* --relay HOST[:PORT[:DATA_PORT]] ([ADDRESS] for IPv6). */
+static int parse_relay(const char *arg, struct evt_relay_opts *r, char *host,
+		       size_t host_size)
+{
+	const char *colon;
+	unsigned long ports[2] = { 0, 0 };
+	size_t n;
+	int k;
+
+	if (arg[0] == '[') {
+		const char *close = strchr(arg, ']');
+
+		if (!close || (close[1] && close[1] != ':'))
+			goto bad;
+		n = (size_t)(close - arg - 1);
+		colon = close[1] ? close + 1 : NULL;
+		arg++;
+	} else {
+		colon = strchr(arg, ':');
+		n = colon ? (size_t)(colon - arg) : strlen(arg);
+	}
+	if (!n || n >= host_size)
+		goto bad;
+	memcpy(host, arg, n);
+	host[n] = '\0';
+	for (k = 0; colon && k < 2; k++) {
+		char *end;
+
+		errno = 0;
+		ports[k] = strtoul(colon + 1, &end, 10);
+		if (errno || end == colon + 1 || ports[k] < 1 || ports[k] > 65535 ||
+		    (*end && *end != ':') || colon[1] == '-')
+			goto bad;
+		colon = *end ? end : NULL;
+	}
+	if (colon)
+		goto bad;
+	r->host = host;
+	r->control_port = (unsigned)ports[0];
+	r->data_port = (unsigned)ports[1];
+	return 0;
+bad:
+	return cli_error("record", "--relay %s: HOST, HOST:PORT or "
+			 "HOST:PORT:DATA_PORT (ports 1 to 65535; [ADDRESS] for IPv6)",
+			 arg), -1;
+}
+
 /* cli_spawn's hook: the kernel events of the command, from its exec. */
 static int kernel_command(pid_t child, void *ctx)
 {
@@ -236,6 +315,9 @@ int cmd_record(int argc, char **argv)
 		{ "packet-size", required_argument, NULL, 'S' },
 		{ "packets", required_argument, NULL, 'N' },
 		{ "kernel-buffer", required_argument, NULL, 'K' },
+		{ "relay", required_argument, NULL, 'R' },
+		{ "session", required_argument, NULL, 'n' },
+		{ "hostname", required_argument, NULL, 'H' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -257,6 +339,10 @@ int cmd_record(int argc, char **argv)
 	struct stat st;
 	unsigned npids = 0, nuser, nkernel = 0;
 	char what[PATH_MAX + 64];
+	struct evt_relay_opts relay = { .session = "evtrace",
+					.live_timer_us = 500 * 1000 };
+	char relay_host[256], hostname[256] = "";
+	bool output_given = false;
 
 	if (!patterns)
 		return cli_error("record", "out of memory");
@@ -277,6 +363,22 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'o':
 			o.output = optarg;
+			output_given = true;
+			break;
+		case 'R':
+			if (parse_relay(optarg, &relay, relay_host, sizeof(relay_host)))
+				goto out;
+			o.relay = &relay;
+			break;
+		case 'n':
+			if (!relay_name_ok("--session", optarg))
+				goto out;
+			relay.session = optarg;
+			break;
+		case 'H':
+			if (!relay_name_ok("--hostname", optarg))
+				goto out;
+			relay.hostname = optarg;
 			break;
 		case 'O':
 			o.mode = EVT_MODE_OVERWRITE;
@@ -322,6 +424,32 @@ int cmd_record(int argc, char **argv)
 		ret = cli_usage("record");
 		goto out;
 	}
+	if (o.relay && o.mode == EVT_MODE_OVERWRITE) {
+		cli_error("record", "--relay and --overwrite exclude each other (a "
+			  "relay gets packets as they are drained; a flight "
+			  "recorder drains at its end)");
+		ret = cli_usage("record");
+		goto out;
+	}
+	if (!o.relay && (relay.hostname || strcmp(relay.session, "evtrace"))) {
+		cli_error("record", "--session and --hostname name what --relay "
+			  "sends: give --relay too");
+		ret = cli_usage("record");
+		goto out;
+	}
+	if (o.relay && nkernel) {
+		cli_error("record", "kernel events with --relay: not yet supported; "
+			  "record them to a directory (-o)");
+		goto out;
+	}
+	if (o.relay && !relay.hostname) {
+		gethostname(hostname, sizeof(hostname) - 1);
+		hostname[strspn(hostname, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				"0123456789._-")] = '\0';
+		relay.hostname = hostname[0] && hostname[0] != '.' ? hostname : "localhost";
+	}
+	if (o.relay && !output_given)
+		o.output = NULL;	/* the relay only */
 	if (npids && o.all) {
 		cli_error("record", "-p and -a exclude each other");
 		ret = cli_usage("record");
@@ -348,6 +476,12 @@ int cmd_record(int argc, char **argv)
 						  EVT_PROTO_NO_KERNEL_EVENTS);
 					break;
 				}
+			goto out;
+		}
+		if (route == CLI_VIA_DAEMON && o.relay) {
+			cli_error("record", "--relay: not yet supported for a "
+				  "recording evtraced makes (another user's "
+				  "processes)");
 			goto out;
 		}
 		if (route == CLI_VIA_DAEMON) {
@@ -382,10 +516,13 @@ int cmd_record(int argc, char **argv)
 	o.rundir = rundir;
 	o.pids = pids;
 	o.npids = npids;
-	snprintf(what, sizeof(what), "evtrace record -o %s", o.output);
+	if (o.output)
+		snprintf(what, sizeof(what), "evtrace record -o %s", o.output);
+	else
+		snprintf(what, sizeof(what), "evtrace record --relay %s", relay_host);
 	o.what = what;
-	made_output = lstat(o.output, &st) != 0;
-	{	/* a trace there is kept as DIR.old when the trace is made */
+	made_output = o.output && lstat(o.output, &st) != 0;
+	if (o.output) {	/* a trace there is kept as DIR.old when the trace is made */
 		char index[PATH_MAX + 16];
 
 		snprintf(index, sizeof(index), "%s/evtrace/index", o.output);
@@ -463,11 +600,13 @@ int cmd_record(int argc, char **argv)
 		uint64_t lost = stats.lost + stats.lost_unbuffered;
 
 		fprintf(stderr, "evtrace: record: %s%llu packet%s, %llu byte%s from %u "
-			"process%s written to %s; %llu event%s lost",
+			"process%s %s %s; %llu event%s lost",
 			nuser ? "" : "every event (no -e): ",
 			(unsigned long long)stats.packets, cli_plural(stats.packets),
 			(unsigned long long)stats.bytes, cli_plural(stats.bytes),
-			stats.processes, stats.processes == 1 ? "" : "es", o.output,
+			stats.processes, stats.processes == 1 ? "" : "es",
+			o.output ? "written to" : "sent to relay",
+			o.output ? o.output : relay_host,
 			(unsigned long long)lost, cli_plural(lost));
 		if (stats.unfollowed)
 			fprintf(stderr, ", and an unknown number from %u process%s "
@@ -492,6 +631,8 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, "evtrace: record: %llu of them found no "
 				"buffer (memory bound reached)\n",
 				(unsigned long long)stats.lost_unbuffered);
+		if (o.relay)
+			print_relay_stats(&stats, relay_host);
 		if (show_stats)
 			print_engine_cpu(stats.bytes, stats.wakeups);
 	}

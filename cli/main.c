@@ -21,7 +21,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--overwrite | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME]] [--overwrite | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -38,6 +38,13 @@ static const struct command commands[] = {
 	  "                         processes (perf_event_open), on one timeline\n"
 	  "  -o, --output DIR       trace directory (made with mode 0700); a trace\n"
 	  "                         of yours there is kept as DIR.old\n"
+	  "      --relay HOST[:PORT[:DATA_PORT]]  stream the recording live to\n"
+	  "                         lttng-relayd (ports 5342 and 5343 by default;\n"
+	  "                         live readers at its port 5344), instead of a\n"
+	  "                         trace directory, or besides one with -o\n"
+	  "      --session NAME     the relay session's name (default: evtrace)\n"
+	  "      --hostname NAME    the host the relay files it under (default:\n"
+	  "                         this machine's name)\n"
 	  "      --overwrite        flight recorder: keep the newest events only\n"
 	  "      --block[=MS]       a thread whose buffer is full waits for the\n"
 	  "                         recorder, MS at most (1..1000, default 5),\n"

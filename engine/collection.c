@@ -40,6 +40,8 @@
 #include "kernel_record.h"
 #include "layout.h"
 #include "pattern.h"
+#include "relay.h"
+#include "relay_out.h"
 #include "rules.h"
 #include "policy.h"
 #include "printk_format.h"
@@ -56,6 +58,8 @@
 /* How often a poll scans the run directory without an inotify event, and
  * checks that a process still runs. */
 #define RESCAN_MS 1000
+/* At the end, how long what is queued for a relay may take to go. */
+#define RELAY_FINISH_MS 10000
 #define ALIVE_CHECK_MS 5
 
 static int64_t now_ms(void)
@@ -86,6 +90,7 @@ struct out_stream {
 	off_t size;		/* bytes of whole packets in the file */
 	bool finished;
 	char name[80];		/* its file, in the trace directory */
+	struct evt_relay_out relay;
 };
 
 struct tracked {
@@ -146,7 +151,22 @@ struct evt_collection {
 	unsigned nkernel_pids;
 	bool kernel_class;	/* the index has the kernel's stream class */
 	uint64_t packets_at_wake;
+	/* Streamed to a relay (relay.h), besides or instead of c->out. */
+	struct evt_relay *relay;
+	uint32_t relay_streams, relay_events;	/* of ix, in its metadata */
+	int64_t relay_horizon_ms;
+	struct class_layouts {	/* ix.events index by local id, per class */
+		uint32_t *ix;
+		uint32_t n;
+	} *layouts;
+	uint32_t nlayouts;
 };
+
+/* Whether a trace directory is written (else only a relay gets it). */
+static bool local(const struct evt_collection *c)
+{
+	return c->o.output != NULL;
+}
 
 static int claim_slot(struct evt_collection *c, char *err, size_t err_size)
 {
@@ -419,9 +439,12 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	for (unsigned i = 0; c->kernel && i < opts->npids; i++)
 		if (kernel_attach(c, opts->pids[i], err, err_size))
 			goto out_free;
-	if (opts->mode != EVT_MODE_COUNT &&
+	if (opts->mode != EVT_MODE_COUNT && local(c) &&
 	    evt_trace_dir_open(&c->out, opts->output, err, err_size))
 		goto out_free;
+	if (opts->relay && evt_relay_start(opts->relay, &c->relay, err, err_size))
+		goto out_free;
+	c->relay_streams = c->relay_events = UINT32_MAX;
 	c->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (c->inotify_fd >= 0 &&
 	    inotify_add_watch(c->inotify_fd, c->rd.path, IN_CREATE | IN_MOVED_TO) < 0) {
@@ -461,8 +484,11 @@ static int flush_index(struct evt_collection *c, char *err, size_t err_size)
 {
 	if (!c->index_dirty || c->o.mode == EVT_MODE_COUNT)
 		return 0;
-	if (evt_trace_dir_describe(&c->out, &c->ix, err, err_size))
+	if (local(c) && evt_trace_dir_describe(&c->out, &c->ix, err, err_size))
 		return -1;
+	if (c->relay)
+		evt_relay_out_metadata(c->relay, &c->ix, c->o.relay->hostname,
+				       &c->relay_streams, &c->relay_events);
 	c->index_dirty = false;
 	return 0;
 }
@@ -498,9 +524,54 @@ static int describe(struct evt_collection *c, uint32_t cls, uint32_t L)
 		free(e->format);
 		return -1;
 	}
+	if (cls >= c->nlayouts) {
+		struct class_layouts *more = realloc(c->layouts,
+						     (cls + 1) * sizeof(*more));
+
+		if (!more)
+			goto fail;
+		memset(more + c->nlayouts, 0,
+		       (cls + 1 - c->nlayouts) * sizeof(*more));
+		c->layouts = more;
+		c->nlayouts = cls + 1;
+	}
+	if (L >= c->layouts[cls].n) {
+		uint32_t *more = realloc(c->layouts[cls].ix, (L + 1) * sizeof(*more));
+
+		if (!more)
+			goto fail;
+		memset(more + c->layouts[cls].n, 0xff,
+		       (L + 1 - c->layouts[cls].n) * sizeof(*more));
+		c->layouts[cls].ix = more;
+		c->layouts[cls].n = L + 1;
+	}
+	c->layouts[cls].ix[L] = c->ix.nevents;
 	c->ix.nevents++;
 	c->index_dirty = true;
 	return 0;
+fail:
+	evt_event_layout_free(&e->layout);
+	free(e->path);
+	free(e->format);
+	return -1;
+}
+
+struct layout_ctx {
+	const struct evt_collection *c;
+	uint32_t cls;
+};
+
+/* The layout of event id of a class, for the relay's pieces. */
+static const struct evt_event_layout *layout_of(void *ctx, uint16_t id)
+{
+	const struct layout_ctx *x = ctx;
+	const struct class_layouts *cl;
+
+	if (x->cls >= x->c->nlayouts)
+		return NULL;
+	cl = &x->c->layouts[x->cls];
+	return id < cl->n && cl->ix[id] < x->c->ix.nevents ?
+	       &x->c->ix.events[cl->ix[id]].layout : NULL;
 }
 
 /* The stream classes of processes in the index (the kernel's is not
@@ -543,6 +614,8 @@ static void start_new_files(struct evt_collection *c, struct tracked *t)
 		take_back_partial(c, st);	/* it goes whole into the new file */
 		if (st->fd >= 0 && st->epoch)
 			close(st->fd);
+		if (c->relay)
+			evt_relay_out_end(&st->relay);
 		st->fd = -1;
 		st->size = 0;
 		st->lost_base = st->last_discarded;
@@ -774,7 +847,7 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 	if (st->fd < 0) {
 		/* Named by the serial too: a file name in the run directory
 		 * may come back for another process; and by the class, which
-		 * the process may change. */
+		 * the process may change.  (The relay's streams too.) */
 		if (i == t->ctl->h.max_tbufs)
 			snprintf(st->name, sizeof(st->name),
 				 "stream_%.*s_%u_%u_unbuffered",
@@ -785,6 +858,10 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 				 "stream_%.*s_%u_%u_%u_%u",
 				 (int)strcspn(t->name, "."), t->name, t->serial,
 				 t->cls, i, st->epoch);
+		if (!local(c)) {
+			st->size += head_len + body_len;
+			return 0;
+		}
 		st->fd = evt_trace_dir_create(&c->out, 0, st->name, c->err,
 					      sizeof(c->err));
 		if (st->fd < 0)
@@ -828,7 +905,8 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
  */
 static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 		       struct out_stream *st, const uint8_t *pkt,
-		       uint32_t packet_size, uint64_t seq, uint32_t commit)
+		       uint32_t packet_size, uint64_t seq, uint32_t commit,
+		       bool flush)
 {
 	struct evt_packet_header h;
 	off_t before = st->size;
@@ -878,6 +956,12 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 		st->size = before;
 		return 0;
 	}
+	if (c->relay) {
+		struct layout_ctx x = { c, t->cls };
+
+		evt_relay_out_packet(c->relay, &st->relay, st->name, &h, pkt,
+				     (uint32_t)content, flush, layout_of, &x);
+	}
 	c->stats.packets++;
 	c->stats.bytes += content;
 	/* The packet before this one held the events between their first
@@ -886,6 +970,18 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 		c->stats.events_at_least += h.first_event - st->first_event;
 	st->first_event = h.first_event;
 	return 1;
+}
+
+/* A header-only packet, for the relay too. */
+static void relay_header_only(struct evt_collection *c, struct out_stream *st,
+			      const struct evt_packet_header *h)
+{
+	if (c->relay) {
+		st->relay.part_upto = 0;	/* a packet of its own */
+		evt_relay_out_packet(c->relay, &st->relay, st->name, h,
+				     (const uint8_t *)h, sizeof(*h), false,
+				     NULL, NULL);
+	}
 }
 
 /* A header-only packet carrying the final lost count. */
@@ -904,7 +1000,10 @@ static int write_lost_packet(struct evt_collection *c, struct tracked *t,
 
 	memcpy(h.comm, d->comm, sizeof(h.comm));
 	st->last_discarded = total;
-	return out_write(c, t, i, st, &h, sizeof(h), NULL, 0);
+	if (out_write(c, t, i, st, &h, sizeof(h), NULL, 0))
+		return -1;
+	relay_header_only(c, st, &h);
+	return 0;
 }
 
 /*
@@ -932,6 +1031,10 @@ static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 	ret = out_write(c, t, t->ctl->h.max_tbufs, &st, &h, sizeof(h), NULL, 0);
 	if (st.fd >= 0)
 		close(st.fd);
+	if (!ret && c->relay) {
+		relay_header_only(c, &st, &h);
+		evt_relay_out_end(&st.relay);
+	}
 	c->stats.lost_unbuffered += n;
 	return ret;
 }
@@ -942,11 +1045,11 @@ static void take_back_partial(struct evt_collection *c, struct out_stream *st)
 	if (!st->partial)
 		return;
 	st->partial = false;
-	if (st->fd < 0)
+	if (st->fd < 0 && local(c))
 		return;
 	c->stats.packets--;
 	c->stats.bytes -= (uint64_t)(st->size - st->partial_at);
-	if (ftruncate(st->fd, st->partial_at) == 0)
+	if (st->fd >= 0 && ftruncate(st->fd, st->partial_at) == 0)
 		lseek(st->fd, st->partial_at, SEEK_SET);
 	st->size = st->partial_at;
 }
@@ -999,7 +1102,7 @@ static int flush_open_packet(struct evt_collection *c, struct tracked *t,
 	take_back_partial(c, st);
 	before = st->size;
 	ret = copy_packet(c, t, i, st, packets + (produced % count) * size, size,
-			  produced, commit);
+			  produced, commit, true);
 	if (ret < 0)
 		return -1;
 	if (ret > 0) {
@@ -1028,6 +1131,8 @@ static int end_stream(struct evt_collection *c, struct tracked *t, uint32_t i,
 		close(st->fd);
 		st->fd = -1;
 	}
+	if (c->relay)
+		evt_relay_out_end(&st->relay);
 	return 0;
 }
 
@@ -1072,11 +1177,11 @@ static int snapshot_tbuf(struct evt_collection *c, struct tracked *t,
 	}
 	for (seq = lo; seq < produced && !st->finished && ret >= 0; seq++)
 		ret = copy_packet(c, t, i, st, copy + (seq % count) * size, size,
-				  seq, 0);
+				  seq, 0, false);
 	if (ret >= 0 && !st->finished && commit > sizeof(struct evt_packet_header) &&
 	    commit <= size)
 		ret = copy_packet(c, t, i, st, copy + (produced % count) * size,
-				  size, produced, commit);
+				  size, produced, commit, false);
 	free(copy);
 	if (ret < 0)
 		return -1;
@@ -1120,6 +1225,8 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 	if (st->epoch != epoch) {
 		if (st->epoch && st->fd >= 0)
 			close(st->fd);
+		if (c->relay)
+			evt_relay_out_end(&st->relay);
 		memset(st, 0, sizeof(*st));
 		st->fd = -1;
 		st->epoch = epoch;
@@ -1161,7 +1268,7 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 	for (seq = st->next_seq; seq < produced && !st->finished; seq++) {
 		ret = copy_packet(c, t, i, st,
 				  packets + (seq % count) * size, size,
-				  seq, 0);
+				  seq, 0, false);
 		if (ret < 0)
 			return -1;
 		st->next_seq = seq + 1;
@@ -1179,7 +1286,7 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 	    __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) == produced) {
 		ret = copy_packet(c, t, i, st,
 				  packets + (produced % count) * size,
-				  size, produced, commit);
+				  size, produced, commit, false);
 		if (ret < 0)
 			return -1;
 		st->next_seq = produced + 1;
@@ -1399,13 +1506,37 @@ int evt_collection_counts(struct evt_collection *c, evt_count_cb cb, void *ctx)
 	return 0;
 }
 
+/*
+ * Tells the relay's live readers how far every stream is known: whatever
+ * was committed before the last flush of each open packet went out, and
+ * a flush comes every FLUSH_MS; RELAY_SLACK_MS more covers a writer
+ * between its clock and its commit.
+ */
+#define RELAY_SLACK_MS 200
+
+static void relay_horizon(struct evt_collection *c, uint64_t pass_start,
+			  int64_t now)
+{
+	uint64_t back = (uint64_t)(FLUSH_MS + RELAY_SLACK_MS) *
+			c->ix.clock.freq_hz / 1000;
+
+	c->relay_horizon_ms = now;
+	if (pass_start > back)
+		evt_relay_horizon(c->relay, pass_start - back);
+}
+
 static int drain(struct evt_collection *c, bool final, char *err,
 		 size_t err_size)
 {
 	uint64_t before = c->stats.packets + c->released + c->stats.processes;
 	int64_t now = now_ms();
+	uint64_t pass_start = 0;
 	unsigned k;
 	uint32_t i, n;
+	uint16_t cpu;
+
+	if (c->relay)
+		pass_start = evt_clock_now(c->clock_kind, &cpu);
 
 	/* Events first: no packet goes out before the metadata that
 	 * describes its stream and events is on disk. */
@@ -1467,6 +1598,8 @@ static int drain(struct evt_collection *c, bool final, char *err,
 			return output_failed(c, err, err_size);
 		before -= got > 0;
 	}
+	if (c->relay && !final && now - c->relay_horizon_ms >= FLUSH_MS)
+		relay_horizon(c, pass_start, now);
 	return (int)(c->stats.packets + c->released + c->stats.processes - before);
 }
 
@@ -1491,6 +1624,8 @@ int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size)
 
 	if (c->failed)
 		return output_failed(c, err, err_size);
+	while (c->relay && evt_relay_message(c->relay, buf, sizeof(buf)))
+		evt_report("%s", buf);
 	if (c->inotify_fd >= 0)
 		while (read(c->inotify_fd, buf, sizeof(buf)) > 0)
 			changed = true;
@@ -1663,6 +1798,16 @@ int evt_collection_finish(struct evt_collection *c,
 			__atomic_store_n(&t->ctl->slots[c->slot].state,
 					 EVT_SLOT_FREE, __ATOMIC_RELEASE);
 	}
+	if (c->relay) {
+		struct evt_relay_stats rs;
+
+		evt_relay_finish(c->relay, RELAY_FINISH_MS, &rs);
+		c->relay = NULL;
+		c->stats.relay_packets = rs.packets;
+		c->stats.relay_refused = rs.refused;
+		c->stats.relay_unsent = rs.unsent;
+		c->stats.relay_sessions = rs.connections;
+	}
 	if (stats) {
 		struct evt_kernel_record_stats ks;
 
@@ -1682,9 +1827,14 @@ void evt_collection_destroy(struct evt_collection *c)
 
 	if (!c)
 		return;
+	if (c->relay)
+		evt_relay_finish(c->relay, 0, NULL);
 	for (k = 0; k < c->ntracked; k++)
 		if (c->tracked[k].ctl)
 			release(c, &c->tracked[k]);
+	for (k = 0; k < c->nlayouts; k++)
+		free(c->layouts[k].ix);
+	free(c->layouts);
 	free(c->tracked);
 	evt_kernel_record_destroy(c->kernel);
 	free(c->kernel_pids);

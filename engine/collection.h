@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "relay.h"
+
 struct evt_collection_opts {
 	const char *what;		/* for others who find the slot taken */
 	const char *rundir;		/* path; opened and checked (rundir.h) */
@@ -62,6 +64,9 @@ struct evt_collection_opts {
 	 * them; the recording goes on.  Finish at once.
 	 */
 	bool snapshot;
+	/* Streamed to this relay (discard mode), besides the trace
+	 * directory, or instead of it when output is NULL. */
+	const struct evt_relay_opts *relay;
 };
 
 struct evt_collection_stats {
@@ -75,6 +80,10 @@ struct evt_collection_stats {
 	uint64_t events_at_least;	/* drained: every packet's events but
 					 * each buffer's latest (whose count
 					 * the next packet's header tells) */
+	uint64_t relay_packets;		/* taken by the relay */
+	uint64_t relay_refused;		/* not queued for it: no room */
+	uint64_t relay_unsent;		/* still queued at the end */
+	uint32_t relay_sessions;	/* relay sessions it made */
 	uint32_t unfollowed;		/* processes it could not follow (each
 					 * reported): their lost events are
 					 * not counted, being unknown */

@@ -172,20 +172,29 @@ static void write_event(FILE *f, const struct evt_event_desc *e)
 	fputs("\t};\n};\n\n", f);
 }
 
-int evt_ctf_metadata_write(FILE *f, const struct evt_trace_index *ix,
-			   const char *hostname)
+int evt_ctf_metadata_write_part(FILE *f, const struct evt_trace_index *ix,
+				const char *hostname, uint32_t streams_from,
+				uint32_t events_from)
 {
 	uint32_t i;
 
-	fputs(prologue, f);
-	fputs("env {\n\tdomain = \"ust\";\n\ttracer_name = \"evtrace\";\n"
-	      "\ttracer_major = 0;\n\ttracer_minor = 1;\n\thostname = ", f);
-	evt_quote(f, hostname);
-	fputs(";\n};\n\n", f);
-	write_clock(f, &ix->clock);
-	for (i = 0; i < ix->nstreams; i++)
+	if (hostname) {
+		fputs(prologue, f);
+		fputs("env {\n\tdomain = \"ust\";\n\ttracer_name = \"evtrace\";\n"
+		      "\ttracer_major = 0;\n\ttracer_minor = 1;\n\thostname = ", f);
+		evt_quote(f, hostname);
+		fputs(";\n};\n\n", f);
+		write_clock(f, &ix->clock);
+	}
+	for (i = streams_from; i < ix->nstreams; i++)
 		write_stream(f, &ix->streams[i], ix->version);
-	for (i = 0; i < ix->nevents; i++)
+	for (i = events_from; i < ix->nevents; i++)
 		write_event(f, &ix->events[i]);
 	return ferror(f) ? -1 : 0;
+}
+
+int evt_ctf_metadata_write(FILE *f, const struct evt_trace_index *ix,
+			   const char *hostname)
+{
+	return evt_ctf_metadata_write_part(f, ix, hostname, 0, 0);
 }

@@ -1,0 +1,154 @@
+# record --relay: a numbered program streamed to a real lttng-relayd and
+# read live by babeltrace2's lttng-live source while it runs (every event
+# once, in order, seen before the program ends), then from what the relay
+# stored (the same events as the local copy); three recordings as three
+# hosts into one relay at once; relays that misbehave cost the program
+# nothing and the recorder a bounded wait, with a clear message.
+. "$(dirname "$0")/lib.sh"
+command -v lttng-relayd >/dev/null ||
+	fail "lttng-relayd is not installed (make deps installs lttng-tools)"
+
+# Three consecutive free TCP ports: control, data, live.
+P=$(python3 -c '
+import random, socket
+while True:
+    p = random.randrange(20000, 60000)
+    ok = True
+    for q in (p, p + 1, p + 2):
+        s = socket.socket()
+        try:
+            s.bind(("127.0.0.1", q))
+        except OSError:
+            ok = False
+        s.close()
+    if ok:
+        print(p)
+        break')
+listening() {	# PORT: whether something accepts there
+	python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$1" 2>/dev/null
+}
+start_relay() {
+	lttng-relayd -o "$T/relay" -C tcp://127.0.0.1:$P -D tcp://127.0.0.1:$((P + 1)) \
+		-L tcp://127.0.0.1:$((P + 2)) >>"$T/relayd.log" 2>&1 &
+	RELAYD=$!
+	BG_PIDS="$BG_PIDS $RELAYD"
+	for _ in $(seq 100); do listening $((P + 2)) && return; sleep 0.05; done
+	fail "lttng-relayd did not listen on $P..$((P + 2))"
+}
+numbers() {	# TRACE-OR-FILE: the arg0 of each "burst" event, in order
+	if [ -f "$1" ]; then cat "$1"; else babeltrace2 "$1"; fi |
+		sed -n 's/.*tracee\.c\/304: .*{ arg0 = \([0-9]*\) }.*/\1/p'
+}
+start_relay
+
+# 1. Live, and what the relay keeps.  The program idles 1.5 s first, so
+# that the live reader (which starts at the newest data) is there before
+# its first event.
+"$EVTRACE" record -q --relay 127.0.0.1:$P --session numbered --hostname hostA \
+	-e printk -o "$T/local" -- "$TRACEE" paced 3000 1 1500 >"$T/rec.out" 2>"$T/rec.err" &
+REC=$!
+for _ in $(seq 100); do
+	ls -d "$T"/relay/hostA/numbered-* >/dev/null 2>&1 && break
+	sleep 0.05
+done
+ls -d "$T"/relay/hostA/numbered-* >/dev/null 2>&1 || { cat "$T/rec.err" >&2; fail "no session on the relay"; }
+timeout 60 babeltrace2 --input-format=lttng-live \
+	"net://127.0.0.1:$((P + 2))/host/hostA/numbered" >"$T/live.out" 2>"$T/live.err" &
+LIVE=$!
+sleep 3.5	# 2 s of the program's 3 s of events
+seen=$(numbers "$T/live.out" | wc -l)
+[ "$seen" -ge 1000 ] || fail "live: $seen events seen 2 s into the program (1000 or more expected)"
+running $REC || fail "the program ended early"
+wait $REC || { cat "$T/rec.err" >&2; fail "record failed"; }
+wait $LIVE || { cat "$T/live.err" >&2; fail "the live reader failed"; }
+seq 0 2999 >"$T/expected"
+numbers "$T/live.out" >"$T/live.n"
+cmp -s "$T/live.n" "$T/expected" || { diff "$T/expected" "$T/live.n" | head >&2; fail "live: not every event once, in order"; }
+numbers "$T/relay/hostA" >"$T/stored.n"
+cmp -s "$T/stored.n" "$T/expected" || fail "the relay's trace: not every event once, in order"
+numbers "$T/local" >"$T/local.n"
+cmp -s "$T/local.n" "$T/expected" || fail "the local copy: not every event once, in order"
+# The relay's trace says what the local one does, event for event (the
+# relay's has the open packets in pieces, each opened by a CPU event).
+strip() {
+	babeltrace2 "$1" | grep -v ' evtrace/cpu: ' |
+		sed 's/^\[[^]]*\] ([^)]*) [^ ]* //; s/first_event = [0-9]*, //'
+}
+strip "$T/relay/hostA" >"$T/stored.txt"
+strip "$T/local" >"$T/local.txt"
+cmp -s "$T/stored.txt" "$T/local.txt" || { diff "$T/local.txt" "$T/stored.txt" | head >&2; fail "the relay's trace differs from the local one"; }
+expect_grep "streaming to session numbered as hostA/numbered-" "$T/rec.err" "where it went"
+expect_grep "relay 127.0.0.1 took [1-9][0-9]* packets in 1 session$" "$T/rec.err" "what the relay took"
+
+# 2. Three hosts into one relay at once, each its own trace there.
+for h in h1 h2 h3; do
+	"$EVTRACE" record -q --relay 127.0.0.1:$P --session fleet --hostname $h \
+		-e printk -- "$TRACEE" threads 2 500 >/dev/null 2>"$T/$h.err" &
+	eval "PID_$h=\$!"
+done
+for h in h1 h2 h3; do
+	eval "wait \$PID_$h" || { cat "$T/$h.err" >&2; fail "$h: record failed"; }
+	n=$(babeltrace2 "$T/relay/$h" | grep -c "tracee.c/37: ")
+	expect_eq "$n" 1000 "$h: events the relay stored"
+	babeltrace2 "$T/relay/$h" | grep -q " $h printk/" || fail "$h: the trace is not $h's"
+done
+
+# 3. Misbehaving relays: the program runs to its end (exit 0, its events
+# all in the local copy); record ends within its bounds and says why.
+fake() {	# BEHAVIOUR: a fake relay on port $F, its pid in FAKE
+	F=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	python3 -c '
+import os, socket, sys, time
+how, port = sys.argv[1], int(sys.argv[2])
+ls = socket.socket(); ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", port)); ls.listen(8)
+ds = socket.socket(); ds.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ds.bind(("127.0.0.1", port + 1)); ds.listen(8)
+open(sys.argv[3], "w").close()
+held = []
+while True:
+    c, _ = ls.accept(); d, _ = ds.accept(); held += [c, d]
+    if how == "garbage":
+        c.recv(64); c.sendall(os.urandom(3) + b"\x07" + os.urandom(4))
+    elif how == "close":
+        c.recv(10); c.close(); d.close()
+    # "silent": accepts and never reads
+' "$1" "$F" "$T/fake.ready" 2>/dev/null &
+	FAKE=$!
+	BG_PIDS="$BG_PIDS $FAKE"
+	# (Not probed by connecting: it takes connections in pairs.)
+	for _ in $(seq 100); do [ -e "$T/fake.ready" ] && rm "$T/fake.ready" && return; sleep 0.05; done
+	fail "the fake relay did not listen"
+}
+for how in garbage close silent; do
+	fake $how
+	t0=$(date +%s%N)
+	"$EVTRACE" record -q --relay 127.0.0.1:"$F" -o "$T/$how" -e printk -- \
+		"$TRACEE" threads 2 500 >"$T/$how.out" 2>"$T/$how.err" ||
+		{ cat "$T/$how.err" >&2; fail "$how: record or the program failed"; }
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	[ "$ms" -lt 25000 ] || fail "$how: record took $ms ms"
+	expect_grep "tried 1000" "$T/$how.out" "$how: the program ran to its end"
+	expect_eq "$(babeltrace2 "$T/$how" | grep -c 'tracee.c/37: ')" 1000 "$how: the local copy"
+	expect_grep "relay 127.0.0.1 took 0 packets in 0 sessions; [0-9]* packets* could not be sent before the end" \
+		"$T/$how.err" "$how: what the relay did not take"
+	kill "$FAKE"
+done
+expect_grep "relay: 127.0.0.1:[0-9]*: relay protocol version\|relay: 127.0.0.1:[0-9]*: lttng-relayd .* is too old" \
+	"$T/garbage.err" "a garbage answer"
+expect_grep "closed the connection before answering VERSION" "$T/close.err" "a connection closed mid-command"
+expect_grep "did not answer VERSION within 5 s" "$T/silent.err" "a relay that never reads"
+
+# 4. Bad input.
+expect_status 1 "$EVTRACE" record --relay 127.0.0.1:99999 -- true
+expect_status 1 "$EVTRACE" record --relay no-such-host.invalid -- true
+expect_status 2 "$EVTRACE" record --relay 127.0.0.1 --overwrite -- true
+expect_status 2 "$EVTRACE" record --session x -- true
+expect_status 1 "$EVTRACE" record --relay 127.0.0.1 --session ../x -- true
+"$EVTRACE" record --relay 127.0.0.1:99999 -- true 2>"$T/bad.err" || true
+expect_grep "ports 1 to 65535" "$T/bad.err" "a bad port"
+"$EVTRACE" record --relay no-such-host.invalid -- true 2>"$T/bad.err" || true
+expect_grep "relay host no-such-host.invalid:" "$T/bad.err" "a host that does not resolve"
+"$EVTRACE" record --relay 127.0.0.1 --session ../x -- true 2>"$T/bad.err" || true
+expect_grep "letters, digits" "$T/bad.err" "a bad session name"
+exit 0
