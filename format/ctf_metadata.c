@@ -172,6 +172,38 @@ static void write_event(FILE *f, const struct evt_event_desc *e)
 	fputs("\t};\n};\n\n", f);
 }
 
+/* The index lines of what this part declares, as a comment for evtrace's
+ * readers (trace_index.h).  A "*" "/" in them, which only a quoted string
+ * can hold, is written "*\x2f". */
+static int write_index_comment(FILE *f, const struct evt_trace_index *ix,
+			       bool head, uint32_t streams_from,
+			       uint32_t events_from)
+{
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return -1;
+	evt_trace_index_write_part(m, ix, head, streams_from, events_from);
+	if (fclose(m)) {
+		free(text);
+		return -1;
+	}
+	fputs("/* " EVT_INDEX_COMMENT "\n", f);
+	for (i = 0; i < len; i++) {
+		if (text[i] == '*' && i + 1 < len && text[i + 1] == '/') {
+			fputs("*\\x2f", f);
+			i++;
+		} else {
+			fputc(text[i], f);
+		}
+	}
+	fputs("*/\n\n", f);
+	free(text);
+	return 0;
+}
+
 int evt_ctf_metadata_write_part(FILE *f, const struct evt_trace_index *ix,
 				const char *hostname, uint32_t streams_from,
 				uint32_t events_from)
@@ -190,6 +222,8 @@ int evt_ctf_metadata_write_part(FILE *f, const struct evt_trace_index *ix,
 		write_stream(f, &ix->streams[i], ix->version);
 	for (i = events_from; i < ix->nevents; i++)
 		write_event(f, &ix->events[i]);
+	if (write_index_comment(f, ix, hostname != NULL, streams_from, events_from))
+		return -1;
 	return ferror(f) ? -1 : 0;
 }
 

@@ -15,16 +15,19 @@
 #include "regular_file.h"
 #include "trace_index.h"
 
-int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix)
+int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
+			       bool head, uint32_t streams_from,
+			       uint32_t events_from)
 {
 	uint32_t i, j;
 
-	fprintf(f, "evtrace-index %u\nclock %u %" PRIu64 " %" PRIu64 " %" PRId64
-		" %" PRId64 "\n", ix->version ? ix->version : EVT_TRACE_INDEX_VERSION,
-		ix->clock.kind, ix->clock.freq_hz,
-		ix->clock.ref_value, ix->clock.ref_monotonic_ns,
-		ix->clock.ref_realtime_ns);
-	for (i = 0; i < ix->nstreams; i++) {
+	if (head)
+		fprintf(f, "evtrace-index %u\nclock %u %" PRIu64 " %" PRIu64 " %" PRId64
+			" %" PRId64 "\n", ix->version ? ix->version : EVT_TRACE_INDEX_VERSION,
+			ix->clock.kind, ix->clock.freq_hz,
+			ix->clock.ref_value, ix->clock.ref_monotonic_ns,
+			ix->clock.ref_realtime_ns);
+	for (i = streams_from; i < ix->nstreams; i++) {
 		if (ix->streams[i].kernel) {
 			fprintf(f, "kernel-stream %u\n", ix->streams[i].sid);
 			continue;
@@ -33,7 +36,7 @@ int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix)
 		evt_quote(f, ix->streams[i].comm);
 		fputc('\n', f);
 	}
-	for (i = 0; i < ix->nevents; i++) {
+	for (i = events_from; i < ix->nevents; i++) {
 		const struct evt_event_desc *e = &ix->events[i];
 
 		fprintf(f, "event %u %u %u ", e->sid, e->id, e->layout.kind);
@@ -46,6 +49,11 @@ int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix)
 		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
+}
+
+int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix)
+{
+	return evt_trace_index_write_part(f, ix, true, 0, 0);
 }
 
 void evt_trace_index_free(struct evt_trace_index *ix)
@@ -177,13 +185,11 @@ static int cmp_event(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
-			 char *err, size_t err_size)
+/* Reads an index from f, named file in messages; closes f. */
+static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
+		      char *err, size_t err_size)
 {
 	char *line = NULL, why[256] = "";
-	size_t size;
-	int fd = evt_open_regular(file, &size, err, err_size);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 	size_t cap = 0;
 	ssize_t len;
 	unsigned lineno = 0;
@@ -191,13 +197,6 @@ int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
 	uint32_t i;
 
 	memset(ix, 0, sizeof(*ix));
-	if (!f) {
-		if (fd >= 0) {
-			snprintf(err, err_size, "%s: %s", file, strerror(errno));
-			close(fd);
-		}
-		return -1;
-	}
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
 		if (len > 0 && line[len - 1] == '\n')
@@ -285,6 +284,90 @@ out:
 	free(line);
 	fclose(f);
 	return ret;
+}
+
+int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
+			 char *err, size_t err_size)
+{
+	size_t size;
+	int fd = evt_open_regular(file, &size, err, err_size);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+
+	memset(ix, 0, sizeof(*ix));
+	if (!f) {
+		if (fd >= 0) {
+			snprintf(err, err_size, "%s: %s", file, strerror(errno));
+			close(fd);
+		}
+		return -1;
+	}
+	return read_index(f, file, ix, err, err_size);
+}
+
+#define METADATA_MAX (256u << 20)
+
+int evt_trace_index_read_metadata(const char *file, struct evt_trace_index *ix,
+				  char *err, size_t err_size)
+{
+	static const char open_tag[] = "/* " EVT_INDEX_COMMENT "\n";
+	size_t size, got = 0, text_len = 0;
+	char *meta = NULL, *text = NULL, *p, *end;
+	int fd = evt_open_regular(file, &size, err, err_size);
+	FILE *f;
+
+	memset(ix, 0, sizeof(*ix));
+	if (fd < 0)
+		return -1;
+	if (size > METADATA_MAX || !(meta = malloc(size + 1)) ||
+	    !(text = malloc(size + 1))) {
+		snprintf(err, err_size, "%s: %s", file, size > METADATA_MAX ?
+			 "too large" : "out of memory");
+		goto fail;
+	}
+	while (got < size) {
+		ssize_t n = read(fd, meta + got, size - got);
+
+		if (n <= 0) {
+			snprintf(err, err_size, "%s: %s", file,
+				 n ? strerror(errno) : "shorter than it was");
+			goto fail;
+		}
+		got += (size_t)n;
+	}
+	meta[size] = '\0';
+	/* Each comment's lines, in order: the index in parts. */
+	for (p = meta; (p = strstr(p, open_tag)); p = end + 2) {
+		p += sizeof(open_tag) - 1;
+		if (!(end = strstr(p, "*/"))) {
+			snprintf(err, err_size, "%s: an index comment without its end",
+				 file);
+			goto fail;
+		}
+		memcpy(text + text_len, p, (size_t)(end - p));
+		text_len += (size_t)(end - p);
+	}
+	if (!text_len) {
+		snprintf(err, err_size, "%s: not an evtrace trace's metadata", file);
+		goto fail;
+	}
+	close(fd);
+	free(meta);
+	if (!(f = fmemopen(text, text_len, "r"))) {
+		snprintf(err, err_size, "out of memory");
+		free(text);
+		return -1;
+	}
+	{
+		int ret = read_index(f, file, ix, err, err_size);
+
+		free(text);
+		return ret;
+	}
+fail:
+	close(fd);
+	free(meta);
+	free(text);
+	return -1;
 }
 
 const struct evt_stream_class *evt_trace_index_stream(const struct evt_trace_index *ix,

@@ -6,7 +6,8 @@
  * each event's path, storage types and printk format.  The CTF metadata is
  * generated from the same descriptions (ctf_metadata.c).
  *
- * File <trace>/evtrace/index, text:
+ * File <trace>/evtrace/index (and the metadata's evtrace-index comments),
+ * text:
  *   evtrace-index <version>
  *   clock <kind> <freq_hz> <ref_value> <ref_monotonic_ns> <ref_realtime_ns>
  *   stream <sid> <pid> "<comm>"
@@ -55,6 +56,20 @@ struct evt_trace_index {
 };
 
 int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix);
+/* The lines of what ix has past streams_from stream classes and
+ * events_from events; with head, the version and clock lines first. */
+int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
+			       bool head, uint32_t streams_from,
+			       uint32_t events_from);
+/*
+ * The CTF metadata carries the index too, in comments that open with
+ * "evtrace-index" on a line of their own (the parts of a growing one, in
+ * order), so that a trace without evtrace/index (a relay's copy) is read
+ * as well: evt_trace_index_read_metadata reads it from there.
+ */
+#define EVT_INDEX_COMMENT "evtrace-index"
+int evt_trace_index_read_metadata(const char *file, struct evt_trace_index *ix,
+				  char *err, size_t err_size);
 /* Returns 0, or -1 with "<file>:<line>: why" in err. */
 int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
 			 char *err, size_t err_size);

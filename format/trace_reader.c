@@ -316,11 +316,17 @@ int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
 		return snprintf(err, err_size, "%s: not a directory (a trace is "
 				"the directory record writes)", dir), -1;
 	snprintf(index, sizeof(index), "%s/evtrace/index", dir);
-	if (access(index, F_OK) && errno == ENOENT)
-		return snprintf(err, err_size, "%s: not an evtrace trace (no "
-				"evtrace/index in it)", dir), -1;
-	if (evt_trace_index_read(index, &r.ix, err, err_size))
+	if (access(index, F_OK) && errno == ENOENT) {
+		/* A relay's copy has only the metadata, the index in it. */
+		snprintf(index, sizeof(index), "%s/metadata", dir);
+		if (access(index, F_OK) && errno == ENOENT)
+			return snprintf(err, err_size, "%s: not an evtrace trace "
+					"(no evtrace/index in it)", dir), -1;
+		if (evt_trace_index_read_metadata(index, &r.ix, err, err_size))
+			return -1;
+	} else if (evt_trace_index_read(index, &r.ix, err, err_size)) {
 		return -1;
+	}
 	n = scandir(dir, &names, is_stream_file, alphasort);
 	if (n < 0) {
 		snprintf(err, err_size, "%s: %s", dir, strerror(errno));

@@ -77,6 +77,22 @@ strip() {
 strip "$T/relay/hostA" >"$T/stored.txt"
 strip "$T/local" >"$T/local.txt"
 cmp -s "$T/stored.txt" "$T/local.txt" || { diff "$T/local.txt" "$T/stored.txt" | head >&2; fail "the relay's trace differs from the local one"; }
+# evtrace report reads the relay's copy (its index is in the metadata's
+# comments) as it reads the local one; the times differ by the local
+# copy's clock calibration, refined at its end, by a few ns at most.
+stored=$(ls -d "$T"/relay/hostA/numbered-*/trace)
+"$EVTRACE" report "$stored" | sed 's/ [0-9]*\.[0-9]*: / T: /' >"$T/stored.rep"
+"$EVTRACE" report "$T/local" | sed 's/ [0-9]*\.[0-9]*: / T: /' >"$T/local.rep"
+cmp -s "$T/stored.rep" "$T/local.rep" || { diff "$T/local.rep" "$T/stored.rep" | head >&2; fail "report differs on the relay's copy"; }
+expect_grep "^# 3000 events, 0 lost" "$T/stored.rep" "report's summary of the relay's copy"
+# A relay copy whose metadata lost its index, or has a bad one.
+cp -r "$stored" "$T/mangled"
+grep -v "^evtrace-index\|^/\* evtrace-index" "$stored/metadata" >"$T/mangled/metadata"
+expect_status 1 "$EVTRACE" report "$T/mangled"
+expect_grep "metadata: not an evtrace trace's metadata" "$T/err" "metadata without an index"
+sed 's/^event 0 /evnt 0 /' "$stored/metadata" >"$T/mangled/metadata"
+expect_status 1 "$EVTRACE" report "$T/mangled"
+expect_grep "metadata:[0-9]*: unknown line" "$T/err" "a bad index line"
 expect_grep "streaming to session numbered as hostA/numbered-" "$T/rec.err" "where it went"
 expect_grep "relay 127.0.0.1 took [1-9][0-9]* packets in 1 session$" "$T/rec.err" "what the relay took"
 
