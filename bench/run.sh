@@ -204,16 +204,20 @@ fi
 # W3: 4 threads x 1M W2 events with default buffers, discard mode, drained
 # to tmpfs: as fast as they go, then paced, doubling the rate until events
 # are lost.
-w3() {	# W3 RATE_PER_THREAD (0: as fast as they go)
-	"$evtrace" record --stats -e bench -o "$work/trace" -- \
-		"$bench" evtrace-event $N 4 1 $([ "$1" = 0 ] || echo "$1") 2>"$work/rec.err" >"$work/out"
+w3() {	# RATE_PER_THREAD (0: as fast as they go) LABEL [TABLE OUTPUT-OPTION...]
+	w3_per=$1 w3_label=$2 w3_table=${3:-$work/w3}
+	shift 2
+	[ $# = 0 ] || shift
+	[ $# -gt 0 ] || set -- -o "$work/trace"
+	"$evtrace" record --stats -e bench "$@" -- \
+		"$bench" evtrace-event $N 4 1 $([ "$w3_per" = 0 ] || echo "$w3_per") 2>"$work/rec.err" >"$work/out"
 	w3_rate=$(awk '{ printf "%.1f", $4 / 1e6 }' "$work/out")
 	w3_lost=$(lost)
 	w3_bytes=$(sed -n 's/.*packets, \([0-9]*\) bytes.*/\1/p' "$work/rec.err")
 	w3_cpu=$(sed -n 's/.*engine CPU \([0-9.]*\) s.*/\1/p' "$work/rec.err")
 	w3_mbps=$(sed -n 's/.*: \([0-9]*\) MB per CPU second.*/\1/p' "$work/rec.err")
 	w3_wake=$(sed -n 's/.*woken \([0-9]*\) times.*/\1/p' "$work/rec.err")
-	echo "| ${2:-$w3_rate} | $w3_rate | $w3_lost ($(printf '%.1f' "$(echo "100 * $w3_lost / (4 * $N)" | bc -l)")%) | $((w3_bytes / 1000000)) | $w3_cpu | ${w3_mbps:-n/a} | $w3_wake |" >>"$work/w3"
+	echo "| ${w3_label:-$w3_rate} | $w3_rate | $w3_lost ($(printf '%.1f' "$(echo "100 * $w3_lost / (4 * $N)" | bc -l)")%) | $((w3_bytes / 1000000)) | $w3_cpu | ${w3_mbps:-n/a} | $w3_wake |" >>"$w3_table"
 }
 w3 0 "as fast as they go"
 w3_full_rate=$w3_rate w3_full_lost=$w3_lost w3_full_mbps=$w3_mbps
@@ -243,6 +247,39 @@ for per in 250000 500000 1000000 2000000 4000000 8000000; do
 		break
 	fi
 done
+
+# The cost of --relay: W3 at its highest loss-free rate (and as fast as it
+# goes) into a trace directory, and streamed to an lttng-relayd on this
+# machine (its output on the same filesystem), in the same minutes.
+: >"$work/relay_rows"
+if command -v lttng-relayd >/dev/null; then
+	rp=$(python3 -c 'import socket
+while True:
+    ss = [socket.socket() for _ in range(3)]
+    try:
+        ss[0].bind(("127.0.0.1", 0)); p = ss[0].getsockname()[1]
+        ss[1].bind(("127.0.0.1", p + 1)); ss[2].bind(("127.0.0.1", p + 2))
+        print(p); break
+    except OSError:
+        pass
+    finally:
+        [s.close() for s in ss]')
+	lttng-relayd -o "$work/relay" -C tcp://127.0.0.1:$rp -D tcp://127.0.0.1:$((rp + 1)) \
+		-L tcp://127.0.0.1:$((rp + 2)) >/dev/null 2>&1 &
+	relayd_pid=$!
+	sleep 1
+	per=$([ "$w3_ok" = none ] && echo 250000 || echo "$w3_ok * 1000000 / 4" | bc)
+	for how in "trace directory|-o|$work/trace" "--relay|--relay|127.0.0.1:$rp" \
+		   "--relay and -o|--relay|127.0.0.1:$rp|-o|$work/trace"; do
+		label=${how%%|*}
+		set -- $(echo "${how#*|}" | tr '|' ' ')
+		w3 "$per" "$label, $(echo "4 * $per / 1000000" | bc) M/s offered" "$work/relay_rows" "$@"
+		w3 0 "$label, as fast as they go" "$work/relay_rows" "$@"
+	done
+	kill "$relayd_pid" 2>/dev/null
+	wait "$relayd_pid" 2>/dev/null
+	rm -rf "$work/relay"
+fi
 
 # W4: the same 10,000 small functions with and without evtrace, alternately.
 : >"$work/w4.plain"; : >"$work/w4.traced"
@@ -345,6 +382,12 @@ out=$here/results/$(date +%F).md
 	echo
 	echo "No loss up to $w3_ok M events/s in all; loss from $w3_first_loss M events/s."
 	echo "LTTng-UST, the same burst as fast as it goes into its default channel: $w3_lttng."
+	echo
+	echo "## The cost of record --relay: W3 to a trace directory and to lttng-relayd on this machine"
+	echo
+	echo "| output | written: M events/s | events lost | MB drained | recorder CPU s (sending thread included) | MB drained per recorder CPU second | wake-ups |"
+	echo "|---|---|---|---|---|---|---|"
+	if [ -s "$work/relay_rows" ]; then cat "$work/relay_rows"; else echo "| lttng-relayd not installed | | | | | | |"; fi
 	echo
 	echo "## W4: 10,000 disabled sites in a loop (bench/w4_gen.py)"
 	echo

@@ -3,7 +3,8 @@
 # once, in order, seen before the program ends), then from what the relay
 # stored (the same events as the local copy); three recordings as three
 # hosts into one relay at once; relays that misbehave cost the program
-# nothing and the recorder a bounded wait, with a clear message.
+# nothing and the recorder a bounded wait, with a clear message; a relay
+# killed and started again mid-recording.
 . "$(dirname "$0")/lib.sh"
 command -v lttng-relayd >/dev/null ||
 	fail "lttng-relayd is not installed (make deps installs lttng-tools)"
@@ -155,7 +156,44 @@ expect_grep "relay: 127.0.0.1:[0-9]*: relay protocol version\|relay: 127.0.0.1:[
 expect_grep "closed the connection before answering VERSION" "$T/close.err" "a connection closed mid-command"
 expect_grep "did not answer VERSION within 5 s" "$T/silent.err" "a relay that never reads"
 
-# 4. Bad input.
+# 4. The relay killed mid-recording and started again 1.5 s later: the
+# program runs on unharmed (its events all in the local copy, on time),
+# record says it reconnected, and the relay holds two traces, each read
+# whole, in order, nothing twice; between them every event (a packet the
+# first did not acknowledge goes again, first, to the second).
+"$EVTRACE" record --relay 127.0.0.1:$P --session restart --hostname hostR \
+	-e printk -o "$T/rlocal" -- "$TRACEE" paced 6000 1 200 >"$T/r.out" 2>"$T/r.err" &
+REC=$!
+sleep 2
+kill -9 "$RELAYD"
+wait "$RELAYD" 2>/dev/null || true
+sleep 1.5
+start_relay
+t0=$(date +%s%N)
+wait $REC || { cat "$T/r.err" >&2; fail "record failed across the relay's restart"; }
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$ms" -lt 12000 ] || fail "record ended $ms ms after the relay came back"
+expect_grep "tried 6000" "$T/r.out" "the program ran to its end"
+expect_eq "$(numbers "$T/rlocal" | wc -l)" 6000 "the local copy"
+expect_grep "closed the connection before answering\|Connection reset\|Connection refused" "$T/r.err" "the failure said"
+expect_grep "reconnected: a new session restart as hostR/restart-" "$T/r.err" "the reconnection said"
+expect_grep "took [0-9]* packets in 2 sessions" "$T/r.err" "two sessions"
+expect_eq "$(ls -d "$T"/relay/hostR/restart-* | wc -l)" 2 "relay traces"
+# The first may end in a packet cut by the kill; the second reads whole.
+babeltrace2 "$(ls -d "$T"/relay/hostR/restart-* | tail -1)" >/dev/null ||
+	fail "the trace after the restart does not read"
+: >"$T/union"
+for d in "$T"/relay/hostR/restart-*; do
+	numbers "$d" >"$T/part" 2>/dev/null
+	sort -n -c "$T/part" 2>/dev/null && [ -z "$(uniq -d "$T/part")" ] ||
+		fail "$d: events out of order or twice"
+	cat "$T/part" >>"$T/union"
+done
+sort -n -u "$T/union" >"$T/union.n"
+seq 0 5999 >"$T/expected6"
+cmp -s "$T/union.n" "$T/expected6" || fail "events missing from both relay traces: $(comm -23 "$T/expected6" "$T/union.n" | wc -l)"
+
+# 5. Bad input.
 expect_status 1 "$EVTRACE" record --relay 127.0.0.1:99999 -- true
 expect_status 1 "$EVTRACE" record --relay no-such-host.invalid -- true
 expect_status 2 "$EVTRACE" record --relay 127.0.0.1 --overwrite -- true
