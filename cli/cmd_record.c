@@ -318,6 +318,7 @@ int cmd_record(int argc, char **argv)
 		{ "relay", required_argument, NULL, 'R' },
 		{ "session", required_argument, NULL, 'n' },
 		{ "hostname", required_argument, NULL, 'H' },
+		{ "relay-buffer", required_argument, NULL, 'Q' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -380,6 +381,18 @@ int cmd_record(int argc, char **argv)
 				goto out;
 			relay.hostname = optarg;
 			break;
+		case 'Q': {
+			uint32_t mib;
+
+			if (parse_u32("--relay-buffer", optarg, &mib))
+				goto out;
+			if (mib < 1 || mib > 4096) {
+				cli_error("record", "--relay-buffer %s: MiB, 1 to 4096", optarg);
+				goto out;
+			}
+			relay.max_queued = (size_t)mib << 20;
+			break;
+		}
 		case 'O':
 			o.mode = EVT_MODE_OVERWRITE;
 			break;
@@ -431,9 +444,10 @@ int cmd_record(int argc, char **argv)
 		ret = cli_usage("record");
 		goto out;
 	}
-	if (!o.relay && (relay.hostname || strcmp(relay.session, "evtrace"))) {
-		cli_error("record", "--session and --hostname name what --relay "
-			  "sends: give --relay too");
+	if (!o.relay && (relay.hostname || strcmp(relay.session, "evtrace") ||
+			 relay.max_queued)) {
+		cli_error("record", "--session, --hostname and --relay-buffer are "
+			  "about what --relay sends: give --relay too");
 		ret = cli_usage("record");
 		goto out;
 	}

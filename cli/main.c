@@ -21,7 +21,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME]] [--overwrite | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -45,6 +45,8 @@ static const struct command commands[] = {
 	  "      --session NAME     the relay session's name (default: evtrace)\n"
 	  "      --hostname NAME    the host the relay files it under (default:\n"
 	  "                         this machine's name)\n"
+	  "      --relay-buffer MIB what may wait for the relay (1..4096, default\n"
+	  "                         64); a packet past it is dropped, counted\n"
 	  "      --overwrite        flight recorder: keep the newest events only\n"
 	  "      --block[=MS]       a thread whose buffer is full waits for the\n"
 	  "                         recorder, MS at most (1..1000, default 5),\n"

@@ -615,7 +615,7 @@ static void start_new_files(struct evt_collection *c, struct tracked *t)
 		if (st->fd >= 0 && st->epoch)
 			close(st->fd);
 		if (c->relay)
-			evt_relay_out_end(&st->relay);
+			evt_relay_out_end(c->relay, &st->relay);
 		st->fd = -1;
 		st->size = 0;
 		st->lost_base = st->last_discarded;
@@ -1033,7 +1033,7 @@ static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 		close(st.fd);
 	if (!ret && c->relay) {
 		relay_header_only(c, &st, &h);
-		evt_relay_out_end(&st.relay);
+		evt_relay_out_end(c->relay, &st.relay);
 	}
 	c->stats.lost_unbuffered += n;
 	return ret;
@@ -1132,7 +1132,7 @@ static int end_stream(struct evt_collection *c, struct tracked *t, uint32_t i,
 		st->fd = -1;
 	}
 	if (c->relay)
-		evt_relay_out_end(&st->relay);
+		evt_relay_out_end(c->relay, &st->relay);
 	return 0;
 }
 
@@ -1226,7 +1226,7 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 		if (st->epoch && st->fd >= 0)
 			close(st->fd);
 		if (c->relay)
-			evt_relay_out_end(&st->relay);
+			evt_relay_out_end(c->relay, &st->relay);
 		memset(st, 0, sizeof(*st));
 		st->fd = -1;
 		st->epoch = epoch;

@@ -104,6 +104,8 @@ void evt_relay_out_packet(struct evt_relay *r, struct evt_relay_out *o,
 		return;
 	}
 	o->seq++;
+	o->lost_told = o->lost;
+	o->last = *h;
 	if (partial) {
 		o->part_seq = h->packet_seq_num;
 		o->part_upto = content;
@@ -114,8 +116,17 @@ void evt_relay_out_packet(struct evt_relay *r, struct evt_relay_out *o,
 	}
 }
 
-void evt_relay_out_end(struct evt_relay_out *o)
+void evt_relay_out_end(struct evt_relay *r, struct evt_relay_out *o)
 {
+	if (o->id && o->lost > o->lost_told) {
+		struct evt_packet_header h = o->last;
+
+		h.timestamp_begin = h.timestamp_end;
+		h.packet_seq_num = UINT64_MAX;	/* a packet of its own */
+		o->part_upto = 0;
+		evt_relay_out_packet(r, o, "", &h, (const uint8_t *)&h, sizeof(h),
+				     false, NULL, NULL);
+	}
 	evt_relay_out_init(o);	/* the relay's stream idles to the end */
 }
 

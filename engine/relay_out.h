@@ -27,6 +27,8 @@ struct evt_relay_out {
 					 * (all zero: a fresh state) */
 	uint64_t seq;			/* next packet_seq_num */
 	uint64_t lost;			/* events refused, added on */
+	uint64_t lost_told;		/* of them, in a packet queued */
+	struct evt_packet_header last;	/* the last packet's, as given */
 	/* The open packet, partly sent. */
 	uint64_t part_seq;		/* its writer's packet_seq_num */
 	uint32_t part_upto;		/* bytes sent of it; 0: none */
@@ -50,8 +52,9 @@ void evt_relay_out_packet(struct evt_relay *r, struct evt_relay_out *o,
 			  const char *name, const struct evt_packet_header *h,
 			  const uint8_t *pkt, uint32_t content, bool partial,
 			  evt_relay_layout_fn layout, void *ctx);
-/* The stream is done with: the next packet starts another. */
-void evt_relay_out_end(struct evt_relay_out *o);
+/* The stream is done with: events refused since its last packet go in a
+ * header-only one; the next packet starts another stream. */
+void evt_relay_out_end(struct evt_relay *r, struct evt_relay_out *o);
 /* Appends the metadata of what ix has that *streams and *events did not
  * count yet (all of it, with the trace's declarations, the first time:
  * *streams == *events == UINT32_MAX), and counts it. */

@@ -4,7 +4,8 @@
 # stored (the same events as the local copy); three recordings as three
 # hosts into one relay at once; relays that misbehave cost the program
 # nothing and the recorder a bounded wait, with a clear message; a relay
-# killed and started again mid-recording.
+# killed and started again mid-recording; one that comes late, what did
+# not fit the queue counted exactly.
 . "$(dirname "$0")/lib.sh"
 command -v lttng-relayd >/dev/null ||
 	fail "lttng-relayd is not installed (make deps installs lttng-tools)"
@@ -193,11 +194,36 @@ sort -n -u "$T/union" >"$T/union.n"
 seq 0 5999 >"$T/expected6"
 cmp -s "$T/union.n" "$T/expected6" || fail "events missing from both relay traces: $(comm -23 "$T/expected6" "$T/union.n" | wc -l)"
 
-# 5. Bad input.
+# 5. No relay at first, and 1 MiB for what waits: the packets past it
+# are dropped, and counted exactly in the relay's trace (read + lost =
+# written) once the relay is there; record says how many did not fit.
+kill -9 "$RELAYD"
+wait "$RELAYD" 2>/dev/null || true
+"$EVTRACE" record --relay 127.0.0.1:$P --relay-buffer 1 --session late --hostname hostL \
+	-e printk -- "$TRACEE" paced 200000 100 200 >"$T/l.out" 2>"$T/l.err" &
+REC=$!
+sleep 1.5
+start_relay
+wait $REC || { cat "$T/l.err" >&2; fail "record failed with a late relay"; }
+expect_grep "Connection refused; recording on, trying again" "$T/l.err" "the refusal said"
+expect_grep "packets did not fit its queue" "$T/l.err" "the overflow said"
+late=$(ls -d "$T"/relay/hostL/late-*/trace)
+"$EVTRACE" report "$late" >"$T/late.rep" || fail "the late relay's trace does not read"
+read_n=$(grep -c 'tracee.c/304: burst' "$T/late.rep")
+lost_n=$(sed -n 's/^# \([0-9]*\) events, \([0-9]*\) lost.*/\2/p' "$T/late.rep")
+[ "$lost_n" -gt 0 ] || fail "nothing was lost: the queue did not overflow"
+expect_eq $((read_n + lost_n)) 200000 "read + lost in the relay's trace"
+numbers "$late" >"$T/late.n"
+sort -n -c "$T/late.n" && [ -z "$(uniq -d "$T/late.n")" ] || fail "late: out of order or twice"
+
+# 6. Bad input.
 expect_status 1 "$EVTRACE" record --relay 127.0.0.1:99999 -- true
 expect_status 1 "$EVTRACE" record --relay no-such-host.invalid -- true
 expect_status 2 "$EVTRACE" record --relay 127.0.0.1 --overwrite -- true
 expect_status 2 "$EVTRACE" record --session x -- true
+expect_status 2 "$EVTRACE" record --relay-buffer 8 -- true
+expect_status 1 "$EVTRACE" record --relay 127.0.0.1 --relay-buffer 0 -- true
+expect_grep "MiB, 1 to 4096" "$T/err" "a bad --relay-buffer"
 expect_status 1 "$EVTRACE" record --relay 127.0.0.1 --session ../x -- true
 "$EVTRACE" record --relay 127.0.0.1:99999 -- true 2>"$T/bad.err" || true
 expect_grep "ports 1 to 65535" "$T/bad.err" "a bad port"
