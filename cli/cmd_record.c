@@ -451,11 +451,6 @@ int cmd_record(int argc, char **argv)
 		ret = cli_usage("record");
 		goto out;
 	}
-	if (o.relay && nkernel) {
-		cli_error("record", "kernel events with --relay: not yet supported; "
-			  "record them to a directory (-o)");
-		goto out;
-	}
 	if (o.relay && !relay.hostname) {
 		gethostname(hostname, sizeof(hostname) - 1);
 		hostname[strspn(hostname, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -444,6 +444,8 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 		goto out_free;
 	if (opts->relay && evt_relay_start(opts->relay, &c->relay, err, err_size))
 		goto out_free;
+	if (c->relay && c->kernel)
+		evt_kernel_record_relay(c->kernel, c->relay);
 	c->relay_streams = c->relay_events = UINT32_MAX;
 	c->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (c->inotify_fd >= 0 &&
@@ -1517,7 +1519,8 @@ int evt_collection_counts(struct evt_collection *c, evt_count_cb cb, void *ctx)
 static void relay_horizon(struct evt_collection *c, uint64_t pass_start,
 			  int64_t now)
 {
-	uint64_t back = (uint64_t)(FLUSH_MS + RELAY_SLACK_MS) *
+	/* Kernel packets go out a second old at most (packet_writer.c). */
+	uint64_t back = (uint64_t)((c->kernel ? 1000 : FLUSH_MS) + RELAY_SLACK_MS) *
 			c->ix.clock.freq_hz / 1000;
 
 	c->relay_horizon_ms = now;

@@ -92,14 +92,26 @@ void evt_kernel_record_sink(struct evt_kernel_record *k,
 	*sink = (struct evt_kernel_sink){ add_sample, add_lost, k };
 }
 
-int evt_kernel_record_flush(struct evt_kernel_record *k, bool final)
+void evt_kernel_record_relay(struct evt_kernel_record *k, struct evt_relay *r)
 {
 	unsigned i;
 
 	for (i = 0; i < k->nstreams; i++)
+		k->streams[i].relay = r;
+}
+
+int evt_kernel_record_flush(struct evt_kernel_record *k, bool final)
+{
+	unsigned i;
+
+	for (i = 0; i < k->nstreams; i++) {
 		if (evt_packet_writer_flush(&k->streams[i], k->out, final, k->err,
 					    k->err_size))
 			return -1;
+		if (final && k->streams[i].relay)
+			evt_relay_out_end(k->streams[i].relay,
+					  &k->streams[i].relay_out);
+	}
 	return 0;
 }
 

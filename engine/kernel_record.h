@@ -51,6 +51,9 @@ int evt_kernel_record_on(struct evt_kernel_sampler *sampler,
 void evt_kernel_record_sink(struct evt_kernel_record *k,
 			    const struct evt_trace_dir *out, char *err,
 			    size_t err_size, struct evt_kernel_sink *sink);
+/* Sends every packet to this relay too (relay.h). */
+struct evt_relay;
+void evt_kernel_record_relay(struct evt_kernel_record *k, struct evt_relay *r);
 /* Writes out packets a second old (all with final).  0, or -1 with the
  * sink's err set. */
 int evt_kernel_record_flush(struct evt_kernel_record *k, bool final);

@@ -71,12 +71,12 @@ static int write_packet(struct evt_packet_writer *w,
 
 	if (!w->nrecords && w->lost == w->lost_written)
 		return 0;
-	if (w->fd < 0 &&
+	if (w->fd < 0 && out->fd >= 0 &&
 	    (w->fd = evt_trace_dir_create(out, 0, w->name, err, err_size)) < 0)
 		return -1;
 	memcpy(h.comm, w->comm, sizeof(h.comm));
 	memcpy(w->pkt, &h, sizeof(h));
-	while (done < w->used) {
+	while (w->fd >= 0 && done < w->used) {
 		ssize_t n = write(w->fd, w->pkt + done, w->used - done);
 
 		if (n < 0 && errno == EINTR)
@@ -88,6 +88,9 @@ static int write_packet(struct evt_packet_writer *w,
 		}
 		done += (size_t)n;
 	}
+	if (w->relay)
+		evt_relay_out_packet(w->relay, &w->relay_out, w->name, &h, w->pkt,
+				     (uint32_t)w->used, false, NULL, NULL);
 	w->packets++;
 	w->bytes += w->used;
 	w->events += w->nrecords;

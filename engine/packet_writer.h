@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "record_header.h"
+#include "relay_out.h"
 #include "trace_dir.h"
 
 struct evt_packet_writer {
@@ -32,6 +33,10 @@ struct evt_packet_writer {
 	uint64_t events;	/* records in packets written */
 	uint64_t lost, lost_written;
 	uint64_t packets, bytes;	/* written */
+	/* Each packet to this relay too, or only (out's fd -1: no
+	 * trace directory). */
+	struct evt_relay *relay;
+	struct evt_relay_out relay_out;
 };
 
 /* ctx_bytes: the context each record has after its header (kernel

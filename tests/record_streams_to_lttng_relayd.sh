@@ -111,6 +111,19 @@ for h in h1 h2 h3; do
 	babeltrace2 "$T/relay/$h" | grep -q " $h printk/" || fail "$h: the trace is not $h's"
 done
 
+# Kernel events go too, in the same timeline: report on the relay's copy
+# says what it says on the local one.
+"$EVTRACE" record -q --relay 127.0.0.1:$P --session kern --hostname hostK -o "$T/klocal" \
+	-e printk -e kernel/sched/sched_process_fork -e kernel/sched/sched_process_exit \
+	-- "$TRACEE" fork >/dev/null 2>"$T/k.err" || { cat "$T/k.err" >&2; fail "kernel events with --relay"; }
+"$EVTRACE" report "$(ls -d "$T"/relay/hostK/kern-*/trace)" | sed 's/ [0-9]*\.[0-9]*: / T: /' >"$T/k.relay"
+"$EVTRACE" report "$T/klocal" | sed 's/ [0-9]*\.[0-9]*: / T: /' >"$T/k.local"
+cmp -s "$T/k.relay" "$T/k.local" || { diff "$T/k.local" "$T/k.relay" >&2; fail "kernel events: the relay's copy differs"; }
+# (At least the program's two processes: a sanitizer's helpers add some.)
+[ "$(grep -c 'kernel/sched/sched_process_exit' "$T/k.relay")" -ge 2 ] &&
+	[ "$(grep -c 'kernel/sched/sched_process_fork' "$T/k.relay")" -ge 1 ] ||
+	{ cat "$T/k.relay" >&2; fail "kernel events missing from the relay's copy"; }
+
 # 3. Misbehaving relays: the program runs to its end (exit 0, its events
 # all in the local copy); record ends within its bounds and says why.
 fake() {	# BEHAVIOUR: a fake relay on port $F, its pid in FAKE
