@@ -148,11 +148,6 @@ static void register_site(struct evt_site *site, const char *module,
 		site_stays_off(site);
 		return;
 	}
-	rt = calloc(1, sizeof(*rt));
-	if (!rt) {
-		site_stays_off(site);
-		return;
-	}
 	for (k = 0; k < 1000 && id == UINT32_MAX; k++) {
 		if (k == 0)
 			snprintf(path, sizeof(path), "%s", base);
@@ -164,15 +159,10 @@ static void register_site(struct evt_site *site, const char *module,
 	if (id >= UINT32_MAX - 1) {
 		evt__warn("%s: cannot register (registry full); this site stays off",
 			  base);
-		free(rt);
 		site_stays_off(site);
 		return;
 	}
-	if (reused && evt__proc.events[id].rt) {
-		free(rt);
-		rt = evt__proc.events[id].rt;
-	}
-	evt__proc.events[id].rt = rt;
+	rt = evt__proc.events[id].rt = &evt__proc.events[id].rt_store;
 	rt->id = id;
 	rt->nargs = f.nargs;
 	write_types(&f, rt);

@@ -153,8 +153,7 @@ int evt__event_register_locked(struct evt_event *ev, const char *module)
 	}
 	text = evt_event_format_text(&f);
 	release_description(&f);
-	rt = calloc(1, sizeof(*rt));
-	id = text && rt ? evt__event_add_locked(path, text,
+	id = text ? evt__event_add_locked(path, text,
 						ev->is_stable ? EVT_KIND_STABLE :
 								EVT_KIND_TYPED,
 						NULL, 0, parent, &reused) :
@@ -164,15 +163,10 @@ int evt__event_register_locked(struct evt_event *ev, const char *module)
 		evt__warn("%s: %s; this event stays off", path,
 			  id == UINT32_MAX ? "defined with another format elsewhere "
 			  "in this process" : "cannot register (registry full)");
-		free(rt);
 		event_stays_off(ev);
 		return -1;
 	}
-	if (reused && evt__proc.events[id].rt) {
-		free(rt);
-		rt = evt__proc.events[id].rt;
-	}
-	evt__proc.events[id].rt = rt;
+	rt = evt__proc.events[id].rt = &evt__proc.events[id].rt_store;
 	rt->id = id;
 	ev->runtime = rt;
 	if (ev->is_stable) {

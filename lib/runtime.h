@@ -42,8 +42,9 @@ struct evt__site_rt {
 #define EVT__STR_STAR_LIMIT	0xffff	/* '*': the EVT__ARG_PRECISION before */
 
 struct evt__event {
-	struct evt__site_rt *rt;	/* kept across dlclose: never freed while
-					 * another thread may still use it */
+	struct evt__site_rt *rt;	/* &rt_store once registered: kept
+					 * across dlclose, as another thread
+					 * may still use it */
 	char *path;
 	char *format;
 	char *func;			/* a site's function, or NULL */
@@ -53,7 +54,7 @@ struct evt__event {
 	uint16_t loaded;		/* modules that define it now */
 	uint8_t flags;			/* EVT_REG_REFUSED */
 	uint8_t nargs;
-	uint8_t types[EVT_PRINTK_MAX_ARGS];
+	struct evt__site_rt rt_store;	/* in the table, no allocation */
 };
 
 struct evt__tbuf_priv {
