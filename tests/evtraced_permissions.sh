@@ -109,6 +109,9 @@ expect_eq "$(cat "$T/err")" "evtrace: record: kernel/sched/sched_switch: kernel 
 as_status evt-bob 1 "$T/bin/evtrace" record --block -p "$app" -e typed -o "$T/bob/nob"
 expect_eq "$(cat "$T/err")" "evtrace: record: --block: not yet supported for a recording evtraced makes (another user's processes); record without it" "--block through evtraced refused"
 [ ! -e "$T/bob/nob" ] || fail "a refused --block record left a directory"
+as_status evt-bob 1 "$T/bin/evtrace" record --relay 127.0.0.1 -p "$app" -e typed -o "$T/bob/nor"
+expect_eq "$(cat "$T/err")" "evtrace: record: --relay: not yet supported for a recording evtraced makes (another user's processes)" "--relay through evtraced refused"
+[ ! -e "$T/bob/nor" ] || fail "a refused --relay record left a directory"
 as_status evt-bob 1 "$T/bin/evtrace" stream -p "$app" -e 'printk/typed/*'
 expect_grep "evtrace: stream: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege" "$T/err" "stream of a printk event refused"
 "$EVTRACE" ls -p "$app" >"$T/ls"
