@@ -268,12 +268,16 @@ while True:
 		-L tcp://127.0.0.1:$((rp + 2)) >/dev/null 2>&1 &
 	relayd_pid=$!
 	sleep 1
-	per=$([ "$w3_ok" = none ] && echo 250000 || echo "$w3_ok * 1000000 / 4" | bc)
+	# Each output: offered 1, 2, 4... M events/s until events are lost,
+	# then as fast as they go.
 	for how in "trace directory|-o|$work/trace" "--relay|--relay|127.0.0.1:$rp" \
 		   "--relay and -o|--relay|127.0.0.1:$rp|-o|$work/trace"; do
 		label=${how%%|*}
 		set -- $(echo "${how#*|}" | tr '|' ' ')
-		w3 "$per" "$label, $(echo "4 * $per / 1000000" | bc) M/s offered" "$work/relay_rows" "$@"
+		for per in 250000 500000 1000000 2000000 4000000 8000000; do
+			w3 "$per" "$label, $(echo "4 * $per / 1000000" | bc) M/s offered" "$work/relay_rows" "$@"
+			[ "$w3_lost" = 0 ] || break
+		done
 		w3 0 "$label, as fast as they go" "$work/relay_rows" "$@"
 	done
 	kill "$relayd_pid" 2>/dev/null

@@ -551,6 +551,17 @@ static void wait_until(struct evt_relay *r, int64_t when_ms)
 	pthread_cond_timedwait(&r->cond, &r->lock, &ts);
 }
 
+/* closing or abort, which finish() sets. */
+static bool locked_flag(struct evt_relay *r, const bool *flag)
+{
+	bool v;
+
+	pthread_mutex_lock(&r->lock);
+	v = *flag;
+	pthread_mutex_unlock(&r->lock);
+	return v;
+}
+
 static void *run(void *arg)
 {
 	struct evt_relay *r = arg;
@@ -573,7 +584,7 @@ static void *run(void *arg)
 		pthread_mutex_unlock(&r->lock);
 		if (r->fd[0] < 0) {
 			if (open_session(r)) {
-				if (r->closing) {	/* its one last try */
+				if (locked_flag(r, &r->closing)) {	/* its one last try */
 					say(r, "relay: %s", r->why);
 					break;
 				}
@@ -620,7 +631,7 @@ static void *run(void *arg)
 		continue;
 failed:
 		disconnect(r);
-		if (!r->abort)
+		if (!locked_flag(r, &r->abort))
 			say(r, "relay: %s; what is queued waits for a new connection",
 			    r->why);
 		snprintf(last_why, sizeof(last_why), "%s", r->why);
