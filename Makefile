@@ -67,10 +67,14 @@ bench: | deps
 	ninja -C $(BUILD) bench/w4_traced bench/w4_plain
 	sh bench/run.sh $(BUILD)
 
-# Each libFuzzer harness for FUZZ_SECONDS (not part of make check).
+# Each libFuzzer harness for FUZZ_SECONDS (not part of make check).  All
+# the code is built with coverage for libFuzzer (fuzzer-no-link), not the
+# harnesses alone: else it fuzzes blind.
 FUZZ_SECONDS ?= 60
 fuzz: | deps
-	[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true -Db_lundef=false
+	[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true
+	meson configure build-fuzz -Db_lundef=false -Db_sanitize=address,undefined \
+		-Dc_args=-fsanitize=fuzzer-no-link
 	ninja -C build-fuzz
 	for f in fuzz_rules fuzz_printk_format fuzz_trace_index fuzz_protocol fuzz_relay_reply; do \
 		./build-fuzz/engine/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 || exit 1; \

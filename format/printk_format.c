@@ -235,6 +235,51 @@ static int load_i32(const uint8_t *args, size_t size, size_t *off, int *v)
 	return 0;
 }
 
+/*
+ * What a width or a precision may be when rendered: a value is cut at
+ * 1023 bytes anyway, and these bounds keep that part the same (a double
+ * has fewer than 800 significant digits; the padding of a width past
+ * them is longer than the cut), where printf would allocate gigabytes
+ * for "%.999999999e" or a stored width of 2^31 - 1.  A trace is not
+ * trusted.
+ */
+#define RENDER_WIDTH_MAX	4096
+#define RENDER_PRECISION_MAX	1100
+
+static int clamp(int v, int max)
+{
+	return v > max ? max : v < -max ? -max : v;
+}
+
+/* The literal width and precision of spec (a copy), bounded in place. */
+static void clamp_spec(char *spec)
+{
+	char *p = spec + 1 + strspn(spec + 1, "-+ #0'");
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		size_t digits = strspn(p, "0123456789");
+		long v = 0;
+		size_t i;
+
+		for (i = 0; i < digits && v <= RENDER_WIDTH_MAX; i++)
+			v = v * 10 + (p[i] - '0');
+		if (v > (k ? RENDER_PRECISION_MAX : RENDER_WIDTH_MAX)) {
+			char num[8];	/* no longer than the digits it replaces */
+			int n = snprintf(num, sizeof(num), "%d", k ?
+					 RENDER_PRECISION_MAX : RENDER_WIDTH_MAX);
+
+			memmove(p + n, p + digits, strlen(p + digits) + 1);
+			memcpy(p, num, (size_t)n);
+			digits = (size_t)n;
+		}
+		p += digits;
+		if (k || *p != '.')
+			break;
+		p++;
+	}
+}
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 static int snprintf_value(char *buf, size_t size, const char *spec,
@@ -327,6 +372,11 @@ long evt_printk_render(const char *format, const struct evt_printk_format *f,
 			return -1;
 		memcpy(spec, format + s->start, s->len);
 		spec[s->len] = '\0';
+		clamp_spec(spec);
+		if (s->star_width)
+			star[0] = clamp(star[0], RENDER_WIDTH_MAX);
+		if (s->star_precision)
+			star[nstar - 1] = clamp(star[nstar - 1], RENDER_PRECISION_MAX);
 		n = snprintf_value(value, sizeof(value), spec, s, nstar, star, v,
 				   vlen);
 		if (n < 0)

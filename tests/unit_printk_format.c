@@ -1,6 +1,7 @@
 /* Parsing trace_printk() formats into storage types, and rendering stored
  * arguments back exactly as printf would. */
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include "printk_format.h"
 #include "unit.h"
@@ -103,6 +104,43 @@ static void render_never_overflows_output(void)
 	CHECK_STR(out, "a long ");
 }
 
+/*
+ * A format or a stored width from a trace is not trusted: printf would
+ * allocate about 1 GB for "%.999999999e" (found by fuzz_printk_format once
+ * it saw the code's coverage).  Rendered within 256 MB of address space
+ * (not under ASan, which reserves more), and the same as printf's up to
+ * the 1023 bytes a value keeps.
+ */
+static void huge_widths_are_bounded(void)
+{
+	struct evt_printk_format f;
+	char err[200], out[2048], want[1100];
+	uint8_t args[16];
+	int32_t w = INT32_MAX;
+	double d = 3.25;
+
+#ifndef __SANITIZE_ADDRESS__
+	struct rlimit rl = { 256u << 20, 256u << 20 };
+
+	CHECK(setrlimit(RLIMIT_AS, &rl) == 0);
+#endif
+	memcpy(args, &d, 8);
+	CHECK(evt_printk_parse("[%.999999999e]", &f, err, sizeof(err)) == 0);
+	CHECK(evt_printk_render("[%.999999999e]", &f, args, 8, out, sizeof(out),
+				NULL) > 0);
+	snprintf(want, sizeof(want), "[%.1100e", d);
+	CHECK(strlen(out) == 1025 && !strncmp(out, want, 1024) && out[1024] == ']');
+	memcpy(args, &w, 4);
+	memcpy(args + 4, &w, 4);
+	CHECK(evt_printk_parse("[%*d]", &f, err, sizeof(err)) == 0);
+	CHECK(evt_printk_render("[%*d]", &f, args, 8, out, sizeof(out), NULL) > 0);
+	CHECK(strlen(out) == 1025 && out[1] == ' ' && out[1023] == ' ');
+	CHECK(evt_printk_parse("[%-5000s]", &f, err, sizeof(err)) == 0);
+	CHECK(evt_printk_render("[%-5000s]", &f, (const uint8_t *)"hi", 3, out,
+				sizeof(out), NULL) > 0);
+	CHECK(!strncmp(out, "[hi   ", 6) && strlen(out) == 1025);
+}
+
 int main(void)
 {
 	types_follow_promotions();
@@ -111,5 +149,6 @@ int main(void)
 	render_matches_printf();
 	render_refuses_short_arguments();
 	render_never_overflows_output();
+	huge_widths_are_bounded();
 	UNIT_DONE();
 }
