@@ -74,7 +74,7 @@ FUZZ_SECONDS ?= 60
 fuzz: | deps
 	[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true
 	meson configure build-fuzz -Db_lundef=false -Db_sanitize=address,undefined \
-		-Dc_args=-fsanitize=fuzzer-no-link
+		-Dc_args="['-fsanitize=fuzzer-no-link','-fno-sanitize-recover=all']"
 	ninja -C build-fuzz
 	for f in fuzz_rules fuzz_printk_format fuzz_trace_index fuzz_protocol fuzz_relay_reply; do \
 		./build-fuzz/engine/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 || exit 1; \

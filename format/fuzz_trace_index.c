@@ -1,5 +1,6 @@
-/* libFuzzer harness for evt_trace_index_read(): trace files come from
- * anywhere. */
+/* libFuzzer harness for evt_trace_index_read() and, on the same bytes
+ * taken as a metadata file, evt_trace_index_read_metadata(): trace files
+ * come from anywhere (a relay's copy has the index in its metadata). */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -22,6 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (write(fd, data, size) == (ssize_t)size) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 		if (evt_trace_index_read(path, &ix, err, sizeof(err)) == 0)
+			evt_trace_index_free(&ix);
+		if (evt_trace_index_read_metadata(path, &ix, err, sizeof(err)) == 0)
 			evt_trace_index_free(&ix);
 	}
 	close(fd);

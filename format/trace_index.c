@@ -242,7 +242,8 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 		snprintf(err, err_size, "%s: no clock line", file);
 		goto out;
 	}
-	qsort(ix->streams, ix->nstreams, sizeof(*ix->streams), cmp_stream);
+	if (ix->nstreams)	/* (NULL and 0 are not for qsort) */
+		qsort(ix->streams, ix->nstreams, sizeof(*ix->streams), cmp_stream);
 	for (i = 1; i < ix->nstreams; i++)
 		if (ix->streams[i - 1].sid == ix->streams[i].sid) {
 			snprintf(err, err_size, "%s: stream %u twice", file,
@@ -251,7 +252,8 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 		}
 	/* Sorted, twice the same event are neighbours: n log n, where a
 	 * search per line made 100,000 events take seconds. */
-	qsort(ix->events, ix->nevents, sizeof(*ix->events), cmp_event);
+	if (ix->nevents)
+		qsort(ix->events, ix->nevents, sizeof(*ix->events), cmp_event);
 	for (i = 1; i < ix->nevents; i++) {
 		const struct evt_event_desc *a = &ix->events[i - 1], *b = &ix->events[i];
 
@@ -375,7 +377,8 @@ const struct evt_stream_class *evt_trace_index_stream(const struct evt_trace_ind
 {
 	const struct evt_stream_class key = { .sid = sid };
 
-	return bsearch(&key, ix->streams, ix->nstreams, sizeof(key), cmp_stream);
+	return ix->nstreams ? bsearch(&key, ix->streams, ix->nstreams, sizeof(key),
+				      cmp_stream) : NULL;
 }
 
 const struct evt_event_desc *evt_trace_index_event(const struct evt_trace_index *ix,
