@@ -234,11 +234,14 @@ static void print_relay_stats(const struct evt_collection_stats *s,
 	fputc('\n', stderr);
 }
 
-/* A relay session or host name: it names directories on the relay. */
+/* What a relay session or host name may hold: it names directories on
+ * the relay. */
+#define RELAY_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
+			 "0123456789._-"
+
 static int relay_name_ok(const char *opt, const char *name)
 {
-	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			  "0123456789._-");
+	size_t n = strspn(name, RELAY_NAME_CHARS);
 
 	if (!*name || name[n] || name[0] == '.' || n > 64)
 		return cli_error("record", "%s %s: 1 to 64 letters, digits, '.', "
@@ -453,8 +456,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (o.relay && !relay.hostname) {
 		gethostname(hostname, sizeof(hostname) - 1);
-		hostname[strspn(hostname, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				"0123456789._-")] = '\0';
+		hostname[strspn(hostname, RELAY_NAME_CHARS)] = '\0';
 		relay.hostname = hostname[0] && hostname[0] != '.' ? hostname : "localhost";
 	}
 	if (o.relay && !output_given)

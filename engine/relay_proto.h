@@ -22,8 +22,6 @@
 #define EVT_RELAY_MAJOR		2
 #define EVT_RELAY_MINOR		11
 #define EVT_RELAY_CONTROL_PORT	5342
-#define EVT_RELAY_DATA_PORT	5343
-#define EVT_RELAY_LIVE_PORT	5344
 
 enum evt_relay_cmd {
 	EVT_RELAY_ADD_STREAM = 1,
