@@ -167,12 +167,13 @@ static void restore_old_trace(const char *path)
 
 /* record -p of another user's processes, asked of evtraced. */
 static int via_daemon(const int *pids, unsigned npids,
-		      const struct evt_collection_opts *o, bool show_stats)
+		      const struct evt_collection_opts *o, const char *relay,
+		      bool show_stats)
 {
 	struct evt_request r = {
 		.verb = EVT_VERB_RECORD, .npids = npids,
 		.overwrite = o->mode == EVT_MODE_OVERWRITE,
-		.nevents = o->npatterns,
+		.nevents = o->npatterns, .relay = relay,
 	};
 
 	if (show_stats)
@@ -191,6 +192,12 @@ static int via_daemon(const int *pids, unsigned npids,
 		r.packet_size = o->packet_size;
 	if (o->packet_count != EVT_PACKETS_DEFAULT)
 		r.packet_count = o->packet_count;
+	if (relay) {
+		/* The daemon's worker would name the host as this does. */
+		r.session = o->relay->session;
+		r.hostname = o->relay->hostname;
+		r.relay_buffer_mib = (uint32_t)(o->relay->max_queued >> 20);
+	}
 	return cli_via_daemon("record", &r, o->output);
 }
 
@@ -234,66 +241,11 @@ static void print_relay_stats(const struct evt_collection_stats *s,
 	fputc('\n', stderr);
 }
 
-/* What a relay session or host name may hold: it names directories on
- * the relay. */
-#define RELAY_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
-			 "0123456789._-"
-
 static int relay_name_ok(const char *opt, const char *name)
 {
-	size_t n = strspn(name, RELAY_NAME_CHARS);
-
-	if (!*name || name[n] || name[0] == '.' || n > 64)
-		return cli_error("record", "%s %s: 1 to 64 letters, digits, '.', "
-				 "'_' or '-', not starting with '.'", opt, name), 0;
+	if (!evt_relay_name_ok(name))
+		return cli_error("record", "%s %s: " EVT_RELAY_NAME_FORM, opt, name), 0;
 	return 1;
-}
-
-/* --relay HOST[:PORT[:DATA_PORT]] ([ADDRESS] for IPv6). */
-static int parse_relay(const char *arg, struct evt_relay_opts *r, char *host,
-		       size_t host_size)
-{
-	const char *colon;
-	unsigned long ports[2] = { 0, 0 };
-	size_t n;
-	int k;
-
-	if (arg[0] == '[') {
-		const char *close = strchr(arg, ']');
-
-		if (!close || (close[1] && close[1] != ':'))
-			goto bad;
-		n = (size_t)(close - arg - 1);
-		colon = close[1] ? close + 1 : NULL;
-		arg++;
-	} else {
-		colon = strchr(arg, ':');
-		n = colon ? (size_t)(colon - arg) : strlen(arg);
-	}
-	if (!n || n >= host_size)
-		goto bad;
-	memcpy(host, arg, n);
-	host[n] = '\0';
-	for (k = 0; colon && k < 2; k++) {
-		char *end;
-
-		errno = 0;
-		ports[k] = strtoul(colon + 1, &end, 10);
-		if (errno || end == colon + 1 || ports[k] < 1 || ports[k] > 65535 ||
-		    (*end && *end != ':') || colon[1] == '-')
-			goto bad;
-		colon = *end ? end : NULL;
-	}
-	if (colon)
-		goto bad;
-	r->host = host;
-	r->control_port = (unsigned)ports[0];
-	r->data_port = (unsigned)ports[1];
-	return 0;
-bad:
-	return cli_error("record", "--relay %s: HOST, HOST:PORT or "
-			 "HOST:PORT:DATA_PORT (ports 1 to 65535; [ADDRESS] for IPv6)",
-			 arg), -1;
 }
 
 /* cli_spawn's hook: the kernel events of the command, from its exec. */
@@ -346,6 +298,7 @@ int cmd_record(int argc, char **argv)
 	struct evt_relay_opts relay = { .session = "evtrace",
 					.live_timer_us = 500 * 1000 };
 	char relay_host[256], hostname[256] = "";
+	const char *relay_arg = NULL;
 	bool output_given = false;
 
 	if (!patterns)
@@ -370,8 +323,13 @@ int cmd_record(int argc, char **argv)
 			output_given = true;
 			break;
 		case 'R':
-			if (parse_relay(optarg, &relay, relay_host, sizeof(relay_host)))
+			if (evt_relay_parse(optarg, &relay, relay_host,
+					    sizeof(relay_host))) {
+				cli_error("record", "--relay %s: " EVT_RELAY_ADDRESS_FORMS,
+					  optarg);
 				goto out;
+			}
+			relay_arg = optarg;
 			o.relay = &relay;
 			break;
 		case 'n':
@@ -455,9 +413,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	if (o.relay && !relay.hostname) {
-		gethostname(hostname, sizeof(hostname) - 1);
-		hostname[strspn(hostname, RELAY_NAME_CHARS)] = '\0';
-		relay.hostname = hostname[0] && hostname[0] != '.' ? hostname : "localhost";
+		evt_relay_default_hostname(hostname, sizeof(hostname));
+		relay.hostname = hostname;
 	}
 	if (o.relay && !output_given)
 		o.output = NULL;	/* the relay only */
@@ -489,14 +446,8 @@ int cmd_record(int argc, char **argv)
 				}
 			goto out;
 		}
-		if (route == CLI_VIA_DAEMON && o.relay) {
-			cli_error("record", "--relay: not yet supported for a "
-				  "recording evtraced makes (another user's "
-				  "processes)");
-			goto out;
-		}
 		if (route == CLI_VIA_DAEMON) {
-			ret = via_daemon(pids, npids, &o, show_stats);
+			ret = via_daemon(pids, npids, &o, relay_arg, show_stats);
 			goto out;
 		}
 		if (route < 0)

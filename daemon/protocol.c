@@ -19,6 +19,7 @@
 #include "kernel_events.h"
 #include "pattern.h"
 #include "protocol.h"
+#include "relay.h"
 
 static const char *const verbs[] = {
 	[EVT_VERB_LS] = "ls", [EVT_VERB_FORMAT] = "format",
@@ -137,6 +138,24 @@ static int field(struct evt_request *r, const char *key, const char *v,
 		if (!number(v, 1, UINT32_MAX, &n))
 			return snprintf(err, err_size, "not a positive number"), -1;
 		*(key[6] == '-' ? &r->packet_size : &r->packet_count) = (uint32_t)n;
+	} else if (!strcmp(key, "relay")) {
+		struct evt_relay_opts o;
+		char host[256];
+
+		if (r->relay || evt_relay_parse(v, &o, host, sizeof(host)))
+			return snprintf(err, err_size, "not one " EVT_RELAY_ADDRESS_FORMS), -1;
+		r->relay = v;
+	} else if (!strcmp(key, "session") || !strcmp(key, "hostname")) {
+		const char **name = key[0] == 's' ? &r->session : &r->hostname;
+
+		if (*name || !evt_relay_name_ok(v))
+			return snprintf(err, err_size, "not one name of "
+					EVT_RELAY_NAME_FORM), -1;
+		*name = v;
+	} else if (!strcmp(key, "relay-buffer")) {
+		if (!number(v, 1, 4096, &n))
+			return snprintf(err, err_size, "not 1 to 4096 MiB"), -1;
+		r->relay_buffer_mib = (uint32_t)n;
 	} else {
 		return 1;
 	}
@@ -162,6 +181,14 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 	if (r->count && r->verb != EVT_VERB_CONSUME)
 		return snprintf(err, err_size, "%s: an option it does not take",
 				evt_verb_name(r->verb)), -1;
+	if ((r->relay && r->verb != EVT_VERB_RECORD) ||
+	    ((r->session || r->hostname || r->relay_buffer_mib) && !r->relay))
+		return snprintf(err, err_size, "%s: %s", evt_verb_name(r->verb),
+				r->relay ? "an option it does not take" :
+				"session, hostname and relay-buffer go with relay"), -1;
+	if (r->relay && r->overwrite)
+		return snprintf(err, err_size, "record: relay and overwrite exclude "
+				"each other"), -1;
 	if (r->verb == EVT_VERB_STOP || session) {
 		bool selects = r->verb == EVT_VERB_ADD || r->verb == EVT_VERB_REMOVE;
 
@@ -296,6 +323,14 @@ int evt_proto_format(const struct evt_request *r, char *buf, size_t size)
 		PUT("count 1\n");
 	if (r->has_id)
 		PUT("id %" PRIu32 "\n", r->id);
+	if (r->relay)
+		PUT("relay %s\n", r->relay);
+	if (r->session)
+		PUT("session %s\n", r->session);
+	if (r->hostname)
+		PUT("hostname %s\n", r->hostname);
+	if (r->relay_buffer_mib)
+		PUT("relay-buffer %" PRIu32 "\n", r->relay_buffer_mib);
 #undef PUT
 	return (int)used;
 }

@@ -19,9 +19,12 @@
  *   overwrite 1            record --overwrite
  *   packet-size 65536      record --packet-size
  *   packets 16             record --packets
+ *   relay host:5342:5343   record --relay (and session NAME, hostname
+ *                          NAME, relay-buffer MIB: its other options)
  *
  * record's frame carries the trace directory as an fd (SCM_RIGHTS): the
- * client opens it, the daemon never opens a path a client names.  Later
+ * client opens it, the daemon never opens a path a client names.  With a
+ * relay, the directory is optional (the relay only without it).  Later
  * the client may send "verb stop" (what ^C does to the command).  The
  * daemon answers with frames whose first byte says what follows:
  * 'o' standard output, 'e' standard error, 'x' the exit status (decimal,
@@ -91,6 +94,9 @@ struct evt_request {
 	uint32_t interval_ms, packet_size, packet_count;	/* 0: not given */
 	bool has_id;
 	uint32_t id;			/* add, remove: a global id */
+	const char *relay;		/* record: HOST[:PORT[:DATA_PORT]] */
+	const char *session, *hostname;	/* with relay; NULL: not given */
+	uint32_t relay_buffer_mib;	/* with relay; 0: not given */
 };
 
 /* The verb's name ("ls"), or NULL. */

@@ -222,9 +222,27 @@ static int build_argv(const struct client *c, char **argv, char *pids,
 		argv[argc++] = numbers;
 		numbers += 16;
 	}
-	if (r->verb == EVT_VERB_RECORD) {
+	if (c->output_fd >= 0) {
 		argv[argc++] = "-o";
 		argv[argc++] = "/proc/self/fd/9/.";
+	}
+	if (r->relay) {
+		argv[argc++] = "--relay";
+		argv[argc++] = (char *)r->relay;
+	}
+	if (r->session) {
+		argv[argc++] = "--session";
+		argv[argc++] = (char *)r->session;
+	}
+	if (r->hostname) {
+		argv[argc++] = "--hostname";
+		argv[argc++] = (char *)r->hostname;
+	}
+	if (r->relay_buffer_mib) {
+		argv[argc++] = "--relay-buffer";
+		sprintf(numbers, "%u", r->relay_buffer_mib);
+		argv[argc++] = numbers;
+		numbers += 16;
 	}
 	if (r->overwrite)
 		argv[argc++] = "--overwrite";
@@ -262,8 +280,8 @@ static void on_term(int sig)
 static void __attribute__((noreturn))
 worker(const struct client *c, int out, int err, evt_command_fn run)
 {
-	char *argv[24 + 2 * EVT_RULES_MAX_PATTERNS], pids[EVT_PROTO_MAX_PIDS * 12];
-	char numbers[48];
+	char *argv[32 + 2 * EVT_RULES_MAX_PATTERNS], pids[EVT_PROTO_MAX_PIDS * 12];
+	char numbers[64];
 	int argc = build_argv(c, argv, pids, sizeof(pids), numbers);
 
 	/* Killed with the daemon, it still ends its trace properly. */
@@ -347,6 +365,8 @@ static int check_output(struct client *c)
 
 	if (c->req.verb != EVT_VERB_RECORD)
 		return 0;
+	if (c->output_fd < 0 && c->req.relay)
+		return 0;	/* the relay only */
 	if (c->output_fd < 0)
 		return refuse(c, 2, "no trace directory came with the request"), -1;
 	if (fstat(c->output_fd, &st) || !S_ISDIR(st.st_mode) ||

@@ -109,9 +109,8 @@ expect_eq "$(cat "$T/err")" "evtrace: record: kernel/sched/sched_switch: kernel 
 as_status evt-bob 1 "$T/bin/evtrace" record --block -p "$app" -e typed -o "$T/bob/nob"
 expect_eq "$(cat "$T/err")" "evtrace: record: --block: not yet supported for a recording evtraced makes (another user's processes); record without it" "--block through evtraced refused"
 [ ! -e "$T/bob/nob" ] || fail "a refused --block record left a directory"
-as_status evt-bob 1 "$T/bin/evtrace" record --relay 127.0.0.1 -p "$app" -e typed -o "$T/bob/nor"
-expect_eq "$(cat "$T/err")" "evtrace: record: --relay: not yet supported for a recording evtraced makes (another user's processes)" "--relay through evtraced refused"
-[ ! -e "$T/bob/nor" ] || fail "a refused --relay record left a directory"
+as_status evt-bob 1 "$T/bin/evtrace" record --relay 127.0.0.1:1 -p "$app" -e printk
+expect_grep "evtrace: record: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege" "$T/err" "--relay of a printk event refused"
 as_status evt-bob 1 "$T/bin/evtrace" stream -p "$app" -e 'printk/typed/*'
 expect_grep "evtrace: stream: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege" "$T/err" "stream of a printk event refused"
 "$EVTRACE" ls -p "$app" >"$T/ls"
@@ -175,6 +174,29 @@ as_status evt-bob 124 timeout 1 "$T/bin/consume" record "$app" printk
 expect_eq "$(head -1 "$T/out")" "added -1: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege towards the process: $NOBODY; others may record only events flagged CAP_ANY, and count any event" "bob's consumer refused a printk event"
 "$EVTRACE" ls -p "$app" >"$T/ls"
 if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "bob's consumers left events on"; fi
+
+# Bob streams typed/all to an lttng-relayd through the daemon (its
+# worker connects, as root, where he said): the relay files it under the
+# host and session he named, and it reads as his local trace did.
+P=$(free_ports3)
+start_relay
+as_bg evt-bob "$T/bin/evtrace" record -p "$app" -e typed --relay 127.0.0.1:$P \
+	--session bobs --hostname hostB --relay-buffer 2 2>"$T/relay.err" &
+recorder=$!
+BG_PIDS="$BG_PIDS $recorder"
+wait_on "$app" typed/all
+feed app 4 12
+sleep 0.3
+kill -TERM "$recorder"
+wait "$recorder" || fail "bob's relay record failed: $(cat "$T/relay.err")"
+expect_grep "sent to relay 127.0.0.1; 0 events lost" "$T/relay.err" "bob's relay recording"
+expect_grep "relay 127.0.0.1 took [1-9][0-9]* packets\{0,1\} in 1 session$" "$T/relay.err" "what the relay took for bob"
+stored=$(ls -d "$T"/relay/hostB/bobs-*/trace) || fail "no trace of bob's on the relay: $(cat "$T/relay.err")"
+"$EVTRACE" report "$stored" >"$T/report"
+expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "8 9 10 11 " "typed/all values bob streamed to the relay"
+expect_eq "$(grep -c 'secret\|ftrace/print' "$T/report" || true)" 0 "events bob may not record, on the relay"
+expect_eq "$(babeltrace2 "$stored" | grep -c ' typed/all: ')" 4 "babeltrace2 on bob's relay trace"
+kill "$RELAYD"
 
 # Carol is in the group alice's second program opted into: she may do
 # anything to it, and nothing more to the first.
@@ -306,7 +328,7 @@ consumer=$!
 BG_PIDS="$BG_PIDS $recorder $consumer"
 wait_on "$app" typed/all
 for _ in $(seq 100); do grep -q '^added 1$' "$T/consume.out" && break; sleep 0.05; done
-feed app 4 12
+feed app 4 16
 sleep 0.3
 kill -9 "$DAEMON"
 set +e; wait "$recorder"; got=$?; set -e
@@ -319,7 +341,7 @@ expect_grep "^read: evtraced ended the session (did it stop?)$" "$T/consume.out"
 for _ in $(seq 100); do "$EVTRACE" ls -p "$app" typed/all | grep -q '\[' || break; sleep 0.05; done
 "$EVTRACE" ls -p "$app" typed/all >"$T/ls"
 if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "the dead daemon's collection left typed/all on"; fi
-feed app 2 14
+feed app 2 18
 running "$app" || fail "alice's program died with the daemon"
 "$EVTRACE" report "$T/bob/tr2" >"$T/report"
-expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "8 9 10 11 " "what bob's recording kept"
+expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "12 13 14 15 " "what bob's recording kept"

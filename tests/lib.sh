@@ -171,3 +171,36 @@ except OSError as e:
 write_errno() {
 	${AS_USER:-} python3 -c "$WRITE_ERRNO_PY" "$1" "$2"
 }
+
+# The first of three consecutive free TCP ports (control, data, live).
+free_ports3() {
+	python3 -c '
+import random, socket
+while True:
+    p = random.randrange(20000, 60000)
+    ok = True
+    for q in (p, p + 1, p + 2):
+        s = socket.socket()
+        try:
+            s.bind(("127.0.0.1", q))
+        except OSError:
+            ok = False
+        s.close()
+    if ok:
+        print(p)
+        break'
+}
+listening() {	# PORT: whether something accepts there
+	python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$1" 2>/dev/null
+}
+# An lttng-relayd on ports $P..$P+2 storing into $T/relay; RELAYD its pid.
+start_relay() {
+	command -v lttng-relayd >/dev/null ||
+		fail "lttng-relayd is not installed (make deps installs lttng-tools)"
+	lttng-relayd -o "$T/relay" -C tcp://127.0.0.1:$P -D tcp://127.0.0.1:$((P + 1)) \
+		-L tcp://127.0.0.1:$((P + 2)) >>"$T/relayd.log" 2>&1 &
+	RELAYD=$!
+	BG_PIDS="$BG_PIDS $RELAYD"
+	for _ in $(seq 100); do listening $((P + 2)) && return; sleep 0.05; done
+	fail "lttng-relayd did not listen on $P..$((P + 2))"
+}

@@ -64,6 +64,44 @@ static void requests_round_trip(void)
 	CHECK(parse("verb stop\n", &r, err) == 0 && r.verb == EVT_VERB_STOP);
 }
 
+/* record --relay through evtraced: the address and names are checked
+ * here, before a worker runs as root on them. */
+static void relay_requests(void)
+{
+	struct evt_request r, back;
+	char buf[1024], err[300];
+
+	CHECK(parse("verb record\npid 7\nevent typed\nrelay [::1]:6000:6001\n"
+		    "session s-1\nhostname web.2\nrelay-buffer 8\n", &r, err) == 0);
+	CHECK_STR(r.relay, "[::1]:6000:6001");
+	CHECK_STR(r.session, "s-1");
+	CHECK_STR(r.hostname, "web.2");
+	CHECK(r.relay_buffer_mib == 8);
+	CHECK(evt_proto_format(&r, buf, sizeof(buf)) > 0);
+	CHECK(parse(buf, &back, err) == 0);
+	CHECK_STR(back.relay, "[::1]:6000:6001");
+	CHECK_STR(back.session, "s-1");
+	CHECK_STR(back.hostname, "web.2");
+	CHECK(back.relay_buffer_mib == 8);
+	CHECK(parse("verb record\npid 7\nrelay host:0\n", &r, err) < 0);
+	CHECK_STR(err, "request line 3: not one HOST, HOST:PORT or HOST:PORT:DATA_PORT "
+		  "(ports 1 to 65535; [ADDRESS] for IPv6)");
+	CHECK(parse("verb record\npid 7\nrelay a b\n", &r, err) < 0);
+	CHECK(parse("verb record\npid 7\nrelay a\nrelay b\n", &r, err) < 0);
+	CHECK(parse("verb record\npid 7\nrelay a\nsession ../x\n", &r, err) < 0);
+	CHECK_STR(err, "request line 4: not one name of 1 to 64 letters, digits, "
+		  "'.', '_' or '-', not starting with '.'");
+	CHECK(parse("verb record\npid 7\nrelay a\nhostname a/b\n", &r, err) < 0);
+	CHECK(parse("verb record\npid 7\nrelay a\nrelay-buffer 4097\n", &r, err) < 0);
+	CHECK_STR(err, "request line 4: not 1 to 4096 MiB");
+	CHECK(parse("verb record\npid 7\nsession s\n", &r, err) < 0);
+	CHECK_STR(err, "record: session, hostname and relay-buffer go with relay");
+	CHECK(parse("verb stream\npid 7\nevent x\nrelay a\n", &r, err) < 0);
+	CHECK_STR(err, "stream: an option it does not take");
+	CHECK(parse("verb record\npid 7\nrelay a\noverwrite 1\n", &r, err) < 0);
+	CHECK_STR(err, "record: relay and overwrite exclude each other");
+}
+
 static void bad_requests_say_why(void)
 {
 	struct evt_request r;
@@ -135,6 +173,7 @@ static void permission_table(void)
 int main(void)
 {
 	requests_round_trip();
+	relay_requests();
 	bad_requests_say_why();
 	frame_headers();
 	permission_table();
