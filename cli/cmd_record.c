@@ -296,7 +296,7 @@ int cmd_record(int argc, char **argv)
 	unsigned npids = 0, nuser, nkernel = 0;
 	char what[PATH_MAX + 64];
 	struct evt_relay_opts relay = { .session = "evtrace",
-					.live_timer_us = 500 * 1000 };
+					.live_timer_us = EVT_RELAY_LIVE_TIMER_US };
 	char relay_host[256], hostname[256] = "";
 	const char *relay_arg = NULL;
 	bool output_given = false;

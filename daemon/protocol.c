@@ -29,6 +29,7 @@ static const char *const verbs[] = {
 	[EVT_VERB_CONSUME] = "consume", [EVT_VERB_ADD] = "add",
 	[EVT_VERB_REMOVE] = "remove", [EVT_VERB_EVENTS] = "events",
 	[EVT_VERB_READ] = "read", [EVT_VERB_COUNTS] = "counts",
+	[EVT_VERB_RELAY_STATS] = "relay-stats",
 };
 
 const char *evt_verb_name(enum evt_verb verb)
@@ -181,7 +182,8 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 	if (r->count && r->verb != EVT_VERB_CONSUME)
 		return snprintf(err, err_size, "%s: an option it does not take",
 				evt_verb_name(r->verb)), -1;
-	if ((r->relay && r->verb != EVT_VERB_RECORD) ||
+	if ((r->relay && r->verb != EVT_VERB_RECORD && r->verb != EVT_VERB_CONSUME) ||
+	    (r->relay && r->count) ||
 	    ((r->session || r->hostname || r->relay_buffer_mib) && !r->relay))
 		return snprintf(err, err_size, "%s: %s", evt_verb_name(r->verb),
 				r->relay ? "an option it does not take" :
@@ -208,8 +210,8 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 	if (r->verb == EVT_VERB_CONSUME) {
 		if (r->npids != 1 || r->nevents || r->path || r->formats || r->ids ||
 		    r->overwrite || r->interval_ms || r->packet_size || r->packet_count)
-			return snprintf(err, err_size, "consume: one pid, and count "
-					"or nothing"), -1;
+			return snprintf(err, err_size, "consume: one pid, and count, "
+					"relay or nothing"), -1;
 		return 0;
 	}
 	if (kernel && r->npids)

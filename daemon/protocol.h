@@ -30,8 +30,8 @@
  * 'o' standard output, 'e' standard error, 'x' the exit status (decimal,
  * last).
  *
- * "verb consume" (with one pid, and "count 1" for counting) opens a
- * consumer.h session instead.  Each later request gets frames of data,
+ * "verb consume" (with one pid, and "count 1" for counting, or the relay
+ * keys for relay mode) opens a consumer.h session instead.  Each later request gets frames of data,
  * then 'a' and a decimal result, or 'e' and an error (the session goes
  * on):
  *
@@ -39,6 +39,8 @@
  *   verb events              'v' frames: id, path, format
  *   verb read                'r' frames: records (evt_wire_record)
  *   verb counts              'c' frames: id, count, path
+ *   verb relay-stats         an 's' frame: sessions, packets, refused,
+ *                            queued, lost
  */
 #ifndef EVT_DAEMON_PROTOCOL_H
 #define EVT_DAEMON_PROTOCOL_H
@@ -69,9 +71,9 @@ enum evt_verb {
 	EVT_VERB_LS, EVT_VERB_FORMAT, EVT_VERB_ENABLE, EVT_VERB_DISABLE,
 	EVT_VERB_COUNT, EVT_VERB_STREAM, EVT_VERB_RECORD, EVT_VERB_STOP,
 	EVT_VERB_CONSUME, EVT_VERB_ADD, EVT_VERB_REMOVE, EVT_VERB_EVENTS,
-	EVT_VERB_READ, EVT_VERB_COUNTS,
+	EVT_VERB_READ, EVT_VERB_COUNTS, EVT_VERB_RELAY_STATS,
 };
-#define EVT_VERB_LAST EVT_VERB_COUNTS
+#define EVT_VERB_LAST EVT_VERB_RELAY_STATS
 
 /*
  * Why evtraced takes no kernel event in what it records, streams or

@@ -427,6 +427,7 @@ void evt_serve(int sock, evt_command_fn run)
 			.sock = sock, .uid = c.peer.uid, .client_pid = c.peer.pid,
 			.info = &c.info, .ctl = c.ctls[0], .rundir = c.info.rundir,
 			.count = c.req.count, .restricted = c.restricted,
+			.req = &c.req,
 		};
 
 		evt_serve_consumer(&session);

@@ -78,6 +78,24 @@ static void send_event(uint32_t id, const char *path, const char *format,
 	send_wire(s->sock, 'v', &s->w, &s->broken);
 }
 
+static void send_relay_stats(struct evt_session *s, struct evt_consumer *c,
+			     struct sending *out)
+{
+	struct evt_consumer_relay_stats st = { .size = sizeof(st) };
+	char err[256];
+
+	if (evt_consumer_relay_stats(c, &st, err, sizeof(err)))
+		return fail(s->sock, err);
+	evt_wire_u8(&out->w, 0);
+	evt_wire_u32(&out->w, st.sessions);
+	evt_wire_u64(&out->w, st.packets);
+	evt_wire_u64(&out->w, st.refused);
+	evt_wire_u64(&out->w, st.queued);
+	evt_wire_u64(&out->w, st.lost);
+	send_wire(s->sock, 's', &out->w, &out->broken);
+	answer(s->sock, 0);
+}
+
 static void send_count(uint32_t id, const char *path, uint64_t count, void *ctx)
 {
 	struct sending *s = ctx;
@@ -174,6 +192,13 @@ void evt_serve_consumer(struct evt_session *s)
 	snprintf(name, sizeof(name), "evtraced for uid %u (pid %d)",
 		 (unsigned)s->uid, (int)s->client_pid);
 	attr.name = name;
+	if (s->req->relay) {	/* checked by evt_proto_parse */
+		attr.mode = EVT_CONSUMER_RELAY;
+		attr.relay = s->req->relay;
+		attr.relay_session = s->req->session;
+		attr.relay_hostname = s->req->hostname;
+		attr.relay_buffer_mib = s->req->relay_buffer_mib;
+	}
 	if (s->restricted && !s->count)
 		evt_policy_cap_any_only();
 	if (evt_consumer_open(&attr, &c, err, sizeof(err))) {
@@ -206,6 +231,9 @@ void evt_serve_consumer(struct evt_session *s)
 		case EVT_VERB_COUNTS:
 			ret = evt_consumer_counts(c, send_count, &out, err, sizeof(err));
 			ret < 0 ? fail(s->sock, err) : answer(s->sock, ret);
+			break;
+		case EVT_VERB_RELAY_STATS:
+			send_relay_stats(s, c, &out);
 			break;
 		case EVT_VERB_STOP:
 			out.broken = true;

@@ -19,6 +19,7 @@ struct evt_session {
 	const char *rundir;
 	bool count;			/* a counting consumer */
 	bool restricted;		/* record only CAP_ANY events */
+	const struct evt_request *req;	/* relay mode: its relay keys */
 };
 
 /* Opens the consumer and answers the client's requests until it stops or

@@ -1753,6 +1753,15 @@ void evt_collection_progress(const struct evt_collection *c,
 			if (t->streams[i].epoch && !t->streams[i].finished)
 				out->lost += t->streams[i].last_discarded;
 	}
+	if (c->relay) {
+		struct evt_relay_stats rs;
+
+		evt_relay_progress(c->relay, &rs);
+		out->relay_packets = rs.packets;
+		out->relay_refused = rs.refused;
+		out->relay_unsent = rs.unsent;
+		out->relay_sessions = rs.connections;
+	}
 }
 
 int evt_collection_finish(struct evt_collection *c,

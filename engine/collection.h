@@ -82,7 +82,7 @@ struct evt_collection_stats {
 					 * the next packet's header tells) */
 	uint64_t relay_packets;		/* taken by the relay */
 	uint64_t relay_refused;		/* not queued for it: no room */
-	uint64_t relay_unsent;		/* still queued at the end */
+	uint64_t relay_unsent;		/* still queued (now; at the end) */
 	uint32_t relay_sessions;	/* relay sessions it made */
 	uint32_t unfollowed;		/* processes it could not follow (each
 					 * reported): their lost events are

@@ -1,7 +1,8 @@
 /*
  * consumer.c - include/evtrace/consumer.h on the engine: a record-mode
  * consumer is a live stream with a slot of its own (live_stream.c), a
- * counting one a counting collection (collection.c).  A consumer of
+ * counting one a counting collection (collection.c), a relay one a
+ * recording collection with a relay and no trace directory.  A consumer of
  * another user's process is a session with evtraced, which runs one of
  * these for it (consumer_remote.c).
  */
@@ -22,6 +23,7 @@
 #include "live_stream.h"
 #include "pattern.h"
 #include "process_info.h"
+#include "relay.h"
 #include "record_fields.h"
 #include "rundir.h"
 
@@ -32,7 +34,9 @@ struct evt_consumer {
 	int pid;
 	int timer_fd;
 	struct evt_live_stream *stream;		/* record mode */
-	struct evt_collection *counter;		/* count mode */
+	struct evt_collection *coll;		/* count and relay mode */
+	struct evt_relay_opts relay;		/* what coll points to */
+	char relay_host[256], relay_session[65], relay_hostname[65];
 	int sock;				/* or evtraced's session */
 	/* While a read hands records over: */
 	evt_consumer_record_cb cb;
@@ -40,6 +44,39 @@ struct evt_consumer {
 	struct evt_field fields[EVT_FIELDS_MAX];
 	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
 };
+
+/* Relay mode's attributes, checked, into c->relay. */
+static int relay_opts(struct evt_consumer *c, const struct evt_consumer_attr *a,
+		      char *err, size_t err_size)
+{
+	struct evt_relay_opts *r = &c->relay;
+
+	if (!a->relay || evt_relay_parse(a->relay, r, c->relay_host,
+					 sizeof(c->relay_host)))
+		return snprintf(err, err_size, "relay '%s': " EVT_RELAY_ADDRESS_FORMS,
+				a->relay ? a->relay : "(NULL)"), -1;
+	if ((a->relay_session && !evt_relay_name_ok(a->relay_session)) ||
+	    (a->relay_hostname && !evt_relay_name_ok(a->relay_hostname)))
+		return snprintf(err, err_size, "relay session or host name '%s': "
+				EVT_RELAY_NAME_FORM, a->relay_session &&
+				!evt_relay_name_ok(a->relay_session) ?
+				a->relay_session : a->relay_hostname), -1;
+	if (a->relay_buffer_mib > 4096)
+		return snprintf(err, err_size, "relay_buffer_mib %u: 1 to 4096, or 0",
+				a->relay_buffer_mib), -1;
+	if (a->relay_hostname)
+		snprintf(c->relay_hostname, sizeof(c->relay_hostname), "%s",
+			 a->relay_hostname);
+	else
+		evt_relay_default_hostname(c->relay_hostname, sizeof(c->relay_hostname));
+	snprintf(c->relay_session, sizeof(c->relay_session), "%s",
+		 a->relay_session ? a->relay_session : "evtrace");
+	r->session = c->relay_session;
+	r->hostname = c->relay_hostname;
+	r->max_queued = (size_t)a->relay_buffer_mib << 20;
+	r->live_timer_us = EVT_RELAY_LIVE_TIMER_US;
+	return 0;
+}
 
 int evt_consumer_open(const struct evt_consumer_attr *attr,
 		      struct evt_consumer **out, char *err, size_t err_size)
@@ -53,7 +90,8 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 
 	*out = NULL;
 	if (!attr || attr->size < offsetof(struct evt_consumer_attr, block_ms) ||
-	    attr->mode > EVT_CONSUMER_COUNT || attr->pid < 0)
+	    attr->mode > EVT_CONSUMER_RELAY || attr->pid < 0 ||
+	    (attr->mode == EVT_CONSUMER_RELAY && attr->size < sizeof(*attr)))
 		return snprintf(err, err_size, "bad attributes (size, mode or pid)"), -1;
 	/* (0.1.2 added block_ms: a smaller attr is one from before) */
 	if (attr->size >= offsetof(struct evt_consumer_attr, block_ms) +
@@ -82,6 +120,10 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return snprintf(err, err_size, "out of memory"), -1;
+	if (attr->mode == EVT_CONSUMER_RELAY && relay_opts(c, attr, err, err_size)) {
+		free(c);
+		return -1;
+	}
 	c->mode = attr->mode;
 	c->pid = attr->pid;
 	c->sock = -1;
@@ -100,8 +142,19 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 			 "of another user (read through evtraced)");
 		goto fail;
 	} else if (!attr->rundir && evt_remote_needed(c->pid)) {
-		c->sock = evt_remote_open(c->pid, c->mode == EVT_CONSUMER_COUNT,
-					  err, err_size);
+		struct evt_request r = {
+			.verb = EVT_VERB_CONSUME, .npids = 1, .pids = { c->pid },
+			.count = c->mode == EVT_CONSUMER_COUNT,
+		};
+
+		if (c->mode == EVT_CONSUMER_RELAY) {
+			/* The daemon's consumer names the host as this one. */
+			r.relay = attr->relay;
+			r.session = c->relay.session;
+			r.hostname = c->relay.hostname;
+			r.relay_buffer_mib = attr->relay_buffer_mib;
+		}
+		c->sock = evt_remote_open(&r, err, err_size);
 		if (c->sock < 0)
 			goto fail;
 	} else if (c->mode == EVT_CONSUMER_RECORD) {
@@ -122,9 +175,15 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 			.all = !c->pid,
 		};
 
-		if (evt_collection_create(&o, &c->counter, err, err_size))
+		if (c->mode == EVT_CONSUMER_RELAY) {
+			o.mode = EVT_MODE_DISCARD;
+			o.block_us = block_us;
+			o.relay = &c->relay;	/* and no trace directory */
+		}
+
+		if (evt_collection_create(&o, &c->coll, err, err_size))
 			goto fail;
-		evt_collection_poll(c->counter, err, err_size);
+		evt_collection_poll(c->coll, err, err_size);
 	}
 	*out = c;
 	return 0;
@@ -152,7 +211,7 @@ static int select_events(struct evt_consumer *c, bool add, const char *pattern,
 	if (c->stream)
 		return evt_live_stream_select(c->stream, add, pattern, id, err,
 					      err_size);
-	return evt_collection_select(c->counter, add, pattern, id, err, err_size);
+	return evt_collection_select(c->coll, add, pattern, id, err, err_size);
 }
 
 int evt_consumer_add(struct evt_consumer *c, const char *pattern, char *err,
@@ -188,6 +247,7 @@ struct handing {
 	evt_consumer_event_cb event_cb;
 	evt_consumer_count_cb count_cb;
 	evt_consumer_record_cb record_cb;
+	struct evt_consumer_relay_stats *relay_stats;
 	void *ctx;
 };
 
@@ -203,6 +263,16 @@ static void remote_frame(char kind, struct evt_wire *w, void *ctx)
 	if (kind == 'r' && h->record_cb) {
 		if (!evt_wire_get_record(w, &r, h->c->fields, EVT_FIELDS_MAX))
 			h->record_cb(&r, h->ctx);
+		return;
+	}
+	if (kind == 's' && h->relay_stats) {
+		struct evt_consumer_relay_stats *s = h->relay_stats;
+
+		s->sessions = evt_wire_get_u32(w);
+		s->packets = evt_wire_get_u64(w);
+		s->refused = evt_wire_get_u64(w);
+		s->queued = evt_wire_get_u64(w);
+		s->lost = evt_wire_get_u64(w);
 		return;
 	}
 	id = evt_wire_get_u32(w);
@@ -240,7 +310,7 @@ int evt_consumer_events(struct evt_consumer *c, evt_consumer_event_cb cb,
 			      err, sizeof(err));
 	if (c->stream)
 		return evt_live_stream_events(c->stream, cb, ctx);
-	return evt_collection_events(c->counter, cb, ctx);
+	return evt_collection_events(c->coll, cb, ctx);
 }
 
 int evt_consumer_fd(struct evt_consumer *c)
@@ -281,7 +351,7 @@ static void drain_timer(struct evt_consumer *c)
 int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
 		      void *ctx, char *err, size_t err_size)
 {
-	if (c->mode != EVT_CONSUMER_RECORD)
+	if (c->mode == EVT_CONSUMER_COUNT)
 		return snprintf(err, err_size, "a counting consumer has no records: "
 				"evt_consumer_counts()"), -1;
 	drain_timer(c);
@@ -289,6 +359,11 @@ int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
 		return remote(c, EVT_VERB_READ,
 			      &(struct handing){ .record_cb = cb, .ctx = ctx },
 			      err, err_size);
+	if (c->mode == EVT_CONSUMER_RELAY) {
+		if (evt_collection_poll(c->coll, err, err_size) < 0)
+			return -1;
+		return (int)evt_collection_running(c->coll);
+	}
 	c->cb = cb;
 	c->ctx = ctx;
 	return evt_live_stream_poll(c->stream, hand_over, c);
@@ -298,17 +373,44 @@ int evt_consumer_counts(struct evt_consumer *c, evt_consumer_count_cb cb,
 			void *ctx, char *err, size_t err_size)
 {
 	if (c->mode != EVT_CONSUMER_COUNT)
-		return snprintf(err, err_size, "a recording consumer counts nothing: "
-				"evt_consumer_read()"), -1;
+		return snprintf(err, err_size, "a %s consumer counts nothing: "
+				"evt_consumer_read()", c->mode == EVT_CONSUMER_RELAY ?
+				"relay" : "recording"), -1;
 	drain_timer(c);
 	if (c->sock >= 0)
 		return remote(c, EVT_VERB_COUNTS,
 			      &(struct handing){ .count_cb = cb, .ctx = ctx },
 			      err, err_size);
-	if (evt_collection_poll(c->counter, err, err_size) < 0 ||
-	    evt_collection_counts(c->counter, cb, ctx))
+	if (evt_collection_poll(c->coll, err, err_size) < 0 ||
+	    evt_collection_counts(c->coll, cb, ctx))
 		return -1;
-	return (int)evt_collection_running(c->counter);
+	return (int)evt_collection_running(c->coll);
+}
+
+int evt_consumer_relay_stats(struct evt_consumer *c,
+			     struct evt_consumer_relay_stats *s, char *err,
+			     size_t err_size)
+{
+	struct evt_collection_stats cs;
+	uint32_t size;
+
+	if (c->mode != EVT_CONSUMER_RELAY)
+		return snprintf(err, err_size, "not a relay consumer"), -1;
+	if (!s || s->size < sizeof(*s))
+		return snprintf(err, err_size, "bad size"), -1;
+	size = s->size;
+	memset(s, 0, size);
+	s->size = size;
+	if (c->sock >= 0)
+		return remote(c, EVT_VERB_RELAY_STATS,
+			      &(struct handing){ .relay_stats = s }, err, err_size);
+	evt_collection_progress(c->coll, &cs);
+	s->sessions = cs.relay_sessions;
+	s->packets = cs.relay_packets;
+	s->refused = cs.relay_refused;
+	s->queued = cs.relay_unsent;
+	s->lost = cs.lost + cs.lost_unbuffered;
+	return 0;
 }
 
 void evt_consumer_close(struct evt_consumer *c)
@@ -317,9 +419,9 @@ void evt_consumer_close(struct evt_consumer *c)
 
 	if (!c)
 		return;
-	if (c->counter)
-		evt_collection_finish(c->counter, NULL, err, sizeof(err));
-	evt_collection_destroy(c->counter);
+	if (c->coll)
+		evt_collection_finish(c->coll, NULL, err, sizeof(err));
+	evt_collection_destroy(c->coll);
 	evt_live_stream_destroy(c->stream);
 	if (c->timer_fd >= 0)
 		close(c->timer_fd);

@@ -67,18 +67,15 @@ int evt_remote_call(int sock, const struct evt_request *r,
 	}
 }
 
-int evt_remote_open(int pid, bool count, char *err, size_t err_size)
+int evt_remote_open(const struct evt_request *r, char *err, size_t err_size)
 {
-	struct evt_request r = {
-		.verb = EVT_VERB_CONSUME, .npids = 1, .pids = { pid }, .count = count,
-	};
 	int sock = evt_daemon_connect();
 
 	if (sock < 0)
 		return snprintf(err, err_size, "pid %d is another user's: it is read "
-				"through evtraced, and none is running (%s: %s)", pid,
-				evt_daemon_socket_path(), strerror(errno)), -1;
-	if (evt_remote_call(sock, &r, NULL, NULL, err, err_size) < 0) {
+				"through evtraced, and none is running (%s: %s)",
+				r->pids[0], evt_daemon_socket_path(), strerror(errno)), -1;
+	if (evt_remote_call(sock, r, NULL, NULL, err, err_size) < 0) {
 		close(sock);
 		return -1;
 	}

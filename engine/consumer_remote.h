@@ -12,8 +12,9 @@
 
 /* Whether pid is another user's, to be read through evtraced. */
 bool evt_remote_needed(int pid);
-/* Opens a session for pid; the socket, or -1 with err set. */
-int evt_remote_open(int pid, bool count, char *err, size_t err_size);
+/* Opens a session, r being its "consume" request (pid, count, relay);
+ * the socket, or -1 with err set. */
+int evt_remote_open(const struct evt_request *r, char *err, size_t err_size);
 /*
  * Sends r and hands each data frame of the answer to frame (its kind,
  * and a wire reader past it) until the result: returns it, or -1 with err

@@ -358,6 +358,9 @@ static int open_session(struct evt_relay *r)
 	r->meta_handle = reply.id;
 	r->meta_sent = 0;
 	r->session_no++;
+	pthread_mutex_lock(&r->lock);
+	r->stats.connections = r->session_no;
+	pthread_mutex_unlock(&r->lock);
 	ret = 0;
 	say(r, "relay %s:%u: %s session %s as %s/%s", r->host, r->port[0],
 	    r->session_no == 1 ? "streaming to" : "reconnected: a new",
@@ -856,6 +859,17 @@ void evt_relay_horizon(struct evt_relay *r, uint64_t ts)
 		enqueue_mark(r, ITEM_HORIZON, -1, ts);
 }
 
+void evt_relay_progress(struct evt_relay *r, struct evt_relay_stats *out)
+{
+	struct item *it;
+
+	pthread_mutex_lock(&r->lock);
+	*out = r->stats;
+	for (it = r->head; it; it = it->next)
+		out->unsent += it->kind == ITEM_PACKET;
+	pthread_mutex_unlock(&r->lock);
+}
+
 void evt_relay_finish(struct evt_relay *r, int wait_ms,
 		      struct evt_relay_stats *stats)
 {
@@ -881,7 +895,6 @@ void evt_relay_finish(struct evt_relay *r, int wait_ms,
 	disconnect(r);
 	for (it = r->head; it; it = it->next)
 		r->stats.unsent += it->kind == ITEM_PACKET;
-	r->stats.connections = r->session_no;
 	if (stats)
 		*stats = r->stats;
 	while (stats && r->msg_count) {	/* the thread is gone */

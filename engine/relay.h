@@ -25,6 +25,8 @@
 
 #define EVT_RELAY_TIMEOUT_MS	5000
 #define EVT_RELAY_QUEUE_BYTES	(64u << 20)
+/* How often live readers are to look for more (told to the relay). */
+#define EVT_RELAY_LIVE_TIMER_US	(500 * 1000)
 
 struct evt_relay_opts {
 	const char *host;		/* name or address */
@@ -66,7 +68,7 @@ struct evt_relay_stats {
 	uint64_t packets, bytes;	/* taken by the relay */
 	uint64_t refused;		/* packets the queue had no room for */
 	uint32_t connections;		/* sessions made on a relay */
-	uint64_t unsent;		/* packets still queued when it ended */
+	uint64_t unsent;		/* packets still queued (when it ended) */
 };
 
 struct evt_relay;
@@ -101,6 +103,8 @@ int evt_relay_packet(struct evt_relay *r, int s, const void *head,
 void evt_relay_horizon(struct evt_relay *r, uint64_t ts);
 /* A message the thread has for the user (copied to out), or false. */
 bool evt_relay_message(struct evt_relay *r, char *out, size_t out_size);
+/* What it did so far, unsent being what is queued now. */
+void evt_relay_progress(struct evt_relay *r, struct evt_relay_stats *out);
 /*
  * Sends what is queued (for wait_ms at most; when not connected, after
  * one more try), ends the relay session and stops the thread; fills

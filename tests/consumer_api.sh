@@ -82,6 +82,7 @@ expect_grep "^none yet: 0\$" "$T/c4" "a pattern naming nothing yet"
 expect_grep "^kernel: -1 kernel/sched: kernel events in a consumer are not yet supported (evtrace record and trace take them)\$" "$T/c4" "kernel events in a consumer"
 expect_grep "^patterns: 63 'printk/many63': more than 64 patterns, or one longer than 255 bytes\$" "$T/c4" "too many patterns"
 expect_grep "^read: -1 a counting consumer has no records: evt_consumer_counts()\$" "$T/c4" "read of a counting consumer"
+expect_grep "^relay stats: -1 not a relay consumer\$" "$T/c4" "relay stats of a counting consumer"
 "$CONSUME" record 999999 printk >"$T/c5" 2>&1 && fail "a consumer of no process opened"
 expect_grep "^open: pid 999999: no traced process with this pid in $EVTRACE_RUNDIR\$" "$T/c5" "unknown pid"
 # 5. The man page's EXAMPLE, built as a user would (with this build's
@@ -96,13 +97,14 @@ LD_LIBRARY_PATH="$BUILD/engine:$LD_LIBRARY_PATH" "$T/example" "$WAIT_PID" "$aliv
 	{ cat "$T/ex.out" >&2; fail "the EXAMPLE failed"; }
 n=$(grep -c "^[0-9]* $alive: arg0=[0-9]*\$" "$T/ex.out")
 [ "$n" -ge 10 ] || { cat "$T/ex.out" >&2; fail "the EXAMPLE printed $n events"; }
-# block_ms: a burst faster than the consumer reads loses events, unless the
-# writer waits for it; what it reads and loses add up either way.
+# block_ms: a burst faster than the consumer reads (it pauses 30 ms after
+# each read) loses events, unless the writer waits for it; what it reads
+# and loses add up either way.
 burst_through() {	# burst_through BLOCK_MS: "read lost"
 	"$TRACEE" paced 300000 100000 1000 >/dev/null 2>&1 &
 	bp=$!
 	BG_PIDS="$BG_PIDS $bp"
-	CONSUME_BLOCK_MS=$1 "$CONSUME" record "$bp" printk >"$T/cb" 2>&1 ||
+	CONSUME_PAUSE_MS=30 CONSUME_BLOCK_MS=$1 "$CONSUME" record "$bp" printk >"$T/cb" 2>&1 ||
 		{ cat "$T/cb" >&2; fail "consume with block_ms $1"; }
 	echo "$(grep -c ' | burst [0-9]*$' "$T/cb") $(awk '$1 == "lost" { n += $2 } END { print n + 0 }' "$T/cb")"
 }

@@ -196,6 +196,23 @@ stored=$(ls -d "$T"/relay/hostB/bobs-*/trace) || fail "no trace of bob's on the 
 expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "8 9 10 11 " "typed/all values bob streamed to the relay"
 expect_eq "$(grep -c 'secret\|ftrace/print' "$T/report" || true)" 0 "events bob may not record, on the relay"
 expect_eq "$(babeltrace2 "$stored" | grep -c ' typed/all: ')" 4 "babeltrace2 on bob's relay trace"
+# His own tool streams too (consumer.h's relay mode, through the daemon),
+# and is refused a printk event as record is.
+as_bg evt-bob "$T/bin/consume" relay "$app" typed/ 127.0.0.1:$P bobtool hostBT >"$T/tool.out" 2>&1 &
+tool=$!
+BG_PIDS="$BG_PIDS $tool"
+wait_on "$app" typed/all
+feed app 2 14
+sleep 1
+kill -TERM "$tool"
+wait "$tool" || fail "bob's relay consumer exited $?: $(cat "$T/tool.out")"
+expect_eq "$(head -1 "$T/tool.out")" "added 1" "bob's relay consumer added typed/all"
+expect_grep "^relay sessions=1 packets>0=1 refused=0 lost=0$" "$T/tool.out" "what bob's relay consumer says it sent"
+stored=$(ls -d "$T"/relay/hostBT/bobtool-*/trace) || fail "no trace of bob's tool on the relay: $(cat "$T/tool.out")"
+"$EVTRACE" report "$stored" >"$T/report"
+expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "12 13 " "typed/all values bob's tool streamed to the relay"
+as_status evt-bob 124 timeout 1 "$T/bin/consume" relay "$app" printk 127.0.0.1:$P
+expect_eq "$(head -1 "$T/out")" "added -1: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege towards the process: $NOBODY; others may record only events flagged CAP_ANY, and count any event" "bob's relay consumer refused a printk event"
 kill "$RELAYD"
 
 # Carol is in the group alice's second program opted into: she may do
@@ -328,7 +345,7 @@ consumer=$!
 BG_PIDS="$BG_PIDS $recorder $consumer"
 wait_on "$app" typed/all
 for _ in $(seq 100); do grep -q '^added 1$' "$T/consume.out" && break; sleep 0.05; done
-feed app 4 16
+feed app 4 18
 sleep 0.3
 kill -9 "$DAEMON"
 set +e; wait "$recorder"; got=$?; set -e
@@ -341,7 +358,7 @@ expect_grep "^read: evtraced ended the session (did it stop?)$" "$T/consume.out"
 for _ in $(seq 100); do "$EVTRACE" ls -p "$app" typed/all | grep -q '\[' || break; sleep 0.05; done
 "$EVTRACE" ls -p "$app" typed/all >"$T/ls"
 if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "the dead daemon's collection left typed/all on"; fi
-feed app 2 18
+feed app 2 20
 running "$app" || fail "alice's program died with the daemon"
 "$EVTRACE" report "$T/bob/tr2" >"$T/report"
-expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "12 13 14 15 " "what bob's recording kept"
+expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "14 15 16 17 " "what bob's recording kept"

@@ -96,6 +96,30 @@ cmp -s "$T/k.relay" "$T/k.local" || { diff "$T/k.local" "$T/k.relay" >&2; fail "
 	[ "$(grep -c 'kernel/sched/sched_process_fork' "$T/k.relay")" -ge 1 ] ||
 	{ cat "$T/k.relay" >&2; fail "kernel events missing from the relay's copy"; }
 
+# consumer.h's relay mode: a tool streams a running program's printk
+# events to the relay; every event once, in order, nothing lost, and the
+# tool's numbers say so.  Its bad attributes are refused with the form.
+"$TRACEE" paced 2000 1 1000 >"$T/paced.out" 2>&1 &
+tp=$!
+BG_PIDS="$BG_PIDS $tp"
+for _ in $(seq 100); do "$EVTRACE" ls -p $tp >/dev/null 2>&1 && break; sleep 0.05; done
+"$CONSUME" relay "$tp" printk 127.0.0.1:$P tool hostT >"$T/tool.out" 2>"$T/tool.err" ||
+	{ cat "$T/tool.out" "$T/tool.err" >&2; fail "consume relay failed"; }
+wait $tp || fail "the program under the relay consumer failed"
+expect_eq "$(head -1 "$T/tool.out")" "added 44" "events the relay consumer added (the tracee's printk events)"
+expect_grep "^counts: -1 a relay consumer counts nothing: evt_consumer_read()$" "$T/tool.out" "counts of a relay consumer"
+expect_grep "^relay sessions=1 packets>0=1 refused=0 lost=0$" "$T/tool.out" "what the relay consumer says it sent"
+expect_grep "relay 127.0.0.1:$P: streaming to session tool as hostT/tool-" "$T/tool.err" "where the relay consumer streamed"
+seq 0 1999 >"$T/expected"
+numbers "$T/relay/hostT" >"$T/tool.n"
+cmp -s "$T/tool.n" "$T/expected" || { diff "$T/expected" "$T/tool.n" | head >&2; fail "the relay consumer's trace: not every event once, in order"; }
+expect_status 1 "$CONSUME" relay "$tp" printk 127.0.0.1:0
+expect_eq "$(cat "$T/out")" "open: relay '127.0.0.1:0': HOST, HOST:PORT or HOST:PORT:DATA_PORT (ports 1 to 65535; [ADDRESS] for IPv6)" "a relay consumer's bad address"
+expect_status 1 "$CONSUME" relay "$tp" printk 127.0.0.1 ok ../etc
+expect_eq "$(cat "$T/out")" "open: relay session or host name '../etc': 1 to 64 letters, digits, '.', '_' or '-', not starting with '.'" "a relay consumer's bad host name"
+CONSUME_RELAY_MIB=4097 expect_status 1 "$CONSUME" relay "$tp" printk 127.0.0.1
+expect_eq "$(cat "$T/out")" "open: relay_buffer_mib 4097: 1 to 4096, or 0" "a relay consumer's bad queue size"
+
 # 3. Misbehaving relays: the program runs to its end (exit 0, its events
 # all in the local copy); record ends within its bounds and says why.
 fake() {	# BEHAVIOUR: a fake relay on port $F, its pid in FAKE

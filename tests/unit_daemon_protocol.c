@@ -34,7 +34,7 @@ static void requests_round_trip(void)
 	CHECK(parse("verb count\npid 7\nids 1\n", &r, err) < 0);
 	CHECK(parse("verb consume\npid 7\ncount 1\n", &r, err) == 0 && r.count);
 	CHECK(parse("verb consume\npid 7\npid 8\n", &r, err) < 0);
-	CHECK_STR(err, "consume: one pid, and count or nothing");
+	CHECK_STR(err, "consume: one pid, and count, relay or nothing");
 	CHECK(parse("verb add\nid 12\n", &r, err) == 0 && r.has_id && r.id == 12);
 	CHECK(parse("verb add\nid 12\nevent x\n", &r, err) < 0);
 	CHECK_STR(err, "add: one event or one id");
@@ -96,6 +96,11 @@ static void relay_requests(void)
 	CHECK_STR(err, "request line 4: not 1 to 4096 MiB");
 	CHECK(parse("verb record\npid 7\nsession s\n", &r, err) < 0);
 	CHECK_STR(err, "record: session, hostname and relay-buffer go with relay");
+	CHECK(parse("verb consume\npid 7\nrelay a:1\nsession s\n", &r, err) == 0);
+	CHECK(parse("verb consume\npid 7\nrelay a:1\ncount 1\n", &r, err) < 0);
+	CHECK_STR(err, "consume: an option it does not take");
+	CHECK(parse("verb relay-stats\n", &r, err) == 0 && r.verb == EVT_VERB_RELAY_STATS);
+	CHECK(parse("verb relay-stats\nrelay a\n", &r, err) < 0);
 	CHECK(parse("verb stream\npid 7\nevent x\nrelay a\n", &r, err) < 0);
 	CHECK_STR(err, "stream: an option it does not take");
 	CHECK(parse("verb record\npid 7\nrelay a\noverwrite 1\n", &r, err) < 0);

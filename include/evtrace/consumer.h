@@ -21,6 +21,9 @@
  * event, recording only events flagged CAP_ANY unless the caller is the
  * process's user or in the group it opted into; an add it refuses fails
  * with a message naming the event and the rule.
+ * A consumer in relay mode hands nothing over: it streams the events it
+ * adds to an lttng-relayd (LTTng 2.11 or later), live, as `evtrace record
+ * --relay` does, from a thread of its own; babeltrace2 reads them there.
  * None of these functions may be called from a signal handler; one
  * consumer is not to be used by two threads at once.
  */
@@ -39,6 +42,7 @@ struct evt_consumer;
 enum evt_consumer_mode {
 	EVT_CONSUMER_RECORD = 0,	/* read each event with its fields */
 	EVT_CONSUMER_COUNT = 1,		/* count events, write no records */
+	EVT_CONSUMER_RELAY = 2,		/* since 0.1.3: stream them to a relay */
 };
 
 /* What evt_consumer_open() is to do.  Zero it, then set size. */
@@ -59,6 +63,23 @@ struct evt_consumer_attr {
 	 * A wait that runs out makes it drop until the consumer reads
 	 * again.  Not for a process of another user read through evtraced. */
 	uint32_t block_ms;
+	/*
+	 * Since 0.1.3, relay mode: the lttng-relayd to stream to,
+	 * "HOST[:PORT[:DATA_PORT]]" (ports 5342 and 5343 unless given;
+	 * "[ADDRESS]" for IPv6); the session and host names it files the
+	 * recording under (NULL: "evtrace" and this machine's name; 1 to 64
+	 * letters, digits, '.', '_' or '-'), live at
+	 * net://HOST/host/<hostname>/<session>; and how many MiB of packets
+	 * may wait for it (1 to 4096; 0: 64): a packet that does not fit is
+	 * dropped, its events counted as lost in the trace.  A relay that
+	 * cannot be reached, fails, or stops answering for 5 s is tried again
+	 * (1 s later, then up to every 8 s), each new connection a new trace
+	 * on the relay.  Block_ms applies too.
+	 */
+	const char *relay;
+	const char *relay_session;
+	const char *relay_hostname;
+	uint32_t relay_buffer_mib;
 };
 
 /* How a field's value is given. */
@@ -166,9 +187,30 @@ int evt_consumer_fd(struct evt_consumer *c);
  * last call, and lost-event notices.  Returns how many processes it
  * still covers (0 once a given pid and its children have exited, and
  * everything they wrote was handed over), or -1 with err set.
+ * Relay mode: queues for the relay what was written since the last call
+ * (cb is not called; NULL will do), and returns the same.  The relay's
+ * news (connected, connection lost) goes where the engine's messages go:
+ * standard error, as "evtrace: relay ...".
  */
 int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
 		      void *ctx, char *err, size_t err_size);
+
+/* Relay mode: what the relay took so far.  Zero it, then set size. */
+struct evt_consumer_relay_stats {
+	uint32_t size;			/* sizeof(struct evt_consumer_relay_stats) */
+	uint32_t sessions;		/* connections made (a new trace each) */
+	uint64_t packets;		/* packets the relay took */
+	uint64_t refused;		/* packets dropped: no room to wait
+					 * (the trace counts their events) */
+	uint64_t queued;		/* packets waiting for the relay now */
+	uint64_t lost;			/* events the writers dropped, their
+					 * buffers full */
+};
+
+/* Fills s; 0, or -1 with err set (not relay mode, a bad size). */
+int evt_consumer_relay_stats(struct evt_consumer *c,
+			     struct evt_consumer_relay_stats *s, char *err,
+			     size_t err_size);
 
 /*
  * Count mode: calls cb for every event added, 0 included, in path order,
@@ -178,7 +220,9 @@ int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
 int evt_consumer_counts(struct evt_consumer *c, evt_consumer_count_cb cb,
 			void *ctx, char *err, size_t err_size);
 
-/* Switches its events off, frees its slot and everything else. */
+/* Switches its events off, frees its slot and everything else.  In relay
+ * mode it first sends everything written, waiting up to 10 s for the
+ * relay to take it. */
 void evt_consumer_close(struct evt_consumer *c);
 
 #ifdef __cplusplus

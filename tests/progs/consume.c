@@ -7,10 +7,17 @@
  *                                 0.3 s, remove it, read 0.3 s more
  *   consume count PID PATTERN     until PID exits, then the counts
  *   consume errors PID            the errors a tool meets, one per line
- * $CONSUME_BLOCK_MS sets the attribute block_ms.
+ *   consume relay PID PATTERN ADDRESS [SESSION [HOSTNAME]]
+ *                                 streams to lttng-relayd until PID exits
+ *                                 (or SIGTERM), then prints what the
+ *                                 relay took
+ * $CONSUME_BLOCK_MS sets the attribute block_ms, $CONSUME_RELAY_MIB
+ * relay_buffer_mib; $CONSUME_PAUSE_MS makes record mode sleep that long
+ * after each read (a slow tool).
  */
 #include <inttypes.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +26,13 @@
 #include <evtrace/consumer.h>
 
 static unsigned long nrecords;
+static volatile sig_atomic_t terminated;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	terminated = 1;
+}
 
 static void print_field(const struct evt_field *f)
 {
@@ -100,15 +114,23 @@ static void find_event(uint32_t id, const char *path, const char *format,
 	}
 }
 
-static struct evt_consumer *open_consumer(int pid, uint32_t mode)
+/* Relay mode: relay is ADDRESS [SESSION [HOSTNAME]]. */
+static struct evt_consumer *open_consumer_attr(int pid, uint32_t mode,
+					       char **relay, int nrelay)
 {
 	struct evt_consumer_attr attr = { .size = sizeof(attr), .mode = mode, .pid = pid };
 	const char *block = getenv("CONSUME_BLOCK_MS");
+	const char *mib = getenv("CONSUME_RELAY_MIB");
 	struct evt_consumer *c;
 	char err[1024];
 
 	if (block)
 		attr.block_ms = (uint32_t)atoi(block);
+	if (mib)
+		attr.relay_buffer_mib = (uint32_t)atoi(mib);
+	attr.relay = nrelay > 0 ? relay[0] : NULL;
+	attr.relay_session = nrelay > 1 ? relay[1] : NULL;
+	attr.relay_hostname = nrelay > 2 ? relay[2] : NULL;
 
 	if (evt_consumer_open(&attr, &c, err, sizeof(err))) {
 		printf("open: %s\n", err);
@@ -117,10 +139,17 @@ static struct evt_consumer *open_consumer(int pid, uint32_t mode)
 	return c;
 }
 
+static struct evt_consumer *open_consumer(int pid, uint32_t mode)
+{
+	return open_consumer_attr(pid, mode, NULL, 0);
+}
+
 /* Reads for ms milliseconds, or until the processes are gone (ms < 0). */
 static void read_for(struct evt_consumer *c, int ms)
 {
 	struct pollfd pfd = { .fd = evt_consumer_fd(c), .events = POLLIN };
+	const char *pause = getenv("CONSUME_PAUSE_MS");
+	long pause_ms = pause ? atol(pause) : 0;
 	struct timespec start, now;
 	char err[512];
 
@@ -135,6 +164,9 @@ static void read_for(struct evt_consumer *c, int ms)
 			printf("read: %s\n", err);
 		if (n <= 0)
 			break;
+		if (pause_ms > 0)
+			nanosleep(&(struct timespec){ pause_ms / 1000,
+						      pause_ms % 1000 * 1000000 }, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (ms >= 0 && (now.tv_sec - start.tv_sec) * 1000 +
 			       (now.tv_nsec - start.tv_nsec) / 1000000 >= ms)
@@ -149,7 +181,7 @@ int main(int argc, char **argv)
 	int pid, n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: consume record|ids|count|errors PID [PATTERN]\n");
+		fprintf(stderr, "usage: consume record|ids|count|errors|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -184,6 +216,28 @@ int main(int argc, char **argv)
 		while (poll(&pfd, 1, 1000) >= 0 &&
 		       evt_consumer_counts(c, print_count, &n, err, sizeof(err)) > 0)
 			printf("---\n");
+	} else if (!strcmp(argv[1], "relay") && argc >= 5 && argc <= 7) {
+		struct evt_consumer_relay_stats st = { .size = sizeof(st) };
+		struct pollfd pfd;
+
+		signal(SIGTERM, on_term);
+		c = open_consumer_attr(pid, EVT_CONSUMER_RELAY, argv + 4, argc - 4);
+		n = evt_consumer_add(c, argv[3], err, sizeof(err));
+		printf("added %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
+		printf("counts: %d %s\n", evt_consumer_counts(c, print_count, NULL,
+							    err, sizeof(err)), err);
+		pfd = (struct pollfd){ .fd = evt_consumer_fd(c), .events = POLLIN };
+		while (!terminated && poll(&pfd, 1, 1000) >= 0 &&
+		       (n = evt_consumer_read(c, NULL, NULL, err, sizeof(err))) > 0)
+			;
+		if (n < 0)
+			printf("read: %s\n", err);
+		if (evt_consumer_relay_stats(c, &st, err, sizeof(err)))
+			printf("stats: %s\n", err);
+		else
+			printf("relay sessions=%u packets>0=%d refused=%" PRIu64
+			       " lost=%" PRIu64 "\n", st.sessions, st.packets > 0,
+			       st.refused, st.lost);
 	} else if (!strcmp(argv[1], "errors")) {
 		struct evt_consumer *d;
 
@@ -203,9 +257,12 @@ int main(int argc, char **argv)
 		printf("patterns: %d %s\n", n, err);
 		d = open_consumer(pid, EVT_CONSUMER_COUNT);
 		printf("read: %d %s\n", evt_consumer_read(d, print_record, NULL, err, sizeof(err)), err);
+		printf("relay stats: %d %s\n", evt_consumer_relay_stats(d,
+		       &(struct evt_consumer_relay_stats){ .size = 64 }, err,
+		       sizeof(err)), err);
 		evt_consumer_close(d);
 	} else {
-		fprintf(stderr, "usage: consume record|ids|count|errors PID [PATTERN]\n");
+		fprintf(stderr, "usage: consume record|ids|count|errors|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
 		return 2;
 	}
 	evt_consumer_close(c);
