@@ -180,7 +180,6 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 			o.block_us = block_us;
 			o.relay = &c->relay;	/* and no trace directory */
 		}
-
 		if (evt_collection_create(&o, &c->coll, err, err_size))
 			goto fail;
 		evt_collection_poll(c->coll, err, err_size);

@@ -5,6 +5,9 @@
 rec=$!
 sleep 0.4
 kill -9 "$rec"
+# Gone for good: a process being killed lets go of its files (the slot
+# lock) only after unmapping its memory, which takes a while here.
+wait "$rec" 2>/dev/null || true
 # The program runs on, now without anyone draining its full buffers.
 for _ in $(seq 100); do grep -q '^tried' "$T/prog.out" 2>/dev/null && break; sleep 0.05; done
 grep -q '^tried [1-9]' "$T/prog.out" || fail "the traced program did not finish after its recorder died"
@@ -25,6 +28,7 @@ for _ in $(seq 100); do grep -q ready "$T/loop.out" 2>/dev/null && break; sleep 
 pid=$(sed -n 's/^ready //p' "$T/loop.out")
 kill -9 "$rec"
 kill -9 "$pid"
+wait "$rec" 2>/dev/null || true
 for _ in $(seq 100); do running "$pid" || break; sleep 0.05; done
 ls "$EVTRACE_RUNDIR" | grep -q "^$pid-.*\.ctl$" || fail "expected the killed program's control file left behind"
 ls "$EVTRACE_RUNDIR" | grep -q '\.rules$' || fail "expected the killed recorder's rules left behind"
