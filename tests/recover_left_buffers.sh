@@ -5,13 +5,13 @@
 . "$(dirname "$0")/lib.sh"
 
 # kill_recorder REC: kills record -9 once its program's control file is
-# there; prints that file.
+# there, and waits until it is gone (a process killed lets go of its slot
+# lock only after unmapping its memory); sets ctl to that file.
 kill_recorder() {
 	ctl=$(first_ctl) || fail "no control file appeared"
 	sleep 0.1
 	kill -9 "$1"
 	wait "$1" 2>/dev/null || true
-	echo "$ctl"
 }
 
 # 1. A flight recorder whose recorder was killed; the program runs to its
@@ -19,7 +19,7 @@ kill_recorder() {
 "$EVTRACE" record --overwrite --packet-size 16384 --packets 2 -o "$T/dead" \
 	-- "$TRACEE" paced 20000 20 400 >"$T/paced.out" 2>/dev/null &
 rec=$!
-ctl=$(kill_recorder "$rec")
+kill_recorder "$rec"
 pid=$(basename "$ctl" | cut -d- -f1)
 for _ in $(seq 200); do running "$pid" || break; sleep 0.05; done
 expect_grep "^tried 20000$" "$T/paced.out" "the program ran on without its recorder"
@@ -33,7 +33,7 @@ bt_agrees "$T/rec1"
 # 2. The recorder killed, then the program crashes: by pid.
 "$EVTRACE" record --overwrite -o "$T/dead2" -- "$TRACEE" loop 1 >"$T/loop.out" 2>/dev/null &
 rec=$!
-ctl=$(kill_recorder "$rec")
+kill_recorder "$rec"
 pid=$(basename "$ctl" | cut -d- -f1)
 sleep 0.3	# it writes on, into the buffers nobody reads
 kill -SEGV "$pid"
@@ -69,7 +69,7 @@ expect_grep "not a control file (PID-N.ctl)" "$T/err" "bad control file"
 # 4. Another engine starting first clears what gone recorders left.
 "$EVTRACE" record --overwrite -o "$T/dead4" -- "$TRACEE" loop 1 >/dev/null 2>&1 &
 rec=$!
-ctl=$(kill_recorder "$rec")
+kill_recorder "$rec"
 pid=$(basename "$ctl" | cut -d- -f1)
 kill -9 "$pid"
 for _ in $(seq 100); do running "$pid" || break; sleep 0.05; done

@@ -53,6 +53,7 @@ p=$WAIT_PID
 s3=$!
 sleep 0.3
 kill -9 "$s3"
+wait "$s3" 2>/dev/null || true
 sleep 0.5
 running "$p" || fail "the program died with its stream"
 "$EVTRACE" ls -p "$p" "$ev" >"$T/ls"
