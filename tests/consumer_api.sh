@@ -97,18 +97,26 @@ LD_LIBRARY_PATH="$BUILD/engine:$LD_LIBRARY_PATH" "$T/example" "$WAIT_PID" "$aliv
 	{ cat "$T/ex.out" >&2; fail "the EXAMPLE failed"; }
 n=$(grep -c "^[0-9]* $alive: arg0=[0-9]*\$" "$T/ex.out")
 [ "$n" -ge 10 ] || { cat "$T/ex.out" >&2; fail "the EXAMPLE printed $n events"; }
-# block_ms: a burst faster than the consumer reads (it pauses 30 ms after
-# each read) loses events, unless the writer waits for it; what it reads
-# and loses add up either way.
-burst_through() {	# burst_through BLOCK_MS: "read lost"
+# block_ms: a burst the consumer does not read in time (it is stopped
+# until the program has written it all) loses events; with block_ms the
+# writer waits for the consumer instead.  What it reads and loses add up
+# either way.
+burst_through() {	# burst_through BLOCK_MS [stopped]: "read lost"
 	"$TRACEE" paced 300000 100000 1000 >/dev/null 2>&1 &
 	bp=$!
 	BG_PIDS="$BG_PIDS $bp"
-	CONSUME_PAUSE_MS=30 CONSUME_BLOCK_MS=$1 "$CONSUME" record "$bp" printk >"$T/cb" 2>&1 ||
-		{ cat "$T/cb" >&2; fail "consume with block_ms $1"; }
+	CONSUME_BLOCK_MS=$1 "$CONSUME" record "$bp" printk >"$T/cb" 2>&1 &
+	cp=$!
+	if [ "${2:-}" = stopped ]; then
+		for _ in $(seq 100); do grep -q '^added' "$T/cb" && break; sleep 0.05; done
+		kill -STOP "$cp"
+		wait "$bp" || fail "the program of the burst failed"
+		kill -CONT "$cp"
+	fi
+	wait "$cp" || { cat "$T/cb" >&2; fail "consume with block_ms $1"; }
 	echo "$(grep -c ' | burst [0-9]*$' "$T/cb") $(awk '$1 == "lost" { n += $2 } END { print n + 0 }' "$T/cb")"
 }
-set -- $(burst_through 0)
+set -- $(burst_through 0 stopped)
 [ "$2" -gt 0 ] || fail "no loss without block_ms: nothing to show"
 expect_eq "$(($1 + $2))" 300000 "read and lost without block_ms"
 expect_eq "$(burst_through 200)" "300000 0" "read and lost with block_ms 200"

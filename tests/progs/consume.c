@@ -12,8 +12,7 @@
  *                                 (or SIGTERM), then prints what the
  *                                 relay took
  * $CONSUME_BLOCK_MS sets the attribute block_ms, $CONSUME_RELAY_MIB
- * relay_buffer_mib; $CONSUME_PAUSE_MS makes record mode sleep that long
- * after each read (a slow tool).
+ * relay_buffer_mib.
  */
 #include <inttypes.h>
 #include <poll.h>
@@ -148,8 +147,6 @@ static struct evt_consumer *open_consumer(int pid, uint32_t mode)
 static void read_for(struct evt_consumer *c, int ms)
 {
 	struct pollfd pfd = { .fd = evt_consumer_fd(c), .events = POLLIN };
-	const char *pause = getenv("CONSUME_PAUSE_MS");
-	long pause_ms = pause ? atol(pause) : 0;
 	struct timespec start, now;
 	char err[512];
 
@@ -164,9 +161,6 @@ static void read_for(struct evt_consumer *c, int ms)
 			printf("read: %s\n", err);
 		if (n <= 0)
 			break;
-		if (pause_ms > 0)
-			nanosleep(&(struct timespec){ pause_ms / 1000,
-						      pause_ms % 1000 * 1000000 }, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (ms >= 0 && (now.tv_sec - start.tv_sec) * 1000 +
 			       (now.tv_nsec - start.tv_nsec) / 1000000 >= ms)
