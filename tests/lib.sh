@@ -44,7 +44,10 @@ expect_status() {
 }
 # Starts the tracee in wait mode; sets WAIT_PID once it has registered.
 start_waiter() {
-	"$TRACEE" wait >"$T/waiter.out" 2>"$T/waiter.err" &
+	# Emptied here: the child's own truncation may come after the first
+	# look, which would find the last waiter's "ready".
+	: >"$T/waiter.out"
+	"$TRACEE" wait >>"$T/waiter.out" 2>"$T/waiter.err" &
 	WAIT_PID=$!
 	BG_PIDS="$BG_PIDS $WAIT_PID"
 	for _ in $(seq 100); do
