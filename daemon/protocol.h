@@ -31,9 +31,9 @@
  * last).
  *
  * "verb consume" (with one pid, and "count 1" for counting, or the relay
- * keys for relay mode) opens a consumer.h session instead.  Each later request gets frames of data,
- * then 'a' and a decimal result, or 'e' and an error (the session goes
- * on):
+ * keys for relay mode) opens a consumer.h session instead.  Each later
+ * request gets frames of data, then 'a' and a decimal result, or 'e' and
+ * an error (the session goes on):
  *
  *   verb add / verb remove   with "event PATTERN" or "id N"
  *   verb events              'v' frames: id, path, format
