@@ -807,7 +807,9 @@ int evt_relay_packet(struct evt_relay *r, int s, const void *head,
 	struct item *it;
 
 	pthread_mutex_lock(&r->lock);
-	if (r->queued + len > r->max_queued || r->closing) {
+	/* A header alone (a stream's loss count at its end) always gets in:
+	 * it is what counts the packets refused, and takes a few bytes. */
+	if ((r->queued + len > r->max_queued && body_len) || r->closing) {
 		r->stats.refused++;
 		pthread_mutex_unlock(&r->lock);
 		return -1;

@@ -90,7 +90,8 @@ int evt_relay_stream(struct evt_relay *r, const char *name);
 /*
  * Queues a packet of stream s, given as its header and its records,
  * copied.  0, or -1 when refused (no room: the caller counts its events
- * as lost).
+ * as lost).  A header without records is taken even when the queue is
+ * full: it carries the count of what was refused.
  */
 int evt_relay_packet(struct evt_relay *r, int s, const void *head,
 		     size_t head_len, const void *body, size_t body_len,

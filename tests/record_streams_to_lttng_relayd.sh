@@ -203,16 +203,23 @@ sort -n -u "$T/union" >"$T/union.n"
 seq 0 5999 >"$T/expected6"
 cmp -s "$T/union.n" "$T/expected6" || fail "events missing from both relay traces: $(comm -23 "$T/expected6" "$T/union.n" | wc -l)"
 
-# 5. No relay at first, and 1 MiB for what waits: the packets past it
-# are dropped, and counted exactly in the relay's trace (read + lost =
-# written) once the relay is there; record says how many did not fit.
+# 5. No relay until the traced program has ended (its command, a shell,
+# waits on), and 1 MiB for what waits: the packets past it are dropped,
+# and counted exactly in the relay's trace (read + lost = written) once
+# the relay is there, the count in the stream's last packet, queued when
+# the queue was full; record says how many did not fit.
 kill -9 "$RELAYD"
 wait "$RELAYD" 2>/dev/null || true
 "$EVTRACE" record --relay 127.0.0.1:$P --relay-buffer 1 --session late --hostname hostL \
-	-e printk -- "$TRACEE" paced 200000 100 200 >"$T/l.out" 2>"$T/l.err" &
+	-e printk -- sh -c '"$1" paced 200000 100 200 && until [ -e "$2" ]; do sleep 0.1; done' \
+	sh "$TRACEE" "$T/go" >"$T/l.out" 2>"$T/l.err" &
 REC=$!
-sleep 1.5
+for _ in $(seq 200); do grep -q '^tried' "$T/l.out" && break; sleep 0.05; done
+grep -q '^tried 200000$' "$T/l.out" || fail "the program under the late relay did not end"
+sleep 0.3
 start_relay
+for _ in $(seq 300); do ls -d "$T"/relay/hostL/late-* >/dev/null 2>&1 && break; sleep 0.05; done
+touch "$T/go"
 wait $REC || { cat "$T/l.err" >&2; fail "record failed with a late relay"; }
 expect_grep "Connection refused; recording on, trying again" "$T/l.err" "the refusal said"
 expect_grep "packets did not fit its queue" "$T/l.err" "the overflow said"
@@ -221,7 +228,8 @@ late=$(ls -d "$T"/relay/hostL/late-*/trace)
 read_n=$(grep -c 'tracee.c/304: burst' "$T/late.rep")
 lost_n=$(sed -n 's/^# \([0-9]*\) events, \([0-9]*\) lost.*/\2/p' "$T/late.rep")
 [ "$lost_n" -gt 0 ] || fail "nothing was lost: the queue did not overflow"
-expect_eq $((read_n + lost_n)) 200000 "read + lost in the relay's trace"
+[ $((read_n + lost_n)) = 200000 ] ||
+	{ cat "$T/l.err" >&2; fail "read + lost in the relay's trace: $read_n + $lost_n, not 200000"; }
 numbers "$late" >"$T/late.n"
 sort -n -c "$T/late.n" && [ -z "$(uniq -d "$T/late.n")" ] || fail "late: out of order or twice"
 

@@ -1,9 +1,14 @@
 /* The relay protocol's encoding, byte for byte as LTTng 2.13's consumer
  * sends it (captured from lttng-relayd), and replies refused for each way
- * they can be wrong. */
+ * they can be wrong; the sending queue's bound. */
+#include <netinet/in.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include "relay.h"
 #include "relay_proto.h"
+#include "report.h"
 #include "unit.h"
 
 static const uint8_t version_cmd[] = {
@@ -88,9 +93,59 @@ static void test_replies(void)
 	CHECK(evt_relay_tail_check((const uint8_t *)"vm/s-1x", 7, err, sizeof(err)) < 0);
 }
 
+static void quiet(const char *message, void *ctx)
+{
+	(void)message;
+	(void)ctx;
+}
+
+/* A port nobody listens on: bound, then let go of. */
+static unsigned closed_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	CHECK(fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+	      getsockname(fd, (struct sockaddr *)&a, &len) == 0);
+	close(fd);
+	return ntohs(a.sin_port);
+}
+
+/* A full queue refuses packets with records, never a header alone: it
+ * carries the count of what was refused, at a stream's end. */
+static void test_queue_bound(void)
+{
+	struct evt_relay_opts o = {
+		.host = "127.0.0.1", .control_port = closed_port(),
+		.session = "s", .hostname = "h", .max_queued = 4096,
+	};
+	struct evt_relay_packet_info info = { .timestamp_end = 1 };
+	static uint8_t head[64], body[4000];
+	struct evt_relay_stats st;
+	struct evt_relay *r;
+	char err[256];
+	int s;
+
+	o.data_port = o.control_port;
+	evt_report_set(quiet, NULL);
+	CHECK(evt_relay_start(&o, &r, err, sizeof(err)) == 0);
+	s = evt_relay_stream(r, "stream_1");
+	CHECK(s >= 0);
+	CHECK(evt_relay_packet(r, s, head, sizeof(head), body, 4000, &info) == 0);
+	CHECK(evt_relay_packet(r, s, head, sizeof(head), body, 100, &info) == -1);
+	CHECK(evt_relay_packet(r, s, head, sizeof(head), NULL, 0, &info) == 0);
+	CHECK(evt_relay_packet(r, s, head, sizeof(head), NULL, 0, &info) == 0);
+	evt_relay_finish(r, 0, &st);
+	CHECK(st.refused == 1 && st.unsent == 3 && st.packets == 0);
+	evt_report_set(NULL, NULL);
+}
+
 int main(void)
 {
 	test_commands();
 	test_replies();
+	test_queue_bound();
 	UNIT_DONE();
 }
