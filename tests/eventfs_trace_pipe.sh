@@ -93,12 +93,12 @@ first_read=$GOT first_lost=$LOST
 # Readers stopped: the queue and the program's buffers fill, the rest is
 # dropped by the program and counted.
 kill -STOP "$r1" "$r2"
-start_paced 300000 3000 300
+start_paced 1000000 3000 300
 wait "$PACED" || fail "the program failed"
 sleep 0.5
 kill -CONT "$r1" "$r2"
-settle "$PACED" 300000
-expect_eq "$((GOT + LOST))" 300000 "events read + lost with stopped readers ($GOT + $LOST)"
+settle "$PACED" 1000000
+expect_eq "$((GOT + LOST))" 1000000 "events read + lost with stopped readers ($GOT + $LOST)"
 [ "$LOST" -gt 0 ] || fail "nothing was lost with the readers stopped: the test did not test"
 stopped_read=$GOT stopped_lost=$LOST
 
