@@ -207,7 +207,7 @@ sleep 1
 kill -TERM "$tool"
 wait "$tool" || fail "bob's relay consumer exited $?: $(cat "$T/tool.out")"
 expect_eq "$(head -1 "$T/tool.out")" "added 1" "bob's relay consumer added typed/all"
-expect_grep "^relay sessions=1 packets>0=1 refused=0 lost=0$" "$T/tool.out" "what bob's relay consumer says it sent"
+expect_grep "^relay sessions=1 packets>0=1 refused=0 queued=0 lost=0$" "$T/tool.out" "what bob's relay consumer says it sent"
 stored=$(ls -d "$T"/relay/hostBT/bobtool-*/trace) || fail "no trace of bob's tool on the relay: $(cat "$T/tool.out")"
 "$EVTRACE" report "$stored" >"$T/report"
 expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "12 13 " "typed/all values bob's tool streamed to the relay"

@@ -108,7 +108,7 @@ for _ in $(seq 100); do "$EVTRACE" ls -p $tp >/dev/null 2>&1 && break; sleep 0.0
 wait $tp || fail "the program under the relay consumer failed"
 expect_eq "$(head -1 "$T/tool.out")" "added 44" "events the relay consumer added (the tracee's printk events)"
 expect_grep "^counts: -1 a relay consumer counts nothing: evt_consumer_read()$" "$T/tool.out" "counts of a relay consumer"
-expect_grep "^relay sessions=1 packets>0=1 refused=0 lost=0$" "$T/tool.out" "what the relay consumer says it sent"
+expect_grep "^relay sessions=1 packets>0=1 refused=0 queued=0 lost=0$" "$T/tool.out" "what the relay consumer says it sent"
 expect_grep "relay 127.0.0.1:$P: streaming to session tool as hostT/tool-" "$T/tool.err" "where the relay consumer streamed"
 seq 0 1999 >"$T/expected"
 numbers "$T/relay/hostT" >"$T/tool.n"

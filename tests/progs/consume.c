@@ -9,8 +9,8 @@
  *   consume errors PID            the errors a tool meets, one per line
  *   consume relay PID PATTERN ADDRESS [SESSION [HOSTNAME]]
  *                                 streams to lttng-relayd until PID exits
- *                                 (or SIGTERM), then prints what the
- *                                 relay took
+ *                                 (or SIGTERM), then, once the relay has
+ *                                 taken it all (10 s at most), what it took
  * $CONSUME_BLOCK_MS sets the attribute block_ms, $CONSUME_RELAY_MIB
  * relay_buffer_mib; $CONSUME_BUFFERED buffers the records' output (a
  * line a write costs more than the event) but for the "added" line.
@@ -215,10 +215,11 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "relay") && argc >= 5 && argc <= 7) {
 		struct evt_consumer_relay_stats st = { .size = sizeof(st) };
 		struct pollfd pfd;
+		int added;
 
 		signal(SIGTERM, on_term);
 		c = open_consumer_attr(pid, EVT_CONSUMER_RELAY, argv + 4, argc - 4);
-		n = evt_consumer_add(c, argv[3], err, sizeof(err));
+		n = added = evt_consumer_add(c, argv[3], err, sizeof(err));
 		printf("added %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
 		printf("counts: %d %s\n", evt_consumer_counts(c, print_count, NULL,
 							    err, sizeof(err)), err);
@@ -228,12 +229,19 @@ int main(int argc, char **argv)
 			;
 		if (n < 0)
 			printf("read: %s\n", err);
+		for (n = 0; added > 0 && n < 1000; n++) {
+			if (evt_consumer_read(c, NULL, NULL, err, sizeof(err)) < 0 ||
+			    evt_consumer_relay_stats(c, &st, err, sizeof(err)) ||
+			    (st.packets > 0 && st.queued == 0))
+				break;
+			poll(NULL, 0, 10);
+		}
 		if (evt_consumer_relay_stats(c, &st, err, sizeof(err)))
 			printf("stats: %s\n", err);
 		else
 			printf("relay sessions=%u packets>0=%d refused=%" PRIu64
-			       " lost=%" PRIu64 "\n", st.sessions, st.packets > 0,
-			       st.refused, st.lost);
+			       " queued=%" PRIu64 " lost=%" PRIu64 "\n", st.sessions,
+			       st.packets > 0, st.refused, st.queued, st.lost);
 	} else if (!strcmp(argv[1], "errors")) {
 		struct evt_consumer *d;
 
