@@ -57,9 +57,10 @@ struct evt_consumer_attr {
 	/* Who holds the slot, as `evtrace ls` and a refused collection say
 	 * it (at most 200 bytes); NULL: "a consumer, pid <its pid>". */
 	const char *name;
-	/* Since 0.1.2, record mode: a traced thread whose buffer is full
-	 * waits up to this many milliseconds (at most 1000) for the consumer
-	 * to read, instead of dropping the event; 0: it drops (counted).
+	/* Since 0.1.2, record (and relay) mode: a traced thread whose
+	 * buffer is full waits up to this many milliseconds (at most 1000)
+	 * for the consumer to read, instead of dropping the event; 0: it
+	 * drops (counted).
 	 * A wait that runs out makes it drop until the consumer reads
 	 * again.  Not for a process of another user read through evtraced. */
 	uint32_t block_ms;
@@ -190,7 +191,8 @@ int evt_consumer_fd(struct evt_consumer *c);
  * Relay mode: queues for the relay what was written since the last call
  * (cb is not called; NULL will do), and returns the same.  The relay's
  * news (connected, connection lost) goes where the engine's messages go:
- * standard error, as "evtrace: relay ...".
+ * standard error, as "evtrace: relay ..." (through evtraced: the
+ * daemon's).
  */
 int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
 		      void *ctx, char *err, size_t err_size);
