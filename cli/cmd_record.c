@@ -347,8 +347,9 @@ int cmd_record(int argc, char **argv)
 
 			if (parse_u32("--relay-buffer", optarg, &mib))
 				goto out;
-			if (mib < 1 || mib > 4096) {
-				cli_error("record", "--relay-buffer %s: MiB, 1 to 4096", optarg);
+			if (mib < 1 || mib > EVT_RELAY_QUEUE_MAX_MIB) {
+				cli_error("record", "--relay-buffer %s: MiB, 1 to %u", optarg,
+					  EVT_RELAY_QUEUE_MAX_MIB);
 				goto out;
 			}
 			relay.max_queued = (size_t)mib << 20;

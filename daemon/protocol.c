@@ -154,8 +154,9 @@ static int field(struct evt_request *r, const char *key, const char *v,
 					EVT_RELAY_NAME_FORM), -1;
 		*name = v;
 	} else if (!strcmp(key, "relay-buffer")) {
-		if (!number(v, 1, 4096, &n))
-			return snprintf(err, err_size, "not 1 to 4096 MiB"), -1;
+		if (!number(v, 1, EVT_RELAY_QUEUE_MAX_MIB, &n))
+			return snprintf(err, err_size, "not 1 to %u MiB",
+					EVT_RELAY_QUEUE_MAX_MIB), -1;
 		r->relay_buffer_mib = (uint32_t)n;
 	} else {
 		return 1;

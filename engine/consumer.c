@@ -55,15 +55,16 @@ static int relay_opts(struct evt_consumer *c, const struct evt_consumer_attr *a,
 					 sizeof(c->relay_host)))
 		return snprintf(err, err_size, "relay '%s': " EVT_RELAY_ADDRESS_FORMS,
 				a->relay ? a->relay : "(NULL)"), -1;
-	if ((a->relay_session && !evt_relay_name_ok(a->relay_session)) ||
-	    (a->relay_hostname && !evt_relay_name_ok(a->relay_hostname)))
-		return snprintf(err, err_size, "relay session or host name '%s': "
-				EVT_RELAY_NAME_FORM, a->relay_session &&
-				!evt_relay_name_ok(a->relay_session) ?
-				a->relay_session : a->relay_hostname), -1;
-	if (a->relay_buffer_mib > 4096)
-		return snprintf(err, err_size, "relay_buffer_mib %u: 1 to 4096, or 0",
-				a->relay_buffer_mib), -1;
+	for (int k = 0; k < 2; k++) {
+		const char *name = k ? a->relay_hostname : a->relay_session;
+
+		if (name && !evt_relay_name_ok(name))
+			return snprintf(err, err_size, "relay session or host name "
+					"'%s': " EVT_RELAY_NAME_FORM, name), -1;
+	}
+	if (a->relay_buffer_mib > EVT_RELAY_QUEUE_MAX_MIB)
+		return snprintf(err, err_size, "relay_buffer_mib %u: 1 to %u, or 0",
+				a->relay_buffer_mib, EVT_RELAY_QUEUE_MAX_MIB), -1;
 	if (a->relay_hostname)
 		snprintf(c->relay_hostname, sizeof(c->relay_hostname), "%s",
 			 a->relay_hostname);

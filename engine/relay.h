@@ -25,6 +25,7 @@
 
 #define EVT_RELAY_TIMEOUT_MS	5000
 #define EVT_RELAY_QUEUE_BYTES	(64u << 20)
+#define EVT_RELAY_QUEUE_MAX_MIB	4096	/* what a user may give */
 /* How often live readers are to look for more (told to the relay). */
 #define EVT_RELAY_LIVE_TIMER_US	(500 * 1000)
 
