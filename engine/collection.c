@@ -39,6 +39,7 @@
 #include "id_registry.h"
 #include "kernel_record.h"
 #include "layout.h"
+#include "packet_pieces.h"
 #include "pattern.h"
 #include "relay.h"
 #include "relay_out.h"
@@ -79,13 +80,9 @@ struct out_stream {
 	uint64_t last_ts;
 	uint64_t lost_base;	/* lost before its file began (a class move) */
 	uint64_t first_event;	/* of the last packet copied; ~0 before any */
-	/* The open packet, flushed as far as it was committed (discard
-	 * mode, at most every FLUSH_MS): taken back before it is written
-	 * again, longer or whole. */
-	bool partial;
-	off_t partial_at;	/* where it starts in the file */
-	uint64_t partial_seq;
-	uint32_t partial_commit;
+	/* Whole packets, and the open packet in pieces as flushed (discard
+	 * mode, at most every FLUSH_MS). */
+	struct evt_pieces pieces;
 	int64_t flushed_ms;
 	off_t size;		/* bytes of whole packets in the file */
 	bool finished;
@@ -603,9 +600,8 @@ static int add_stream_class(struct evt_collection *c, const struct tracked *t)
 }
 
 /* Packets of another class go to other files: each file is one CTF
- * stream, of one class.  Lost counts start again with the file. */
-static void take_back_partial(struct evt_collection *c, struct out_stream *st);
-
+ * stream, of one class.  Lost counts start again with the file (an open
+ * packet partly flushed goes on there, in pieces). */
 static void start_new_files(struct evt_collection *c, struct tracked *t)
 {
 	uint32_t i;
@@ -613,7 +609,6 @@ static void start_new_files(struct evt_collection *c, struct tracked *t)
 	for (i = 0; i < t->ctl->h.max_tbufs; i++) {
 		struct out_stream *st = &t->streams[i];
 
-		take_back_partial(c, st);	/* it goes whole into the new file */
 		if (st->fd >= 0 && st->epoch)
 			close(st->fd);
 		if (c->relay)
@@ -902,16 +897,20 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
  * Writes packet number seq (content bytes given, or its own when 0): the
  * header from a checked, patched copy, the records straight from shared
  * memory, which the writer does not touch until the packet is consumed.
- * (A process that truncates its file makes write() fail with EFAULT, not
- * the engine crash.)  1 when written, 0 when skipped, -1 on error.
+ * flush: the open packet, of which only what no flush wrote before goes,
+ * as a packet of its own (packet_pieces.h).  (A process that truncates
+ * its file makes write() fail with EFAULT, not the engine crash.)  1 when
+ * written, 0 when skipped, -1 on error.
  */
 static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 		       struct out_stream *st, const uint8_t *pkt,
 		       uint32_t packet_size, uint64_t seq, uint32_t commit,
 		       bool flush)
 {
-	struct evt_packet_header h;
+	struct layout_ctx x = { c, t->cls };
+	struct evt_packet_header h, out;
 	off_t before = st->size;
+	struct evt_piece pc;
 	uint16_t cpu;
 	size_t content;
 
@@ -940,13 +939,19 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 	if (content == sizeof(h) && h.events_discarded == 0)
 		return 0;	/* nothing in it */
 	h.stream_id = t->cls;
-	h.packet_size = h.content_size;
 	h.events_discarded += st->extra_lost;
-	st->last_discarded = h.events_discarded;
 	h.events_discarded -= st->lost_base;
-	st->last_ts = h.timestamp_end;
-	if (out_write(c, t, i, st, &h, sizeof(h), pkt + sizeof(h),
-		      content - sizeof(h))) {
+	if (!evt_pieces_cut(&st->pieces, &h, pkt, (uint32_t)content, flush,
+			    layout_of, &x, &pc)) {
+		if (!flush)
+			evt_pieces_forget(&st->pieces);	/* all of it went */
+		return 0;
+	}
+	st->last_discarded = h.events_discarded + st->lost_base;
+	memcpy(&out, pc.head, sizeof(out));
+	st->last_ts = out.timestamp_end;
+	if (out_write(c, t, i, st, pc.head, pc.head_len, pc.body,
+		      pc.body_len)) {
 		if (errno != EFAULT)
 			return -1;
 		t->ctl->shrank = 1;	/* the kernel met the truncation */
@@ -958,19 +963,17 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 		st->size = before;
 		return 0;
 	}
-	if (c->relay) {
-		struct layout_ctx x = { c, t->cls };
-
+	evt_pieces_done(&st->pieces, &pc);
+	if (c->relay)
 		evt_relay_out_packet(c->relay, &st->relay, st->name, &h, pkt,
 				     (uint32_t)content, flush, layout_of, &x);
-	}
 	c->stats.packets++;
-	c->stats.bytes += content;
+	c->stats.bytes += pc.head_len + pc.body_len;
 	/* The packet before this one held the events between their first
 	 * counts (a writer's count, checked: never counted backwards). */
-	if (st->first_event != UINT64_MAX && h.first_event > st->first_event)
-		c->stats.events_at_least += h.first_event - st->first_event;
-	st->first_event = h.first_event;
+	if (st->first_event != UINT64_MAX && out.first_event > st->first_event)
+		c->stats.events_at_least += out.first_event - st->first_event;
+	st->first_event = out.first_event;
 	return 1;
 }
 
@@ -979,7 +982,7 @@ static void relay_header_only(struct evt_collection *c, struct out_stream *st,
 			      const struct evt_packet_header *h)
 {
 	if (c->relay) {
-		st->relay.part_upto = 0;	/* a packet of its own */
+		evt_pieces_forget(&st->relay.pieces);	/* a packet of its own */
 		evt_relay_out_packet(c->relay, &st->relay, st->name, h,
 				     (const uint8_t *)h, sizeof(*h), false,
 				     NULL, NULL);
@@ -995,7 +998,7 @@ static int write_lost_packet(struct evt_collection *c, struct tracked *t,
 		.magic = EVT_PACKET_MAGIC, .stream_id = t->cls,
 		.timestamp_begin = st->last_ts, .timestamp_end = st->last_ts,
 		.content_size = sizeof(h) * 8, .packet_size = sizeof(h) * 8,
-		.packet_seq_num = st->next_seq,
+		.packet_seq_num = st->pieces.seq,
 		.events_discarded = total - st->lost_base,
 		.pid = t->ctl->h.pid, .tid = d->tid,
 	};
@@ -1004,6 +1007,7 @@ static int write_lost_packet(struct evt_collection *c, struct tracked *t,
 	st->last_discarded = total;
 	if (out_write(c, t, i, st, &h, sizeof(h), NULL, 0))
 		return -1;
+	st->pieces.seq++;
 	relay_header_only(c, st, &h);
 	return 0;
 }
@@ -1041,21 +1045,6 @@ static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 	return ret;
 }
 
-/* Removes the flushed part of an open packet from the file. */
-static void take_back_partial(struct evt_collection *c, struct out_stream *st)
-{
-	if (!st->partial)
-		return;
-	st->partial = false;
-	if (st->fd < 0 && local(c))
-		return;
-	c->stats.packets--;
-	c->stats.bytes -= (uint64_t)(st->size - st->partial_at);
-	if (st->fd >= 0 && ftruncate(st->fd, st->partial_at) == 0)
-		lseek(st->fd, st->partial_at, SEEK_SET);
-	st->size = st->partial_at;
-}
-
 /*
  * Discard mode: the open packet written as far as it was committed, at
  * most every FLUSH_MS, so that what a slow writer wrote reaches the trace
@@ -1086,8 +1075,6 @@ static int flush_open_packet(struct evt_collection *c, struct tracked *t,
 {
 	int64_t now = now_ms();
 	uint32_t commit;
-	off_t before;
-	int ret;
 
 	if (now - st->flushed_ms < FLUSH_MS)
 		return 0;
@@ -1097,23 +1084,12 @@ static int flush_open_packet(struct evt_collection *c, struct tracked *t,
 	/* Pairs with the writer's release of commit. */
 	commit = __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE);
 	if (commit <= sizeof(struct evt_packet_header) || commit > size ||
-	    (st->partial && st->partial_seq == produced &&
-	     st->partial_commit == commit) ||
+	    (st->pieces.part_upto && st->pieces.part_seq == produced &&
+	     st->pieces.part_upto == commit) ||
 	    __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) != produced)
 		return 0;	/* nothing new, or whole soon */
-	take_back_partial(c, st);
-	before = st->size;
-	ret = copy_packet(c, t, i, st, packets + (produced % count) * size, size,
-			  produced, commit, true);
-	if (ret < 0)
-		return -1;
-	if (ret > 0) {
-		st->partial = true;
-		st->partial_at = before;
-		st->partial_seq = produced;
-		st->partial_commit = commit;
-	}
-	return 0;
+	return copy_packet(c, t, i, st, packets + (produced % count) * size,
+			   size, produced, commit, true) < 0 ? -1 : 0;
 }
 
 /* A buffer read to its end: its final lost count out, its file closed. */
@@ -1265,8 +1241,6 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 		st->finished = true;
 		return 0;
 	}
-	if (st->partial && (produced > st->partial_seq || final))
-		take_back_partial(c, st);	/* written again, whole or longer */
 	for (seq = st->next_seq; seq < produced && !st->finished; seq++) {
 		ret = copy_packet(c, t, i, st,
 				  packets + (seq % count) * size, size,

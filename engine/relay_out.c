@@ -14,76 +14,24 @@ void evt_relay_out_init(struct evt_relay_out *o)
 	memset(o, 0, sizeof(*o));
 }
 
-static void fresh_state(struct evt_hdr_state *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->cpu = EVT_HDR_NO_CPU;
-}
-
-/* Reads the records in [from, to) after st: 0, st past them and *n
- * counted, or -1 when they do not read. */
-static int walk(const uint8_t *pkt, uint32_t from, uint32_t to,
-		struct evt_hdr_state *st, uint64_t *n,
-		evt_relay_layout_fn layout, void *ctx)
-{
-	while (from < to) {
-		const struct evt_event_layout *l;
-		struct evt_record rec;
-
-		if (evt_record_header(pkt + from, to - from, st, &rec) ||
-		    !(l = layout(ctx, rec.id)) ||
-		    evt_record_payload(&rec, l, to - from))
-			return -1;
-		from += rec.header_bytes + (uint32_t)rec.payload_size;
-		(*n)++;
-	}
-	return from == to ? 0 : -1;
-}
-
 void evt_relay_out_packet(struct evt_relay *r, struct evt_relay_out *o,
 			  const char *name, const struct evt_packet_header *h,
 			  const uint8_t *pkt, uint32_t content, bool partial,
-			  evt_relay_layout_fn layout, void *ctx)
+			  evt_layout_fn layout, void *ctx)
 {
-	uint8_t head[sizeof(struct evt_packet_header) + EVT_CPU_RECORD_BYTES];
-	struct evt_packet_header hh = *h;
 	struct evt_relay_packet_info info;
-	struct evt_hdr_state st, end;
-	uint32_t from = sizeof(hh);
-	unsigned cpu_len = 0;
-	uint64_t n = 0;
+	struct evt_packet_header hh;
+	struct evt_piece pc;
 
-	if (o->part_upto && o->part_seq == h->packet_seq_num) {
-		from = o->part_upto;
-		st = o->part_st;
-	} else {
-		o->part_upto = 0;
-		o->part_events = 0;
-		fresh_state(&st);
-	}
-	if (content <= from && (partial || from > sizeof(hh))) {
+	if (!evt_pieces_cut(&o->pieces, h, pkt, content, partial, layout, ctx,
+			    &pc)) {
 		if (!partial)
-			o->part_upto = 0;	/* all of it went in pieces */
+			evt_pieces_forget(&o->pieces);	/* all of it went */
 		return;
 	}
-	end = st;
-	if (partial && walk(pkt, from, content, &end, &n, layout, ctx))
-		return;		/* it goes whole, later */
-	if (from > sizeof(hh)) {
-		struct evt_hdr_state cpu_st = st;
-
-		cpu_len = evt_hdr_put_cpu(head + sizeof(hh), &cpu_st, st.ts,
-					  st.cpu);
-		hh.timestamp_begin = st.ts;
-		hh.first_event = h->first_event + o->part_events;
-	}
-	if (partial)
-		hh.timestamp_end = end.ts;
-	hh.content_size = hh.packet_size =
-		(uint64_t)(sizeof(hh) + cpu_len + content - from) * 8;
-	hh.packet_seq_num = o->seq;
-	hh.events_discarded = h->events_discarded + o->lost;
-	memcpy(head, &hh, sizeof(hh));
+	memcpy(&hh, pc.head, sizeof(hh));
+	hh.events_discarded += o->lost;
+	memcpy(pc.head, &hh, sizeof(hh));
 	info.timestamp_begin = hh.timestamp_begin;
 	info.timestamp_end = hh.timestamp_end;
 	info.events_discarded = hh.events_discarded;
@@ -92,28 +40,18 @@ void evt_relay_out_packet(struct evt_relay *r, struct evt_relay_out *o,
 	if (!o->id)
 		o->id = evt_relay_stream(r, name) + 1;
 	if (!o->id ||
-	    evt_relay_packet(r, o->id - 1, head, sizeof(hh) + cpu_len, pkt + from,
-			     content - from, &info)) {
+	    evt_relay_packet(r, o->id - 1, pc.head, pc.head_len, pc.body,
+			     pc.body_len, &info)) {
 		if (partial)
 			return;		/* it goes whole, later */
 		/* Lost: its records count in the stream's next packet. */
-		end = st;
-		walk(pkt, from, content, &end, &n, layout, ctx);
-		o->lost += n;
-		o->part_upto = 0;
+		o->lost += evt_piece_records(&pc, layout, ctx);
+		evt_pieces_forget(&o->pieces);
 		return;
 	}
-	o->seq++;
+	evt_pieces_done(&o->pieces, &pc);
 	o->lost_told = o->lost;
 	o->last = *h;
-	if (partial) {
-		o->part_seq = h->packet_seq_num;
-		o->part_upto = content;
-		o->part_st = end;
-		o->part_events += n;
-	} else {
-		o->part_upto = 0;
-	}
 }
 
 void evt_relay_out_end(struct evt_relay *r, struct evt_relay_out *o)
@@ -123,7 +61,7 @@ void evt_relay_out_end(struct evt_relay *r, struct evt_relay_out *o)
 
 		h.timestamp_begin = h.timestamp_end;
 		h.packet_seq_num = UINT64_MAX;	/* a packet of its own */
-		o->part_upto = 0;
+		evt_pieces_forget(&o->pieces);
 		evt_relay_out_packet(r, o, "", &h, (const uint8_t *)&h, sizeof(h),
 				     false, NULL, NULL);
 	}

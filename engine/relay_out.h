@@ -1,15 +1,10 @@
 /*
  * relay_out.h - a recording's packets and metadata as a relay gets them.
  *
- * A local trace takes back the flushed part of an open packet before it
- * writes the packet again (collection.c); what went over the network
- * cannot be taken back.  So the open packet goes to the relay in pieces,
- * each a CTF packet of its own: the first from the packet's start, each
- * later one from where the one before ended, opened by a CPU record that
- * gives the whole time and CPU of the record before it (so its compact
- * headers read right).  Pieces are numbered on in packet_seq_num, and the
- * events of packets the relay's queue refused are added to the
- * events_discarded of the stream's next packet.
+ * An open packet goes in pieces (packet_pieces.h), numbered with the
+ * relay stream's own packet_seq_num; the events of packets the relay's
+ * queue refused are added to the events_discarded of the stream's next
+ * packet.
  */
 #ifndef EVT_ENGINE_RELAY_OUT_H
 #define EVT_ENGINE_RELAY_OUT_H
@@ -18,6 +13,7 @@
 #include <stdint.h>
 
 #include "layout.h"
+#include "packet_pieces.h"
 #include "record.h"
 #include "relay.h"
 #include "trace_index.h"
@@ -25,20 +21,11 @@
 struct evt_relay_out {
 	int id;				/* the relay's stream + 1; 0 before use
 					 * (all zero: a fresh state) */
-	uint64_t seq;			/* next packet_seq_num */
 	uint64_t lost;			/* events refused, added on */
 	uint64_t lost_told;		/* of them, in a packet queued */
 	struct evt_packet_header last;	/* the last packet's, as given */
-	/* The open packet, partly sent. */
-	uint64_t part_seq;		/* its writer's packet_seq_num */
-	uint32_t part_upto;		/* bytes sent of it; 0: none */
-	uint64_t part_events;		/* records sent of it */
-	struct evt_hdr_state part_st;	/* after the last record sent */
+	struct evt_pieces pieces;
 };
-
-/* The layout of event id of the stream's class, or NULL. */
-typedef const struct evt_event_layout *(*evt_relay_layout_fn)(void *ctx,
-							     uint16_t id);
 
 void evt_relay_out_init(struct evt_relay_out *o);
 /*
@@ -51,7 +38,7 @@ void evt_relay_out_init(struct evt_relay_out *o);
 void evt_relay_out_packet(struct evt_relay *r, struct evt_relay_out *o,
 			  const char *name, const struct evt_packet_header *h,
 			  const uint8_t *pkt, uint32_t content, bool partial,
-			  evt_relay_layout_fn layout, void *ctx);
+			  evt_layout_fn layout, void *ctx);
 /* The stream is done with: events refused since its last packet go in a
  * header-only one; the next packet starts another stream. */
 void evt_relay_out_end(struct evt_relay *r, struct evt_relay_out *o);
