@@ -121,44 +121,49 @@ static void register_site(struct evt_site *site, const char *module,
 {
 	struct evt_printk_format f;
 	struct evt__site_rt *rt;
-	char path[1040], base[1024], err[256];
+	char path[1040], err[256];
 	uint32_t id = UINT32_MAX;
-	int reused, k;
+	int reused, k, n;
+	bool refused;
 
 	*id_out = UINT32_MAX;
-	snprintf(base, sizeof(base), "printk/%s/%s/%u", module,
-		 source_path(site->file), site->line);
-	if (evt_printk_parse(site->format, &f, err, sizeof(err))) {
+	/* The path, and room after it for a -k when it is taken. */
+	n = snprintf(path, 1024, "printk/%s/%s/%u", module,
+		     source_path(site->file), site->line);
+	if (n < 0)
+		n = 0;
+	else if (n > 1023)
+		n = 1023;
+	refused = evt_printk_parse(site->format, &f, err, sizeof(err)) != 0;
+	if (refused) {
 		char shown[256];
 
 		/* Said by the tools that would enable it (ls, record...), not
 		 * here at every start: registered refused. */
-		evt__debug("%s: format \"%s\": %s; this site stays off", base,
+		evt__debug("%s: format \"%s\": %s; this site stays off", path,
 			   escape(site->format, shown, sizeof(shown)), err);
-		for (k = 0; k < 1000 && id == UINT32_MAX; k++) {
-			if (k == 0)
-				snprintf(path, sizeof(path), "%s", base);
-			else
-				snprintf(path, sizeof(path), "%s-%d", base, k);
-			id = evt__event_add_refused_locked(path, site->format,
-							   site_func(site), &reused);
-		}
+	}
+	for (k = 0; k < 1000 && id == UINT32_MAX; k++) {
+		if (k)
+			snprintf(path + n, sizeof(path) - (size_t)n, "-%d", k);
+		id = refused ? evt__event_add_refused_locked(path, site->format,
+							     site_func(site),
+							     &reused) :
+			       evt__event_add_site_locked(path, site->format,
+							  f.arg_types, f.nargs,
+							  site_func(site),
+							  &reused);
+	}
+	if (refused) {
 		if (id < UINT32_MAX - 1)
 			*id_out = id;	/* unloaded with its module */
 		site_stays_off(site);
 		return;
 	}
-	for (k = 0; k < 1000 && id == UINT32_MAX; k++) {
-		if (k == 0)
-			snprintf(path, sizeof(path), "%s", base);
-		else
-			snprintf(path, sizeof(path), "%s-%d", base, k);
-		id = evt__event_add_site_locked(path, site->format, f.arg_types,
-						f.nargs, site_func(site), &reused);
-	}
 	if (id >= UINT32_MAX - 1) {
+		path[n] = '\0';
 		evt__warn("%s: cannot register (registry full); this site stays off",
-			  base);
+			  path);
 		site_stays_off(site);
 		return;
 	}
@@ -230,6 +235,9 @@ EVT_API void evt__module_register(struct evt_module *module,
 	uint32_t i, j, n;
 
 	pthread_mutex_lock(&evt__proc.lock);
+	if (!module->registered)
+		evt__tables_expect((uint32_t)(stop - start) +
+				   (uint32_t)(events_stop - events_start));
 	if (module->registered || evt__process_init_locked())
 		goto out_unlock;
 	module->registered = 1;

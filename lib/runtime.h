@@ -110,6 +110,9 @@ extern struct evt__process evt__proc;
 
 /* process.c */
 int evt__process_init_locked(void);
+/* A module is about to register this many events: the tables take huge
+ * pages for a large one. */
+void evt__tables_expect(uint32_t more);
 uint32_t evt__event_add_locked(const char *path, const char *format,
 			       uint16_t kind, const uint8_t *types,
 			       uint8_t nargs, uint32_t parent, int *reused);
