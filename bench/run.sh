@@ -50,8 +50,12 @@ instr() {
 	command -v valgrind >/dev/null || { echo n/a; return; }
 	c() { valgrind --tool=callgrind --toggle-collect='run_*' --callgrind-out-file=/dev/null \
 		"$bench" "$1" "$2" 1 1 2>&1 |
-		sed -n 's/.*Collected : //p'; }
+		sed -n 's/.*Collected : //p' | tail -1; }
 	a=$(c "$1" 100000); b=$(c "$1" 1100000); e1=$(c empty 100000); e2=$(c empty 1100000)
+	# A run that printed no count (seen once) is said, not counted as 0.
+	case "$a.$b.$e1.$e2" in
+	*[!0-9.]* | .* | *..* | *.) echo "n/a (callgrind printed no count)"; return;;
+	esac
 	printf '%.2f' "$(echo "($b - $a - ($e2 - $e1)) / 1000000" | bc -l)"
 }
 
@@ -384,7 +388,11 @@ out=$here/results/$(date +%F).md
 	echo "|---|---|---|---|---|---|---|"
 	cat "$work/w3"
 	echo
-	echo "No loss up to $w3_ok M events/s in all; loss from $w3_first_loss M events/s."
+	if [ "$w3_first_loss" = none ]; then
+		echo "No loss at any rate offered (up to $w3_ok M events/s)."
+	else
+		echo "No loss up to $w3_ok M events/s in all; loss from $w3_first_loss M events/s."
+	fi
 	echo "LTTng-UST, the same burst as fast as it goes into its default channel: $w3_lttng."
 	echo
 	echo "## The cost of record --relay: W3 to a trace directory and to lttng-relayd on this machine"
