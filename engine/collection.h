@@ -75,6 +75,8 @@ struct evt_collection_stats {
 	uint64_t lost;			/* recorded in the trace */
 	uint64_t lost_unbuffered;	/* no buffer could be had */
 	uint64_t wakeups;		/* sleeps a writer ended */
+	uint64_t step_offs;		/* times the recorder left a writer's
+					 * CPU (collection.c) */
 	uint32_t processes;
 	uint64_t kernel_events;		/* kernel tracepoint records */
 	uint64_t events_at_least;	/* drained: every packet's events but
