@@ -954,6 +954,11 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 			    layout_of, &x, &pc)) {
 		if (!flush)
 			evt_pieces_forget(&st->pieces);	/* all of it went */
+		/* The relay may still miss a piece its queue refused. */
+		if (c->relay)
+			evt_relay_out_packet(c->relay, &st->relay, st->name, &h,
+					     pkt, (uint32_t)content, flush,
+					     layout_of, &x);
 		return 0;
 	}
 	st->last_discarded = h.events_discarded + st->lost_base;

@@ -122,9 +122,7 @@ expect_eq "$(cat "$T/out")" "open: relay_buffer_mib 4097: 1 to 4096, or 0" "a re
 
 # 3. Misbehaving relays: the program runs to its end (exit 0, its events
 # all in the local copy); record ends within its bounds and says why.
-fake() {	# BEHAVIOUR: a fake relay on port $F, its pid in FAKE
-	F=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	python3 -c '
+FAKE_PY='
 import os, socket, sys, time
 how, port = sys.argv[1], int(sys.argv[2])
 ls = socket.socket(); ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -140,11 +138,22 @@ while True:
     elif how == "close":
         c.recv(10); c.close(); d.close()
     # "silent": accepts and never reads
-' "$1" "$F" "$T/fake.ready" 2>/dev/null &
-	FAKE=$!
-	BG_PIDS="$BG_PIDS $FAKE"
-	# (Not probed by connecting: it takes connections in pairs.)
-	for _ in $(seq 100); do [ -e "$T/fake.ready" ] && rm "$T/fake.ready" && return; sleep 0.05; done
+'
+fake() {	# BEHAVIOUR: a fake relay on port $F, its pid in FAKE
+	# Two ports free when looked at; one taken before the fake binds it
+	# (the fake once did not listen) makes it exit: another pair.
+	for _ in 1 2 3; do
+		F=$(free_ports3)
+		python3 -c "$FAKE_PY" "$1" "$F" "$T/fake.ready" 2>/dev/null &
+		FAKE=$!
+		BG_PIDS="$BG_PIDS $FAKE"
+		# (Not probed by connecting: it takes connections in pairs.)
+		for _ in $(seq 100); do
+			[ -e "$T/fake.ready" ] && rm "$T/fake.ready" && return
+			running "$FAKE" || break
+			sleep 0.05
+		done
+	done
 	fail "the fake relay did not listen"
 }
 for how in garbage close silent; do
