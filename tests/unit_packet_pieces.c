@@ -27,7 +27,7 @@ static const struct rec recs[] = {
 
 static void write_packet(struct evt_packet_header *h)
 {
-	struct evt_hdr_state st;
+	struct evt_hdr_state st = { 0 };
 	uint32_t off = sizeof(*h);
 	unsigned k;
 
@@ -53,7 +53,7 @@ static void write_packet(struct evt_packet_header *h)
 static void check_piece(const struct evt_piece *pc, unsigned from, unsigned to)
 {
 	uint8_t buf[4096];
-	struct evt_hdr_state st;
+	struct evt_hdr_state st = { 0 };
 	uint32_t len = pc->head_len - sizeof(struct evt_packet_header);
 	uint32_t off = 0;
 	unsigned k = from;
