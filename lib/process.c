@@ -356,16 +356,16 @@ static uint32_t hash_path(const char *s)
 	return h;
 }
 
-/* The event named path, or -1 with *free the place its id would take in
- * the hash (the path hashed once per registration). */
-static int event_find_locked(const char *path, uint32_t *free)
+/* The event named path, or -1 with *place where its id would go in the
+ * hash (the path hashed once per registration). */
+static int event_find_locked(const char *path, uint32_t *place)
 {
 	uint32_t mask = 2 * EVT_MAX_EVENTS - 1, i = hash_path(path) & mask;
 
 	for (; evt__proc.hash[i]; i = (i + 1) & mask)
 		if (!strcmp(evt__proc.events[evt__proc.hash[i] - 1].path, path))
 			return (int)evt__proc.hash[i] - 1;
-	*free = i;
+	*place = i;
 	return -1;
 }
 
