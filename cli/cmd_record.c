@@ -58,7 +58,8 @@ static void catch_stop_signals(void)
 }
 
 /* What draining cost this process (the engine; the command is not in it). */
-static void print_engine_cpu(uint64_t bytes, uint64_t wakeups)
+static void print_engine_cpu(uint64_t bytes, uint64_t wakeups,
+			     uint64_t step_offs)
 {
 	struct rusage ru;
 	double cpu;
@@ -74,8 +75,9 @@ static void print_engine_cpu(uint64_t bytes, uint64_t wakeups)
 		(unsigned long long)bytes);
 	if (cpu > 0)
 		fprintf(stderr, ": %.0f MB per CPU second", bytes / cpu / 1e6);
-	fprintf(stderr, "; woken %llu times by writers\n",
-		(unsigned long long)wakeups);
+	fprintf(stderr, "; woken %llu times by writers; left a writer's CPU "
+		"%llu times\n", (unsigned long long)wakeups,
+		(unsigned long long)step_offs);
 }
 
 static int parse_u32(const char *opt, const char *arg, uint32_t *out)
@@ -597,7 +599,8 @@ int cmd_record(int argc, char **argv)
 		if (o.relay)
 			print_relay_stats(&stats, relay_host);
 		if (show_stats)
-			print_engine_cpu(stats.bytes, stats.wakeups);
+			print_engine_cpu(stats.bytes, stats.wakeups,
+					 stats.step_offs);
 	}
 out:
 	evt_collection_destroy(c);

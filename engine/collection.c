@@ -143,8 +143,7 @@ struct evt_collection {
 	bool woken;		/* the last wait ended early */
 	/* Stepping off a writer's CPU (evt_collection_run only). */
 	bool may_move;
-	bool affinity_saved;
-	cpu_set_t affinity;	/* as it was before any step */
+	cpu_set_t affinity;	/* as it was when the run began */
 	int64_t step_checked_ms;
 	int64_t stepped_until_ms;	/* 0: not stepped off */
 	bool finishing;		/* the last look: report what is out of reach */
@@ -949,6 +948,7 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 		return 0;	/* nothing in it */
 	h.stream_id = t->cls;
 	h.events_discarded += st->extra_lost;
+	st->last_discarded = h.events_discarded;
 	h.events_discarded -= st->lost_base;
 	if (!evt_pieces_cut(&st->pieces, &h, pkt, (uint32_t)content, flush,
 			    layout_of, &x, &pc)) {
@@ -961,7 +961,6 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 					     layout_of, &x);
 		return 0;
 	}
-	st->last_discarded = h.events_discarded + st->lost_base;
 	memcpy(&out, pc.head, sizeof(out));
 	st->last_ts = out.timestamp_end;
 	if (out_write(c, t, i, st, pc.head, pc.head_len, pc.body,
@@ -1098,10 +1097,8 @@ static int flush_open_packet(struct evt_collection *c, struct tracked *t,
 	/* Pairs with the writer's release of commit. */
 	commit = __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE);
 	if (commit <= sizeof(struct evt_packet_header) || commit > size ||
-	    (st->pieces.part_upto && st->pieces.part_seq == produced &&
-	     st->pieces.part_upto == commit) ||
 	    __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) != produced)
-		return 0;	/* nothing new, or whole soon */
+		return 0;	/* nothing, or whole soon */
 	return copy_packet(c, t, i, st, packets + (produced % count) * size,
 			   size, produced, commit, true) < 0 ? -1 : 0;
 }
@@ -1191,8 +1188,8 @@ static int snapshot_tbuf(struct evt_collection *c, struct tracked *t,
  * packet on, so that the many threads that write a few events do not
  * each get a whole buffer.  Pages the writer has not reached yet may so
  * be allocated early, ALLOCATE_AHEAD at most per buffer; they are charged
- * to the recorder's memory cgroup.  Never past the file's end (a process
- * may have shrunk it).
+ * to the recorder's memory cgroup.  The file is never made longer (a
+ * process may have shrunk it).
  */
 #define ALLOCATE_AHEAD (2u << 20)
 
@@ -1204,8 +1201,9 @@ static void allocate_ahead(struct evt_collection *c, struct tracked *t,
 
 	if (st->allocated >= total || c->o.snapshot || produced == 0)
 		return;
-	want = (produced % count + 1) * (uint64_t)size + ALLOCATE_AHEAD;
-	if (produced >= count || want > total)
+	want = produced >= count ? total :
+	       (produced + 1) * (uint64_t)size + ALLOCATE_AHEAD;
+	if (want > total)
 		want = total;
 	if (want <= st->allocated)
 		return;
@@ -1222,9 +1220,9 @@ static void allocate_ahead(struct evt_collection *c, struct tracked *t,
  * only between the writer's time slices, milliseconds apart, in which a
  * buffer of 1 MiB overflows (one writer at full speed lost 5-7% of its
  * events that way on 2 CPUs, none with the two pinned apart).  So a
- * recorder that finds a buffer half full looks where its writer runs
- * (every CHECK_MS at most) and, when that is its own CPU, leaves it: its
- * affinity, less that CPU, for STEP_OFF_MS.  Only the CLI's recorder
+ * recorder that finds a buffer a quarter full looks where its writer runs
+ * (every STEP_CHECK_MS at most) and, when that is its own CPU, leaves it:
+ * its affinity, less that CPU, for STEP_OFF_MS.  Only the CLI's recorder
  * (evt_collection_run), never a consumer's thread.
  */
 #define STEP_CHECK_MS 10
@@ -1264,11 +1262,6 @@ static void step_off_writer(struct evt_collection *c, int pid, int tid)
 	theirs = task_cpu(pid, tid);
 	if (theirs < 0 || theirs >= CPU_SETSIZE || theirs != sched_getcpu())
 		return;
-	if (!c->affinity_saved) {
-		if (sched_getaffinity(0, sizeof(c->affinity), &c->affinity))
-			return;
-		c->affinity_saved = true;
-	}
 	set = c->affinity;
 	CPU_CLR(theirs, &set);
 	if (CPU_COUNT(&set) && sched_setaffinity(0, sizeof(set), &set) == 0) {
@@ -1277,9 +1270,10 @@ static void step_off_writer(struct evt_collection *c, int pid, int tid)
 	}
 }
 
-static void step_back(struct evt_collection *c)
+/* The affinity the run began with, once the step is over (or now). */
+static void step_back(struct evt_collection *c, bool now)
 {
-	if (c->stepped_until_ms && now_ms() >= c->stepped_until_ms) {
+	if (c->stepped_until_ms && (now || now_ms() >= c->stepped_until_ms)) {
 		sched_setaffinity(0, sizeof(c->affinity), &c->affinity);
 		c->stepped_until_ms = 0;
 	}
@@ -1811,13 +1805,13 @@ int evt_collection_run(struct evt_collection *c,
 {
 	int idle_ms = POLL_MIN_MS, max_ms = POLL_MAX_MS, n;
 
-	c->may_move = true;
+	c->may_move = sched_getaffinity(0, sizeof(c->affinity), &c->affinity) == 0;
 	/* Writers that wait for us (--block) are not kept waiting by our
 	 * own back-off: look at least twice in their wait. */
 	if (c->o.block_us && c->o.block_us / 2000 < POLL_MAX_MS)
 		max_ms = c->o.block_us / 2000 ? (int)(c->o.block_us / 2000) : POLL_MIN_MS;
 	while (!done(c, ctx)) {
-		step_back(c);
+		step_back(c, false);
 		n = evt_collection_poll(c, err, err_size);
 		if (n < 0)
 			return -1;
@@ -1833,10 +1827,7 @@ int evt_collection_run(struct evt_collection *c,
 			idle_ms = idle_ms * 2 > max_ms ? max_ms : idle_ms * 2;
 		}
 	}
-	if (c->stepped_until_ms) {	/* the caller's affinity, as it was */
-		c->stepped_until_ms = 1;
-		step_back(c);
-	}
+	step_back(c, true);
 	return 0;
 }
 

@@ -22,7 +22,8 @@ static void site(int i, int x)
     f.write('''\t}
 }
 
-/* many_sites CHILDREN: child k writes site k %% %d, then the parent site 0. */
+/* many_sites CHILDREN [wait]: child k writes site k %% %d, then the parent
+ * site 0. */
 int main(int argc, char **argv)
 {
 \tint children = argc > 1 ? atoi(argv[1]) : 0, k;
@@ -44,6 +45,11 @@ int main(int argc, char **argv)
 \t}
 \tsite(0, -1);
 \tprintf("sites %%d children %%d\\n", %d, children);
+\tif (argc > 2) {\t/* many_sites CHILDREN wait: then waits for a signal */
+\t\tprintf("ready %%d\\n", (int)getpid());
+\t\tfflush(stdout);
+\t\tpause();
+\t}
 \treturn 0;
 }
 ''' % (n, n, n))

@@ -23,3 +23,22 @@ for f in metadata evtrace/index; do
 	[ "$size" -lt 1048576 ] || fail "$f is $size bytes, not under 1 MiB"
 done
 bt_agrees "$T/tr"
+
+# 2000 sites ask for a huge page for the event table (lib/process.c):
+# the process, outside any recording, holds one where the kernel gives
+# them on request (THP "always" or "madvise").
+thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo "[never]")
+case $thp in
+*"[never]"*) echo "not checked: transparent huge pages are off here ($thp)" ;;
+*)
+	"$MANY_SITES" 0 wait >"$T/wait.out" &
+	BG_PIDS="$BG_PIDS $!"
+	for _ in $(seq 100); do grep -q ready "$T/wait.out" && break; sleep 0.05; done
+	pid=$(sed -n 's/^ready //p' "$T/wait.out")
+	[ -n "$pid" ] || fail "many_sites 0 wait did not start"
+	huge=$(sed -n 's/^AnonHugePages: *\([0-9]*\) kB/\1/p' "/proc/$pid/smaps_rollup")
+	[ "${huge:-0}" -ge 2048 ] ||
+		fail "2000 sites: ${huge:-no} kB of huge pages, not the event table's 2048"
+	kill "$pid"
+	;;
+esac

@@ -16,7 +16,7 @@ taskset -c 1 sh -c 'while :; do :; done' &
 BG_PIDS="$BG_PIDS $!"
 taskset -c 1 sh -c 'while :; do :; done' &
 BG_PIDS="$BG_PIDS $!"
-taskset -c 0,1 "$EVTRACE" record -q -o "$T/tr" -- taskset -c 0 "$TRACEE" burst 1000000000 \
+taskset -c 0,1 "$EVTRACE" record -q --stats -o "$T/tr" -- taskset -c 0 "$TRACEE" burst 1000000000 \
 	2>"$T/rec.err" &
 rec=$!
 BG_PIDS="$BG_PIDS $rec"
@@ -28,12 +28,14 @@ for _ in $(seq 1000); do
 	[ -n "$a" ] || break
 	sleep 0.01
 done
-pkill -9 -f "$TRACEE burst 1000000000" || true
+pkill -9 -P "$rec" || true	# the program, not its recorder
 wait $rec || true
 [ -n "$seen" ] || fail "the recorder never left CPU 0, where the writer ran: $(cat "$T/rec.err")"
+grep -q "left a writer's CPU [1-9][0-9]* times" "$T/rec.err" ||
+	fail "record --stats does not count the step: $(cat "$T/rec.err")"
 
 # Pinned to the writer's CPU by its user: it stays there.
-taskset -c 0 "$EVTRACE" record -q -o "$T/tr2" -- taskset -c 0 "$TRACEE" burst 1000000000 \
+taskset -c 0 "$EVTRACE" record -q --stats -o "$T/tr2" -- taskset -c 0 "$TRACEE" burst 1000000000 \
 	2>"$T/rec2.err" &
 rec=$!
 BG_PIDS="$BG_PIDS $rec"
@@ -42,6 +44,8 @@ for _ in $(seq 50); do
 	[ -z "$a" ] || [ "$a" = 0 ] || fail "a recorder allowed CPU 0 only changed its affinity to $a"
 	sleep 0.01
 done
-pkill -9 -f "$TRACEE burst 1000000000" || true
+pkill -9 -P "$rec" || true	# the program, not its recorder
 wait $rec || true
+grep -q "left a writer's CPU 0 times" "$T/rec2.err" ||
+	fail "a recorder pinned by its user stepped off: $(cat "$T/rec2.err")"
 echo "ok: the recorder left the writer's CPU; pinned, it stayed"

@@ -289,6 +289,17 @@ static int mode_burst(long n)
 	return 0;
 }
 
+/* A burst of n, then "ready PID" and a wait for a signal: the buffer
+ * stays as the burst left it. */
+static int mode_burst_wait(long n)
+{
+	mode_burst(n);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	pause();
+	return 0;
+}
+
 /* Idle for idle_ms (the recorder backs off), then n "burst" events at
  * per_ms events a millisecond, in batches of 50.  Tracing, which may wake
  * the recorder by a system call, must leave errno as it was. */
@@ -638,6 +649,8 @@ int main(int argc, char **argv)
 		ret = mode_nested(atoi(argv[2]));
 	else if (!strcmp(mode, "burst") && argc == 3)
 		ret = mode_burst(atol(argv[2]));
+	else if (!strcmp(mode, "burst-wait") && argc == 3)
+		ret = mode_burst_wait(atol(argv[2]));
 	else if (!strcmp(mode, "paced") && argc == 5)
 		ret = mode_paced(atol(argv[2]), atol(argv[3]), atol(argv[4]));
 	else if (!strcmp(mode, "crash") && argc == 3)
