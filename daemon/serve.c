@@ -284,15 +284,24 @@ worker(const struct client *c, int out, int err, evt_command_fn run)
 	char numbers[64];
 	int argc = build_argv(c, argv, pids, sizeof(pids), numbers);
 
-	/* Killed with the daemon, it still ends its trace properly. */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
 		_exit(1);
 	if (c->output_fd >= 0) {
 		if (dup2(c->output_fd, OUTPUT_FD) < 0)
 			_exit(1);
-		evt_policy_output_owner(c->peer.uid, c->peer.gid);
+		evt_policy_output_owner(c->peer.uid);
 	}
+	if (c->peer.uid != 0) {
+		char why[200];
+
+		if (evt_act_as_client(c->peer.uid, c->peer.gid, why, sizeof(why))) {
+			fprintf(stderr, "evtrace: %s: %s\n", c->verb, why);
+			_exit(1);
+		}
+	}
+	/* Killed with the daemon, it still ends its trace properly.  Set
+	 * after the credentials: changing them clears it. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (c->restricted)
 		evt_policy_cap_any_only();
 	if (c->info.rundir[0])

@@ -4,6 +4,9 @@
 #ifndef EVT_DAEMON_SERVE_H
 #define EVT_DAEMON_SERVE_H
 
+#include <stddef.h>
+#include <sys/types.h>
+
 /* Runs evtrace's command argv[0] (ls, record, ...); its exit status. */
 typedef int (*evt_command_fn)(int argc, char **argv);
 
@@ -14,5 +17,13 @@ typedef int (*evt_command_fn)(int argc, char **argv);
  * the command has ended.
  */
 void evt_serve(int sock, evt_command_fn run);
+
+/*
+ * In a worker, before any thread: files are created and written as uid
+ * and gid (their owner from the start, their quotas and reserved blocks
+ * applying), while the worker keeps root's access to the run directory
+ * it serves (act_as_client.c).  0, or -1 with err set.
+ */
+int evt_act_as_client(uid_t uid, gid_t gid, char *err, size_t err_size);
 
 #endif

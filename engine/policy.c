@@ -10,7 +10,6 @@
 static bool cap_any_only;
 static bool owner_set;
 static uid_t owner_uid;
-static gid_t owner_gid;
 
 void evt_policy_cap_any_only(void)
 {
@@ -40,23 +39,13 @@ bool evt_policy_may_record(const struct evt_ctl_event *e)
 	return !cap_any_only || evt_event_cap_any(e);
 }
 
-void evt_policy_output_owner(uid_t uid, gid_t gid)
+void evt_policy_output_owner(uid_t uid)
 {
 	owner_set = true;
 	owner_uid = uid;
-	owner_gid = gid;
 }
 
 uid_t evt_policy_output_uid(void)
 {
 	return owner_set ? owner_uid : geteuid();
-}
-
-bool evt_policy_output_given(uid_t *uid, gid_t *gid)
-{
-	if (owner_set) {
-		*uid = owner_uid;
-		*gid = owner_gid;
-	}
-	return owner_set;
 }

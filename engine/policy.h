@@ -2,7 +2,7 @@
  * policy.h - what an engine acting for someone else may do.  evtraced
  * serves users who are not privileged towards the processes they trace:
  * for them it records only events flagged CAP_ANY, and writes the trace
- * into a directory they handed over, as theirs.  An engine run by a user
+ * into a directory they handed over, as them.  An engine run by a user
  * for their own processes leaves both unset.
  */
 #ifndef EVT_ENGINE_POLICY_H
@@ -24,13 +24,12 @@ const struct evt_ctl_event *evt_uncapped_event(const struct evt_ctl *ctl,
 /* Whether this engine may record the fields of event e. */
 bool evt_policy_may_record(const struct evt_ctl_event *e);
 /*
- * Trace directories are owned by uid, not by the engine's user, and every
- * file the engine creates in them is given to uid and gid.
+ * Trace directories are owned by uid, not by the engine's user: evtraced's
+ * worker creates their files with uid's filesystem credentials, so that
+ * they are uid's from the start (daemon/act_as_client.c).
  */
-void evt_policy_output_owner(uid_t uid, gid_t gid);
-/* The owner a trace directory must have, and whether files are given
- * away (then *gid is set). */
+void evt_policy_output_owner(uid_t uid);
+/* The owner a trace directory must have. */
 uid_t evt_policy_output_uid(void);
-bool evt_policy_output_given(uid_t *uid, gid_t *gid);
 
 #endif

@@ -270,17 +270,6 @@ int evt_trace_dir_open(struct evt_trace_dir *d, const char *path, char *err,
 		snprintf(err, err_size, "%s: %s", sub_path, strerror(errno));
 		goto fail;
 	}
-	{
-		uid_t uid;
-		gid_t gid;
-
-		/* Made for someone else (evtraced): theirs, as the files. */
-		if (evt_policy_output_given(&uid, &gid) &&
-		    fchownat(d->fd, "evtrace", uid, gid, AT_SYMLINK_NOFOLLOW)) {
-			snprintf(err, err_size, "%s: %s", sub_path, strerror(errno));
-			goto fail;
-		}
-	}
 	d->sub_fd = open_own_dir(d->fd, "evtrace", sub_path, err, err_size);
 	if (d->sub_fd < 0)
 		goto fail;
@@ -304,15 +293,7 @@ int evt_trace_dir_create(const struct evt_trace_dir *d, int sub, const char *nam
 {
 	int fd = openat(sub ? d->sub_fd : d->fd, name,
 			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	uid_t uid;
-	gid_t gid;
 
-	if (fd >= 0 && evt_policy_output_given(&uid, &gid) && fchown(fd, uid, gid)) {
-		evt_trace_dir_error(d, sub, name, errno, err, err_size);
-		close(fd);
-		unlinkat(sub ? d->sub_fd : d->fd, name, 0);
-		return -1;
-	}
 	if (fd < 0)
 		evt_trace_dir_error(d, sub, name, errno, err, err_size);
 	return fd;

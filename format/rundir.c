@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -166,9 +167,11 @@ int evt_rundir_openat(const struct evt_rundir *rd, const char *name, int flags,
 				      "%s, not a regular file", evt_file_kind(st.st_mode));
 		return fail(err, err_size, rd->path, name, saved, -1);
 	}
-	/* Root making a file in a user's directory leaves it to the user. */
-	if ((flags & O_CREAT) && geteuid() == 0 && rd->owner != 0 &&
-	    fstat(fd, &st) == 0 && st.st_uid == 0 &&
+	/* Root making a file in a user's directory leaves it to the user,
+	 * by its fd: acting as someone else (evtraced's worker acts as its
+	 * client), it would be theirs.  Only a file this call made. */
+	if ((flags & O_CREAT) && geteuid() == 0 && fstat(fd, &st) == 0 &&
+	    st.st_uid != rd->owner && st.st_uid == (uid_t)setfsuid((uid_t)-1) &&
 	    fchown(fd, rd->owner, rd->group) && errno != EPERM)
 		return fail(err, err_size, rd->path, name, errno, fd);
 	if (check_file(rd, fd, name, err, err_size)) {

@@ -8,64 +8,7 @@
 # directory that is not the client's, and its own death mid-recording.
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (test users, a daemon)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
-make_team
-cp "$TYPED" "$CONSUME" "$T/bin/"
-cp -L "$BUILD/engine/libevtrace-consumer.so.0" "$T/bin/"
-cp -L "$BUILD/tests/libtyped_lib.so" "$T/bin/"
-SOCK=$T/evtraced.sock
-mkdir -m 755 "$T/bob" "$T/carol" && chown evt-bob "$T/bob" && chown evt-carol "$T/carol"
-mkdir -m 700 "$R/alice" && chown evt-alice "$R/alice"
-chmod 755 "$R"
-
-as() {	# as USER[+team] CMD...: with the daemon's socket named
-	u=${1%+team}
-	groups=--clear-groups
-	[ "$u" = "$1" ] || groups=--groups=$TEAM
-	shift
-	${AS_EXEC:-} setpriv --reuid="$u" --regid="$(id -g "$u")" $groups \
-		env LD_LIBRARY_PATH="$T/bin" EVTRACE_DAEMON_SOCKET="$SOCK" "$@"
-}
-# In the background ("as_bg ... &"), so that $! is the command's pid.
-as_bg() { AS_EXEC=exec; as "$@"; }
-# Runs as a user a command that must exit $2, its stderr in $T/err.
-as_status() {
-	u=$1; want=$2; shift 2
-	set +e; as "$u" "$@" >"$T/out" 2>"$T/err"; got=$?; set -e
-	[ "$got" = "$want" ] || { cat "$T/err" >&2; fail "$u: '$*' exited $got, expected $want"; }
-}
-# Alice's program, fed through a FIFO: "serve" emits N rows per number.
-start_served() {	# start_served NAME [ENV=VALUE]
-	mkfifo -m 600 "$T/$1.in"
-	exec 8<>"$T/$1.in"
-	setpriv --reuid=evt-alice --regid="$(id -g evt-alice)" --clear-groups \
-		env LD_LIBRARY_PATH="$T/bin" EVTRACE_RUNDIR="$R/alice/run" ${2:-} \
-		"$T/bin/typed" serve <&8 >"$T/$1.out" 2>"$T/$1.err" &
-	BG_PIDS="$BG_PIDS $!"
-	eval "$1=$!"
-	exec 8>&-
-	for _ in $(seq 100); do grep -q ready "$T/$1.out" 2>/dev/null && return 0; sleep 0.05; done
-	fail "alice's $1 did not start"
-}
-feed() {	# feed NAME N TOTAL: emits N rows, waits until TOTAL are done
-	echo "$2" >"$T/$1.in"
-	for _ in $(seq 100); do grep -q "^done $3\$" "$T/$1.out" && return 0; sleep 0.05; done
-	fail "alice's $1 did not emit up to $3"
-}
-start_daemon() {
-	"$EVTRACE" daemon --socket "$SOCK" 2>"$T/daemon.log" &
-	DAEMON=$!
-	BG_PIDS="$BG_PIDS $DAEMON"
-	for _ in $(seq 100); do [ -S "$SOCK" ] && return 0; sleep 0.05; done
-	fail "evtraced did not start: $(cat "$T/daemon.log")"
-}
-# Waits until pid $1 has slot bits on for event $2 (a collection is on).
-wait_on() {
-	for _ in $(seq 100); do
-		"$EVTRACE" ls -p "$1" "$2" 2>/dev/null | grep -q '\[' && return 0
-		sleep 0.05
-	done
-	fail "no collection switched $2 on in pid $1"
-}
+. "$(dirname "$0")/daemon_lib.sh"
 
 start_served app
 SECRET=printk/typed/tests/progs/typed.c/$(grep -n 'trace_printk("secret' "$TYPED_SRC" | cut -d: -f1)

@@ -1,0 +1,62 @@
+#!/bin/sh
+# evtraced's worker writes a client's trace as the client: its files are
+# created with the client's filesystem credentials (nothing is chowned by
+# name in a directory the client controls, which a client could race with
+# a hard link), and without CAP_SYS_RESOURCE, so that a file system's
+# reserved blocks are as closed to the trace as to the client.
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (test users, a daemon, a loop mount)"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon_lib.sh"
+
+start_served app
+start_daemon
+
+# While bob records alice's typed/all, his worker's credentials.
+as_bg evt-bob "$T/bin/evtrace" record -p "$app" -e typed -o "$T/bob/tr" 2>"$T/record.err" &
+recorder=$!
+BG_PIDS="$BG_PIDS $recorder"
+wait_on "$app" typed/all
+worker=""
+for conn in $(pgrep -P "$DAEMON"); do
+	worker=$(pgrep -P "$conn" || true)
+	[ -n "$worker" ] && break
+done
+[ -n "$worker" ] || fail "no worker under evtraced ($DAEMON)"
+fsuid=$(awk '/^Uid:/ { print $5 }' "/proc/$worker/status")
+fsgid=$(awk '/^Gid:/ { print $5 }' "/proc/$worker/status")
+euid=$(awk '/^Uid:/ { print $3 }' "/proc/$worker/status")
+expect_eq "$fsuid" "$BOB" "the worker's filesystem uid"
+expect_eq "$fsgid" "$(id -g evt-bob)" "the worker's filesystem gid"
+expect_eq "$euid" 0 "the worker's effective uid (it reads alice's run directory)"
+# CAP_SYS_RESOURCE is capability 24.
+for set in CapEff CapPrm CapBnd; do
+	mask=$(awk "/^$set:/ { print \$2 }" "/proc/$worker/status")
+	[ $(( (0x$mask >> 24) & 1 )) = 0 ] || fail "$set of the worker holds CAP_SYS_RESOURCE ($mask)"
+done
+mask=$(awk '/^CapEff:/ { print $2 }' "/proc/$worker/status")
+[ $(( (0x$mask >> 1) & 1 )) = 1 ] || fail "the worker lost CAP_DAC_OVERRIDE ($mask)"
+feed app 3 3
+kill -INT "$recorder"
+wait "$recorder" || fail "bob's record failed: $(cat "$T/record.err")"
+expect_eq "$(find "$T/bob/tr" -printf '%u\n' | sort -u)" evt-bob "owner of every file of bob's trace"
+"$EVTRACE" report "$T/bob/tr" >"$T/report"
+expect_eq "$(grep -c ': typed/all: ' "$T/report")" 3 "typed/all rows in bob's trace"
+# Alice's run directory kept only her files, though bob's worker made some.
+expect_eq "$(find "$R/alice/run" -printf '%u\n' | sort -u)" evt-alice "owner of every file of alice's run directory"
+
+# A file system whose blocks left are root's reserve: bob's trace gets
+# none of them through the daemon, any more than bob would by himself.
+truncate -s 32M "$T/ext4.img"
+mkfs.ext4 -q -m 50 "$T/ext4.img" || fail "mkfs.ext4"
+mkdir "$T/fs"
+mount -o loop "$T/ext4.img" "$T/fs" || fail "cannot loop-mount an ext4 image"
+RESTORE="umount -l '$T/fs'"
+mkdir -m 755 "$T/fs/bob" "$T/fs/bob/full" && chown evt-bob "$T/fs/bob" "$T/fs/bob/full"
+as evt-bob sh -c "dd if=/dev/zero of='$T/fs/bob/fill' bs=1M 2>/dev/null; dd if=/dev/zero of='$T/fs/bob/fill2' bs=1k 2>/dev/null" || true
+sync -f "$T/fs"
+before=$(df --output=used "$T/fs" | tail -1)
+as_status evt-bob 1 "$T/bin/evtrace" record -p "$app" -e typed -o "$T/fs/bob/full"
+expect_grep "No space left on device" "$T/err" "bob's recording into his full file system"
+sync -f "$T/fs"
+after=$(df --output=used "$T/fs" | tail -1)
+expect_eq "$after" "$before" "blocks used on the file system after bob's recording"
