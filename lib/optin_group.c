@@ -54,7 +54,7 @@ EVT_API int evt_trace_allow_group(gid_t gid)
 	pthread_mutex_lock(&evt__proc.lock);
 	chosen = (uint32_t)gid;
 	__atomic_store_n(&decided, 1, __ATOMIC_RELEASE);
-	if (evt__proc.hdr && !evt__proc.shrank)
+	if (evt__proc.hdr && !evt__proc.shrank && !evt__proc.detached)
 		__atomic_store_n(&evt__proc.hdr->optin_gid, chosen, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&evt__proc.lock);
 	return 0;

@@ -7,10 +7,11 @@
  * holds a shared flock on it for its life; an engine that can take an
  * exclusive lock knows the writer is gone (exit, crash, kill or exec).
  *
- * Registration and fork run under evt__proc.lock; the write path never
- * takes it.  A forked child gets a fresh control file mapped at the same
- * address, so every site's enable pointer stays valid; it keeps the
- * parent's events and enable bits (collections follow children).
+ * Registration and fork run under evt__proc.lock; the write path takes it
+ * only for a forked child's first write.  A forked child gets a control
+ * file of its own when it first needs one (child_file_locked), mapped at
+ * the same address, so every site's enable pointer stays valid; it keeps
+ * the parent's events and enable bits (collections follow children).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -285,6 +286,8 @@ void evt__tables_expect(uint32_t more)
 	errno = saved;
 }
 
+static int child_file_locked(void);
+
 int evt__process_init_locked(void)
 {
 	struct layout l = compute_layout();
@@ -295,6 +298,8 @@ int evt__process_init_locked(void)
 
 	if (evt__proc.fd >= 0)
 		return 0;
+	if (evt__proc.detached)
+		return child_file_locked();
 	if (evt__proc.events)	/* an earlier attempt failed: stay off */
 		return -ENOENT;
 	if (map_tables())
@@ -327,6 +332,7 @@ int evt__process_init_locked(void)
 	evt__slot_configure(0, EVT_MODE_DISCARD, 0, 0, EVT_PACKET_DEFAULT_BYTES,
 			    EVT_PACKETS_DEFAULT);
 	evt__rules_load_locked(&rd);
+	evt__dead_files_remove(&rd);
 	evt_rundir_close(&rd);
 	pthread_key_create(&evt__proc.thread_key, evt__thread_exit);
 	evt__write_init();
@@ -558,38 +564,54 @@ void evt__event_unload_locked(uint32_t id)
 }
 
 /*
- * In a forked child: a control file of its own, at the same address, with
- * the parent's header, slots, enable bits and registry, and no buffers.
- * Runs between fork and the child's first instruction of its own.
+ * A forked child's control file, made when it first needs one: at fork
+ * when a recording follows children, else at its first write or
+ * registration.  Until then the child keeps its parent's mapping, only
+ * reading its enable words, so that a child that never traces (most of
+ * them: a pre-fork server's, one that execs or _exits) costs no file, and
+ * none is left behind by a child whose destructor never runs.
+ *
+ * The file gets the header and slots of the mapping as they are now, the
+ * enable words and registry entries of the child's own events (the
+ * parent may have registered more since), and no buffers; it is mapped
+ * at the same address, so every site's enable pointer stays valid.
  */
-static void fork_child(void)
+static int child_file_locked(void)
 {
 	struct layout l = compute_layout();
 	uint8_t head[4096 + EVT_NSLOTS * sizeof(struct evt_ctl_slot)];
+	struct evt_ctl_header *h = (struct evt_ctl_header *)head;
 	struct evt_rundir rd;
 	char path[PATH_MAX];
-	size_t copy;
+	size_t words = (size_t)evt__proc.nevents * sizeof(uint32_t);
 	uint8_t *old = evt__proc.base;
 	int fd;
 
 	_Static_assert(sizeof(head) == 4096 + EVT_NSLOTS * 64, "head = header + slots");
-	evt__proc.fork_gen++;
-	if (evt__proc.fd < 0)
-		return;
-	close_own_fd();
 	if (rundir_open(&rd))
 		goto off;
 	fd = create_file(&rd, &l, path, sizeof(path));
 	evt_rundir_close(&rd);
 	if (fd < 0)
 		goto off;
-	/* Copy what the child keeps, then map the copy over the parent's.
-	 * The header goes out unpublished (magic 0) until it is the child's. */
+	/* The header goes out unpublished (magic 0) until it is the child's. */
 	memcpy(head, old, sizeof(head));
-	((struct evt_ctl_header *)head)->magic = 0;
-	copy = l.registry_off - l.enable_off + evt__proc.registry_reserved;
+	h->magic = 0;
+	h->pid = getpid();
+	h->ppid = getppid();
+	h->arena_used = 0;
+	h->tbufs_used = 0;
+	h->nevents = evt__proc.nevents;
+	h->registry_used = evt__proc.registry_used;
+	h->optin_gid = evt__optin_gid();
+	for (unsigned s = 0; s < EVT_NSLOTS; s++)
+		((struct evt_ctl_slot *)(head + l.slots_off))[s].nobuf_lost = 0;
+	/* The registry as reserved: its pages are the file's before any
+	 * entry is appended to them. */
 	if (pwrite(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
-	    pwrite(fd, old + l.enable_off, copy, l.enable_off) != (ssize_t)copy ||
+	    pwrite(fd, old + l.enable_off, words, l.enable_off) != (ssize_t)words ||
+	    pwrite(fd, old + l.registry_off, evt__proc.registry_reserved,
+		   l.registry_off) != (ssize_t)evt__proc.registry_reserved ||
 	    mmap(old, l.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
 		 fd, 0) == MAP_FAILED) {
 		unlink(path);
@@ -599,24 +621,61 @@ static void fork_child(void)
 	own_fd(fd);
 	memcpy(evt__proc.path, path, sizeof(path));
 	set_shrank_msg();	/* the range is guarded since the parent's */
+	evt__proc.detached = false;
 	evt__proc.pid = getpid();
-	evt__proc.hdr->pid = evt__proc.pid;
-	evt__proc.hdr->ppid = getppid();
-	evt__proc.hdr->arena_used = 0;
-	evt__proc.hdr->tbufs_used = 0;
-	for (unsigned s = 0; s < EVT_NSLOTS; s++)
-		evt__proc.slots[s].nobuf_lost = 0;
 	evt__proc.arena_used = 0;
 	evt__proc.ntbufs = 0;
 	memset(evt__proc.tbuf_priv, 0, sizeof(evt__proc.tbuf_priv));
 	evt__write_fork_child();
 	publish_header();
-	return;
+	return 0;
 off:
 	/* No file of its own: never write into the parent's.  The mapping
 	 * becomes private zeroes, so every enable word reads 0. */
+	evt__proc.detached = false;
 	mmap(old, l.size, PROT_READ | PROT_WRITE,
 	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	return -1;
+}
+
+/* Whether a collection other than the default one is active: a recording
+ * that follows children wants to see this one from its start. */
+static bool followed(void)
+{
+	for (unsigned s = 1; s < EVT_NSLOTS; s++)
+		if (__atomic_load_n(&evt__proc.slots[s].state, __ATOMIC_ACQUIRE) ==
+		    EVT_SLOT_ACTIVE)
+			return true;
+	return false;
+}
+
+/* Runs between fork and the child's first instruction of its own. */
+static void fork_child(void)
+{
+	evt__proc.fork_gen++;	/* every thread state is stale */
+	if (!evt__proc.base || (evt__proc.fd < 0 && !evt__proc.detached))
+		return;		/* untraced */
+	if (evt__proc.fd >= 0)
+		close_own_fd();	/* its lock says the parent lives */
+	evt__proc.detached = true;
+	if (followed())
+		child_file_locked();
+}
+
+int evt__process_attach_child(void)
+{
+	int ret = -1;
+
+	/* Maybe in a signal handler that interrupted this thread's own
+	 * registration: then the event is dropped. */
+	if (pthread_mutex_trylock(&evt__proc.lock))
+		return -1;
+	if (evt__proc.detached)
+		ret = child_file_locked();
+	else
+		ret = evt__proc.fd >= 0 ? 0 : -1;
+	pthread_mutex_unlock(&evt__proc.lock);
+	return ret;
 }
 
 static void fork_prepare(void)

@@ -87,6 +87,9 @@ struct evt__process {
 	uint64_t arena_off;		/* private copies of what the header */
 	uint32_t pid;			/* says: the header is writable by engines */
 	uint32_t fork_gen;		/* bumped in every forked child */
+	bool detached;			/* a forked child without its own control
+					 * file yet: the mapping is still its
+					 * parent's, only read (process.c) */
 	uint32_t clock_kind;
 	ptrdiff_t rseq_cpu_off;		/* of rseq's cpu_id from the thread
 					 * pointer; 0: not the TSC, or no rseq */
@@ -110,6 +113,9 @@ extern struct evt__process evt__proc;
 
 /* process.c */
 int evt__process_init_locked(void);
+/* A forked child's first write: its control file made now, unless it has
+ * one (0); -1 when it cannot have one, or the lock is busy. */
+int evt__process_attach_child(void);
 /* A module is about to register this many events: the tables take huge
  * pages for a large one. */
 void evt__tables_expect(uint32_t more);
@@ -128,6 +134,10 @@ void evt__event_unload_locked(uint32_t id);
 void evt__slot_configure(uint32_t s, uint32_t mode, uint64_t id,
 			 uint32_t block_us, uint32_t packet_size,
 			 uint32_t packet_count);
+
+/* dead_files.c: removes the control files of processes that are gone
+ * and that no collection but the default one wants. */
+void evt__dead_files_remove(const struct evt_rundir *rd);
 
 /* published_rules.c */
 void evt__rules_load_locked(const struct evt_rundir *rd);

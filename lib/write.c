@@ -1129,9 +1129,14 @@ static uint8_t *write_begin_thread(const struct evt__site_rt *rt, uint32_t mask,
 				   uint32_t max_bytes, struct evt__writer *w)
 {
 	int saved = errno;
-	struct evt__thread *t = thread_get();
+	struct evt__thread *t;
 	uint8_t *rec;
 
+	if (__builtin_expect(evt__proc.detached, 0) && evt__process_attach_child()) {
+		errno = saved;
+		return NULL;
+	}
+	t = thread_get();
 	if (!t || t->busy) {
 		if (t)
 			mask = count_nested(t, rt->id, mask);
@@ -1339,7 +1344,7 @@ EVT_API void evt__ftrace_printk(const char *literal, const char *format, ...)
 	int n, saved;
 
 	(void)literal;	/* the same string as format, made a literal */
-	if (!mask || evt__proc.fd < 0)
+	if (!mask || (evt__proc.fd < 0 && !evt__proc.detached))
 		return;
 	if (has_percent_n(format)) {
 		evt__debug("ftrace_printk: %%n refused in \"%s\"", format);

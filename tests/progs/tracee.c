@@ -611,6 +611,69 @@ static int mode_migrate(int n)
 	return 0;
 }
 
+/*
+ * A forking server, driven by lines on stdin, each answered on stdout:
+ * "exit N" forks N children that _exit at once ("forked N"); "event"
+ * forks a child that writes one event, says "child PID" and sleeps until
+ * killed; "dlopen LIB" the same, opening LIB instead (it registers
+ * events, none enabled); "kill" ends those children.
+ */
+static int mode_forker(void)
+{
+	char line[PATH_MAX + 16];
+	pid_t kept[64];
+	int nkept = 0, n, i;
+
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	while (fgets(line, sizeof(line), stdin)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "exit %d", &n) == 1) {
+			for (i = 0; i < n; i++) {
+				pid_t child = fork();
+
+				if (child == 0)
+					_exit(0);
+				if (child < 0)
+					return 1;
+				waitpid(child, NULL, 0);
+			}
+			printf("forked %d\n", n);
+		} else if ((!strcmp(line, "event") || !strncmp(line, "dlopen ", 7)) &&
+			   nkept < 64) {
+			int up[2];
+			char c = 0;
+
+			if (pipe(up))
+				return 1;
+			kept[nkept] = fork();
+			if (kept[nkept] == 0) {
+				if (line[0] == 'e')
+					trace_printk("forker child %d\n", (int)getpid());
+				else if (!dlopen(line + 7, RTLD_NOW))
+					_exit(1);
+				if (write(up[1], "", 1) != 1)
+					_exit(1);
+				for (;;)
+					pause();
+			}
+			if (read(up[0], &c, 1) != 1)
+				return 1;
+			close(up[0]);
+			close(up[1]);
+			printf("child %d\n", (int)kept[nkept++]);
+		} else if (!strcmp(line, "kill")) {
+			while (nkept > 0) {
+				kill(kept[--nkept], SIGKILL);
+				waitpid(kept[nkept], NULL, 0);
+			}
+			printf("killed\n");
+		}
+		fflush(stdout);
+	}
+	return 0;
+}
+
 /* A constructor of the program itself traces before main(), when asked. */
 __attribute__((constructor)) static void early(void)
 {
@@ -659,6 +722,8 @@ int main(int argc, char **argv)
 		ret = mode_churn();
 	else if (!strcmp(mode, "wait"))
 		ret = mode_wait();
+	else if (!strcmp(mode, "forker"))
+		ret = mode_forker();
 	else if (!strcmp(mode, "spawn") && argc == 4)
 		ret = mode_spawn(atoi(argv[2]), atoi(argv[3]));
 	else if (!strcmp(mode, "wait-dlopen") && argc == 3)

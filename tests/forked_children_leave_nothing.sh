@@ -1,0 +1,86 @@
+#!/bin/sh
+# A forked child gets a control file only when it needs one (its first
+# enabled event, its first registration, or at fork when a recording
+# follows children), so that the children of a pre-fork server that
+# _exit or exec leave nothing in the run directory; and the control files
+# of processes killed outright are removed by the next process to start.
+. "$(dirname "$0")/lib.sh"
+SITE=$(tracee_event "forker child")
+
+mkfifo "$T/forker.in"
+exec 8<>"$T/forker.in"
+"$TRACEE" forker <&8 >"$T/forker.out" 2>"$T/forker.err" &
+forker=$!
+BG_PIDS="$BG_PIDS $forker"
+exec 8>&-
+ask() {	# ask LINE ANSWER: sends LINE, waits for a line matching ANSWER
+	n=$(grep -c . "$T/forker.out" || true)
+	echo "$1" >"$T/forker.in"
+	for _ in $(seq 200); do
+		tail -n +$((n + 1)) "$T/forker.out" | grep -q "$2" && return 0
+		sleep 0.05
+	done
+	fail "the forker did not answer '$1' with '$2': $(cat "$T/forker.out" "$T/forker.err")"
+}
+for _ in $(seq 100); do grep -q "^ready" "$T/forker.out" && break; sleep 0.05; done
+ctl_count() { ls "$EVTRACE_RUNDIR" | grep -c '\.ctl$' || true; }
+expect_eq "$(ctl_count)" 1 "control files of the forker alone"
+
+# 300 children that _exit at once: no file made, none left.
+ask "exit 300" "^forked 300$"
+expect_eq "$(ctl_count)" 1 "control files after 300 children _exited"
+kib=$(du -sk "$EVTRACE_RUNDIR" | cut -f1)
+[ "$kib" -lt 1024 ] || fail "the run directory holds $kib KiB after 300 children"
+
+# A child whose first event is enabled (by enable, the default
+# collection) makes its file then, with that event in it.
+"$EVTRACE" enable "$SITE"
+"$EVTRACE" stream >"$T/stream" 2>"$T/stream.err" &
+streamer=$!
+BG_PIDS="$BG_PIDS $streamer"
+for _ in $(seq 100); do
+	"$EVTRACE" ls -p "$forker" "$SITE" | grep -q '^1 ' && break
+	sleep 0.05
+done
+ask "event" "^child "
+child=$(sed -n 's/^child //p' "$T/forker.out" | tail -1)
+[ -e "$EVTRACE_RUNDIR/$child-0.ctl" ] || fail "the child that wrote an event has no control file"
+expect_eq "$("$EVTRACE" ls -p "$child" "$SITE" | tail -1)" "1 $SITE" "the enabled event in the child's own file"
+for _ in $(seq 100); do
+	grep -q "forker child $child" "$T/stream" && break
+	sleep 0.05
+done
+expect_eq "$(grep -c ": forker child $child$" "$T/stream" || true)" 1 "the child's event, read once from its file"
+kill -INT "$streamer"
+wait "$streamer" || fail "stream failed: $(cat "$T/stream.err")"
+"$EVTRACE" disable "$SITE"
+
+# A child that registers events (dlopen) makes its file too, and lists them.
+ask "dlopen $PLUGIN" "^child "
+child2=$(sed -n 's/^child //p' "$T/forker.out" | tail -1)
+"$EVTRACE" ls -p "$child2" >"$T/ls" || fail "ls of the child that dlopen'ed: $(cat "$T/ls")"
+expect_grep "printk/libtest_plugin.so/tests/progs/plugin.c/" "$T/ls" "the plugin's events in the child's file"
+
+# Killed outright, the two children leave their files; so do 20 traced
+# programs killed with -9.  The next traced process to start removes them.
+: >"$T/pids"
+for i in $(seq 20); do
+	"$TRACEE" wait >"$T/w$i.out" 2>&1 &
+	echo $! >>"$T/pids"
+done
+for i in $(seq 20); do
+	for _ in $(seq 100); do grep -q ready "$T/w$i.out" && break; sleep 0.05; done
+done
+ask "kill" "^killed$"
+for p in $(cat "$T/pids"); do kill -9 "$p"; done
+for p in $(cat "$T/pids"); do wait "$p" 2>/dev/null || true; done
+expect_eq "$(ctl_count)" 23 "control files left by 22 killed processes, and the forker's"
+"$TRACEE" threads 1 1 >/dev/null
+expect_eq "$(ls "$EVTRACE_RUNDIR" | grep '\.ctl$')" "$forker-0.ctl" "control files after the next process started"
+kib=$(du -sk "$EVTRACE_RUNDIR" | cut -f1)
+[ "$kib" -lt 1024 ] || fail "the run directory holds $kib KiB after the sweep"
+
+# A child of a process a recording follows gets its file at fork.
+"$EVTRACE" record -o "$T/trace" -- "$TRACEE" spawn 3 1 >/dev/null 2>"$T/record.err" ||
+	fail "record: $(cat "$T/record.err")"
+expect_eq "$("$EVTRACE" report "$T/trace" | grep -c ': child i=')" 15 "children's events in a recording"
