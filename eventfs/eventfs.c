@@ -62,8 +62,8 @@ static const char readme[] =
 	"proc/<pid>/events/     one process's events, switched in it alone\n"
 	"available_events       every event path, one per line\n"
 	"trace_pipe             the enabled events as text, consumed as read:\n"
-	"                       blocks until there are some; several readers\n"
-	"                       share them\n"
+	"                       blocks until there are some; at most 16 readers\n"
+	"                       share them; the owner's and root's alone\n"
 	"\n"
 	"Writing anything but 0 or 1 to enable is EINVAL; writing any other file\n"
 	"is EACCES, and so is switching a process that is not yours (root, its\n"
@@ -182,6 +182,37 @@ static bool is_dir(enum kind k)
 	return k == K_ROOT || k == K_PROCS || k == K_PID || k == K_DIR;
 }
 
+/* Who the events belong to: the run directory's owner, else (none yet)
+ * the user who mounted it.  Under fs->mu. */
+static uid_t owner_of(const struct fs *fs)
+{
+	return fs->view.rd.fd >= 0 ? fs->view.rd.owner : getuid();
+}
+
+/* The group a process opted into (evt_trace_allow_group), whose members
+ * may switch its events, or EVT_NO_GROUP.  Under fs->mu. */
+static uint32_t optin_gid_of(const struct fs *fs, int pid)
+{
+	for (unsigned i = 0; pid && i < fs->view.nctls; i++)
+		if ((int)fs->view.ctls[i]->h.pid == pid)
+			return evt_ctl_optin_gid(fs->view.ctls[i]);
+	return EVT_NO_GROUP;
+}
+
+/*
+ * Whether the caller may read trace_pipe: the default collection's
+ * records, every field of every process, are root's and the owner's, as
+ * evtraced gives `stream` without -e to the privileged alone.  A member
+ * of a process's opt-in group reads that process through evtraced
+ * (`evtrace stream -p PID`): this one pipe is shared by its readers.
+ */
+static bool may_read_pipe(const struct fs *fs)
+{
+	uid_t uid = fuse_get_context()->uid;
+
+	return uid == 0 || uid == owner_of(fs);
+}
+
 static int fs_getattr(const char *path, struct stat *st,
 		      struct fuse_file_info *fi)
 {
@@ -197,11 +228,20 @@ static int fs_getattr(const char *path, struct stat *st,
 		bool theirs = l.kind == K_DIR || l.kind == K_ENABLE ||
 			      l.kind == K_FORMAT || l.kind == K_ID || l.kind == K_PID;
 
-		st->st_uid = theirs && fs->view.rd.fd >= 0 ? fs->view.rd.owner : getuid();
+		uint32_t optin = optin_gid_of(fs, l.pid);
+
+		st->st_uid = theirs || l.kind == K_PIPE ? owner_of(fs) : getuid();
 		st->st_gid = theirs && fs->view.rd.fd >= 0 ? fs->view.rd.group : getgid();
 		if (is_dir(l.kind)) {
 			st->st_mode = S_IFDIR | 0555;
 			st->st_nlink = 2;
+		} else if (l.kind == K_PIPE) {
+			st->st_mode = S_IFREG | 0400;	/* and root's */
+			st->st_nlink = 1;
+		} else if (l.kind == K_ENABLE && !l.kernel && optin != EVT_NO_GROUP) {
+			st->st_gid = optin;	/* its members may switch it */
+			st->st_mode = S_IFREG | 0664;
+			st->st_nlink = 1;
 		} else {
 			st->st_mode = S_IFREG | (l.kind == K_ENABLE && !l.kernel ?
 						 0644 : 0444);
@@ -425,6 +465,8 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
 	else if (!ret && writing && l.kind != K_ENABLE)
 		ret = -EACCES;
 	else if (!ret && writing && !l.kernel && !may_switch(fs, l.pid))
+		ret = -EACCES;
+	else if (!ret && l.kind == K_PIPE && !may_read_pipe(fs))
 		ret = -EACCES;
 	if (!ret) {
 		of = calloc(1, sizeof(*of) + strlen(l.tree_path ? l.tree_path : "") + 1);

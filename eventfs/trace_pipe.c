@@ -154,7 +154,14 @@ int evt_pipe_open(struct evt_pipe *p, char *err, size_t err_size)
 	int ret = 0;
 
 	pthread_mutex_lock(&p->stream_mu);
-	if (!p->stream &&
+	pthread_mutex_lock(&p->mu);
+	if (p->readers >= EVT_PIPE_MAX_READERS) {
+		snprintf(err, err_size, "%d readers have it open already",
+			 EVT_PIPE_MAX_READERS);
+		ret = -EBUSY;
+	}
+	pthread_mutex_unlock(&p->mu);
+	if (!ret && !p->stream &&
 	    evt_live_stream_create(p->rundir, p->pid, NULL, 0, &p->stream, err,
 				   err_size))
 		ret = errno == EWOULDBLOCK || errno == EAGAIN || errno == EBUSY ?

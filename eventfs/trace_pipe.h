@@ -31,8 +31,16 @@ int evt_pipe_create(const char *rundir, int pid, evt_pipe_line_fn line,
 		    struct evt_pipe **out);
 /* Starts the thread that fills the queue. 0, or -1 with errno. */
 int evt_pipe_start(struct evt_pipe *p);
+/*
+ * At most this many opens at once: a reader waiting for lines holds one
+ * of the filesystem's threads (64), and the others must stay free for
+ * everything else, the interrupt of a killed reader included.
+ */
+#define EVT_PIPE_MAX_READERS 16
+
 /* A reader opens it.  0, or -EBUSY (err says who holds the default
- * collection) or another -errno. */
+ * collection, or that EVT_PIPE_MAX_READERS have it open) or another
+ * -errno. */
 int evt_pipe_open(struct evt_pipe *p, char *err, size_t err_size);
 void evt_pipe_release(struct evt_pipe *p);
 /*

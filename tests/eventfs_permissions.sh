@@ -86,4 +86,53 @@ expect_eq "$(AS_USER="as evt-alice" write_errno "$M/events/printk/enable" 1)" OK
 expect_eq "$(cat "$M/events/printk/enable")" 1 "both programs, by alice"
 expect_eq "$(write_errno "$M/events/printk/enable" 0)" OK "root on all of printk/"
 expect_eq "$(cat "$M/events/printk/enable")" 0 "both programs, by root"
+
+# trace_pipe holds every field of every process: alice's and root's alone
+# (as evtraced gives stream without -e), and ls -l says so.
+expect_eq "$(stat -c '%A %U' "$M/trace_pipe")" "-r-------- evt-alice" "trace_pipe's mode and owner"
+expect_eq "$(stat -c '%A %G' "$M/proc/$team/events/$alive/enable")" "-rw-rw-r-- evt-team" \
+	"an enable file of the program that opted into evt-team"
+expect_eq "$(stat -c '%A' "$M/proc/$plain/events/$alive/enable")" "-rw-r--r--" \
+	"an enable file of the program that did not"
+as evt-alice "$EVTRACE_U" enable -p "$plain" "$alive"
+expect_eq "$(as evt-bob cat "$M/trace_pipe" 2>&1 || true)" \
+	"cat: $M/trace_pipe: Permission denied" "bob reads trace_pipe"
+expect_eq "$(as evt-carol+team cat "$M/trace_pipe" 2>&1 || true)" \
+	"cat: $M/trace_pipe: Permission denied" "carol reads trace_pipe"
+as evt-alice timeout 10 head -n 3 "$M/trace_pipe" >"$T/pipe" || fail "alice reads trace_pipe: $(cat "$T/pipe")"
+expect_eq "$(grep -c ": alive " "$T/pipe")" 3 "alice's lines from trace_pipe"
+as evt-alice "$EVTRACE_U" disable "$alive"
+
+# Readers are bounded (16), so that waiting readers never take every
+# thread of the filesystem: the next is refused, alice's other files
+# still answer, and killed readers let go at once.
+PIPE_OPEN_PY='
+import errno, os, sys
+try:
+    os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK))
+    print("OK")
+except OSError as e:
+    print(errno.errorcode[e.errno])'
+: >"$T/readers"
+for i in $(seq 16); do
+	AS_EXEC=exec as evt-alice cat "$M/trace_pipe" >/dev/null 2>&1 &
+	echo $! >>"$T/readers"
+	BG_PIDS="$BG_PIDS $!"
+done
+for _ in $(seq 200); do
+	[ "$(as evt-alice python3 -c "$PIPE_OPEN_PY" "$M/trace_pipe")" = EBUSY ] && break
+	sleep 0.05
+done
+expect_eq "$(as evt-alice python3 -c "$PIPE_OPEN_PY" "$M/trace_pipe")" EBUSY "the 17th reader"
+expect_eq "$(as evt-alice timeout 5 cat "$M/events/$alive/enable")" 0 "alice's enable beside 16 waiting readers"
+for p in $(cat "$T/readers"); do kill -9 "$p"; done
+for p in $(cat "$T/readers"); do
+	for _ in $(seq 100); do running "$p" || break; sleep 0.05; done
+	running "$p" && fail "a killed reader of trace_pipe ($p) is still there: $(cat /proc/$p/stat)"
+done
+for _ in $(seq 100); do
+	[ "$(as evt-alice python3 -c "$PIPE_OPEN_PY" "$M/trace_pipe")" = OK ] && break
+	sleep 0.05
+done
+expect_eq "$(as evt-alice python3 -c "$PIPE_OPEN_PY" "$M/trace_pipe")" OK "a reader after the killed ones"
 echo "ok: a private mount, and bob, carol (with and without her group), alice and root on root's"
