@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -13,6 +14,7 @@ int cmd_daemon(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "socket", required_argument, NULL, 's' },
+		{ "stall-timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -20,11 +22,22 @@ int cmd_daemon(int argc, char **argv)
 	char err[PATH_MAX + 100];
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "s:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:t:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			path = optarg;
 			break;
+		case 't': {
+			char *end;
+			unsigned long s = strtoul(optarg, &end, 10);
+
+			if (!*optarg || *end || s < 1 || s > 3600)
+				return cli_error("daemon", "--stall-timeout '%s': not a "
+						 "number of seconds from 1 to 3600",
+						 optarg);
+			evt_serve_set_stall_timeout((unsigned)s);
+			break;
+		}
 		case 'h':
 			return cli_help("daemon");
 		default:

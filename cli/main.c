@@ -213,17 +213,20 @@ static const struct command commands[] = {
 	  "                         in /etc/fuse.conf); who may switch what stays\n"
 	  "                         as for enable: the process's user, root, or\n"
 	  "                         the group it opted into\n" },
-	{ "daemon", cmd_daemon, "daemon [--socket PATH]",
+	{ "daemon", cmd_daemon, "daemon [--socket PATH] [--stall-timeout SECONDS]",
 	  "Run evtraced, the system engine, in the foreground (as root): it\n"
 	  "listens on a unix socket (default /run/evtrace/evtraced.sock, or\n"
 	  "$EVTRACE_DAEMON_SOCKET, or the socket systemd passes) and runs ls,\n"
 	  "format, enable, disable, count, stream and record -p on other users'\n"
 	  "processes for those who ask, within the permission rules: root, the\n"
 	  "process's user and the group it opted into may do anything; anyone\n"
-	  "else may list and count its events, and record those flagged CAP_ANY.\n"
+	  "else may list its events, and record those flagged CAP_ANY.\n"
 	  "evtrace asks it by itself when -p names another user's process.\n"
 	  "SIGTERM or ^C stops it, ending what it runs as ^C would.\n\n"
-	  "  -s, --socket PATH      listen there instead\n" },
+	  "  -s, --socket PATH      listen there instead\n"
+	  "  -t, --stall-timeout SECONDS\n"
+	  "                         drop a client that reads nothing for this\n"
+	  "                         long (default 10)\n" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

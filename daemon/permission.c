@@ -87,6 +87,6 @@ void evt_refuse_fields(const struct evt_process_info *t, uint32_t pid,
 	evt_privileged_who(t, optin_gid, who, sizeof(who));
 	snprintf(buf, size, "%s in pid %u (%s, user %s): recording its fields "
 		 "needs privilege towards the process: %s; others may record "
-		 "only events flagged CAP_ANY, and count any event", path, pid,
+		 "only events flagged CAP_ANY", path, pid,
 		 t->comm, t->user, who);
 }

@@ -3,11 +3,13 @@
  *
  * Privileged towards a process: root, the process's own user, or a member
  * of the group it opted into (evt_trace_allow_group, $EVTRACE_GROUP).  They
- * may do anything.  Anyone else may list and count any event of a process
- * they can see (one in their own pid namespace), and record the fields
- * only of events flagged CAP_ANY, only in a collection bound to the
- * process (`-p`); switching its events for others, or reading its default
- * collection, is refused.
+ * may do anything.  Anyone else may list the events of a process they can
+ * see (one in their own pid namespace), and record the fields only of
+ * events flagged CAP_ANY, only in a collection bound to the process
+ * (`-p`), in the two slots of a run directory open to them; counting its
+ * events (which puts every counted site of a hot path on the counting
+ * path, perf asks ptrace access for it), switching its events for others,
+ * or reading its default collection, is refused.
  */
 #ifndef EVT_DAEMON_PERMISSION_H
 #define EVT_DAEMON_PERMISSION_H

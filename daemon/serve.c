@@ -20,6 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,6 +36,13 @@
 /* Where the worker finds the trace directory record was handed. */
 #define OUTPUT_FD 9
 #define REQUEST_TIMEOUT_MS 5000
+
+static unsigned stall_timeout_s = 10;
+
+void evt_serve_set_stall_timeout(unsigned seconds)
+{
+	stall_timeout_s = seconds;
+}
 
 struct client {
 	int sock;
@@ -146,10 +154,20 @@ static int check_rights(struct client *c)
 	switch (c->req.verb) {
 	case EVT_VERB_LS:
 	case EVT_VERB_FORMAT:
-	case EVT_VERB_COUNT:
 		return 0;
+	case EVT_VERB_COUNT:
+		return refuse(c, 1, "pid %d (%s, user %s): counting another user's "
+			      "events needs privilege towards the process: %s (it "
+			      "would put the process's counted sites on the counting "
+			      "path; perf asks ptrace access for the same)",
+			      c->req.pids[0], c->info.comm, c->info.user, who), -1;
 	case EVT_VERB_CONSUME:		/* each add is checked */
-		c->restricted = !c->req.count;
+		if (c->req.count)
+			return refuse(c, 1, "pid %d (%s, user %s): counting another "
+				      "user's events needs privilege towards the "
+				      "process: %s", c->req.pids[0], c->info.comm,
+				      c->info.user, who), -1;
+		c->restricted = true;
 		return 0;
 	case EVT_VERB_ENABLE:
 	case EVT_VERB_DISABLE:
@@ -315,8 +333,8 @@ worker(const struct client *c, int out, int err, evt_command_fn run)
 }
 
 /* Relays the worker's output until it ends; a "stop" from the client is
- * ^C to it, the client leaving is SIGTERM. */
-static int relay(struct client *c, pid_t pid, int out, int err)
+ * ^C to it, the client leaving or stalling (*stalled) is SIGTERM. */
+static int relay(struct client *c, pid_t pid, int out, int err, bool *stalled)
 {
 	static char buf[EVT_PROTO_MAX_BODY + 1];
 	struct pollfd p[3] = {
@@ -342,9 +360,14 @@ static int relay(struct client *c, pid_t pid, int out, int err)
 				open_pipes--;
 				continue;
 			}
+			/* Gone, or took nothing for the stall timeout: its
+			 * command ends as if it had left; drained below. */
 			if (p[2].fd >= 0 &&
-			    evt_proto_send_kind(c->sock, i ? 'e' : 'o', buf, (size_t)n))
-				p[2].fd = -1;	/* gone: drained below */
+			    evt_proto_send_kind(c->sock, i ? 'e' : 'o', buf, (size_t)n)) {
+				*stalled = errno == EAGAIN || errno == EWOULDBLOCK;
+				kill(pid, SIGTERM);
+				p[2].fd = -1;
+			}
 		}
 		if (p[2].fd >= 0 && p[2].revents) {
 			char why[200];
@@ -406,12 +429,18 @@ void evt_serve(int sock, evt_command_fn run)
 	struct sigaction term = { .sa_handler = on_term };
 	char err[300], code[8];
 	int pipes[2][2] = { { -1, -1 }, { -1, -1 } }, status;
+	bool stalled = false;
 	long n;
 	pid_t pid;
 
 	c.rd.fd = -1;
 	if (evt_peer_get(sock, &c.peer))
 		return;
+	{
+		struct timeval stall = { .tv_sec = stall_timeout_s };
+
+		setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &stall, sizeof(stall));
+	}
 	n = evt_proto_recv(sock, body, &c.output_fd, REQUEST_TIMEOUT_MS, err,
 			   sizeof(err));
 	if (n == -2)
@@ -463,7 +492,12 @@ void evt_serve(int sock, evt_command_fn run)
 		refuse(&c, 1, "%s", strerror(errno));
 		goto out;
 	}
-	status = relay(&c, pid, pipes[0][0], pipes[1][0]);
+	status = relay(&c, pid, pipes[0][0], pipes[1][0], &stalled);
+	if (stalled) {
+		refuse(&c, 1, "evtraced dropped this client: it took nothing of "
+		       "what was sent to it for %u s", stall_timeout_s);
+		goto out;
+	}
 	if (terminated) {
 		refuse(&c, status ? status : 1, "evtraced stopped, which ended it");
 		goto out;

@@ -19,6 +19,13 @@ typedef int (*evt_command_fn)(int argc, char **argv);
 void evt_serve(int sock, evt_command_fn run);
 
 /*
+ * A client that takes nothing of what is sent to it for this long is
+ * dropped: its command ends as if it had left, and everything it held
+ * (a slot, a worker) goes.  10 s unless set.
+ */
+void evt_serve_set_stall_timeout(unsigned seconds);
+
+/*
  * In a worker, before any thread: files are created and written as uid
  * and gid (their owner from the start, their quotas and reserved blocks
  * applying), while the worker keeps root's access to the run directory

@@ -31,7 +31,9 @@ void evt_rundir_close_all(struct evt_ctl **ctls, int n);
  * files whose writer is gone and whose collections (slots 1..7) no engine
  * holds, and rules files of collections whose slot lock is free; in live
  * processes, switches off the events of collections whose owner is gone
- * (slots.h).  Returns the number of files removed.
+ * (slots.h).  Returns the number of files removed.  An engine acting for
+ * a user without privilege (evt_policy_guest) leaves the directory as it
+ * is: what a dead recorder of its owner left is the owner's to recover.
  */
 int evt_rundir_sweep(const struct evt_rundir *rd);
 

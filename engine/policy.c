@@ -16,6 +16,11 @@ void evt_policy_cap_any_only(void)
 	cap_any_only = true;
 }
 
+bool evt_policy_guest(void)
+{
+	return cap_any_only;
+}
+
 bool evt_event_cap_any(const struct evt_ctl_event *e)
 {
 	return evt_event_kind_is_typed(e->layout.kind) &&

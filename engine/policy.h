@@ -13,8 +13,14 @@
 
 #include "ctl.h"
 
-/* From now on, record (not count) only events flagged CAP_ANY. */
+/*
+ * From now on, record (not count) only events flagged CAP_ANY, and take
+ * only a guest slot (EVT_GUEST_SLOTS): the engine acts for a user without
+ * privilege towards the processes.
+ */
 void evt_policy_cap_any_only(void);
+/* Whether this engine may take only a guest slot. */
+bool evt_policy_guest(void);
 /* Whether event e is flagged CAP_ANY: its fields are anyone's to record. */
 bool evt_event_cap_any(const struct evt_ctl_event *e);
 /* The first event of process ctl that pattern names and that is not

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "live.h"
+#include "policy.h"
 #include "slots.h"
 
 int evt_rundir_slot_lock(const struct evt_rundir *rd, unsigned s, char *err,
@@ -65,10 +66,10 @@ int evt_slot_claim(const struct evt_rundir *rd, const char *what,
 		   int *lock_fd, char *err, size_t err_size)
 {
 	char holders[EVT_NSLOTS][256];
-	unsigned s, k;
+	unsigned first = evt_policy_guest() ? EVT_GUEST_SLOT_FIRST : 1, s, k;
 	size_t len;
 
-	for (s = 1; s < EVT_NSLOTS; s++) {
+	for (s = first; s < EVT_NSLOTS; s++) {
 		char line[256];
 		int fd = evt_rundir_slot_lock(rd, s, err, err_size), n;
 
@@ -85,11 +86,15 @@ int evt_slot_claim(const struct evt_rundir *rd, const char *what,
 		describe_holder(fd, s, holders[s], sizeof(holders[s]));
 		close(fd);
 	}
-	len = (size_t)snprintf(err, err_size, "%s: all %d collection slots are "
-			       "in use (", rd->path, EVT_NSLOTS - 1);
-	for (k = 1; k < EVT_NSLOTS && len < err_size; k++)
+	if (first > 1)
+		len = (size_t)snprintf(err, err_size, "%s: both collection slots "
+				       "open to other users are in use (", rd->path);
+	else
+		len = (size_t)snprintf(err, err_size, "%s: all %d collection slots "
+				       "are in use (", rd->path, EVT_NSLOTS - 1);
+	for (k = first; k < EVT_NSLOTS && len < err_size; k++)
 		len += (size_t)snprintf(err + len, err_size - len, "%s%s",
-					k > 1 ? "; " : "", holders[k]);
+					k > first ? "; " : "", holders[k]);
 	if (len < err_size)
 		snprintf(err + len, err_size - len, "): end one of them first");
 	return -1;

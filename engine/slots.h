@@ -20,9 +20,19 @@
 #include "rundir.h"
 
 /*
- * Takes the first free slot of 1..EVT_NSLOTS-1 and writes "what" (e.g.
- * "evtrace record -o tr") into its lock file.  Returns the slot and sets
- * *lock_fd, or returns -1 with err naming the holders of every slot.
+ * The last slots are the only ones an engine acting for users without
+ * privilege towards the processes may take (evt_policy_guest): however
+ * many such users come, the run directory's owner and root keep the
+ * others.
+ */
+#define EVT_GUEST_SLOTS 2
+#define EVT_GUEST_SLOT_FIRST (EVT_NSLOTS - EVT_GUEST_SLOTS)
+
+/*
+ * Takes the first free slot of 1..EVT_NSLOTS-1 (of the guest slots alone
+ * for a guest engine) and writes "what" (e.g. "evtrace record -o tr")
+ * into its lock file.  Returns the slot and sets *lock_fd, or returns -1
+ * with err naming the holders of every slot it could take.
  */
 int evt_slot_claim(const struct evt_rundir *rd, const char *what,
 		   int *lock_fd, char *err, size_t err_size);
