@@ -6,11 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "kernel_events.h"
 #include "layout.h"
 #include "pattern.h"
+#include "rundir.h"
 
 struct command {
 	const char *name;
@@ -359,6 +362,24 @@ static void usage(FILE *f)
 	fprintf(f, "\n'evtrace COMMAND --help' tells more; see evtrace(1).\n");
 }
 
+/*
+ * When another user holds the name of this user's default run directory,
+ * the fallback is made here if it is not there yet (rundir.h), and said
+ * once, as a traced program that makes it says it.
+ */
+static void make_fallback_rundir(const char *cmd)
+{
+	char path[EVT_RUNDIR_PATH_MAX], why[EVT_RUNDIR_PATH_MAX + 64];
+	const char *env = secure_getenv("EVTRACE_RUNDIR");
+
+	if ((!env || !*env) &&
+	    evt_rundir_default(geteuid(), secure_getenv("XDG_RUNTIME_DIR"), path,
+			       sizeof(path), why, sizeof(why)) > 0 &&
+	    mkdir(path, 0700) == 0)
+		fprintf(stderr, "evtrace: %s: %s; this user's run directory is %s "
+			"instead\n", cmd, why, path);
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *c;
@@ -381,5 +402,6 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	make_fallback_rundir(c->name);
 	return run(c, argc - 1, argv + 1);
 }

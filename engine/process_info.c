@@ -35,13 +35,12 @@ static int read_euid(pid_t pid, uid_t *euid)
 	return ret;
 }
 
-/* $EVTRACE_RUNDIR in /proc/PID/environ, copied into out ("" when unset);
- * -1 when the environment cannot be read. */
-static int read_rundir_env(pid_t pid, char *out, size_t size)
+/* The variable key ("NAME=") in /proc/PID/environ, copied into out (""
+ * when unset); -1 when the environment cannot be read. */
+static int read_env(pid_t pid, const char *key, char *out, size_t size)
 {
-	static const char key[] = "EVTRACE_RUNDIR=";
 	char path[64], buf[8192];
-	size_t have = 0, k = sizeof(key) - 1;
+	size_t have = 0, k = strlen(key);
 	ssize_t n;
 	int fd;
 
@@ -71,7 +70,8 @@ static int read_rundir_env(pid_t pid, char *out, size_t size)
 int evt_process_info(pid_t pid, struct evt_process_info *p, char *err,
 		     size_t err_size)
 {
-	char env[EVT_RUNDIR_PATH_MAX + 1], path[64], buf[1024];
+	char env[EVT_RUNDIR_PATH_MAX + 1], xdg[EVT_RUNDIR_PATH_MAX + 1];
+	char path[64], buf[1024];
 	struct passwd pw, *found = NULL;
 	FILE *f;
 
@@ -90,9 +90,12 @@ int evt_process_info(pid_t pid, struct evt_process_info *p, char *err,
 			p->comm[strcspn(p->comm, "\n")] = '\0';
 		fclose(f);
 	}
-	if (read_rundir_env(pid, env, sizeof(env)) == 0 &&
-	    evt_rundir_path_for(env, p->euid, p->rundir, sizeof(p->rundir), err,
-				err_size))
+	/* The process found its run directory as rundir.c does, from these
+	 * two (the fallback of a planted default needs the second). */
+	if (read_env(pid, "EVTRACE_RUNDIR=", env, sizeof(env)) == 0 &&
+	    read_env(pid, "XDG_RUNTIME_DIR=", xdg, sizeof(xdg)) == 0 &&
+	    evt_rundir_path_for(env, xdg[0] ? xdg : NULL, p->euid, p->rundir,
+				sizeof(p->rundir), err, err_size))
 		return -1;
 	return 0;
 }

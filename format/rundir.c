@@ -15,11 +15,46 @@
 #include "regular_file.h"
 #include "rundir.h"
 
-int evt_rundir_path_for(const char *env, uid_t uid, char *out, size_t out_size,
-			char *err, size_t err_size)
+/* Whether path is a directory of uid's that nobody else may write. */
+static bool owned_dir(const char *path, uid_t uid)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == uid &&
+	       !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+int evt_rundir_default(uid_t uid, const char *xdg, char *out, size_t out_size,
+		       char *why, size_t why_size)
+{
+	char fallback[EVT_RUNDIR_PATH_MAX];
+	struct stat st;
+
+	snprintf(out, out_size, "/dev/shm/evtrace-%u", (unsigned)uid);
+	if (lstat(out, &st) || (S_ISDIR(st.st_mode) && st.st_uid == uid))
+		return 0;	/* missing (made when needed), or the user's */
+	if (uid == 0)
+		snprintf(fallback, sizeof(fallback), "/run/evtrace-0");
+	else if (xdg && xdg[0] == '/' && strlen(xdg) < sizeof(fallback) - 16 &&
+		 owned_dir(xdg, uid))
+		snprintf(fallback, sizeof(fallback), "%s/evtrace", xdg);
+	else
+		fallback[0] = '\0';
+	if (why)
+		snprintf(why, why_size, "%s is %s", out,
+			 S_ISDIR(st.st_mode) ? "another user's directory" :
+			 "not a directory");
+	if (!fallback[0])
+		return -1;
+	snprintf(out, out_size, "%s", fallback);
+	return 1;
+}
+
+int evt_rundir_path_for(const char *env, const char *xdg, uid_t uid, char *out,
+			size_t out_size, char *err, size_t err_size)
 {
 	if (!env || !*env) {
-		snprintf(out, out_size, "/dev/shm/evtrace-%u", (unsigned)uid);
+		evt_rundir_default(uid, xdg, out, out_size, NULL, 0);
 		return 0;
 	}
 	if (env[0] != '/') {
@@ -38,7 +73,8 @@ int evt_rundir_path_for(const char *env, uid_t uid, char *out, size_t out_size,
 
 int evt_rundir_path(char *out, size_t out_size, char *err, size_t err_size)
 {
-	return evt_rundir_path_for(secure_getenv("EVTRACE_RUNDIR"), geteuid(), out,
+	return evt_rundir_path_for(secure_getenv("EVTRACE_RUNDIR"),
+				   secure_getenv("XDG_RUNTIME_DIR"), geteuid(), out,
 				   out_size, err, err_size);
 }
 
@@ -75,13 +111,13 @@ int evt_rundir_open(struct evt_rundir *rd, const char *path, int flags,
 		    char *err, size_t err_size)
 {
 	uid_t me = geteuid();
-	char mine[64];
+	char mine[EVT_RUNDIR_PATH_MAX];
 	struct stat st;
 	int fd;
 
 	rd->fd = -1;
 	/* Root enters another user's directory only when told to by path. */
-	evt_rundir_path_for(NULL, me, mine, sizeof(mine), NULL, 0);
+	evt_rundir_default(me, NULL, mine, sizeof(mine), NULL, 0);
 	if (!strcmp(path, mine))
 		flags &= ~EVT_RUNDIR_ROOT_ENTERS;
 	if (strlen(path) >= sizeof(rd->path)) {

@@ -8,7 +8,11 @@
  * setgid programs; absolute paths only), else /dev/shm/evtrace-<euid>, a
  * directory of the user's own in the system's sticky /dev/shm.  No
  * directory is shared between users: whoever came first owns nothing of
- * anyone else's.
+ * anyone else's.  Since any user may make a name in /dev/shm, one may
+ * make another's first: then root's run directory is /run/evtrace-0
+ * (only root makes names in /run), and a user's $XDG_RUNTIME_DIR/evtrace
+ * when that directory is theirs (systemd's /run/user/<uid>); a user
+ * without one stays refused.
  *
  * Everything evtrace opens there is checked and opened relative to the
  * checked directory's fd, never followed through a symlink, never blocked
@@ -39,9 +43,16 @@ struct evt_rundir {
  * is relative or too long. */
 int evt_rundir_path(char *out, size_t out_size, char *err, size_t err_size);
 /* The run directory of a process of user uid whose $EVTRACE_RUNDIR is env
- * (NULL when unset). */
-int evt_rundir_path_for(const char *env, uid_t uid, char *out, size_t out_size,
-			char *err, size_t err_size);
+ * and $XDG_RUNTIME_DIR xdg (each NULL when unset). */
+int evt_rundir_path_for(const char *env, const char *xdg, uid_t uid, char *out,
+			size_t out_size, char *err, size_t err_size);
+/*
+ * User uid's default run directory, into out: 0, the usual one; 1, the
+ * fallback, because another user holds the usual one's name (why says
+ * so); -1, no fallback for this user (out is the usual one, why says why).
+ */
+int evt_rundir_default(uid_t uid, const char *xdg, char *out, size_t out_size,
+		       char *why, size_t why_size);
 
 enum {
 	EVT_RUNDIR_CREATE = 1,		/* make it (mode 0700) when missing */

@@ -56,6 +56,39 @@ static struct layout compute_layout(void)
 	return l;
 }
 
+/* Another user holds the default run directory's name and this user has
+ * no fallback: said only on a terminal (or with $EVTRACE_DEBUG), never
+ * into a service's log at each of its starts; `evtrace ls` says it. */
+static bool planted_quietly;
+
+/*
+ * Where the run directory is, the first time.  When another user holds
+ * the default's name, the fallback (rundir.h) is used, and the process
+ * that makes it says so: once per boot, not at every start.
+ */
+static int rundir_resolve(void)
+{
+	char err[EVT_RUNDIR_PATH_MAX + 300], why[EVT_RUNDIR_PATH_MAX + 64];
+	const char *env = secure_getenv("EVTRACE_RUNDIR");
+	int kind;
+
+	if (env && *env) {
+		if (!evt_rundir_path(evt__proc.rundir, sizeof(evt__proc.rundir), err,
+				     sizeof(err)))
+			return 0;
+		evt__warn("%s; this process runs untraced", err);
+		return -EINVAL;
+	}
+	kind = evt_rundir_default(geteuid(), secure_getenv("XDG_RUNTIME_DIR"),
+				  evt__proc.rundir, sizeof(evt__proc.rundir), why,
+				  sizeof(why));
+	planted_quietly = kind < 0 && !isatty(2);
+	if (kind > 0 && mkdir(evt__proc.rundir, 0700) == 0)
+		evt__warn("%s; this user's run directory is %s instead", why,
+			  evt__proc.rundir);
+	return 0;
+}
+
 /*
  * Opens the run directory, checked, creating it when missing.  A process
  * that cannot use it runs untraced and says why, once.
@@ -63,18 +96,17 @@ static struct layout compute_layout(void)
 static int rundir_open(struct evt_rundir *rd)
 {
 	char err[EVT_RUNDIR_PATH_MAX + 300];
+	int ret;
 
-	if (!evt__proc.rundir[0] &&
-	    evt_rundir_path(evt__proc.rundir, sizeof(evt__proc.rundir), err,
-			    sizeof(err))) {
-		evt__warn("%s; this process runs untraced", err);
-		return -EINVAL;
-	}
+	if (!evt__proc.rundir[0] && (ret = rundir_resolve()))
+		return ret;
 	if (evt_rundir_open(rd, evt__proc.rundir, EVT_RUNDIR_CREATE, err,
 			    sizeof(err))) {
-		int ret = -errno;
-
-		evt__warn("%s; this process runs untraced", err);
+		ret = -errno;
+		if (planted_quietly)
+			evt__debug("%s; this process runs untraced", err);
+		else
+			evt__warn("%s; this process runs untraced", err);
 		return ret;
 	}
 	return 0;

@@ -2,8 +2,11 @@
 # directories: each can trace whoever came first, nobody can take over,
 # hide or feed anyone else's, and whatever is planted where evtrace looks
 # (another user's directory, a symlink, a FIFO, a loose mode) is refused
-# with the path and the rule, never followed, never waited on.
-# Runs in a private mount namespace with a /dev/shm of its own.
+# with the path and the rule, never followed, never waited on.  A default
+# run directory planted by another user does not turn tracing off where
+# there is a fallback only its user can make (root's /run/evtrace-0, a
+# user's $XDG_RUNTIME_DIR/evtrace), said once.
+# Runs in a private mount namespace with a /dev/shm and /run of its own.
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (test users, a private /dev/shm)"; exit 77; }
 [ -n "${EVT_PRIVATE_NS:-}" ] ||
 	exec env EVT_PRIVATE_NS=1 unshare -m --propagation private sh ${EVT_SH_FLAGS:-} "$0" "$@"
@@ -13,6 +16,8 @@ rm -rf "$R"	# lib.sh's, in the /dev/shm about to be covered
 fresh_shm() {
 	umount /dev/shm 2>/dev/null || true
 	mount -t tmpfs -o mode=1777 evt-shm /dev/shm || fail "cannot mount a private /dev/shm"
+	umount /run 2>/dev/null || true
+	mount -t tmpfs -o mode=755 evt-run /run || fail "cannot mount a private /run"
 }
 fresh_shm
 make_users
@@ -45,34 +50,59 @@ kill "$rw"
 bt "$T/root-tr" >"$T/bt"
 python3 "$CHECK" seq "$T/report" "$T/bt" 1 50
 
-# An ordinary user first, squatting root's directory: root's programs run
-# untraced and say why once; root's record refuses; nothing of root's
-# lands in her directory.
+# An ordinary user first, squatting root's directory: root's programs are
+# traced in /run/evtrace-0, which only root can make, and the first to
+# make it says so, once; root's record and ls find them there; nothing of
+# root's lands in her directory.
 fresh_shm
 as_user evt-alice sh -c "mkdir /dev/shm/evtrace-0 && chmod 777 /dev/shm/evtrace-0"
 "$TRACEE" fork >"$T/out" 2>"$T/err" || fail "root's program failed beside a squatted run directory"
 expect_grep "^tried" "$T/out" "root's program ran"
-# Once per program image: the parent and the image its child exec'd.
-expect_eq "$(grep -c 'runs untraced' "$T/err")" 2 "messages from a program, its fork and exec, refused a run directory"
-expect_grep "evtrace: /dev/shm/evtrace-0: owned by uid $ALICE, not by uid 0 (someone else made it: have it removed, or set EVTRACE_RUNDIR); refused; this process runs untraced" "$T/err" "the squatted directory named with its rule"
-expect_status 1 "$EVTRACE" record -o "$T/no" -- "$TRACEE" threads 1 1
-expect_grep "evtrace: record: /dev/shm/evtrace-0: owned by uid $ALICE, not by uid 0" "$T/err" "record refuses a squatted run directory"
+expect_eq "$(cat "$T/err")" "evtrace: /dev/shm/evtrace-0 is another user's directory; this user's run directory is /run/evtrace-0 instead" \
+	"what a program, its fork and exec say of a squatted run directory"
+expect_eq "$(stat -c '%U %a' /run/evtrace-0)" "root 700" "root's fallback run directory"
+"$EVTRACE" record -o "$T/fallback" -- "$TRACEE" threads 1 20 >/dev/null 2>"$T/err" ||
+	fail "root's record beside a squatted run directory: $(cat "$T/err")"
+! grep -q 'run directory\|untraced\|; refused' "$T/err" || fail "what root's record said: $(cat "$T/err")"
+"$EVTRACE" report "$T/fallback" >"$T/report"
+bt "$T/fallback" >"$T/bt"
+python3 "$CHECK" seq "$T/report" "$T/bt" 1 20
 expect_eq "$(ls -A /dev/shm/evtrace-0)" "" "files root left in alice's directory"
-expect_status 1 "$EVTRACE" ls
-expect_grep "evtrace: ls: /dev/shm/evtrace-0: owned by uid $ALICE" "$T/err" "ls refuses a squatted run directory"
-# A symlink in its place is not followed.
+"$TRACEE" wait >"$T/rw.out" 2>"$T/err" &
+rw=$!
+BG_PIDS="$BG_PIDS $rw"
+for _ in $(seq 100); do grep -q ready "$T/rw.out" && break; sleep 0.05; done
+"$EVTRACE" ls >"$T/ls" 2>"$T/err" || fail "root's ls beside a squatted run directory: $(cat "$T/err")"
+expect_grep "^# pid $rw (tracee)" "$T/ls" "root's ls finds its program in the fallback"
+kill "$rw"
+expect_eq "$(cat "$T/err")" "" "what a later program said"
+# A symlink in its place is not followed: the fallback again.
 rmdir /dev/shm/evtrace-0
 mkdir -m 700 "$T/elsewhere"
 ln -s "$T/elsewhere" /dev/shm/evtrace-0
 "$TRACEE" threads 1 1 >/dev/null 2>"$T/err"
-expect_grep "/dev/shm/evtrace-0: a symbolic link, not a directory; refused; this process runs untraced" "$T/err" "symlinked run directory"
+expect_eq "$(cat "$T/err")" "" "what a program said beside a symlinked run directory"
 expect_eq "$(ls -A "$T/elsewhere")" "" "files made through a symlinked run directory"
 rm /dev/shm/evtrace-0
-# Bob squats alice's: she is told, and so is her record.
+# Bob squats alice's.  Without $XDG_RUNTIME_DIR she has no fallback: her
+# record says so, her programs run untraced and say nothing (no terminal:
+# a service's log stays clean).  With hers, she is traced there.
 as_user evt-bob mkdir -m 777 "/dev/shm/evtrace-$ALICE"
 set +e; as_user evt-alice "$EVTRACE_U" record -o "$T/alice/tr2" -- "$TRACEE_U" threads 1 1 >/dev/null 2>"$T/err"; st=$?; set -e
 expect_eq "$st" 1 "alice's record in bob's directory"
 expect_grep "/dev/shm/evtrace-$ALICE: owned by uid $BOB, not by uid $ALICE" "$T/err" "alice told who owns it"
+as_user evt-alice "$TRACEE_U" threads 1 1 >"$T/out" 2>"$T/err" </dev/null
+expect_grep "^tried" "$T/out" "alice's program ran"
+expect_eq "$(cat "$T/err")" "" "what alice's program said, refused a run directory"
+mkdir -m 700 "$T/alice/xdg" && chown evt-alice "$T/alice/xdg"
+as_user evt-alice env XDG_RUNTIME_DIR="$T/alice/xdg" "$EVTRACE_U" record -o "$T/alice/tr3" -- "$TRACEE_U" threads 1 30 \
+	>/dev/null 2>"$T/err" || fail "alice's record with a fallback: $(cat "$T/err")"
+expect_eq "$(grep -c "evtrace: record: /dev/shm/evtrace-$ALICE is another user's directory; this user's run directory is $T/alice/xdg/evtrace instead" "$T/err")" 1 "alice told where her run directory went: $(cat "$T/err")"
+expect_eq "$(grep -c "another user's directory" "$T/err")" 1 "how often she was told"
+expect_eq "$(stat -c '%U %a' "$T/alice/xdg/evtrace")" "evt-alice 700" "alice's fallback run directory"
+"$EVTRACE" report "$T/alice/tr3" >"$T/report"
+bt "$T/alice/tr3" >"$T/bt"
+python3 "$CHECK" seq "$T/report" "$T/bt" 1 30
 rmdir "/dev/shm/evtrace-$ALICE"
 # Her own directory, loosened by mistake, is refused too.
 as_user evt-alice mkdir -m 700 "/dev/shm/evtrace-$ALICE"
@@ -149,9 +179,12 @@ cc $san -I"$INCLUDE" "$T/suid.c" -o "$T/bin/tracee-setuid" "$T/bin/libevtrace.so
 	-Wl,-rpath,"$T/bin" || fail "cannot build the setuid program"
 chmod 4755 "$T/bin/tracee-setuid"
 rm -rf /dev/shm/evtrace-0
-as_user evt-alice env EVTRACE_RUNDIR="$T/alice/planted" EVTRACE_COLLECTION=x \
+as_user evt-alice env EVTRACE_RUNDIR="$T/alice/planted" EVTRACE_COLLECTION=x EVTRACE_DEBUG=1 \
 	"$T/bin/tracee-setuid" >"$T/out" 2>"$T/err" || fail "setuid program failed: $(cat "$T/err")"
 expect_grep "^tried 1$" "$T/out" "the setuid program ran"
 [ ! -e "$T/alice/planted" ] || fail "a setuid program made its run directory where the user said"
 expect_eq "$(stat -c '%U %a' /dev/shm/evtrace-0)" "root 700" "the setuid program's own run directory"
-! grep -q '; refused\|untraced\|EVTRACE' "$T/err" || fail "the setuid program read the environment: $(cat "$T/err")"
+! grep -q '; refused\|untraced\|EVTRACE\|module ' "$T/err" || fail "the setuid program read the environment: $(cat "$T/err")"
+# (EVTRACE_DEBUG is honoured by the same program run by its owner.)
+EVTRACE_DEBUG=1 "$T/bin/tracee-setuid" >/dev/null 2>"$T/err"
+expect_grep "evtrace: module tracee-setuid: 1 sites" "$T/err" "EVTRACE_DEBUG for a program that is not setuid"
