@@ -63,6 +63,10 @@ pid_t cli_spawn(char **argv, const char *rules, const char *rundir,
  */
 enum { CLI_LOCAL = 0, CLI_VIA_DAEMON = 1 };
 int cli_route(const char *cmd, const int *pids, unsigned npids);
+/* Whether this is the machine's root: uid 0 in the initial user
+ * namespace.  Root in a namespace of a user's own is that user outside,
+ * and reaches other users' processes through evtraced as they would. */
+bool cli_root(void);
 struct evt_request;
 /* Asks evtraced to run the request, relaying what it prints; with output,
  * record's trace directory, made here.  The command's exit status. */

@@ -102,6 +102,16 @@ static int name_track(struct chrome *c, const struct evt_trace_item *it)
 	return 0;
 }
 
+/* "ts":US.FFF, a valid JSON number also for a time before the first
+ * item's (a corrupt timestamp). */
+static void put_ts(FILE *f, int64_t ns)
+{
+	uint64_t mag = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	fprintf(f, "\"ts\":%s%" PRIu64 ".%03u", ns < 0 ? "-" : "", mag / 1000,
+		(unsigned)(mag % 1000));
+}
+
 static int add(const struct evt_trace_item *it, void *ctx)
 {
 	struct chrome *c = ctx;
@@ -122,19 +132,20 @@ static int add(const struct evt_trace_item *it, void *ctx)
 	separator(c);
 	fputs("{\"name\":", c->f);
 	if (it->kind == EVT_ITEM_LOST) {
-		fprintf(c->f, "\"lost events\",\"cat\":\"evtrace\",\"ph\":\"i\",\"s\":\"t\","
-			"\"ts\":%" PRId64 ".%03d,\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
-			",\"args\":{\"lost\":%" PRIu64 "}}", ns / 1000, (int)(ns % 1000),
-			it->pid, it->tid, it->lost);
+		fputs("\"lost events\",\"cat\":\"evtrace\",\"ph\":\"i\",\"s\":\"t\",", c->f);
+		put_ts(c->f, ns);
+		fprintf(c->f, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
+			",\"args\":{\"lost\":%" PRIu64 "}}", it->pid, it->tid, it->lost);
 		return 0;
 	}
 	report_json_string(c->f, it->event->path, strlen(it->event->path));
 	n = strcspn(it->event->path, "/");
 	fputs(",\"cat\":", c->f);
 	report_json_string(c->f, it->event->path, n);
-	fprintf(c->f, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":%" PRId64 ".%03d,\"pid\":%"
-		PRIu32 ",\"tid\":%" PRIu32 ",\"args\":{\"cpu\":%u,\"message\":",
-		ns / 1000, (int)(ns % 1000), it->pid, it->tid, it->cpu);
+	fputs(",\"ph\":\"i\",\"s\":\"t\",", c->f);
+	put_ts(c->f, ns);
+	fprintf(c->f, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
+		",\"args\":{\"cpu\":%u,\"message\":", it->pid, it->tid, it->cpu);
 	n = it->text_len && it->text[it->text_len - 1] == '\n' ? it->text_len - 1 :
 	    it->text_len;
 	report_json_string(c->f, it->text, n);

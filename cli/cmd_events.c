@@ -91,6 +91,8 @@ static int parse_args(const char *cmd, int argc, char **argv,
 		cli_error(cmd, "no event path given");
 		return cli_usage(cmd);
 	}
+	if (t->path && !*t->path)	/* not "/": everything */
+		return cli_error(cmd, "an empty event path; give / for every event");
 	if (t->path && !cli_pattern_ok(cmd, t->path))
 		return 1;
 	if (t->collection && t->pid) {
@@ -295,7 +297,7 @@ static int kernel_via_daemon(const char *cmd, enum evt_verb verb,
 		.tracefs = t->tracefs,
 	};
 
-	if (errno != EACCES || geteuid() == 0)
+	if (errno != EACCES || cli_root())
 		return cli_error(cmd, "%s", err);
 	return cli_via_daemon(cmd, &r, NULL);
 }

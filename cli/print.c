@@ -12,10 +12,19 @@
 #include "ctl.h"
 #include "quote.h"
 
+/* A thread names itself (prctl): its control characters become '?',
+ * so that no escape sequence of its reaches a reader's terminal. */
 static void print_prefix_at(FILE *f, const char *comm, uint32_t tid,
 			    const char *cpu, const char *time)
 {
-	fprintf(f, "%16s-%-7u [%s] %s: ", comm, tid, cpu, time);
+	char safe[64];
+	size_t i;
+
+	for (i = 0; comm[i] && i < sizeof(safe) - 1; i++)
+		safe[i] = (unsigned char)comm[i] < 0x20 || comm[i] == 0x7f ?
+			  '?' : comm[i];
+	safe[i] = '\0';
+	fprintf(f, "%16s-%-7u [%s] %s: ", safe, tid, cpu, time);
 }
 
 static void print_prefix(FILE *f, const char *comm, uint32_t tid,

@@ -187,7 +187,8 @@ void report_stats_print(FILE *f, const struct report_stats *s,
 			sorted[i].path, sorted[i].count, rate, first, last);
 	}
 	free(sorted);
-	qsort(s->threads, s->nthreads, sizeof(*s->threads), by_thread);
+	if (s->nthreads)	/* s->threads may be NULL: qsort takes none */
+		qsort(s->threads, s->nthreads, sizeof(*s->threads), by_thread);
 	fprintf(f, "# %-24s %8s %12s %12s\n", "thread", "pid", "events", "lost");
 	for (i = 0; i < s->nthreads; i++) {
 		char name[48];

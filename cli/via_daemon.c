@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "trace_dir.h"
 #include "evtraced.h"
 #include "process_info.h"
 #include "protocol.h"
@@ -26,6 +27,25 @@ static void on_interrupt(int sig)
 {
 	(void)sig;
 	interrupted = 1;
+}
+
+bool cli_root(void)
+{
+	char map[128] = "";
+	unsigned inside, outside, count;
+	FILE *f;
+
+	if (geteuid() != 0)
+		return false;
+	f = fopen("/proc/self/uid_map", "re");
+	if (!f)
+		return true;	/* no user namespaces: the only root */
+	if (!fgets(map, sizeof(map), f))
+		map[0] = '\0';
+	fclose(f);
+	/* The initial namespace maps every uid to itself. */
+	return sscanf(map, "%u %u %u", &inside, &outside, &count) == 3 &&
+	       inside == 0 && outside == 0 && count == 4294967295u;
 }
 
 int cli_route(const char *cmd, const int *pids, unsigned npids)
@@ -39,7 +59,7 @@ int cli_route(const char *cmd, const int *pids, unsigned npids)
 		if (evt_process_info(pids[i], &info, err, sizeof(err)) ||
 		    info.euid == geteuid())
 			continue;
-		if (geteuid() != 0)
+		if (!cli_root())
 			return CLI_VIA_DAEMON;
 		/* Root: to the run directory the process uses. */
 		if (!info.rundir[0])
@@ -75,12 +95,16 @@ static int connect_daemon(const char *cmd, const struct evt_request *r)
 }
 
 /* record's trace directory, made and opened by the user, for the daemon
- * to write into as theirs. */
+ * to write into as theirs.  A trace there before is kept as DIR.old here:
+ * the daemon has the directory, not its name. */
 static int open_output(const char *cmd, const char *output)
 {
+	char err[PATH_MAX + 300];
 	struct stat st;
 	int fd;
 
+	if (evt_trace_dir_keep_old(output, err, sizeof(err)))
+		return cli_error(cmd, "%s", err), -1;
 	if (mkdir(output, 0700) && errno != EEXIST)
 		return cli_error(cmd, "%s: %s", output, strerror(errno)), -1;
 	fd = open(output, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

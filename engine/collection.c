@@ -411,17 +411,20 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	if (evt_buffer_config_check(opts->packet_size, opts->packet_count, err,
 				    err_size))
 		goto out_free;
-	if (evt_rundir_open(&c->rd, opts->rundir,
-			    EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS, err, err_size))
+	/* Recover and snapshot read what is there: they make nothing (no
+	 * directory, no id registry) where there is nothing to adopt. */
+	if (evt_rundir_open(&c->rd, opts->rundir, EVT_RUNDIR_ROOT_ENTERS |
+			    (opts->recover || opts->snapshot ? 0 : EVT_RUNDIR_CREATE),
+			    err, err_size))
 		goto out_free;
 	if (!opts->recover && !opts->snapshot)
 		evt_rundir_sweep(&c->rd);
-	c->ids.registry = evt_id_registry_open(&c->rd);
 	if (getrandom(&c->id, sizeof(c->id), 0) != sizeof(c->id) || !c->id)
 		c->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
 	if (opts->recover || opts->snapshot ? adopt_slot(c, err, err_size) :
 	    claim_slot(c, err, err_size))
 		goto out_free;
+	c->ids.registry = evt_id_registry_open(&c->rd);
 	if (opts->snapshot)	/* every process of the recording */
 		c->o.npids = 0;
 	c->clock_kind = evt_clock_detect();

@@ -282,6 +282,12 @@ int evt_relay_reply_parse(enum evt_relay_cmd cmd, const uint8_t *p, size_t len,
 		r->major = get32(p);
 		r->minor = get32(p + 4);
 		r->ret_code = EVT_RELAY_OK;
+		if (r->major > 99) {	/* "HTTP" read as a number, say */
+			snprintf(err, err_size, "what answered is not an "
+				 "lttng-relayd (its first bytes are no relay "
+				 "protocol version)");
+			return -1;
+		}
 		if (r->major != EVT_RELAY_MAJOR) {
 			snprintf(err, err_size,
 				 "relay protocol version %u.%u (2.x expected)",

@@ -279,6 +279,24 @@ fail:
 	return -1;
 }
 
+int evt_trace_dir_keep_old(const char *path, char *err, size_t err_size)
+{
+	unsigned files = 0;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), bad;
+
+	if (fd < 0)
+		return 0;	/* none, or not a directory: open says it */
+	close(fd);
+	fd = open_own_dir(AT_FDCWD, path, path, err, err_size);
+	if (fd < 0)
+		return -1;
+	bad = check_old(fd, path, false, &files, err, err_size);
+	close(fd);
+	if (bad)
+		return -1;
+	return files ? keep_as_old(path, err, err_size) : 0;
+}
+
 void evt_trace_dir_close(struct evt_trace_dir *d)
 {
 	if (d->sub_fd >= 0)

@@ -25,6 +25,13 @@ struct evt_trace_dir {
 int evt_trace_dir_open(struct evt_trace_dir *d, const char *path, char *err,
 		       size_t err_size);
 void evt_trace_dir_close(struct evt_trace_dir *d);
+/*
+ * An evtrace trace of the caller's at path, holding trace files, becomes
+ * path.old, as evt_trace_dir_open() would do; nothing is done where there
+ * is no trace.  For a directory handed over as an fd, whose name the
+ * taker cannot rename (evtraced's).  0, or -1 with err set.
+ */
+int evt_trace_dir_keep_old(const char *path, char *err, size_t err_size);
 
 /*
  * Creates name (in evtrace/ when sub) for writing; the fd, or -1 with err

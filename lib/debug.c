@@ -1,7 +1,8 @@
 /*
  * debug.c - library diagnostics: a fixed buffer and one write(2), errno
  * saved, so that they are safe in signal handlers.  evt__debug() speaks
- * only when $EVTRACE_DEBUG is set; evt__warn() always (a refused site).
+ * only when $EVTRACE_DEBUG is set (never in a setuid or setgid program:
+ * secure_getenv); evt__warn() always (a refused site).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -31,7 +32,7 @@ void evt__debug(const char *fmt, ...)
 	va_list ap;
 
 	if (enabled < 0)
-		enabled = getenv("EVTRACE_DEBUG") != NULL;
+		enabled = secure_getenv("EVTRACE_DEBUG") != NULL;
 	if (!enabled)
 		return;
 	va_start(ap, fmt);

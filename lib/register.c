@@ -27,17 +27,27 @@ struct module_rt {
 };
 
 /* The file name of the module that holds addr. */
+/* The file's name is anyone's choice: its control characters become '?'
+ * in event paths, which other users list.  Under evt__proc.lock (one
+ * buffer). */
 const char *evt__module_name(const void *addr)
 {
+	static char safe[256];
 	Dl_info info;
 	const char *name = NULL, *slash;
+	size_t i;
 
 	if (dladdr(addr, &info) && info.dli_fname && *info.dli_fname)
 		name = info.dli_fname;
 	else
 		name = program_invocation_name;
 	slash = strrchr(name, '/');
-	return slash ? slash + 1 : name;
+	name = slash ? slash + 1 : name;
+	for (i = 0; name[i] && i < sizeof(safe) - 1; i++)
+		safe[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ?
+			  '?' : name[i];
+	safe[i] = '\0';
+	return safe;
 }
 
 static const char *source_path(const char *file)

@@ -147,6 +147,8 @@ void evt__orphan_check(unsigned s, uint64_t now);
 
 /* register.c */
 void evt__site_register_lazy(struct evt_site *site);
+/* The name of the module holding addr, control characters as '?'; under
+ * evt__proc.lock, valid until the next call. */
 const char *evt__module_name(const void *addr);
 
 /* register_event.c */

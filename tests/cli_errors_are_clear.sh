@@ -64,6 +64,10 @@ expect_grep "exists and is not an evtrace trace" "$T/err" "output protection"
 expect_status 1 "$EVTRACE" report "$T/nonexistent"
 expect_grep "evtrace: report: $T/nonexistent: no such trace directory" "$T/err" "report of nothing"
 expect_status 2 "$EVTRACE" enable
+# An empty path is no path: not "/", which would switch everything.
+expect_status 1 "$EVTRACE" enable ''
+expect_eq "$(cat "$T/err")" "evtrace: enable: an empty event path; give / for every event" "enable ''"
+[ ! -e "$EVTRACE_RUNDIR/default.rules" ] || fail "enable '' wrote a rule: $(cat "$EVTRACE_RUNDIR/default.rules")"
 "$EVTRACE" record --help | grep -q -- "--overwrite" || fail "record --help"
 # An unusable run directory: the program runs untraced, record says why.
 EVTRACE_RUNDIR=/proc/evtrace-nowhere "$TRACEE" threads 2 10 >"$T/out2" || fail "the program failed without a run directory"

@@ -49,6 +49,23 @@ expect_eq "$(cat "$T/lost.check")" "$read_n events, $lost_n lost" "the burst's m
 expect_eq "$((read_n + lost_n))" 200000 "events converted + lost"
 
 # Bad input: each with its message, no file left behind.
+# A corrupt whole timestamp (a packet's first record) far before the
+# first event: still valid JSON, the time negative ("ts":-1.5, never
+# "ts":-1.-500).
+"$EVTRACE" record --packet-size 16384 -o "$T/back" -- "$TRACEE" threads 1 3000 >/dev/null 2>&1
+python3 - "$T"/back/stream_* <<'PY'
+import struct, sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+second = struct.unpack_from("<Q", b, 32)[0] // 8	# the first packet's size
+# 88 bytes of packet header, then the CPU record: a word, then its time.
+assert struct.unpack_from("<I", b, second + 88)[0] == 0xffff07ff
+struct.pack_into("<Q", b, second + 92, 1000)
+open(p, "wb").write(b)
+PY
+"$EVTRACE" convert --to chrome-json -o "$T/back.json" "$T/back" 2>/dev/null || fail "convert of a trace going back in time"
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$T/back.json" || fail "convert wrote invalid JSON for a corrupt timestamp"
+grep -q '"ts":-[0-9]*\.[0-9][0-9][0-9],' "$T/back.json" || fail "no negative time in back.json"
 expect_status 2 "$EVTRACE" convert "$T/thr"
 expect_grep "evtrace: convert: --to FORMAT is needed (chrome-json)" "$T/err" "no --to"
 expect_status 1 "$EVTRACE" convert --to ctf "$T/thr"

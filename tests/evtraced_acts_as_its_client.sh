@@ -44,6 +44,26 @@ expect_eq "$(grep -c ': typed/all: ' "$T/report")" 3 "typed/all rows in bob's tr
 # Alice's run directory kept only her files, though bob's worker made some.
 expect_eq "$(find "$R/alice/run" -printf '%u\n' | sort -u)" evt-alice "owner of every file of alice's run directory"
 
+# A second recording into the same directory keeps the first as tr.old,
+# renamed by bob's own evtrace: the worker has the directory, not its name.
+as_bg evt-bob "$T/bin/evtrace" record -p "$app" -e typed -o "$T/bob/tr" 2>"$T/record2.err" &
+recorder=$!
+wait_on "$app" typed/all
+feed app 2 5
+kill -INT "$recorder"
+wait "$recorder" || fail "bob's second record failed: $(cat "$T/record2.err")"
+expect_eq "$("$EVTRACE" report "$T/bob/tr" | grep -c ': typed/all: ')" 2 "typed/all rows in bob's second trace"
+expect_eq "$("$EVTRACE" report "$T/bob/tr.old" | grep -c ': typed/all: ')" 3 "typed/all rows in the first, kept as tr.old"
+expect_eq "$(find "$T/bob/tr.old" -printf '%u\n' | sort -u)" evt-bob "owner of tr.old"
+
+# Root in a user namespace of bob's own is bob outside: his evtrace goes
+# to the daemon, which knows him as bob.
+as evt-bob unshare -U -r "$T/bin/evtrace" ls -p "$app" >"$T/ns.out" 2>"$T/ns.err" ||
+	fail "ls as root of bob's user namespace: $(cat "$T/ns.err")"
+expect_grep "^# pid $app (typed)" "$T/ns.out" "alice's program listed through the daemon"
+as_status evt-bob 1 unshare -U -r "$T/bin/evtrace" enable -p "$app" typed
+expect_grep "switching another user's events needs privilege towards the process" "$T/err" "bob refused as bob"
+
 # A file system whose blocks left are root's reserve: bob's trace gets
 # none of them through the daemon, any more than bob would by himself.
 truncate -s 32M "$T/ext4.img"

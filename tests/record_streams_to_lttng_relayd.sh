@@ -104,10 +104,12 @@ cmp -s "$T/k.relay" "$T/k.local" || { diff "$T/k.local" "$T/k.relay" >&2; fail "
 tp=$!
 BG_PIDS="$BG_PIDS $tp"
 for _ in $(seq 100); do "$EVTRACE" ls -p $tp >/dev/null 2>&1 && break; sleep 0.05; done
+sites=$("$EVTRACE" ls -p $tp | grep -c '^[01X?] printk/.*[^/]$')
 "$CONSUME" relay "$tp" printk 127.0.0.1:$P tool hostT >"$T/tool.out" 2>"$T/tool.err" ||
 	{ cat "$T/tool.out" "$T/tool.err" >&2; fail "consume relay failed"; }
 wait $tp || fail "the program under the relay consumer failed"
-expect_eq "$(head -1 "$T/tool.out")" "added 44" "events the relay consumer added (the tracee's printk events)"
+[ "$sites" -gt 40 ] || fail "the tracee lists $sites printk events"
+expect_eq "$(head -1 "$T/tool.out")" "added $sites" "events the relay consumer added (the tracee's printk events)"
 expect_grep "^counts: -1 a relay consumer counts nothing: evt_consumer_read()$" "$T/tool.out" "counts of a relay consumer"
 expect_grep "^relay sessions=1 packets>0=1 refused=0 queued=0 lost=0$" "$T/tool.out" "what the relay consumer says it sent"
 expect_grep "relay 127.0.0.1:$P: streaming to session tool as hostT/tool-" "$T/tool.err" "where the relay consumer streamed"
@@ -171,7 +173,7 @@ for how in garbage close silent; do
 		"$T/$how.err" "$how: what the relay did not take"
 	kill "$FAKE"
 done
-expect_grep "relay: 127.0.0.1:[0-9]*: relay protocol version\|relay: 127.0.0.1:[0-9]*: lttng-relayd .* is too old" \
+expect_grep "relay: 127.0.0.1:[0-9]*: relay protocol version\|relay: 127.0.0.1:[0-9]*: lttng-relayd .* is too old\|relay: 127.0.0.1:[0-9]*: what answered is not an lttng-relayd" \
 	"$T/garbage.err" "a garbage answer"
 expect_grep "closed the connection before answering VERSION" "$T/close.err" "a connection closed mid-command"
 expect_grep "did not answer VERSION within 5 s" "$T/silent.err" "a relay that never reads"

@@ -76,4 +76,15 @@ for _ in $(seq 100); do running "$pid" || break; sleep 0.05; done
 "$EVTRACE" record -o "$T/other" -- true >/dev/null 2>&1
 expect_status 1 "$EVTRACE" recover -o "$T/rec4" "$pid"
 expect_grep "evtrace: recover: pid $pid: no control file" "$T/err" "after another engine started"
+# Root pointing recover at a directory that is no run directory (as /etc
+# is) leaves nothing there, and makes none that is missing.
+mkdir -m 700 "$T/etc-like"
+echo x >"$T/etc-like/passwd"
+EVTRACE_RUNDIR=$T/etc-like expect_status 1 "$EVTRACE" recover -o "$T/rec5" "$pid"
+expect_grep "no control file in $T/etc-like" "$T/err" "recover in a directory that is no run directory"
+expect_eq "$(ls -A "$T/etc-like")" passwd "what recover left in it"
+EVTRACE_RUNDIR=$T/missing/run expect_status 1 "$EVTRACE" recover -o "$T/rec6" "$pid"
+expect_grep "evtrace: recover: $T/missing/run: No such file or directory" "$T/err" "recover in a missing run directory"
+[ ! -e "$T/missing" ] || fail "recover made a run directory"
+[ ! -e "$T/rec5" ] && [ ! -e "$T/rec6" ] || fail "a recover that found nothing made its trace directory"
 echo "ok: recovered $(cat "$T/kept") by control file; a crashed program's run $(cat "$T/runs")"

@@ -98,6 +98,11 @@ expect_eq "$((read_n + lost_n))" 200000 "events read + lost"
 "$EVTRACE" report --stats "$T/lost" >"$T/lstats"
 grep -q "^  printk/tracee/.*  *$read_n " "$T/lstats" || { cat "$T/lstats" >&2; fail "--stats: the burst's count"; }
 grep -q "^  tracee-[0-9]*  *[0-9]*  *$read_n  *$lost_n$" "$T/lstats" || { cat "$T/lstats" >&2; fail "--stats: the thread's lost"; }
+# A trace without a single event or thread: --stats says so (it once
+# handed qsort a NULL array, which UBSan stops on).
+"$EVTRACE" record -e nosuch/event -o "$T/noevent" -- "$TRACEE" threads 1 3 >/dev/null 2>"$T/none.err" || fail "record of no event: $(cat "$T/none.err")"
+"$EVTRACE" report --stats "$T/noevent" >"$T/nstats" || fail "--stats of a trace without events: $(cat "$T/nstats")"
+expect_eq "$(grep -c '^  ' "$T/nstats" || true)" 0 "--stats lines of a trace without events"
 
 # --json: every line parses, values decoded, times agree with the text.
 "$EVTRACE" report --json "$T/fork" >"$T/json" 2>"$T/json.err"

@@ -97,3 +97,15 @@ expect_eq "$st" 1 "record's status when its directory was removed"
 expect_grep "^tried 3000$" "$T/prog.out" "the program ran to its end"
 expect_grep "evtrace: record: $T/gone/[a-z_0-9/.-]*: No such file or directory (the trace directory was removed)" "$T/rec.err" "the removal named"
 expect_eq "$(grep -c 'directory was removed' "$T/rec.err")" 1 "messages about the removal"
+# A program whose name (its threads' comm, and its module's name in event
+# paths) holds terminal escapes: report and stream print them as '?',
+# never raw to a reader's terminal (another user's, through evtraced).
+esc=$(printf 'ev\033]0;x\007y')
+cp "$TRACEE" "$T/$esc"
+"$EVTRACE" record -o "$T/esc" -- "$T/$esc" threads 1 2 >/dev/null 2>&1
+"$EVTRACE" report "$T/esc" >"$T/esc.txt"
+if grep -q "$(printf '\033')" "$T/esc.txt" || grep -q "$(printf '\007')" "$T/esc.txt"; then
+	cat -v "$T/esc.txt" >&2; fail "a control character in report's output"
+fi
+expect_eq "$(grep -c '^ *ev?\]0;x?y-[0-9]* .*: printk/ev?\]0;x?y/tests/progs/tracee.c/[0-9]*: seq ' "$T/esc.txt")" 2 \
+	"lines with the comm and the module escaped"

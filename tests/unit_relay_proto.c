@@ -67,6 +67,7 @@ static void test_replies(void)
 	static const uint8_t v213[8] = { 0, 0, 0, 2, 0, 0, 0, 13 };
 	static const uint8_t v210[8] = { 0, 0, 0, 2, 0, 0, 0, 10 };
 	static const uint8_t v3[8] = { 0, 0, 0, 3, 0, 0, 0, 0 };
+	static const uint8_t http[8] = { 'H', 'T', 'T', 'P', '/', '1', '.', '1' };
 	static const uint8_t session[16] = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 10, 0, 0, 0, 24 };
 	static const uint8_t huge[16] = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 10, 0, 1, 0, 1 };
 	static const uint8_t refused[4] = { 0, 0, 0, 1 };
@@ -78,6 +79,11 @@ static void test_replies(void)
 	      strstr(err, "lttng-relayd 2.10 is too old"));
 	CHECK(evt_relay_reply_parse(EVT_RELAY_VERSION, v3, 8, &r, err, sizeof(err)) < 0 &&
 	      strstr(err, "version 3.0"));
+	/* A web server where the relay was said to be: named as no relay, not
+	 * as relay version 1213486160. */
+	CHECK(evt_relay_reply_parse(EVT_RELAY_VERSION, http, 8, &r, err, sizeof(err)) < 0 &&
+	      !strcmp(err, "what answered is not an lttng-relayd (its first bytes "
+		      "are no relay protocol version)"));
 	CHECK(evt_relay_reply_parse(EVT_RELAY_VERSION, v213, 7, &r, err, sizeof(err)) < 0 &&
 	      strstr(err, "of 7 bytes (8 expected)"));
 	CHECK(evt_relay_reply_parse(EVT_RELAY_CREATE_SESSION, session, 16, &r, err,
