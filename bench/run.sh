@@ -298,6 +298,21 @@ done
 w4_plain=$(median <"$work/w4.plain"); w4_traced=$(median <"$work/w4.traced")
 w4_pct=$(printf '%.1f' "$(echo "100 * ($w4_traced - $w4_plain) / $w4_plain" | bc -l)")
 
+# fork+_exit of a pre-fork server's children, tracing off, against the
+# same program without evtrace, alternately; and what the children left
+# in the run directory (a forked child makes no control file until it
+# traces).
+: >"$work/fork.plain"; : >"$work/fork.traced"
+fork_rundir=$work/fork-run
+for _ in $(seq $RUNS); do
+	"$B/bench/fork_plain" 2000 | awk '{ print $2 }' >>"$work/fork.plain"
+	EVTRACE_RUNDIR=$fork_rundir "$B/bench/fork_traced" 2000 | awk '{ print $2 }' >>"$work/fork.traced"
+done
+fork_plain_us=$(printf '%.1f' "$(echo "$(median <"$work/fork.plain") / 1000" | bc -l)")
+fork_traced_us=$(printf '%.1f' "$(echo "$(median <"$work/fork.traced") / 1000" | bc -l)")
+fork_ratio=$(printf '%.2f' "$(echo "$fork_traced_us / $fork_plain_us" | bc -l)")
+fork_left_kib=$(du -sk "$fork_rundir" | cut -f1)
+
 # Cold paths.  A thread's first event: 50 threads one after another, the
 # recorder and the program pinned apart (bench/cold_paths.c).
 taskset -c 0 "$evtrace" record -q -o "$work/trace" -- taskset -c 1 \
@@ -438,6 +453,7 @@ out=$here/results/$(date +%F).md
 	echo "| a thread's first event, us: median / max of 50 threads (its second: $cold_second ns) | $cold_first | < 20 |"
 	echo "| W1, 512 x 64 KiB buffers: ns per event, first pass (fresh pages) / fourth run | $big_first / $big_last | first <= 2x |"
 	echo "| registration at start-up, us per site (10,000 sites) | $reg_us | < 0.5 |"
+	echo "| fork+_exit, tracing off: us traced / untraced; ratio; KiB left in the run directory by $((2000 * RUNS)) children | $fork_traced_us / $fork_plain_us; ${fork_ratio}x; $fork_left_kib | <= 1.2x; < 1024 |"
 	echo "| one rdtsc on this machine, ns | $("$bench" rdtsc $N 1 $RUNS | ns) | |"
 } | tee "$out"
 echo

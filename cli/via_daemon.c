@@ -148,13 +148,17 @@ int cli_via_daemon(const char *cmd, const struct evt_request *r,
 	if (output && (dir = open_output(cmd, output)) < 0)
 		return 1;
 	sock = connect_daemon(cmd, r);
-	if (sock < 0 || evt_proto_send(sock, buf, (size_t)len, dir)) {
-		if (sock >= 0)
-			cli_error(cmd, "evtraced: %s", strerror(errno));
+	/* A daemon that refuses a client (too many) says why and closes
+	 * before the request is read: its answer is read all the same. */
+	if (sock >= 0 && evt_proto_send(sock, buf, (size_t)len, dir) &&
+	    errno != EPIPE) {
+		cli_error(cmd, "evtraced: %s", strerror(errno));
+		close(sock);
+		sock = -1;
+	}
+	if (sock < 0) {
 		if (dir >= 0)
 			close(dir);
-		if (sock >= 0)
-			close(sock);
 		return 1;
 	}
 	if (dir >= 0)

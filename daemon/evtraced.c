@@ -24,8 +24,12 @@
 #include "permission.h"
 #include "protocol.h"
 
+/* Users share MAX_CLIENTS places, 16 each at most; root may take any
+ * free place, and ROOT_CLIENTS more that no user can, so that users
+ * holding every place of theirs never keep root out. */
 #define MAX_CLIENTS		128
 #define MAX_CLIENTS_PER_USER	16
+#define ROOT_CLIENTS		16
 #define SD_LISTEN_FDS_START	3
 
 struct child {
@@ -34,7 +38,7 @@ struct child {
 };
 
 static volatile sig_atomic_t stopping;
-static struct child children[MAX_CLIENTS];
+static struct child children[MAX_CLIENTS + ROOT_CLIENTS];
 static unsigned nchildren;
 
 static void on_stop(int sig)
@@ -158,7 +162,8 @@ static void accept_one(int listen_fd, evt_command_fn run)
 		close(fd);
 		return;
 	}
-	if (nchildren == MAX_CLIENTS) {
+	if (nchildren == MAX_CLIENTS + ROOT_CLIENTS ||
+	    (peer.uid && nchildren - clients_of(0) >= MAX_CLIENTS)) {
 		busy(fd, "serving as many clients as it can");
 	} else if (peer.uid && clients_of(peer.uid) >= MAX_CLIENTS_PER_USER) {
 		busy(fd, "serving as many clients of your user as it may");

@@ -64,6 +64,32 @@ expect_grep "^# pid $app (typed)" "$T/ns.out" "alice's program listed through th
 as_status evt-bob 1 unshare -U -r "$T/bin/evtrace" enable -p "$app" typed
 expect_grep "switching another user's events needs privilege towards the process" "$T/err" "bob refused as bob"
 
+# Alice's flight recorder is killed; bob's collections through the
+# daemon then take only a guest slot and sweep nothing, so what her
+# recorder left is still hers to recover.
+mkdir -m 700 "$T/alice" && chown evt-alice "$T/alice"
+as_bg evt-alice env EVTRACE_RUNDIR="$R/alice/run" "$T/bin/evtrace" record --overwrite -p "$app" -e typed \
+	-o "$T/alice/fr" 2>"$T/fr.err" &
+flight=$!
+wait_on "$app" typed/all
+feed app 4 9
+kill -9 "$flight"
+wait "$flight" 2>/dev/null || true
+as_bg evt-bob "$T/bin/evtrace" stream -p "$app" -e typed/all >/dev/null 2>"$T/bstream.err" &
+bstream=$!
+# (typed/all is on already: the killed recorder's slot)
+for _ in $(seq 100); do
+	"$EVTRACE" ls -p "$app" | grep -q "^# collection slot [0-9]: pid [0-9]*, evtrace stream" && break
+	sleep 0.05
+done
+"$EVTRACE" ls -p "$app" >"$T/ls"
+expect_grep "^# collection slot 6: pid [0-9]*, evtrace stream -e typed/all$" "$T/ls" "bob's stream in a guest slot (the worker's pid)"
+kill -INT "$bstream"
+wait "$bstream" || fail "bob's stream failed: $(cat "$T/bstream.err")"
+as evt-alice env EVTRACE_RUNDIR="$R/alice/run" "$T/bin/evtrace" recover -o "$T/alice/rec" "$app" \
+	2>"$T/rec.err" || fail "alice's recover after bob's stream: $(cat "$T/rec.err")"
+expect_eq "$("$EVTRACE" report "$T/alice/rec" | grep -c ': typed/all: ')" 4 "rows alice recovered"
+
 # A file system whose blocks left are root's reserve: bob's trace gets
 # none of them through the daemon, any more than bob would by himself.
 truncate -s 32M "$T/ext4.img"

@@ -43,3 +43,22 @@ for _ in $(seq 100); do [ "$(grep -c ': typed/all: ' "$T/stream2.out")" = 2 ] &&
 expect_eq "$(grep -c ': typed/all: ' "$T/stream2.out")" 2 "lines of the next client: $(cat "$T/stream2.err")"
 kill -INT "$streamer2"
 wait "$streamer2" || fail "the next client's stream failed: $(cat "$T/stream2.err")"
+
+# Bob holding 16 connections (requests not yet sent) has what one user
+# may: his 17th client is told to try later; alice's is served.
+as_bg evt-bob python3 -c '
+import socket, sys, time
+held = []
+for _ in range(16):
+    s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); held.append(s)
+print("held", flush=True)
+time.sleep(4)' "$SOCK" >"$T/held.out" &
+holder=$!
+BG_PIDS="$BG_PIDS $holder"
+for _ in $(seq 100); do grep -q held "$T/held.out" && break; sleep 0.05; done
+for _ in $(seq 100); do [ "$(grep -c "client pid $holder uid $BOB: served" "$T/daemon.log")" = 16 ] && break; sleep 0.05; done
+as_status evt-bob 1 "$T/bin/evtrace" ls -p "$app"
+expect_eq "$(cat "$T/err")" "evtrace: evtraced: serving as many clients of your user as it may; try again later" "bob's 17th client"
+as_status evt-carol 0 "$T/bin/evtrace" ls -p "$app"
+expect_grep "^# pid $app (typed)" "$T/out" "carol served beside bob's 16"
+kill "$holder" 2>/dev/null || true
