@@ -653,7 +653,7 @@ static int child_file_locked(void)
 	own_fd(fd);
 	memcpy(evt__proc.path, path, sizeof(path));
 	set_shrank_msg();	/* the range is guarded since the parent's */
-	evt__proc.detached = false;
+	__atomic_store_n(&evt__proc.detached, false, __ATOMIC_RELAXED);
 	evt__proc.pid = getpid();
 	evt__proc.arena_used = 0;
 	evt__proc.ntbufs = 0;
@@ -664,7 +664,7 @@ static int child_file_locked(void)
 off:
 	/* No file of its own: never write into the parent's.  The mapping
 	 * becomes private zeroes, so every enable word reads 0. */
-	evt__proc.detached = false;
+	__atomic_store_n(&evt__proc.detached, false, __ATOMIC_RELAXED);
 	mmap(old, l.size, PROT_READ | PROT_WRITE,
 	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 	return -1;
@@ -681,6 +681,11 @@ static bool followed(void)
 	return false;
 }
 
+/* Read by the parent before fork, whose mapping of the slots is in its
+ * page tables: the child's first look would be a page fault (a shared
+ * mapping's entries are not copied at fork), a tenth of a fork's cost. */
+static bool follow_at_fork;
+
 /* Runs between fork and the child's first instruction of its own. */
 static void fork_child(void)
 {
@@ -690,7 +695,7 @@ static void fork_child(void)
 	if (evt__proc.fd >= 0)
 		close_own_fd();	/* its lock says the parent lives */
 	evt__proc.detached = true;
-	if (followed())
+	if (follow_at_fork)
 		child_file_locked();
 }
 
@@ -713,6 +718,7 @@ int evt__process_attach_child(void)
 static void fork_prepare(void)
 {
 	pthread_mutex_lock(&evt__proc.lock);
+	follow_at_fork = evt__proc.base && !evt__proc.shrank && followed();
 }
 
 static void fork_parent(void)

@@ -1132,7 +1132,10 @@ static uint8_t *write_begin_thread(const struct evt__site_rt *rt, uint32_t mask,
 	struct evt__thread *t;
 	uint8_t *rec;
 
-	if (__builtin_expect(evt__proc.detached, 0) && evt__process_attach_child()) {
+	/* Cleared under the lock by the thread that makes the file; the
+	 * others look again there. */
+	if (__builtin_expect(__atomic_load_n(&evt__proc.detached, __ATOMIC_RELAXED), 0) &&
+	    evt__process_attach_child()) {
 		errno = saved;
 		return NULL;
 	}
