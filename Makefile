@@ -6,7 +6,7 @@ DEB_DEPS   := meson ninja-build pkg-config gcc g++ clang libc6-dev babeltrace2 p
               libtracefs-dev libtraceevent-dev fuse3 libfuse3-dev \
               libbabeltrace2-dev lttng-tools
 
-.PHONY: all deps demo check check-fast check-tsan bench fuzz clean install
+.PHONY: all deps demo check check-fast check-loop check-tsan bench fuzz clean install
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -38,10 +38,21 @@ demo: all
 		./cli/evtrace report sched-trace && \
 		./cli/evtrace abi-check ../abi/stable sched-trace
 
+# Every test once; then, under ASan+UBSan, all but the timing and scale
+# ones (the suite 'slow', tests/meson.build).
 check: all $(ASAN_BUILD)/build.ninja
 	meson test -C $(BUILD) --print-errorlogs
 	ninja -C $(ASAN_BUILD)
-	meson test -C $(ASAN_BUILD) --print-errorlogs
+	meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow
+
+# The suite LOOPS times (default 10), stopping at the first failure: for
+# flakes.
+LOOPS ?= 10
+check-loop: all
+	for i in $$(seq $(LOOPS)); do \
+		echo "check-loop: run $$i of $(LOOPS)"; \
+		meson test -C $(BUILD) --print-errorlogs -q || exit 1; \
+	done
 
 # ThreadSanitizer on the same tests (not part of make check).
 check-tsan: | deps

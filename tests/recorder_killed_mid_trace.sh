@@ -3,7 +3,12 @@
 . "$(dirname "$0")/lib.sh"
 "$EVTRACE" record --packet-size 16384 --packets 2 -o "$T/tr" -- "$TRACEE" nested 1500 >"$T/prog.out" 2>/dev/null &
 rec=$!
-sleep 0.4
+# Killed once it has written events to the trace (it flushes twice a
+# second).
+for _ in $(seq 100); do
+	"$EVTRACE" report "$T/tr" 2>/dev/null | grep -q '^# [1-9][0-9]* events' && break
+	sleep 0.05
+done
 kill -9 "$rec"
 # Gone for good: a process being killed lets go of its files (the slot
 # lock) only after unmapping its memory, which takes a while here.
@@ -14,6 +19,7 @@ grep -q '^tried [1-9]' "$T/prog.out" || fail "the traced program did not finish 
 # What the recorder wrote before dying is a readable (partial) trace.
 set +e; "$EVTRACE" report "$T/tr" >"$T/report" 2>"$T/err"; st=$?; set -e
 [ "$st" -le 1 ] || fail "report crashed on the partial trace"
+grep -q '^# [1-9][0-9]* events' "$T/report" || fail "the partial trace holds no event: $(tail -1 "$T/report")"
 # The program may have let go of the orphaned slot itself (it looks when
 # its buffer is full, every 2^31 clock units); either way the next
 # recording leaves nothing stale.

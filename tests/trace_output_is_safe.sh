@@ -64,6 +64,15 @@ if [ "$(id -u)" = 0 ]; then
 	expect_status 1 "$EVTRACE" record -o "$T/proj/trace" -- true
 	expect_grep "$T/proj/trace: owned by uid $ALICE, not by uid 0: a trace is replaced only by its owner" "$T/err" "root and a user's trace"
 	as_user evt-alice "$EVTRACE_U" report "$T/proj/trace" | grep -q "# 5 events" || fail "alice's trace was touched"
+	# A user's record into a directory she may not write: the path and
+	# the reason, exit 1.
+	mkdir -m 555 "$T/ro"
+	set +e
+	as_user evt-alice env EVTRACE_RUNDIR="$T/proj/run" "$EVTRACE_U" record -o "$T/ro/trace" -- true 2>"$T/err"
+	st=$?
+	set -e
+	expect_eq "$st" 1 "alice's record into a read-only directory"
+	expect_grep "evtrace: record: $T/ro/trace: Permission denied" "$T/err" "permission denied for a real user"
 
 	# A full file system: recording stops, the program runs on, the trace
 	# reads back whole, one message names the file.

@@ -248,10 +248,14 @@ static int mode_signal(int n)
 }
 
 static volatile long handler_tried;
+static volatile sig_atomic_t in_write;	/* main is inside trace_printk */
+static volatile long nested_ticks;	/* handler writes inside one */
 
 static void on_alarm(int sig)
 {
 	(void)sig;
+	if (in_write)
+		nested_ticks++;
 	trace_printk("tick %ld\n", handler_tried);
 	__atomic_fetch_add(&handler_tried, 1, __ATOMIC_RELAXED);
 }
@@ -268,7 +272,11 @@ static int mode_nested(int ms)
 	setitimer(ITIMER_REAL, &it, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
+		in_write = 1;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		trace_printk("main %ld %s\n", i++, "payload-payload");
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		in_write = 0;
 		tried++;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while ((now.tv_sec - start.tv_sec) * 1000 +
@@ -276,6 +284,7 @@ static int mode_nested(int ms)
 	memset(&it, 0, sizeof(it));
 	setitimer(ITIMER_REAL, &it, NULL);
 	tried += handler_tried;
+	printf("nested %ld\n", nested_ticks);
 	return 0;
 }
 
