@@ -4,9 +4,9 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 DEB_DEPS   := meson ninja-build pkg-config gcc g++ clang libc6-dev babeltrace2 python3 \
               libtracefs-dev libtraceevent-dev fuse3 libfuse3-dev \
-              libbabeltrace2-dev lttng-tools
+              libbabeltrace2-dev lttng-tools abigail-tools
 
-.PHONY: all deps demo check check-fast check-loop check-tsan bench fuzz clean install
+.PHONY: all deps demo check check-fast check-loop check-release check-tsan bench fuzz clean install abi-baseline
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -54,6 +54,17 @@ check-loop: all
 		meson test -C $(BUILD) --print-errorlogs -q || exit 1; \
 	done
 
+# What packagers build first, with the project's -Werror: meson's release
+# build, and Debian's flags (-O2, LTO, hardening).  Built, not tested.
+DEB_CFLAGS := -g -O2 -flto=auto -ffat-lto-objects -fstack-protector-strong \
+              -Wformat -Werror=format-security -D_FORTIFY_SOURCE=2
+check-release: | deps
+	[ -f build-release/build.ninja ] || meson setup build-release -Dbuildtype=release
+	ninja -C build-release
+	[ -f build-debian/build.ninja ] || CFLAGS="$(DEB_CFLAGS)" \
+		LDFLAGS="-flto=auto -Wl,-z,relro -Wl,-z,now" meson setup build-debian -Dbuildtype=plain
+	ninja -C build-debian
+
 # ThreadSanitizer on the same tests (not part of make check).
 check-tsan: | deps
 	[ -f build-tsan/build.ninja ] || meson setup build-tsan -Db_sanitize=thread \
@@ -91,10 +102,18 @@ fuzz: | deps
 		./build-fuzz/engine/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 || exit 1; \
 	done
 
+# The shared libraries' ABI as shared_library_abi_is_unchanged compares
+# it: made again only when a change of it is meant (then bump the version).
+abi-baseline: all
+	abidw --no-show-locs --no-corpus-path --drop-private-types --headers-dir include/evtrace \
+		$(BUILD)/libevtrace.so.0 >abi/libs/libevtrace.abi
+	abidw --no-show-locs --no-corpus-path --drop-private-types --headers-dir include/evtrace \
+		$(BUILD)/engine/libevtrace-consumer.so.0 >abi/libs/libevtrace-consumer.abi
+
 # PREFIX=DIR installs there (default: meson's, /usr/local); build/ keeps it.
 install: all
 	$(if $(PREFIX),meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX)) && ninja -C $(BUILD) &&) \
 		meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz build-tsan
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz build-tsan build-release build-debian

@@ -345,7 +345,7 @@ int cmd_record(int argc, char **argv)
 			relay.hostname = optarg;
 			break;
 		case 'Q': {
-			uint32_t mib;
+			uint32_t mib = 0;	/* (gcc -O3 cannot see parse_u32 sets it) */
 
 			if (parse_u32("--relay-buffer", optarg, &mib))
 				goto out;

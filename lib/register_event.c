@@ -41,7 +41,7 @@ static int describe(const struct evt_event *ev, struct evt_event_format *f,
 	uint32_t i, n;
 
 	memset(f, 0, sizeof(*f));
-	if (stride < sizeof(struct evt_field) || stride % sizeof(void *)) {
+	if (stride < sizeof(struct evt_event_field) || stride % sizeof(void *)) {
 		snprintf(err, err_size, "fields of an unknown layout (%zu bytes each)",
 			 stride);
 		return -1;
@@ -60,7 +60,7 @@ static int describe(const struct evt_event *ev, struct evt_event_format *f,
 	f->nfields = ev->nfields;
 	for (i = 0; i < ev->nfields; i++) {
 		/* A module built with other headers strides by its own size. */
-		const struct evt_field *src = (const struct evt_field *)
+		const struct evt_event_field *src = (const struct evt_event_field *)
 			((const char *)ev->fields + (size_t)i * stride);
 		struct evt_field_format *fd = &f->fields[i];
 

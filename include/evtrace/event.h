@@ -76,8 +76,11 @@ struct evt_enum_value {
 	long long value;
 };
 
-/* One field of a typed event, as the macros describe it. */
-struct evt_field {
+/* One field of a typed event, as the macros describe it.  (Named
+ * evt_field until 0.1.3, which consumer.h's field of a record also was:
+ * the two headers could not be included together.  The layout is the
+ * same, so programs built before run as they did.) */
+struct evt_event_field {
 	uint32_t kind;			/* EVT__FK_* */
 	uint32_t size;			/* bytes of one element */
 	uint32_t count;			/* arrays */
@@ -99,7 +102,7 @@ struct evt_event {
 	uint32_t is_stable;
 	const char *provider;
 	const char *name;
-	const struct evt_field *fields;
+	const struct evt_event_field *fields;
 	uint32_t nfields;
 	const uint32_t *flags;		 /* EVT_EVENT_FLAGS, or NULL */
 	struct evt_event *raw;		 /* stable: the event it views */
@@ -107,15 +110,15 @@ struct evt_event {
 	struct evt_event *views;	 /* owned by libevtrace */
 	struct evt_event *next_view;	 /* owned by libevtrace */
 	void *runtime;			 /* owned by libevtrace */
-	uint32_t field_size;		 /* sizeof(struct evt_field): the
+	uint32_t field_size;		 /* sizeof(struct evt_event_field): the
 					  * stride of fields[] */
 };
 
 #if defined(__LP64__)
 EVT__STATIC_ASSERT(sizeof(struct evt_enum_value) == 16, "evt_enum_value layout");
-EVT__STATIC_ASSERT(sizeof(struct evt_field) == 48 &&
-		   __builtin_offsetof(struct evt_field, name) == 24,
-		   "evt_field layout");
+EVT__STATIC_ASSERT(sizeof(struct evt_event_field) == 48 &&
+		   __builtin_offsetof(struct evt_event_field, name) == 24,
+		   "evt_event_field layout");
 EVT__STATIC_ASSERT(sizeof(struct evt_event) == 104 &&
 		   __builtin_offsetof(struct evt_event, fields) == 32 &&
 		   __builtin_offsetof(struct evt_event, runtime) == 88 &&
@@ -327,7 +330,7 @@ static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
 			  probe_fn, ...)				\
 	EVT__EACH(CHECK, __VA_ARGS__)					\
 	struct evt__names_##id { EVT__EACH(NAMES, __VA_ARGS__) };	\
-	static const struct evt_field evt__fields_##id[]		\
+	static const struct evt_event_field evt__fields_##id[]		\
 	__attribute__((unused)) = { EVT__EACH(DESC, __VA_ARGS__) };	\
 	extern const uint32_t evt__flags_##id				\
 		__attribute__((weak, visibility("hidden")));		\
@@ -335,9 +338,9 @@ static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
 	struct evt_event evt__event_##id = {				\
 		&evt__site_unregistered, sizeof(struct evt_event),	\
 		(stable), provider_str, name_str, evt__fields_##id,	\
-		sizeof(evt__fields_##id) / sizeof(struct evt_field),	\
+		sizeof(evt__fields_##id) / sizeof(struct evt_event_field), \
 		&evt__flags_##id, (raw_ptr), (probe_fn), 0, 0, 0,	\
-		sizeof(struct evt_field),				\
+		sizeof(struct evt_event_field),			\
 	};								\
 	static struct evt_event *evt__event_ptr_##id			\
 	__attribute__((section("evt_events"), used)) = &evt__event_##id;
@@ -359,6 +362,8 @@ static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
 		EVT__FOREACH(EVT__MEMBER, _, EVT__UNPAREN(proto))	\
 	};								\
 	EVT__DEFINE_EVENT(provider##_##name, #provider, #name, 0, 0, 0, fields) \
+	__attribute__((weak, visibility("hidden"), noinline))		\
+	void evt__write_##provider##_##name(EVT__UNPAREN(proto));	\
 	__attribute__((weak, visibility("hidden"), noinline))		\
 	void evt__write_##provider##_##name(EVT__UNPAREN(proto))	\
 	{								\
