@@ -234,7 +234,7 @@ struct evt_reg_entry {
  * engine sets in the copy it writes out.
  */
 /*
- * Kernel tracepoint records (engine/kernel_record.c) go to streams of
+ * Kernel tracepoint records (engine/kernel/kernel_record.c) go to streams of
  * their own, one per CPU, of one stream class whose id is
  * EVT_KERNEL_STREAM_ID; their records carry, after the header, whose
  * they are (struct evt_kernel_context), then the payload.

@@ -71,3 +71,10 @@ bool evt_pattern_match(const char *pattern, const char *path)
 	}
 	return false;
 }
+
+bool evt_is_kernel_path(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return !strncmp(path, "kernel", 6) && (path[6] == '\0' || path[6] == '/');
+}

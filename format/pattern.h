@@ -41,4 +41,7 @@ int evt_pattern_check(const char *pattern, char *err, size_t err_size);
 /* Does pattern name the event at path (directories included)? */
 bool evt_pattern_match(const char *pattern, const char *path);
 
+/* Whether a pattern or path is about kernel events ("kernel", "kernel/..."). */
+bool evt_is_kernel_path(const char *path);
+
 #endif

@@ -181,7 +181,7 @@ void evt__rules_apply_locked(uint32_t id, const char *path, uint32_t parent)
 			continue;
 		__atomic_fetch_or(&evt__proc.enable[id], 1u << s, __ATOMIC_RELEASE);
 		/* A stable view is written from its raw event's site: the
-		 * same union an engine keeps (engine/ctl.c). */
+		 * same union an engine keeps (engine/control/ctl.c). */
 		if (parent != UINT32_MAX)
 			__atomic_fetch_or(&evt__proc.enable[parent],
 					  1u << (EVT_VIEW_SHIFT + s),

@@ -1,4 +1,4 @@
-/* An open packet cut into pieces (engine/packet_pieces.c): each piece
+/* An open packet cut into pieces (engine/drain/packet_pieces.c): each piece
  * holds only what the pieces before did not, decodes on its own to the
  * records' exact times, CPUs and values, and is numbered on; an open
  * packet whose records do not read is not cut. */

@@ -21,10 +21,11 @@
 
 #include "event_format.h"
 
+#include "pattern.h"
+
 #define EVT_KERNEL_PREFIX "kernel/"
 
-/* Whether a pattern or path is about kernel events ("kernel", "kernel/..."). */
-bool evt_is_kernel_path(const char *path);
+/* (evt_is_kernel_path(): pattern.h) */
 
 /*
  * The paths of every kernel event, sorted; *n how many.  0, or -1 with err

@@ -16,10 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernel_events.h"
 #include "pattern.h"
 #include "protocol.h"
-#include "relay.h"
+#include "relay_address.h"
 
 static const char *const verbs[] = {
 	[EVT_VERB_LS] = "ls", [EVT_VERB_FORMAT] = "format",

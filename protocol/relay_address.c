@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "relay.h"
+#include "relay_address.h"
 
 #define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
 		   "0123456789._-"

@@ -16,13 +16,6 @@
 #include "kernel_events.h"
 #include "pattern.h"
 
-bool evt_is_kernel_path(const char *path)
-{
-	while (*path == '/')
-		path++;
-	return !strncmp(path, "kernel", 6) && (path[6] == '\0' || path[6] == '/');
-}
-
 /* The tracefs directory, or NULL with err saying why none can be used. */
 static const char *tracing_dir(char *err, size_t err_size)
 {
