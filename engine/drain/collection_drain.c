@@ -1,0 +1,617 @@
+/*
+ * collection_drain.c - the drain: packets copied out of thread buffers into
+ * stream files and to a relay, open packets flushed in pieces, losses
+ * written where they happened, pages allocated ahead of writers.
+ */
+#include "collection_local.h"
+
+/* Appends a packet, given as a header and a body, to buffer i's stream. */
+static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
+		     struct out_stream *st, const void *head, size_t head_len,
+		     const void *body, size_t body_len)
+{
+	struct iovec iov[2] = {
+		{ (void *)head, head_len },
+		{ (void *)body, body_len },
+	};
+	struct iovec *v = iov;
+	int nv = body_len ? 2 : 1, saved;
+
+	if (st->fd < 0) {
+		/* Named by the serial too: a file name in the run directory
+		 * may come back for another process; and by the class, which
+		 * the process may change.  (The relay's streams too.) */
+		if (i == t->ctl->h.max_tbufs)
+			snprintf(st->name, sizeof(st->name),
+				 "stream_%.*s_%u_%u_unbuffered",
+				 (int)strcspn(t->name, "."), t->name, t->serial,
+				 t->cls);
+		else
+			snprintf(st->name, sizeof(st->name),
+				 "stream_%.*s_%u_%u_%u_%u",
+				 (int)strcspn(t->name, "."), t->name, t->serial,
+				 t->cls, i, st->epoch);
+		if (!local(c)) {
+			st->size += head_len + body_len;
+			return 0;
+		}
+		st->fd = evt_trace_dir_create(&c->out, 0, st->name, c->err,
+					      sizeof(c->err));
+		if (st->fd < 0)
+			return -1;
+	}
+	while (nv) {
+		ssize_t n = writev(st->fd, v, nv);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			/* No torn packet: what was written of it goes. */
+			saved = errno;
+			evt_trace_dir_error(&c->out, 0, st->name, saved, c->err,
+					    sizeof(c->err));
+			if (ftruncate(st->fd, st->size) == 0)
+				lseek(st->fd, st->size, SEEK_SET);
+			errno = saved;
+			return -1;
+		}
+		while (nv && (size_t)n >= v->iov_len) {
+			n -= v->iov_len;
+			v++;
+			nv--;
+		}
+		if (nv) {
+			v->iov_base = (uint8_t *)v->iov_base + n;
+			v->iov_len -= n;
+		}
+	}
+	st->size += head_len + body_len;
+	return 0;
+}
+/*
+ * Writes packet number seq (content bytes given, or its own when 0): the
+ * header from a checked, patched copy, the records straight from shared
+ * memory, which the writer does not touch until the packet is consumed.
+ * flush: the open packet, of which only what no flush wrote before goes,
+ * as a packet of its own (packet_pieces.h).  (A process that truncates
+ * its file makes write() fail with EFAULT, not the engine crash.)  1 when
+ * written, 0 when skipped, -1 on error.
+ */
+static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
+		       struct out_stream *st, const uint8_t *pkt,
+		       uint32_t packet_size, uint64_t seq, uint32_t commit,
+		       bool flush)
+{
+	struct layout_ctx x = { c, t->cls };
+	struct evt_packet_header h, out;
+	off_t before = st->size;
+	struct evt_piece pc;
+	uint16_t cpu;
+	size_t content;
+
+	memcpy(&h, pkt, sizeof(h));
+	if (t->ctl->shrank)
+		return 0;	/* read as zeroes: evt__coll_drain() reports it */
+	if (h.magic != EVT_PACKET_MAGIC || h.packet_seq_num != seq) {
+		evt_report("%s: buffer %u packet %" PRIu64
+			": bad header; rest of this buffer skipped",
+			t->ctl->path, i, seq);
+		st->finished = true;
+		return 0;
+	}
+	if (commit) {	/* the open packet: close it in the copy */
+		h.content_size = (uint64_t)commit * 8;
+		h.timestamp_end = evt_clock_now(c->clock_kind, &cpu);
+	}
+	content = h.content_size / 8;
+	if (h.content_size % 8 || content < sizeof(h) || content > packet_size) {
+		evt_report("%s: buffer %u packet %" PRIu64
+			": content size out of bounds; rest of this buffer skipped",
+			t->ctl->path, i, seq);
+		st->finished = true;
+		return 0;
+	}
+	if (content == sizeof(h) && h.events_discarded == 0)
+		return 0;	/* nothing in it */
+	h.stream_id = t->cls;
+	h.events_discarded += st->extra_lost;
+	st->last_discarded = h.events_discarded;
+	h.events_discarded -= st->lost_base;
+	if (!evt_pieces_cut(&st->pieces, &h, pkt, (uint32_t)content, flush,
+			    evt__coll_layout_of, &x, &pc)) {
+		if (!flush)
+			evt_pieces_forget(&st->pieces);	/* all of it went */
+		/* The relay may still miss a piece its queue refused. */
+		if (c->relay)
+			evt_relay_out_packet(c->relay, &st->relay, st->name, &h,
+					     pkt, (uint32_t)content, flush,
+					     evt__coll_layout_of, &x);
+		return 0;
+	}
+	memcpy(&out, pc.head, sizeof(out));
+	st->last_ts = out.timestamp_end;
+	if (out_write(c, t, i, st, pc.head, pc.head_len, pc.body,
+		      pc.body_len)) {
+		if (errno != EFAULT)
+			return -1;
+		t->ctl->shrank = 1;	/* the kernel met the truncation */
+		return 0;
+	}
+	if (t->ctl->shrank) {	/* it shrank while copied: zeroes went out */
+		if (ftruncate(st->fd, before) == 0)
+			lseek(st->fd, before, SEEK_SET);
+		st->size = before;
+		return 0;
+	}
+	evt_pieces_done(&st->pieces, &pc);
+	if (c->relay)
+		evt_relay_out_packet(c->relay, &st->relay, st->name, &h, pkt,
+				     (uint32_t)content, flush, evt__coll_layout_of, &x);
+	c->stats.packets++;
+	c->stats.bytes += pc.head_len + pc.body_len;
+	/* The packet before this one held the events between their first
+	 * counts (a writer's count, checked: never counted backwards). */
+	if (st->first_event != UINT64_MAX && out.first_event > st->first_event)
+		c->stats.events_at_least += out.first_event - st->first_event;
+	st->first_event = out.first_event;
+	return 1;
+}
+/* A header-only packet, for the relay too. */
+static void relay_header_only(struct evt_collection *c, struct out_stream *st,
+			      const struct evt_packet_header *h)
+{
+	if (c->relay) {
+		evt_pieces_forget(&st->relay.pieces);	/* a packet of its own */
+		evt_relay_out_packet(c->relay, &st->relay, st->name, h,
+				     (const uint8_t *)h, sizeof(*h), false,
+				     NULL, NULL);
+	}
+}
+/* A header-only packet carrying the final lost count. */
+static int write_lost_packet(struct evt_collection *c, struct tracked *t,
+			     uint32_t i, struct out_stream *st,
+			     const struct evt_ctl_tbuf *d, uint64_t total)
+{
+	struct evt_packet_header h = {
+		.magic = EVT_PACKET_MAGIC, .stream_id = t->cls,
+		.timestamp_begin = st->last_ts, .timestamp_end = st->last_ts,
+		.content_size = sizeof(h) * 8, .packet_size = sizeof(h) * 8,
+		.packet_seq_num = st->pieces.seq,
+		.events_discarded = total - st->lost_base,
+		.pid = t->ctl->h.pid, .tid = d->tid,
+	};
+
+	memcpy(h.comm, d->comm, sizeof(h.comm));
+	st->last_discarded = total;
+	if (out_write(c, t, i, st, &h, sizeof(h), NULL, 0))
+		return -1;
+	st->pieces.seq++;
+	relay_header_only(c, st, &h);
+	return 0;
+}
+/*
+ * Events a process dropped because it could not get a buffer for this
+ * slot (memory bound reached) belong to no thread: they go into a stream
+ * of their own, as a header-only packet, so that every reader counts them.
+ */
+static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
+{
+	uint64_t n = __atomic_load_n(&t->ctl->slots[c->slot].nobuf_lost,
+				     __ATOMIC_RELAXED);
+	struct out_stream st = { .fd = -1, .epoch = 0 };
+	struct evt_packet_header h = {
+		.magic = EVT_PACKET_MAGIC, .stream_id = t->cls,
+		.content_size = sizeof(h) * 8, .packet_size = sizeof(h) * 8,
+		.events_discarded = n, .pid = t->ctl->h.pid, .tid = t->ctl->h.pid,
+	};
+	uint16_t cpu;
+	int ret;
+
+	if (!n)
+		return 0;
+	h.timestamp_begin = h.timestamp_end = evt_clock_now(c->clock_kind, &cpu);
+	memcpy(h.comm, t->ctl->h.comm, sizeof(h.comm));
+	ret = out_write(c, t, t->ctl->h.max_tbufs, &st, &h, sizeof(h), NULL, 0);
+	if (st.fd >= 0)
+		close(st.fd);
+	if (!ret && c->relay) {
+		relay_header_only(c, &st, &h);
+		evt_relay_out_end(c->relay, &st.relay);
+	}
+	c->stats.lost_unbuffered += n;
+	return ret;
+}
+/*
+ * Discard mode: the open packet written as far as it was committed, at
+ * most every FLUSH_MS, so that what a slow writer wrote reaches the trace
+ * directory within a second (report works on a running recording; a
+ * killed recorder loses the last second at most).  The writer never
+ * touches what is below commit, nor reuses a packet not consumed.
+ */
+#define FLUSH_MS 500
+
+/* A flush opens a stream file early: only with fds to spare, for the
+ * processes still to be taken on (the lowest free fd well below the
+ * limit). */
+static bool fds_to_spare(const struct evt_collection *c)
+{
+	struct rlimit rl;
+	int probe = fcntl(c->rd.fd, F_DUPFD_CLOEXEC, 0);
+
+	if (probe < 0)
+		return false;
+	close(probe);
+	return getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	       (rl.rlim_cur == RLIM_INFINITY || (rlim_t)probe + 32 < rl.rlim_cur);
+}
+static int flush_open_packet(struct evt_collection *c, struct tracked *t,
+			     uint32_t i, struct out_stream *st,
+			     const struct evt_ctl_tbuf *d, const uint8_t *packets,
+			     uint32_t size, uint32_t count, uint64_t produced)
+{
+	int64_t now = now_ms();
+	uint32_t commit;
+
+	if (now - st->flushed_ms < FLUSH_MS)
+		return 0;
+	st->flushed_ms = now;
+	if (st->fd < 0 && !fds_to_spare(c))
+		return 0;	/* its file waits for its first whole packet */
+	/* Pairs with the writer's release of commit. */
+	commit = __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE);
+	if (commit <= sizeof(struct evt_packet_header) || commit > size ||
+	    __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) != produced)
+		return 0;	/* nothing, or whole soon */
+	return copy_packet(c, t, i, st, packets + (produced % count) * size,
+			   size, produced, commit, true) < 0 ? -1 : 0;
+}
+/* A buffer read to its end: its final lost count out, its file closed. */
+static int end_stream(struct evt_collection *c, struct tracked *t, uint32_t i,
+		      struct out_stream *st, const struct evt_ctl_tbuf *d)
+{
+	uint64_t total_lost = d->lost + __atomic_load_n(&d->nested_lost,
+						       __ATOMIC_RELAXED) +
+			      st->extra_lost;
+
+	if (total_lost > st->last_discarded &&
+	    write_lost_packet(c, t, i, st, d, total_lost))
+		return -1;
+	c->stats.lost += st->last_discarded;
+	st->finished = true;
+	if (st->fd >= 0) {
+		close(st->fd);
+		st->fd = -1;
+	}
+	if (c->relay)
+		evt_relay_out_end(c->relay, &st->relay);
+	return 0;
+}
+/*
+ * Snapshot (overwrite mode, the recording running on): buffer i copied
+ * whole out of shared memory first, then written from the copy: the
+ * packets its writer did not reach during the copy, oldest first (those
+ * before counted as overwritten, as a recording's end counts them), and
+ * the open packet up to its commit.  Nothing in the control file is
+ * written.  A writer that finished a packet during the copy makes it
+ * copy again (three times at most, then the open packet is left out).
+ */
+static int snapshot_tbuf(struct evt_collection *c, struct tracked *t,
+			 uint32_t i, struct out_stream *st,
+			 const uint8_t *packets, uint32_t size, uint32_t count)
+{
+	struct evt_ctl_tbuf *d = &t->ctl->tbufs[i];
+	uint64_t produced, after, seq, lo;
+	uint32_t commit = 0;
+	uint8_t *copy = malloc((size_t)size * count);
+	int tries, ret = 0;
+
+	if (!copy)
+		return 0;	/* this buffer is left out */
+	for (tries = 0; ; tries++) {
+		produced = __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE);
+		commit = __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE);
+		memcpy(copy, packets, (size_t)size * count);
+		after = __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE);
+		if (after == produced || tries == 2)
+			break;
+	}
+	if (after != produced)
+		commit = 0;	/* the open packet moved on while copied */
+	/* Packets whose place the writer reused during the copy are gone. */
+	lo = after >= count - 1 ? after - (count - 1) : 0;
+	if (lo < produced) {
+		const struct evt_packet_header *h = (const void *)
+			(copy + (lo % count) * size);
+
+		st->extra_lost = h->first_event;
+	}
+	for (seq = lo; seq < produced && !st->finished && ret >= 0; seq++)
+		ret = copy_packet(c, t, i, st, copy + (seq % count) * size, size,
+				  seq, 0, false);
+	if (ret >= 0 && !st->finished && commit > sizeof(struct evt_packet_header) &&
+	    commit <= size)
+		ret = copy_packet(c, t, i, st, copy + (produced % count) * size,
+				  size, produced, commit, false);
+	free(copy);
+	if (ret < 0)
+		return -1;
+	if (end_stream(c, t, i, st, d))
+		return -1;
+	return 0;
+}
+/*
+ * A writer's first pass through its buffer pays a page fault for each
+ * page, and more when the fault must also allocate the page (3-4 us
+ * against 1.7 on some virtual machines).  The recorder allocates the
+ * pages ALLOCATE_AHEAD bytes ahead of the writer's packet, off its path,
+ * so that the writer's own faults only map them; from the writer's second
+ * packet on, so that the many threads that write a few events do not
+ * each get a whole buffer.  Pages the writer has not reached yet may so
+ * be allocated early, ALLOCATE_AHEAD at most per buffer; they are charged
+ * to the recorder's memory cgroup.  The file is never made longer (a
+ * process may have shrunk it).
+ */
+#define ALLOCATE_AHEAD (2u << 20)
+
+static void allocate_ahead(struct evt_collection *c, struct tracked *t,
+			   struct out_stream *st, const uint8_t *packets,
+			   uint32_t size, uint32_t count, uint64_t produced)
+{
+	uint64_t total = (uint64_t)size * count, want;
+
+	if (st->allocated >= total || c->o.snapshot || produced == 0)
+		return;
+	want = produced >= count ? total :
+	       (produced + 1) * (uint64_t)size + ALLOCATE_AHEAD;
+	if (want > total)
+		want = total;
+	if (want <= st->allocated)
+		return;
+	fallocate(t->ctl->fd, FALLOC_FL_KEEP_SIZE,
+		  (off_t)(packets - t->ctl->base) + (off_t)st->allocated,
+		  (off_t)(want - st->allocated));
+	st->allocated = want;	/* failed: the writer's faults allocate */
+	c->allocations++;
+}
+/* Drains buffer i of t; final: take the open packet too.  0 or -1. */
+static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
+		      bool final)
+{
+	struct evt_ctl *ctl = t->ctl;
+	struct evt_ctl_tbuf *d = &ctl->tbufs[i];
+	struct out_stream *st = &t->streams[i];
+	uint32_t state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
+	uint32_t epoch, size, count, commit;
+	uint64_t produced, seq, first;
+	const uint8_t *packets;
+	bool exited;
+	int ret;
+
+	if (state != EVT_TBUF_OWNED && state != EVT_TBUF_EXITED)
+		return 0;
+	/* Pairs with the writer's release of epoch. */
+	epoch = __atomic_load_n(&d->epoch, __ATOMIC_ACQUIRE);
+	if (d->slot != c->slot || d->slot_gen != t->slot_gen) {
+		uint32_t was = EVT_TBUF_EXITED;
+
+		/* Of this slot under a former owner (its thread found the
+		 * slot taken over): nobody will read it, the process may
+		 * have it back. */
+		if (d->slot == c->slot && state == EVT_TBUF_EXITED && !t->dead &&
+		    !c->o.snapshot)
+			__atomic_compare_exchange_n(&d->state, &was,
+						    EVT_TBUF_FREE, 0,
+						    __ATOMIC_RELEASE,
+						    __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (st->epoch != epoch) {
+		if (st->epoch && st->fd >= 0)
+			close(st->fd);
+		if (c->relay)
+			evt_relay_out_end(c->relay, &st->relay);
+		memset(st, 0, sizeof(*st));
+		st->fd = -1;
+		st->epoch = epoch;
+		st->first_event = UINT64_MAX;
+	}
+	if (st->finished)
+		return 0;
+	packets = evt_ctl_tbuf_packets(ctl, d, &size, &count);
+	if (!packets) {
+		evt_report("%s: buffer %u: geometry out of bounds; skipped",
+			ctl->path, i);
+		st->finished = true;
+		return 0;
+	}
+	if (c->o.snapshot)
+		return final ? snapshot_tbuf(c, t, i, st, packets, size, count) : 0;
+	exited = state == EVT_TBUF_EXITED || t->dead;
+	final = final || exited;
+	/* Pairs with the writer's release of produced. */
+	produced = __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE);
+	if (!final)
+		allocate_ahead(c, t, st, packets, size, count, produced);
+	if (c->o.mode == EVT_MODE_OVERWRITE) {
+		if (!final)
+			return 0;
+		first = produced >= count - 1 ? produced - (count - 1) : 0;
+		if (first > st->next_seq) {
+			const struct evt_packet_header *h = (const void *)
+				(packets + (first % count) * size);
+			st->extra_lost = h->first_event;
+			st->next_seq = first;
+		}
+	} else if (produced < st->next_seq || produced - st->next_seq > count) {
+		evt_report("%s: buffer %u: produced count %" PRIu64
+			" impossible; skipped", ctl->path, i, produced);
+		st->finished = true;
+		return 0;
+	}
+	if (c->o.mode == EVT_MODE_DISCARD && produced - st->next_seq >= count / 4)
+		evt__coll_step_off_writer(c, (int)ctl->h.pid, (int)d->tid);
+	for (seq = st->next_seq; seq < produced && !st->finished; seq++) {
+		ret = copy_packet(c, t, i, st,
+				  packets + (seq % count) * size, size,
+				  seq, 0, false);
+		if (ret < 0)
+			return -1;
+		st->next_seq = seq + 1;
+		if (c->o.mode == EVT_MODE_DISCARD)
+			evt_ctl_tbuf_consumed(d, st->next_seq);
+	}
+	if (!final && !st->finished && c->o.mode == EVT_MODE_DISCARD)
+		return flush_open_packet(c, t, i, st, d, packets, size, count,
+					 produced);
+	if (!final || st->finished)
+		return 0;
+	/* Pairs with the writer's release of commit. */
+	commit = __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE);
+	if (commit > sizeof(struct evt_packet_header) && commit <= size &&
+	    __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) == produced) {
+		ret = copy_packet(c, t, i, st,
+				  packets + (produced % count) * size,
+				  size, produced, commit, false);
+		if (ret < 0)
+			return -1;
+		st->next_seq = produced + 1;
+	}
+	if (end_stream(c, t, i, st, d))
+		return -1;
+	if (state == EVT_TBUF_EXITED && !t->dead)
+		/* Its thread is gone and its data out: the process may reuse it. */
+		__atomic_store_n(&d->state, EVT_TBUF_FREE, __ATOMIC_RELEASE);
+	return 0;
+}
+/*
+ * The trace cannot be written (a full disk, its directory removed): the
+ * recording stops where its output is whole.  Its events are switched off
+ * and its slot freed in every process, which run on untraced; no process
+ * joins it any more.  Returns -1 with the error (c->err) in err.
+ */
+int evt__coll_output_failed(struct evt_collection *c, char *err, size_t err_size)
+{
+	unsigned k;
+	uint32_t id;
+
+	if (!c->failed) {
+		c->failed = true;
+		evt_kernel_record_destroy(c->kernel);	/* its events stop */
+		c->kernel = NULL;
+		unlinkat(c->rd.fd, c->rules_name, 0);
+		c->rules_name[0] = '\0';
+		for (k = 0; k < c->ntracked; k++) {
+			struct tracked *t = &c->tracked[k];
+
+			if (!t->ctl)
+				continue;
+			for (id = 0; id < t->ctl->nevents; id++)
+				evt_ctl_set_enable(t->ctl, id, c->slot, false);
+			if (!t->ctl->shrank)
+				__atomic_store_n(&t->ctl->slots[c->slot].state,
+						 EVT_SLOT_FREE, __ATOMIC_RELEASE);
+			t->dead = t->dead || !evt_ctl_alive(t->ctl);
+			evt__coll_release(c, t);
+		}
+	}
+	snprintf(err, err_size, "%s", c->err);
+	return -1;
+}
+/*
+ * Tells the relay's live readers how far every stream is known: whatever
+ * was committed before the last flush of each open packet went out, and
+ * a flush comes every FLUSH_MS; RELAY_SLACK_MS more covers a writer
+ * between its clock and its commit.
+ */
+#define RELAY_SLACK_MS 200
+
+static void relay_horizon(struct evt_collection *c, uint64_t pass_start,
+			  int64_t now)
+{
+	/* Kernel packets go out a second old at most (packet_writer.c). */
+	uint64_t back = (uint64_t)((c->kernel ? 1000 : FLUSH_MS) + RELAY_SLACK_MS) *
+			c->ix.clock.freq_hz / 1000;
+
+	c->relay_horizon_ms = now;
+	if (pass_start > back)
+		evt_relay_horizon(c->relay, pass_start - back);
+}
+int evt__coll_drain(struct evt_collection *c, bool final, char *err,
+		 size_t err_size)
+{
+	uint64_t before = c->stats.packets + c->released + c->stats.processes +
+			  c->allocations;
+	int64_t now = now_ms();
+	uint64_t pass_start = 0;
+	unsigned k;
+	uint32_t i, n;
+	uint16_t cpu;
+
+	if (c->relay)
+		pass_start = evt_clock_now(c->clock_kind, &cpu);
+
+	/* Events first: no packet goes out before the metadata that
+	 * describes its stream and events is on disk. */
+	for (k = 0; k < c->ntracked; k++) {
+		struct tracked *t = &c->tracked[k];
+		char why[PATH_MAX + 200];
+
+		if (t->done)
+			continue;
+		/* Liveness costs a flock: not every round. */
+		if (!t->dead && (final || now - t->alive_checked_ms >= ALIVE_CHECK_MS)) {
+			t->alive_checked_ms = now;
+			if (!evt_ctl_alive(t->ctl))
+				t->dead = true;
+		}
+		if (evt_ctl_refresh(t->ctl, why, sizeof(why)))
+			evt_report("%s", why);
+		if (evt__coll_index_events(c, t)) {
+			snprintf(err, err_size, "out of memory");
+			return -1;
+		}
+		if (!c->finishing && !c->failed && !c->o.snapshot)
+			evt__coll_apply_selection(c, t);
+	}
+	if (evt__coll_flush_index(c, c->err, sizeof(c->err)))
+		return evt__coll_output_failed(c, err, err_size);
+	for (k = 0; k < c->ntracked; k++) {
+		struct tracked *t = &c->tracked[k];
+
+		if (t->done)
+			continue;
+		n = evt_ctl_tbufs_used(t->ctl);
+		for (i = 0; i < n && !t->ctl->shrank; i++)
+			if (c->o.mode == EVT_MODE_COUNT)
+				evt__coll_count_tbuf(c, t, i, final);
+			else if (drain_tbuf(c, t, i, final))
+				return evt__coll_output_failed(c, err, err_size);
+		if (t->ctl->shrank) {
+			evt__coll_unfollowed(c, t->ctl->h.pid, t->ctl->path,
+				   "the control file shrank under the recorder");
+			t->done = true;
+		} else if ((t->dead || final) && c->o.mode == EVT_MODE_COUNT) {
+			t->done = true;
+			c->stats.lost_unbuffered += __atomic_load_n(
+				&t->ctl->slots[c->slot].nobuf_lost, __ATOMIC_RELAXED);
+		} else if (t->dead || final) {
+			t->done = true;
+			if (write_unbuffered_lost(c, t))
+				return evt__coll_output_failed(c, err, err_size);
+		}
+		if (t->done && (t->dead || t->ctl->shrank))
+			evt__coll_release(c, t);
+	}
+	if (c->kernel) {
+		long got = evt_kernel_record_drain(c->kernel, &c->out, final,
+						   c->err, sizeof(c->err));
+
+		if (got < 0)
+			return evt__coll_output_failed(c, err, err_size);
+		before -= got > 0;
+	}
+	if (c->relay && !final && now - c->relay_horizon_ms >= FLUSH_MS)
+		relay_horizon(c, pass_start, now);
+	return (int)(c->stats.packets + c->released + c->stats.processes +
+		     c->allocations - before);
+}

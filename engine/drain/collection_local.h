@@ -1,0 +1,219 @@
+/*
+ * collection_local.h - what the files of a recording collection share:
+ * its state (struct evt_collection, a followed process, an output
+ * stream) and the functions one file calls in another.  Not for use
+ * outside engine/drain/ (collection.h is the interface).
+ *
+ * Reader side of the buffer protocol of lib/write.c: acquire produced (or
+ * commit), copy the packet's header out of shared memory and check it,
+ * write the patched header and the records (straight from the mapping),
+ * then release consumed so the writer may reuse the packet.  In overwrite
+ * mode nothing is consumed: buffers are read once, when their thread or
+ * process is gone or the recording ends, oldest surviving packet first.
+ * Every value read from the control file is checked before use.
+ */
+#ifndef EVT_ENGINE_COLLECTION_LOCAL_H
+#define EVT_ENGINE_COLLECTION_LOCAL_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/futex.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/syscall.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "collection.h"
+#include "ctl.h"
+#include "event_ids.h"
+#include "id_registry.h"
+#include "kernel_record.h"
+#include "layout.h"
+#include "packet_pieces.h"
+#include "pattern.h"
+#include "relay.h"
+#include "relay_out.h"
+#include "rules.h"
+#include "policy.h"
+#include "printk_format.h"
+#include "rules_files.h"
+#include "live.h"
+#include "report.h"
+#include "requests.h"
+#include "selection.h"
+#include "slots.h"
+#include "stream_classes.h"
+#include "trace_dir.h"
+#include "trace_index.h"
+
+/* How often a poll scans the run directory without an inotify event, and
+ * checks that a process still runs. */
+#define RESCAN_MS 1000
+/* At the end, how long what is queued for a relay may take to go. */
+#define RELAY_FINISH_MS 10000
+#define ALIVE_CHECK_MS 5
+
+static inline int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct out_stream {
+	uint32_t epoch;		/* 0: nothing drained yet */
+	int fd;
+	uint64_t next_seq;
+	uint64_t extra_lost;	/* overwritten before they could be read */
+	uint64_t last_discarded;
+	uint64_t last_ts;
+	uint64_t lost_base;	/* lost before its file began (a class move) */
+	uint64_t first_event;	/* of the last packet copied; ~0 before any */
+	/* Whole packets, and the open packet in pieces as flushed (discard
+	 * mode, at most every FLUSH_MS). */
+	struct evt_pieces pieces;
+	int64_t flushed_ms;
+	uint64_t allocated;	/* bytes of the buffer made the file's */
+	off_t size;		/* bytes of whole packets in the file */
+	bool finished;
+	char name[80];		/* its file, in the trace directory */
+	struct evt_relay_out relay;
+};
+
+struct tracked {
+	struct evt_ctl *ctl;
+	uint32_t cls;		/* its stream class, EVT_NO_CLASS before any */
+	uint32_t serial;	/* processes tracked before it: names files */
+	uint32_t slot_gen;
+	uint32_t nindexed;	/* events given a global id */
+	uint32_t enabled_upto;	/* events the selection was applied to */
+	uint32_t applied_gen;	/* of the selection, when applied to all */
+	uint32_t *gids;		/* [nindexed], by local id */
+	bool dead;
+	bool done;		/* fully drained after its process died */
+	int64_t alive_checked_ms;
+	char name[64];
+	ino_t ino;
+	struct out_stream *streams;	/* [h.max_tbufs] */
+};
+
+struct evt_collection {
+	struct evt_collection_opts o;
+	struct evt_rundir rd;
+	struct evt_trace_dir out;
+	char rules_name[64];
+	uint32_t slot;
+	uint64_t id;
+	int lock_fd;
+	int inotify_fd;
+	uint32_t clock_kind;
+	struct evt_trace_index ix;
+	struct evt_event_ids ids;
+	struct evt_stream_classes classes;
+	struct evt_selection sel;	/* the events it wants */
+	uint64_t *totals;	/* counting: by global id, what was added up */
+	uint32_t ntotals;
+	bool index_dirty;
+	struct tracked *tracked;
+	unsigned ntracked;
+	int *scope;		/* attached: pids whose new images we take */
+	unsigned nscope;
+	struct foreign {	/* control files of other collections */
+		ino_t ino;
+		bool present;	/* in the last scan of the directory */
+		char name[64];
+	} *foreign;
+	unsigned nforeign;
+	struct evt_collection_stats stats;
+	int64_t last_discover_ms;
+	bool unpublished;	/* a control file seen is to be looked at again */
+	bool futex_waitv_ok;	/* false once the kernel said ENOSYS */
+	bool woken;		/* the last wait ended early */
+	/* Stepping off a writer's CPU (evt_collection_run only). */
+	bool may_move;
+	cpu_set_t affinity;	/* as it was when the run began */
+	int64_t step_checked_ms;
+	int64_t stepped_until_ms;	/* 0: not stepped off */
+	bool finishing;		/* the last look: report what is out of reach */
+	bool failed;		/* the output failed: recording stopped */
+	char err[PATH_MAX + 200];	/* what an output error was */
+	uint64_t released;	/* processes let go of */
+	uint64_t allocations;	/* of pages ahead of writers */
+	struct evt_kernel_record *kernel;	/* its kernel events, or NULL */
+	int *kernel_pids;	/* attached to, untraced ones included */
+	unsigned nkernel_pids;
+	bool kernel_class;	/* the index has the kernel's stream class */
+	uint64_t packets_at_wake;
+	/* Streamed to a relay (relay.h), besides or instead of c->out. */
+	struct evt_relay *relay;
+	uint32_t relay_streams, relay_events;	/* of ix, in its metadata */
+	int64_t relay_horizon_ms;
+	struct class_layouts {	/* ix.events index by local id, per class */
+		uint32_t *ix;
+		uint32_t n;
+	} *layouts;
+	uint32_t nlayouts;
+};
+
+struct layout_ctx {
+	const struct evt_collection *c;
+	uint32_t cls;
+};
+
+/* Whether a trace directory is written (else only a relay gets it). */
+static inline bool local(const struct evt_collection *c)
+{
+	return c->o.output != NULL;
+}
+
+/* collection.c: its life (create, slot, scope, run, finish) */
+bool evt__coll_in_scope(const struct evt_collection *c, int pid);
+void evt__coll_add_scope(struct evt_collection *c, int pid);
+
+/* collection_index.c: trace classes and the index */
+int evt__coll_flush_index(struct evt_collection *c, char *err, size_t err_size);
+const struct evt_event_layout *evt__coll_layout_of(void *ctx, uint16_t id);
+int evt__coll_index_events(struct evt_collection *c, struct tracked *t);
+
+/* collection_track.c: the processes it follows */
+void evt__coll_unfollowed(struct evt_collection *c, uint32_t pid,
+			  const char *path, const char *why);
+bool evt__coll_track(struct evt_collection *c, const char *name, ino_t ino);
+void evt__coll_discover(struct evt_collection *c);
+void evt__coll_release(struct evt_collection *c, struct tracked *t);
+bool evt__coll_wanted(const struct evt_collection *c, const struct tracked *t,
+		       uint32_t i);
+void evt__coll_apply_selection(struct evt_collection *c, struct tracked *t);
+
+/* collection_drain.c: packets out of buffers into the outputs */
+int evt__coll_output_failed(struct evt_collection *c, char *err,
+			    size_t err_size);
+int evt__coll_drain(struct evt_collection *c, bool final, char *err,
+		    size_t err_size);
+
+/* collection_stepoff.c: off a writer's CPU */
+void evt__coll_step_off_writer(struct evt_collection *c, int pid, int tid);
+void evt__coll_step_back(struct evt_collection *c, bool now);
+
+/* collection_count.c: counting collections */
+void evt__coll_count_tbuf(struct evt_collection *c, struct tracked *t,
+			  uint32_t i, bool final);
+
+#endif
