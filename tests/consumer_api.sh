@@ -128,3 +128,22 @@ st=$?
 set -e
 expect_eq "$st" 1 "consume with block_ms 1001"
 expect_grep "^open: block_ms 1001: at most 1000$" "$T/cbad" "block_ms beyond its bound"
+
+# The engine's messages go to the consumer's callback (attr.report, with
+# its context), not to standard error: a control file it cannot read.
+start_waiter
+printf 'garbage-garbage' >"$EVTRACE_RUNDIR/99999-0.ctl"
+chmod 600 "$EVTRACE_RUNDIR/99999-0.ctl"
+CONSUME_REPORT=1 "$CONSUME" record "$WAIT_PID" printk >"$T/rep.out" 2>"$T/rep.err" &
+rp=$!
+for _ in $(seq 100); do grep -q '^report' "$T/rep.out" && break; sleep 0.05; done
+kill "$rp"; wait "$rp" 2>/dev/null || true
+expect_grep "^report (ctx): $EVTRACE_RUNDIR/99999-0.ctl: offset 0: shorter than a header$" "$T/rep.out" "the engine's message, to the callback"
+expect_eq "$(cat "$T/rep.err")" "" "the consumer's standard error"
+# Without the callback, standard error as before.
+"$CONSUME" record "$WAIT_PID" printk >"$T/rep2.out" 2>"$T/rep2.err" &
+rp=$!
+for _ in $(seq 100); do grep -q 'shorter than a header' "$T/rep2.err" && break; sleep 0.05; done
+kill "$rp"; wait "$rp" 2>/dev/null || true
+expect_grep "^evtrace: $EVTRACE_RUNDIR/99999-0.ctl: offset 0: shorter than a header$" "$T/rep2.err" "the message without a callback"
+rm -f "$EVTRACE_RUNDIR/99999-0.ctl"

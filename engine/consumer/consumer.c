@@ -4,7 +4,9 @@
  * counting one a counting collection (collection.c), a relay one a
  * recording collection with a relay and no trace directory.  A consumer of
  * another user's process is a session with evtraced, which runs one of
- * these for it (consumer_remote.c).
+ * these for it (consumer_remote.c).  What the engine reports while it
+ * works for a consumer goes to the consumer's callback (attr.report),
+ * set for the calling thread around each call into the engine.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -25,6 +27,7 @@
 #include "process_info.h"
 #include "relay.h"
 #include "record_fields.h"
+#include "report.h"
 #include "rundir.h"
 
 #define CONSUMER_TICK_MS 10
@@ -41,6 +44,7 @@ struct evt_consumer {
 	/* While a read hands records over: */
 	evt_consumer_record_cb cb;
 	void *ctx;
+	struct evt_report_to report;		/* attr.report: cb NULL, stderr */
 	struct evt_field fields[EVT_FIELDS_MAX];
 	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
 };
@@ -79,8 +83,10 @@ static int relay_opts(struct evt_consumer *c, const struct evt_consumer_attr *a,
 	return 0;
 }
 
-int evt_consumer_open(const struct evt_consumer_attr *attr,
-		      struct evt_consumer **out, char *err, size_t err_size)
+static void close_engine(struct evt_consumer *c);
+
+static int open_engine(const struct evt_consumer_attr *attr,
+		       struct evt_consumer **out, char *err, size_t err_size)
 {
 	struct itimerspec tick = {
 		{ 0, CONSUMER_TICK_MS * 1000000 }, { 0, CONSUMER_TICK_MS * 1000000 },
@@ -92,7 +98,8 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 	*out = NULL;
 	if (!attr || attr->size < offsetof(struct evt_consumer_attr, block_ms) ||
 	    attr->mode > EVT_CONSUMER_RELAY || attr->pid < 0 ||
-	    (attr->mode == EVT_CONSUMER_RELAY && attr->size < sizeof(*attr)))
+	    (attr->mode == EVT_CONSUMER_RELAY &&
+	     attr->size < offsetof(struct evt_consumer_attr, report)))
 		return snprintf(err, err_size, "bad attributes (size, mode or pid)"), -1;
 	/* (0.1.2 added block_ms: a smaller attr is one from before) */
 	if (attr->size >= offsetof(struct evt_consumer_attr, block_ms) +
@@ -188,7 +195,7 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 	*out = c;
 	return 0;
 fail:
-	evt_consumer_close(c);
+	close_engine(c);
 	return -1;
 }
 
@@ -214,7 +221,7 @@ static int select_events(struct evt_consumer *c, bool add, const char *pattern,
 	return evt_collection_select(c->coll, add, pattern, id, err, err_size);
 }
 
-int evt_consumer_add(struct evt_consumer *c, const char *pattern, char *err,
+static int add_engine(struct evt_consumer *c, const char *pattern, char *err,
 		     size_t err_size)
 {
 	if (pattern && evt_is_kernel_path(pattern))
@@ -224,19 +231,19 @@ int evt_consumer_add(struct evt_consumer *c, const char *pattern, char *err,
 	return select_events(c, true, pattern, 0, err, err_size);
 }
 
-int evt_consumer_add_id(struct evt_consumer *c, uint32_t id, char *err,
+static int add_id_engine(struct evt_consumer *c, uint32_t id, char *err,
 			size_t err_size)
 {
 	return select_events(c, true, NULL, id, err, err_size) < 0 ? -1 : 0;
 }
 
-int evt_consumer_remove(struct evt_consumer *c, const char *pattern, char *err,
+static int remove_engine(struct evt_consumer *c, const char *pattern, char *err,
 			size_t err_size)
 {
 	return select_events(c, false, pattern, 0, err, err_size);
 }
 
-int evt_consumer_remove_id(struct evt_consumer *c, uint32_t id, char *err,
+static int remove_id_engine(struct evt_consumer *c, uint32_t id, char *err,
 			   size_t err_size)
 {
 	return select_events(c, false, NULL, id, err, err_size);
@@ -299,7 +306,7 @@ static int remote(struct evt_consumer *c, enum evt_verb verb,
 	return evt_remote_call(c->sock, &r, remote_frame, &copy, err, err_size);
 }
 
-int evt_consumer_events(struct evt_consumer *c, evt_consumer_event_cb cb,
+static int events_engine(struct evt_consumer *c, evt_consumer_event_cb cb,
 			void *ctx)
 {
 	char err[256];
@@ -348,7 +355,7 @@ static void drain_timer(struct evt_consumer *c)
 		return;
 }
 
-int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
+static int read_engine(struct evt_consumer *c, evt_consumer_record_cb cb,
 		      void *ctx, char *err, size_t err_size)
 {
 	if (c->mode == EVT_CONSUMER_COUNT)
@@ -369,7 +376,7 @@ int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
 	return evt_live_stream_poll(c->stream, hand_over, c);
 }
 
-int evt_consumer_counts(struct evt_consumer *c, evt_consumer_count_cb cb,
+static int counts_engine(struct evt_consumer *c, evt_consumer_count_cb cb,
 			void *ctx, char *err, size_t err_size)
 {
 	if (c->mode != EVT_CONSUMER_COUNT)
@@ -413,7 +420,7 @@ int evt_consumer_relay_stats(struct evt_consumer *c,
 	return 0;
 }
 
-void evt_consumer_close(struct evt_consumer *c)
+static void close_engine(struct evt_consumer *c)
 {
 	char err[256];
 
@@ -428,4 +435,86 @@ void evt_consumer_close(struct evt_consumer *c)
 	if (c->sock >= 0)
 		close(c->sock);		/* the daemon ends the session */
 	free(c);
+}
+
+/* A public call: call, with the engine's messages meanwhile going to the
+ * consumer's callback. */
+#define REPORTING(c, call) __extension__ ({				\
+	struct evt_report_to was__ = evt_report_thread((c)->report);	\
+	__typeof__(call) ret__ = (call);				\
+	evt_report_thread(was__);					\
+	ret__;								\
+})
+
+int evt_consumer_open(const struct evt_consumer_attr *attr,
+		      struct evt_consumer **out, char *err, size_t err_size)
+{
+	struct evt_report_to to = { NULL, NULL }, was;
+	int ret;
+
+	/* (0.1.4 added the callback: a smaller attr is one from before) */
+	if (attr && attr->size >= offsetof(struct evt_consumer_attr, report_ctx) +
+				  sizeof(attr->report_ctx)) {
+		to.cb = attr->report;
+		to.ctx = attr->report_ctx;
+	}
+	was = evt_report_thread(to);
+	ret = open_engine(attr, out, err, err_size);
+	if (*out)
+		(*out)->report = to;
+	evt_report_thread(was);
+	return ret;
+}
+
+int evt_consumer_add(struct evt_consumer *c, const char *pattern, char *err,
+		     size_t err_size)
+{
+	return REPORTING(c, add_engine(c, pattern, err, err_size));
+}
+
+int evt_consumer_add_id(struct evt_consumer *c, uint32_t id, char *err,
+			size_t err_size)
+{
+	return REPORTING(c, add_id_engine(c, id, err, err_size));
+}
+
+int evt_consumer_remove(struct evt_consumer *c, const char *pattern, char *err,
+			size_t err_size)
+{
+	return REPORTING(c, remove_engine(c, pattern, err, err_size));
+}
+
+int evt_consumer_remove_id(struct evt_consumer *c, uint32_t id, char *err,
+			   size_t err_size)
+{
+	return REPORTING(c, remove_id_engine(c, id, err, err_size));
+}
+
+int evt_consumer_events(struct evt_consumer *c, evt_consumer_event_cb cb,
+			void *ctx)
+{
+	return REPORTING(c, events_engine(c, cb, ctx));
+}
+
+int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
+		      void *ctx, char *err, size_t err_size)
+{
+	return REPORTING(c, read_engine(c, cb, ctx, err, err_size));
+}
+
+int evt_consumer_counts(struct evt_consumer *c, evt_consumer_count_cb cb,
+			void *ctx, char *err, size_t err_size)
+{
+	return REPORTING(c, counts_engine(c, cb, ctx, err, err_size));
+}
+
+void evt_consumer_close(struct evt_consumer *c)
+{
+	struct evt_report_to was;
+
+	if (!c)
+		return;
+	was = evt_report_thread(c->report);
+	close_engine(c);
+	evt_report_thread(was);
 }

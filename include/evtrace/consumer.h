@@ -81,6 +81,15 @@ struct evt_consumer_attr {
 	const char *relay_session;
 	const char *relay_hostname;
 	uint32_t relay_buffer_mib;
+	/*
+	 * Since 0.1.4: where the engine's messages about this consumer go
+	 * (a process it cannot follow, a control file it refused, the
+	 * relay's news), one call a message, without a trailing newline,
+	 * on the thread that called the consumer's function; NULL: standard
+	 * error, as "evtrace: <message>".
+	 */
+	void (*report)(const char *message, void *ctx);
+	void *report_ctx;
 };
 
 /* How a field's value is given. */

@@ -114,6 +114,12 @@ static void find_event(uint32_t id, const char *path, const char *format,
 	}
 }
 
+/* With $CONSUME_REPORT, the engine's messages: on standard output. */
+static void print_report(const char *message, void *ctx)
+{
+	printf("report (%s): %s\n", (const char *)ctx, message);
+}
+
 /* Relay mode: relay is ADDRESS [SESSION [HOSTNAME]]. */
 static struct evt_consumer *open_consumer_attr(int pid, uint32_t mode,
 					       char **relay, int nrelay)
@@ -126,6 +132,10 @@ static struct evt_consumer *open_consumer_attr(int pid, uint32_t mode,
 
 	if (block)
 		attr.block_ms = (uint32_t)atoi(block);
+	if (getenv("CONSUME_REPORT")) {
+		attr.report = print_report;
+		attr.report_ctx = (void *)"ctx";
+	}
 	if (mib)
 		attr.relay_buffer_mib = (uint32_t)atoi(mib);
 	attr.relay = nrelay > 0 ? relay[0] : NULL;
