@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "layout.h"
+#include "policy.h"
 #include "permission.h"
 
 int evt_peer_get(int sock, struct evt_peer *p)
@@ -35,18 +36,9 @@ int evt_peer_get(int sock, struct evt_peer *p)
 bool evt_peer_privileged(const struct evt_peer *p, uid_t euid,
 			 uint32_t optin_gid)
 {
-	int i;
-
-	if (p->uid == 0 || p->uid == euid)
-		return true;
-	if (optin_gid == EVT_NO_GROUP)
-		return false;
-	if (p->gid == optin_gid)
-		return true;
-	for (i = 0; i < p->ngroups; i++)
-		if (p->groups[i] == optin_gid)
-			return true;
-	return false;
+	return evt_privileged(p->uid, p->gid, p->groups,
+			      p->ngroups > 0 ? (unsigned)p->ngroups : 0, euid,
+			      optin_gid);
 }
 
 bool evt_peer_sees(const struct evt_peer *p, pid_t pid)

@@ -14,6 +14,7 @@
 
 #include "id_registry.h"
 #include "kernel_events.h"
+#include "policy.h"
 #include "report.h"
 #include "rules_files.h"
 #include "view.h"
@@ -396,18 +397,10 @@ unsigned evt_view_pids(const struct evt_view *v, int *pids, unsigned max)
 bool evt_view_may_switch(const struct evt_view *v, const struct evt_ctl *c,
 			 const struct evt_view_caller *who)
 {
-	uint32_t gid;
-	unsigned i;
-
-	if (who->uid == 0 || who->uid == v->rd.owner)
-		return true;
-	gid = evt_ctl_optin_gid(c);
-	if (gid == EVT_NO_GROUP)
-		return false;
-	for (i = 0; i < who->ngroups; i++)
-		if (who->groups[i] == gid)
-			return true;
-	return false;
+	/* (who->groups holds the primary group first) */
+	return evt_privileged(who->uid, who->ngroups ? who->groups[0] : (gid_t)-1,
+			      who->groups, who->ngroups, v->rd.owner,
+			      evt_ctl_optin_gid(c));
 }
 
 int evt_view_set(struct evt_view *v, const struct evt_view_tree *t,

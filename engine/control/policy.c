@@ -11,6 +11,23 @@ static bool cap_any_only;
 static bool owner_set;
 static uid_t owner_uid;
 
+bool evt_privileged(uid_t uid, gid_t gid, const gid_t *groups, unsigned ngroups,
+		    uid_t owner, uint32_t optin_gid)
+{
+	unsigned i;
+
+	if (uid == 0 || uid == owner)
+		return true;
+	if (optin_gid == EVT_NO_GROUP)
+		return false;
+	if ((uint32_t)gid == optin_gid)
+		return true;
+	for (i = 0; i < ngroups; i++)
+		if ((uint32_t)groups[i] == optin_gid)
+			return true;
+	return false;
+}
+
 void evt_policy_cap_any_only(void)
 {
 	cap_any_only = true;

@@ -14,6 +14,15 @@
 #include "ctl.h"
 
 /*
+ * The rule every front end applies (evtraced, the events filesystem):
+ * privileged towards a process of user owner that opted into the group
+ * optin_gid (EVT_NO_GROUP: none) is root, that user, or a member of that
+ * group; gid is the caller's primary group, groups its others.
+ */
+bool evt_privileged(uid_t uid, gid_t gid, const gid_t *groups, unsigned ngroups,
+		    uid_t owner, uint32_t optin_gid);
+
+/*
  * From now on, record (not count) only events flagged CAP_ANY, and take
  * only a guest slot (EVT_GUEST_SLOTS): the engine acts for a user without
  * privilege towards the processes.
