@@ -38,27 +38,22 @@ start_served() {	# start_served NAME [ENV=VALUE]
 	BG_PIDS="$BG_PIDS $!"
 	eval "$1=$!"
 	exec 8>&-
-	for _ in $(seq 100); do grep -q ready "$T/$1.out" 2>/dev/null && return 0; sleep 0.05; done
-	fail "alice's $1 did not start"
+	wait_for "alice's $1 to start" "grep -q ready '$T/$1.out'"
 }
 feed() {	# feed NAME N TOTAL: emits N rows, waits until TOTAL are done
 	echo "$2" >"$T/$1.in"
-	for _ in $(seq 100); do grep -q "^done $3\$" "$T/$1.out" && return 0; sleep 0.05; done
-	fail "alice's $1 did not emit up to $3"
+	wait_for "alice's $1 to emit up to $3" "grep -q '^done $3\$' '$T/$1.out'"
 }
 start_daemon() {
 	"$EVTRACE" daemon --socket "$SOCK" 2>"$T/daemon.log" &
 	DAEMON=$!
 	BG_PIDS="$BG_PIDS $DAEMON"
-	for _ in $(seq 100); do [ -S "$SOCK" ] && return 0; sleep 0.05; done
-	fail "evtraced did not start: $(cat "$T/daemon.log")"
+	wait_for "evtraced to listen on $SOCK" "[ -S '$SOCK' ] || ! running $DAEMON"
+	[ -S "$SOCK" ] || fail "evtraced did not start: $(cat "$T/daemon.log")"
 }
 # Waits until pid $1 has slot bits on for event $2 (a collection is on).
 wait_on() {
-	for _ in $(seq 100); do
-		"$EVTRACE" ls -p "$1" "$2" 2>/dev/null | grep -q '\[' && return 0
-		sleep 0.05
-	done
-	fail "no collection switched $2 on in pid $1"
+	wait_for "a collection to switch $2 on in pid $1" \
+		"'$EVTRACE' ls -p '$1' '$2' 2>/dev/null | grep -q '\['"
 }
 

@@ -96,7 +96,8 @@ expect_grep "^# collection slot 1: pid $alices, evtrace stream -e typed/all" "$T
 kill -TERM "$alices"
 wait "$alices" || fail "alice's stream failed: $(cat "$T/alice.err")"
 feed app 5 5
-sleep 0.3
+# (the recording drains the rest when it ends; the stream prints as it goes)
+wait_for "bob's stream to print 5 rows" "[ \"\$(grep -c ': typed/all: ' '$T/stream.out')\" = 5 ]"
 kill -TERM "$recorder" "$streamer"
 wait "$recorder" || fail "bob's record failed: $(cat "$T/record.err")"
 wait "$streamer" || fail "bob's stream failed: $(cat "$T/stream.err")"
@@ -140,8 +141,7 @@ recorder=$!
 BG_PIDS="$BG_PIDS $recorder"
 wait_on "$app" typed/all
 feed app 4 12
-sleep 0.3
-kill -TERM "$recorder"
+kill -TERM "$recorder"	# (it drains and sends the rest as it ends)
 wait "$recorder" || fail "bob's relay record failed: $(cat "$T/relay.err")"
 expect_grep "sent to relay 127.0.0.1; 0 events lost" "$T/relay.err" "bob's relay recording"
 expect_grep "relay 127.0.0.1 took [1-9][0-9]* packets\{0,1\} in 1 session$" "$T/relay.err" "what the relay took for bob"
@@ -157,8 +157,7 @@ tool=$!
 BG_PIDS="$BG_PIDS $tool"
 wait_on "$app" typed/all
 feed app 2 14
-sleep 1
-kill -TERM "$tool"
+kill -TERM "$tool"	# (it sends the rest as it closes)
 wait "$tool" || fail "bob's relay consumer exited $?: $(cat "$T/tool.out")"
 expect_eq "$(head -1 "$T/tool.out")" "added 1" "bob's relay consumer added typed/all"
 expect_grep "^relay sessions=1 packets>0=1 refused=0 queued=0 lost=0$" "$T/tool.out" "what bob's relay consumer says it sent"
@@ -184,8 +183,7 @@ carol=$!
 BG_PIDS="$BG_PIDS $carol"
 wait_on "$team" "$SECRET"
 feed team 3 3
-sleep 0.3
-kill -TERM "$carol"
+kill -TERM "$carol"	# (it drains the rest as it ends)
 wait "$carol" || fail "carol's record failed: $(cat "$T/carol.err")"
 "$EVTRACE" report "$T/carol/tr" >"$T/report"
 expect_eq "$(grep -o 'secret [0-9]*' "$T/report" | tr '\n' ' ')" "secret 0 secret 1 secret 2 " "printk events carol recorded"

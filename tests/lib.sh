@@ -34,6 +34,28 @@ running() {
 	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
 	[ -n "$_st" ] && [ "${_st%% *}" != Z ]
 }
+# wait_for WHAT CONDITION: evaluates the shell CONDITION every 50 ms
+# until it holds; fails saying WHAT after 10 s.  Tests wait for the thing
+# itself, never for a time.
+wait_for() {
+	_waited=0
+	until eval "$2"; do
+		_waited=$((_waited + 1))
+		[ "$_waited" -lt 200 ] || fail "waited 10 s for $1"
+		sleep 0.05
+	done
+}
+# Whether an engine holds collection slot $1 of the run directory (0: a
+# reader of the default collection).
+slot_held() {
+	[ -e "$EVTRACE_RUNDIR/slot-$1.lock" ] &&
+		! flock -n -s "$EVTRACE_RUNDIR/slot-$1.lock" true 2>/dev/null
+}
+# Whether the engine of pid $2 (a stream, a recording) has its collection
+# in process $1.
+collection_in() {
+	"$EVTRACE" ls -p "$1" 2>/dev/null | grep -q "^# collection slot [0-9]*: pid $2, "
+}
 expect_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
 expect_grep() { grep -q -- "$1" "$2" || { cat "$2" >&2; fail "$3: no '$1' in $2"; }; }
 # Runs a command that must fail with status $1, its stderr saved in $T/err.
@@ -50,11 +72,7 @@ start_waiter() {
 	"$TRACEE" wait >>"$T/waiter.out" 2>"$T/waiter.err" &
 	WAIT_PID=$!
 	BG_PIDS="$BG_PIDS $WAIT_PID"
-	for _ in $(seq 100); do
-		grep -q ready "$T/waiter.out" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	fail "tracee wait did not start"
+	wait_for "tracee wait to start" "grep -q ready '$T/waiter.out'"
 }
 # Prints the first control file to appear in the run directory, waiting
 # up to 2 s; fails without one.
@@ -150,11 +168,8 @@ mount_events() {
 	MOUNT_PID=$!
 	BG_PIDS="$BG_PIDS $MOUNT_PID"
 	MOUNTS="$MOUNTS $dir"
-	for _ in $(seq 100); do
-		[ -e "$dir/README" ] && return 0
-		sleep 0.05
-	done
-	fail "evtrace mount did not mount $dir: $(cat "$T/mount.err")"
+	wait_for "evtrace mount to mount $dir" "[ -e '$dir/README' ] || ! running $MOUNT_PID"
+	[ -e "$dir/README" ] || fail "evtrace mount did not mount $dir: $(cat "$T/mount.err")"
 }
 # Writes $2 (backslash escapes as in Python) to the file $1 in one
 # write, opened as a shell's > opens it; prints OK or the errno's name

@@ -34,13 +34,12 @@ PY
 "$EVTRACE" stream -p "$p" >"$T/s2" 2>&1 &
 s2=$!
 BG_PIDS="$BG_PIDS $s2"
-sleep 0.3
+wait_for "the first stream to read the default collection" "slot_held 0"
 expect_status 1 "$EVTRACE" stream -p "$p"
 expect_grep "another stream without -e is reading the default collection; give -e PATTERN for a stream of its own" "$T/err" "second reader"
 # The first ends by itself when its process exits.
 kill -9 "$p"
-for _ in $(seq 100); do running "$s2" || break; sleep 0.05; done
-running "$s2" && fail "stream -p did not end after its process"
+wait_for "stream -p to end after its process" '! running "$s2"'
 grep -q ': alive' "$T/s2" || fail "no events in the second stream"
 expect_status 1 "$EVTRACE" stream -p 999999
 expect_grep "evtrace: stream: pid 999999: no traced process with this pid" "$T/err" "absent pid"
@@ -51,10 +50,10 @@ start_waiter
 p=$WAIT_PID
 "$EVTRACE" stream -p "$p" -e "$ev" >/dev/null 2>&1 &
 s3=$!
-sleep 0.3
+wait_for "stream $s3's collection" 'collection_in "$p" "$s3"'
 kill -9 "$s3"
 wait "$s3" 2>/dev/null || true
-sleep 0.5
+sleep 0.5	# (not a wait: half a second of writing into a buffer nobody reads)
 running "$p" || fail "the program died with its stream"
 "$EVTRACE" ls -p "$p" "$ev" >"$T/ls"
 expect_eq "$(tail -1 "$T/ls")" "0 $ev [1]" "on after the stream died"
@@ -63,7 +62,7 @@ other=ftrace/print
 "$EVTRACE" stream -p "$p" -e "$other" >"$T/s4" 2>&1 &
 s4=$!
 BG_PIDS="$BG_PIDS $s4"
-sleep 0.5
+wait_for "stream $s4's collection" 'collection_in "$p" "$s4"'
 "$EVTRACE" ls -p "$p" >"$T/ls"
 kill -INT "$s4"; wait "$s4" || true
 grep -q "^0 $ev\$" "$T/ls" || { cat "$T/ls" >&2; fail "the dead stream's event is still on"; }
@@ -75,7 +74,7 @@ grep -q ': alive' "$T/s4" && fail "the new stream printed the dead stream's even
 "$TRACEE" churn >"$T/churn.out" &
 cp=$!
 BG_PIDS="$BG_PIDS $cp"
-for _ in $(seq 100); do grep -q ready "$T/churn.out" 2>/dev/null && break; sleep 0.05; done
+wait_for "the churning program to start" "grep -q ready '$T/churn.out'"
 "$EVTRACE" stream -p "$cp" -e "$(tracee_event "seq t=")" >"$T/s5" 2>&1 &
 s5=$!
 BG_PIDS="$BG_PIDS $s5"
@@ -95,13 +94,13 @@ ev=$(tracee_event "alive")
 timeout 10 sh -c "\"$EVTRACE\" stream -p $WAIT_PID -e \"$ev\" 2>\"$T/h.err\"; echo \$? >\"$T/h.status\"" |
 	head -3 >"$T/head"
 expect_eq "$(grep -c ': alive' "$T/head")" 3 "events read by head"
-for _ in $(seq 100); do [ -s "$T/h.status" ] && break; sleep 0.05; done
+wait_for "the stream's status after its reader left" "[ -s '$T/h.status' ]"
 expect_eq "$(cat "$T/h.status" 2>/dev/null)" 0 "stream's status when its reader left"
 expect_eq "$("$EVTRACE" ls -p "$WAIT_PID" "$ev" | tail -1)" "0 $ev" "disabled after the reader left"
 "$EVTRACE" stream -p "$WAIT_PID" -e "$ev" >"$T/hup" 2>&1 &
 s3=$!
 BG_PIDS="$BG_PIDS $s3"
-sleep 0.3
+wait_for "stream $s3's collection" 'collection_in "$WAIT_PID" "$s3"'
 kill -HUP "$s3"
 wait "$s3" || fail "stream did not exit cleanly on SIGHUP"
 expect_eq "$("$EVTRACE" ls -p "$WAIT_PID" "$ev" | tail -1)" "0 $ev" "disabled after a hang-up"
@@ -114,7 +113,7 @@ for k in 1 2 3; do
 	"$EVTRACE" stream -p "$WAIT_PID" >"$T/seq$k" 2>&1 &
 	sk=$!
 	BG_PIDS="$BG_PIDS $sk"
-	sleep 0.3
+	wait_for "stream $k to print events" "grep -q ': alive' '$T/seq$k'"
 	kill -INT "$sk"
 	wait "$sk" || fail "stream $k failed: $(cat "$T/seq$k")"
 	sleep 0.1	# events written while nobody streams stay in the buffer
