@@ -16,9 +16,8 @@ expect_eq "$(state "$b" printk/tracee)" 1 "a process started after enable"
 "$EVTRACE" stream -p "$b" >"$T/sb" 2>&1 &
 s=$!
 BG_PIDS="$BG_PIDS $s"
-sleep 0.3
+wait_for "the later process's first event in the stream" "grep -q ': alive 0\$' '$T/sb'"
 kill -INT "$s"; wait "$s" || true
-grep -q ': alive 0$' "$T/sb" || { head -3 "$T/sb" >&2; fail "the later process's first event is missing"; }
 # Disabled: a process started after it is off.
 "$EVTRACE" disable printk/
 expect_eq "$(state "$a" printk/tracee)" 0 "after disable"
@@ -54,12 +53,13 @@ alive=$(tracee_event "alive")
 "$EVTRACE" stream -e "$alive" >"$T/sall" 2>&1 &
 s=$!
 BG_PIDS="$BG_PIDS $s"
-sleep 0.3
+# (its rules published, it is on for processes that start now)
+wait_for "the stream's rules" "ls '$EVTRACE_RUNDIR' | grep -q '^collection-.*\.rules\$'"
 start_waiter
 f=$WAIT_PID
-sleep 0.3
+wait_for "the first event of a process started after the stream" \
+	"grep -q '^ *tracee-$f .*: alive 0\$' '$T/sall'"
 kill -INT "$s"; wait "$s" || true
-grep -q "^ *tracee-$f .*: alive 0\$" "$T/sall" || fail "the stream missed the first event of a process started after it"
 ls "$EVTRACE_RUNDIR" | grep -q '^collection-.*\.rules$' && fail "the stream left its rules file"
 expect_eq "$(state "$f" "$alive")" 0 "the stream's event after it ended"
 # A default.rules that is not one: a process says so and ignores it;
