@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -373,9 +372,8 @@ static void make_fallback_rundir(const char *cmd)
 	const char *env = secure_getenv("EVTRACE_RUNDIR");
 
 	if ((!env || !*env) &&
-	    evt_rundir_default(geteuid(), secure_getenv("XDG_RUNTIME_DIR"), path,
-			       sizeof(path), why, sizeof(why)) > 0 &&
-	    mkdir(path, 0700) == 0)
+	    evt_rundir_default_made(geteuid(), secure_getenv("XDG_RUNTIME_DIR"),
+				    path, sizeof(path), why, sizeof(why)) == 2)
 		fprintf(stderr, "evtrace: %s: %s; this user's run directory is %s "
 			"instead\n", cmd, why, path);
 }

@@ -18,13 +18,9 @@ static void print_prefix_at(FILE *f, const char *comm, uint32_t tid,
 			    const char *cpu, const char *time)
 {
 	char safe[64];
-	size_t i;
 
-	for (i = 0; comm[i] && i < sizeof(safe) - 1; i++)
-		safe[i] = (unsigned char)comm[i] < 0x20 || comm[i] == 0x7f ?
-			  '?' : comm[i];
-	safe[i] = '\0';
-	fprintf(f, "%16s-%-7u [%s] %s: ", safe, tid, cpu, time);
+	fprintf(f, "%16s-%-7u [%s] %s: ", evt_printable(safe, sizeof(safe), comm),
+		tid, cpu, time);
 }
 
 static void print_prefix(FILE *f, const char *comm, uint32_t tid,

@@ -27,6 +27,18 @@ void evt_quote(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+char *evt_printable(char *out, size_t out_size, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < out_size; i++)
+		out[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ?
+			 '?' : name[i];
+	if (out_size)
+		out[i] = '\0';
+	return out;
+}
+
 static int hexval(char c)
 {
 	if (c >= '0' && c <= '9')

@@ -15,4 +15,11 @@ void evt_quote(FILE *f, const char *s);
  */
 int evt_unquote(const char **p, char *out, size_t out_size);
 
+/*
+ * A name anyone may choose (a thread's comm, a module's file name) made
+ * safe to print on a terminal: its control characters become '?'.  At
+ * most out_size - 1 bytes; returns out.
+ */
+char *evt_printable(char *out, size_t out_size, const char *name);
+
 #endif

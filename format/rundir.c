@@ -50,6 +50,14 @@ int evt_rundir_default(uid_t uid, const char *xdg, char *out, size_t out_size,
 	return 1;
 }
 
+int evt_rundir_default_made(uid_t uid, const char *xdg, char *out,
+			    size_t out_size, char *why, size_t why_size)
+{
+	int kind = evt_rundir_default(uid, xdg, out, out_size, why, why_size);
+
+	return kind > 0 && mkdir(out, 0700) == 0 ? 2 : kind;
+}
+
 int evt_rundir_path_for(const char *env, const char *xdg, uid_t uid, char *out,
 			size_t out_size, char *err, size_t err_size)
 {

@@ -53,6 +53,10 @@ int evt_rundir_path_for(const char *env, const char *xdg, uid_t uid, char *out,
  */
 int evt_rundir_default(uid_t uid, const char *xdg, char *out, size_t out_size,
 		       char *why, size_t why_size);
+/* The same, and the fallback made (mode 0700) when it is the one and is
+ * missing: then 2, so that whoever made it says so, once. */
+int evt_rundir_default_made(uid_t uid, const char *xdg, char *out,
+			    size_t out_size, char *why, size_t why_size);
 
 enum {
 	EVT_RUNDIR_CREATE = 1,		/* make it (mode 0700) when missing */

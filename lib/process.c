@@ -79,11 +79,11 @@ static int rundir_resolve(void)
 		evt__warn("%s; this process runs untraced", err);
 		return -EINVAL;
 	}
-	kind = evt_rundir_default(geteuid(), secure_getenv("XDG_RUNTIME_DIR"),
-				  evt__proc.rundir, sizeof(evt__proc.rundir), why,
-				  sizeof(why));
+	kind = evt_rundir_default_made(geteuid(), secure_getenv("XDG_RUNTIME_DIR"),
+				       evt__proc.rundir, sizeof(evt__proc.rundir),
+				       why, sizeof(why));
 	planted_quietly = kind < 0 && !isatty(2);
-	if (kind > 0 && mkdir(evt__proc.rundir, 0700) == 0)
+	if (kind == 2)
 		evt__warn("%s; this user's run directory is %s instead", why,
 			  evt__proc.rundir);
 	return 0;
@@ -682,8 +682,8 @@ static bool followed(void)
 }
 
 /* Read by the parent before fork, whose mapping of the slots is in its
- * page tables: the child's first look would be a page fault (a shared
- * mapping's entries are not copied at fork), a tenth of a fork's cost. */
+ * page tables: the child's own look would fault a page in (a shared
+ * mapping's entries are not copied at fork). */
 static bool follow_at_fork;
 
 /* Runs between fork and the child's first instruction of its own. */
@@ -701,7 +701,7 @@ static void fork_child(void)
 
 int evt__process_attach_child(void)
 {
-	int ret = -1;
+	int ret;
 
 	/* Maybe in a signal handler that interrupted this thread's own
 	 * registration: then the event is dropped. */

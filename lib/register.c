@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quote.h"
 #include "runtime.h"
 
 struct module_rt {
@@ -26,28 +27,20 @@ struct module_rt {
 	struct evt_event **events_start, **events_stop;
 };
 
-/* The file name of the module that holds addr. */
-/* The file's name is anyone's choice: its control characters become '?'
- * in event paths, which other users list.  Under evt__proc.lock (one
- * buffer). */
+/* The file name of the module that holds addr, printable (event paths
+ * are listed to other users).  Under evt__proc.lock: one buffer. */
 const char *evt__module_name(const void *addr)
 {
 	static char safe[256];
 	Dl_info info;
 	const char *name = NULL, *slash;
-	size_t i;
 
 	if (dladdr(addr, &info) && info.dli_fname && *info.dli_fname)
 		name = info.dli_fname;
 	else
 		name = program_invocation_name;
 	slash = strrchr(name, '/');
-	name = slash ? slash + 1 : name;
-	for (i = 0; name[i] && i < sizeof(safe) - 1; i++)
-		safe[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ?
-			  '?' : name[i];
-	safe[i] = '\0';
-	return safe;
+	return evt_printable(safe, sizeof(safe), slash ? slash + 1 : name);
 }
 
 static const char *source_path(const char *file)

@@ -136,14 +136,14 @@ printf 'garbage-garbage' >"$EVTRACE_RUNDIR/99999-0.ctl"
 chmod 600 "$EVTRACE_RUNDIR/99999-0.ctl"
 CONSUME_REPORT=1 "$CONSUME" record "$WAIT_PID" printk >"$T/rep.out" 2>"$T/rep.err" &
 rp=$!
-for _ in $(seq 100); do grep -q '^report' "$T/rep.out" && break; sleep 0.05; done
+wait_for "the engine's message to the callback" "grep -q '^report' '$T/rep.out'"
 kill "$rp"; wait "$rp" 2>/dev/null || true
 expect_grep "^report (ctx): $EVTRACE_RUNDIR/99999-0.ctl: offset 0: shorter than a header$" "$T/rep.out" "the engine's message, to the callback"
 expect_eq "$(cat "$T/rep.err")" "" "the consumer's standard error"
 # Without the callback, standard error as before.
 "$CONSUME" record "$WAIT_PID" printk >"$T/rep2.out" 2>"$T/rep2.err" &
 rp=$!
-for _ in $(seq 100); do grep -q 'shorter than a header' "$T/rep2.err" && break; sleep 0.05; done
+wait_for "the engine's message on standard error" "grep -q 'shorter than a header' '$T/rep2.err'"
 kill "$rp"; wait "$rp" 2>/dev/null || true
 expect_grep "^evtrace: $EVTRACE_RUNDIR/99999-0.ctl: offset 0: shorter than a header$" "$T/rep2.err" "the message without a callback"
 rm -f "$EVTRACE_RUNDIR/99999-0.ctl"

@@ -44,8 +44,8 @@ feed() {	# feed NAME N TOTAL: emits N rows, waits until TOTAL are done
 	echo "$2" >"$T/$1.in"
 	wait_for "alice's $1 to emit up to $3" "grep -q '^done $3\$' '$T/$1.out'"
 }
-start_daemon() {
-	"$EVTRACE" daemon --socket "$SOCK" 2>"$T/daemon.log" &
+start_daemon() {	# start_daemon [OPTION...]: on $SOCK, its pid DAEMON
+	"$EVTRACE" daemon --socket "$SOCK" "$@" 2>"$T/daemon.log" &
 	DAEMON=$!
 	BG_PIDS="$BG_PIDS $DAEMON"
 	wait_for "evtraced to listen on $SOCK" "[ -S '$SOCK' ] || ! running $DAEMON"

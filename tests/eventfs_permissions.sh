@@ -120,18 +120,14 @@ for i in $(seq 16); do
 	BG_PIDS="$BG_PIDS $!"
 done
 pipe_opens() {	# ANSWER WHAT: waits until alice's open of trace_pipe answers so
-	for _ in $(seq 200); do
-		[ "$(as evt-alice python3 -c "$PIPE_OPEN_PY" "$M/trace_pipe")" = "$1" ] && break
-		sleep 0.05
-	done
-	expect_eq "$(as evt-alice python3 -c "$PIPE_OPEN_PY" "$M/trace_pipe")" "$1" "$2"
+	wait_for "$2 to get $1" \
+		"[ \"\$(as evt-alice python3 -c \"\$PIPE_OPEN_PY\" '$M/trace_pipe')\" = $1 ]"
 }
 pipe_opens EBUSY "the 17th reader"
 expect_eq "$(as evt-alice timeout 5 cat "$M/events/$alive/enable")" 0 "alice's enable beside 16 waiting readers"
 for p in $(cat "$T/readers"); do kill -9 "$p"; done
 for p in $(cat "$T/readers"); do
-	for _ in $(seq 100); do running "$p" || break; sleep 0.05; done
-	running "$p" && fail "a killed reader of trace_pipe ($p) is still there: $(cat /proc/$p/stat)"
+	wait_for "killed reader $p of trace_pipe to go" "! running $p"
 done
 pipe_opens OK "a reader after the killed ones"
 echo "ok: a private mount, and bob, carol (with and without her group), alice and root on root's"

@@ -78,10 +78,8 @@ wait "$flight" 2>/dev/null || true
 as_bg evt-bob "$T/bin/evtrace" stream -p "$app" -e typed/all >/dev/null 2>"$T/bstream.err" &
 bstream=$!
 # (typed/all is on already: the killed recorder's slot)
-for _ in $(seq 100); do
-	"$EVTRACE" ls -p "$app" | grep -q "^# collection slot [0-9]: pid [0-9]*, evtrace stream" && break
-	sleep 0.05
-done
+wait_for "bob's stream's collection" \
+	"'$EVTRACE' ls -p '$app' | grep -q '^# collection slot [0-9]: pid [0-9]*, evtrace stream'"
 "$EVTRACE" ls -p "$app" >"$T/ls"
 expect_grep "^# collection slot 6: pid [0-9]*, evtrace stream -e typed/all$" "$T/ls" "bob's stream in a guest slot (the worker's pid)"
 kill -INT "$bstream"

@@ -8,11 +8,7 @@
 . "$(dirname "$0")/daemon_lib.sh"
 
 start_served app
-"$EVTRACE" daemon --socket "$SOCK" --stall-timeout 1 2>"$T/daemon.log" &
-DAEMON=$!
-BG_PIDS="$BG_PIDS $DAEMON"
-for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.05; done
-[ -S "$SOCK" ] || fail "evtraced did not start: $(cat "$T/daemon.log")"
+start_daemon --stall-timeout 1
 
 as_bg evt-bob "$T/bin/evtrace" stream -p "$app" -e typed/all >"$T/stream.out" 2>"$T/stream.err" &
 streamer=$!
@@ -21,10 +17,8 @@ wait_on "$app" typed/all
 kill -STOP "$streamer"
 # Far more lines than the socket and pipes between them hold.
 feed app 20000 20000
-for _ in $(seq 300); do
-	"$EVTRACE" ls -p "$app" typed/all | grep -q '\[' || break
-	sleep 0.05
-done
+wait_for "the stalled client's collection to go" \
+	"! '$EVTRACE' ls -p '$app' typed/all | grep -q '\\['"
 "$EVTRACE" ls -p "$app" >"$T/ls"
 if grep -q '\[\|^# collection' "$T/ls"; then cat "$T/ls" >&2; fail "the stalled client's collection is still there"; fi
 running "$DAEMON" || fail "the daemon died"
@@ -39,8 +33,7 @@ streamer2=$!
 BG_PIDS="$BG_PIDS $streamer2"
 wait_on "$app" typed/all
 feed app 2 20002
-for _ in $(seq 100); do [ "$(grep -c ': typed/all: ' "$T/stream2.out")" = 2 ] && break; sleep 0.05; done
-expect_eq "$(grep -c ': typed/all: ' "$T/stream2.out")" 2 "lines of the next client: $(cat "$T/stream2.err")"
+wait_for "the next client's 2 lines" "[ \"\$(grep -c ': typed/all: ' '$T/stream2.out')\" = 2 ]"
 kill -INT "$streamer2"
 wait "$streamer2" || fail "the next client's stream failed: $(cat "$T/stream2.err")"
 
@@ -55,8 +48,8 @@ print("held", flush=True)
 time.sleep(4)' "$SOCK" >"$T/held.out" &
 holder=$!
 BG_PIDS="$BG_PIDS $holder"
-for _ in $(seq 100); do grep -q held "$T/held.out" && break; sleep 0.05; done
-for _ in $(seq 100); do [ "$(grep -c "client pid $holder uid $BOB: served" "$T/daemon.log")" = 16 ] && break; sleep 0.05; done
+wait_for "bob's 16 connections to be served" \
+	"[ \"\$(grep -c 'client pid $holder uid $BOB: served' '$T/daemon.log')\" = 16 ]"
 as_status evt-bob 1 "$T/bin/evtrace" ls -p "$app"
 expect_eq "$(cat "$T/err")" "evtrace: evtraced: serving as many clients of your user as it may; try again later" "bob's 17th client"
 as_status evt-carol 0 "$T/bin/evtrace" ls -p "$app"

@@ -16,13 +16,10 @@ exec 8>&-
 ask() {	# ask LINE ANSWER: sends LINE, waits for a line matching ANSWER
 	n=$(grep -c . "$T/forker.out" || true)
 	echo "$1" >"$T/forker.in"
-	for _ in $(seq 200); do
-		tail -n +$((n + 1)) "$T/forker.out" | grep -q "$2" && return 0
-		sleep 0.05
-	done
-	fail "the forker did not answer '$1' with '$2': $(cat "$T/forker.out" "$T/forker.err")"
+	wait_for "the forker to answer '$1' with '$2'" \
+		"tail -n +$((n + 1)) '$T/forker.out' | grep -q '$2'"
 }
-for _ in $(seq 100); do grep -q "^ready" "$T/forker.out" && break; sleep 0.05; done
+wait_for "the forker to start" "grep -q '^ready' '$T/forker.out'"
 ctl_count() { ls "$EVTRACE_RUNDIR" | grep -c '\.ctl$' || true; }
 expect_eq "$(ctl_count)" 1 "control files of the forker alone"
 
@@ -38,18 +35,12 @@ kib=$(du -sk "$EVTRACE_RUNDIR" | cut -f1)
 "$EVTRACE" stream >"$T/stream" 2>"$T/stream.err" &
 streamer=$!
 BG_PIDS="$BG_PIDS $streamer"
-for _ in $(seq 100); do
-	"$EVTRACE" ls -p "$forker" "$SITE" | grep -q '^1 ' && break
-	sleep 0.05
-done
+wait_for "the stream to read the default collection" "slot_held 0"
 ask "event" "^child "
 child=$(sed -n 's/^child //p' "$T/forker.out" | tail -1)
 [ -e "$EVTRACE_RUNDIR/$child-0.ctl" ] || fail "the child that wrote an event has no control file"
 expect_eq "$("$EVTRACE" ls -p "$child" "$SITE" | tail -1)" "1 $SITE" "the enabled event in the child's own file"
-for _ in $(seq 100); do
-	grep -q "forker child $child" "$T/stream" && break
-	sleep 0.05
-done
+wait_for "the child's event in the stream" "grep -q 'forker child $child' '$T/stream'"
 expect_eq "$(grep -c ": forker child $child$" "$T/stream" || true)" 1 "the child's event, read once from its file"
 kill -INT "$streamer"
 wait "$streamer" || fail "stream failed: $(cat "$T/stream.err")"
@@ -69,7 +60,7 @@ for i in $(seq 20); do
 	echo $! >>"$T/pids"
 done
 for i in $(seq 20); do
-	for _ in $(seq 100); do grep -q ready "$T/w$i.out" && break; sleep 0.05; done
+	wait_for "traced program $i to start" "grep -q ready '$T/w$i.out'"
 done
 ask "kill" "^killed$"
 for p in $(cat "$T/pids"); do kill -9 "$p"; done
