@@ -263,6 +263,42 @@ struct evt_packet_header {
 };
 
 /*
+ * The one constructor of a packet header, used by the writer (lib/) and
+ * every packet the engine makes: a packet of packet_bytes opened at time
+ * now, holding nothing but its header yet, after discarded events lost
+ * and first_event written; comm is 16 bytes.  evt_packet_header_close()
+ * ends it.
+ */
+static inline void evt_packet_header_open(struct evt_packet_header *h,
+					  uint32_t stream_id, uint64_t seq,
+					  uint64_t now, uint32_t packet_bytes,
+					  uint64_t discarded, uint64_t first_event,
+					  uint32_t pid, uint32_t tid,
+					  const char *comm)
+{
+	h->magic = EVT_PACKET_MAGIC;
+	h->stream_id = stream_id;
+	h->timestamp_begin = now;
+	h->timestamp_end = now;
+	h->content_size = 0;
+	h->packet_size = (uint64_t)packet_bytes * 8;
+	h->packet_seq_num = seq;
+	h->events_discarded = discarded;
+	h->first_event = first_event;
+	h->pid = pid;
+	h->tid = tid;
+	__builtin_memcpy(h->comm, comm, sizeof(h->comm));
+}
+
+/* Ends packet h at time end with content_bytes of header and records. */
+static inline void evt_packet_header_close(struct evt_packet_header *h,
+					   uint64_t end, uint32_t content_bytes)
+{
+	h->timestamp_end = end;
+	h->content_size = (uint64_t)content_bytes * 8;
+}
+
+/*
  * Record: a header of 4 bytes (id, the low bits of the time since the
  * record before it) or 12 (id, whole time), then the payload, packed (no
  * padding anywhere); the CPU is a record of its own where it changes

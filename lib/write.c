@@ -780,8 +780,7 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 		h = (struct evt_packet_header *)ts->packet;
 		/* The thread's latest timestamp: no earlier than this packet's
 		 * last record, no later than the next packet's first. */
-		h->timestamp_end = t->last_ts;
-		h->content_size = (uint64_t)ts->off * 8;
+		evt_packet_header_close(h, t->last_ts, ts->off);
 		ts->seq++;
 		ts->idx = ts->idx + 1 == ts->packet_count ? 0 : ts->idx + 1;
 		ts->off = ts->limit = 0;
@@ -819,19 +818,10 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 	    reserve_more(ts, sizeof(*h) + EVT_HDR_MAX_BYTES))
 		return no_space(s);
 	h = packet_at(ts);
-	h->magic = EVT_PACKET_MAGIC;
-	h->stream_id = 0;
-	h->timestamp_begin = now;
-	h->timestamp_end = now;
-	h->content_size = 0;
-	h->packet_size = (uint64_t)ts->packet_size * 8;
-	h->packet_seq_num = ts->seq;
-	h->events_discarded = ts->lost +
-		__atomic_load_n(&ts->desc->nested_lost, __ATOMIC_RELAXED);
-	h->first_event = ts->written;
-	h->pid = evt__proc.pid;
-	h->tid = t->tid;
-	memcpy(h->comm, t->comm, sizeof(h->comm));
+	evt_packet_header_open(h, 0, ts->seq, now, ts->packet_size,
+			       ts->lost + __atomic_load_n(&ts->desc->nested_lost,
+							  __ATOMIC_RELAXED),
+			       ts->written, evt__proc.pid, t->tid, t->comm);
 	ts->packet = (uint8_t *)h;
 	ts->off = sizeof(*h);
 	evt_hdr_reset(&ts->hs);

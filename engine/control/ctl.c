@@ -393,30 +393,3 @@ int evt_ctl_name_pid(const char *name)
 	return (int)pid;
 }
 
-void evt_ctl_tbuf_consumed(struct evt_ctl_tbuf *d, uint64_t seq)
-{
-	/* Pairs with the writer's acquire of consumed; sequentially
-	 * consistent with its store of writer_waits and its load of
-	 * consumed after it, so that one of the two sides sees the other. */
-	__atomic_store_n(&d->consumed, seq, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&d->writer_waits, __ATOMIC_SEQ_CST))
-		syscall(SYS_futex, (uint32_t *)&d->consumed, FUTEX_WAKE, INT_MAX,
-			NULL, NULL, 0);	/* the low half, little endian */
-}
-
-const uint8_t *evt_ctl_tbuf_packets(const struct evt_ctl *c,
-				    const struct evt_ctl_tbuf *d,
-				    uint32_t *packet_size, uint32_t *packet_count)
-{
-	uint32_t size = __atomic_load_n(&d->packet_size, __ATOMIC_RELAXED);
-	uint32_t count = __atomic_load_n(&d->packet_count, __ATOMIC_RELAXED);
-	uint64_t offset = __atomic_load_n(&d->offset, __ATOMIC_RELAXED);
-
-	if (evt_buffer_config_check(size, count, NULL, 0) ||
-	    offset < c->h.arena_off || offset - c->h.arena_off > c->h.arena_size ||
-	    (uint64_t)size * count > c->h.arena_size - (offset - c->h.arena_off))
-		return NULL;
-	*packet_size = size;
-	*packet_count = count;
-	return c->base + offset;
-}

@@ -71,18 +71,6 @@ bool evt_ctl_alive(const struct evt_ctl *c);
  */
 void evt_ctl_set_enable(struct evt_ctl *c, uint32_t id, unsigned s, bool on);
 bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s);
-/*
- * The packets of buffer descriptor d, its packet size and count read once
- * and checked against the arena; NULL when they are out of bounds.
- */
-const uint8_t *evt_ctl_tbuf_packets(const struct evt_ctl *c,
-				    const struct evt_ctl_tbuf *d,
-				    uint32_t *packet_size, uint32_t *packet_count);
-/*
- * Gives the writer of d its packets up to seq back (discard mode): a
- * release store of consumed, and a wake-up when it waits for one.
- */
-void evt_ctl_tbuf_consumed(struct evt_ctl_tbuf *d, uint64_t seq);
 /* The counters of descriptor d of a counting slot (layout.h), checked
  * against the arena, and how many there are; NULL when out of bounds. */
 const uint64_t *evt_ctl_tbuf_counters(const struct evt_ctl *c,

@@ -4,6 +4,7 @@
  * written where they happened, pages allocated ahead of writers.
  */
 #include "collection_local.h"
+#include "ring.h"
 
 /* Appends a packet, given as a header and a body, to buffer i's stream. */
 static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
@@ -69,47 +70,31 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 	return 0;
 }
 /*
- * Writes packet number seq (content bytes given, or its own when 0): the
- * header from a checked, patched copy, the records straight from shared
- * memory, which the writer does not touch until the packet is consumed.
- * flush: the open packet, of which only what no flush wrote before goes,
- * as a packet of its own (packet_pieces.h).  (A process that truncates
- * its file makes write() fail with EFAULT, not the engine crash.)  1 when
- * written, 0 when skipped, -1 on error.
+ * Writes packet p (read and checked by the ring reader): the header from
+ * a patched copy, the records straight from shared memory, which the
+ * writer does not touch until the packet is handed back.  An open packet
+ * is closed in the copy.  flush: the open packet, of which only what no
+ * flush wrote before goes, as a packet of its own (packet_pieces.h).  (A
+ * process that truncates its file makes write() fail with EFAULT, not the
+ * engine crash.)  1 when written, 0 when skipped, -1 on error.
  */
 static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
-		       struct out_stream *st, const uint8_t *pkt,
-		       uint32_t packet_size, uint64_t seq, uint32_t commit,
+		       struct out_stream *st, const struct evt_ring_packet *p,
 		       bool flush)
 {
 	struct layout_ctx x = { c, t->cls };
-	struct evt_packet_header h, out;
+	struct evt_packet_header h = p->h, out;
+	const uint8_t *pkt = p->data;
+	uint32_t content = p->end;
 	off_t before = st->size;
 	struct evt_piece pc;
 	uint16_t cpu;
-	size_t content;
 
-	memcpy(&h, pkt, sizeof(h));
 	if (t->ctl->shrank)
 		return 0;	/* read as zeroes: evt__coll_drain() reports it */
-	if (h.magic != EVT_PACKET_MAGIC || h.packet_seq_num != seq) {
-		evt_report("%s: buffer %u packet %" PRIu64
-			": bad header; rest of this buffer skipped",
-			t->ctl->path, i, seq);
-		st->finished = true;
-		return 0;
-	}
-	if (commit) {	/* the open packet: close it in the copy */
-		h.content_size = (uint64_t)commit * 8;
+	if (p->open) {	/* close it in the copy */
+		h.content_size = (uint64_t)content * 8;
 		h.timestamp_end = evt_clock_now(c->clock_kind, &cpu);
-	}
-	content = h.content_size / 8;
-	if (h.content_size % 8 || content < sizeof(h) || content > packet_size) {
-		evt_report("%s: buffer %u packet %" PRIu64
-			": content size out of bounds; rest of this buffer skipped",
-			t->ctl->path, i, seq);
-		st->finished = true;
-		return 0;
 	}
 	if (content == sizeof(h) && h.events_discarded == 0)
 		return 0;	/* nothing in it */
@@ -117,14 +102,14 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 	h.events_discarded += st->extra_lost;
 	st->last_discarded = h.events_discarded;
 	h.events_discarded -= st->lost_base;
-	if (!evt_pieces_cut(&st->pieces, &h, pkt, (uint32_t)content, flush,
+	if (!evt_pieces_cut(&st->pieces, &h, pkt, content, flush,
 			    evt__coll_layout_of, &x, &pc)) {
 		if (!flush)
 			evt_pieces_forget(&st->pieces);	/* all of it went */
 		/* The relay may still miss a piece its queue refused. */
 		if (c->relay)
 			evt_relay_out_packet(c->relay, &st->relay, st->name, &h,
-					     pkt, (uint32_t)content, flush,
+					     pkt, content, flush,
 					     evt__coll_layout_of, &x);
 		return 0;
 	}
@@ -146,7 +131,7 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 	evt_pieces_done(&st->pieces, &pc);
 	if (c->relay)
 		evt_relay_out_packet(c->relay, &st->relay, st->name, &h, pkt,
-				     (uint32_t)content, flush, evt__coll_layout_of, &x);
+				     content, flush, evt__coll_layout_of, &x);
 	c->stats.packets++;
 	c->stats.bytes += pc.head_len + pc.body_len;
 	/* The packet before this one held the events between their first
@@ -172,16 +157,12 @@ static int write_lost_packet(struct evt_collection *c, struct tracked *t,
 			     uint32_t i, struct out_stream *st,
 			     const struct evt_ctl_tbuf *d, uint64_t total)
 {
-	struct evt_packet_header h = {
-		.magic = EVT_PACKET_MAGIC, .stream_id = t->cls,
-		.timestamp_begin = st->last_ts, .timestamp_end = st->last_ts,
-		.content_size = sizeof(h) * 8, .packet_size = sizeof(h) * 8,
-		.packet_seq_num = st->pieces.seq,
-		.events_discarded = total - st->lost_base,
-		.pid = t->ctl->h.pid, .tid = d->tid,
-	};
+	struct evt_packet_header h;
 
-	memcpy(h.comm, d->comm, sizeof(h.comm));
+	evt_packet_header_open(&h, t->cls, st->pieces.seq, st->last_ts,
+			       sizeof(h), total - st->lost_base, 0,
+			       t->ctl->h.pid, d->tid, d->comm);
+	evt_packet_header_close(&h, st->last_ts, sizeof(h));
 	st->last_discarded = total;
 	if (out_write(c, t, i, st, &h, sizeof(h), NULL, 0))
 		return -1;
@@ -199,18 +180,17 @@ static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 	uint64_t n = __atomic_load_n(&t->ctl->slots[c->slot].nobuf_lost,
 				     __ATOMIC_RELAXED);
 	struct out_stream st = { .fd = -1, .epoch = 0 };
-	struct evt_packet_header h = {
-		.magic = EVT_PACKET_MAGIC, .stream_id = t->cls,
-		.content_size = sizeof(h) * 8, .packet_size = sizeof(h) * 8,
-		.events_discarded = n, .pid = t->ctl->h.pid, .tid = t->ctl->h.pid,
-	};
+	struct evt_packet_header h;
+	uint64_t now;
 	uint16_t cpu;
 	int ret;
 
 	if (!n)
 		return 0;
-	h.timestamp_begin = h.timestamp_end = evt_clock_now(c->clock_kind, &cpu);
-	memcpy(h.comm, t->ctl->h.comm, sizeof(h.comm));
+	now = evt_clock_now(c->clock_kind, &cpu);
+	evt_packet_header_open(&h, t->cls, 0, now, sizeof(h), n, 0,
+			       t->ctl->h.pid, t->ctl->h.pid, t->ctl->h.comm);
+	evt_packet_header_close(&h, now, sizeof(h));
 	ret = out_write(c, t, t->ctl->h.max_tbufs, &st, &h, sizeof(h), NULL, 0);
 	if (st.fd >= 0)
 		close(st.fd);
@@ -244,37 +224,46 @@ static bool fds_to_spare(const struct evt_collection *c)
 	return getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
 	       (rl.rlim_cur == RLIM_INFINITY || (rlim_t)probe + 32 < rl.rlim_cur);
 }
+/* A buffer given up on: said once, read no further. */
+static void broken(struct tracked *t, uint32_t i, struct out_stream *st,
+		   uint64_t seq, const char *why)
+{
+	evt_ring_report(t->ctl, i, seq, why);
+	st->finished = true;
+}
 static int flush_open_packet(struct evt_collection *c, struct tracked *t,
 			     uint32_t i, struct out_stream *st,
-			     const struct evt_ctl_tbuf *d, const uint8_t *packets,
-			     uint32_t size, uint32_t count, uint64_t produced)
+			     const struct evt_ring *r, uint64_t produced)
 {
 	int64_t now = now_ms();
-	uint32_t commit;
+	struct evt_ring_packet p;
+	const char *why;
 
 	if (now - st->flushed_ms < FLUSH_MS)
 		return 0;
 	st->flushed_ms = now;
 	if (st->fd < 0 && !fds_to_spare(c))
 		return 0;	/* its file waits for its first whole packet */
-	/* Pairs with the writer's release of commit. */
-	commit = __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE);
-	if (commit <= sizeof(struct evt_packet_header) || commit > size ||
-	    __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) != produced)
+	switch (evt_ring_packet(r, produced, produced, &p, &why)) {
+	case EVT_RING_BROKEN:
+		broken(t, i, st, produced, why);
+		return 0;
+	case EVT_RING_PACKET:
+		if (p.end > sizeof(p.h))
+			return copy_packet(c, t, i, st, &p, true) < 0 ? -1 : 0;
+		return 0;
+	default:
 		return 0;	/* nothing, or whole soon */
-	return copy_packet(c, t, i, st, packets + (produced % count) * size,
-			   size, produced, commit, true) < 0 ? -1 : 0;
+	}
 }
 /* A buffer read to its end: its final lost count out, its file closed. */
 static int end_stream(struct evt_collection *c, struct tracked *t, uint32_t i,
-		      struct out_stream *st, const struct evt_ctl_tbuf *d)
+		      struct out_stream *st, const struct evt_ring *r)
 {
-	uint64_t total_lost = d->lost + __atomic_load_n(&d->nested_lost,
-						       __ATOMIC_RELAXED) +
-			      st->extra_lost;
+	uint64_t total_lost = evt_ring_lost(r) + st->extra_lost;
 
 	if (total_lost > st->last_discarded &&
-	    write_lost_packet(c, t, i, st, d, total_lost))
+	    write_lost_packet(c, t, i, st, r->d, total_lost))
 		return -1;
 	c->stats.lost += st->last_discarded;
 	st->finished = true;
@@ -287,55 +276,86 @@ static int end_stream(struct evt_collection *c, struct tracked *t, uint32_t i,
 	return 0;
 }
 /*
+ * Packets from seq up to produced out, the open one too when take_open;
+ * the closed ones handed back when hand_back.  What came before seq and
+ * no longer is in an overwriting buffer counts as lost.  0 or -1.
+ */
+static int copy_packets(struct evt_collection *c, struct tracked *t, uint32_t i,
+			struct out_stream *st, struct evt_ring *r,
+			uint64_t produced, bool take_open, bool hand_back)
+{
+	struct evt_ring_packet p;
+	const char *why;
+	uint64_t seq;
+
+	for (seq = st->next_seq; seq < produced && !st->finished; seq++) {
+		if (evt_ring_packet(r, seq, produced, &p, &why) == EVT_RING_BROKEN) {
+			broken(t, i, st, seq, why);
+			return 0;
+		}
+		if (copy_packet(c, t, i, st, &p, false) < 0)
+			return -1;
+		st->next_seq = seq + 1;
+		if (hand_back)
+			evt_ring_hand_back(r, st->next_seq);
+	}
+	if (!take_open || st->finished)
+		return 0;
+	switch (evt_ring_packet(r, produced, produced, &p, &why)) {
+	case EVT_RING_BROKEN:
+		evt_ring_report(t->ctl, i, produced, why);
+		return 0;
+	case EVT_RING_PACKET:
+		if (p.end <= sizeof(p.h))
+			return 0;
+		if (copy_packet(c, t, i, st, &p, false) < 0)
+			return -1;
+		st->next_seq = produced + 1;
+		return 0;
+	default:
+		return 0;
+	}
+}
+/* Overwrite mode: packets the writer reused before they were read are
+ * lost, as many events as the oldest one left says came before it. */
+static void skip_overwritten(struct out_stream *st, const struct evt_ring *r,
+			     uint64_t produced)
+{
+	uint64_t first = evt_ring_oldest(r, produced);
+	struct evt_ring_packet p;
+	const char *why;
+
+	if (first <= st->next_seq)
+		return;
+	if (first < produced &&
+	    evt_ring_packet(r, first, produced, &p, &why) == EVT_RING_PACKET)
+		st->extra_lost = p.h.first_event;
+	st->next_seq = first;
+}
+/*
  * Snapshot (overwrite mode, the recording running on): buffer i copied
- * whole out of shared memory first, then written from the copy: the
- * packets its writer did not reach during the copy, oldest first (those
- * before counted as overwritten, as a recording's end counts them), and
- * the open packet up to its commit.  Nothing in the control file is
- * written.  A writer that finished a packet during the copy makes it
- * copy again (three times at most, then the open packet is left out).
+ * whole out of shared memory first (evt_ring_snapshot), then written from
+ * the copy: the packets its writer did not reach during the copy, oldest
+ * first (those before counted as overwritten, as a recording's end counts
+ * them), and the open packet up to its commit.  Nothing in the control
+ * file is written.
  */
 static int snapshot_tbuf(struct evt_collection *c, struct tracked *t,
-			 uint32_t i, struct out_stream *st,
-			 const uint8_t *packets, uint32_t size, uint32_t count)
+			 uint32_t i, struct out_stream *st, struct evt_ring *r)
 {
-	struct evt_ctl_tbuf *d = &t->ctl->tbufs[i];
-	uint64_t produced, after, seq, lo;
-	uint32_t commit = 0;
-	uint8_t *copy = malloc((size_t)size * count);
-	int tries, ret = 0;
+	uint8_t *copy = malloc((size_t)r->size * r->count);
+	uint64_t produced;
+	int ret;
 
 	if (!copy)
 		return 0;	/* this buffer is left out */
-	for (tries = 0; ; tries++) {
-		produced = __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE);
-		commit = __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE);
-		memcpy(copy, packets, (size_t)size * count);
-		after = __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE);
-		if (after == produced || tries == 2)
-			break;
-	}
-	if (after != produced)
-		commit = 0;	/* the open packet moved on while copied */
-	/* Packets whose place the writer reused during the copy are gone. */
-	lo = after >= count - 1 ? after - (count - 1) : 0;
-	if (lo < produced) {
-		const struct evt_packet_header *h = (const void *)
-			(copy + (lo % count) * size);
-
-		st->extra_lost = h->first_event;
-	}
-	for (seq = lo; seq < produced && !st->finished && ret >= 0; seq++)
-		ret = copy_packet(c, t, i, st, copy + (seq % count) * size, size,
-				  seq, 0, false);
-	if (ret >= 0 && !st->finished && commit > sizeof(struct evt_packet_header) &&
-	    commit <= size)
-		ret = copy_packet(c, t, i, st, copy + (produced % count) * size,
-				  size, produced, commit, false);
+	evt_ring_snapshot(r, copy);
+	produced = evt_ring_produced(r);
+	st->next_seq = 0;
+	skip_overwritten(st, r, produced);
+	ret = copy_packets(c, t, i, st, r, produced, true, false);
 	free(copy);
-	if (ret < 0)
-		return -1;
-	if (end_stream(c, t, i, st, d))
+	if (ret < 0 || end_stream(c, t, i, st, r))
 		return -1;
 	return 0;
 }
@@ -377,110 +397,57 @@ static void allocate_ahead(struct evt_collection *c, struct tracked *t,
 static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 		      bool final)
 {
-	struct evt_ctl *ctl = t->ctl;
-	struct evt_ctl_tbuf *d = &ctl->tbufs[i];
 	struct out_stream *st = &t->streams[i];
-	uint32_t state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
-	uint32_t epoch, size, count, commit;
-	uint64_t produced, seq, first;
-	const uint8_t *packets;
-	bool exited;
-	int ret;
+	struct evt_ring r;
+	uint64_t produced;
 
-	if (state != EVT_TBUF_OWNED && state != EVT_TBUF_EXITED)
+	if (!evt_ring_open(&r, t->ctl, i, c->slot, &t->slot_gen,
+			   !t->dead && !c->o.snapshot))
 		return 0;
-	/* Pairs with the writer's release of epoch. */
-	epoch = __atomic_load_n(&d->epoch, __ATOMIC_ACQUIRE);
-	if (d->slot != c->slot || d->slot_gen != t->slot_gen) {
-		uint32_t was = EVT_TBUF_EXITED;
-
-		/* Of this slot under a former owner (its thread found the
-		 * slot taken over): nobody will read it, the process may
-		 * have it back. */
-		if (d->slot == c->slot && state == EVT_TBUF_EXITED && !t->dead &&
-		    !c->o.snapshot)
-			__atomic_compare_exchange_n(&d->state, &was,
-						    EVT_TBUF_FREE, 0,
-						    __ATOMIC_RELEASE,
-						    __ATOMIC_RELAXED);
-		return 0;
-	}
-	if (st->epoch != epoch) {
+	if (st->epoch != r.epoch) {
 		if (st->epoch && st->fd >= 0)
 			close(st->fd);
 		if (c->relay)
 			evt_relay_out_end(c->relay, &st->relay);
 		memset(st, 0, sizeof(*st));
 		st->fd = -1;
-		st->epoch = epoch;
+		st->epoch = r.epoch;
 		st->first_event = UINT64_MAX;
 	}
 	if (st->finished)
 		return 0;
-	packets = evt_ctl_tbuf_packets(ctl, d, &size, &count);
-	if (!packets) {
-		evt_report("%s: buffer %u: geometry out of bounds; skipped",
-			ctl->path, i);
-		st->finished = true;
+	if (!evt_ring_map(&r, t->ctl)) {
+		broken(t, i, st, UINT64_MAX, "geometry out of bounds");
 		return 0;
 	}
 	if (c->o.snapshot)
-		return final ? snapshot_tbuf(c, t, i, st, packets, size, count) : 0;
-	exited = state == EVT_TBUF_EXITED || t->dead;
-	final = final || exited;
-	/* Pairs with the writer's release of produced. */
-	produced = __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE);
+		return final ? snapshot_tbuf(c, t, i, st, &r) : 0;
+	final = final || r.exited || t->dead;
+	produced = evt_ring_produced(&r);
 	if (!final)
-		allocate_ahead(c, t, st, packets, size, count, produced);
+		allocate_ahead(c, t, st, r.packets, r.size, r.count, produced);
 	if (c->o.mode == EVT_MODE_OVERWRITE) {
 		if (!final)
 			return 0;
-		first = produced >= count - 1 ? produced - (count - 1) : 0;
-		if (first > st->next_seq) {
-			const struct evt_packet_header *h = (const void *)
-				(packets + (first % count) * size);
-			st->extra_lost = h->first_event;
-			st->next_seq = first;
-		}
-	} else if (produced < st->next_seq || produced - st->next_seq > count) {
-		evt_report("%s: buffer %u: produced count %" PRIu64
-			" impossible; skipped", ctl->path, i, produced);
-		st->finished = true;
+		skip_overwritten(st, &r, produced);
+	} else if (produced < st->next_seq || produced - st->next_seq > r.count) {
+		broken(t, i, st, UINT64_MAX, "impossible produced count");
 		return 0;
 	}
-	if (c->o.mode == EVT_MODE_DISCARD && produced - st->next_seq >= count / 4)
-		evt__coll_step_off_writer(c, (int)ctl->h.pid, (int)d->tid);
-	for (seq = st->next_seq; seq < produced && !st->finished; seq++) {
-		ret = copy_packet(c, t, i, st,
-				  packets + (seq % count) * size, size,
-				  seq, 0, false);
-		if (ret < 0)
-			return -1;
-		st->next_seq = seq + 1;
-		if (c->o.mode == EVT_MODE_DISCARD)
-			evt_ctl_tbuf_consumed(d, st->next_seq);
-	}
+	if (c->o.mode == EVT_MODE_DISCARD && produced - st->next_seq >= r.count / 4)
+		evt__coll_step_off_writer(c, (int)t->ctl->h.pid, (int)r.d->tid);
+	if (copy_packets(c, t, i, st, &r, produced, final,
+			 c->o.mode == EVT_MODE_DISCARD))
+		return -1;
 	if (!final && !st->finished && c->o.mode == EVT_MODE_DISCARD)
-		return flush_open_packet(c, t, i, st, d, packets, size, count,
-					 produced);
+		return flush_open_packet(c, t, i, st, &r, produced);
 	if (!final || st->finished)
 		return 0;
-	/* Pairs with the writer's release of commit. */
-	commit = __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE);
-	if (commit > sizeof(struct evt_packet_header) && commit <= size &&
-	    __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) == produced) {
-		ret = copy_packet(c, t, i, st,
-				  packets + (produced % count) * size,
-				  size, produced, commit, false);
-		if (ret < 0)
-			return -1;
-		st->next_seq = produced + 1;
-	}
-	if (end_stream(c, t, i, st, d))
+	if (end_stream(c, t, i, st, &r))
 		return -1;
-	if (state == EVT_TBUF_EXITED && !t->dead)
+	if (r.exited && !t->dead)
 		/* Its thread is gone and its data out: the process may reuse it. */
-		__atomic_store_n(&d->state, EVT_TBUF_FREE, __ATOMIC_RELEASE);
+		evt_ring_free(&r);
 	return 0;
 }
 /*

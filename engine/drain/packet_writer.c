@@ -58,15 +58,7 @@ static int write_packet(struct evt_packet_writer *w,
 			const struct evt_trace_dir *out, char *err,
 			size_t err_size)
 {
-	struct evt_packet_header h = {
-		.magic = EVT_PACKET_MAGIC, .stream_id = w->stream_id,
-		.timestamp_begin = w->nrecords ? w->first_ts : w->last_ts,
-		.timestamp_end = w->last_ts,
-		.content_size = (uint64_t)w->used * 8,
-		.packet_size = (uint64_t)w->used * 8,
-		.packet_seq_num = w->seq, .events_discarded = w->lost,
-		.first_event = w->events, .pid = w->pid, .tid = w->tid,
-	};
+	struct evt_packet_header h;
 	size_t done = 0;
 
 	if (!w->nrecords && w->lost == w->lost_written)
@@ -74,7 +66,10 @@ static int write_packet(struct evt_packet_writer *w,
 	if (w->fd < 0 && out->fd >= 0 &&
 	    (w->fd = evt_trace_dir_create(out, 0, w->name, err, err_size)) < 0)
 		return -1;
-	memcpy(h.comm, w->comm, sizeof(h.comm));
+	evt_packet_header_open(&h, w->stream_id, w->seq,
+			       w->nrecords ? w->first_ts : w->last_ts, w->used,
+			       w->lost, w->events, w->pid, w->tid, w->comm);
+	evt_packet_header_close(&h, w->last_ts, w->used);
 	memcpy(w->pkt, &h, sizeof(h));
 	while (w->fd >= 0 && done < w->used) {
 		ssize_t n = write(w->fd, w->pkt + done, w->used - done);

@@ -1,11 +1,11 @@
 /*
  * live_stream.c - live reader of a collection slot (see live_stream.h).
  *
- * Reader side of lib/write.c's protocol, record by record: acquire
- * produced; for a closed packet, read up to its content size; for the open
- * one, acquire commit and check produced has not moved, then read up to
- * commit.  A packet is released (consumed, release store) once closed and
- * read to its end.  Every value from shared memory is bounds-checked.
+ * Buffers are read record by record through the ring reader
+ * (engine/control/ring.c, which states the protocol): a closed packet up
+ * to its content size, the open one up to its commit; a packet is handed
+ * back once closed and read to its end.  Every value from shared memory is
+ * bounds-checked.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +29,7 @@
 #include "event_ids.h"
 #include "id_registry.h"
 #include "requests.h"
+#include "ring.h"
 #include "selection.h"
 #include "slots.h"
 #include "tree.h"
@@ -292,41 +293,26 @@ static void push(struct evt_live_stream *s, const struct evt_live_event *e)
 static void broken(const struct evt_ctl *c, uint32_t i, struct cursor *cur,
 		   const char *why)
 {
-	evt_report("stream: %s: buffer %u packet %llu: %s; "
-		"rest of this buffer skipped", c->path, i,
-		(unsigned long long)cur->seq, why);
+	evt_ring_report(c, i, cur->seq, why);
 	cur->broken = true;
 }
 
 /*
- * A new reader of a buffer starts where the last one left it (layout.h),
- * or at the first packet not yet released: never again at what an
- * earlier stream printed.
+ * A new reader of a buffer starts where the last one left it, or at the
+ * first packet not yet handed back: never again at what an earlier stream
+ * printed.
  */
-static void resume(const struct evt_ctl_tbuf *d, uint32_t epoch,
-		   struct cursor *cur)
+static void resume(const struct evt_ring *r, struct cursor *cur)
 {
-	uint64_t consumed = __atomic_load_n(&d->consumed, __ATOMIC_ACQUIRE);
-	uint64_t seq = __atomic_load_n(&d->read_seq, __ATOMIC_RELAXED);
-	uint64_t pos = __atomic_load_n(&d->read_pos, __ATOMIC_RELAXED);
+	struct evt_ring_place at;
 
-	cur->seq = consumed;
-	if (seq == consumed && pos >> 32 == epoch &&
-	    (uint32_t)pos >= sizeof(struct evt_packet_header)) {
-		cur->off = (uint32_t)pos;	/* checked against the packet */
+	evt_ring_resume(r, &at);
+	cur->seq = at.seq;
+	if (at.off) {
+		cur->off = at.off;	/* checked against the packet */
 		cur->resumed = true;
-		cur->discarded = __atomic_load_n(&d->read_discarded,
-						 __ATOMIC_RELAXED);
+		cur->discarded = at.discarded;
 	}
-}
-
-/* Leaves the reader's place in the buffer for the next one. */
-static void leave_place(struct evt_ctl_tbuf *d, const struct cursor *cur)
-{
-	__atomic_store_n(&d->read_seq, cur->seq, __ATOMIC_RELAXED);
-	__atomic_store_n(&d->read_pos, (uint64_t)cur->epoch << 32 | cur->off,
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&d->read_discarded, cur->discarded, __ATOMIC_RELAXED);
 }
 
 /*
@@ -335,10 +321,10 @@ static void leave_place(struct evt_ctl_tbuf *d, const struct cursor *cur)
  * told now, not only in the header of a packet that may never come.
  */
 static void report_drops(struct evt_live_stream *s, const struct evt_ctl *c,
-			 const struct evt_ctl_tbuf *d, struct cursor *cur)
+			 const struct evt_ring *r, struct cursor *cur)
 {
-	uint64_t dropped = __atomic_load_n(&d->lost, __ATOMIC_RELAXED) +
-			   __atomic_load_n(&d->nested_lost, __ATOMIC_RELAXED);
+	const struct evt_ctl_tbuf *d = r->d;
+	uint64_t dropped = evt_ring_lost(r);
 	struct evt_live_event e = { .pid = c->h.pid };
 
 	if (dropped <= cur->discarded)
@@ -359,67 +345,53 @@ static void report_drops(struct evt_live_stream *s, const struct evt_ctl *c,
 static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 {
 	struct evt_ctl *c = w->ctl;
-	struct evt_ctl_tbuf *d = &c->tbufs[i];
 	struct cursor *cur = &w->cursors[i];
-	uint32_t state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
-	uint32_t epoch, size, count, end;
-	uint64_t produced;
-	const uint8_t *packets, *pkt;
+	struct evt_ring ring;
+	struct evt_ring_packet p;
 	struct evt_packet_header h;
+	uint64_t produced;
+	const uint8_t *pkt;
+	uint32_t end;
+	const char *why;
 	char text[EVT_RENDER_MAX_BYTES];
 
-	if ((state != EVT_TBUF_OWNED && state != EVT_TBUF_EXITED) ||
-	    d->slot != s->slot)
+	/* The default collection has no generations to tell apart. */
+	if (!evt_ring_open(&ring, c, i, s->slot, s->slot ? &w->slot_gen : NULL,
+			   !w->dead))
 		return;
-	epoch = __atomic_load_n(&d->epoch, __ATOMIC_ACQUIRE);
-	if (s->slot && d->slot_gen != w->slot_gen) {
-		uint32_t was = EVT_TBUF_EXITED;
-
-		/* A former owner's, let go of by its thread: the process
-		 * may have it back. */
-		if (state == EVT_TBUF_EXITED && !w->dead)
-			__atomic_compare_exchange_n(&d->state, &was, EVT_TBUF_FREE,
-						    0, __ATOMIC_RELEASE,
-						    __ATOMIC_RELAXED);
-		return;
-	}
-	if (cur->epoch != epoch) {
+	if (cur->epoch != ring.epoch) {
 		memset(cur, 0, sizeof(*cur));
-		cur->epoch = epoch;
+		cur->epoch = ring.epoch;
 		if (!s->slot)	/* ours are new: nobody read them before */
-			resume(d, epoch, cur);
+			resume(&ring, cur);
 	}
 	if (cur->broken)
 		return;
-	packets = evt_ctl_tbuf_packets(c, d, &size, &count);
-	if (!packets) {
+	if (!evt_ring_map(&ring, c)) {
 		broken(c, i, cur, "geometry out of bounds");
 		return;
 	}
 	for (;;) {
-		produced = __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE);
-		pkt = packets + (cur->seq % count) * size;
-		if (cur->seq > produced || produced - cur->seq > count) {
+		produced = evt_ring_produced(&ring);
+		if (cur->seq > produced) {
 			broken(c, i, cur, "impossible produced count");
 			return;
 		}
-		memcpy(&h, pkt, sizeof(h));
-		if (cur->seq < produced) {
-			end = h.content_size / 8;
-		} else {
-			end = __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE);
-			if (__atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) != produced)
-				continue;
-		}
-		if (end < sizeof(h) || end > size) {
-			if (cur->seq == produced && end == 0)
-				report_drops(s, c, d, cur);
-			return;		/* nothing committed yet */
-		}
-		if (h.magic != EVT_PACKET_MAGIC || h.packet_seq_num != cur->seq) {
-			broken(c, i, cur, "bad packet header");
+		switch (evt_ring_packet(&ring, cur->seq, produced, &p, &why)) {
+		case EVT_RING_BROKEN:
+			broken(c, i, cur, why);
 			return;
+		case EVT_RING_MOVED:
+			continue;
+		case EVT_RING_EMPTY:
+			report_drops(s, c, &ring, cur);
+			return;		/* nothing committed yet */
+		case EVT_RING_PACKET:
+			break;
 		}
+		h = p.h;
+		pkt = p.data;
+		end = p.end;
 		if (cur->off == 0 || !cur->comm[0]) {	/* (resumed inside it) */
 			memcpy(cur->comm, h.comm, 16);
 			cur->comm[16] = '\0';
@@ -491,21 +463,20 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 			cur->off += r.header_bytes + r.payload_size;
 			cur->last_ts = r.timestamp;
 		}
-		if (cur->seq == produced) {
-			report_drops(s, c, d, cur);
+		if (p.open) {
+			report_drops(s, c, &ring, cur);
 			/* The open packet: more may come, unless its thread
 			 * is gone; then, read to the end, the buffer goes
 			 * back to the process for another thread. */
-			if (state == EVT_TBUF_EXITED && !w->dead &&
-			    __atomic_load_n(&d->produced, __ATOMIC_ACQUIRE) == produced &&
-			    cur->off >= __atomic_load_n(&d->commit, __ATOMIC_ACQUIRE))
-				__atomic_store_n(&d->state, EVT_TBUF_FREE,
-						 __ATOMIC_RELEASE);
+			if (ring.exited && !w->dead &&
+			    evt_ring_packet(&ring, produced, produced, &p, &why) ==
+			    EVT_RING_PACKET && cur->off >= p.end)
+				evt_ring_free(&ring);
 			return;
 		}
 		cur->seq++;
 		cur->off = 0;
-		evt_ctl_tbuf_consumed(d, cur->seq);
+		evt_ring_hand_back(&ring, cur->seq);
 	}
 }
 
@@ -614,7 +585,11 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 			read_tbuf(s, w, i);
 			if (!s->slot && w->cursors[i].epoch &&
 			    !w->cursors[i].broken && !w->ctl->shrank)
-				leave_place(&w->ctl->tbufs[i], &w->cursors[i]);
+				evt_ring_leave(&w->ctl->tbufs[i], w->cursors[i].epoch,
+					       &(struct evt_ring_place){
+						       w->cursors[i].seq,
+						       w->cursors[i].off,
+						       w->cursors[i].discarded });
 		}
 	}
 	if (s->npend)
