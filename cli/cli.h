@@ -48,6 +48,10 @@ bool cli_user_pattern_ok(const char *cmd, const char *pattern);
  * not that. */
 int cli_parse_pids(const char *cmd, const char *arg, int **pids,
 		   unsigned *npids);
+/* Whether n patterns of the user's, with `added` more the command adds
+ * itself, fit in one selection (EVT_RULES_MAX_PATTERNS); says "more than
+ * N -e patterns" when they do not. */
+bool cli_patterns_fit(const char *cmd, unsigned n, unsigned added);
 /* Runs argv in a child whose environment names the collection's rules
  * and run directory; its pid, or -1 (errno) or with *exec_errno set when
  * the command could not be run.  With ready, the child waits before exec

@@ -23,14 +23,7 @@
 #include "layout.h"
 #include "rules.h"
 #include "rundir.h"
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
+#include "session.h"
 
 static double now_s(void)
 {
@@ -50,10 +43,9 @@ struct interval {
 	double elapsed;
 };
 
-/* When to stop counting, and when to print an interval. */
+/* When to stop counting (session.h), and when to print an interval. */
 struct until {
-	pid_t child;		/* 0: attached */
-	int status;
+	struct cli_session *run;
 	int interval_ms;
 	double start, next_print;
 	struct interval iv, kiv;
@@ -132,17 +124,17 @@ static int count_kernel_only(pid_t pid, const char *const *patterns,
 			     unsigned n, int interval_ms)
 {
 	struct until u = { .interval_ms = interval_ms };
+	struct cli_session run;
 	char err[PATH_MAX + 300];
 	int ret = 1;
 
 	if (evt_kernel_count_open(patterns, n, pid, false, &u.kernel, err,
 				  sizeof(err)))
 		return cli_error("count", "%s", err);
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
+	cli_session_start(&run, "count", "counting", "counted");
 	u.start = now_s();
 	u.next_print = u.start + interval_ms / 1000.0;
-	while (!stop_requested && (kill(pid, 0) == 0 || errno == EPERM)) {
+	while (!cli_session_over(&run) && (kill(pid, 0) == 0 || errno == EPERM)) {
 		usleep(20 * 1000);
 		if (interval_ms && now_s() >= u.next_print) {
 			u.iv.elapsed = now_s() - u.start;
@@ -170,11 +162,9 @@ static bool count_done(struct evt_collection *c, void *ctx)
 {
 	struct until *u = ctx;
 
-	if (stop_requested)
+	if (cli_session_over(u->run))
 		return true;
-	if (u->child > 0 && waitpid(u->child, &u->status, WNOHANG) == u->child)
-		return true;
-	if (!u->child && !evt_collection_running(c))
+	if (!u->run->child && !evt_collection_running(c))
 		return true;
 	if (u->interval_ms && now_s() >= u->next_print) {
 		char err[PATH_MAX + 100];
@@ -224,10 +214,10 @@ int cmd_count(int argc, char **argv)
 	struct evt_collection_stats stats;
 	struct evt_collection *c = NULL;
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
-	int opt, status = 0, exec_errno = 0, ret = 1, interval_ms = 0;
+	int opt, ret = 1, interval_ms = 0;
 	int *pids = NULL;
 	unsigned npids = 0, nuser, nkernel = 0;
-	pid_t child = 0;
+	struct cli_session run;
 
 	if (!patterns || !kpatterns) {
 		free(patterns);
@@ -270,10 +260,8 @@ int cmd_count(int argc, char **argv)
 		ret = cli_usage("count");
 		goto out;
 	}
-	if (o.npatterns > EVT_RULES_MAX_PATTERNS) {
-		cli_error("count", "more than %d -e patterns", EVT_RULES_MAX_PATTERNS);
+	if (!cli_patterns_fit("count", o.npatterns, 0))
 		goto out;
-	}
 	nuser = o.npatterns;
 	if (o.npatterns == 0 && !nkernel)
 		patterns[o.npatterns++] = "printk";
@@ -340,49 +328,32 @@ int cmd_count(int argc, char **argv)
 		cli_error("count", "%s", err);
 		goto out;
 	}
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
+	cli_session_start(&run, "count", "counting", "counted");
 	if (!npids) {
 		struct kernel_patterns k = { kpatterns, nkernel, &u.kernel };
 
-		child = cli_spawn(argv + optind, evt_collection_rules_name(c), rundir,
-				  nkernel ? open_kernel : NULL, &k, &exec_errno);
-		if (exec_errno == -1)	/* open_kernel said why */
+		ret = cli_session_spawn(&run, argv + optind,
+					evt_collection_rules_name(c), rundir,
+					nkernel ? open_kernel : NULL, &k);
+		if (ret)
 			goto out;
-		if (child < 0 || exec_errno) {
-			cli_error("count", "cannot run '%s': %s", argv[optind],
-				  strerror(child < 0 ? errno : exec_errno));
-			ret = 127;
-			goto out;
-		}
 	}
-	u.child = child;
+	u.run = &run;
 	u.interval_ms = interval_ms;
 	u.start = now_s();
 	u.next_print = u.start + interval_ms / 1000.0;
 	if (evt_collection_run(c, count_done, &u, err, sizeof(err))) {
 		cli_error("count", "%s", err);
+		ret = 1;
 		goto out;
 	}
-	status = u.status;
-	if (child > 0 && stop_requested) {
-		/* ^C reached the command too; wait a moment. */
-		kill(child, SIGTERM);
-		usleep(100 * 1000);
-		if (waitpid(child, &status, WNOHANG) != child)
-			status = 0;
-	}
-	if (child > 0)
-		ret = WIFEXITED(status) ? WEXITSTATUS(status) :
-		      WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
-	else
-		ret = 0;
+	ret = cli_session_end(&run);
 	if (evt_collection_finish(c, &stats, err, sizeof(err))) {
 		cli_error("count", "%s", err);
 		ret = ret ? ret : 1;
 		goto out;
 	}
-	if (child > 0) {
+	if (run.child) {
 		fprintf(stderr, "\n Event counts for '%s'", argv[optind]);
 	} else {
 		unsigned k;

@@ -19,6 +19,7 @@
 #include "kernel_events.h"
 #include "live.h"
 #include "protocol.h"
+#include "default_switch.h"
 #include "rules_files.h"
 #include "requests.h"
 #include "slots.h"
@@ -428,7 +429,7 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 	struct evt_rundir rd;
 	struct evt_ctl **ctls;
 	struct target t;
-	unsigned count = 0;
+	struct evt_switch_result res;
 	int n, i, ret;
 
 	ret = parse_args(cmd, argc, argv, &t, false, true);
@@ -445,23 +446,21 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 	n = open_targets(cmd, &t, &ctls, &rd);
 	if (n < 0)
 		return 1;
+	/* A rule too: events registered later (a library loaded, a process
+	 * started) follow it. */
+	ret = evt_default_switch(&rd, ctls, (unsigned)n, t.path, on,
+				 (uint32_t)t.pid, false, NULL, NULL, &res, err,
+				 sizeof(err));
 	for (i = 0; i < n; i++) {
-		unsigned set = evt_tree_set(ctls[i], t.path, 0, on);
-
-		if (!shrank(cmd, ctls[i]))
-			count += set;
+		shrank(cmd, ctls[i]);
 		if (on)
 			cli_note_refused_in(cmd, t.path, ctls[i]);
 	}
 	evt_rundir_close_all(ctls, n);
-	ret = 0;
-	if (!count)
+	if (!res.events)
 		ret = cli_error(cmd, "%s: no such event or directory%s", t.path,
 				t.pid ? "" : " in any traced process");
-	/* A rule too: events registered later (a library loaded, a process
-	 * started) follow it. */
-	else if (evt_default_rules_add(&rd, on, (uint32_t)t.pid, t.path, err,
-				       sizeof(err)))
+	else if (ret)
 		ret = cli_error(cmd, "%s; the events there now were switched, "
 				"those registered later will not be", err);
 	evt_rundir_close(&rd);

@@ -21,14 +21,7 @@
 #include "protocol.h"
 #include "live_stream.h"
 #include "rundir.h"
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
+#include "session.h"
 
 struct totals {
 	uint64_t events;
@@ -77,6 +70,7 @@ int cmd_stream(int argc, char **argv)
 	struct evt_live_stream *s = NULL;
 	struct evt_consumer *c = NULL;
 	struct totals totals = { 0 };
+	struct cli_session run;
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 200], what[320];
 	unsigned npatterns = 0;
@@ -118,11 +112,8 @@ int cmd_stream(int argc, char **argv)
 				.nevents = npatterns,
 			};
 
-			if (npatterns > EVT_RULES_MAX_PATTERNS) {
-				cli_error("stream", "more than %d -e patterns",
-					  EVT_RULES_MAX_PATTERNS);
+			if (!cli_patterns_fit("stream", npatterns, 0))
 				goto out;
-			}
 			memcpy(r.events, patterns, npatterns * sizeof(*patterns));
 			ret = cli_via_daemon("stream", &r, NULL);
 			goto out;
@@ -164,14 +155,12 @@ int cmd_stream(int argc, char **argv)
 		cli_error("stream", "%s", err);
 		goto out;
 	}
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
-	signal(SIGHUP, on_stop);
+	cli_session_start(&run, "stream", "streaming", "streamed");
 	/* `stream | head`: a closed pipe ends the stream like ^C does, with
 	 * its events disabled again, instead of killing it. */
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while (!stop_requested && !ferror(stdout)) {
+	while (!cli_session_over(&run) && !ferror(stdout)) {
 		int alive = c ? evt_consumer_read(c, print_record, &totals, err,
 						  sizeof(err)) :
 				evt_live_stream_poll(s, print_live, &totals);

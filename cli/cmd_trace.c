@@ -31,6 +31,7 @@
 #include "live_stream.h"
 #include "rules.h"
 #include "rundir.h"
+#include "session.h"
 #include "trace_lines.h"
 
 #define HOLD_MS 100
@@ -43,15 +44,8 @@
 #define SYS_ENTER "kernel/raw_syscalls/sys_enter"
 #define SYS_EXIT "kernel/raw_syscalls/sys_exit"
 
-static volatile sig_atomic_t stop_requested;
 /* (glibc takes a size only with a buffer) */
 static char stdout_buffer[TRACE_STDOUT_BUFFER];
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 /* Where the fields of the raw_syscalls records are. */
 struct raw_fields {
@@ -309,8 +303,9 @@ int cmd_trace(int argc, char **argv)
 	unsigned n = 0, nk = 0;
 	uint32_t ring_kib = RING_KIB;
 	const char *output = NULL;
-	int opt, ret = 1, exec_errno = 0, status = 0;
-	pid_t child = -1;
+	int opt, ret = 1;
+	bool failed = false;
+	struct cli_session run;
 
 	if (!patterns || !kpatterns) {
 		ret = cli_error("trace", "out of memory");
@@ -346,11 +341,8 @@ int cmd_trace(int argc, char **argv)
 		ret = cli_usage("trace");
 		goto out;
 	}
-	if (n + 1 >= EVT_RULES_MAX_PATTERNS) {
-		cli_error("trace", "more than %d user event patterns",
-			  EVT_RULES_MAX_PATTERNS - 2);
+	if (!cli_patterns_fit("trace", n, 1))	/* ftrace/print */
 		goto out;
-	}
 	if (n == 0)
 		patterns[n++] = "printk";
 	patterns[n++] = "ftrace/print";
@@ -363,35 +355,25 @@ int cmd_trace(int argc, char **argv)
 		cli_error("trace", "%s", t.lines ? err : "out of memory");
 		goto out;
 	}
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
+	cli_session_start(&run, "trace", "tracing", "traced");
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
-	child = cli_spawn(argv + optind, evt_live_stream_rules_name(t.live), rundir,
-			  kernel_command, &t, &exec_errno);
-	if (exec_errno == -1)	/* kernel_command said why */
+	ret = cli_session_spawn(&run, argv + optind,
+				evt_live_stream_rules_name(t.live), rundir,
+				kernel_command, &t);
+	if (ret)
 		goto out;
-	if (child < 0 || exec_errno) {
-		cli_error("trace", "cannot run '%s': %s", argv[optind],
-			  strerror(child < 0 ? errno : exec_errno));
-		ret = 127;
-		goto out;
-	}
-	for (;;) {
-		if (waitpid(child, &status, WNOHANG) == child)
-			break;
-		if (stop_requested) {
-			kill(child, SIGTERM);
-			waitpid(child, &status, 0);
-			break;
-		}
+	while (!cli_session_over(&run)) {
 		if (step(&t, false, err, sizeof(err))) {
-			cli_error("trace", "%s", err);
+			cli_error("trace", "%s; tracing stopped, '%s' runs on "
+				  "untraced", err, argv[optind]);
+			failed = true;
 			break;
 		}
 		if (ferror(stdout)) {	/* the reader is gone */
-			kill(child, SIGTERM);
-			waitpid(child, &status, 0);
+			kill(run.child, SIGTERM);
+			waitpid(run.child, &run.status, 0);
+			run.exited = true;
 			break;
 		}
 		evt_kernel_sampler_wait(t.kernel, POLL_MS);
@@ -412,8 +394,7 @@ int cmd_trace(int argc, char **argv)
 			PRIu64 " events lost\n", events + ks.events, output,
 			lost + ks.lost);
 	}
-	ret = WIFEXITED(status) ? WEXITSTATUS(status) :
-	      WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+	ret = failed ? 1 : cli_session_end(&run);
 out:
 	evt_kernel_record_destroy(t.kout);
 	evt_live_record_close(t.out);

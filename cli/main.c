@@ -63,8 +63,9 @@ static const struct command commands[] = {
 	  "  -q, --quiet            no status line (on a terminal, from 2 s on:\n"
 	  "                         events and MB drained, lost events, MB/s)\n\n"
 	  "Ctrl-C reaches CMD (SIGINT, SIGTERM or SIGHUP sent to record alone is\n"
-	  "passed on): recording goes on until CMD has exited, its shutdown\n"
-	  "included; a second one stops at once, CMD running on.\n\n"
+	  "passed on): record says it waits for CMD, and recording goes on until\n"
+	  "CMD has exited, its shutdown included; a second one stops at once,\n"
+	  "CMD running on.\n\n"
 	  "Exits with CMD's exit status (128 + signal if it was killed, or if a\n"
 	  "second signal stopped record first); with -p,\n"
 	  "0 when stopped or when the processes are gone.  If the\n"
@@ -177,8 +178,10 @@ static const struct command commands[] = {
 	  "  -p, --pid PID[,PID]... count in these running traced processes\n"
 	  "  -I, --interval MS      also print the counts of every MS milliseconds\n"
 	  "                         (10..3600000), each line led by the time\n\n"
-	  "Exits with CMD's exit status (128 + signal if it was killed), or 0\n"
-	  "with -p.\n" },
+	  "Ctrl-C reaches CMD as with record: counting goes on until CMD has\n"
+	  "exited; a second one stops at once, CMD running on.  Exits with CMD's\n"
+	  "exit status (128 + signal if it was killed, or if a second signal\n"
+	  "stopped count first), or 0 with -p.\n" },
 	{ "stream", cmd_stream, "stream [-p PID] [-e PATTERN]...",
 	  "Print the events of running processes (or of PID) live, until\n"
 	  "interrupted or the reader of the output is gone.  Without -e, read\n"
@@ -198,8 +201,10 @@ static const struct command commands[] = {
 	  "      --kernel-buffer KIB  each CPU's ring for kernel events (power of\n"
 	  "                         two, 8..1048576; default 8192)\n\n"
 	  "Needs kernel.perf_event_paranoid at 1 or less, or CAP_PERFMON, and\n"
-	  "tracefs (root's) for the system calls' formats.  Exits with CMD's\n"
-	  "exit status (128 + signal if it was killed).\n" },
+	  "tracefs (root's) for the system calls' formats.  Ctrl-C reaches CMD\n"
+	  "as with record: tracing goes on until CMD has exited; a second one\n"
+	  "stops at once, CMD running on.  Exits with CMD's exit status (128 +\n"
+	  "signal if it was killed, or if a second signal stopped trace first).\n" },
 	{ "mount", cmd_mount, "mount [-p PID] [-d] [--allow-other] DIR",
 	  "Mount the events filesystem on DIR (FUSE): events/ holds the event\n"
 	  "tree of your traced processes (or of PID) as directories, each with\n"

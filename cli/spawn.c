@@ -17,6 +17,7 @@
 #include "evtrace/consumer.h"
 #include "kernel_events.h"
 #include "pattern.h"
+#include "rules.h"
 
 int cli_parse_pids(const char *cmd, const char *arg, int **pids, unsigned *npids)
 {
@@ -38,6 +39,14 @@ int cli_parse_pids(const char *cmd, const char *arg, int **pids, unsigned *npids
 	if (!*npids)
 		return cli_error(cmd, "-p '%s': no process id", arg), -1;
 	return 0;
+}
+
+bool cli_patterns_fit(const char *cmd, unsigned n, unsigned added)
+{
+	if (n + added <= EVT_RULES_MAX_PATTERNS)
+		return true;
+	cli_error(cmd, "more than %u -e patterns", EVT_RULES_MAX_PATTERNS - added);
+	return false;
 }
 
 pid_t cli_spawn(char **argv, const char *rules, const char *rundir,

@@ -16,6 +16,7 @@
 #include "kernel_events.h"
 #include "policy.h"
 #include "report.h"
+#include "default_switch.h"
 #include "rules_files.h"
 #include "view.h"
 
@@ -403,47 +404,41 @@ bool evt_view_may_switch(const struct evt_view *v, const struct evt_ctl *c,
 			      evt_ctl_optin_gid(c));
 }
 
+struct switch_ctx {
+	const struct evt_view *v;
+	int pid;
+	const struct evt_view_caller *who;
+};
+
+static enum evt_switch_verdict may_set(const struct evt_ctl *c, void *ctx)
+{
+	const struct switch_ctx *x = ctx;
+
+	if (!wanted(c, x->pid))
+		return EVT_SWITCH_SKIP;
+	return evt_view_may_switch(x->v, c, x->who) ? EVT_SWITCH_YES :
+						      EVT_SWITCH_REFUSE;
+}
+
 int evt_view_set(struct evt_view *v, const struct evt_view_tree *t,
 		 const char *path, bool on, const struct evt_view_caller *who,
 		 char *err, size_t err_size)
 {
 	const char *pattern = *path ? path : "/";
 	bool everyone = who->uid == 0 || who->uid == v->rd.owner;
-	unsigned i, switched = 0, refused_here = 0;
-	int pids[64];
-	unsigned npids = 0;
+	struct switch_ctx x = { v, t->pid, who };
+	struct evt_switch_result res;
+	int ret;
 
-	for (i = 0; i < v->nctls; i++) {
-		struct evt_ctl *c = v->ctls[i];
-
-		if (!wanted(c, t->pid))
-			continue;
-		if (!evt_view_may_switch(v, c, who)) {
-			refused_here++;
-			continue;
-		}
-		if (!evt_tree_set(c, pattern, 0, on))
-			continue;
-		switched++;
-		if (npids < 64 && (!npids || pids[npids - 1] != (int)c->h.pid))
-			pids[npids++] = (int)c->h.pid;
-	}
-	evt_view_mark_stale(v);
-	if (!switched)
-		return refused_here ? -EACCES : -ENOENT;
 	/* A rule too, as `evtrace enable` writes: events registered later
 	 * there follow it.  A group member's rule is for its processes. */
-	if (everyone || t->pid) {
-		if (evt_default_rules_add(&v->rd, on, (uint32_t)t->pid, pattern, err,
-					  err_size))
-			return -EIO;
-		return 0;
-	}
-	for (i = 0; i < npids; i++)
-		if (evt_default_rules_add(&v->rd, on, (uint32_t)pids[i], pattern,
-					  err, err_size))
-			return -EIO;
-	return 0;
+	ret = evt_default_switch(&v->rd, v->ctls, v->nctls, pattern, on,
+				 (uint32_t)t->pid, !everyone && !t->pid, may_set,
+				 &x, &res, err, err_size);
+	evt_view_mark_stale(v);
+	if (!res.events)
+		return res.refused ? -EACCES : -ENOENT;
+	return ret ? -EIO : 0;
 }
 
 uint32_t evt_view_event_id(struct evt_view *v, const struct evt_ctl_event *e)

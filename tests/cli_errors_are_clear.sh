@@ -23,6 +23,19 @@ expect_status 127 "$EVTRACE" record -o "$T/keep" -- /nonexistent/prog
 [ ! -e "$T/keep.old" ] || fail "a command that could not run left keep.old"
 "$EVTRACE" report "$T/keep" | grep -q "^# 7 events" || fail "the trace before a command that could not run is not back"
 # A command that is not traced: said, not an empty trace in silence.
+# One bound on patterns, said the same way: 64 per selection, less what
+# the command adds itself (record and trace add ftrace/print).
+many() { seq "$1" | sed 's|^|-e printk/p|' | tr '\n' ' '; }
+# shellcheck disable=SC2046
+expect_status 1 "$EVTRACE" record -o "$T/many" $(many 64) -- true
+expect_grep "evtrace: record: more than 63 -e patterns" "$T/err" "record's pattern bound"
+# shellcheck disable=SC2046
+expect_status 1 "$EVTRACE" trace $(many 64) -- true
+expect_grep "evtrace: trace: more than 63 -e patterns" "$T/err" "trace's pattern bound"
+# shellcheck disable=SC2046
+expect_status 1 "$EVTRACE" count $(many 65) -- true
+expect_grep "evtrace: count: more than 64 -e patterns" "$T/err" "count's pattern bound"
+[ -e "$T/many" ] && fail "record refused for its patterns left $T/many"
 expect_status 0 "$EVTRACE" record -o "$T/untraced" -- true
 expect_grep "evtrace: record: no traced process appeared: 'true' is not linked with libevtrace, or its environment was cleared" "$T/err" "nothing traced"
 expect_grep "0 packets, 0 bytes from 0 processes" "$T/err" "the summary too"

@@ -137,7 +137,11 @@ chmod 600 "$EVTRACE_RUNDIR/99999-0.ctl"
 CONSUME_REPORT=1 "$CONSUME" record "$WAIT_PID" printk >"$T/rep.out" 2>"$T/rep.err" &
 rp=$!
 wait_for "the engine's message to the callback" "grep -q '^report' '$T/rep.out'"
+# Many reads later (200 events of the waiter's, one every 5 ms), each
+# looking for new processes, it was still said once.
+wait_for "200 events read" "[ \$(grep -c ' | alive ' '$T/rep.out') -ge 200 ]"
 kill "$rp"; wait "$rp" 2>/dev/null || true
+expect_eq "$(grep -c '^report' "$T/rep.out")" 1 "the unreadable control file said once"
 expect_grep "^report (ctx): $EVTRACE_RUNDIR/99999-0.ctl: offset 0: shorter than a header$" "$T/rep.out" "the engine's message, to the callback"
 expect_eq "$(cat "$T/rep.err")" "" "the consumer's standard error"
 # Without the callback, standard error as before.

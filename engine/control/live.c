@@ -21,7 +21,8 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 }
 
 static int open_ctls(const struct evt_rundir *rd, int pid, bool dead_too,
-		     bool (*skip)(const char *name, void *ctx), void *ctx,
+		     bool (*skip)(const char *name, void *ctx),
+		     void (*refused)(const char *name, void *ctx), void *ctx,
 		     struct evt_ctl ***out)
 {
 	struct dirent **names;
@@ -48,8 +49,11 @@ static int open_ctls(const struct evt_rundir *rd, int pid, bool dead_too,
 		ret = evt_ctl_open(rd, names[i]->d_name, &c, err, sizeof(err));
 		if (ret) {
 			/* Not yet published, or gone meanwhile: not an error. */
-			if (ret != -EAGAIN && ret != -ENOENT)
+			if (ret != -EAGAIN && ret != -ENOENT) {
 				evt_report("%s", err);
+				if (refused)
+					refused(names[i]->d_name, ctx);
+			}
 			continue;
 		}
 		if (!dead_too && !evt_ctl_alive(c)) {
@@ -73,14 +77,14 @@ int evt_rundir_open_live(const struct evt_rundir *rd, int pid,
 			 bool (*skip)(const char *name, void *ctx), void *ctx,
 			 struct evt_ctl ***out)
 {
-	return open_ctls(rd, pid, false, skip, ctx, out);
+	return open_ctls(rd, pid, false, skip, NULL, ctx, out);
 }
 
 int evt_rundir_open_all(const struct evt_rundir *rd, int pid,
 			bool (*skip)(const char *name, void *ctx), void *ctx,
 			struct evt_ctl ***out)
 {
-	return open_ctls(rd, pid, true, skip, ctx, out);
+	return open_ctls(rd, pid, true, skip, NULL, ctx, out);
 }
 
 void evt_rundir_close_all(struct evt_ctl **ctls, int n)
@@ -158,4 +162,12 @@ int evt_rundir_sweep(const struct evt_rundir *rd)
 		free(names[i]);
 	free(names);
 	return removed;
+}
+
+int evt_rundir_open_watched(const struct evt_rundir *rd, int pid, bool dead_too,
+			    bool (*skip)(const char *name, void *ctx),
+			    void (*refused)(const char *name, void *ctx),
+			    void *ctx, struct evt_ctl ***out)
+{
+	return open_ctls(rd, pid, dead_too, skip, refused, ctx, out);
 }

@@ -24,6 +24,13 @@ int evt_rundir_open_live(const struct evt_rundir *rd, int pid,
 int evt_rundir_open_all(const struct evt_rundir *rd, int pid,
 			bool (*skip)(const char *name, void *ctx), void *ctx,
 			struct evt_ctl ***out);
+/* Either of them (dead_too), for a reader that rescans: refused is told
+ * each file that could not be opened (and said), so that skip may pass
+ * over it from then on instead of saying it again. */
+int evt_rundir_open_watched(const struct evt_rundir *rd, int pid, bool dead_too,
+			    bool (*skip)(const char *name, void *ctx),
+			    void (*refused)(const char *name, void *ctx),
+			    void *ctx, struct evt_ctl ***out);
 void evt_rundir_close_all(struct evt_ctl **ctls, int n);
 
 /*

@@ -297,6 +297,33 @@ int evt_trace_dir_keep_old(const char *path, char *err, size_t err_size)
 	return files ? keep_as_old(path, err, err_size) : 0;
 }
 
+void evt_trace_dir_undo(const char *path, bool made, bool kept_old)
+{
+	char old[PATH_MAX + 8];
+	size_t n;
+	struct stat st;
+	int fd;
+
+	if (!path || (!made && !kept_old))
+		return;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		unlinkat(fd, "metadata", 0);
+		unlinkat(fd, "evtrace/index", 0);
+		unlinkat(fd, "evtrace", AT_REMOVEDIR);
+		close(fd);
+		rmdir(path);	/* only when nothing else is there */
+	}
+	if (!kept_old)
+		return;
+	n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	snprintf(old, sizeof(old), "%.*s.old", (int)n, path);
+	if (lstat(path, &st) && errno == ENOENT)
+		rename(old, path);
+}
+
 void evt_trace_dir_close(struct evt_trace_dir *d)
 {
 	if (d->sub_fd >= 0)

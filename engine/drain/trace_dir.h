@@ -12,6 +12,7 @@
 #define EVT_ENGINE_TRACE_DIR_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,6 +33,13 @@ void evt_trace_dir_close(struct evt_trace_dir *d);
  * taker cannot rename (evtraced's).  0, or -1 with err set.
  */
 int evt_trace_dir_keep_old(const char *path, char *err, size_t err_size);
+/*
+ * Undoes what opening path did for a recording that wrote nothing (its
+ * command could not run): the directory goes when made (or emptied: an
+ * old trace was kept), and the trace kept as path.old comes back.  Only
+ * what a trace directory holds is removed; path NULL does nothing.
+ */
+void evt_trace_dir_undo(const char *path, bool made, bool kept_old);
 
 /*
  * Creates name (in evtrace/ when sub) for writing; the fd, or -1 with err

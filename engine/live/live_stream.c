@@ -198,6 +198,12 @@ static void pass(struct evt_live_stream *s, const char *name)
 	snprintf(s->passed[s->npassed++], sizeof(*grown), "%s", name);
 }
 
+/* A control file that could not be opened was said once: passed over. */
+static void refused(const char *name, void *ctx)
+{
+	pass(ctx, name);
+}
+
 /*
  * Whether to read the process: any of pid's (or every one) for the
  * default collection; for our own, one a fork gave our slot, or one in
@@ -229,8 +235,8 @@ static void discover(struct evt_live_stream *s)
 	/* Our own collection also takes the children a process forks. */
 	/* A process of our own collection that has exited is read too:
 	 * what it wrote before we found it is ours. */
-	n = s->slot ? evt_rundir_open_all(&s->rd, 0, watching, s, &ctls) :
-		      evt_rundir_open_live(&s->rd, s->pid, watching, s, &ctls);
+	n = evt_rundir_open_watched(&s->rd, s->slot ? 0 : s->pid, s->slot != 0,
+				    watching, refused, s, &ctls);
 	for (i = 0; i < n; i++) {
 		struct watched *grown;
 

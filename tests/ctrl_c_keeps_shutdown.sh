@@ -1,8 +1,9 @@
 # Ctrl-C on record, as a shell treats it: a real ^C on a terminal (a
-# pty) reaches the command once, record goes on recording its clean
-# shutdown to its exit and exits with its status; SIGINT or SIGTERM sent
-# to record alone are passed on, once; a second ^C stops at once, says so,
-# keeps what was drained, and leaves the command running.
+# pty) reaches the command once, record says it waits for it, goes on
+# recording its clean shutdown to its exit and exits with its status;
+# SIGINT or SIGTERM sent to record alone are passed on, once; a second ^C
+# stops at once, says so, keeps what was drained, and leaves the command
+# running.  count and trace stop the same way (cli/session.c).
 . "$(dirname "$0")/lib.sh"
 
 # on_pty OUT CTRL_CS GAP -- CMD...: runs CMD on a new terminal as a
@@ -94,6 +95,8 @@ status=$(on_pty "$T/pty1" 1 0 -- "$EVTRACE" record -o "$T/tr1" -- "$TRACEE" grac
 expect_eq "$status" 3 "record's status after ^C is the command's"
 shutdown_recorded "$T/tr1" 4
 grep -q "; 0 events lost" "$T/pty1" || { cat "$T/pty1" >&2; fail "events lost after ^C"; }
+grep -q "record: waiting for '$TRACEE' (pid [0-9]*) to exit; Ctrl-C again to stop recording now" "$T/pty1" ||
+	{ cat "$T/pty1" >&2; fail "no word of what the first ^C does"; }
 
 # SIGINT and SIGTERM sent to record alone: passed on once.
 for sig in INT TERM HUP; do
@@ -128,4 +131,39 @@ running "$child" || fail "the command did not run on after the second ^C"
 "$EVTRACE" report "$T/tr2" >"$T/report"
 expect_grep "flushing part 3" "$T/report" "the parts drained before the second ^C"
 grep -q "clean exit" "$T/report" && fail "the trace has an exit that came after it stopped"
-echo "ok: ^C, SIGINT, SIGTERM, SIGHUP and a second ^C (stopped in $secs s)"
+
+# count and trace: SIGINT sent to them alone reaches the command, and
+# they go on through its shutdown; a second one stops them at once.
+flush=$(tracee_event "flushing part")
+for cmd in count trace; do
+	case $cmd in count) doing=counting ;; trace) doing=tracing ;; esac
+	"$EVTRACE" $cmd -- "$TRACEE" graceful 3 50 >"$T/out-$cmd" 2>"$T/err-$cmd" &
+	pid=$!
+	wait_for "$cmd's command to be ready" "grep -q ready '$T/out-$cmd'"
+	kill -INT "$pid"
+	set +e; wait "$pid"; got=$?; set -e
+	expect_eq "$got" 3 "$cmd's status after SIGINT is the command's"
+	expect_grep "$cmd: waiting for '$TRACEE' (pid [0-9]*) to exit; Ctrl-C again to stop $doing now" \
+		"$T/err-$cmd" "$cmd: what the first SIGINT does"
+	case $cmd in
+	count) expect_grep "^ *3      $flush\$" "$T/err-$cmd" "count: the command's shutdown counted" ;;
+	trace) expect_grep "flushing part 3" "$T/out-$cmd" "trace: the command's shutdown shown"
+	       expect_grep "clean exit after 1 signals" "$T/out-$cmd" "trace: the signal passed on once" ;;
+	esac
+
+	"$EVTRACE" $cmd -- "$TRACEE" graceful 30 100 >"$T/out2-$cmd" 2>"$T/err2-$cmd" &
+	pid=$!
+	wait_for "$cmd's command to be ready" "grep -q ready '$T/out2-$cmd'"
+	child=$(sed -n "s/^ready \([0-9]*\).*/\1/p" "$T/out2-$cmd" | head -1)
+	BG_PIDS="$BG_PIDS $child"
+	kill -INT "$pid"
+	wait_for "$cmd to say it waits" "grep -q 'waiting for' '$T/err2-$cmd'"
+	kill -INT "$pid"
+	set +e; wait "$pid"; got=$?; set -e
+	expect_eq "$got" 130 "$cmd's status after a second SIGINT"
+	expect_grep "$cmd: stopped by a second signal before '$TRACEE' (pid $child) ended" \
+		"$T/err2-$cmd" "$cmd: what the second SIGINT does"
+	running "$child" || fail "$cmd: the command did not run on after the second SIGINT"
+	kill -KILL "$child"
+done
+echo "ok: ^C, SIGINT, SIGTERM, SIGHUP and a second ^C (stopped in $secs s); count and trace alike"

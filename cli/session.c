@@ -1,0 +1,110 @@
+/*
+ * session.c - what record, count, trace and stream do while they run (see
+ * session.h).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cli.h"
+#include "report.h"
+#include "session.h"
+
+static volatile sig_atomic_t stops, last_signal;
+/* The command, once it runs: a stop signal sent to the front end alone
+ * is passed on to it; one from the terminal reached it already (its
+ * whole process group gets it), and is not sent twice. */
+static volatile pid_t forward_to;
+
+static void on_stop(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+
+	(void)uc;
+	stops++;
+	last_signal = sig;
+	if (forward_to > 0 && stops == 1 && si->si_code != SI_KERNEL &&
+	    si->si_pid != forward_to)
+		kill(forward_to, sig);
+	errno = saved;
+}
+
+void cli_session_start(struct cli_session *s, const char *cmd,
+		       const char *doing, const char *done)
+{
+	struct sigaction sa = { 0 };
+
+	memset(s, 0, sizeof(*s));
+	s->cmd = cmd;
+	s->doing = doing;
+	s->done = done;
+	sa.sa_sigaction = on_stop;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int cli_session_spawn(struct cli_session *s, char **argv, const char *rules,
+		      const char *rundir, int (*ready)(pid_t child, void *ctx),
+		      void *ctx)
+{
+	int exec_errno = 0;
+	pid_t child = cli_spawn(argv, rules, rundir, ready, ctx, &exec_errno);
+
+	if (exec_errno == -1)	/* ready said why */
+		return 1;
+	if (child < 0 || exec_errno) {
+		cli_error(s->cmd, "cannot run '%s': %s", argv[0],
+			  strerror(child < 0 ? errno : exec_errno));
+		return 127;
+	}
+	s->child = child;
+	s->name = argv[0];
+	forward_to = child;
+	return 0;
+}
+
+int cli_session_stops(void)
+{
+	return stops;
+}
+
+bool cli_session_over(struct cli_session *s)
+{
+	int now = stops;
+
+	if (s->child && !s->exited &&
+	    waitpid(s->child, &s->status, WNOHANG) == s->child)
+		s->exited = true;
+	if (s->exited)
+		return true;
+	if (!s->child)
+		return now > 0;
+	if (now == 1 && s->told == 0)
+		evt_report("%s: waiting for '%s' (pid %d) to exit; Ctrl-C again "
+			   "to stop %s now", s->cmd, s->name, (int)s->child,
+			   s->doing);
+	s->told = now;
+	return now >= 2;
+}
+
+int cli_session_end(struct cli_session *s)
+{
+	forward_to = 0;
+	if (!s->child)
+		return 0;
+	if (!s->exited && waitpid(s->child, &s->status, WNOHANG) == s->child)
+		s->exited = true;
+	if (!s->exited) {
+		evt_report("%s: stopped by a second signal before '%s' (pid %d) "
+			   "ended: it runs on, and what it does from now on is "
+			   "not %s", s->cmd, s->name, (int)s->child, s->done);
+		return 128 + (last_signal ? last_signal : SIGINT);
+	}
+	return WIFEXITED(s->status) ? WEXITSTATUS(s->status) :
+	       WIFSIGNALED(s->status) ? 128 + WTERMSIG(s->status) : 1;
+}
