@@ -58,11 +58,15 @@ expect_eq "$(grep -c ': typed/all: ' "$T/typed2.report") $(grep -c ': stable/typ
 expect_status 0 "$EVTRACE" count -e typed/all -e printk/nosuch -- "$TYPED" rows
 expect_grep "^evtrace: count: printk/nosuch: named no event of the processes$" "$T/err" "count: a typo"
 expect_grep "^evtrace: count: not counted, as no -e named them: 3 events of the processes: 1 in ftrace/ (-e ftrace), 1 in stable/ (-e stable), 1 in printk/typed/ (-e printk/typed)$" "$T/err" "count: the uncounted events"
-"$TRACEE" paced 400 1 600 >/dev/null &
+"$TRACEE" paced 400 1 -1 >"$T/paced.out" &
 paced=$!
 BG_PIDS="$BG_PIDS $paced"
-for _ in $(seq 100); do "$EVTRACE" ls -p "$paced" >/dev/null 2>&1 && break; sleep 0.02; done
-"$EVTRACE" stream -p "$paced" -e printk/tracee -e nosuch/x >"$T/stream.out" 2>"$T/stream.err" || fail "stream -p: $(cat "$T/stream.err")"
+wait_for "the paced program" "grep -q ready '$T/paced.out'"
+"$EVTRACE" stream -p "$paced" -e printk/tracee -e nosuch/x >"$T/stream.out" 2>"$T/stream.err" &
+sp=$!
+wait_for "the stream's collection" "collection_in $paced $sp"
+kill -USR1 "$paced"
+wait "$sp" || fail "stream -p: $(cat "$T/stream.err")"
 expect_grep "^# 400 events, 0 lost$" "$T/stream.out" "stream: the events"
 expect_grep "^evtrace: stream: nosuch/x: named no event of the processes" "$T/stream.err" "stream: a typo"
 expect_grep "^evtrace: stream: not streamed, as no -e named them: 1 event of the processes: 1 in ftrace/ (-e ftrace)$" "$T/stream.err" "stream: the unstreamed event"

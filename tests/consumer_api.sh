@@ -65,12 +65,16 @@ expect_grep "^after removing: 0\$" "$T/c2" "nothing after removing"
 "$EVTRACE" ls -p "$WAIT_PID" >"$T/ls"
 grep -q '^# collection' "$T/ls" && { cat "$T/ls" >&2; fail "the consumer's slot is left"; }
 # 3. Counting, exactly, until the process exits.
-"$TRACEE" paced 20000 100 1500 >"$T/paced.out" 2>/dev/null &
+"$TRACEE" paced 20000 100 -1 >"$T/paced.out" 2>/dev/null &
 pp=$!
 BG_PIDS="$BG_PIDS $pp"
-for _ in $(seq 100); do ls "$EVTRACE_RUNDIR" | grep -q "^$pp-" && break; sleep 0.02; done
+wait_for "the paced program" "grep -q ready '$T/paced.out'"
 burst=printk/tracee/tests/progs/tracee.c/$(grep -n 'trace_printk("burst %ld' "$TRACEE_SRC" | sed -n 2p | cut -d: -f1)
-"$CONSUME" count "$pp" "$burst" >"$T/c3" 2>&1 || { cat "$T/c3" >&2; fail "consume count failed"; }
+"$CONSUME" count "$pp" "$burst" >"$T/c3" 2>&1 &
+cc=$!
+wait_for "the counting consumer" "grep -q '^added' '$T/c3'"
+kill -USR1 "$pp"
+wait "$cc" || { cat "$T/c3" >&2; fail "consume count failed"; }
 expect_eq "$(head -1 "$T/c3")" "added 1" "counted events"
 expect_eq "$(grep '^count ' "$T/c3" | tail -1 | cut -d' ' -f2,4)" "$burst 20000" "final count"
 # 4. Errors a tool can act on.
@@ -104,16 +108,20 @@ n=$(grep -c "^[0-9]* $alive: arg0=[0-9]*\$" "$T/ex.out")
 # busy machine, so it buffers it).  What it reads and loses add up either
 # way.
 burst_through() {	# burst_through BLOCK_MS [stopped]: "read lost"
-	"$TRACEE" paced 300000 100000 1000 >/dev/null 2>&1 &
+	"$TRACEE" paced 300000 100000 -1 >"$T/bp.out" 2>&1 &
 	bp=$!
 	BG_PIDS="$BG_PIDS $bp"
+	wait_for "the burst's program" "grep -q ready '$T/bp.out'"
 	CONSUME_BUFFERED=1 CONSUME_BLOCK_MS=$1 "$CONSUME" record "$bp" printk >"$T/cb" 2>&1 &
 	cp=$!
+	wait_for "the consumer of the burst" "grep -q '^added' '$T/cb'"
 	if [ "${2:-}" = stopped ]; then
-		for _ in $(seq 100); do grep -q '^added' "$T/cb" && break; sleep 0.05; done
 		kill -STOP "$cp"
+		kill -USR1 "$bp"
 		wait "$bp" || fail "the program of the burst failed"
 		kill -CONT "$cp"
+	else
+		kill -USR1 "$bp"
 	fi
 	wait "$cp" || { cat "$T/cb" >&2; fail "consume with block_ms $1"; }
 	echo "$(grep -c ' | burst [0-9]*$' "$T/cb") $(awk '$1 == "lost" { n += $2 } END { print n + 0 }' "$T/cb")"

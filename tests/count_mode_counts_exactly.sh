@@ -25,17 +25,20 @@ expect_eq "$sum" "$tried" "counted events (with nested ones)"
 handler=$(tracee_event "tick ")
 grep -q "^ *[1-9][0-9]*      $handler\$" "$T/count" || fail "no handler events counted"
 # 3. A count and a recording attached to one process at once: the program
-# idles while they attach, then writes 20000 events.
-"$TRACEE" paced 20000 100 2000 >"$T/paced.out" 2>/dev/null &
+# waits while they attach, then writes 20000 events.
+"$TRACEE" paced 20000 100 -1 >"$T/paced.out" 2>/dev/null &
 p=$!
 BG_PIDS="$BG_PIDS $p"
-first_ctl >/dev/null || fail "no control file"
+wait_for "the paced program" "grep -q ready '$T/paced.out'"
 # The paced mode's site: the second "burst" of the source.
 burst=printk/tracee/tests/progs/tracee.c/$(grep -n 'trace_printk("burst %ld' "$TRACEE_SRC" | sed -n 2p | cut -d: -f1)
 "$EVTRACE" count -p "$p" -e "$burst" 2>"$T/count3" &
 cnt=$!
 "$EVTRACE" record -p "$p" -e "$burst" -o "$T/tr" 2>"$T/rec3" &
 rec=$!
+wait_for "the count's and the recording's collections" \
+	"collection_in $p $cnt && collection_in $p $rec"
+kill -USR1 "$p"
 wait "$p" || fail "the paced program failed"
 wait "$cnt" || fail "count -p exited $?"
 wait "$rec" || fail "record -p exited $?"

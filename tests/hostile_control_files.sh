@@ -6,11 +6,11 @@ for seed in 1 2 3; do
 	# A scribbled slot table can keep the last round's file from being
 	# removed; the attack must hit this round's process.
 	rm -f "$EVTRACE_RUNDIR"/*.ctl
-	"$EVTRACE" record -o "$T/tr$seed" -- "$TRACEE" nested 1500 >"$T/prog.out" 2>"$T/rec.err" &
+	"$EVTRACE" record -o "$T/tr$seed" -- "$TRACEE" nested 600 >"$T/prog.out" 2>"$T/rec.err" &
 	rec=$!
 	BG_PIDS="$BG_PIDS $rec"
 	ctl=$(first_ctl) || fail "no control file appeared"
-	"$SCRIBBLE" "$ctl" 1000 "$seed" || fail "the scribbler did not run (seed $seed)"
+	"$SCRIBBLE" "$ctl" 400 "$seed" || fail "the scribbler did not run (seed $seed)"
 	set +e; wait "$rec"; st=$?; set -e
 	[ "$st" = 0 ] || { cat "$T/rec.err" >&2; fail "traced program or record failed ($st) under scribbling, seed $seed"; }
 	grep -q '^tried [0-9]' "$T/prog.out" || fail "traced program did not finish (seed $seed)"
@@ -24,7 +24,7 @@ sp=$WAIT_PID
 "$EVTRACE" stream -p "$sp" -e printk >"$T/hs.out" 2>"$T/hs.err" &
 hs=$!
 BG_PIDS="$BG_PIDS $hs"
-sleep 0.3
+wait_for "the stream's collection in the process" "collection_in $sp $hs"
 "$SCRIBBLE" "$(ls "$EVTRACE_RUNDIR"/"$sp"-*.ctl)" 700 7 || fail "the scribbler did not run (stream)"
 running "$sp" || fail "the traced process died under scribbling while streamed"
 kill -INT "$hs"
@@ -113,7 +113,10 @@ while running "$scr"; do
 		[ "$st" -le 1 ] || { cat "$T/trunc.err" >&2; fail "evtrace $cmd exited $st while the file was truncated"; }
 		runs=$((runs + 1))
 	done
-	set +e; timeout -s INT 0.2 "$EVTRACE" stream -p "$WAIT_PID" -e printk >/dev/null 2>"$T/trunc.err"
+	# (Under ASan, a SIGINT that lands in LeakSanitizer's check at exit
+	# can wedge it in its ptrace stop-the-world: no leak check here.)
+	set +e; ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
+		timeout -s INT 0.2 "$EVTRACE" stream -p "$WAIT_PID" -e printk >/dev/null 2>"$T/trunc.err"
 	st=$?; set -e
 	[ "$st" -le 1 ] || [ "$st" = 124 ] || { cat "$T/trunc.err" >&2; fail "stream exited $st while the file was truncated"; }
 done

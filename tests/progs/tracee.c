@@ -309,15 +309,29 @@ static int mode_burst_wait(long n)
 	return 0;
 }
 
-/* Idle for idle_ms (the recorder backs off), then n "burst" events at
- * per_ms events a millisecond, in batches of 50.  Tracing, which may wake
+/* Idle for idle_ms (the recorder backs off), or, when it is negative, say
+ * "ready PID" and wait for SIGUSR1 (a test attaches first), then n
+ * "burst" events at per_ms events a millisecond, in batches of 50.  Tracing, which may wake
  * the recorder by a system call, must leave errno as it was. */
 static int mode_paced(long n, long per_ms, long idle_ms)
 {
 	struct timespec start, due;
 	long i;
 
-	usleep((useconds_t)idle_ms * 1000);
+	if (idle_ms < 0) {
+		/* Until told: "ready PID", then SIGUSR1 starts it. */
+		sigset_t go;
+		int sig;
+
+		sigemptyset(&go);
+		sigaddset(&go, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &go, NULL);
+		printf("ready %d\n", (int)getpid());
+		fflush(stdout);
+		sigwait(&go, &sig);
+	} else {
+		usleep((useconds_t)idle_ms * 1000);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (i = 0; i < n; i++) {
 		errno = EDOM;
