@@ -9,10 +9,10 @@ mkfifo -m 600 "$T/in"
 tp=$!
 BG_PIDS="$BG_PIDS $tp"
 exec 7>"$T/in"
-for _ in $(seq 100); do grep -q ready "$T/typed.out" && break; sleep 0.05; done
+wait_for 'the program to say ready in typed.out' 'grep -q ready "$T/typed.out"'
 "$CONSUME" record "$tp" typed/ >"$T/c1" 2>&1 7>&- &
 c=$!
-for _ in $(seq 100); do grep -q added "$T/c1" && break; sleep 0.05; done
+wait_for 'grep -q added c1' 'grep -q added "$T/c1"'
 exec 7>&-
 wait "$c" || { cat "$T/c1" >&2; fail "consume record exited $?"; }
 expect_eq "$(head -1 "$T/c1")" "added 1" "events named by typed/"
@@ -45,7 +45,7 @@ for case in garbage big link; do
 	EVTRACE_RUNDIR=$R/$case "$TRACEE" wait >"$T/$case.out" 2>/dev/null &
 	cp=$!
 	BG_PIDS="$BG_PIDS $cp"
-	for _ in $(seq 100); do grep -q ready "$T/$case.out" 2>/dev/null && break; sleep 0.05; done
+	wait_for 'the program to say ready in case.out' 'grep -q ready "$T/$case.out" 2>/dev/null'
 	EVTRACE_RUNDIR=$R/$case "$EVTRACE" ls --ids -p "$cp" ftrace/print >"$T/$case.ls" 2>"$T/$case.err"
 	kill "$cp"
 done

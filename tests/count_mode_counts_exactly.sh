@@ -53,11 +53,11 @@ python3 "$CHECK" count "$T/report" "$T/tr.bt" 20000 "burst " >/dev/null 2>&1 || 
 "$TRACEE" loop 2 >"$T/loop.out" 2>/dev/null &
 lp=$!
 BG_PIDS="$BG_PIDS $lp"
-for _ in $(seq 100); do grep -q ready "$T/loop.out" && break; sleep 0.05; done
+wait_for 'the program to say ready in loop.out' 'grep -q ready "$T/loop.out"'
 loop=$(tracee_event "loop t=")
 "$EVTRACE" count -I 100 -p "$lp" -e "$loop" 2>"$T/count4" &
 cnt=$!
-sleep 0.75
+wait_for "four intervals" "[ \$(grep -c '^ *[0-9]*\\.[0-9]\\{6\\} *[0-9]*      $loop\$' '$T/count4') -ge 4 ]"
 kill -INT "$cnt"
 wait "$cnt" || fail "count -I exited $?"
 lines=$(grep -c "^ *[0-9]*\\.[0-9]\\{6\\} *[0-9]*      $loop\$" "$T/count4")

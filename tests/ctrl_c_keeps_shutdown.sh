@@ -102,7 +102,7 @@ grep -q "record: waiting for '$TRACEE' (pid [0-9]*) to exit; Ctrl-C again to sto
 for sig in INT TERM HUP; do
 	"$EVTRACE" record -o "$T/tr-$sig" -- "$TRACEE" graceful 3 50 >"$T/out-$sig" 2>"$T/err-$sig" &
 	rec=$!
-	for _ in $(seq 100); do grep -q ready "$T/out-$sig" && break; sleep 0.02; done
+	wait_for 'the program to say ready in out-sig' 'grep -q ready "$T/out-$sig"'
 	sleep 0.1
 	kill -"$sig" "$rec"
 	set +e; wait "$rec"; got=$?; set -e

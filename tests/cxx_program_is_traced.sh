@@ -73,7 +73,7 @@ for cxx in $compilers; do
 	"$T/cxxprog" wait >"$T/wait.out" &
 	w=$!
 	BG_PIDS="$BG_PIDS $w"
-	for _ in $(seq 100); do grep -q ready "$T/wait.out" && break; sleep 0.05; done
+	wait_for 'the program to say ready in wait.out' 'grep -q ready "$T/wait.out"'
 	"$EVTRACE" ls -p "$w" -f printk >"$T/ls"
 	expect_grep 'format: "never %d\\n"' "$T/ls" "$cxx: a site that has not run yet"
 	expect_grep '^	function: void never(int)$' "$T/ls" "$cxx: ls -f names a site's function"

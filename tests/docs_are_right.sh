@@ -80,7 +80,7 @@ done
 "$TRACEE" loop 1 >"$T/loop.out" &
 loop=$!
 BG_PIDS="$BG_PIDS $loop"
-for _ in $(seq 100); do grep -q ready "$T/loop.out" && break; sleep 0.05; done
+wait_for 'the program to say ready in loop.out' 'grep -q ready "$T/loop.out"'
 LD_LIBRARY_PATH="$BUILD/engine:$LD_LIBRARY_PATH" "$T/evt_consumer" "$loop" 'printk/tracee' >"$T/consumer.out" 2>"$T/consumer.err" ||
 	{ cat "$T/consumer.err" >&2; fail "evt_consumer(3)'s example failed"; }
 kill "$loop"

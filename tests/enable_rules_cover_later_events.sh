@@ -28,10 +28,10 @@ expect_eq "$(state "$c" printk/tracee)" 0 "a process started after disable"
 "$TRACEE" wait-dlopen "$PLUGIN" >"$T/d.out" 2>"$T/d.err" &
 d=$!
 BG_PIDS="$BG_PIDS $d"
-for _ in $(seq 100); do grep -q ready "$T/d.out" && break; sleep 0.05; done
+wait_for 'the program to say ready in d.out' 'grep -q ready "$T/d.out"'
 "$EVTRACE" enable -p "$d" printk/
 kill -USR1 "$d"
-for _ in $(seq 100); do grep -q loaded "$T/d.out" && break; sleep 0.05; done
+wait_for 'grep -q loaded d.out' 'grep -q loaded "$T/d.out"'
 grep -q loaded "$T/d.out" || fail "the library did not load"
 expect_eq "$(state "$d" printk/libtest_plugin.so)" 1 "a library loaded after enable -p"
 start_waiter

@@ -39,7 +39,7 @@ AS_EXEC=exec as evt-alice "$EVTRACE_U" mount "$T/amnt" 2>"$T/amount.err" &
 amount=$!
 BG_PIDS="$BG_PIDS $amount"
 MOUNTS="$MOUNTS $T/amnt"
-for _ in $(seq 100); do as evt-alice test -e "$T/amnt/README" && break; sleep 0.05; done
+wait_for 'as evt-alice test -e amnt/README' 'as evt-alice test -e "$T/amnt/README"'
 as evt-alice test -e "$T/amnt/README" || fail "alice cannot mount: $(cat "$T/amount.err")"
 expect_eq "$(as evt-alice cat "$T/amnt/proc/$plain/events/$alive/enable")" 0 "alice reads her mount"
 expect_eq "$(AS_USER="as evt-alice" write_errno "$T/amnt/events/$alive/enable" 1)" OK "alice switches through her mount"

@@ -15,7 +15,7 @@ mount_events "$M"
 start_paced() {
 	"$TRACEE" paced "$1" "$2" "$3" >"$T/paced.out" &
 	PACED=$!
-	for _ in $(seq 200); do [ -e "$M/proc/$PACED/events/$burst/enable" ] && break; sleep 0.01; done
+	wait_for 'M/proc/PACED/events/burst/enable to appear' '[ -e "$M/proc/$PACED/events/$burst/enable" ]'
 	echo 1 >"$M/proc/$PACED/events/$burst/enable" || fail "cannot switch the burst site on"
 }
 # Prints "<events> <lost>" of pid $1 in the files given after it, and
@@ -60,7 +60,7 @@ settle() {
 "$EVTRACE" stream >/dev/null 2>&1 &
 stream=$!
 BG_PIDS="$BG_PIDS $stream"
-sleep 0.3
+wait_for "the stream to hold the default collection" "slot_held 0"
 cat "$M/trace_pipe" >/dev/null 2>"$T/busy.err" && fail "trace_pipe opened while stream held it"
 expect_grep "Device or resource busy" "$T/busy.err" "trace_pipe beside stream"
 kill -TERM "$stream"
@@ -95,7 +95,6 @@ first_read=$GOT first_lost=$LOST
 kill -STOP "$r1" "$r2"
 start_paced 1000000 3000 300
 wait "$PACED" || fail "the program failed"
-sleep 0.5
 kill -CONT "$r1" "$r2"
 settle "$PACED" 1000000
 expect_eq "$((GOT + LOST))" 1000000 "events read + lost with stopped readers ($GOT + $LOST)"
@@ -105,7 +104,7 @@ stopped_read=$GOT stopped_lost=$LOST
 # A reader killed while it waits: the others and the mount go on.
 cat "$M/trace_pipe" >/dev/null &
 r3=$!
-sleep 0.3
+wait_for "the reader to have trace_pipe open" "reading_pipe $r3"
 kill -9 "$r3"
 wait "$r3" 2>/dev/null || true
 start_paced 100 10 200
@@ -126,11 +125,11 @@ wait "$MOUNT_PID" || fail "evtrace mount exited $?: $(cat "$T/mount.err")"
 mount_events "$M"
 cat "$M/trace_pipe" >/dev/null 2>"$T/r4.err" &
 r4=$!
-sleep 0.3
+wait_for "the reader to have trace_pipe open" "reading_pipe $r4"
 kill -9 "$MOUNT_PID"
-for _ in $(seq 100); do running "$r4" || break; sleep 0.05; done
+wait_for 'r4 to end' '! running "$r4"'
 running "$r4" && fail "a reader still waits 5 s after its mount was killed"
 wait "$r4" && fail "the reader of a killed mount saw a clean end"
-for _ in $(seq 100); do mountpoint -q "$M" || break; sleep 0.05; done
+wait_for 'the mount to go' '! mountpoint -q "$M"'
 mountpoint -q "$M" && fail "a killed mount stays mounted"
 echo "ok: two readers ($n1 + $n2 lines, $first_read read, $first_lost lost), stopped readers ($stopped_read read, $stopped_lost lost), busy, EAGAIN, clean end, killed mount"

@@ -82,7 +82,7 @@ mkfifo "$T/hold"	# typed waits until its input ends: with the test
 "$TYPED" wait <"$T/hold" >"$T/typed.out" &
 BG_PIDS="$BG_PIDS $!"
 exec 9>"$T/hold"
-for _ in $(seq 100); do [ -d "$M/events/stable/typed_small" ] && break; sleep 0.02; done
+wait_for '[ -d M/events/stable/typed_small ]' '[ -d "$M/events/stable/typed_small" ]'
 [ -d "$M/events/stable/typed_small" ] || fail "a stable event did not show"
 typed=$(ls "$M/proc" | grep -vx "$p")
 "$EVTRACE" format -p "$typed" stable/typed_small >"$T/fmt"
@@ -93,7 +93,7 @@ expect_grep "field:number	type:uint32_t	size:32" "$T/fsfmt" "the stable format's
 # Per process: proc/<pid>/events switches that process alone.
 start_waiter
 p2=$WAIT_PID
-for _ in $(seq 100); do [ -d "$M/proc/$p2" ] && break; sleep 0.02; done
+wait_for '[ -d M/proc/p2 ]' '[ -d "$M/proc/$p2" ]'
 [ -d "$M/proc/$p2" ] || fail "a new process did not show in proc/"
 echo 1 >"$M/proc/$p/events/$other/enable"
 expect_eq "$(cat "$M/proc/$p/events/$other/enable")" 1 "on in the one process"
@@ -116,11 +116,11 @@ echo 1 >"$M/events/printk/enable"
 "$TRACEE" wait-dlopen "$PLUGIN" >"$T/late.out" 2>"$T/late.err" &
 late=$!
 BG_PIDS="$BG_PIDS $late"
-for _ in $(seq 100); do grep -q ready "$T/late.out" && break; sleep 0.02; done
-for _ in $(seq 100); do [ -d "$M/proc/$late/events/$alive" ] && break; sleep 0.02; done
+wait_for 'the program to say ready in late.out' 'grep -q ready "$T/late.out"'
+wait_for '[ -d M/proc/late/events/alive ]' '[ -d "$M/proc/$late/events/$alive" ]'
 expect_eq "$(cat "$M/proc/$late/events/$alive/enable")" 1 "a process started later"
 kill -USR1 "$late"
-for _ in $(seq 100); do grep -q loaded "$T/late.out" && break; sleep 0.02; done
+wait_for 'grep -q loaded late.out' 'grep -q loaded "$T/late.out"'
 plugin=""
 for _ in $(seq 100); do
 	plugin=$(grep '^printk/.*plugin\.c/' "$M/available_events" | head -1 || true)
@@ -136,15 +136,15 @@ echo 0 >"$M/events/printk/enable"
 "$TRACEE" wait-unload "$PLUGIN" >"$T/unload.out" 2>"$T/unload.err" &
 unload=$!
 BG_PIDS="$BG_PIDS $unload"
-for _ in $(seq 100); do grep -q ready "$T/unload.out" && break; sleep 0.02; done
+wait_for 'the program to say ready in unload.out' 'grep -q ready "$T/unload.out"'
 plugin_dir=$M/proc/$unload/events/${plugin%/*}
-for _ in $(seq 100); do [ -d "$plugin_dir" ] && break; sleep 0.02; done
+wait_for '[ -d plugin_dir ]' '[ -d "$plugin_dir" ]'
 [ -d "$plugin_dir" ] || fail "the loaded library's events did not show"
 kill -USR1 "$unload"
-for _ in $(seq 100); do grep -q closed "$T/unload.out" && break; sleep 0.002; done
+wait_for 'grep -q closed unload.out' 'grep -q closed "$T/unload.out"'
 grep -q closed "$T/unload.out" || fail "the library was not unloaded"
 start_ns=$(date +%s%N)
-for _ in $(seq 200); do [ -d "$plugin_dir" ] || break; sleep 0.005; done
+wait_for 'not: [ -d plugin_dir ]' '! [ -d "$plugin_dir" ]'
 unload_ms=$((($(date +%s%N) - start_ns) / 1000000))
 [ -d "$plugin_dir" ] && fail "an unloaded library's events stay in the tree"
 [ "$unload_ms" -le 300 ] || fail "an unloaded library's events stayed $unload_ms ms"
@@ -186,7 +186,7 @@ fi
 # open directory reads as gone, within 100 ms of its end (+ slack).
 start_waiter
 doomed=$WAIT_PID
-for _ in $(seq 100); do [ -d "$M/proc/$doomed/events" ] && break; sleep 0.02; done
+wait_for '[ -d M/proc/doomed/events ]' '[ -d "$M/proc/$doomed/events" ]'
 python3 - "$M/proc/$doomed/events" "$doomed" >"$T/gone" <<'PY' || fail "$(cat "$T/gone")"
 import os, signal, sys, time
 d, pid = sys.argv[1], int(sys.argv[2])
@@ -237,6 +237,6 @@ MOUNTS="$MOUNTS $M"
 sleep 0.3	# it keeps serving
 expect_eq "$(cat "$M/events/$alive/enable")" 1 "served from the background"
 fusermount3 -u "$M"
-for _ in $(seq 40); do running "$daemon" || break; sleep 0.05; done
+wait_for 'daemon to end' '! running "$daemon"'
 running "$daemon" && fail "the background mount still runs after fusermount3 -u"
 echo "ok: walk-through, formats, bad writes, per-process views, later events, unload ($unload_ms ms), exit ($ms ms)"

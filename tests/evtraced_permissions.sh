@@ -119,8 +119,7 @@ consumer=$!
 BG_PIDS="$BG_PIDS $consumer"
 wait_on "$app" typed/all
 feed app 3 8
-for _ in $(seq 100); do [ "$(grep -c '^typed/all ' "$T/consume.out")" = 3 ] && break; sleep 0.05; done
-sleep 0.1
+wait_for "bob's consumer to read 3 events" "[ \$(grep -c '^typed/all ' '$T/consume.out') = 3 ]"
 kill "$consumer"
 expect_eq "$(head -1 "$T/consume.out")" "added 1" "bob's consumer added typed/all"
 expect_grep "^typed/all id=$TYPED_ID pid=$app " "$T/consume.out" "the id bob's consumer reads"
@@ -298,7 +297,7 @@ BG_PIDS="$BG_PIDS $recorder $consumer"
 wait_on "$app" typed/all
 for _ in $(seq 100); do grep -q '^added 1$' "$T/consume.out" && break; sleep 0.05; done
 feed app 4 18
-sleep 0.3
+wait_for "bob's consumer to read the 4 events" "[ \$(grep -c '^typed/all ' '$T/consume.out') = 4 ]"
 kill -9 "$DAEMON"
 set +e; wait "$recorder"; got=$?; set -e
 expect_eq "$got" 1 "bob's record when the daemon died"

@@ -132,7 +132,7 @@ expect_eq "$got" 1 "bob without a daemon"
 expect_eq "$(cat "$T/err")" "evtrace: ls: only root may read the kernel's events in tracefs; others ask evtraced, and none is running ($SOCK: No such file or directory); start it as root with 'evtrace daemon' or 'systemctl start evtraced.socket'" "bob told"
 "$EVTRACE" daemon --socket "$SOCK" 2>"$T/daemon.log" &
 BG_PIDS="$BG_PIDS $!"
-for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.05; done
+wait_for 'the daemon socket' '[ -S "$SOCK" ]'
 bob "$EVTRACE_U" ls kernel/sched/sched_switch >"$T/out" 2>"$T/err" || fail "bob's ls through the daemon: $(cat "$T/err")"
 expect_eq "$(cat "$T/out")" "0 kernel/sched/sched_switch" "bob's ls through the daemon"
 bob "$EVTRACE_U" format kernel/sched/sched_process_exec >"$T/out" 2>"$T/err" || fail "bob's format: $(cat "$T/err")"

@@ -50,7 +50,7 @@ BG_PIDS="$BG_PIDS $loop"
 exec 8>"$T/in"
 "$EVTRACE" count -p "$loop" -e "$OPENAT" 2>"$T/p" &
 counter=$!
-sleep 0.3
+wait_for "count's perf counters" "ls -l /proc/$counter/fd 2>/dev/null | grep -q perf_event"
 echo 7 >&8
 for _ in $(seq 100); do grep -q 'done 7' "$T/loop.out" && break; sleep 0.05; done
 kill -INT "$counter"
@@ -89,7 +89,7 @@ expect_eq "$got" 1 "bob without a daemon"
 expect_eq "$(cat "$T/err")" "evtrace: count: kernel events: tracefs is root's, and evtraced, which lists them to anyone, is not running ($SOCK: No such file or directory)" "bob told"
 "$EVTRACE" daemon --socket "$SOCK" 2>"$T/daemon.log" &
 BG_PIDS="$BG_PIDS $!"
-for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.05; done
+wait_for 'the daemon socket' '[ -S "$SOCK" ]'
 "$EVTRACE" ls --ids kernel/syscalls/sys_enter_openat >"$T/ids"
 expect_eq "$(cat "$T/ids")" "0 $OPENAT id=$(cat "$TR/events/syscalls/sys_enter_openat/id")" "ls --ids: the kernel's tracepoint id"
 echo 2 >/proc/sys/kernel/perf_event_paranoid

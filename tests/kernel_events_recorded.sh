@@ -99,7 +99,7 @@ exec 8>"$T/in"
 	-e kernel/sched/sched_process_fork 2>"$T/rec-p" &
 recorder=$!
 # Its trace directory is made once its kernel events are open.
-for _ in $(seq 200); do [ -f "$T/tr-p/metadata" ] && break; sleep 0.05; done
+wait_for 'tr-p/metadata to appear' '[ -f "$T/tr-p/metadata" ]'
 echo 1 >&8
 echo 2 >&8
 for _ in $(seq 100); do grep -q 'done 2' "$T/loop.out" && break; sleep 0.05; done
@@ -132,7 +132,7 @@ expect_grep "discarded $lost_n events\|discarded [0-9]* events" "$T/bt.err" "bab
 # events of a traced process started after the recording, until ^C.
 "$EVTRACE" record -a -o "$T/tr-a" -e kernel/sched/sched_process_exec -e "$before" 2>"$T/rec-a" &
 recorder=$!
-for _ in $(seq 200); do [ -f "$T/tr-a/metadata" ] && break; sleep 0.05; done
+wait_for 'tr-a/metadata to appear' '[ -f "$T/tr-a/metadata" ]'
 /bin/true evtrace-all-cpus
 "$TRACEE" syscalls 2 >/dev/null
 sleep 0.2
@@ -209,7 +209,7 @@ expect_eq "$st" 1 "bob without a daemon"
 expect_eq "$(cat "$T/err")" "evtrace: record: kernel events: tracefs is root's, and evtraced, which lists them to anyone, is not running ($SOCK: No such file or directory)" "bob told"
 "$EVTRACE" daemon --socket "$SOCK" 2>"$T/daemon.log" &
 BG_PIDS="$BG_PIDS $!"
-for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.05; done
+wait_for 'the daemon socket' '[ -S "$SOCK" ]'
 bob "$EVTRACE_U" format --tracefs "$ENTER" >"$T/bob.format" || fail "bob's format --tracefs"
 cat "$TR/events/syscalls/sys_enter_getppid/format" >"$T/tracefs.format"	# (tracefs says size 0)
 expect_eq "$(cat "$T/bob.format")" "$(cat "$T/tracefs.format")" "format --tracefs: the file as tracefs has it"

@@ -48,8 +48,15 @@ wait_for() {
 # Whether an engine holds collection slot $1 of the run directory (0: a
 # reader of the default collection).
 slot_held() {
-	[ -e "$EVTRACE_RUNDIR/slot-$1.lock" ] &&
-		! flock -n -s "$EVTRACE_RUNDIR/slot-$1.lock" true 2>/dev/null
+	held_in "$EVTRACE_RUNDIR" "$1"
+}
+# The same in run directory $1, for slot $2.
+held_in() {
+	[ -e "$1/slot-$2.lock" ] && ! flock -n -s "$1/slot-$2.lock" true 2>/dev/null
+}
+# Whether process $1 has an events filesystem's trace_pipe open.
+reading_pipe() {
+	ls -l "/proc/$1/fd" 2>/dev/null | grep -q '/trace_pipe$'
 }
 # Whether the engine of pid $2 (a stream, a recording) has its collection
 # in process $1.

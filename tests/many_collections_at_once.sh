@@ -27,7 +27,6 @@ for _ in $(seq 100); do
 	sleep 0.05
 done
 expect_eq "$(grep -c '^# collection slot [1-7]: pid [0-9]*, evtrace stream -e ' "$T/ls")" 7 "seven collections named"
-sleep 0.3
 expect_status 1 "$EVTRACE" stream -p "$p" -e "$alive"
 expect_grep "stream: $EVTRACE_RUNDIR: all 7 collection slots are in use (slot 1: pid [0-9]*, evtrace stream -e " "$T/err" "ninth collection refused"
 for k in 2 3 4 5 6 7; do

@@ -33,7 +33,7 @@ case $thp in
 *)
 	"$MANY_SITES" 0 wait >"$T/wait.out" &
 	BG_PIDS="$BG_PIDS $!"
-	for _ in $(seq 100); do grep -q ready "$T/wait.out" && break; sleep 0.05; done
+	wait_for 'the program to say ready in wait.out' 'grep -q ready "$T/wait.out"'
 	pid=$(sed -n 's/^ready //p' "$T/wait.out")
 	[ -n "$pid" ] || fail "many_sites 0 wait did not start"
 	huge=$(sed -n 's/^AnonHugePages: *\([0-9]*\) kB/\1/p' "/proc/$pid/smaps_rollup")

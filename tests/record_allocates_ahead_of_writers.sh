@@ -14,7 +14,7 @@ allocated() {
 		"$TRACEE" burst-wait "$1" >"$T/out" 2>"$T/rec.err" &
 	rec=$!
 	BG_PIDS="$BG_PIDS $rec"
-	for _ in $(seq 100); do grep -q ready "$T/out" && break; sleep 0.05; done
+	wait_for 'the program to say ready in out' 'grep -q ready "$T/out"'
 	pid=$(sed -n 's/^ready //p' "$T/out")
 	[ -n "$pid" ] || fail "tracee burst-wait $1 did not start: $(cat "$T/rec.err")"
 	ctl=$(ls "$EVTRACE_RUNDIR/$pid"-*.ctl)

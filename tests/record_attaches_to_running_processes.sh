@@ -7,13 +7,13 @@
 "$TRACEE" loop 4 >"$T/loop.out" 2>"$T/loop.err" &
 P=$!
 BG_PIDS="$BG_PIDS $P"
-for _ in $(seq 100); do grep -q ready "$T/loop.out" && break; sleep 0.05; done
+wait_for 'the program to say ready in loop.out' 'grep -q ready "$T/loop.out"'
 grep -q ready "$T/loop.out" || fail "tracee loop did not start"
 site=$(tracee_event "loop t=")
 for n in 1 2; do
 	"$EVTRACE" record -p "$P" -o "$T/tr$n" 2>"$T/rec$n.err" &
 	rec=$!
-	sleep 0.6
+	wait_for "the recording's collection" "collection_in $P $rec"
 	# While it records, the event is on in its collection, not the
 	# default one, and ls says whose collection that is.
 	if [ $n = 1 ]; then
@@ -41,9 +41,9 @@ running "$P" || fail "the process did not survive being attached to"
 # The processes exit: the recording ends by itself, with their events.
 "$EVTRACE" record -p "$P" -o "$T/tr3" 2>"$T/rec3.err" &
 rec=$!
-sleep 0.4
+wait_for "the recording's collection" "collection_in $P $rec"
 kill -TERM "$P"
-for _ in $(seq 100); do running "$rec" || break; sleep 0.05; done
+wait_for 'rec to end' '! running "$rec"'
 running "$rec" && fail "record -p did not end when its process exited"
 wait "$rec" || fail "record -p exited $? after its process exited"
 "$EVTRACE" report "$T/tr3" >"$T/report3"
@@ -60,7 +60,7 @@ expect_grep "record: -p and a command to run exclude each other" "$T/err" "-p an
 "$TRACEE" loop 2 >"$T/loop2.out" 2>/dev/null &
 P=$!
 BG_PIDS="$BG_PIDS $P"
-for _ in $(seq 100); do grep -q ready "$T/loop2.out" && break; sleep 0.05; done
+wait_for 'the program to say ready in loop2.out' 'grep -q ready "$T/loop2.out"'
 "$EVTRACE" record -p "$P" -e ftrace/print -e printk/nosuch -o "$T/tr4" 2>"$T/rec4.err" &
 rec=$!
 for _ in $(seq 100); do "$EVTRACE" ls -p "$P" | grep -q '^# collection slot' && break; sleep 0.05; done
@@ -71,7 +71,6 @@ slot=$("$EVTRACE" ls -p "$P" | sed -n 's/^# collection slot \([0-9]\): pid '"$re
 expect_eq "$("$EVTRACE" ls -p "$P" "$site" | tail -1)" "0 $site" "before enable --collection"
 "$EVTRACE" enable --collection "$slot" "$site"
 expect_eq "$("$EVTRACE" ls -p "$P" "$site" | tail -1)" "0 $site [$slot]" "after enable --collection"
-sleep 0.3
 expect_status 1 "$EVTRACE" disable --collection "$slot" printk/
 expect_grep "disable: collection slot $slot has no pattern 'printk/' (it has: ftrace/print printk/nosuch $site); disable takes back what enable or -e turned on" "$T/err" "disable of what it does not have"
 "$EVTRACE" disable --collection "$slot" "$site"
@@ -79,7 +78,7 @@ expect_eq "$("$EVTRACE" ls -p "$P" "$site" | tail -1)" "0 $site" "after disable 
 # A request that is not one is answered with an error, and harms nothing.
 printf 'nonsense\n' >"$EVTRACE_RUNDIR/slot-$slot.req.1-1.tmp"
 mv "$EVTRACE_RUNDIR/slot-$slot.req.1-1.tmp" "$EVTRACE_RUNDIR/slot-$slot.req.1-1"
-for _ in $(seq 100); do [ -e "$EVTRACE_RUNDIR/slot-$slot.ans.1-1" ] && break; sleep 0.02; done
+wait_for 'EVTRACE_RUNDIR/slot-slot.ans.1-1 to appear' '[ -e "$EVTRACE_RUNDIR/slot-$slot.ans.1-1" ]'
 expect_eq "$(cat "$EVTRACE_RUNDIR/slot-$slot.ans.1-1" 2>/dev/null)" \
 	"error a request that is not 'enable PATTERN' or 'disable PATTERN'" "answer to a bad request"
 rm -f "$EVTRACE_RUNDIR/slot-$slot.ans.1-1"
@@ -93,7 +92,7 @@ expect_grep "enable: collection slot $slot: no engine holds it" "$T/err" "a slot
 # request does not stay behind.
 flock "$EVTRACE_RUNDIR/slot-6.lock" sleep 4 &
 BG_PIDS="$BG_PIDS $!"
-sleep 0.2
+wait_for "the planted lock of slot 6" "slot_held 6"
 expect_status 1 "$EVTRACE" enable --collection 6 "$site"
 expect_grep "enable: collection slot 6: its engine did not answer in 2 s" "$T/err" "an engine that does not answer"
 ls "$EVTRACE_RUNDIR" | grep -q '^slot-6\.req\.' && fail "the unanswered request stayed"
@@ -108,7 +107,7 @@ kill -TERM "$P"
 "$TRACEE" loop 2 >"$T/loop3.out" 2>/dev/null &
 P=$!
 BG_PIDS="$BG_PIDS $P"
-for _ in $(seq 100); do grep -q ready "$T/loop3.out" && break; sleep 0.05; done
+wait_for 'the program to say ready in loop3.out' 'grep -q ready "$T/loop3.out"'
 "$EVTRACE" record -p "$P" --packet-size 16384 --packets 2 -o "$T/tr5" 2>/dev/null &
 rec=$!
 for _ in $(seq 100); do "$EVTRACE" ls -p "$P" | grep -q '^# collection slot' && break; sleep 0.05; done

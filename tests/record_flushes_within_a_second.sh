@@ -25,7 +25,7 @@ PY
 "$EVTRACE" record -o "$T/tr" -- "$TRACEE" wait >"$T/w.out" 2>"$T/rec.err" &
 rec=$!
 BG_PIDS="$BG_PIDS $rec"
-for _ in $(seq 100); do grep -q ready "$T/w.out" 2>/dev/null && break; sleep 0.05; done
+wait_for 'the program to say ready in w.out' 'grep -q ready "$T/w.out" 2>/dev/null'
 pid=$(sed -n 's/^ready //p' "$T/w.out")
 BG_PIDS="$BG_PIDS $pid"
 sleep 1.5

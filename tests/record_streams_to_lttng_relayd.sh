@@ -231,9 +231,9 @@ wait "$RELAYD" 2>/dev/null || true
 REC=$!
 for _ in $(seq 200); do grep -q '^tried' "$T/l.out" && break; sleep 0.05; done
 grep -q '^tried 200000$' "$T/l.out" || fail "the program under the late relay did not end"
-sleep 0.3
+wait_for "record to find no relay" "grep -q 'Connection refused' '$T/l.err'"
 start_relay
-for _ in $(seq 300); do ls -d "$T"/relay/hostL/late-* >/dev/null 2>&1 && break; sleep 0.05; done
+wait_for 'ls -d relay/hostL/late-* >/dev/null 2>&1' 'ls -d "$T"/relay/hostL/late-* >/dev/null 2>&1'
 touch "$T/go"
 wait $REC || { cat "$T/l.err" >&2; fail "record failed with a late relay"; }
 expect_grep "Connection refused; recording on, trying again" "$T/l.err" "the refusal said"

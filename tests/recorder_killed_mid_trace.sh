@@ -30,12 +30,12 @@ left=$(ls "$EVTRACE_RUNDIR" | grep -E '\.ctl$|\.rules$' || true)
 # and the next recording sweeps them.
 "$EVTRACE" record --packet-size 16384 --packets 2 -o "$T/tr3" -- "$TRACEE" loop 1 >"$T/loop.out" 2>/dev/null &
 rec=$!
-for _ in $(seq 100); do grep -q ready "$T/loop.out" 2>/dev/null && break; sleep 0.05; done
+wait_for 'the program to say ready in loop.out' 'grep -q ready "$T/loop.out" 2>/dev/null'
 pid=$(sed -n 's/^ready //p' "$T/loop.out")
 kill -9 "$rec"
 kill -9 "$pid"
 wait "$rec" 2>/dev/null || true
-for _ in $(seq 100); do running "$pid" || break; sleep 0.05; done
+wait_for 'pid to end' '! running "$pid"'
 ls "$EVTRACE_RUNDIR" | grep -q "^$pid-.*\.ctl$" || fail "expected the killed program's control file left behind"
 ls "$EVTRACE_RUNDIR" | grep -q '\.rules$' || fail "expected the killed recorder's rules left behind"
 "$EVTRACE" record -o "$T/tr4" -- true 2>/dev/null

@@ -21,7 +21,7 @@ kill_recorder() {
 rec=$!
 kill_recorder "$rec"
 pid=$(basename "$ctl" | cut -d- -f1)
-for _ in $(seq 200); do running "$pid" || break; sleep 0.05; done
+wait_for 'pid to end' '! running "$pid"'
 expect_grep "^tried 20000$" "$T/paced.out" "the program ran on without its recorder"
 "$EVTRACE" recover -o "$T/rec1" "$ctl" 2>"$T/err" || fail "recover by control file: $(cat "$T/err")"
 expect_grep "^evtrace: recover: 2 packets, [0-9]* bytes of pid $pid written to $T/rec1; [1-9][0-9]* events lost$" "$T/err" "recover's summary"
@@ -37,7 +37,7 @@ kill_recorder "$rec"
 pid=$(basename "$ctl" | cut -d- -f1)
 sleep 0.3	# it writes on, into the buffers nobody reads
 kill -SEGV "$pid"
-for _ in $(seq 100); do running "$pid" || break; sleep 0.05; done
+wait_for 'pid to end' '! running "$pid"'
 running "$pid" && fail "the program did not crash"
 "$EVTRACE" recover -o "$T/rec2" "$pid" 2>"$T/err" || fail "recover by pid: $(cat "$T/err")"
 "$EVTRACE" report "$T/rec2" >"$T/report2"
@@ -51,7 +51,7 @@ expect_grep "evtrace: recover: pid $pid: no" "$T/err" "recovered twice"
 "$EVTRACE" record -o "$T/alive" -- "$TRACEE" loop 1 >"$T/loop2.out" 2>/dev/null &
 rec=$!
 BG_PIDS="$BG_PIDS $rec"
-for _ in $(seq 100); do grep -q ready "$T/loop2.out" 2>/dev/null && break; sleep 0.05; done
+wait_for 'the program to say ready in loop2.out' 'grep -q ready "$T/loop2.out" 2>/dev/null'
 live=$(sed -n 's/^ready //p' "$T/loop2.out")
 expect_status 1 "$EVTRACE" recover -o "$T/no" "$live"
 expect_grep "evtrace: recover: pid $live: no buffers left by a recorder that is gone (a running recorder reads its own" "$T/err" "a running recorder"
@@ -72,7 +72,7 @@ rec=$!
 kill_recorder "$rec"
 pid=$(basename "$ctl" | cut -d- -f1)
 kill -9 "$pid"
-for _ in $(seq 100); do running "$pid" || break; sleep 0.05; done
+wait_for 'pid to end' '! running "$pid"'
 "$EVTRACE" record -o "$T/other" -- true >/dev/null 2>&1
 expect_status 1 "$EVTRACE" recover -o "$T/rec4" "$pid"
 expect_grep "evtrace: recover: pid $pid: no control file" "$T/err" "after another engine started"

@@ -38,7 +38,7 @@ python3 "$CHECK" seq "$T/report" "$T/bt" 2 100
 "$TRACEE" wait >"$T/rw.out" 2>&1 &
 rw=$!
 BG_PIDS="$BG_PIDS $rw"
-for _ in $(seq 100); do grep -q ready "$T/rw.out" && break; sleep 0.05; done
+wait_for 'the program to say ready in rw.out' 'grep -q ready "$T/rw.out"'
 rctl=$(ls /dev/shm/evtrace-0/$rw-*.ctl)
 if as_user evt-alice ls /dev/shm/evtrace-0 >/dev/null 2>&1; then fail "alice lists root's run directory"; fi
 if as_user evt-alice touch /dev/shm/evtrace-0/slot-1.lock 2>/dev/null; then fail "alice planted a slot lock in root's run directory"; fi
@@ -71,7 +71,7 @@ expect_eq "$(ls -A /dev/shm/evtrace-0)" "" "files root left in alice's directory
 "$TRACEE" wait >"$T/rw.out" 2>"$T/err" &
 rw=$!
 BG_PIDS="$BG_PIDS $rw"
-for _ in $(seq 100); do grep -q ready "$T/rw.out" && break; sleep 0.05; done
+wait_for 'the program to say ready in rw.out' 'grep -q ready "$T/rw.out"'
 "$EVTRACE" ls >"$T/ls" 2>"$T/err" || fail "root's ls beside a squatted run directory: $(cat "$T/err")"
 expect_grep "^# pid $rw (tracee)" "$T/ls" "root's ls finds its program in the fallback"
 kill "$rw"
@@ -141,16 +141,16 @@ expect_grep "EVTRACE_COLLECTION '../evtrace-0/x': not a file name in the run dir
 # stream works afterwards.
 as_user evt-alice "$TRACEE_U" wait >"$T/waiter.out" &
 BG_PIDS="$BG_PIDS $!"
-for _ in $(seq 100); do grep -q ready "$T/waiter.out" && break; sleep 0.05; done
+wait_for 'the program to say ready in waiter.out' 'grep -q ready "$T/waiter.out"'
 wpid=$(pgrep -u evt-alice -f 'tracee wait' | head -1)
 EVTRACE_RUNDIR=$ARUN "$EVTRACE" stream -p "$wpid" >"$T/s1" 2>&1 &
 s1=$!
-sleep 0.3
+wait_for "root's stream to hold alice's default collection" "held_in $ARUN 0"
 kill -INT "$s1"; wait "$s1" || fail "root's stream of alice's process failed: $(cat "$T/s1")"
 expect_eq "$(stat -c %U "$ARUN/slot-0.lock")" evt-alice "owner of the slot lock root's stream made"
 as_user evt-alice "$EVTRACE_U" stream -p "$wpid" >"$T/s2" 2>&1 &
 s2=$!
-sleep 0.3
+wait_for "alice's stream to hold her default collection" "held_in $ARUN 0"
 # (a background job's shell ignores SIGINT: signal the stream itself)
 pkill -INT -u evt-alice -f 'evtrace stream'; wait "$s2" || fail "alice's stream after root's failed: $(cat "$T/s2")"
 expect_grep "^# 0 events, 0 lost" "$T/s2" "alice's stream ran"

@@ -39,7 +39,7 @@ PY
 	-- "$TRACEE" loop 2 >"$T/loop.out" 2>"$T/rec.err" &
 rec=$!
 BG_PIDS="$BG_PIDS $rec"
-for _ in $(seq 100); do grep -q ready "$T/loop.out" 2>/dev/null && break; sleep 0.05; done
+wait_for 'the program to say ready in loop.out' 'grep -q ready "$T/loop.out" 2>/dev/null'
 pid=$(sed -n 's/^ready //p' "$T/loop.out")
 [ -n "$pid" ] || fail "the program did not start"
 BG_PIDS="$BG_PIDS $pid"
@@ -80,7 +80,7 @@ expect_grep "evtrace: snapshot: the run directory: no control file in\|evtrace: 
 "$EVTRACE" record -o "$T/discard" -- "$TRACEE" loop 1 >"$T/loop2.out" 2>/dev/null &
 rec=$!
 BG_PIDS="$BG_PIDS $rec"
-for _ in $(seq 100); do grep -q ready "$T/loop2.out" 2>/dev/null && break; sleep 0.05; done
+wait_for 'the program to say ready in loop2.out' 'grep -q ready "$T/loop2.out" 2>/dev/null'
 pid2=$(sed -n 's/^ready //p' "$T/loop2.out")
 expect_status 1 "$EVTRACE" snapshot -o "$T/none" -p "$pid2"
 expect_grep "evtrace: snapshot: pid $pid2: no running --overwrite recording (a snapshot is of a flight recorder" "$T/err" "a discard-mode recording"

@@ -41,7 +41,7 @@ mkfifo "$T/fifo"
 "$TYPED" wait <"$T/fifo" >"$T/w.out" &
 BG_PIDS="$BG_PIDS $!"
 exec 3>"$T/fifo"
-for _ in $(seq 100); do grep -q ready "$T/w.out" && break; sleep 0.05; done
+wait_for 'the program to say ready in w.out' 'grep -q ready "$T/w.out"'
 "$EVTRACE" format stable/typed_small >"$T/fmt"
 printf '\tfield:number\ttype:uint32_t\tsize:32\talign:4\tsigned:0;\n\tfield:narrow\ttype:char\tsize:8\talign:1\tsigned:1;\n\tstring:label\ttype:char\tsize:8\talign:1\tsigned:1;\n' >"$T/fmt.want"
 diff -u "$T/fmt.want" "$T/fmt" || fail "format of the stable event"

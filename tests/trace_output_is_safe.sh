@@ -99,7 +99,7 @@ fi
 "$EVTRACE" record -o "$T/gone" -- "$TRACEE" paced 3000 3 0 >"$T/prog.out" 2>"$T/rec.err" &
 rec=$!
 BG_PIDS="$BG_PIDS $rec"
-for _ in $(seq 100); do [ -f "$T/gone/metadata" ] && break; sleep 0.02; done
+wait_for 'gone/metadata to appear' '[ -f "$T/gone/metadata" ]'
 # (the recorder may make a file between rm's reading and its rmdir: again)
 for _ in $(seq 20); do rm -rf "$T/gone" 2>/dev/null && break; done
 [ ! -e "$T/gone" ] || fail "could not remove the trace directory under the recorder"
