@@ -19,7 +19,7 @@
 #include <evtrace/consumer.h>
 
 #include "collection.h"
-#include "consumer_remote.h"
+#include "evtraced_client.h"
 #include "kernel_events.h"
 #include "layout.h"
 #include "live_stream.h"

@@ -12,7 +12,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
-#include "consumer_remote.h"
+#include "evtraced_client.h"
 #include "kernel_events.h"
 #include "pattern.h"
 

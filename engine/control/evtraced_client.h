@@ -1,9 +1,10 @@
 /*
- * consumer_remote.h - a consumer of another user's process, served by
- * evtraced (daemon/serve_consumer.c): each call a request and its answer.
+ * evtraced_client.h - the engine as a client of evtraced: a consumer of
+ * another user's process, and the kernel's events as the daemon lists
+ * them (daemon/serve_consumer.c): each call a request and its answer.
  */
-#ifndef EVT_ENGINE_CONSUMER_REMOTE_H
-#define EVT_ENGINE_CONSUMER_REMOTE_H
+#ifndef EVT_ENGINE_EVTRACED_CLIENT_H
+#define EVT_ENGINE_EVTRACED_CLIENT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /*
- * consumer_remote.c - the client half of a consumer session with
- * evtraced.
+ * evtraced_client.c - the client half of a session with evtraced (see
+ * evtraced_client.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "consumer_remote.h"
+#include "evtraced_client.h"
 #include "process_info.h"
 
 /* A frame may take this long to come: a read of many records is many. */
