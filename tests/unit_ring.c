@@ -87,10 +87,12 @@ static bool answer(struct writer *w, const char *want)
 	return !strcmp(line, want);
 }
 
+static int stop(struct writer *w);
+
 /* Starts the writer in a run directory of its own, and makes slot mode
  * ours in it with every event on. */
-static int start(struct writer *w, const char *prog, uint32_t mode,
-		 uint32_t block_us)
+static int start_writer(struct writer *w, const char *prog, uint32_t mode,
+			uint32_t block_us)
 {
 	int in[2], out[2];
 	char env_dir[96], err[512];
@@ -137,6 +139,17 @@ static int start(struct writer *w, const char *prog, uint32_t mode,
 		evt_ctl_set_enable(w->c, id, w->slot, true);
 	CHECK(w->c->nevents == 3);	/* ftrace/print and its two sites */
 	return 0;
+}
+
+/* start_writer(), or a failed check and nothing left behind. */
+static int start(struct writer *w, const char *prog, uint32_t mode,
+		 uint32_t block_us)
+{
+	if (!start_writer(w, prog, mode, block_us))
+		return 0;
+	CHECK(!"writer started");
+	stop(w);
+	return -1;
 }
 
 static int stop(struct writer *w)
@@ -270,11 +283,8 @@ static void test_wrap(const char *prog)
 	struct timespec t0;
 	const long total = 200000;
 
-	if (start(&w, prog, EVT_MODE_DISCARD, EVT_BLOCK_MAX_US)) {
-		CHECK(!"writer started");
-		stop(&w);
+	if (start(&w, prog, EVT_MODE_DISCARD, EVT_BLOCK_MAX_US))
 		return;
-	}
 	say(&w, "write 0 200000");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (x.next < total && elapsed_ms(&t0) < 20000)
@@ -297,11 +307,8 @@ static void test_loss(const char *prog)
 	long fit;
 	uint64_t lost;
 
-	if (start(&w, prog, EVT_MODE_DISCARD, 0)) {
-		CHECK(!"writer started");
-		stop(&w);
+	if (start(&w, prog, EVT_MODE_DISCARD, 0))
 		return;
-	}
 	say(&w, "write 0 100000");
 	CHECK(answer(&w, "ok"));
 	CHECK(read_ring(&w, &x));
@@ -347,11 +354,8 @@ static void test_crash_and_hostile(const char *prog)
 	struct evt_packet_header *h0;
 	int status;
 
-	if (start(&w, prog, EVT_MODE_DISCARD, 0)) {
-		CHECK(!"writer started");
-		stop(&w);
+	if (start(&w, prog, EVT_MODE_DISCARD, 0))
 		return;
-	}
 	say(&w, "write 0 1000");
 	CHECK(answer(&w, "ok"));
 	say(&w, "crash");
