@@ -39,11 +39,14 @@ demo: all
 		./cli/evtrace abi-check ../abi/stable sched-trace
 
 # Every test once; then, under ASan+UBSan, all but the timing and scale
-# ones (the suite 'slow', tests/meson.build).
+# ones (the suite 'slow', tests/meson.build).  The parallel suite mostly
+# waits on processes: two tests a CPU (the serial and slow ones run alone
+# whatever this says).
+TEST_JOBS ?= $(shell echo $$((2 * $$(nproc))))
 check: all $(ASAN_BUILD)/build.ninja
-	meson test -C $(BUILD) --print-errorlogs
+	meson test -C $(BUILD) --print-errorlogs --num-processes $(TEST_JOBS)
 	ninja -C $(ASAN_BUILD)
-	meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow
+	meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow --num-processes $(TEST_JOBS)
 
 # The suite LOOPS times (default 10), stopping at the first failure: for
 # flakes.
@@ -51,7 +54,7 @@ LOOPS ?= 10
 check-loop: all
 	for i in $$(seq $(LOOPS)); do \
 		echo "check-loop: run $$i of $(LOOPS)"; \
-		meson test -C $(BUILD) --print-errorlogs -q || exit 1; \
+		meson test -C $(BUILD) --print-errorlogs -q --num-processes $(TEST_JOBS) || exit 1; \
 	done
 
 # What packagers build first, with the project's -Werror: meson's release

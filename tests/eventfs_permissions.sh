@@ -123,6 +123,11 @@ pipe_opens() {	# ANSWER WHAT: waits until alice's open of trace_pipe answers so
 	wait_for "$2 to get $1" \
 		"[ \"\$(as evt-alice python3 -c \"\$PIPE_OPEN_PY\" '$M/trace_pipe')\" = $1 ]"
 }
+# Every reader in before the 17th knocks (one that knocked while a
+# reader was still on its way in took its place, and the late one left).
+for p in $(cat "$T/readers"); do
+	wait_for "reader $p to have trace_pipe open" "reading_pipe $p"
+done
 pipe_opens EBUSY "the 17th reader"
 expect_eq "$(as evt-alice timeout 5 cat "$M/events/$alive/enable")" 0 "alice's enable beside 16 waiting readers"
 for p in $(cat "$T/readers"); do kill -9 "$p"; done
