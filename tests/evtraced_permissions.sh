@@ -114,7 +114,8 @@ if grep -q '^1 \|\[' "$T/ls"; then cat "$T/ls" >&2; fail "bob's collections left
 
 # His own tool, on consumer.h, reads through the daemon too: typed/all
 # with its fields, and a refusal for the rest.
-as_bg evt-bob "$T/bin/consume" record "$app" typed/ >"$T/consume.out" 2>&1 &
+: >"$T/consume.out"	# (emptied first: what the last one wrote must not count)
+as_bg evt-bob "$T/bin/consume" record "$app" typed/ >>"$T/consume.out" 2>&1 &
 consumer=$!
 BG_PIDS="$BG_PIDS $consumer"
 wait_on "$app" typed/all
@@ -191,7 +192,8 @@ expect_grep "needs privilege towards the process: $NOBODY" "$T/err" "carol on th
 
 # The daemon stopped (SIGTERM) ends its sessions as their clients would:
 # a consumer's events go off at once, and its tool is told.
-as_bg evt-bob "$T/bin/consume" record "$app" typed/ >"$T/consume.out" 2>&1 &
+: >"$T/consume.out"	# (emptied first: what the last one wrote must not count)
+as_bg evt-bob "$T/bin/consume" record "$app" typed/ >>"$T/consume.out" 2>&1 &
 consumer=$!
 BG_PIDS="$BG_PIDS $consumer"
 wait_on "$app" typed/all
@@ -291,7 +293,8 @@ if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "the stream left typed/all o
 # unharmed, and what was drained stays readable.
 as_bg evt-bob "$T/bin/evtrace" record -p "$app" -e typed/all -o "$T/bob/tr2" 2>"$T/record.err" &
 recorder=$!
-as_bg evt-bob "$T/bin/consume" record "$app" typed/ >"$T/consume.out" 2>&1 &
+: >"$T/consume.out"	# (emptied first: what the last one wrote must not count)
+as_bg evt-bob "$T/bin/consume" record "$app" typed/ >>"$T/consume.out" 2>&1 &
 consumer=$!
 BG_PIDS="$BG_PIDS $recorder $consumer"
 wait_on "$app" typed/all

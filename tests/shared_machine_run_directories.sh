@@ -35,7 +35,8 @@ bt "$T/alice/tr" >"$T/bt"
 python3 "$CHECK" seq "$T/report" "$T/bt" 2 100
 # She cannot reach into root's: not list it, not plant a slot lock, not
 # truncate a control file of a running program of root's.
-"$TRACEE" wait >"$T/rw.out" 2>&1 &
+: >"$T/rw.out"	# (emptied first: what the last one wrote must not count)
+"$TRACEE" wait >>"$T/rw.out" 2>&1 &
 rw=$!
 BG_PIDS="$BG_PIDS $rw"
 wait_for 'the program to say ready in rw.out' 'grep -q ready "$T/rw.out"'
@@ -68,7 +69,8 @@ expect_eq "$(stat -c '%U %a' /run/evtrace-0)" "root 700" "root's fallback run di
 bt "$T/fallback" >"$T/bt"
 python3 "$CHECK" seq "$T/report" "$T/bt" 1 20
 expect_eq "$(ls -A /dev/shm/evtrace-0)" "" "files root left in alice's directory"
-"$TRACEE" wait >"$T/rw.out" 2>"$T/err" &
+: >"$T/rw.out"	# (emptied first: what the last one wrote must not count)
+"$TRACEE" wait >>"$T/rw.out" 2>"$T/err" &
 rw=$!
 BG_PIDS="$BG_PIDS $rw"
 wait_for 'the program to say ready in rw.out' 'grep -q ready "$T/rw.out"'

@@ -70,6 +70,25 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 	return 0;
 }
 /*
+ * The records of a packet just acquired may be of events the process
+ * registered after this pass indexed it (a library dlopen'd meanwhile):
+ * they were registered before the records were written, so the registry
+ * read now has them.  They get their ids and their class (the process may
+ * move to another one) and are described before the packet goes out.
+ */
+static int index_new_events(struct evt_collection *c, struct tracked *t)
+{
+	char why[PATH_MAX + 200];
+
+	if (evt_ctl_refresh(t->ctl, why, sizeof(why)))
+		evt_report("%s", why);
+	if (t->ctl->nevents == t->nindexed)
+		return 0;
+	if (evt__coll_index_events(c, t))
+		return snprintf(c->err, sizeof(c->err), "out of memory"), -1;
+	return evt__coll_flush_index(c, c->err, sizeof(c->err));
+}
+/*
  * Writes packet p (read and checked by the ring reader): the header from
  * a patched copy, the records straight from shared memory, which the
  * writer does not touch until the packet is handed back.  An open packet
@@ -92,6 +111,9 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 
 	if (t->ctl->shrank)
 		return 0;	/* read as zeroes: evt__coll_drain() reports it */
+	if (index_new_events(c, t))
+		return -1;
+	x.cls = t->cls;		/* (it may have moved) */
 	if (p->open) {	/* close it in the copy */
 		h.content_size = (uint64_t)content * 8;
 		h.timestamp_end = evt_clock_now(c->clock_kind, &cpu);

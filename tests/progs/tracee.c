@@ -201,15 +201,15 @@ static int mode_dlopen(const char *lib)
 
 /* Children that load different libraries after a fork: child k of 4
  * loads libs[k / 2] and writes its event after one of the main program's. */
-static int mode_fork_dlopen(const char *const libs[2])
+static int mode_fork_dlopen(const char *const libs[2], int rounds)
 {
-	pid_t child[4];
+	pid_t child;
 	int k;
 
-	for (k = 0; k < 4; k++) {
-		child[k] = fork();
-		if (child[k] == 0) {
-			void *h = dlopen(libs[k / 2], RTLD_NOW);
+	for (k = 0; k < 4 * rounds; k++) {
+		child = fork();
+		if (child == 0) {
+			void *h = dlopen(libs[k % 4 / 2], RTLD_NOW);
 
 			trace_printk("forked child %d\n", k);
 			if (!h) {
@@ -219,10 +219,10 @@ static int mode_fork_dlopen(const char *const libs[2])
 			((void (*)(int))dlsym(h, "plugin_run"))(k);
 			_exit(0);
 		}
-		waitpid(child[k], NULL, 0);
+		waitpid(child, NULL, 0);
 	}
-	trace_printk("parent after children %d\n", 4);
-	tried = 9;
+	trace_printk("parent after children %d\n", 4 * rounds);
+	tried = 8 * rounds + 1;
 	return 0;
 }
 
@@ -721,8 +721,9 @@ int main(int argc, char **argv)
 		ret = mode_types();
 	else if (!strcmp(mode, "fork"))
 		ret = mode_fork(argv[0]);
-	else if (!strcmp(mode, "fork-dlopen") && argc == 4)
-		ret = mode_fork_dlopen((const char *const *)argv + 2);
+	else if (!strcmp(mode, "fork-dlopen") && (argc == 4 || argc == 5))
+		ret = mode_fork_dlopen((const char *const *)argv + 2,
+				       argc == 5 ? atoi(argv[4]) : 1);
 	else if (!strcmp(mode, "precision"))
 		ret = mode_precision();
 	else if (!strcmp(mode, "exec-child"))
