@@ -3,10 +3,8 @@
 # syntax (checked against tracefs's own format files by an independent
 # conversion below), and what is not there, not readable or not yet
 # supported says so.  A user who may not read tracefs asks evtraced.
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (tracefs, test users)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
-TR=/sys/kernel/tracing
-mountpoint -q "$TR" || mount -t tracefs nodev "$TR" || fail "cannot mount tracefs"
+need_tracefs "tracefs, test users"
 
 # 1. Every event (what tracefs can switch: ftrace/ is its own), once,
 # with its directories, all off.

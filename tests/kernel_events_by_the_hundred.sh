@@ -2,10 +2,8 @@
 # tracepoints), twice in a row: the second recording finds nothing of the
 # first's held (its perf events are let go of in a child of its own, which
 # keeps nothing else).  A scale test, apart from kernel_events_recorded.
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (tracefs, perf_event_paranoid)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
-TR=/sys/kernel/tracing
-mountpoint -q "$TR" || mount -t tracefs nodev "$TR" || fail "cannot mount tracefs"
+need_tracefs "tracefs, perf_event_paranoid"
 ENTER=kernel/syscalls/sys_enter_getppid
 EXIT=kernel/syscalls/sys_exit_getppid
 for round in 1 2; do

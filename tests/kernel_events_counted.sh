@@ -4,10 +4,8 @@
 # not); exact counts, and the kernel's refusal with the setting named.
 # A user tracefs keeps out gets the events' ids from evtraced and opens
 # the counters as themselves, so that the kernel's own check applies.
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (tracefs, perf_event_paranoid)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
-TR=/sys/kernel/tracing
-mountpoint -q "$TR" || mount -t tracefs nodev "$TR" || fail "cannot mount tracefs"
+need_tracefs "tracefs, perf_event_paranoid"
 OPENAT=kernel/syscalls/sys_enter_openat
 # The count of event $1 in count's output $2.
 count_of() { sed -n "s|^ *\([0-9]*\)      $1\$|\1|p" "$2"; }

@@ -3,10 +3,8 @@
 # with its task; the command's threads and forked children followed; a
 # running untraced process and its children; what a full ring lost
 # counted exactly; babeltrace2 reads it all; the kernel's refusals named.
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (tracefs, perf_event_paranoid)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
-TR=/sys/kernel/tracing
-mountpoint -q "$TR" || mount -t tracefs nodev "$TR" || fail "cannot mount tracefs"
+need_tracefs "tracefs, perf_event_paranoid"
 ENTER=kernel/syscalls/sys_enter_getppid
 EXIT=kernel/syscalls/sys_exit_getppid
 before=$(tracee_event "before getppid")

@@ -54,6 +54,13 @@ slot_held() {
 held_in() {
 	[ -e "$1/slot-$2.lock" ] && ! flock -n -s "$1/slot-$2.lock" true 2>/dev/null
 }
+# Kernel tests: root, with tracefs mounted at $TR; or a skip (77) saying
+# what root is needed for ($1).
+need_tracefs() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root ($1)"; exit 77; }
+	TR=/sys/kernel/tracing
+	mountpoint -q "$TR" || mount -t tracefs nodev "$TR" || fail "cannot mount tracefs"
+}
 # Whether process $1 has an events filesystem's trace_pipe open.
 reading_pipe() {
 	ls -l "/proc/$1/fd" 2>/dev/null | grep -q '/trace_pipe$'

@@ -6,9 +6,13 @@
 
 # kill_recorder REC: kills record -9 once its program's control file is
 # there, and waits until it is gone (a process killed lets go of its slot
-# lock only after unmapping its memory); sets ctl to that file.
+# lock only after unmapping its memory); sets ctl to that file (its own
+# program's: a file an earlier case left may sort first).
 kill_recorder() {
-	ctl=$(first_ctl) || fail "no control file appeared"
+	wait_for "record's program" "pgrep -P $1 >/dev/null"
+	_p=$(pgrep -P "$1" | head -1)
+	wait_for "the control file of pid $_p" "ls '$EVTRACE_RUNDIR'/$_p-*.ctl >/dev/null 2>&1"
+	ctl=$(ls "$EVTRACE_RUNDIR"/"$_p"-*.ctl | head -1)
 	sleep 0.1
 	kill -9 "$1"
 	wait "$1" 2>/dev/null || true

@@ -3,10 +3,8 @@
 # children followed, live; errors by name; the command's exit status;
 # what the rings lost said where and in the total; unprivileged where
 # the kernel allows; a reader that goes away ends it; -o keeps a trace.
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (tracefs, perf_event_paranoid)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
-TR=/sys/kernel/tracing
-mountpoint -q "$TR" || mount -t tracefs nodev "$TR" || fail "cannot mount tracefs"
+need_tracefs "tracefs, perf_event_paranoid"
 
 # 1. Each round of each of three tasks: "before", the call with its
 # result (the parent's pid), "after"; the two threads' parent is evtrace,
