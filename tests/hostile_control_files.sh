@@ -52,6 +52,24 @@ bt "$T/trw" >"$T/bt"
 python3 "$CHECK" count "$T/report" "$T/bt" 200 "burst " >"$T/counts"
 expect_eq "$(cat "$T/counts")" "read 200 lost 0" "events with the waiting word zeroed"
 
+# A packet whose header was broken after it was written: the recorder
+# says which buffer and packet, reads no further in that buffer, and
+# still ends as its command does.
+rm -f "$EVTRACE_RUNDIR"/*.ctl
+"$EVTRACE" record --overwrite -o "$T/trb" -- "$TRACEE" burst-wait 5000 >"$T/bw.out" 2>"$T/recb.err" &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+wait_for "the burst written" "grep -q ready '$T/bw.out'"
+bp=$(sed -n 's/^ready //p' "$T/bw.out")
+expect_eq "$("$SCRIBBLE" "$(ls "$EVTRACE_RUNDIR"/"$bp"-*.ctl)" 0 badpacket)" "broke 1" "packets broken"
+kill -TERM "$bp"
+set +e; wait "$rec"; st=$?; set -e
+expect_eq "$st" 143 "record's status (its command's)"
+expect_eq "$(grep -c "$bp-0.ctl: buffer 0 packet 0: bad packet header; rest of this buffer skipped" "$T/recb.err")" 1 \
+	"the broken packet said once"
+"$EVTRACE" report "$T/trb" >"$T/rb.report" || fail "the trace around a broken packet does not read"
+grep -q ": burst " "$T/rb.report" && fail "events read past a broken packet header"
+
 # Control files with bad headers, as a reader finds them in the run dir.
 mkdir -p "$EVTRACE_RUNDIR"
 start_waiter

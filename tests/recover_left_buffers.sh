@@ -13,7 +13,7 @@ kill_recorder() {
 	_p=$(pgrep -P "$1" | head -1)
 	wait_for "the control file of pid $_p" "ls '$EVTRACE_RUNDIR'/$_p-*.ctl >/dev/null 2>&1"
 	ctl=$(ls "$EVTRACE_RUNDIR"/"$_p"-*.ctl | head -1)
-	sleep 0.1
+	wait_for "the recording's collection in pid $_p" "collection_in $_p $1"
 	kill -9 "$1"
 	wait "$1" 2>/dev/null || true
 }

@@ -384,6 +384,15 @@ static void test_crash_and_hostile(const char *prog)
 		"commit out of bounds");
 	refused(&w, &r.d->produced, sizeof(r.d->produced), 1 + 5 * COUNT,
 		"impossible produced count");
+	/* A geometry past the arena: the buffer is not mapped at all. */
+	{
+		uint32_t count = r.d->packet_count;
+
+		r.d->packet_count = EVT_PACKETS_MAX * 2;
+		CHECK(!evt_ring_map(&r, w.c));
+		r.d->packet_count = count;
+		CHECK(evt_ring_map(&r, w.c));
+	}
 	/* Put back, it reads whole again. */
 	memset(&x, 0, sizeof(x));
 	CHECK(read_ring(&w, &x) && x.next == 1000);

@@ -265,6 +265,16 @@ static int parse_entry(struct evt_ctl *c, uint32_t off, uint32_t limit,
 	return 0;
 }
 
+bool evt_ctl_registry_grew(const struct evt_ctl *c)
+{
+	const struct evt_ctl_header *live = (const void *)c->base;
+
+	/* Pairs with the writer's release of registry_used. */
+	return !c->registry_bad && !c->shrank &&
+	       __atomic_load_n(&live->registry_used, __ATOMIC_ACQUIRE) !=
+	       c->registry_parsed;
+}
+
 int evt_ctl_refresh(struct evt_ctl *c, char *err, size_t err_size)
 {
 	struct evt_ctl_header *live = (struct evt_ctl_header *)c->base;

@@ -60,6 +60,8 @@ int evt_ctl_open(const struct evt_rundir *rd, const char *name,
 void evt_ctl_close(struct evt_ctl *c);
 /* Parses entries added since the last call.  0, or -1 with err set. */
 int evt_ctl_refresh(struct evt_ctl *c, char *err, size_t err_size);
+/* Whether the process appended to its registry since the last refresh. */
+bool evt_ctl_registry_grew(const struct evt_ctl *c);
 /* The group the process opted into (evt_trace_allow_group), read now, or
  * EVT_NO_GROUP. */
 uint32_t evt_ctl_optin_gid(const struct evt_ctl *c);

@@ -80,6 +80,8 @@ static int index_new_events(struct evt_collection *c, struct tracked *t)
 {
 	char why[PATH_MAX + 200];
 
+	if (!evt_ctl_registry_grew(t->ctl) && t->ctl->nevents == t->nindexed)
+		return 0;	/* the usual case: one load */
 	if (evt_ctl_refresh(t->ctl, why, sizeof(why)))
 		evt_report("%s", why);
 	if (t->ctl->nevents == t->nindexed)
@@ -105,15 +107,16 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 	struct evt_packet_header h = p->h, out;
 	const uint8_t *pkt = p->data;
 	uint32_t content = p->end;
-	off_t before = st->size;
 	struct evt_piece pc;
 	uint16_t cpu;
+	off_t before;
 
 	if (t->ctl->shrank)
 		return 0;	/* read as zeroes: evt__coll_drain() reports it */
 	if (index_new_events(c, t))
 		return -1;
-	x.cls = t->cls;		/* (it may have moved) */
+	x.cls = t->cls;		/* (it may have moved, to new files) */
+	before = st->size;
 	if (p->open) {	/* close it in the copy */
 		h.content_size = (uint64_t)content * 8;
 		h.timestamp_end = evt_clock_now(c->clock_kind, &cpu);

@@ -36,9 +36,9 @@
 
 struct cursor {
 	uint32_t epoch;
-	uint64_t seq;
-	uint32_t off;		/* 0: not inside the packet yet */
-	uint64_t discarded;
+	/* packet, offset in it (0: not inside it yet), lost count told:
+	 * what the default slot's next reader goes on from */
+	struct evt_ring_place at;
 	uint64_t last_ts;	/* of the last record or packet read */
 	struct evt_hdr_state hs;	/* the packet's records read so far */
 	uint32_t skip_to;	/* records before it were read by another */
@@ -299,7 +299,7 @@ static void push(struct evt_live_stream *s, const struct evt_live_event *e)
 static void broken(const struct evt_ctl *c, uint32_t i, struct cursor *cur,
 		   const char *why)
 {
-	evt_ring_report(c, i, cur->seq, why);
+	evt_ring_report(c, i, cur->at.seq, why);
 	cur->broken = true;
 }
 
@@ -310,15 +310,8 @@ static void broken(const struct evt_ctl *c, uint32_t i, struct cursor *cur,
  */
 static void resume(const struct evt_ring *r, struct cursor *cur)
 {
-	struct evt_ring_place at;
-
-	evt_ring_resume(r, &at);
-	cur->seq = at.seq;
-	if (at.off) {
-		cur->off = at.off;	/* checked against the packet */
-		cur->resumed = true;
-		cur->discarded = at.discarded;
-	}
+	evt_ring_resume(r, &cur->at);	/* its off checked against the packet */
+	cur->resumed = cur->at.off != 0;
 }
 
 /*
@@ -333,18 +326,18 @@ static void report_drops(struct evt_live_stream *s, const struct evt_ctl *c,
 	uint64_t dropped = evt_ring_lost(r);
 	struct evt_live_event e = { .pid = c->h.pid };
 
-	if (dropped <= cur->discarded)
+	if (dropped <= cur->at.discarded)
 		return;
 	e.tid = __atomic_load_n(&d->tid, __ATOMIC_RELAXED);
 	e.timestamp = cur->last_ts;
 	e.monotonic_ns = evt_clock_to_monotonic_ns(&s->clock, cur->last_ts);
-	e.lost = dropped - cur->discarded;
+	e.lost = dropped - cur->at.discarded;
 	if (cur->comm[0])
 		memcpy(e.comm, cur->comm, sizeof(e.comm));
 	else
 		memcpy(e.comm, d->comm, 16);
 	push(s, &e);
-	cur->discarded = dropped;
+	cur->at.discarded = dropped;
 }
 
 /* Reads buffer i of w from its cursor up to what is committed. */
@@ -379,11 +372,11 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 	}
 	for (;;) {
 		produced = evt_ring_produced(&ring);
-		if (cur->seq > produced) {
+		if (cur->at.seq > produced) {
 			broken(c, i, cur, "impossible produced count");
 			return;
 		}
-		switch (evt_ring_packet(&ring, cur->seq, produced, &p, &why)) {
+		switch (evt_ring_packet(&ring, cur->at.seq, produced, &p, &why)) {
 		case EVT_RING_BROKEN:
 			broken(c, i, cur, why);
 			return;
@@ -398,39 +391,39 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 		h = p.h;
 		pkt = p.data;
 		end = p.end;
-		if (cur->off == 0 || !cur->comm[0]) {	/* (resumed inside it) */
+		if (cur->at.off == 0 || !cur->comm[0]) {	/* (resumed inside it) */
 			memcpy(cur->comm, h.comm, 16);
 			cur->comm[16] = '\0';
 		}
-		if (cur->off == 0) {
+		if (cur->at.off == 0) {
 			cur->last_ts = h.timestamp_begin;
-			if (h.events_discarded > cur->discarded) {
+			if (h.events_discarded > cur->at.discarded) {
 				struct evt_live_event e = {
 					.monotonic_ns = evt_clock_to_monotonic_ns(&s->clock,
 										  h.timestamp_begin),
 					.timestamp = h.timestamp_begin,
 					.pid = h.pid, .tid = h.tid,
-					.lost = h.events_discarded - cur->discarded,
+					.lost = h.events_discarded - cur->at.discarded,
 				};
 				memcpy(e.comm, cur->comm, sizeof(e.comm));
 				push(s, &e);
-				cur->discarded = h.events_discarded;
+				cur->at.discarded = h.events_discarded;
 			}
-			cur->off = sizeof(h);
+			cur->at.off = sizeof(h);
 			cur->skip_to = 0;
 			evt_hdr_reset(&cur->hs);
 		} else if (cur->resumed) {
 			/* Compact headers read on from the packet's start. */
-			cur->skip_to = cur->off;
-			cur->off = sizeof(h);
+			cur->skip_to = cur->at.off;
+			cur->at.off = sizeof(h);
 			cur->resumed = false;
 			evt_hdr_reset(&cur->hs);
 		}
-		while (cur->off < end) {
+		while (cur->at.off < end) {
 			struct evt_record r;
 			const struct evt_ctl_event *ev;
 
-			if (evt_record_header(pkt + cur->off, end - cur->off,
+			if (evt_record_header(pkt + cur->at.off, end - cur->at.off,
 					      &cur->hs, &r)) {
 				broken(c, i, cur, "truncated record");
 				return;
@@ -439,12 +432,12 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 				evt_ctl_refresh(c, text, sizeof(text));
 			if (r.id >= c->nevents ||
 			    evt_record_payload(&r, &c->events[r.id].layout,
-					       end - cur->off)) {
+					       end - cur->at.off)) {
 				broken(c, i, cur, "record of an unknown event or past its packet");
 				return;
 			}
 			ev = &c->events[r.id];
-			int len = cur->off < cur->skip_to ? -1 :
+			int len = cur->at.off < cur->skip_to ? -1 :
 				  evt_record_render(&r, &ev->layout, ev->format,
 						    text, sizeof(text));
 
@@ -466,7 +459,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 				memcpy(e.comm, cur->comm, sizeof(e.comm));
 				push(s, &e);
 			}
-			cur->off += r.header_bytes + r.payload_size;
+			cur->at.off += r.header_bytes + r.payload_size;
 			cur->last_ts = r.timestamp;
 		}
 		if (p.open) {
@@ -476,13 +469,13 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 			 * back to the process for another thread. */
 			if (ring.exited && !w->dead &&
 			    evt_ring_packet(&ring, produced, produced, &p, &why) ==
-			    EVT_RING_PACKET && cur->off >= p.end)
+			    EVT_RING_PACKET && cur->at.off >= p.end)
 				evt_ring_free(&ring);
 			return;
 		}
-		cur->seq++;
-		cur->off = 0;
-		evt_ring_hand_back(&ring, cur->seq);
+		cur->at.seq++;
+		cur->at.off = 0;
+		evt_ring_hand_back(&ring, cur->at.seq);
 	}
 }
 
@@ -592,10 +585,7 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 			if (!s->slot && w->cursors[i].epoch &&
 			    !w->cursors[i].broken && !w->ctl->shrank)
 				evt_ring_leave(&w->ctl->tbufs[i], w->cursors[i].epoch,
-					       &(struct evt_ring_place){
-						       w->cursors[i].seq,
-						       w->cursors[i].off,
-						       w->cursors[i].discarded });
+					       &w->cursors[i].at);
 		}
 	}
 	if (s->npend)

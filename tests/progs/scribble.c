@@ -6,10 +6,13 @@
  *   scribble FILE MILLISECONDS waiting
  *   scribble FILE MILLISECONDS truncate
  *   scribble FILE 0 cut
+ *   scribble FILE 0 badpacket
  * The second form only keeps zeroing every slot's futex word "waiting", as
  * a process that wants its recorder awake all the time would.  The third
  * flips the file's size between a page and its full size, every 100 us,
  * under everyone who maps it; the fourth cuts it to a page and leaves it.
+ * The fifth breaks the magic of the first packet of every buffer in use,
+ * once, and says how many it broke.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -68,6 +71,19 @@ int main(int argc, char **argv)
 		return perror("mmap"), 1;
 	memcpy(&header, base, sizeof(header));	/* it scribbles the original */
 	h = &header;
+	if (!strcmp(argv[3], "badpacket")) {
+		struct evt_ctl_tbuf *d = (struct evt_ctl_tbuf *)(base + h->tbufs_off);
+		unsigned i, broken = 0;
+
+		for (i = 0; i < h->tbufs_used && i < h->max_tbufs; i++)
+			if (d[i].state != EVT_TBUF_FREE &&
+			    d[i].offset + sizeof(uint32_t) <= (uint64_t)st.st_size) {
+				memset(base + d[i].offset, 0xee, sizeof(uint32_t));
+				broken++;
+			}
+		printf("broke %u\n", broken);
+		return 0;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
 		uint64_t r = rnd(&seed), v = wild(&seed);
