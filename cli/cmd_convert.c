@@ -3,7 +3,9 @@
  * now chrome-json, the Trace Event format that Perfetto UI,
  * chrome://tracing and Speedscope open: a track per thread, named
  * comm-tid and grouped by process, each event an instant on it with its
- * message and fields as args, each loss a marker.
+ * message and fields as args, each loss a marker; spans as slices on
+ * their thread's track, async spans on tracks of their own, counters on
+ * their process's counter tracks.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +19,8 @@
 
 #include "cli.h"
 #include "report_output.h"
+#include "span_kind.h"
+#include "span_pairs.h"
 
 /* Threads and processes named so far: open addressing on pid:tid, a
  * process as tid 0. */
@@ -60,6 +64,7 @@ static int first_time(struct named *s, uint64_t key)
 struct chrome {
 	FILE *f;
 	struct named named;
+	struct evt_span_pairs *pairs;
 	bool started, any, out_of_memory;
 	int64_t start_ns;
 };
@@ -102,14 +107,81 @@ static int name_track(struct chrome *c, const struct evt_trace_item *it)
 	return 0;
 }
 
-/* "ts":US.FFF, a valid JSON number also for a time before the first
+/* "key":US.FFF, a valid JSON number also for a time before the first
  * item's (a corrupt timestamp). */
-static void put_ts(FILE *f, int64_t ns)
+static void put_us(FILE *f, const char *key, int64_t ns)
 {
 	uint64_t mag = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
 
-	fprintf(f, "\"ts\":%s%" PRIu64 ".%03u", ns < 0 ? "-" : "", mag / 1000,
-		(unsigned)(mag % 1000));
+	fprintf(f, "\"%s\":%s%" PRIu64 ".%03u", key, ns < 0 ? "-" : "",
+		mag / 1000, (unsigned)(mag % 1000));
+}
+
+static void put_ts(FILE *f, int64_t ns)
+{
+	put_us(f, "ts", ns);
+}
+
+/* A counter's value on its process's counter track. */
+static void counter(struct chrome *c, const struct evt_trace_item *it)
+{
+	struct evt_span_head h;
+	const char *name = strchr(it->event->path, '/') + 1;
+	char v[64];
+
+	if (evt_span_head_read(&it->event->layout, it->payload, it->payload_size, &h))
+		return;
+	separator(c);
+	fputs("{\"name\":", c->f);
+	report_json_string(c->f, name, strlen(name));
+	fputs(",\"cat\":\"counter\",\"ph\":\"C\",", c->f);
+	put_ts(c->f, it->monotonic_ns - c->start_ns);
+	if (h.real)	/* JSON has no NaN or infinity: null */
+		snprintf(v, sizeof(v), h.real_value == h.real_value &&
+			 h.real_value - h.real_value == 0 ? "%.17g" : "null",
+			 h.real_value);
+	else
+		snprintf(v, sizeof(v), "%" PRId64, h.int_value);
+	fprintf(c->f, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
+		",\"args\":{\"value\":%s}}", it->pid, it->tid, v);
+}
+
+/* A span as a complete event (X), one that never ended as a begin (B),
+ * an async span as a begin and maybe an end (b, e); an end without its
+ * begin starts at the trace's start.  The state says which. */
+static int slice(const struct evt_slice *s, void *ctx)
+{
+	struct chrome *c = ctx;
+	const struct evt_slice_point *at = s->begin.seen ? &s->begin : &s->end;
+	int64_t from = s->begin.seen ? s->begin.monotonic_ns - c->start_ns : 0;
+	int pass, passes = s->async && s->end.seen ? 2 : 1;
+
+	for (pass = 0; pass < passes; pass++) {
+		const struct evt_slice_point *pt = pass ? &s->end : at;
+
+		separator(c);
+		fputs("{\"name\":", c->f);
+		report_json_string(c->f, s->name, strlen(s->name));
+		fprintf(c->f, ",\"cat\":\"%s\",\"ph\":\"%s\",",
+			s->async ? "async" : "span",
+			s->async ? (pass ? "e" : "b") : s->end.seen ? "X" : "B");
+		put_ts(c->f, pass ? s->end.monotonic_ns - c->start_ns : from);
+		if (!s->async && s->end.seen) {
+			fputc(',', c->f);
+			put_us(c->f, "dur", s->end.monotonic_ns - c->start_ns - from);
+		}
+		if (s->async)
+			fprintf(c->f, ",\"id\":\"0x%" PRIx64 "\"", s->async_id);
+		fprintf(c->f, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
+			",\"args\":{\"state\":\"%s\"", pt->pid, pt->tid,
+			evt_slice_state_name(s->state));
+		if (s->args && !pass) {
+			fputs(",\"message\":", c->f);
+			report_json_string(c->f, s->args, strlen(s->args));
+		}
+		fputs("}}", c->f);
+	}
+	return 0;
 }
 
 static int add(const struct evt_trace_item *it, void *ctx)
@@ -129,6 +201,14 @@ static int add(const struct evt_trace_item *it, void *ctx)
 	if (name_track(c, it))
 		return c->out_of_memory = true, 1;
 	ns = it->monotonic_ns - c->start_ns;
+	if (it->kind == EVT_ITEM_EVENT && it->event->layout.kind == EVT_KIND_COUNTER) {
+		counter(c, it);
+		return 0;
+	}
+	if (evt_span_pairs_feed(c->pairs, it))
+		return c->out_of_memory = true, 1;
+	if (it->kind == EVT_ITEM_EVENT && evt_kind_is_span(it->event->layout.kind))
+		return 0;	/* shown as slices */
 	separator(c);
 	fputs("{\"name\":", c->f);
 	if (it->kind == EVT_ITEM_LOST) {
@@ -203,12 +283,19 @@ int cmd_convert(int argc, char **argv)
 	c.f = out && strcmp(out, "-") ? fopen(out, "we") : stdout;
 	if (!c.f)
 		return cli_error("convert", "%s: %s", out, strerror(errno));
+	c.pairs = evt_span_pairs_new(slice, &c);
+	if (!c.pairs) {
+		cli_error("convert", "out of memory");
+		goto out;
+	}
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"evtrace\"},"
 	      "\"traceEvents\":[", c.f);
 	if (evt_trace_read(dir, add, &c, &st, err, sizeof(err))) {
 		cli_error("convert", "%s", err);
 		goto out;
 	}
+	if (evt_span_pairs_finish(c.pairs))
+		c.out_of_memory = true;
 	if (c.out_of_memory) {
 		cli_error("convert", "out of memory");
 		goto out;
@@ -228,6 +315,7 @@ out:
 	if (c.f && c.f != stdout && fclose(c.f) && !ret)
 		ret = cli_error("convert", "%s: %s", out, strerror(errno));
 	free(c.named.keys);
+	evt_span_pairs_free(c.pairs);
 	/* No half file left looking whole; never a device or a FIFO. */
 	if (!whole && out && strcmp(out, "-") && c.f && !stat(out, &st_out) &&
 	    S_ISREG(st_out.st_mode))

@@ -21,6 +21,7 @@
 #include "protocol.h"
 #include "default_switch.h"
 #include "rules_files.h"
+#include "span_kind.h"
 #include "requests.h"
 #include "slots.h"
 #include "tree.h"
@@ -258,6 +259,10 @@ static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 		char flags[64];
 
 		printf("%c %s", e->refused ? '0' : n->state, n->path);
+		if (evt_kind_is_span(e->layout.kind))
+			printf(" (%s)", e->layout.kind == EVT_KIND_SPAN ? "span" :
+			       e->layout.kind == EVT_KIND_ASYNC ? "async span" :
+			       "counter");
 		print_collections(c, n->event);
 		if (show->ids)
 			printf(" id=%" PRIu32, evt_event_ids_public(show->ids,

@@ -103,7 +103,9 @@ static const struct command commands[] = {
 	  "                         Perfetto UI, chrome://tracing and Speedscope\n"
 	  "                         open: a track per thread (comm-tid), grouped by\n"
 	  "                         process; events as instants with their message\n"
-	  "                         and fields; losses as \"lost events\" markers\n"
+	  "                         and fields; spans as slices with their state,\n"
+	  "                         async spans, counters; losses as \"lost events\"\n"
+	  "                         markers\n"
 	  "  -o, --output FILE      where to write it (removed again on failure)\n\n"
 	  "Exits 1 when part of the trace could not be read (said on stderr).\n" },
 	{ "snapshot", cmd_snapshot, "snapshot [-o DIR] [-p PID | --collection N]",

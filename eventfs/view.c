@@ -331,7 +331,7 @@ static int build(struct evt_view *v, struct evt_view_tree *t)
 		for (k = 0; k < c->nevents; k++) {
 			const struct evt_ctl_event *e = &c->events[k];
 
-			if (e->unloaded)
+			if (e->unloaded || e->rider)	/* a rider is its switch */
 				continue;
 			paths[t->nrefs] = e->path;
 			t->refs[t->nrefs].ctl = c;

@@ -10,6 +10,7 @@
 #include "layout.h"
 #include "quote.h"
 #include "record_header.h"
+#include "span_kind.h"
 
 static const char prologue[] =
 	"/* CTF 1.8 */\n\n"
@@ -141,10 +142,12 @@ static void write_format_attribute(FILE *f, const char *format)
 	fputs(";\n", f);
 }
 
-static void write_printk_fields(FILE *f, const struct evt_event_layout *l)
+/* The arguments of the printk format, stored from types[arg] on. */
+static void write_printk_fields(FILE *f, const struct evt_event_layout *l,
+				unsigned arg)
 {
 	const struct evt_printk_format *p = &l->printk;
-	unsigned i, arg = 0;
+	unsigned i;
 
 	for (i = 0; i < p->nspecs; i++) {
 		if (p->specs[i].star_width)
@@ -157,6 +160,20 @@ static void write_printk_fields(FILE *f, const struct evt_event_layout *l)
 	}
 }
 
+/* A span's head (layout.h), then its arguments as a printk event's. */
+static void write_span_fields(FILE *f, const struct evt_event_layout *l)
+{
+	if (l->kind == EVT_KIND_COUNTER) {
+		fprintf(f, "\t\t%s value;\n", ctf_type(l->types[0]));
+		return;
+	}
+	fprintf(f, "\t\tenum : uint8_t { begin = %u, end = %u } phase;\n",
+		EVT_SPAN_BEGIN, EVT_SPAN_END);
+	if (l->kind == EVT_KIND_ASYNC)
+		fputs("\t\tuint64_t id;\n", f);
+	write_printk_fields(f, l, l->head);
+}
+
 static void write_event(FILE *f, const struct evt_event_desc *e)
 {
 	fputs("event {\n\tname = ", f);
@@ -167,8 +184,10 @@ static void write_event(FILE *f, const struct evt_event_desc *e)
 	fputs("\tfields := struct {\n", f);
 	if (evt_event_kind_is_typed(e->layout.kind))
 		evt_event_format_write_ctf(f, &e->layout.typed);
+	else if (evt_kind_is_span(e->layout.kind))
+		write_span_fields(f, &e->layout);
 	else
-		write_printk_fields(f, &e->layout);
+		write_printk_fields(f, &e->layout, 0);
 	fputs("\t};\n};\n\n", f);
 }
 

@@ -197,6 +197,25 @@ enum evt_event_kind {
 	EVT_KIND_STABLE = 4,		/* the same, a view of event parent */
 	EVT_KIND_KERNEL = 5,		/* a kernel tracepoint, typed: only in
 					 * traces, never in a registry */
+	/*
+	 * Spans and counters (span.h): the event span/<name>, async/<name>
+	 * or counter/<name> is the switch every site of that name reads.
+	 * Its records store a fixed head (EVT_SPAN_HEAD_*: the phase, the
+	 * async id, the counter's value), and its format is "".  A site
+	 * whose records store more (printf-style arguments after the head,
+	 * a counter of doubles) has an event of its own, a rider: its
+	 * parent is the switch, its path the switch's and "@" and its
+	 * format (or "@double"), and readers show it by the switch's path.
+	 */
+	EVT_KIND_SPAN = 6,		/* head: u8 phase */
+	EVT_KIND_ASYNC = 7,		/* head: u8 phase, u64 id */
+	EVT_KIND_COUNTER = 8,		/* head: i64 value, or a double */
+};
+
+/* The phase of a span record, its first byte. */
+enum evt_span_phase {
+	EVT_SPAN_BEGIN = 1,
+	EVT_SPAN_END = 2,
 };
 
 /*

@@ -1,11 +1,46 @@
 /*
  * record.c - decode records (see record.h).
  */
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "layout.h"
 #include "record.h"
+#include "span_kind.h"
+
+/* A span's or counter's: its head (span_kind.h), then the arguments of
+ * its format. */
+static int span_layout_load(struct evt_event_layout *l, unsigned kind,
+			    const char *format, const uint8_t *types,
+			    unsigned nargs, char *why, size_t why_size)
+{
+	uint8_t head[2];
+	bool real = kind == EVT_KIND_COUNTER && nargs == 1 &&
+		    types[0] == EVT_ARG_DOUBLE;
+	unsigned n = evt_span_head(kind, real, head);
+	char err[256];
+
+	if (nargs < n || nargs > EVT_PRINTK_MAX_ARGS || memcmp(types, head, n)) {
+		snprintf(why, why_size, "argument types disagree with the kind");
+		return -1;
+	}
+	if (evt_printk_parse(format, &l->printk, err, sizeof(err))) {
+		snprintf(why, why_size, "format: %s", err);
+		return -1;
+	}
+	if ((kind == EVT_KIND_COUNTER && *format) || l->printk.nargs != nargs - n ||
+	    memcmp(l->printk.arg_types, types + n, nargs - n)) {
+		snprintf(why, why_size, "argument types disagree with the format");
+		return -1;
+	}
+	l->nargs = (uint8_t)nargs;
+	l->head = (uint8_t)n;
+	memcpy(l->types, types, nargs);
+	return 0;
+}
 
 int evt_event_layout_load(struct evt_event_layout *l, unsigned kind,
 			  const char *format, const uint8_t *types,
@@ -39,6 +74,9 @@ int evt_event_layout_load(struct evt_event_layout *l, unsigned kind,
 		}
 		l->nargs = (uint8_t)nargs;
 		memcpy(l->types, types, nargs);
+	} else if (evt_kind_is_span(kind)) {
+		if (span_layout_load(l, kind, format, types, nargs, why, why_size))
+			return -1;
 	} else {
 		snprintf(why, why_size, "unknown event kind %u", kind);
 		return -1;
@@ -117,6 +155,79 @@ int evt_record_payload(struct evt_record *r, const struct evt_event_layout *l,
 	return 0;
 }
 
+/* The shortest text of v that reads back as v. */
+static int real_text(char *out, size_t size, double v)
+{
+	int p, n = 0;
+
+	for (p = 1; p <= 17; p++) {
+		n = snprintf(out, size, "%.*g", p, v);
+		if (n < 0 || (size_t)n >= size || strtod(out, NULL) == v || v != v)
+			break;
+	}
+	return n;
+}
+
+/* "begin", "end", "begin 42" (async), "begin: message", a counter's value. */
+static int span_render(const struct evt_record *r,
+		       const struct evt_event_layout *l, const char *format,
+		       char *out, size_t out_size)
+{
+	struct evt_span_head h;
+	size_t len = 0, at, done;
+	int n;
+
+	if (evt_span_head_read(l, r->payload, r->payload_size, &h))
+		return -1;
+	if (l->kind == EVT_KIND_COUNTER)
+		return h.real ? real_text(out, out_size, h.real_value) :
+		       snprintf(out, out_size, "%" PRId64, h.int_value);
+	n = h.phase == EVT_SPAN_BEGIN ? snprintf(out, out_size, "begin") :
+	    h.phase == EVT_SPAN_END ? snprintf(out, out_size, "end") :
+	    snprintf(out, out_size, "phase %u", h.phase);
+	if (n >= 0 && l->kind == EVT_KIND_ASYNC)
+		n += snprintf(out + n, out_size - (size_t)n, " %" PRIu64, h.id);
+	if (n < 0 || (size_t)n + 3 >= out_size)
+		return -1;
+	if (!*format)
+		return n;
+	at = (size_t)n;
+	memcpy(out + at, ": ", 3);
+	at += 2;
+	if (evt_printk_render(format, &l->printk, r->payload + h.bytes,
+			      r->payload_size - h.bytes, out + at, out_size - at,
+			      &len) < 0)
+		return -1;
+	done = at + len;
+	return (int)done;
+}
+
+int evt_span_head_read(const struct evt_event_layout *l, const uint8_t *p,
+		       size_t size, struct evt_span_head *h)
+{
+	memset(h, 0, sizeof(*h));
+	if (!evt_kind_is_span(l->kind))
+		return -1;
+	if (l->kind == EVT_KIND_COUNTER) {
+		if (size < 8)
+			return -1;
+		h->real = l->types[0] == EVT_ARG_DOUBLE;
+		if (h->real)
+			memcpy(&h->real_value, p, 8);
+		else
+			memcpy(&h->int_value, p, 8);
+		h->bytes = 8;
+		return 0;
+	}
+	h->bytes = l->kind == EVT_KIND_ASYNC ? 9 : 1;
+	if (size < h->bytes)
+		return -1;
+	h->phase = p[0];
+	if (l->kind == EVT_KIND_ASYNC)
+		memcpy(&h->id, p + 1, 8);
+	return 0;
+}
+
 int evt_record_render(const struct evt_record *r,
 		      const struct evt_event_layout *l, const char *format,
 		      char *out, size_t out_size)
@@ -127,6 +238,8 @@ int evt_record_render(const struct evt_record *r,
 		return evt_event_format_render(&l->typed, r->payload,
 					       r->payload_size, out, out_size) < 0 ?
 		       -1 : (int)strlen(out);
+	if (evt_kind_is_span(l->kind))
+		return span_render(r, l, format, out, out_size);
 	return evt_printk_render(format, &l->printk, r->payload,
 				 r->payload_size, out, out_size, &len) < 0 ?
 	       -1 : (int)len;

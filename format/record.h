@@ -9,6 +9,7 @@
 #ifndef EVT_FORMAT_RECORD_H
 #define EVT_FORMAT_RECORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,7 +29,8 @@ struct evt_record {
 /* An event's payload layout, parsed from its kind and format. */
 struct evt_event_layout {
 	uint16_t kind;			/* enum evt_event_kind */
-	uint8_t nargs;			/* printk: stored argument types */
+	uint8_t nargs;			/* printk, spans: stored argument types */
+	uint8_t head;			/* spans: of them, the head's (layout.h) */
 	uint8_t types[EVT_PRINTK_MAX_ARGS];
 	struct evt_printk_format printk;
 	struct evt_event_format typed;	/* owned; typed and stable kinds */
@@ -42,6 +44,21 @@ int evt_event_layout_load(struct evt_event_layout *l, unsigned kind,
 			  const char *format, const uint8_t *types,
 			  unsigned nargs, char *why, size_t why_size);
 void evt_event_layout_free(struct evt_event_layout *l);
+/* The head of a span's or counter's record (layout.h). */
+struct evt_span_head {
+	uint8_t phase;			/* enum evt_span_phase */
+	bool real;			/* a counter of doubles */
+	uint64_t id;			/* async */
+	int64_t int_value;		/* counters */
+	double real_value;
+	unsigned bytes;			/* the head's; the arguments follow */
+};
+
+/* Reads the head of a span's or counter's payload p (size bytes): 0, or
+ * -1 when l is of another kind or p too short. */
+int evt_span_head_read(const struct evt_event_layout *l, const uint8_t *p,
+		       size_t size, struct evt_span_head *h);
+
 static inline int evt_event_kind_is_typed(unsigned kind)
 {
 	return kind == EVT_KIND_TYPED || kind == EVT_KIND_STABLE ||

@@ -28,6 +28,7 @@
 #include "pattern.h"
 #include "rundir.h"
 #include "runtime.h"
+#include "span_kind.h"
 #include "shm_guard.h"
 
 struct evt__process evt__proc = {
@@ -529,7 +530,8 @@ static uint32_t add_locked(const char *path, const char *format,
 		e = &evt__proc.events[found];
 		/* A typed event defined alike by several modules is one
 		 * event; a printk site's path is its own while loaded. */
-		if ((!e->loaded || kind == EVT_KIND_TYPED || kind == EVT_KIND_STABLE) &&
+		if ((!e->loaded || kind == EVT_KIND_TYPED || kind == EVT_KIND_STABLE ||
+		     evt_kind_is_span(kind)) &&
 		    e->kind == kind && e->parent == parent &&
 		    !strcmp(e->format, format) && e->loaded < UINT16_MAX) {
 			if (!e->loaded++)
@@ -561,7 +563,8 @@ static uint32_t add_locked(const char *path, const char *format,
 	}
 	evt__proc.nevents++;
 	evt__proc.hash[place] = id + 1;
-	if (!refused)
+	/* A rider's word is never read: its switch's is. */
+	if (!refused && !(evt_kind_is_span(kind) && parent != UINT32_MAX))
 		evt__rules_apply_locked(id, path, parent);
 	return id;
 }
@@ -591,8 +594,13 @@ uint32_t evt__event_add_refused_locked(const char *path, const char *format,
 
 void evt__event_unload_locked(uint32_t id)
 {
-	if (evt__proc.events[id].loaded && --evt__proc.events[id].loaded == 0)
+	struct evt__event *e = &evt__proc.events[id];
+
+	if (e->loaded && --e->loaded == 0)
 		unload_mark(id, EVT_REG_UNLOADED);
+	/* A rider holds its switch as long as it is held. */
+	if (evt_kind_is_span(e->kind) && e->parent != UINT32_MAX)
+		evt__event_unload_locked(e->parent);
 }
 
 /*

@@ -57,14 +57,25 @@ static const char *source_path(const char *file)
 	}
 }
 
+/* A site as 0.1.0's headers made it ends before order, as 0.1.1-0.1.4's
+ * before kind. */
+#define EVT_SITE_SIZE_0_1_0 offsetof(struct evt_site, order)
+#define EVT_SITE_SIZE_0_1_4 offsetof(struct evt_site, kind)
+
 /* The site's function, when its headers were new enough to say. */
-static const char *site_func(const struct evt_site *site)
+const char *evt__site_func(const struct evt_site *site)
 {
-	return site->size >= sizeof(struct evt_site) ? site->func : NULL;
+	return site->size >= EVT_SITE_SIZE_0_1_4 ? site->func : NULL;
+}
+
+/* What the site records: EVT_SITE_PRINTK for headers before spans. */
+static uint32_t site_kind(const struct evt_site *site)
+{
+	return site->size >= sizeof(struct evt_site) ? site->kind : EVT_SITE_PRINTK;
 }
 
 /* The format as a C literal would show it, for messages. */
-static const char *escape(const char *s, char *out, size_t size)
+const char *evt__escape(const char *s, char *out, size_t size)
 {
 	size_t n = 0;
 
@@ -88,8 +99,8 @@ static const char *escape(const char *s, char *out, size_t size)
  * from the int stored just before it).  A precision past what is stored
  * anyway is no limit.
  */
-static void write_types(const struct evt_printk_format *f,
-			struct evt__site_rt *rt)
+void evt__site_write_types(const struct evt_printk_format *f,
+			   struct evt__site_rt *rt)
 {
 	unsigned i, arg = 0;
 
@@ -114,13 +125,13 @@ static void write_types(const struct evt_printk_format *f,
 /* Where refused or unregistrable sites point: they stay off for good. */
 static const uint32_t site_off;
 
-static void site_stays_off(struct evt_site *site)
+void evt__site_stays_off(struct evt_site *site)
 {
 	__atomic_store_n(&site->enable, &site_off, __ATOMIC_RELEASE);
 }
 
-static void register_site(struct evt_site *site, const char *module,
-			  uint32_t *id_out)
+static void register_printk_site(struct evt_site *site, const char *module,
+				 uint32_t *id_out)
 {
 	struct evt_printk_format f;
 	struct evt__site_rt *rt;
@@ -144,36 +155,36 @@ static void register_site(struct evt_site *site, const char *module,
 		/* Said by the tools that would enable it (ls, record...), not
 		 * here at every start: registered refused. */
 		evt__debug("%s: format \"%s\": %s; this site stays off", path,
-			   escape(site->format, shown, sizeof(shown)), err);
+			   evt__escape(site->format, shown, sizeof(shown)), err);
 	}
 	for (k = 0; k < 1000 && id == UINT32_MAX; k++) {
 		if (k)
 			snprintf(path + n, sizeof(path) - (size_t)n, "-%d", k);
 		id = refused ? evt__event_add_refused_locked(path, site->format,
-							     site_func(site),
+							     evt__site_func(site),
 							     &reused) :
 			       evt__event_add_site_locked(path, site->format,
 							  f.arg_types, f.nargs,
-							  site_func(site),
+							  evt__site_func(site),
 							  &reused);
 	}
 	if (refused) {
 		if (id < UINT32_MAX - 1)
 			*id_out = id;	/* unloaded with its module */
-		site_stays_off(site);
+		evt__site_stays_off(site);
 		return;
 	}
 	if (id >= UINT32_MAX - 1) {
 		path[n] = '\0';
 		evt__warn("%s: cannot register (registry full); this site stays off",
 			  path);
-		site_stays_off(site);
+		evt__site_stays_off(site);
 		return;
 	}
 	rt = evt__proc.events[id].rt = &evt__proc.events[id].rt_store;
 	rt->id = id;
 	rt->nargs = f.nargs;
-	write_types(&f, rt);
+	evt__site_write_types(&f, rt);
 	rt->max_record_bytes = evt__record_max_bytes(f.arg_types, f.nargs);
 	site->runtime = rt;
 	*id_out = id;
@@ -182,8 +193,14 @@ static void register_site(struct evt_site *site, const char *module,
 	__atomic_store_n(&site->enable, &evt__proc.enable[id], __ATOMIC_RELEASE);
 }
 
-/* A site as 0.1.0's headers made it ends before order. */
-#define EVT_SITE_SIZE_0_1_0 offsetof(struct evt_site, order)
+static void register_site(struct evt_site *site, const char *module,
+			  uint32_t *id_out)
+{
+	if (site_kind(site) == EVT_SITE_PRINTK)
+		register_printk_site(site, module, id_out);
+	else
+		evt__span_site_register_locked(site, id_out);
+}
 
 struct site_place {
 	uint32_t line, order, index;
@@ -219,7 +236,7 @@ static struct site_place *in_source_order(struct evt_site **start, uint32_t n)
 		bool ok = s && s->size >= EVT_SITE_SIZE_0_1_0;
 
 		p[i].line = ok ? s->line : 0;
-		p[i].order = ok && s->size >= sizeof(struct evt_site) ? s->order : 0;
+		p[i].order = ok && s->size >= EVT_SITE_SIZE_0_1_4 ? s->order : 0;
 		p[i].index = i;
 	}
 	qsort(p, n, sizeof(*p), by_place);
@@ -292,7 +309,7 @@ static void register_one_locked(struct evt_site *site)
 	if (site->runtime)	/* another thread was first */
 		return;
 	if (site->size < EVT_SITE_SIZE_0_1_0 || evt__process_init_locked()) {
-		site_stays_off(site);
+		evt__site_stays_off(site);
 		return;
 	}
 	register_site(site, evt__module_name(site), &id);

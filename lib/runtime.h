@@ -33,6 +33,9 @@ struct evt__site_rt {
 	/* Of an EVT__ARG_STRING_LIMITED argument: the most bytes printf
 	 * would read of it (its precision), or EVT__STR_STAR_LIMIT. */
 	uint16_t str_limit[EVT_PRINTK_MAX_ARGS];
+	/* Spans: the runtime of the switch, whose id records of the head
+	 * alone carry (a rider's end is its switch's record). */
+	const struct evt__site_rt *head_rt;
 };
 
 /* Stored like EVT_ARG_I32, and the precision of the string after it. */
@@ -147,6 +150,19 @@ void evt__orphan_check(unsigned s, uint64_t now);
 
 /* register.c */
 void evt__site_register_lazy(struct evt_site *site);
+/* Where refused sites point: they stay off for good. */
+void evt__site_stays_off(struct evt_site *site);
+/* The site's function, or NULL when its headers were too old to say. */
+const char *evt__site_func(const struct evt_site *site);
+/* How the write path stores each argument of format f, into rt. */
+void evt__site_write_types(const struct evt_printk_format *f,
+			   struct evt__site_rt *rt);
+/* s as a C literal would show it (for messages), cut to size. */
+const char *evt__escape(const char *s, char *out, size_t size);
+
+/* register_span.c: a span or counter site, under the lock; *id is the
+ * event its records carry, or UINT32_MAX. */
+void evt__span_site_register_locked(struct evt_site *site, uint32_t *id);
 /* The name of the module holding addr, control characters as '?'; under
  * evt__proc.lock, valid until the next call. */
 const char *evt__module_name(const void *addr);

@@ -1352,3 +1352,102 @@ EVT_API void evt__ftrace_printk(const char *literal, const char *format, ...)
 		memcpy(text + sizeof(text) - 4, "...", 4);
 	emit_args(&evt__proc.ftrace_rt, mask, n < 0 ? "" : text);
 }
+
+/* ---- spans and counters (span.h, register_span.c) ---- */
+
+/* The site's runtime, registering it first if nobody did; NULL: off. */
+static inline const struct evt__site_rt *site_runtime(struct evt_site *site)
+{
+	const struct evt__site_rt *rt = site->runtime;
+
+	if (__builtin_expect(!rt, 0)) {
+		evt__site_register_lazy(site);
+		rt = site->runtime;
+	}
+	return rt;
+}
+
+/* A record of a fixed head of n bytes at head. */
+static inline void emit_head(struct evt_site *site, const void *head, uint32_t n)
+{
+	const struct evt__site_rt *rt = site_runtime(site);
+	struct evt__writer w;
+	uint32_t mask;
+	uint8_t *p;
+
+	if (!rt || !(mask = *site->enable))
+		return;
+	rt = rt->head_rt;
+	p = write_begin(rt, mask, EVT_HDR_MAX_BYTES + n, &w);
+	if (p) {
+		memcpy(p, head, n);
+		write_end(&w, n);
+	}
+}
+
+EVT_API void evt__span(struct evt_site *site, uint32_t phase)
+{
+	uint8_t head = (uint8_t)phase;
+
+	emit_head(site, &head, 1);
+}
+
+EVT_API void evt__async(struct evt_site *site, uint32_t phase, uint64_t id)
+{
+	uint8_t head[9];
+
+	head[0] = (uint8_t)phase;
+	memcpy(head + 1, &id, 8);
+	emit_head(site, head, sizeof(head));
+}
+
+EVT_API void evt__counter(struct evt_site *site, int64_t value)
+{
+	emit_head(site, &value, 8);
+}
+
+EVT_API void evt__counter_real(struct evt_site *site, double value)
+{
+	emit_head(site, &value, 8);
+}
+
+/* A begin's head of n bytes, then the arguments of its format. */
+static void emit_args_after(struct evt_site *site, const uint8_t *head,
+			    uint32_t n, va_list *ap)
+{
+	const struct evt__site_rt *rt = site_runtime(site);
+	struct evt__writer w;
+	uint32_t mask;
+	uint8_t *p;
+
+	if (!rt || !(mask = *site->enable))
+		return;
+	p = write_begin(rt, mask, rt->max_record_bytes, &w);
+	if (p) {
+		memcpy(p, head, n);
+		write_end(&w, n + encode(p + n, rt, ap));
+	}
+}
+
+EVT_API void evt__span_args(struct evt_site *site, const char *format, ...)
+{
+	uint8_t head = EVT_SPAN_BEGIN;
+	va_list ap;
+
+	va_start(ap, format);	/* the format itself is known already */
+	emit_args_after(site, &head, 1, &ap);
+	va_end(ap);
+}
+
+EVT_API void evt__async_args(struct evt_site *site, uint64_t id,
+			     const char *format, ...)
+{
+	uint8_t head[9];
+	va_list ap;
+
+	head[0] = EVT_SPAN_BEGIN;
+	memcpy(head + 1, &id, 8);
+	va_start(ap, format);
+	emit_args_after(site, head, sizeof(head), &ap);
+	va_end(ap);
+}

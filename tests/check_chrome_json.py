@@ -4,7 +4,9 @@ file (the JSON Object Format of the Trace Event Format document: the
 fields each phase needs, with their types) and holds the events of
 REPORT (evtrace report's text of the same trace): the same events, in
 the same order, on the same threads, with the same messages and times,
-and losses adding up to the report's."""
+and losses adding up to the report's.  Spans and counters are checked
+for their schema here (slices with their state, counters with numbers);
+their values, by the tests that write them."""
 import json
 import re
 import sys
@@ -24,7 +26,7 @@ def check_schema(doc):
     if doc.get('displayTimeUnit') not in (None, 'ms', 'ns'):
         fail('displayTimeUnit %r' % doc['displayTimeUnit'])
     procs, threads, last_ts = set(), set(), None
-    instants = []
+    instants, spans = [], []
     for n, e in enumerate(doc['traceEvents']):
         where = 'event %d %r' % (n, e)
         if not isinstance(e, dict) or not isinstance(e.get('ph'), str):
@@ -54,9 +56,24 @@ def check_schema(doc):
                 fail(where + ': out of time order')
             last_ts = e['ts']
             instants.append(e)
+        elif ph in ('X', 'B', 'b', 'e', 'C'):
+            if not isinstance(e.get('ts'), (int, float)) or isinstance(e['ts'], bool) or e['ts'] < 0:
+                fail(where + ': ts must be a number >= 0')
+            if ph == 'X' and (not isinstance(e.get('dur'), (int, float)) or e['dur'] < 0):
+                fail(where + ': a complete event needs dur >= 0')
+            if ph in 'be' and (not isinstance(e.get('id'), str) or not isinstance(e.get('cat'), str)):
+                fail(where + ': an async event needs an id and a cat')
+            if ph == 'C' and (not e.get('args') or not all(
+                    v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+                    for v in e['args'].values())):
+                fail(where + ': a counter needs numeric args')
+            if ph != 'C' and e.get('args', {}).get('state') not in (
+                    'complete', 'no_end', 'open', 'no_begin', 'after_loss'):
+                fail(where + ': a slice without its state')
+            spans.append(e)
         else:
             fail(where + ': phase %r not written by evtrace' % ph)
-    for e in instants:
+    for e in instants + spans:
         if (e['pid'],) not in procs or (e['pid'], e['tid']) not in threads:
             fail('event %r on an unnamed track' % e)
     return instants
@@ -79,6 +96,8 @@ def report_lines(path):
             out.append(('lost', int(m.group('tid')), ns, int(lost.group(1))))
         else:
             name, msg = m.group('rest').split(': ', 1)
+            if name.split('/')[0] in ('span', 'async', 'counter'):
+                continue	# slices and counters, not instants
             out.append((name, int(m.group('tid')), ns, msg))
     return out
 

@@ -3,7 +3,8 @@
 # every site is an event from the start (ls shows it before it runs); a
 # site in an inline function of a header used by two translation units is
 # one event, each template instantiation is its own; a C++ library opened
-# twice with dlopen keeps its events.
+# twice with dlopen keeps its events.  Spans: a trace_scope() left by an
+# exception ends, counters take ints and doubles, async spans pair.
 . "$(dirname "$0")/lib.sh"
 skip_if_sanitized "the C++ programs built here"
 compilers="g++ clang++"	# both installed by make deps
@@ -86,4 +87,48 @@ for cxx in $compilers; do
 	"$EVTRACE" report "$T/tr2" >"$T/report2"
 	expect_eq "$(grep -c 'printk/libcxxplugin.so/[^:]*/2: cxx plugin round [12]$' "$T/report2")" 2 \
 		"$cxx: plugin events under one path across a reload"
+done
+
+# C++: a scope left by an exception ends; counters of both types.
+cat >"$T/scope.cc" <<'CXX'
+#include <evtrace/evtrace.h>
+#include <stdexcept>
+static void deep(int n)
+{
+	trace_scope("deep", "n=%d", n);
+	if (n == 0)
+		throw std::runtime_error("bottom");
+	deep(n - 1);
+}
+int main()
+{
+	try {
+		trace_scope("try");
+		deep(2);
+	} catch (const std::exception &) {
+		trace_counter("caught", 1);
+		trace_counter("ratio", 0.25);
+	}
+	trace_async_begin("req", 5u);
+	trace_async_end("req", 5u);
+	return 0;
+}
+CXX
+for cxx in $compilers; do
+	$cxx -std=c++11 -O2 -Wall -Wextra -Werror -I"$INCLUDE" "$T/scope.cc" -o "$T/scope" \
+		-L"$BUILD" -Wl,-rpath,"$BUILD" -levtrace || fail "$cxx build of scope.cc"
+	rm -rf "$T/cxx"
+	"$EVTRACE" record -e 'span/**' -e 'async/**' -e 'counter/**' -o "$T/cxx" -- "$T/scope" >/dev/null 2>&1 ||
+		fail "record the C++ program"
+	"$EVTRACE" convert --to chrome-json -o "$T/cxx.json" "$T/cxx" 2>/dev/null || fail "convert C++"
+	python3 - "$T/cxx.json" <<'PY' || fail "$cxx: C++ slices"
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] != "M"]
+x = sorted((e for e in ev if e["ph"] == "X"), key=lambda e: e["ts"])
+assert [(e["name"], e["args"].get("message")) for e in x] == \
+    [("try", None), ("deep", "n=2"), ("deep", "n=1"), ("deep", "n=0")], x
+assert all(e["args"]["state"] == "complete" for e in x), x
+assert [e["args"]["value"] for e in ev if e["ph"] == "C"] == [1, 0.25], ev
+assert [(e["ph"], e["id"]) for e in ev if e["ph"] in "be"] == [("b", "0x5"), ("e", "0x5")], ev
+PY
 done

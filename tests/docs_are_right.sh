@@ -35,7 +35,7 @@ MANWIDTH=80 man -M "$T/man" ftrace_printk | grep -q "formats at once\|ftrace/pri
 	fail "man ftrace_printk is not trace_printk(3)"
 
 python3 "$(dirname "$0")/doc_examples.py" "$T" "$README" "$DOC"/*.3 >"$T/examples"
-for want in README-1.c README-2.c EVT_EVENT.c trace_printk.c evt_consumer.c; do
+for want in README-1.c README-2.c EVT_EVENT.c trace_printk.c trace_span.c evt_consumer.c; do
 	grep -qx "$want" "$T/examples" || fail "the docs have no example $want"
 done
 skip_if_sanitized "the docs' examples"
@@ -65,6 +65,24 @@ ftrace/print 3 arguments
 W
 sed 's|^printk/trace_printk/.*/trace_printk.c/|printk/trace_printk/DIR/trace_printk.c/|' "$T/got" >"$T/got2"
 cmp -s "$T/got2" "$T/want" || { diff "$T/want" "$T/got2" >&2; fail "trace_printk(3)'s example"; }
+
+# trace_span(3): three scopes with their argument, counters, an async span.
+(cd "$T" && "$EVTRACE" record -e 'span/**' -e 'async/**' -e 'counter/**' -o "$T/ts" -- ./trace_span >/dev/null 2>&1)
+"$EVTRACE" report "$T/ts" | sed -n 's/^.*[0-9]: \([a-z]*\/[a-z]*: \)/\1/p' >"$T/got"
+cat >"$T/want" <<'W'
+counter/items: 0
+span/parse: begin: n=0
+span/parse: end
+counter/items: 1
+span/parse: begin: n=1
+span/parse: end
+counter/items: 2
+span/parse: begin: n=2
+span/parse: end
+async/upload: begin 42
+async/upload: end 42
+W
+cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got" >&2; fail "trace_span(3)'s example"; }
 
 # EVT_EVENT(3) and the README's typed example print what the page says.
 for prog in EVT_EVENT README-2; do

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "span_kind.h"
 #include "rules.h"
 #include "shm_guard.h"
 
@@ -171,6 +172,23 @@ void evt_ctl_close(struct evt_ctl *c)
 	free(c);
 }
 
+/* A stable event's parent is a typed event before it; a rider's, a
+ * switch of its kind (layout.h); no other event has one. */
+static bool parent_valid(const struct evt_ctl *c, const struct evt_reg_entry *r)
+{
+	const struct evt_ctl_event *p;
+
+	if (r->parent == UINT32_MAX)
+		return r->kind != EVT_KIND_STABLE;
+	if (r->parent >= r->id)
+		return false;
+	p = &c->events[r->parent];
+	if (r->kind == EVT_KIND_STABLE)
+		return p->layout.kind == EVT_KIND_TYPED;
+	return evt_kind_is_span(r->kind) && p->layout.kind == r->kind &&
+	       p->parent == UINT32_MAX && !p->refused;
+}
+
 static int parse_entry(struct evt_ctl *c, uint32_t off, uint32_t limit,
 		       uint32_t *size_out, char *err, size_t err_size)
 {
@@ -192,12 +210,11 @@ static int parse_entry(struct evt_ctl *c, uint32_t off, uint32_t limit,
 	if (r.id != c->nevents || r.id >= c->h.max_events)
 		return bad(err, err_size, c->path, c->h.registry_off + off,
 			   "registry entry id out of order");
-	if (r.kind < EVT_KIND_PRINTK || r.kind > EVT_KIND_STABLE)
+	if (r.kind < EVT_KIND_PRINTK || r.kind > EVT_KIND_COUNTER ||
+	    r.kind == EVT_KIND_KERNEL)
 		return bad(err, err_size, c->path, c->h.registry_off + off,
 			   "registry entry of an unknown kind");
-	if ((r.kind == EVT_KIND_STABLE) != (r.parent != UINT32_MAX) ||
-	    (r.kind == EVT_KIND_STABLE &&
-	     (r.parent >= r.id || c->events[r.parent].layout.kind != EVT_KIND_TYPED)))
+	if (!parent_valid(c, &r))
 		return bad(err, err_size, c->path, c->h.registry_off + off,
 			   "registry entry parent invalid");
 	path = (const char *)reg + off + sizeof(r) + r.nargs;
@@ -250,7 +267,9 @@ static int parse_entry(struct evt_ctl *c, uint32_t off, uint32_t limit,
 		}
 		e->func = strdup(fn);
 	}
-	e->path = strdup(path);
+	/* A rider is shown as its switch: its records are the span's. */
+	e->rider = evt_kind_is_span(r.kind) && r.parent != UINT32_MAX;
+	e->path = strdup(e->rider ? c->events[r.parent].path : path);
 	e->format = strdup(format);
 	if (!e->path || !e->format || ((r.flags & EVT_REG_FUNC) && !e->func)) {
 		free(e->path);

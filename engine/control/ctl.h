@@ -25,6 +25,9 @@ struct evt_ctl_event {
 	uint8_t unloaded;
 	uint8_t refused;	/* a printk site whose format was refused
 				 * (format is that one; no layout) */
+	uint8_t rider;		/* a span's event for records with more
+				 * than the head (layout.h): path is its
+				 * switch's, and it is not listed */
 	char *path;
 	char *format;
 	char *func;		/* a printk site's function, or NULL */

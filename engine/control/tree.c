@@ -182,8 +182,9 @@ struct evt_tree_node *evt_tree_build(const struct evt_ctl *c, unsigned slot)
 		for (i = 0; i < c->nevents; i++) {
 			paths[i] = c->events[i].path;
 			/* A refused site is never on: not part of the state of
-			 * the directories above it. */
-			states[i] = c->events[i].refused ? EVT_STATE_EMPTY :
+			 * the directories above it; a rider is its switch. */
+			states[i] = c->events[i].refused || c->events[i].rider ?
+				    EVT_STATE_EMPTY :
 				    evt_ctl_enabled(c, c->events[i].id, slot) ?
 				    EVT_STATE_ON : EVT_STATE_OFF;
 		}
@@ -234,7 +235,8 @@ unsigned evt_tree_set(struct evt_ctl *c, const char *pattern, unsigned slot,
 	uint32_t i;
 
 	for (i = 0; i < c->nevents; i++) {
-		if (!evt_pattern_match(pattern, c->events[i].path))
+		if (c->events[i].rider ||
+		    !evt_pattern_match(pattern, c->events[i].path))
 			continue;
 		if (!c->events[i].refused)	/* it stays off; still named */
 			evt_ctl_set_enable(c, c->events[i].id, slot, on);

@@ -22,7 +22,7 @@
 /* This header's version: the release of evtrace it comes with. */
 #define EVTRACE_VERSION_MAJOR	0
 #define EVTRACE_VERSION_MINOR	1
-#define EVTRACE_VERSION_PATCH	4
+#define EVTRACE_VERSION_PATCH	5
 #define EVTRACE_VERSION	\
 	(EVTRACE_VERSION_MAJOR * 10000 + EVTRACE_VERSION_MINOR * 100 + \
 	 EVTRACE_VERSION_PATCH)
@@ -73,7 +73,18 @@ struct evt_site {
 	 * enclosing function (C++: with its signature), for evtrace ls -f. */
 	uint32_t order;
 	const char *func;
+	/* Since 0.1.5: what the site records (EVT_SITE_*; trace_printk()'s
+	 * are EVT_SITE_PRINTK) and, for spans and counters, their name. */
+	uint32_t kind;
+	const char *name;
 };
+
+/* What a site records: evt_site.kind. */
+#define EVT_SITE_PRINTK		0	/* trace_printk() */
+#define EVT_SITE_SPAN		1	/* span begin or end, trace_scope() */
+#define EVT_SITE_ASYNC		2	/* async span begin or end */
+#define EVT_SITE_COUNTER	3	/* counter of an integer value */
+#define EVT_SITE_COUNTER_REAL	4	/* counter of a floating-point value */
 
 /*
  * One per module, merged across its translation units (weak, hidden):
@@ -86,12 +97,14 @@ struct evt_module {
 };
 
 #if defined(__LP64__)
-EVT__STATIC_ASSERT(sizeof(struct evt_site) == 56, "evt_site layout");
+EVT__STATIC_ASSERT(sizeof(struct evt_site) == 72, "evt_site layout");
 EVT__STATIC_ASSERT(__builtin_offsetof(struct evt_site, size) == 8 &&
 		   __builtin_offsetof(struct evt_site, format) == 16 &&
 		   __builtin_offsetof(struct evt_site, runtime) == 32 &&
 		   __builtin_offsetof(struct evt_site, order) == 40 &&
-		   __builtin_offsetof(struct evt_site, func) == 48,
+		   __builtin_offsetof(struct evt_site, func) == 48 &&
+		   __builtin_offsetof(struct evt_site, kind) == 56 &&
+		   __builtin_offsetof(struct evt_site, name) == 64,
 		   "evt_site layout");
 EVT__STATIC_ASSERT(sizeof(struct evt_module) == 16, "evt_module layout");
 #endif
@@ -167,7 +180,11 @@ __attribute__((destructor, unused)) static void evt__unit_dtor(void)
  * out-of-line call.  On x86-64 an asm goto pins it to exactly those three
  * instructions; a volatile read in C costs a fourth (load, then test).
  */
-#if defined(__x86_64__) && !defined(__cplusplus) && !defined(EVT_NO_ASM_GOTO)
+/* Not with clang: it takes every asm goto label of a function as a
+ * target of each of its asm gotos, and a jump past a trace_scope()'s
+ * cleanup variable is then an error. */
+#if defined(__x86_64__) && !defined(__cplusplus) && !defined(EVT_NO_ASM_GOTO) && \
+	!defined(__clang__)
 #define EVT__GOTO_IF_ON(enable_ptr, label)				\
 	__asm__ goto("movq %c0(%%rip), %%rax\n\t"			\
 		     "cmpl $0, (%%rax)\n\t"				\
@@ -231,6 +248,8 @@ void evt__check_format(const char *format, ...)
 			.runtime = 0,					\
 			.order = __COUNTER__,				\
 			.func = __func__,				\
+			.kind = EVT_SITE_PRINTK,			\
+			.name = 0,					\
 		};							\
 		static struct evt_site *evt__site_ptr			\
 		__attribute__((section("evt_site_ptrs"), used)) =	\
@@ -263,6 +282,10 @@ void evt__check_format(const char *format, ...)
 			{ return __COUNTER__; }				\
 			static constexpr const char *func()		\
 			{ return evt__func; }				\
+			static constexpr uint32_t kind()		\
+			{ return EVT_SITE_PRINTK; }			\
+			static constexpr const char *name()		\
+			{ return 0; }					\
 		};							\
 		typedef evt__cxx_site<evt__tag> evt__s;			\
 		if (0) {						\
@@ -321,6 +344,7 @@ template <class Tag> struct evt__cxx_site {
 template <class Tag> struct evt_site evt__cxx_site<Tag>::site = {
 	&evt__site_unregistered, sizeof(struct evt_site), Tag::line(),
 	Tag::format(), Tag::file(), 0, Tag::order(), Tag::func(),
+	Tag::kind(), Tag::name(),
 };
 
 template <class Tag> const evt__cxx_registration
@@ -335,5 +359,6 @@ template <class T, __SIZE_TYPE__ N> struct evt__is_array<T (&)[N]> {
 #endif
 
 #include "event.h"
+#include "span.h"
 
 #endif

@@ -1,0 +1,82 @@
+/*
+ * span_pairs.h - pair the begins and ends of spans into slices, as a
+ * trace is read in time order: shared by every reader that shows spans
+ * (report's summaries, query, convert).
+ *
+ * Spans nest per thread: an end closes the innermost open span of its
+ * name on its thread; spans opened inside it and still open are closed as
+ * "no_end".  Async spans pair by name and id across threads and
+ * processes.  Nothing is paired on a guess:
+ *
+ *   complete    begin and end seen
+ *   no_end      its end never came: an enclosing span of its thread
+ *               ended first, events were lost on its thread while it was
+ *               open, or (async) its name and id began again
+ *   open        still open when the trace ends
+ *   no_begin    an end whose begin is not in the trace (the span began
+ *               before recording did, or its begin was lost)
+ *   after_loss  async: paired, but events were lost somewhere while it
+ *               was open, so the end may be another span's of the same
+ *               name and id
+ */
+#ifndef EVT_FORMAT_SPAN_PAIRS_H
+#define EVT_FORMAT_SPAN_PAIRS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "trace_reader.h"
+
+enum evt_slice_state {
+	EVT_SLICE_COMPLETE,
+	EVT_SLICE_NO_END,
+	EVT_SLICE_OPEN,
+	EVT_SLICE_NO_BEGIN,
+	EVT_SLICE_AFTER_LOSS,
+};
+
+/* "complete", "no_end", ... */
+const char *evt_slice_state_name(enum evt_slice_state s);
+
+/* A point of a slice: when, and where (the thread that wrote it). */
+struct evt_slice_point {
+	bool seen;
+	uint64_t timestamp;		/* trace clock */
+	int64_t monotonic_ns;
+	int64_t realtime_ns;
+	uint32_t pid, tid;
+	const char *comm;
+};
+
+struct evt_slice {
+	uint64_t id;			/* 1, 2, ... in order of begin (a
+					 * no_begin slice: of its end) */
+	uint64_t parent_id;		/* the enclosing span's, or 0 */
+	uint32_t depth;			/* of nesting on its thread; async: 0 */
+	bool async;
+	uint64_t async_id;
+	const char *name;		/* after span/ or async/ */
+	const char *path;		/* the event's */
+	const char *args;		/* the begin's message, or NULL */
+	enum evt_slice_state state;
+	struct evt_slice_point begin, end;	/* end.seen: complete,
+						 * after_loss, no_begin */
+};
+
+/* Called for each slice when it is closed (in order of closing); the
+ * slice and its strings last until the callback returns.  Non-zero
+ * stops: evt_span_pairs_feed() returns it. */
+typedef int (*evt_slice_cb)(const struct evt_slice *s, void *ctx);
+
+struct evt_span_pairs;
+
+struct evt_span_pairs *evt_span_pairs_new(evt_slice_cb cb, void *ctx);
+/* Takes the next item of a trace: spans' begins and ends, and losses;
+ * other items are ignored.  0, the callback's non-zero return, or -1
+ * when out of memory. */
+int evt_span_pairs_feed(struct evt_span_pairs *p, const struct evt_trace_item *it);
+/* The slices still open, as "open", in order of begin. */
+int evt_span_pairs_finish(struct evt_span_pairs *p);
+void evt_span_pairs_free(struct evt_span_pairs *p);
+
+#endif

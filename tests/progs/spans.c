@@ -1,0 +1,105 @@
+/*
+ * spans.c - spans, async spans and counters of known shape, for the span
+ * tests.  Every thread's spans nest as written below and last at least
+ * their sleeps; main prints "done" when all threads are joined.
+ *
+ *   spans [THREADS]   (default 2)
+ *   spans odd         spans that do not pair: see odd()
+ *   spans wait        prints "ready" and waits (for ls)
+ *
+ * Per worker thread t (0-based): scope "work" (args t) holding two
+ * "step" spans of 2 ms each (the second left by an early return), then
+ * hands the async span "job" (id 100 + t) to the next thread, which ends
+ * it; counters "queue" (integer: 0..3) and "load" (double: t + 0.5).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <time.h>
+
+#include <evtrace/evtrace.h>
+
+static int nthreads = 2;
+static pthread_barrier_t handed;
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+static int step(int i)
+{
+	trace_scope("step", "i=%d", i);
+	sleep_ms(2);
+	if (i == 1)
+		return -1;	/* the scope ends here too */
+	return 0;
+}
+
+static void *worker(void *arg)
+{
+	int t = (int)(long)arg, q;
+
+	{
+		trace_scope("work", "thread %d", t);
+		for (q = 0; q < 4; q++)
+			trace_counter("queue", q);
+		trace_counter("load", t + 0.5);
+		step(0);
+		step(1);
+	}
+	trace_async_begin("job", 100 + t, "from %d", t);
+	pthread_barrier_wait(&handed);
+	/* the job the previous thread began ends here */
+	trace_async_end("job", 100 + (t + nthreads - 1) % nthreads);
+	trace_span_begin("tail");
+	sleep_ms(1);
+	trace_span_end("tail");
+	return NULL;
+}
+
+/* Each of the states a slice can end in but "after_loss". */
+static void odd(void)
+{
+	trace_span_end("orphan");		/* no_begin */
+	trace_span_begin("outer");		/* complete */
+	trace_span_begin("inner");		/* no_end: outer ends first */
+	trace_span_end("outer");
+	trace_async_begin("dup", 7);		/* no_end: 7 begins again */
+	trace_async_begin("dup", 7, "again");	/* open */
+	trace_async_end("dup", 9);		/* no_begin */
+	trace_span_begin("left open");		/* open */
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t th[16];
+	int i;
+
+	if (argc > 1 && !strcmp(argv[1], "odd")) {
+		odd();
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "wait")) {
+		printf("ready\n");
+		fflush(stdout);
+		pause();
+		return 0;
+	}
+	if (argc > 1)
+		nthreads = atoi(argv[1]);
+	if (nthreads < 1 || nthreads > 16)
+		return 2;
+	pthread_barrier_init(&handed, NULL, (unsigned)nthreads);
+	for (i = 0; i < nthreads; i++)
+		pthread_create(&th[i], NULL, worker, (void *)(long)i);
+	for (i = 0; i < nthreads; i++)
+		pthread_join(th[i], NULL);
+	printf("done\n");
+	return 0;
+}
