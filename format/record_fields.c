@@ -7,6 +7,7 @@
 
 #include "layout.h"
 #include "record_fields.h"
+#include "span_kind.h"
 
 static uint64_t load_le(const uint8_t *p, unsigned bytes)
 {
@@ -98,17 +99,17 @@ static int typed_fields(const struct evt_event_format *fmt, const uint8_t *p,
 
 /* Argument names as the CTF metadata has them: a spec's value is
  * arg<spec>, its '*' width and precision arg<spec>_width, _precision. */
-static int printk_fields(const struct evt_event_layout *l, const uint8_t *p,
+static int printk_fields(const struct evt_printk_format *pf,
+			 const uint8_t *types, unsigned nargs, const uint8_t *p,
 			 size_t size, struct evt_field *out, evt_arg_name *names)
 {
-	const struct evt_printk_format *pf = &l->printk;
 	unsigned spec = 0, part = 0, i;
 	size_t off = 0;
 
-	for (i = 0; i < l->nargs; i++) {
+	for (i = 0; i < nargs; i++) {
 		const struct evt_printk_spec *sp = &pf->specs[spec];
 		struct evt_field *f = &out[i];
-		uint8_t t = l->types[i];
+		uint8_t t = types[i];
 		const char *suffix = "";
 
 		if (spec >= pf->nspecs)
@@ -148,7 +149,43 @@ static int printk_fields(const struct evt_event_layout *l, const uint8_t *p,
 			spec++;
 		}
 	}
-	return (int)l->nargs;
+	return (int)nargs;
+}
+
+/* A span's head as the CTF metadata names it (phase, id; a counter's
+ * value), then its arguments as a printk event's. */
+static int span_fields(const struct evt_event_layout *l, const uint8_t *p,
+		       size_t size, struct evt_field *out, evt_arg_name *names)
+{
+	unsigned n = 0, bytes = 0;
+	int args;
+
+	memset(out, 0, l->head * sizeof(*out));
+	if (l->kind == EVT_KIND_COUNTER) {
+		if (size < 8)
+			return -1;
+		out[0].name = "value";
+		if (l->types[0] == EVT_ARG_DOUBLE) {
+			out[0].type = EVT_VALUE_DOUBLE;
+			memcpy(&out[0].value.d, p, 8);
+		} else {
+			integer(&out[0], p, 8, true);
+		}
+		return 1;
+	}
+	if (size < (l->kind == EVT_KIND_ASYNC ? 9u : 1u))
+		return -1;
+	out[n].name = "phase";
+	integer(&out[n++], p, 1, false);
+	bytes = 1;
+	if (l->kind == EVT_KIND_ASYNC) {
+		out[n].name = "id";
+		integer(&out[n++], p + 1, 8, false);
+		bytes = 9;
+	}
+	args = printk_fields(&l->printk, l->types + n, l->nargs - n, p + bytes,
+			     size - bytes, out + n, names + n);
+	return args < 0 ? -1 : (int)n + args;
 }
 
 int evt_record_fields(const struct evt_event_layout *l, const uint8_t *payload,
@@ -156,5 +193,8 @@ int evt_record_fields(const struct evt_event_layout *l, const uint8_t *payload,
 {
 	if (evt_event_kind_is_typed(l->kind))
 		return typed_fields(&l->typed, payload, size, out);
-	return printk_fields(l, payload, size, out, names);
+	if (evt_kind_is_span(l->kind))
+		return span_fields(l, payload, size, out, names);
+	return printk_fields(&l->printk, l->types, l->nargs, payload, size, out,
+			     names);
 }

@@ -309,6 +309,22 @@ static int by_id(const void *a, const void *b)
 	return x->s.id < y->s.id ? -1 : x->s.id > y->s.id;
 }
 
+/* Appends o to the array *all of *n (room for *cap); -1: no memory. */
+static int push(struct open ***all, size_t *n, size_t *cap, struct open *o)
+{
+	if (*n == *cap) {
+		size_t more = *cap ? 2 * *cap : 64;
+		struct open **g = realloc(*all, more * sizeof(*g));
+
+		if (!g)
+			return -1;
+		*all = g;
+		*cap = more;
+	}
+	(*all)[(*n)++] = o;
+	return 0;
+}
+
 int evt_span_pairs_finish(struct evt_span_pairs *p)
 {
 	struct open **all = NULL, *o;
@@ -319,28 +335,12 @@ int evt_span_pairs_finish(struct evt_span_pairs *p)
 
 	for (b = 0; b < BUCKETS; b++) {
 		for (t = p->threads[b]; t; t = t->next)
-			for (d = 0; d < t->depth; d++) {
-				if (n == cap) {
-					struct open **g;
-
-					cap = cap ? 2 * cap : 64;
-					if (!(g = realloc(all, cap * sizeof(*g))))
-						goto oom;
-					all = g;
-				}
-				all[n++] = t->stack[d];
-			}
-		for (o = p->async[b]; o; o = o->next) {
-			if (n == cap) {
-				struct open **g;
-
-				cap = cap ? 2 * cap : 64;
-				if (!(g = realloc(all, cap * sizeof(*g))))
+			for (d = 0; d < t->depth; d++)
+				if (push(&all, &n, &cap, t->stack[d]))
 					goto oom;
-				all = g;
-			}
-			all[n++] = o;
-		}
+		for (o = p->async[b]; o; o = o->next)
+			if (push(&all, &n, &cap, o))
+				goto oom;
 	}
 	for (b = 0; b < BUCKETS; b++) {
 		for (t = p->threads[b]; t; t = t->next)

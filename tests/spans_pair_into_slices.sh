@@ -33,6 +33,15 @@ expect_eq "$(grep -c 'counter/load: [0-9.]*$' "$T/report")" 3 "real counters"
 for v in 0.5 1.5 2.5; do expect_grep "counter/load: $v\$" "$T/report" "load $v"; done
 expect_eq "$(grep -c 'counter/queue: 3$' "$T/report")" 3 "integer counters"
 
+# report --json (and consumers) name the fields as the metadata does.
+"$EVTRACE" report --json "$T/all" >"$T/json" || fail "report --json"
+expect_eq "$(grep -c '"event":"async/job","message":"end 10[012]","fields":{"phase":2,"id":10[012]}}$' "$T/json")" 3 \
+	"report --json: async ends"
+expect_grep '"event":"span/step","message":"begin: i=1","fields":{"phase":1,"arg0":1}}$' "$T/json" \
+	"report --json: a begin's argument"
+expect_grep '"event":"counter/load","message":"2.5","fields":{"value":2.5}}$' "$T/json" \
+	"report --json: a real counter"
+
 # babeltrace2 reads the same records, with the phase and fields named.
 bt "$T/all" >"$T/bt" || fail "babeltrace2"
 expect_eq "$(grep -c 'span/step: .*phase = ( "begin"' "$T/bt")" 6 "babeltrace2: step begins"
@@ -85,6 +94,11 @@ expect_eq "$(grep -vc '^#\|span/step: ' "$T/step.report")" 0 "span/step alone: n
 "$EVTRACE" record -e 'printk/**' -o "$T/none" -- "$SPANS" 2 >/dev/null 2>&1 || fail "record printk"
 "$EVTRACE" report "$T/none" >"$T/none.report" 2>&1
 expect_grep '^# 0 events, 0 lost' "$T/none.report" "spans off: nothing written"
+
+# count: a span's begins with arguments and its ends, on one line.
+"$EVTRACE" count -e 'span/**' -- "$SPANS" 3 >/dev/null 2>"$T/count" || fail "count"
+expect_eq "$(grep -c ' span/step$' "$T/count")" 1 "count: span/step on one line"
+expect_grep '^ *12      span/step$' "$T/count" "count: 3 threads x 2 steps x begin and end"
 
 # What does not pair is shown as such.
 "$EVTRACE" record -e 'span/**' -e 'async/**' -o "$T/odd" -- "$SPANS" odd >/dev/null 2>&1 || fail "record odd"

@@ -2,6 +2,7 @@
  * collection_count.c - counting collections: per-thread counters added up.
  */
 #include "collection_local.h"
+#include "span_kind.h"
 
 /* Adds thread buffer d's counters into sums, by global id. */
 static void add_counters(const struct tracked *t, const struct evt_ctl_tbuf *d,
@@ -87,9 +88,15 @@ int evt_collection_counts(struct evt_collection *c, evt_count_cb cb, void *ctx)
 		}
 	for (g = 0; g < c->ntotals; g++) {
 		const struct evt_global_event *e = &c->ids.events[order[g]];
+		uint64_t sum = sums[order[g]];
 
+		/* A span's riders are counted with their switch (layout.h). */
+		while (g + 1 < c->ntotals && evt_kind_is_span(e->kind) &&
+		       c->ids.events[order[g + 1]].kind == e->kind &&
+		       !strcmp(c->ids.events[order[g + 1]].path, e->path))
+			sum += sums[order[++g]];
 		if (evt_selection_wants(&c->sel, e->public_id, e->path))
-			cb(e->public_id, e->path, sums[order[g]], ctx);
+			cb(e->public_id, e->path, sum, ctx);
 	}
 	free(sums);
 	free(order);
