@@ -1284,19 +1284,26 @@ EVT_API void evt__event_views(const struct evt_event *raw, const void *args)
 			v->probe(v, args);
 }
 
+/* The slots that want the site's record now (0: none), and in *rt its
+ * runtime, the site registered first if nobody did. */
+static inline uint32_t site_mask(struct evt_site *site,
+				 const struct evt__site_rt **rt)
+{
+	*rt = site->runtime;
+	if (__builtin_expect(!*rt, 0)) {
+		evt__site_register_lazy(site);
+		if (!(*rt = site->runtime))
+			return 0;
+	}
+	return *site->enable;
+}
+
 EVT_API void evt__printk(struct evt_site *site, const char *format, ...)
 {
-	const struct evt__site_rt *rt = site->runtime;
-	uint32_t mask;
+	const struct evt__site_rt *rt;
+	uint32_t mask = site_mask(site, &rt);
 	va_list ap;
 
-	if (__builtin_expect(!rt, 0)) {
-		evt__site_register_lazy(site);
-		rt = site->runtime;
-		if (!rt)
-			return;
-	}
-	mask = *site->enable;
 	if (!mask)
 		return;
 	va_start(ap, format);	/* the format itself is known already */
@@ -1355,27 +1362,15 @@ EVT_API void evt__ftrace_printk(const char *literal, const char *format, ...)
 
 /* ---- spans and counters (span.h, register_span.c) ---- */
 
-/* The site's runtime, registering it first if nobody did; NULL: off. */
-static inline const struct evt__site_rt *site_runtime(struct evt_site *site)
-{
-	const struct evt__site_rt *rt = site->runtime;
-
-	if (__builtin_expect(!rt, 0)) {
-		evt__site_register_lazy(site);
-		rt = site->runtime;
-	}
-	return rt;
-}
-
 /* A record of a fixed head of n bytes at head. */
 static inline void emit_head(struct evt_site *site, const void *head, uint32_t n)
 {
-	const struct evt__site_rt *rt = site_runtime(site);
+	const struct evt__site_rt *rt;
+	uint32_t mask = site_mask(site, &rt);
 	struct evt__writer w;
-	uint32_t mask;
 	uint8_t *p;
 
-	if (!rt || !(mask = *site->enable))
+	if (!mask)
 		return;
 	rt = rt->head_rt;
 	p = write_begin(rt, mask, EVT_HDR_MAX_BYTES + n, &w);
@@ -1415,12 +1410,12 @@ EVT_API void evt__counter_real(struct evt_site *site, double value)
 static void emit_args_after(struct evt_site *site, const uint8_t *head,
 			    uint32_t n, va_list *ap)
 {
-	const struct evt__site_rt *rt = site_runtime(site);
+	const struct evt__site_rt *rt;
+	uint32_t mask = site_mask(site, &rt);
 	struct evt__writer w;
-	uint32_t mask;
 	uint8_t *p;
 
-	if (!rt || !(mask = *site->enable))
+	if (!mask)
 		return;
 	p = write_begin(rt, mask, rt->max_record_bytes, &w);
 	if (p) {

@@ -5,7 +5,8 @@
 # paired into slices in chrome-json with their nesting, durations, states
 # and values.  One switch: a span enabled alone records its begins (with
 # arguments: another event underneath) and its ends.  Spans that do not
-# pair are shown as what they are.  ls lists each once, with its kind.
+# pair are shown as what they are.  A name a typed event has is refused.
+# ls lists each once, with its kind.
 # (C++ scopes: cxx_program_is_traced.)
 . "$(dirname "$0")/lib.sh"
 
@@ -114,6 +115,15 @@ want = sorted([("orphan", "X", "no_begin", ""), ("outer", "X", "complete", ""),
                ("left open", "B", "open", "")])
 assert got == want, got
 PY
+
+# A name a typed event took first: the span stays off, saying why once.
+"$EVTRACE" record -e 'span/**' -o "$T/taken" -- "$SPAN_TAKEN" >/dev/null 2>"$T/taken.err" ||
+	{ cat "$T/taken.err" >&2; fail "record span_taken"; }
+expect_eq "$(grep -c 'span/clash: the name is taken by another event; this site stays off' "$T/taken.err")" 2 \
+	"the clash said once per site"
+"$EVTRACE" report "$T/taken" >"$T/taken.report"
+expect_grep '^# 1 event, 0 lost' "$T/taken.report" "only the typed event"
+expect_grep 'span/clash: v=7$' "$T/taken.report" "the typed event recorded"
 
 # ls: each span and counter once, with its kind; the rider is not listed.
 : >"$T/wait.out"
