@@ -4,7 +4,8 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 DEB_DEPS   := meson ninja-build pkg-config gcc g++ clang libc6-dev babeltrace2 python3 \
               libtracefs-dev libtraceevent-dev fuse3 libfuse3-dev \
-              libbabeltrace2-dev lttng-tools abigail-tools
+              libbabeltrace2-dev lttng-tools abigail-tools libsqlite3-dev sqlite3 \
+              protobuf-compiler
 
 .PHONY: all deps demo check check-fast check-loop check-release check-tsan bench fuzz clean install abi-baseline
 
@@ -101,7 +102,7 @@ fuzz: | deps
 	meson configure build-fuzz -Db_lundef=false -Db_sanitize=address,undefined \
 		-Dc_args="['-fsanitize=fuzzer-no-link','-fno-sanitize-recover=all']"
 	ninja -C build-fuzz
-	for f in fuzz_rules fuzz_printk_format fuzz_trace_index fuzz_protocol fuzz_relay_reply; do \
+	for f in fuzz_rules fuzz_printk_format fuzz_trace_index fuzz_span_pairs fuzz_protocol fuzz_relay_reply; do \
 		./build-fuzz/engine/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 || exit 1; \
 	done
 

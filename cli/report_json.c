@@ -4,6 +4,8 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "event_format.h"
@@ -41,94 +43,189 @@ static size_t utf8_length(const unsigned char *s, size_t n)
 	return len;
 }
 
-void report_json_string(FILE *f, const char *text, size_t n)
+void json_buf_put(struct json_buf *b, const void *p, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *t;
+
+		while (b->len + n + 1 > cap)
+			cap *= 2;
+		t = realloc(b->text, cap);
+		if (!t) {
+			b->failed = true;
+			return;
+		}
+		b->text = t;
+		b->cap = cap;
+	}
+	memcpy(b->text + b->len, p, n);
+	b->len += n;
+	b->text[b->len] = '\0';
+}
+
+static void put_c(struct json_buf *b, char c)
+{
+	if (b->len + 2 <= b->cap) {
+		b->text[b->len++] = c;
+		b->text[b->len] = '\0';
+	} else {
+		json_buf_put(b, &c, 1);
+	}
+}
+
+static void put_s(struct json_buf *b, const char *s)
+{
+	json_buf_put(b, s, strlen(s));
+}
+
+static void put_fmt(struct json_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void put_fmt(struct json_buf *b, const char *fmt, ...)
+{
+	char tmp[64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		json_buf_put(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+static void put_u64(struct json_buf *b, uint64_t v)
+{
+	char tmp[24], *p = tmp + sizeof(tmp);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	json_buf_put(b, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+static void put_i64(struct json_buf *b, int64_t v)
+{
+	if (v < 0) {
+		put_c(b, '-');
+		put_u64(b, -(uint64_t)v);
+	} else {
+		put_u64(b, (uint64_t)v);
+	}
+}
+
+void json_buf_string(struct json_buf *b, const char *text, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)text;
-	size_t i = 0, len;
+	size_t i = 0, len, plain;
 
-	putc('"', f);
+	put_c(b, '"');
 	while (i < n) {
 		unsigned char c = s[i];
 
+		/* A run that needs no escape goes in at once. */
+		for (plain = i; plain < n && s[plain] >= 0x20 && s[plain] < 0x7f &&
+		     s[plain] != '"' && s[plain] != '\\'; plain++)
+			;
+		if (plain > i) {
+			json_buf_put(b, s + i, plain - i);
+			i = plain;
+			continue;
+		}
 		if (c == '"' || c == '\\') {
-			fprintf(f, "\\%c", c);
+			put_c(b, '\\');
+			put_c(b, (char)c);
 			i++;
 		} else if (c == '\n') {
-			fputs("\\n", f);
+			put_s(b, "\\n");
 			i++;
 		} else if (c == '\t') {
-			fputs("\\t", f);
+			put_s(b, "\\t");
 			i++;
 		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(f, "\\u%04x", c);
+			put_fmt(b, "\\u%04x", c);
 			i++;
 		} else if ((len = utf8_length(s + i, n - i))) {
-			fwrite(s + i, 1, len, f);
+			json_buf_put(b, s + i, len);
 			i += len;
 		} else {
-			fputs("\\ufffd", f);
+			put_s(b, "\\ufffd");
 			i++;
 		}
 	}
-	putc('"', f);
+	put_c(b, '"');
 }
 
-static void json_array(FILE *f, const struct evt_field *fl)
+void json_buf_array(struct json_buf *b, const struct evt_field *fl)
 {
 	const uint8_t *p = fl->value.array.data;
 	unsigned w = fl->value.array.elem_bytes;
 	uint32_t i;
 
-	putc('[', f);
+	put_c(b, '[');
 	for (i = 0; i < fl->value.array.count; i++, p += w) {
 		uint64_t u = 0;
-		unsigned b;
+		unsigned k;
 
-		for (b = 0; b < w; b++)	/* little endian */
-			u |= (uint64_t)p[b] << (8 * b);
+		for (k = 0; k < w; k++)	/* little endian */
+			u |= (uint64_t)p[k] << (8 * k);
 		if (i)
-			putc(',', f);
+			put_c(b, ',');
 		if (fl->value.array.is_signed && w < 8 && (u >> (8 * w - 1)) & 1)
 			u |= ~0ULL << (8 * w);	/* sign-extended */
 		if (fl->value.array.is_signed)
-			fprintf(f, "%" PRId64, (int64_t)u);
+			put_i64(b, (int64_t)u);
 		else
-			fprintf(f, "%" PRIu64, u);
+			put_u64(b, u);
 	}
-	putc(']', f);
+	put_c(b, ']');
 }
 
-static void json_value(FILE *f, const struct evt_field *fl)
+static void json_value(struct json_buf *b, const struct evt_field *fl)
 {
+	char tmp[32];
+
 	if (fl->label) {	/* an enum: its name */
-		report_json_string(f, fl->label, strlen(fl->label));
+		json_buf_string(b, fl->label, strlen(fl->label));
 		return;
 	}
 	switch (fl->type) {
 	case EVT_VALUE_INT:
-		fprintf(f, "%" PRId64, fl->value.i);
+		put_i64(b, fl->value.i);
 		break;
 	case EVT_VALUE_UINT:
-		fprintf(f, "%" PRIu64, fl->value.u);
+		if (b->sql && fl->value.u > INT64_MAX) {
+			put_c(b, '"');
+			put_u64(b, fl->value.u);
+			put_c(b, '"');
+		} else {
+			put_u64(b, fl->value.u);
+		}
 		break;
 	case EVT_VALUE_DOUBLE:
-		if (isfinite(fl->value.d))
-			fprintf(f, "%.17g", fl->value.d);
-		else
-			fputs("null", f);	/* JSON has no NaN or infinity */
+		if (isfinite(fl->value.d)) {
+			evt_real_text(tmp, sizeof(tmp), fl->value.d);
+			put_s(b, tmp);
+			if (b->sql && !strpbrk(tmp, ".e"))
+				put_s(b, ".0");
+		} else {
+			put_s(b, "null");	/* JSON has no NaN or infinity */
+		}
 		break;
 	case EVT_VALUE_STRING:
-		report_json_string(f, fl->value.s, strlen(fl->value.s));
+		json_buf_string(b, fl->value.s, strlen(fl->value.s));
 		break;
 	case EVT_VALUE_ARRAY:
-		json_array(f, fl);
+		json_buf_array(b, fl);
 		break;
 	default:
-		fputs("null", f);
+		put_s(b, "null");
 	}
 }
 
-void report_json_fields(FILE *f, const struct evt_trace_item *it)
+void json_buf_fields(struct json_buf *b, const struct evt_trace_item *it)
 {
 	struct evt_field fields[EVT_FIELDS_MAX];
 	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
@@ -139,45 +236,71 @@ void report_json_fields(FILE *f, const struct evt_trace_item *it)
 
 	n = evt_record_fields(l, it->payload, it->payload_size,
 			      fields, names);
-	putc('{', f);
+	put_c(b, '{');
 	for (i = 0; i < n; i++) {
 		const struct evt_field_format *fd = typed ? &typed->fields[i] : NULL;
 
 		if (i)
-			putc(',', f);
-		report_json_string(f, fields[i].name, strlen(fields[i].name));
-		putc(':', f);
+			put_c(b, ',');
+		json_buf_string(b, fields[i].name, strlen(fields[i].name));
+		put_c(b, ':');
 		if (fd && fd->kind == EVT_FIELD_BOOL)
-			fputs(fields[i].value.u ? "true" : "false", f);
+			put_s(b, fields[i].value.u ? "true" : "false");
 		else if (fd && fields[i].type == EVT_VALUE_ARRAY &&
 			 !strcmp(fd->type, "char")) {	/* text, to its NUL */
 			const char *s = fields[i].value.array.data;
 			const char *nul = memchr(s, '\0', fields[i].value.array.count);
 
-			report_json_string(f, s, nul ? (size_t)(nul - s) :
-				    fields[i].value.array.count);
+			json_buf_string(b, s, nul ? (size_t)(nul - s) :
+					fields[i].value.array.count);
 		} else
-			json_value(f, &fields[i]);
+			json_value(b, &fields[i]);
 	}
-	putc('}', f);
+	put_c(b, '}');
+}
+
+/* b's text on f, and b emptied for the next. */
+static void flush_to(FILE *f, struct json_buf *b)
+{
+	fwrite(b->text, 1, b->len, f);
+	b->len = 0;
+}
+
+static struct json_buf scratch;	/* the CLI is one thread */
+
+void report_json_string(FILE *f, const char *text, size_t n)
+{
+	json_buf_string(&scratch, text, n);
+	flush_to(f, &scratch);
+}
+
+void report_json_fields(FILE *f, const struct evt_trace_item *it)
+{
+	json_buf_fields(&scratch, it);
+	flush_to(f, &scratch);
 }
 
 void report_json_item(FILE *f, const struct evt_trace_item *it)
 {
-	fprintf(f, "{\"time_ns\":%" PRId64 ",\"realtime_ns\":%" PRId64
-		",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"comm\":",
-		it->monotonic_ns, it->realtime_ns, it->pid, it->tid);
-	report_json_string(f, it->comm, strlen(it->comm));
+	struct json_buf *b = &scratch;
+
+	put_fmt(b, "{\"time_ns\":%" PRId64 ",\"realtime_ns\":%" PRId64,
+		it->monotonic_ns, it->realtime_ns);
+	put_fmt(b, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"comm\":",
+		it->pid, it->tid);
+	json_buf_string(b, it->comm, strlen(it->comm));
 	if (it->kind == EVT_ITEM_LOST) {
-		fprintf(f, ",\"lost\":%" PRIu64 "}\n", it->lost);
+		put_fmt(b, ",\"lost\":%" PRIu64 "}\n", it->lost);
+		flush_to(f, b);
 		return;
 	}
-	fprintf(f, ",\"cpu\":%u,\"event\":", it->cpu);
-	report_json_string(f, it->event->path, strlen(it->event->path));
-	fputs(",\"message\":", f);
-	report_json_string(f, it->text, it->text_len && it->text[it->text_len - 1] == '\n' ?
-		    it->text_len - 1 : it->text_len);
-	fputs(",\"fields\":", f);
-	report_json_fields(f, it);
-	fputs("}\n", f);
+	put_fmt(b, ",\"cpu\":%u,\"event\":", it->cpu);
+	json_buf_string(b, it->event->path, strlen(it->event->path));
+	put_s(b, ",\"message\":");
+	json_buf_string(b, it->text, it->text_len && it->text[it->text_len - 1] == '\n' ?
+			it->text_len - 1 : it->text_len);
+	put_s(b, ",\"fields\":");
+	json_buf_fields(b, it);
+	put_s(b, "}\n");
+	flush_to(f, b);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "report_output.h"
 
 #define NS INT64_C(1000000000)
@@ -161,4 +162,18 @@ void report_time_text(char *buf, size_t size, enum report_clock c,
 	localtime_r(&s, &tm);
 	n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf + n, size - n, ".%09" PRId64, ns % NS);
+}
+
+int report_clock_parse(const char *cmd, const char *arg, enum report_clock *c)
+{
+	if (!strcmp(arg, "monotonic"))
+		*c = REPORT_MONOTONIC;
+	else if (!strcmp(arg, "realtime"))
+		*c = REPORT_REALTIME;
+	else if (!strcmp(arg, "relative"))
+		*c = REPORT_RELATIVE;
+	else
+		return cli_error(cmd, "--clock %s: not a clock (monotonic, "
+				 "realtime or relative)", arg);
+	return 0;
 }

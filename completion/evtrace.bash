@@ -53,6 +53,10 @@ _evtrace()
 			pid=${COMP_WORDS[i + 1]}
 		fi
 	done
+	if [[ $prev == --to || ($prev == -t && $cmd == convert) ]]; then
+		COMPREPLY=($(compgen -W "chrome-json perfetto sqlite" -- "$cur"))
+		return
+	fi
 	case $prev in
 	-e|--event)
 		COMPREPLY=($(compgen -W "$(_evtrace_events "$evtrace" "$pid")" -- "$cur"))
@@ -62,9 +66,6 @@ _evtrace()
 		return;;
 	-o|--output)
 		COMPREPLY=($(compgen -f -- "$cur"))
-		return;;
-	--to)
-		COMPREPLY=($(compgen -W "chrome-json" -- "$cur"))
 		return;;
 	--clock)
 		COMPREPLY=($(compgen -W "monotonic realtime relative" -- "$cur"))
@@ -77,7 +78,7 @@ _evtrace()
 	case $cmd in
 	ls|enable|disable|format)
 		COMPREPLY=($(compgen -W "$(_evtrace_events "$evtrace" "$pid")" -- "$cur"));;
-	report|convert|abi-check|mount)
+	report|convert|query|abi-check|mount)
 		COMPREPLY=($(compgen -d -- "$cur"));;
 	esac
 }

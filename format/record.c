@@ -155,8 +155,7 @@ int evt_record_payload(struct evt_record *r, const struct evt_event_layout *l,
 	return 0;
 }
 
-/* The shortest text of v that reads back as v. */
-static int real_text(char *out, size_t size, double v)
+int evt_real_text(char *out, size_t size, double v)
 {
 	int p, n = 0;
 
@@ -180,7 +179,7 @@ static int span_render(const struct evt_record *r,
 	if (evt_span_head_read(l, r->payload, r->payload_size, &h))
 		return -1;
 	if (l->kind == EVT_KIND_COUNTER)
-		return h.real ? real_text(out, out_size, h.real_value) :
+		return h.real ? evt_real_text(out, out_size, h.real_value) :
 		       snprintf(out, out_size, "%" PRId64, h.int_value);
 	n = h.phase == EVT_SPAN_BEGIN ? snprintf(out, out_size, "begin") :
 	    h.phase == EVT_SPAN_END ? snprintf(out, out_size, "end") :

@@ -16,7 +16,9 @@ complete_words "$EVTRACE" record - >"$T/opts"
 for o in --event --output --overwrite --quiet --stats --pid --all; do
 	grep -qx -- "$o" "$T/opts" || fail "record's $o not offered: $(tr '\n' ' ' <"$T/opts")"
 done
-expect_eq "$(complete_words "$EVTRACE" convert --to '')" chrome-json "--to"
+expect_eq "$(complete_words "$EVTRACE" convert --to '' | tr '\n' ' ')" "chrome-json perfetto sqlite " "--to"
+expect_eq "$(complete_words "$EVTRACE" convert -t p)" perfetto "-t is --to in convert"
+expect_eq "$(complete_words "$EVTRACE" q)" query "query"
 expect_eq "$(complete_words "$EVTRACE" report --clock re | tr '\n' ' ')" "realtime relative " "--clock"
 site=$(tracee_event "seq t=")
 complete_words "$EVTRACE" record -e printk/tracee/tests/progs/ >"$T/events"

@@ -37,6 +37,18 @@ PY
 	fail "convert to standard output from ./trace"
 cmp -s "$T/stdout.json" "$T/thr.json" || fail "standard output differs from -o"
 
+# report's filters cut it: the file holds what report shows with them.
+tid=$(sed -n 's/.*tracee-\([0-9]*\) .*/\1/p' "$T/thr.report" | sort -u | head -1)
+"$EVTRACE" convert --to chrome-json --tid "$tid" --since 0 -o "$T/cut.json" "$T/thr" 2>"$T/conv.err" ||
+	fail "convert with filters"
+expect_grep "^evtrace: convert: 200 of 600 events, 0 of 0 lost, 3 streams into $T/cut.json$" "$T/conv.err" \
+	"convert's summary with filters"
+"$EVTRACE" report --tid "$tid" --since 0 "$T/thr" >"$T/cut.report"
+$CHROME "$T/cut.json" "$T/cut.report" >"$T/cut.check" || fail "cut.json"
+expect_eq "$(cat "$T/cut.check")" "200 events, 0 lost" "cut.json against report with the same filters"
+expect_status 1 "$EVTRACE" convert --to chrome-json -e 'a//b' "$T/thr"
+expect_grep "evtrace: convert: pattern 'a//b': empty path component at position 3" "$T/err" "a bad pattern"
+
 # The largest trace of the tests: a burst that overflows, losses marked.
 "$EVTRACE" record --packet-size 16384 --packets 2 -o "$T/lost" -- "$TRACEE" burst 200000 >/dev/null 2>&1
 "$EVTRACE" convert --to chrome-json -o "$T/lost.json" "$T/lost" 2>/dev/null || fail "convert of the burst"
@@ -67,9 +79,9 @@ PY
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$T/back.json" || fail "convert wrote invalid JSON for a corrupt timestamp"
 grep -q '"ts":-[0-9]*\.[0-9][0-9][0-9],' "$T/back.json" || fail "no negative time in back.json"
 expect_status 2 "$EVTRACE" convert "$T/thr"
-expect_grep "evtrace: convert: --to FORMAT is needed (chrome-json)" "$T/err" "no --to"
+expect_grep "evtrace: convert: --to FORMAT is needed (chrome-json, perfetto, sqlite)" "$T/err" "no --to"
 expect_status 1 "$EVTRACE" convert --to ctf "$T/thr"
-expect_grep "evtrace: convert: --to ctf: not a format evtrace converts to (chrome-json)" "$T/err" "bad --to"
+expect_grep "evtrace: convert: --to ctf: not a format evtrace converts to (chrome-json, perfetto, sqlite)" "$T/err" "bad --to"
 mkdir "$T/plain"
 expect_status 1 "$EVTRACE" convert --to chrome-json -o "$T/plain.json" "$T/plain"
 expect_grep "not an evtrace trace" "$T/err" "a plain directory"

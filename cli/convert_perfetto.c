@@ -1,0 +1,623 @@
+/*
+ * convert_perfetto.c - convert --to perfetto: Perfetto's native trace, a
+ * Trace message of TracePackets (protobuf), written from the field
+ * numbers of its published schema (perfetto/trace/trace_packet.proto and
+ * the track_event/ protos; tests/data/perfetto_trace.proto is the part
+ * used here, for protoc --decode).
+ *
+ * Every packet is on one sequence (trusted_packet_sequence_id 1), its
+ * time on CLOCK_MONOTONIC (a clock snapshot first names it the trace's
+ * clock, beside CLOCK_REALTIME).  Tracks: one per process, one per thread
+ * under it, one per counter name under its process, one per async span,
+ * one for each thread's lost events.  Events are instants on their
+ * thread's track, named by their path, with interned names, categories
+ * (the path's first part), source locations of printk sites and field
+ * names; their fields are typed debug annotations, beside the message.
+ * Spans are slices from span_pairs.c, written when they close (the trace
+ * processor orders packets by time): begin and end when paired, a begin
+ * alone when still open at the end; one whose end is unknown (no_end) or
+ * whose begin is missing (no_begin) is an instant, so that no slice
+ * stands where nothing says it was.  A loss is a slice on the thread's
+ * lost-events track from its previous item to the notice.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "convert.h"
+#include "key_map.h"
+#include "protobuf.h"
+#include "record_fields.h"
+#include "report_output.h"
+#include "span_kind.h"
+#include "span_pairs.h"
+
+/* Field numbers (perfetto.protos). */
+enum {
+	TRACE_PACKET = 1,
+	/* TracePacket */
+	TP_CLOCK_SNAPSHOT = 6, TP_TIMESTAMP = 8, TP_SEQUENCE_ID = 10,
+	TP_TRACK_EVENT = 11, TP_INTERNED_DATA = 12, TP_SEQUENCE_FLAGS = 13,
+	TP_TIMESTAMP_CLOCK_ID = 58, TP_TRACK_DESCRIPTOR = 60,
+	/* ClockSnapshot, Clock */
+	CS_CLOCKS = 1, CS_PRIMARY_TRACE_CLOCK = 2, CLOCK_ID = 1, CLOCK_TIMESTAMP = 2,
+	/* TrackDescriptor, ProcessDescriptor, ThreadDescriptor */
+	TD_UUID = 1, TD_NAME = 2, TD_PROCESS = 3, TD_THREAD = 4, TD_PARENT_UUID = 5,
+	TD_COUNTER = 8,
+	PD_PID = 1, PD_PROCESS_NAME = 6,
+	THD_PID = 1, THD_TID = 2, THD_THREAD_NAME = 5,
+	/* TrackEvent */
+	TE_CATEGORY_IIDS = 3, TE_DEBUG_ANNOTATIONS = 4, TE_TYPE = 9, TE_NAME_IID = 10,
+	TE_TRACK_UUID = 11, TE_CATEGORIES = 22, TE_NAME = 23, TE_COUNTER_VALUE = 30,
+	TE_SOURCE_LOCATION_IID = 34, TE_DOUBLE_COUNTER_VALUE = 44,
+	/* DebugAnnotation */
+	DA_NAME_IID = 1, DA_BOOL = 2, DA_UINT = 3, DA_INT = 4, DA_DOUBLE = 5,
+	DA_STRING = 6,
+	/* InternedData; EventCategory, EventName, DebugAnnotationName */
+	ID_EVENT_CATEGORIES = 1, ID_EVENT_NAMES = 2, ID_ANNOTATION_NAMES = 3,
+	ID_SOURCE_LOCATIONS = 4, IID = 1, IID_NAME = 2,
+	/* SourceLocation */
+	SL_FILE_NAME = 2, SL_LINE_NUMBER = 4,
+};
+
+enum { SLICE_BEGIN = 1, SLICE_END = 2, INSTANT = 3, COUNTER = 4 };
+enum { SEQ_CLEARED = 1, SEQ_NEEDS_STATE = 2 };
+enum { CLOCK_REALTIME_ID = 1, CLOCK_MONOTONIC_ID = 3 };
+
+/* Annotation names every trace has, interned in the first packet. */
+enum { NAME_MESSAGE = 1, NAME_STATE, NAME_CPU, NAME_ID, NAME_LOST, NAMES_FIXED };
+static const char *const fixed_names[NAMES_FIXED] = {
+	[NAME_MESSAGE] = "message", [NAME_STATE] = "state", [NAME_CPU] = "cpu",
+	[NAME_ID] = "id", [NAME_LOST] = "lost",
+};
+
+/* What an event's packets refer to, interned when first met. */
+struct site {
+	uint64_t name_iid, category_iid, location_iid;	/* 0: none */
+	uint64_t field_iid[EVT_FIELDS_MAX];
+};
+
+struct counter_track {
+	uint32_t pid;
+	char *name;
+	uint64_t uuid;
+};
+
+struct perfetto {
+	FILE *f;
+	struct report_filter *filter;
+	struct pb pkt;		/* the packet being built */
+	size_t interned;	/* its interned_data, or 0 */
+	struct key_map processes, threads, lost_tracks, sites;
+	struct key_map last_ts;	/* pid << 32 | tid: its previous item + 1 */
+	struct counter_track *counters;
+	size_t ncounters;
+	uint64_t next_uuid, next_iid, next_category_iid, next_location_iid;
+	struct key_map categories;	/* hash of the name: iid */
+	struct evt_span_pairs *pairs;
+	struct json_buf text;
+	bool started, out_of_memory;
+};
+
+static void packet_start(struct perfetto *p, int64_t ts)
+{
+	p->pkt.len = 0;
+	p->interned = 0;
+	if (ts >= 0) {
+		pb_varint(&p->pkt, TP_TIMESTAMP, (uint64_t)ts);
+		pb_varint(&p->pkt, TP_TIMESTAMP_CLOCK_ID, CLOCK_MONOTONIC_ID);
+	}
+	pb_varint(&p->pkt, TP_SEQUENCE_ID, 1);
+}
+
+/* The packet as a Trace's packet field, on f. */
+static int packet_end(struct perfetto *p)
+{
+	uint8_t head[11];
+	uint64_t n = p->pkt.len;
+	size_t k = 0;
+
+	if (p->pkt.failed)
+		return p->out_of_memory = true, -1;
+	head[k++] = TRACE_PACKET << 3 | 2;	/* length-delimited */
+	while (n >= 0x80) {
+		head[k++] = (uint8_t)(n | 0x80);
+		n >>= 7;
+	}
+	head[k++] = (uint8_t)n;
+	fwrite(head, 1, k, p->f);
+	fwrite(p->pkt.p, 1, p->pkt.len, p->f);
+	return 0;
+}
+
+/* Interned data in the packet being built: opened on first need (it
+ * must come before the track event, which is opened after). */
+static void intern(struct perfetto *p, uint32_t field, uint64_t iid,
+		   const char *name)
+{
+	size_t m;
+
+	if (!p->interned)
+		p->interned = pb_open(&p->pkt, TP_INTERNED_DATA);
+	m = pb_open(&p->pkt, field);
+	pb_varint(&p->pkt, IID, iid);
+	pb_string(&p->pkt, IID_NAME, name);
+	pb_close(&p->pkt, m);
+}
+
+static void intern_done(struct perfetto *p)
+{
+	if (p->interned)
+		pb_close(&p->pkt, p->interned);
+	p->interned = 0;
+}
+
+static uint64_t fnv(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h & ~(1ULL << 63);	/* never UINT64_MAX */
+}
+
+/* A category's iid, interned in the packet being built when new. */
+static uint64_t category(struct perfetto *p, const char *name, size_t n)
+{
+	int fresh;
+	uint64_t *iid = key_map_add(&p->categories, fnv(name, n), &fresh);
+	char text[128];
+
+	if (!iid)
+		return p->out_of_memory = true, 0;
+	if (fresh) {
+		*iid = ++p->next_category_iid;
+		snprintf(text, sizeof(text), "%.*s", (int)n, name);
+		intern(p, ID_EVENT_CATEGORIES, *iid, text);
+	}
+	return *iid;
+}
+
+/* A packet describing a named track under parent; a counter's with
+ * counter.  Written, or -1. */
+static int track_descriptor(struct perfetto *p, uint64_t uuid, uint64_t parent,
+			    const char *name, bool counter)
+{
+	size_t m;
+
+	packet_start(p, -1);
+	m = pb_open(&p->pkt, TP_TRACK_DESCRIPTOR);
+	pb_varint(&p->pkt, TD_UUID, uuid);
+	pb_varint(&p->pkt, TD_PARENT_UUID, parent);
+	pb_string(&p->pkt, TD_NAME, name);
+	if (counter)
+		pb_close(&p->pkt, pb_open(&p->pkt, TD_COUNTER));
+	pb_close(&p->pkt, m);
+	return packet_end(p);
+}
+
+/* The thread's track, described (with its process's) when first met. */
+static uint64_t thread_track(struct perfetto *p, uint32_t pid, uint32_t tid,
+			     const char *comm)
+{
+	int fresh;
+	uint64_t *proc = key_map_add(&p->processes, pid, &fresh), *thr;
+	char name[64];
+	size_t m, d;
+
+	if (!proc)
+		return p->out_of_memory = true, 0;
+	if (fresh) {
+		*proc = ++p->next_uuid;
+		packet_start(p, -1);
+		m = pb_open(&p->pkt, TP_TRACK_DESCRIPTOR);
+		pb_varint(&p->pkt, TD_UUID, *proc);
+		d = pb_open(&p->pkt, TD_PROCESS);
+		pb_varint(&p->pkt, PD_PID, pid);
+		pb_string(&p->pkt, PD_PROCESS_NAME, comm);
+		pb_close(&p->pkt, d);
+		pb_close(&p->pkt, m);
+		if (packet_end(p))
+			return 0;
+	}
+	thr = key_map_add(&p->threads, (uint64_t)pid << 32 | tid, &fresh);
+	if (!thr)
+		return p->out_of_memory = true, 0;
+	if (fresh) {
+		uint64_t parent = *key_map_find(&p->processes, pid);
+
+		*thr = ++p->next_uuid;
+		packet_start(p, -1);
+		m = pb_open(&p->pkt, TP_TRACK_DESCRIPTOR);
+		pb_varint(&p->pkt, TD_UUID, *thr);
+		pb_varint(&p->pkt, TD_PARENT_UUID, parent);
+		d = pb_open(&p->pkt, TD_THREAD);
+		pb_varint(&p->pkt, THD_PID, pid);
+		pb_varint(&p->pkt, THD_TID, tid);
+		snprintf(name, sizeof(name), "%s", comm);
+		pb_string(&p->pkt, THD_THREAD_NAME, name);
+		pb_close(&p->pkt, d);
+		pb_close(&p->pkt, m);
+		if (packet_end(p))
+			return 0;
+	}
+	return *thr;
+}
+
+static uint64_t counter_track(struct perfetto *p, const struct evt_trace_item *it,
+			      const char *name)
+{
+	struct counter_track *c;
+	uint64_t parent;
+	size_t i;
+
+	for (i = 0; i < p->ncounters; i++)
+		if (p->counters[i].pid == it->pid && !strcmp(p->counters[i].name, name))
+			return p->counters[i].uuid;
+	c = realloc(p->counters, (p->ncounters + 1) * sizeof(*c));
+	if (!c)
+		return p->out_of_memory = true, 0;
+	p->counters = c;
+	c = &c[p->ncounters];
+	if (!(c->name = strdup(name)))
+		return p->out_of_memory = true, 0;
+	p->ncounters++;
+	c->pid = it->pid;
+	c->uuid = ++p->next_uuid;
+	parent = *key_map_find(&p->processes, it->pid);
+	return track_descriptor(p, c->uuid, parent, name, true) ? 0 : c->uuid;
+}
+
+static void annotation_string(struct perfetto *p, uint64_t name_iid,
+			      const char *s, size_t n)
+{
+	size_t m = pb_open(&p->pkt, TE_DEBUG_ANNOTATIONS);
+
+	pb_varint(&p->pkt, DA_NAME_IID, name_iid);
+	pb_bytes(&p->pkt, DA_STRING, s, n);
+	pb_close(&p->pkt, m);
+}
+
+static void annotation_varint(struct perfetto *p, uint64_t name_iid,
+			      uint32_t type, uint64_t v)
+{
+	size_t m = pb_open(&p->pkt, TE_DEBUG_ANNOTATIONS);
+
+	pb_varint(&p->pkt, DA_NAME_IID, name_iid);
+	pb_varint(&p->pkt, type, v);
+	pb_close(&p->pkt, m);
+}
+
+/* The event's site: its name, category, source location and field
+ * names, interned in the packet being built when first met. */
+static struct site *site_of(struct perfetto *p, const struct evt_trace_item *it)
+{
+	const char *path = it->event->path, *line;
+	int fresh;
+	uint64_t *known = key_map_add(&p->sites, (uintptr_t)it->event, &fresh);
+	struct site *s;
+	size_t m;
+
+	if (!known)
+		return p->out_of_memory = true, NULL;
+	if (!fresh)
+		return (struct site *)(uintptr_t)*known;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return p->out_of_memory = true, NULL;
+	*known = (uintptr_t)s;
+	s->name_iid = ++p->next_iid;
+	intern(p, ID_EVENT_NAMES, s->name_iid, path);
+	s->category_iid = category(p, path, strcspn(path, "/"));
+	/* printk/<module>/<file>/<line> */
+	line = strrchr(path, '/');
+	if (!strncmp(path, "printk/", 7) && line && strchr(path + 7, '/') < line) {
+		const char *file = strchr(path + 7, '/') + 1;
+		char name[1024];
+
+		snprintf(name, sizeof(name), "%.*s", (int)(line - file), file);
+		s->location_iid = ++p->next_location_iid;
+		if (!p->interned)
+			p->interned = pb_open(&p->pkt, TP_INTERNED_DATA);
+		m = pb_open(&p->pkt, ID_SOURCE_LOCATIONS);
+		pb_varint(&p->pkt, IID, s->location_iid);
+		pb_string(&p->pkt, SL_FILE_NAME, name);
+		pb_varint(&p->pkt, SL_LINE_NUMBER, strtoul(line + 1, NULL, 10));
+		pb_close(&p->pkt, m);
+	}
+	return s;
+}
+
+/* A field's annotation, its name interned when first met. */
+static void field_annotation(struct perfetto *p, struct site *s, int i,
+			     const struct evt_field *fl, const struct evt_field_format *fd)
+{
+	size_t m = pb_open(&p->pkt, TE_DEBUG_ANNOTATIONS);
+
+	pb_varint(&p->pkt, DA_NAME_IID, s->field_iid[i]);	/* interned before */
+	if (fl->label) {
+		pb_string(&p->pkt, DA_STRING, fl->label);
+	} else if (fd && fd->kind == EVT_FIELD_BOOL) {
+		pb_varint(&p->pkt, DA_BOOL, fl->value.u != 0);
+	} else if (fl->type == EVT_VALUE_INT) {
+		pb_varint(&p->pkt, DA_INT, (uint64_t)fl->value.i);
+	} else if (fl->type == EVT_VALUE_UINT) {
+		pb_varint(&p->pkt, DA_UINT, fl->value.u);
+	} else if (fl->type == EVT_VALUE_DOUBLE) {
+		pb_double(&p->pkt, DA_DOUBLE, fl->value.d);
+	} else if (fl->type == EVT_VALUE_STRING) {
+		pb_string(&p->pkt, DA_STRING, fl->value.s);
+	} else if (fd && !strcmp(fd->type, "char")) {	/* text, to its NUL */
+		const char *c = fl->value.array.data;
+		const char *nul = memchr(c, '\0', fl->value.array.count);
+
+		pb_bytes(&p->pkt, DA_STRING, c, nul ? (size_t)(nul - c) :
+			 fl->value.array.count);
+	} else {
+		p->text.len = 0;
+		json_buf_array(&p->text, fl);
+		pb_bytes(&p->pkt, DA_STRING, p->text.text ? p->text.text : "",
+			 p->text.len);
+	}
+	pb_close(&p->pkt, m);
+}
+
+static int instant(struct perfetto *p, const struct evt_trace_item *it, uint64_t track)
+{
+	struct evt_field fields[EVT_FIELDS_MAX];
+	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
+	const struct evt_event_layout *l = &it->event->layout;
+	const struct evt_event_format *typed =
+		evt_event_kind_is_typed(l->kind) ? &l->typed : NULL;
+	struct site *s;
+	size_t m, n;
+	int i, nf;
+
+	packet_start(p, it->monotonic_ns);
+	pb_varint(&p->pkt, TP_SEQUENCE_FLAGS, SEQ_NEEDS_STATE);
+	if (!(s = site_of(p, it)))
+		return -1;
+	nf = evt_record_fields(l, it->payload, it->payload_size, fields, names);
+	for (i = 0; i < nf; i++)
+		if (!s->field_iid[i]) {
+			s->field_iid[i] = ++p->next_iid;
+			intern(p, ID_ANNOTATION_NAMES, s->field_iid[i], fields[i].name);
+		}
+	intern_done(p);
+	m = pb_open(&p->pkt, TP_TRACK_EVENT);
+	pb_varint(&p->pkt, TE_TYPE, INSTANT);
+	pb_varint(&p->pkt, TE_TRACK_UUID, track);
+	pb_varint(&p->pkt, TE_NAME_IID, s->name_iid);
+	pb_varint(&p->pkt, TE_CATEGORY_IIDS, s->category_iid);
+	if (s->location_iid)
+		pb_varint(&p->pkt, TE_SOURCE_LOCATION_IID, s->location_iid);
+	n = it->text_len && it->text[it->text_len - 1] == '\n' ? it->text_len - 1 :
+	    it->text_len;
+	annotation_string(p, NAME_MESSAGE, it->text, n);
+	annotation_varint(p, NAME_CPU, DA_UINT, it->cpu);
+	for (i = 0; i < nf; i++)
+		field_annotation(p, s, i, &fields[i], typed ? &typed->fields[i] : NULL);
+	pb_close(&p->pkt, m);
+	return packet_end(p);
+}
+
+static int counter(struct perfetto *p, const struct evt_trace_item *it)
+{
+	struct evt_span_head h;
+	uint64_t track;
+	size_t m;
+
+	if (evt_span_head_read(&it->event->layout, it->payload, it->payload_size, &h))
+		return 0;
+	track = counter_track(p, it, strchr(it->event->path, '/') + 1);
+	if (!track)
+		return -1;
+	packet_start(p, it->monotonic_ns);
+	m = pb_open(&p->pkt, TP_TRACK_EVENT);
+	pb_varint(&p->pkt, TE_TYPE, COUNTER);
+	pb_varint(&p->pkt, TE_TRACK_UUID, track);
+	if (h.real)
+		pb_double(&p->pkt, TE_DOUBLE_COUNTER_VALUE, h.real_value);
+	else
+		pb_varint(&p->pkt, TE_COUNTER_VALUE, (uint64_t)h.int_value);
+	pb_close(&p->pkt, m);
+	return packet_end(p);
+}
+
+/* A slice event (begin, end or instant) named name on track. */
+static int slice_event(struct perfetto *p, const struct evt_slice *s, int type,
+		       int64_t ts, uint64_t track, bool args)
+{
+	const char *state = evt_slice_state_name(s->state);
+	size_t m;
+
+	packet_start(p, ts);
+	m = pb_open(&p->pkt, TP_TRACK_EVENT);
+	pb_varint(&p->pkt, TE_TYPE, (uint64_t)type);
+	pb_varint(&p->pkt, TE_TRACK_UUID, track);
+	if (type != SLICE_END) {
+		pb_string(&p->pkt, TE_NAME, s->name);
+		pb_string(&p->pkt, TE_CATEGORIES, s->async ? "async" : "span");
+	}
+	if (args) {
+		annotation_string(p, NAME_STATE, state, strlen(state));
+		if (s->args)
+			annotation_string(p, NAME_MESSAGE, s->args, strlen(s->args));
+		if (s->async)
+			annotation_varint(p, NAME_ID, DA_UINT, s->async_id);
+	}
+	pb_close(&p->pkt, m);
+	return packet_end(p);
+}
+
+static int slice(const struct evt_slice *s, void *ctx)
+{
+	struct perfetto *p = ctx;
+	const struct evt_slice_point *at = s->begin.seen ? &s->begin : &s->end;
+	uint64_t track = thread_track(p, at->pid, at->tid, at->comm);
+	uint64_t parent;
+
+	if (!track)
+		return 1;
+	if (s->state == EVT_SLICE_NO_BEGIN || (!s->async && s->state == EVT_SLICE_NO_END))
+		return slice_event(p, s, INSTANT, at->monotonic_ns, track, true) ? 1 : 0;
+	if (s->async) {
+		parent = *key_map_find(&p->processes, at->pid);
+		track = ++p->next_uuid;
+		if (track_descriptor(p, track, parent, s->name, false))
+			return 1;
+	}
+	if (slice_event(p, s, SLICE_BEGIN, s->begin.monotonic_ns, track, true))
+		return 1;
+	if (s->end.seen &&
+	    slice_event(p, s, SLICE_END, s->end.monotonic_ns, track, false))
+		return 1;
+	return 0;
+}
+
+static int lost(struct perfetto *p, const struct evt_trace_item *it, int64_t from)
+{
+	int fresh;
+	uint64_t *track = key_map_add(&p->lost_tracks, (uint64_t)it->pid << 32 | it->tid,
+				      &fresh);
+	uint64_t thread = thread_track(p, it->pid, it->tid, it->comm);
+	char name[48];
+	size_t m;
+
+	if (!track || !thread)
+		return p->out_of_memory = true, -1;
+	if (fresh) {
+		*track = ++p->next_uuid;
+		if (track_descriptor(p, *track, thread, "lost events", false))
+			return -1;
+	}
+	snprintf(name, sizeof(name), "lost %" PRIu64 " event%s", it->lost,
+		 cli_plural(it->lost));
+	packet_start(p, from);
+	m = pb_open(&p->pkt, TP_TRACK_EVENT);
+	pb_varint(&p->pkt, TE_TYPE, SLICE_BEGIN);
+	pb_varint(&p->pkt, TE_TRACK_UUID, *track);
+	pb_string(&p->pkt, TE_NAME, name);
+	pb_string(&p->pkt, TE_CATEGORIES, "evtrace");
+	annotation_varint(p, NAME_LOST, DA_UINT, it->lost);
+	pb_close(&p->pkt, m);
+	if (packet_end(p))
+		return -1;
+	packet_start(p, it->monotonic_ns);
+	m = pb_open(&p->pkt, TP_TRACK_EVENT);
+	pb_varint(&p->pkt, TE_TYPE, SLICE_END);
+	pb_varint(&p->pkt, TE_TRACK_UUID, *track);
+	pb_close(&p->pkt, m);
+	return packet_end(p);
+}
+
+/* The clock snapshot and the names every trace interns. */
+static int start(struct perfetto *p, const struct evt_trace_item *it)
+{
+	size_t m, c;
+	int i;
+
+	packet_start(p, -1);
+	m = pb_open(&p->pkt, TP_CLOCK_SNAPSHOT);
+	c = pb_open(&p->pkt, CS_CLOCKS);
+	pb_varint(&p->pkt, CLOCK_ID, CLOCK_MONOTONIC_ID);
+	pb_varint(&p->pkt, CLOCK_TIMESTAMP, (uint64_t)it->monotonic_ns);
+	pb_close(&p->pkt, c);
+	c = pb_open(&p->pkt, CS_CLOCKS);
+	pb_varint(&p->pkt, CLOCK_ID, CLOCK_REALTIME_ID);
+	pb_varint(&p->pkt, CLOCK_TIMESTAMP, (uint64_t)it->realtime_ns);
+	pb_close(&p->pkt, c);
+	pb_varint(&p->pkt, CS_PRIMARY_TRACE_CLOCK, CLOCK_MONOTONIC_ID);
+	pb_close(&p->pkt, m);
+	if (packet_end(p))
+		return -1;
+	packet_start(p, -1);
+	pb_varint(&p->pkt, TP_SEQUENCE_FLAGS, SEQ_CLEARED);
+	for (i = 1; i < NAMES_FIXED; i++)
+		intern(p, ID_ANNOTATION_NAMES, (uint64_t)i, fixed_names[i]);
+	intern_done(p);
+	p->next_iid = NAMES_FIXED - 1;
+	return packet_end(p);
+}
+
+static int add(const struct evt_trace_item *it, void *ctx)
+{
+	struct perfetto *p = ctx;
+	uint64_t track, *last;
+	int64_t before;
+	int fresh, r;
+
+	if (it->kind == EVT_ITEM_ERROR) {
+		fprintf(stderr, "evtrace: convert: %s\n", it->message);
+		return 0;
+	}
+	if (!p->started) {
+		p->started = true;
+		if (start(p, it))
+			return 1;
+	}
+	if (p->filter && !report_filter_wanted(p->filter, it))
+		return 0;
+	if (!(track = thread_track(p, it->pid, it->tid, it->comm)))
+		return 1;
+	last = key_map_add(&p->last_ts, (uint64_t)it->pid << 32 | it->tid, &fresh);
+	if (!last)
+		return p->out_of_memory = true, 1;
+	before = *last ? (int64_t)(*last - 1) : it->monotonic_ns;
+	*last = (uint64_t)it->monotonic_ns + 1;
+	if (it->kind == EVT_ITEM_LOST)
+		r = lost(p, it, before);
+	else if (it->event->layout.kind == EVT_KIND_COUNTER)
+		r = counter(p, it);
+	else if (evt_kind_is_span(it->event->layout.kind))
+		r = 0;		/* slices, as they close */
+	else
+		r = instant(p, it, track);
+	if (r)
+		return 1;
+	r = evt_span_pairs_feed(p->pairs, it);
+	if (r == -1)
+		p->out_of_memory = true;
+	return r ? 1 : 0;
+}
+
+int convert_perfetto(FILE *f, const char *dir, struct report_filter *filter,
+		     struct evt_trace_stats *st, char *err, size_t err_size)
+{
+	struct perfetto p = { .f = f, .filter = filter };
+	size_t i;
+	int ret = -1;
+
+	p.pairs = evt_span_pairs_new(slice, &p);
+	if (!p.pairs) {
+		snprintf(err, err_size, "out of memory");
+		goto out;
+	}
+	if (evt_trace_read(dir, add, &p, st, err, err_size))
+		goto out;
+	if (!p.out_of_memory && evt_span_pairs_finish(p.pairs) == -1)
+		p.out_of_memory = true;
+	if (p.out_of_memory || p.pkt.failed) {
+		snprintf(err, err_size, "out of memory");
+		goto out;
+	}
+	ret = 0;
+out:
+	for (i = 0; i < p.sites.cap; i++)
+		if (p.sites.slots[i].key)
+			free((void *)(uintptr_t)p.sites.slots[i].value);
+	key_map_free(&p.sites);
+	key_map_free(&p.processes);
+	key_map_free(&p.threads);
+	key_map_free(&p.lost_tracks);
+	key_map_free(&p.last_ts);
+	key_map_free(&p.categories);
+	for (i = 0; i < p.ncounters; i++)
+		free(p.counters[i].name);
+	free(p.counters);
+	free(p.text.text);
+	pb_free(&p.pkt);
+	evt_span_pairs_free(p.pairs);
+	return ret;
+}

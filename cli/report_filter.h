@@ -1,0 +1,50 @@
+/*
+ * report_filter.h - the cut report and the converters share: -e PATTERN,
+ * -p PID, -t TID, --since and --until, resolved against the first item
+ * of the trace.
+ */
+#ifndef EVT_CLI_REPORT_FILTER_H
+#define EVT_CLI_REPORT_FILTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "report_output.h"
+
+struct report_filter {
+	const char **patterns;
+	unsigned npatterns;
+	int *pids, *tids;
+	unsigned npids, ntids;
+	struct report_time since, until;
+
+	uint64_t kept_events, kept_lost;	/* what was wanted so far */
+	bool started;			/* the trace's first item was met */
+	int64_t start_monotonic_ns, realtime_offset_ns;
+	int64_t since_ns, until_ns;	/* resolved at start: CLOCK_MONOTONIC
+					 * when relative, else CLOCK_REALTIME */
+};
+
+/* The getopt_long options of the filter, for a command's table. */
+#define REPORT_FILTER_LONGOPTS \
+	{ "event", required_argument, NULL, 'e' }, \
+	{ "pid", required_argument, NULL, 'p' }, \
+	{ "tid", required_argument, NULL, 't' }, \
+	{ "since", required_argument, NULL, 'S' }, \
+	{ "until", required_argument, NULL, 'U' }
+#define REPORT_FILTER_SHORTOPTS "e:p:t:"
+
+/* Takes option opt ('e', 'p', 't', 'S' or 'U') of command cmd: 1 when it
+ * was one of the filter's, 0 when not, -1 when arg is bad (reported). */
+int report_filter_option(struct report_filter *f, const char *cmd, int opt,
+			 const char *arg);
+/* Whether it, the next item in time order, is wanted; the first call
+ * resolves the times against it. */
+bool report_filter_wanted(struct report_filter *f, const struct evt_trace_item *it);
+/* Whether any of the options was given. */
+bool report_filter_any(const struct report_filter *f);
+/* Forgets the trace's start, for the next trace of several. */
+void report_filter_restart(struct report_filter *f);
+void report_filter_free(struct report_filter *f);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * trace_set.h - the traces a query names: trace directories, or trees
+ * holding them (a relay's output directory of many hosts), and what tells
+ * whether they changed since a cache was made of them.
+ */
+#ifndef EVT_CLI_TRACE_SET_H
+#define EVT_CLI_TRACE_SET_H
+
+#include <stddef.h>
+
+struct trace_set {
+	char **dirs;		/* in the order named; a tree's sorted */
+	size_t n;
+};
+
+/* Adds arg: a trace directory (one holding a metadata file), or every
+ * trace directory below it.  0, or -1 with err set (no trace there). */
+int trace_set_add(struct trace_set *s, const char *arg, char *err, size_t err_size);
+/* The hostname of the trace's metadata, or NULL; to be freed. */
+char *trace_set_host(const char *dir);
+/* What changes when a file of the traces is added, removed, grown or
+ * rewritten: names, sizes and modification times; to be freed, or NULL
+ * when out of memory. */
+char *trace_set_signature(const struct trace_set *s);
+void trace_set_free(struct trace_set *s);
+
+#endif

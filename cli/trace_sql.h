@@ -1,0 +1,50 @@
+/*
+ * trace_sql.h - a trace as the tables of evtrace query, in an SQLite
+ * database: what query reads and convert --to sqlite writes.
+ *
+ *   trace(id, path, host, clock, events, lost, errors)
+ *   trace_error(trace_id, message)
+ *   process(pid, name, host, trace, trace_id)
+ *   thread(tid, pid, name, trace_id)
+ *   site(id, name, module, file, line, function, format, kind, trace_id)
+ *   event(id, ts, name, kind, pid, tid, cpu, site_id, message, trace_id)
+ *   args(event_id, key, value)          value an integer, real or text
+ *   slice(id, ts, dur, end_ts, name, depth, parent_id, pid, tid, args,
+ *         state, async_id, trace_id)
+ *   counter(ts, name, value, pid, tid, trace_id)
+ *   loss(pid, tid, cpu, ts_from, ts_to, count, trace_id)
+ *
+ * Times are nanoseconds on one clock for the whole database.  Rows are
+ * added as the trace is read, in one transaction, and what stays in
+ * memory is per thread, site and open span, never per event: the
+ * database's page cache bounds the rest.
+ */
+#ifndef EVT_CLI_TRACE_SQL_H
+#define EVT_CLI_TRACE_SQL_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report_filter.h"
+#include "trace_reader.h"
+
+/* The tables and their columns, as the errors of query list them. */
+extern const char trace_sql_tables[];
+
+/* Makes the tables in the empty database db; 0, or -1 with err set. */
+int trace_sql_create(sqlite3 *db, char *err, size_t err_size);
+/*
+ * Adds the trace in dir as trace number trace_id (1, 2, ...) with times on
+ * clock; with filter, only the items it wants (its times count from this
+ * trace's start).  Item errors are said on stderr as "evtrace: <cmd>: ..."
+ * and kept in trace_error.  0 (stats set), or -1 with err set.
+ */
+int trace_sql_add(sqlite3 *db, const char *cmd, const char *dir,
+		  const char *host, uint32_t trace_id, enum report_clock clock,
+		  struct report_filter *filter, struct evt_trace_stats *stats,
+		  char *err, size_t err_size);
+/* The indexes queries use, made once every trace is in. */
+int trace_sql_finish(sqlite3 *db, char *err, size_t err_size);
+
+#endif

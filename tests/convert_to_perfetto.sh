@@ -1,0 +1,117 @@
+# convert --to perfetto writes Perfetto's protobuf trace: protoc decodes
+# it against the schema of its published field numbers (data/
+# perfetto_trace.proto) with exactly the slices, counters and instants
+# written: spans as begin/end pairs on their thread's track, async spans
+# on a track each, counters on counter tracks, typed fields as typed
+# debug annotations, printk sites with their source location, losses as
+# slices whose counts add up to report's; filters cut it.
+. "$(dirname "$0")/lib.sh"
+command -v protoc >/dev/null || fail "protoc is not installed (make deps installs protobuf-compiler)"
+data=$(cd "$(dirname "$0")/data" && pwd)
+decode() {
+	protoc --decode=perfetto.protos.Trace -I "$data" "$data/perfetto_trace.proto" <"$1" >"$1.txt" ||
+		fail "protoc could not decode $1"
+}
+count() { grep -c -- "$1" "$2" || true; }
+
+"$EVTRACE" record -e 'span/**' -e 'async/**' -e 'counter/**' -o "$T/sp" -- "$SPANS" 3 >/dev/null 2>&1 ||
+	fail "record spans"
+"$EVTRACE" convert --to perfetto -o "$T/sp.pftrace" "$T/sp" 2>"$T/conv.err" || { cat "$T/conv.err" >&2; fail "convert"; }
+expect_grep "^evtrace: convert: 45 events, 0 lost, 3 streams into $T/sp.pftrace$" "$T/conv.err" "convert's summary"
+decode "$T/sp.pftrace"
+t=$T/sp.pftrace.txt
+# 3 threads x (work, 2 steps, tail) + 3 jobs: begun and ended each.
+expect_eq "$(count 'type: TYPE_SLICE_BEGIN' "$t")" 15 "slice begins"
+expect_eq "$(count 'type: TYPE_SLICE_END' "$t")" 15 "slice ends"
+expect_eq "$(count 'type: TYPE_COUNTER' "$t")" 15 "counter values"
+expect_eq "$(count 'type: TYPE_INSTANT' "$t")" 0 "no span shown as an instant"
+expect_eq "$(count '^    name: "step"$' "$t")" 6 "step slices"
+expect_eq "$(count 'string_value: "i=1"' "$t")" 3 "a begin's message"
+expect_eq "$(count 'string_value: "complete"' "$t")" 15 "every slice's state"
+expect_eq "$(count '^    thread {$' "$t")" 3 "a track per thread"
+expect_eq "$(count '^    process {$' "$t")" 1 "a track per process"
+expect_eq "$(count '^    counter {$' "$t")" 2 "a counter track per name"
+expect_eq "$(count '^    counter_value: 3$' "$t")" 3 "integer counter values"
+expect_eq "$(count '^    double_counter_value: 2.5$' "$t")" 1 "real counter values"
+expect_eq "$(count 'primary_trace_clock: 3' "$t")" 1 "the clock snapshot names CLOCK_MONOTONIC"
+# Each async job on a track of its own, named after it.
+python3 - "$t" <<'PY' || fail "slices on their tracks"
+import re, sys
+text = open(sys.argv[1]).read()
+packets = text.split("\npacket {")
+tracks, events = {}, []
+for p in packets:
+    m = re.search(r"track_descriptor \{\n\s+uuid: (\d+)", p)
+    if m:
+        name = re.search(r'\n    name: "([^"]*)"', p)
+        tracks[int(m.group(1))] = name.group(1) if name else None
+        continue
+    m = re.search(r"type: (TYPE_\w+)", p)
+    if m:
+        ts = int(re.search(r"timestamp: (\d+)", p).group(1))
+        uuid = int(re.search(r"track_uuid: (\d+)", p).group(1))
+        name = re.search(r'\n    name: "([^"]*)"', p)
+        events.append((m.group(1), ts, uuid, name.group(1) if name else None))
+jobs = [e for e in events if e[3] == "job"]
+assert len(jobs) == 3 and len({e[2] for e in jobs}) == 3, jobs
+assert all(tracks[e[2]] == "job" for e in jobs), (jobs, tracks)
+# Per track, begins and ends nest in time order, none left over.
+by_track = {}
+for e in sorted(events, key=lambda e: e[1]):
+    if e[0] in ("TYPE_SLICE_BEGIN", "TYPE_SLICE_END"):
+        by_track.setdefault(e[2], []).append(e)
+for uuid, evs in by_track.items():
+    depth = 0
+    for e in evs:
+        depth += 1 if e[0] == "TYPE_SLICE_BEGIN" else -1
+        assert depth >= 0, (uuid, evs)
+    assert depth == 0, (uuid, evs)
+PY
+
+# Typed fields as typed annotations, printk sites with their location.
+"$EVTRACE" record -o "$T/typed" -e 'typed/*' -- "$TYPED" rows >/dev/null 2>&1 || fail "record typed"
+"$EVTRACE" convert --to perfetto -o "$T/typed.pftrace" "$T/typed" 2>/dev/null || fail "convert typed"
+decode "$T/typed.pftrace"
+t=$T/typed.pftrace.txt
+expect_eq "$(count 'type: TYPE_INSTANT' "$t")" 4 "an instant per typed event"
+for want in 'int_value: -128' 'uint_value: 18446744073709551615' 'int_value: -9223372036854775808' \
+	    'double_value: -1.5e-300' 'bool_value: true' 'string_value: "blue"' 'string_value: "abcdefgh"' \
+	    'string_value: "\[1,2,65535\]"' 'string_value: "from the library"'; do
+	grep -q -- "$want" "$t" || fail "typed annotation: no '$want'"
+done
+expect_eq "$(count '^      name: "u64"$' "$t")" 1 "field names interned once"
+"$EVTRACE" record -o "$T/pk" -- "$TRACEE" threads 2 5 >/dev/null 2>&1 || fail "record printk"
+"$EVTRACE" convert --to perfetto -o "$T/pk.pftrace" "$T/pk" 2>/dev/null || fail "convert printk"
+decode "$T/pk.pftrace"
+site=$(tracee_event "seq t=%d i=%d")
+line=${site##*/}
+grep -A3 'source_locations {' "$T/pk.pftrace.txt" | grep -q 'file_name: "tests/progs/tracee.c"' ||
+	fail "no source location of tracee.c"
+grep -q "line_number: $line\$" "$T/pk.pftrace.txt" || fail "no line $line"
+expect_eq "$(count 'type: TYPE_INSTANT' "$T/pk.pftrace.txt")" \
+	"$(sed -n 's/^# \([0-9]*\) events.*/\1/p' "$("$EVTRACE" report "$T/pk" >"$T/pk.report"; echo "$T/pk.report")")" \
+	"an instant per printk event"
+
+# Losses: slices on a lost-events track, adding up to report's count.
+"$EVTRACE" record --overwrite --packet-size 16384 --packets 4 -o "$T/lost" -- "$TRACEE" burst 100000 \
+	>/dev/null 2>&1 || fail "record the burst"
+"$EVTRACE" report "$T/lost" >"$T/lost.report"
+lost_n=$(sed -n 's/^# [0-9]* events, \([0-9]*\) lost.*/\1/p' "$T/lost.report")
+[ "$lost_n" -gt 0 ] || fail "the burst lost nothing"
+"$EVTRACE" convert --to perfetto -o "$T/lost.pftrace" "$T/lost" 2>/dev/null || fail "convert the burst"
+decode "$T/lost.pftrace"
+expect_eq "$(grep -o 'name: "lost [0-9]* events\{0,1\}"' "$T/lost.pftrace.txt" | grep -o '[0-9]*' | paste -sd+ | bc)" \
+	"$lost_n" "lost counts add up"
+expect_grep 'name: "lost events"' "$T/lost.pftrace.txt" "a lost-events track"
+expect_eq "$("$EVTRACE" query "$T/lost" 'SELECT sum(count) FROM loss' | tail -1 | tr -d ' ')" "$lost_n" \
+	"query's loss table adds up too"
+
+# Filters: one span's slices, one thread.
+"$EVTRACE" convert --to perfetto -e 'span/step' -o "$T/cut.pftrace" "$T/sp" 2>"$T/conv.err" || fail "convert -e"
+expect_grep "12 of 45 events" "$T/conv.err" "what -e kept"
+decode "$T/cut.pftrace"
+expect_eq "$(count 'type: TYPE_SLICE_BEGIN' "$T/cut.pftrace.txt")" 6 "only steps"
+expect_eq "$(count '^    name: "work"$' "$T/cut.pftrace.txt")" 0 "no work"
+# A file that could not be written to its end is removed.
+expect_status 1 "$EVTRACE" convert --to perfetto -o "$T/gone.pftrace" "$T/nowhere"
+[ ! -e "$T/gone.pftrace" ] || fail "a half file left"
