@@ -13,19 +13,19 @@
 
 /* The payload as the traced process stored it: each argument in its
  * storage type, little endian, strings with their NUL. */
-static long pack_args(const bt_field *payload, const struct evt_printk_format *pf,
-		      uint8_t *out, size_t cap)
+static long pack_args(const bt_field *payload, unsigned first,
+		      const struct evt_printk_format *pf, uint8_t *out, size_t cap)
 {
 	uint64_t n = bt_field_class_structure_get_member_count(
 		bt_field_borrow_class_const(payload));
 	size_t used = 0;
 	unsigned i;
 
-	if (n != pf->nargs)
+	if (n != first + pf->nargs)
 		return -1;
 	for (i = 0; i < pf->nargs; i++) {
 		const bt_field *fl =
-			bt_field_structure_borrow_member_field_by_index_const(payload, i);
+			bt_field_structure_borrow_member_field_by_index_const(payload, first + i);
 		bt_field_class_type t = bt_field_get_class_type(fl);
 		size_t size = evt_arg_type_size(pf->arg_types[i]);
 		uint64_t bits;
@@ -150,30 +150,71 @@ static void fields_text(FILE *f, const bt_field *payload)
 	}
 }
 
-void evt_bt2_payload_text(FILE *f, const bt_field *payload, const char *format)
+/* The message of the printk format, its arguments the payload's members
+ * from first on; 0, or -1 when they do not fit the format. */
+static int render(FILE *f, const bt_field *payload, unsigned first,
+		  const char *format)
 {
 	struct evt_printk_format pf;
-	uint8_t *args;
-	char *text, err[256];
+	uint8_t *args = malloc(EVT_RENDER_MAX_BYTES);
+	char *text = malloc(EVT_RENDER_MAX_BYTES + 1), err[256];
 	size_t len = 0;
 	long n;
+	int ret = -1;
 
-	if (!format) {
-		fields_text(f, payload);
-		return;
-	}
-	args = malloc(EVT_RENDER_MAX_BYTES);
-	text = malloc(EVT_RENDER_MAX_BYTES + 1);
-	if (!args || !text || evt_printk_parse(format, &pf, err, sizeof(err)) ||
-	    (n = pack_args(payload, &pf, args, EVT_RENDER_MAX_BYTES)) < 0 ||
+	if (args && text && !evt_printk_parse(format, &pf, err, sizeof(err)) &&
+	    (n = pack_args(payload, first, &pf, args, EVT_RENDER_MAX_BYTES)) >= 0 &&
 	    evt_printk_render(format, &pf, args, (size_t)n, text,
-			      EVT_RENDER_MAX_BYTES + 1, &len) < 0) {
-		fields_text(f, payload);	/* the arguments, at least */
-	} else {
+			      EVT_RENDER_MAX_BYTES + 1, &len) >= 0) {
 		if (len && text[len - 1] == '\n')
 			len--;
 		fwrite(text, 1, len, f);
+		ret = 0;
 	}
 	free(args);
 	free(text);
+	return ret;
+}
+
+void evt_bt2_span_text(FILE *f, const bt_field *payload, const char *format)
+{
+	const bt_field_class *cls = bt_field_borrow_class_const(payload);
+	uint64_t n = bt_field_class_structure_get_member_count(cls);
+	const bt_field *head, *id;
+	unsigned first = 1;
+	char real[32];
+
+	if (!n)
+		return;
+	head = bt_field_structure_borrow_member_field_by_index_const(payload, 0);
+	if (!strcmp(bt_field_class_structure_member_get_name(
+		    bt_field_class_structure_borrow_member_by_index_const(cls, 0)), "value")) {
+		if (bt_field_class_type_is(bt_field_get_class_type(head),
+					   BT_FIELD_CLASS_TYPE_DOUBLE_PRECISION_REAL)) {
+			evt_real_text(real, sizeof(real),
+				      bt_field_real_double_precision_get_value(head));
+			fputs(real, f);
+		} else {
+			value_text(f, head);
+		}
+		return;
+	}
+	value_text(f, head);		/* the phase: begin or end */
+	id = bt_field_structure_borrow_member_field_by_name_const(payload, "id");
+	if (id) {
+		fputc(' ', f);
+		value_text(f, id);
+		first = 2;
+	}
+	if (format && n > first) {
+		fputs(": ", f);
+		if (render(f, payload, first, format))
+			fputs("?", f);
+	}
+}
+
+void evt_bt2_payload_text(FILE *f, const bt_field *payload, const char *format)
+{
+	if (!format || render(f, payload, 0, format))
+		fields_text(f, payload);	/* the arguments, at least */
 }

@@ -16,4 +16,9 @@
 void evt_bt2_payload_text(FILE *f, const bt_field *payload,
 			  const char *format);
 
+/* The same for a span, async span or counter (span/, async/, counter/):
+ * "begin", "end 7", "begin: <message>", the counter's value, as report
+ * gives them; format is a rider's printk format, or NULL. */
+void evt_bt2_span_text(FILE *f, const bt_field *payload, const char *format);
+
 #endif

@@ -7,6 +7,7 @@
  *   babeltrace2 TRACE -c sink.evtrace.text
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,14 @@ static void time_text(char *buf, size_t size, const bt_clock_snapshot *cs)
 	snprintf(buf + n, size - n, ".%09" PRId64, ns % 1000000000);
 }
 
+/* Spans, async spans and counters (trace_span(3)): a head, then perhaps
+ * a rider's printk arguments. */
+static bool span_name(const char *name)
+{
+	return !strncmp(name, "span/", 5) || !strncmp(name, "async/", 6) ||
+	       !strncmp(name, "counter/", 8);
+}
+
 static void print_event(struct text_sink *s, const bt_message *msg)
 {
 	const bt_event *e = bt_message_event_borrow_event_const(msg);
@@ -139,7 +148,8 @@ static void print_event(struct text_sink *s, const bt_message *msg)
 		snprintf(t->comm, sizeof(t->comm), "%s", bt_field_string_get_value(comm));
 	}
 
-	if (name && (!strncmp(name, "printk/", 7) || !strcmp(name, "ftrace/print")))
+	if (name && (!strncmp(name, "printk/", 7) || !strcmp(name, "ftrace/print") ||
+		     span_name(name)))
 		format = bt_event_class_get_emf_uri(cls);
 	time_text(when, sizeof(when),
 		  bt_message_event_borrow_default_clock_snapshot_const(msg));
@@ -147,7 +157,10 @@ static void print_event(struct text_sink *s, const bt_message *msg)
 	       t ? t->tid : 0, cpu ? bt_field_integer_unsigned_get_value(cpu) :
 	       t ? t->cpu : 0,
 	       when, name ? name : "?");
-	evt_bt2_payload_text(stdout, bt_event_borrow_payload_field_const(e), format);
+	if (name && span_name(name))
+		evt_bt2_span_text(stdout, bt_event_borrow_payload_field_const(e), format);
+	else
+		evt_bt2_payload_text(stdout, bt_event_borrow_payload_field_const(e), format);
 	putchar('\n');
 	s->events++;
 }

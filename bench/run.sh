@@ -7,6 +7,8 @@
 #   W4 idle: 10,000 disabled sites in a loop, against no evtrace at all
 #   W5 system calls: a getppid/write loop under evtrace trace, strace and
 #      perf trace, its cost per call and what each tool kept
+#   spans and counters: a scope and a counter against W1
+#   query: a 10 M-event trace read into SQLite, beside report
 # Instructions come from callgrind (repeatable on a noisy machine); times
 # from clock_gettime around tight loops, medians of RUNS runs with threads
 # that live across runs.
@@ -122,6 +124,45 @@ for w in W1 W2; do
 		row $w "evtrace on $other_name" - - "$en" "$(rate <"$work/out")" -
 	fi
 done
+
+# Spans and counters: a scope (begin and end) and an integer counter per
+# iteration, enabled under the same kind of recording as W1, alternated
+# with W1 so that the machine's slow spells hit all three.
+: >"$work/sp.w1"; : >"$work/sp.scope"; : >"$work/sp.counter"
+for _ in 1 2 3; do
+	record 1 evtrace printk --overwrite; ns <"$work/out" >>"$work/sp.w1"
+	record 1 evtrace-scope 'span/bench' --overwrite; ns <"$work/out" >>"$work/sp.scope"
+	record 1 evtrace-counter 'counter/bench' --overwrite; ns <"$work/out" >>"$work/sp.counter"
+done
+sp_w1=$(median <"$work/sp.w1"); sp_scope=$(median <"$work/sp.scope"); sp_counter=$(median <"$work/sp.counter")
+sp_scope_dis=$("$bench" evtrace-scope $N 1 $RUNS | ns)
+sp_counter_dis=$("$bench" evtrace-counter $N 1 $RUNS | ns)
+
+# query: a trace of 10 M W1 events (5 threads, --block: none lost) read
+# into SQLite by query, beside report reading the same trace; peak memory
+# of each; the second query, from the cache.  SQLite's temporary
+# database is on disk (/var/tmp), the trace on tmpfs.
+timed() {	# OUT COMMAND...: "seconds max-RSS-KiB" into OUT
+	t_out=$1; shift
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%e %M' -o "$t_out" "$@" >/dev/null 2>"$t_out.err" || true
+	else
+		echo "n/a n/a" >"$t_out"
+	fi
+}
+QN=2000000
+"$evtrace" record --block -e printk -o "$work/qtrace" -- "$bench" evtrace $QN 5 1 >/dev/null 2>"$work/rec.err"
+q_events=$((5 * QN - $(lost)))
+q_mb=$(du -sm "$work/qtrace" | cut -f1)
+timed "$work/q.report" "$evtrace" report "$work/qtrace"
+timed "$work/q.nocache" "$evtrace" query --no-cache "$work/qtrace" 'SELECT count(*) FROM event'
+timed "$work/q.first" "$evtrace" query "$work/qtrace" 'SELECT count(*) FROM event'
+timed "$work/q.cached" "$evtrace" query "$work/qtrace" 'SELECT count(*) FROM event'
+timed "$work/q.perfetto" "$evtrace" convert --to perfetto -o "$work/q.pftrace" "$work/qtrace"
+q_cache_mb=$(du -m "$work/qtrace/.evtrace-query-monotonic.db" | cut -f1)
+q_rate() { awk -v n="$q_events" '{ if ($1 > 0) printf "%.2f", n / $1 / 1e6; else print "n/a" }' "$1"; }
+q_rss() { awk '{ printf "%.0f", $2 / 1024 }' "$1"; }
+q_s() { awk '{ print $1 }' "$1"; }
 
 # evtrace's counting mode (evtrace count): the same sites counted per
 # thread, no records written, no clock read; lost = counts missing.
@@ -397,6 +438,29 @@ out=$here/results/$(date +%F).md
 	echo
 	table W2
 	echo
+	echo "## Spans and counters"
+	echo
+	echo "One thread, $N iterations, median of 3 recordings alternated with W1 (enabled, --overwrite)."
+	echo
+	echo "| site | disabled: ns | enabled: ns | against a W1 event | target |"
+	echo "|---|---|---|---|---|"
+	echo "| trace_printk, W1 | $("$bench" evtrace $N 1 $RUNS | ns) | $sp_w1 | 1x | |"
+	echo "| trace_scope (begin and end) | $sp_scope_dis | $sp_scope | $(ratio "$sp_scope" "$sp_w1") | <= 2x |"
+	echo "| trace_counter (integer) | $sp_counter_dis | $sp_counter | $(ratio "$sp_counter" "$sp_w1") | <= 1x |"
+	echo
+	echo "## query: SQL over a trace of $q_events W1 events ($q_mb MB)"
+	echo
+	echo "| reader | seconds | M events/s | peak memory, MiB |"
+	echo "|---|---|---|---|"
+	echo "| evtrace report (text to /dev/null) | $(q_s "$work/q.report") | $(q_rate "$work/q.report") | $(q_rss "$work/q.report") |"
+	echo "| evtrace query --no-cache (read into a temporary database) | $(q_s "$work/q.nocache") | $(q_rate "$work/q.nocache") | $(q_rss "$work/q.nocache") |"
+	echo "| evtrace query, first (making the cache, $q_cache_mb MB) | $(q_s "$work/q.first") | $(q_rate "$work/q.first") | $(q_rss "$work/q.first") |"
+	echo "| evtrace query, again (from the cache) | $(q_s "$work/q.cached") | - | $(q_rss "$work/q.cached") |"
+	echo "| evtrace convert --to perfetto | $(q_s "$work/q.perfetto") | $(q_rate "$work/q.perfetto") | $(q_rss "$work/q.perfetto") |"
+	echo
+	echo "Targets: query reads at least 1 M events/s; its memory does not grow with the trace"
+	echo "(SQLite's page cache, 32 MiB, and what is kept per thread, site and open span)."
+	echo
 	echo "## W3: 4 threads x $N W2 events, default buffers, discard mode, drained to tmpfs"
 	echo
 	echo "| offered: M events/s (4 threads) | written: M events/s | events lost | MB drained | recorder CPU s | MB drained per recorder CPU second | wake-ups |"
@@ -454,6 +518,8 @@ out=$here/results/$(date +%F).md
 	echo "| W1, 512 x 64 KiB buffers: ns per event, first pass (fresh pages) / fourth run | $big_first / $big_last | first <= 2x |"
 	echo "| registration at start-up, us per site (10,000 sites) | $reg_us | < 0.5 |"
 	echo "| fork+_exit, tracing off: us traced / untraced; ratio; KiB left in the run directory by $((2000 * RUNS)) children | $fork_traced_us / $fork_plain_us; ${fork_ratio}x; $fork_left_kib | <= 1.2x; < 1024 |"
+	echo "| a scope (begin and end) / a counter, enabled, against a W1 event | $(ratio "$sp_scope" "$sp_w1") / $(ratio "$sp_counter" "$sp_w1") | <= 2x / <= 1x |"
+	echo "| query: M events/s read into SQLite, no cache / peak MiB; report's M events/s | $(q_rate "$work/q.nocache") / $(q_rss "$work/q.nocache"); $(q_rate "$work/q.report") | >= 1 / bounded |"
 	echo "| one rdtsc on this machine, ns | $("$bench" rdtsc $N 1 $RUNS | ns) | |"
 } | tee "$out"
 echo

@@ -7,6 +7,8 @@
  *   tracer_bench TRACER EVENTS THREADS RUNS [RATE]
  *     evtrace       trace_printk(); enabled when run under `evtrace record`
  *     evtrace-event W2: a typed event (u64 a, u32 b, i32 c, 7-character s)
+ *     evtrace-scope   a trace_scope() (its begin and end) per iteration
+ *     evtrace-counter a trace_counter() of the iteration number
  *     empty         the same loop without any tracer: the baseline
  *     rdtsc         the loop reading the TSC: the clock's own cost
  *     fprintf       fprintf() to a fully buffered file in /dev/shm
@@ -63,6 +65,21 @@ __attribute__((noinline)) static void run_evtrace_event(const char *comm, long n
 {
 	for (long i = 0; i < n; i++)
 		trace_bench_w2((uint64_t)i, (uint32_t)i, (int32_t)-i, comm);
+}
+
+__attribute__((noinline)) static void run_evtrace_scope(const char *comm, long n)
+{
+	for (long i = 0; i < n; i++) {
+		trace_scope("bench");
+		__asm__ volatile("" : : "r"(comm) : "memory");
+	}
+}
+
+__attribute__((noinline)) static void run_evtrace_counter(const char *comm, long n)
+{
+	(void)comm;
+	for (long i = 0; i < n; i++)
+		trace_counter("bench", i);
 }
 
 __attribute__((noinline)) static void run_empty(const char *comm, long n)
@@ -176,6 +193,8 @@ static const struct {
 } tracers[] = {
 	{ "evtrace", run_evtrace },
 	{ "evtrace-event", run_evtrace_event },
+	{ "evtrace-scope", run_evtrace_scope },
+	{ "evtrace-counter", run_evtrace_counter },
 	{ "empty", run_empty },
 	{ "rdtsc", run_rdtsc },
 	{ "fprintf", run_fprintf },

@@ -22,7 +22,7 @@ static int bad_sql(sqlite3 *db)
 {
 	cli_error("query", "%s", sqlite3_errmsg(db));
 	fprintf(stderr, "The tables (times in nanoseconds, evtrace(1) says more):\n%s",
-		trace_sql_tables);
+		TRACE_SQL_TABLES);
 	return 2;
 }
 

@@ -149,12 +149,12 @@ static int add(const struct evt_trace_item *it, void *ctx)
 		fprintf(stderr, "evtrace: convert: %s\n", it->message);
 		return 0;
 	}
-	if (!c->started) {
+	if (c->filter && !report_filter_wanted(c->filter, it))
+		return 0;
+	if (!c->started) {	/* times count from the first item kept */
 		c->started = true;
 		c->start_ns = it->monotonic_ns;
 	}
-	if (c->filter && !report_filter_wanted(c->filter, it))
-		return 0;
 	if (name_track(c, it))
 		return c->out_of_memory = true, 1;
 	ns = it->monotonic_ns - c->start_ns;

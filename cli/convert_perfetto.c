@@ -11,7 +11,8 @@
  * under it, one per counter name under its process, one per async span,
  * one for each thread's lost events.  Events are instants on their
  * thread's track, named by their path, with interned names, categories
- * (the path's first part), source locations of printk sites and field
+ * (the path's first part), source locations of printk sites (file, line
+ * and, in traces that keep it, function) and field
  * names; their fields are typed debug annotations, beside the message.
  * Spans are slices from span_pairs.c, written when they close (the trace
  * processor orders packets by time): begin and end when paired, a begin
@@ -58,7 +59,7 @@ enum {
 	ID_EVENT_CATEGORIES = 1, ID_EVENT_NAMES = 2, ID_ANNOTATION_NAMES = 3,
 	ID_SOURCE_LOCATIONS = 4, IID = 1, IID_NAME = 2,
 	/* SourceLocation */
-	SL_FILE_NAME = 2, SL_LINE_NUMBER = 4,
+	SL_FILE_NAME = 2, SL_FUNCTION_NAME = 3, SL_LINE_NUMBER = 4,
 };
 
 enum { SLICE_BEGIN = 1, SLICE_END = 2, INSTANT = 3, COUNTER = 4 };
@@ -323,6 +324,8 @@ static struct site *site_of(struct perfetto *p, const struct evt_trace_item *it)
 		m = pb_open(&p->pkt, ID_SOURCE_LOCATIONS);
 		pb_varint(&p->pkt, IID, s->location_iid);
 		pb_string(&p->pkt, SL_FILE_NAME, name);
+		if (it->event->func)
+			pb_string(&p->pkt, SL_FUNCTION_NAME, it->event->func);
 		pb_varint(&p->pkt, SL_LINE_NUMBER, strtoul(line + 1, NULL, 10));
 		pb_close(&p->pkt, m);
 	}

@@ -23,18 +23,6 @@
 #include "span_pairs.h"
 #include "trace_sql.h"
 
-const char trace_sql_tables[] =
-	"  slice(id, ts, dur, end_ts, name, depth, parent_id, pid, tid, args, state, async_id, trace_id)\n"
-	"  counter(ts, name, value, pid, tid, trace_id)\n"
-	"  event(id, ts, name, kind, pid, tid, cpu, site_id, message, trace_id)\n"
-	"  args(event_id, key, value)\n"
-	"  site(id, name, module, file, line, function, format, kind, trace_id)\n"
-	"  thread(tid, pid, name, trace_id)\n"
-	"  process(pid, name, host, trace, trace_id)\n"
-	"  loss(pid, tid, cpu, ts_from, ts_to, count, trace_id)\n"
-	"  trace(id, path, host, clock, events, lost, errors)\n"
-	"  trace_error(trace_id, message)\n";
-
 static const char schema[] =
 	"CREATE TABLE trace(id INTEGER PRIMARY KEY, path TEXT, host TEXT, clock TEXT,"
 	" events INTEGER, lost INTEGER, errors INTEGER);"
@@ -79,7 +67,7 @@ static const char *const stmt_sql[S_N] = {
 	[S_THREAD] = "INSERT INTO thread VALUES(?1, ?2, ?3, ?4)",
 	[S_PROCESS] = "INSERT INTO process VALUES(?1, ?2, ?3, ?4, ?5)",
 	[S_SITE] = "INSERT OR IGNORE INTO site(name, module, file, line, format, kind,"
-		   " trace_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+		   " trace_id, function) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 	[S_SITE_ID] = "SELECT id FROM site WHERE trace_id = ?1 AND name = ?2",
 	[S_ERROR] = "INSERT INTO trace_error VALUES(?1, ?2)",
 	[S_TRACE] = "INSERT INTO trace VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -199,6 +187,7 @@ static int site_of(struct loader *l, const struct evt_event_desc *e, int64_t *id
 	bind_str(s, 5, e->format);
 	bind_str(s, 6, kind_name(e->layout.kind));
 	sqlite3_bind_int64(s, 7, l->trace_id);
+	bind_str(s, 8, e->func);
 	if (step(l, S_SITE))
 		return -1;
 	s = l->st[S_SITE_ID];

@@ -1,18 +1,7 @@
 /*
  * trace_sql.h - a trace as the tables of evtrace query, in an SQLite
- * database: what query reads and convert --to sqlite writes.
- *
- *   trace(id, path, host, clock, events, lost, errors)
- *   trace_error(trace_id, message)
- *   process(pid, name, host, trace, trace_id)
- *   thread(tid, pid, name, trace_id)
- *   site(id, name, module, file, line, function, format, kind, trace_id)
- *   event(id, ts, name, kind, pid, tid, cpu, site_id, message, trace_id)
- *   args(event_id, key, value)          value an integer, real or text
- *   slice(id, ts, dur, end_ts, name, depth, parent_id, pid, tid, args,
- *         state, async_id, trace_id)
- *   counter(ts, name, value, pid, tid, trace_id)
- *   loss(pid, tid, cpu, ts_from, ts_to, count, trace_id)
+ * database: what query reads and convert --to sqlite writes; the
+ * tables are TRACE_SQL_TABLES below (evtrace(1) says what each holds).
  *
  * Times are nanoseconds on one clock for the whole database.  Rows are
  * added as the trace is read, in one transaction, and what stays in
@@ -29,8 +18,19 @@
 #include "report_filter.h"
 #include "trace_reader.h"
 
-/* The tables and their columns, as the errors of query list them. */
-extern const char trace_sql_tables[];
+/* The tables and their columns, as query's --help and errors list them. */
+#define TRACE_SQL_TABLES \
+	"  slice(id, ts, dur, end_ts, name, depth, parent_id, pid, tid, args,\n" \
+	"        state, async_id, trace_id)\n" \
+	"  counter(ts, name, value, pid, tid, trace_id)\n" \
+	"  event(id, ts, name, kind, pid, tid, cpu, site_id, message, trace_id)\n" \
+	"  args(event_id, key, value)\n" \
+	"  site(id, name, module, file, line, function, format, kind, trace_id)\n" \
+	"  thread(tid, pid, name, trace_id)\n" \
+	"  process(pid, name, host, trace, trace_id)\n" \
+	"  loss(pid, tid, cpu, ts_from, ts_to, count, trace_id)\n" \
+	"  trace(id, path, host, clock, events, lost, errors)\n" \
+	"  trace_error(trace_id, message)\n"
 
 /* Makes the tables in the empty database db; 0, or -1 with err set. */
 int trace_sql_create(sqlite3 *db, char *err, size_t err_size);

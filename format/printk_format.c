@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "printk_format.h"
@@ -393,4 +394,16 @@ long evt_printk_render(const char *format, const struct evt_printk_format *f,
 	if (out_len)
 		*out_len = pos;
 	return (long)off;
+}
+
+int evt_real_text(char *out, size_t size, double v)
+{
+	int p, n = 0;
+
+	for (p = 1; p <= 17; p++) {
+		n = snprintf(out, size, "%.*g", p, v);
+		if (n < 0 || (size_t)n >= size || strtod(out, NULL) == v || v != v)
+			break;
+	}
+	return n;
 }

@@ -60,4 +60,7 @@ long evt_printk_render(const char *format, const struct evt_printk_format *f,
 		       const uint8_t *args, size_t args_size,
 		       char *out, size_t out_size, size_t *out_len);
 
+/* The shortest text of v that reads back as v; snprintf's result. */
+int evt_real_text(char *out, size_t size, double v);
+
 #endif

@@ -155,18 +155,6 @@ int evt_record_payload(struct evt_record *r, const struct evt_event_layout *l,
 	return 0;
 }
 
-int evt_real_text(char *out, size_t size, double v)
-{
-	int p, n = 0;
-
-	for (p = 1; p <= 17; p++) {
-		n = snprintf(out, size, "%.*g", p, v);
-		if (n < 0 || (size_t)n >= size || strtod(out, NULL) == v || v != v)
-			break;
-	}
-	return n;
-}
-
 /* "begin", "end", "begin 42" (async), "begin: message", a counter's value. */
 static int span_render(const struct evt_record *r,
 		       const struct evt_event_layout *l, const char *format,

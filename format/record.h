@@ -59,9 +59,6 @@ struct evt_span_head {
 int evt_span_head_read(const struct evt_event_layout *l, const uint8_t *p,
 		       size_t size, struct evt_span_head *h);
 
-/* The shortest text of v that reads back as v; snprintf's result. */
-int evt_real_text(char *out, size_t size, double v);
-
 static inline int evt_event_kind_is_typed(unsigned kind)
 {
 	return kind == EVT_KIND_TYPED || kind == EVT_KIND_STABLE ||

@@ -47,6 +47,11 @@ int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
 		fputc(' ', f);
 		evt_quote(f, e->format);
 		fputc('\n', f);
+		if (e->func) {
+			fprintf(f, "function %u %u ", e->sid, e->id);
+			evt_quote(f, e->func);
+			fputc('\n', f);
+		}
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -63,6 +68,7 @@ void evt_trace_index_free(struct evt_trace_index *ix)
 	for (i = 0; i < ix->nevents; i++) {
 		free(ix->events[i].path);
 		free(ix->events[i].format);
+		free(ix->events[i].func);
 		evt_event_layout_free(&ix->events[i].layout);
 	}
 	free(ix->events);
@@ -140,6 +146,29 @@ static int add_event(struct evt_trace_index *ix, unsigned lineno, const char *li
 	return 0;
 }
 
+/* A function line: its event is the one on the line before. */
+static int add_function(struct evt_trace_index *ix, const char *line,
+			char *why, size_t why_size)
+{
+	struct evt_event_desc *e = ix->nevents ? &ix->events[ix->nevents - 1] : NULL;
+	char func[1100];
+	unsigned sid, id;
+	const char *p;
+	int n = 0;
+
+	if (sscanf(line, "function %u %u %n", &sid, &id, &n) != 2 || !n)
+		return snprintf(why, why_size, "malformed function line"), -1;
+	p = line + n;
+	if (evt_unquote(&p, func, sizeof(func)) || *p)
+		return snprintf(why, why_size, "bad quoted function"), -1;
+	if (!e || e->sid != sid || e->id != id || e->func)
+		return snprintf(why, why_size, "a function line not after its event's"), -1;
+	e->func = strdup(func);
+	if (!e->func)
+		return snprintf(why, why_size, "out of memory"), -1;
+	return 0;
+}
+
 static int add_stream(struct evt_trace_index *ix, const char *line,
 		      char *why, size_t why_size)
 {
@@ -210,8 +239,10 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 				ix->version = 1;
 			} else if (!strcmp(line, "evtrace-index 2")) {
 				ix->version = 2;
+			} else if (!strcmp(line, "evtrace-index 3")) {
+				ix->version = 3;
 			} else {
-				snprintf(why, sizeof(why), "not an evtrace-index 1 or 2 file");
+				snprintf(why, sizeof(why), "not an evtrace-index 1, 2 or 3 file");
 				goto out_bad;
 			}
 		} else if (!strncmp(line, "clock ", 6)) {
@@ -232,6 +263,9 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 				goto out_bad;
 		} else if (!strncmp(line, "event ", 6)) {
 			if (add_event(ix, lineno, line, why, sizeof(why)))
+				goto out_bad;
+		} else if (!strncmp(line, "function ", 9)) {
+			if (add_function(ix, line, why, sizeof(why)))
 				goto out_bad;
 		} else if (line[0]) {
 			snprintf(why, sizeof(why), "unknown line");

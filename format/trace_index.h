@@ -13,10 +13,12 @@
  *   stream <sid> <pid> "<comm>"
  *   kernel-stream <sid>          (kernel tracepoints, layout.h)
  *   event <sid> <id> <kind> <types|-> "<path>" "<format>"
+ *   function <sid> <id> "<function>"   (after its event's line, when known)
  * types: comma-separated enum evt_arg_type numbers (printk kinds); the
  * format of a typed or stable event is its format text (event_format.h).
- * Version 2 traces have compact record headers (record_header.h), version
- * 1 traces 12-byte ones; both are read.
+ * Version 2 and 3 traces have compact record headers (record_header.h),
+ * version 1 traces 12-byte ones; version 3 adds the function lines.  All
+ * are read.
  */
 #ifndef EVT_FORMAT_TRACE_INDEX_H
 #define EVT_FORMAT_TRACE_INDEX_H
@@ -33,6 +35,7 @@ struct evt_event_desc {
 	uint32_t id;
 	char *path;
 	char *format;
+	char *func;			/* a printk site's function, or NULL */
 	struct evt_event_layout layout;	/* kind, and the format parsed */
 	uint32_t line;			/* in the index file it was read from */
 };
@@ -44,7 +47,7 @@ struct evt_stream_class {
 	bool kernel;			/* records carry evt_kernel_context */
 };
 
-#define EVT_TRACE_INDEX_VERSION 2
+#define EVT_TRACE_INDEX_VERSION 3
 
 struct evt_trace_index {
 	uint32_t version;		/* 0 when made here: the current one */

@@ -1,6 +1,7 @@
 # The babeltrace2 plugin: `babeltrace2 TRACE -c sink.evtrace.text` prints
 # what `evtrace report --clock realtime` prints, byte for byte: printk
-# messages of every conversion rendered, typed and stable events, several
+# messages of every conversion rendered, typed and stable events, spans
+# and counters, several
 # processes, losses, kernel events; the plain babeltrace2 still reads it.
 . "$(dirname "$0")/lib.sh"
 skip_if_sanitized "babeltrace2 (unsanitized) loading the sanitized plugin"
@@ -21,6 +22,11 @@ expect_grep "strings \[\] \[(null)\] \[ab    \] \[abc\]$" "$T/bt2.out" "strings,
 "$EVTRACE" record -o "$T/typed" -- "$TYPED" rows >/dev/null 2>&1
 same_as_report "$T/typed"
 expect_grep "typed/all: .*color=blue flag=true" "$T/bt2.out" "a typed event's enum and bool"
+"$EVTRACE" record -e 'span/**' -e 'async/**' -e 'counter/**' -o "$T/spans" -- "$SPANS" 2 >/dev/null 2>&1
+same_as_report "$T/spans"
+expect_grep ": span/step: begin: i=1$" "$T/bt2.out" "a span's begin with its message"
+expect_grep ": async/job: end 10[01]$" "$T/bt2.out" "an async end with its id"
+expect_grep ": counter/load: 1.5$" "$T/bt2.out" "a real counter"
 "$EVTRACE" record -o "$T/fork" -- "$TRACEE" fork >/dev/null 2>&1
 same_as_report "$T/fork"
 expect_grep "^# 4 events, 0 lost, 3 streams$" "$T/bt2.out" "three streams"

@@ -38,7 +38,7 @@ PY
 cmp -s "$T/stdout.json" "$T/thr.json" || fail "standard output differs from -o"
 
 # report's filters cut it: the file holds what report shows with them.
-tid=$(sed -n 's/.*tracee-\([0-9]*\) .*/\1/p' "$T/thr.report" | sort -u | head -1)
+tid=$(sed -n 's/.*tracee-\([0-9]*\) .*/\1/p' "$T/thr.report" | sort -u | tail -1)
 "$EVTRACE" convert --to chrome-json --tid "$tid" --since 0 -o "$T/cut.json" "$T/thr" 2>"$T/conv.err" ||
 	fail "convert with filters"
 expect_grep "^evtrace: convert: 200 of 600 events, 0 of 0 lost, 3 streams into $T/cut.json$" "$T/conv.err" \

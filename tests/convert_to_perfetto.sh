@@ -68,6 +68,32 @@ for uuid, evs in by_track.items():
     assert depth == 0, (uuid, evs)
 PY
 
+# Spans that do not pair: an instant with its state where a slice would
+# have to make up a begin or an end; a begin alone for one still open; a
+# NaN counter as such.
+"$EVTRACE" record -e 'span/**' -e 'async/**' -e 'counter/**' -o "$T/odd" -- "$SPANS" odd >/dev/null 2>&1 ||
+	fail "record odd"
+"$EVTRACE" convert --to perfetto -o "$T/odd.pftrace" "$T/odd" 2>/dev/null || fail "convert odd"
+decode "$T/odd.pftrace"
+python3 - "$T/odd.pftrace.txt" <<'PY' || fail "unpaired spans"
+import re, sys
+got = []
+for p in open(sys.argv[1]).read().split("\npacket {"):
+    m = re.search(r"type: (TYPE_\w+)", p)
+    if not m or m.group(1) in ("TYPE_SLICE_END", "TYPE_COUNTER"):
+        continue
+    name = re.search(r'\n    name: "([^"]*)"', p).group(1)
+    states = re.findall(r'string_value: "(complete|no_end|open|no_begin|after_loss)"', p)
+    got.append((name, m.group(1), states[0]))
+want = [("orphan", "TYPE_INSTANT", "no_begin"), ("outer", "TYPE_SLICE_BEGIN", "complete"),
+        ("inner", "TYPE_INSTANT", "no_end"), ("dup", "TYPE_SLICE_BEGIN", "no_end"),
+        ("dup", "TYPE_SLICE_BEGIN", "open"), ("dup", "TYPE_INSTANT", "no_begin"),
+        ("left open", "TYPE_SLICE_BEGIN", "open")]
+assert sorted(got) == sorted(want), got
+PY
+expect_eq "$(count 'type: TYPE_SLICE_END' "$T/odd.pftrace.txt")" 1 "only outer ends"
+expect_grep 'double_counter_value: nan' "$T/odd.pftrace.txt" "a NaN counter"
+
 # Typed fields as typed annotations, printk sites with their location.
 "$EVTRACE" record -o "$T/typed" -e 'typed/*' -- "$TYPED" rows >/dev/null 2>&1 || fail "record typed"
 "$EVTRACE" convert --to perfetto -o "$T/typed.pftrace" "$T/typed" 2>/dev/null || fail "convert typed"
@@ -88,6 +114,10 @@ line=${site##*/}
 grep -A3 'source_locations {' "$T/pk.pftrace.txt" | grep -q 'file_name: "tests/progs/tracee.c"' ||
 	fail "no source location of tracee.c"
 grep -q "line_number: $line\$" "$T/pk.pftrace.txt" || fail "no line $line"
+grep -A4 'source_locations {' "$T/pk.pftrace.txt" | grep -q 'function_name: "seq_thread"' ||
+	fail "no function name of the site"
+expect_eq "$("$EVTRACE" query --no-cache --csv "$T/pk" "SELECT file, line, function FROM site WHERE name = '$site'" | tail -1 | tr -d '\r')" \
+	"tests/progs/tracee.c,$line,seq_thread" "query's site: file, line, function"
 expect_eq "$(count 'type: TYPE_INSTANT' "$T/pk.pftrace.txt")" \
 	"$(sed -n 's/^# \([0-9]*\) events.*/\1/p' "$("$EVTRACE" report "$T/pk" >"$T/pk.report"; echo "$T/pk.report")")" \
 	"an instant per printk event"

@@ -37,6 +37,18 @@ rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
 sed -i '3s/.*/event 0 x/' "$T/tr/evtrace/index"
 expect_status 1 "$EVTRACE" report "$T/tr"
 expect_grep "$T/tr/evtrace/index:3: malformed event line" "$T/err" "bad index line"
+# A function line must follow its event's line, once.
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+fl=$(grep -n '^function ' "$T/tr/evtrace/index" | head -1 | cut -d: -f1)
+[ -n "$fl" ] || fail "the index names no printk site's function"
+sed -i "${fl}p" "$T/tr/evtrace/index"
+expect_status 1 "$EVTRACE" report "$T/tr"
+expect_grep "$T/tr/evtrace/index:$((fl + 1)): a function line not after its event's" "$T/err" \
+	"a function line twice"
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+sed -i "${fl}s/\"\$/ x/" "$T/tr/evtrace/index"
+expect_status 1 "$EVTRACE" report "$T/tr"
+expect_grep "$T/tr/evtrace/index:$fl: bad quoted function" "$T/err" "a function line that does not parse"
 # 6. An index whose format disagrees with its stored types.
 rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
 sed -i 's/"seq t=%d i=%d\\n"/"seq t=%s i=%d\\n"/' "$T/tr/evtrace/index"

@@ -131,4 +131,10 @@ assert all(e["args"]["state"] == "complete" for e in x), x
 assert [e["args"]["value"] for e in ev if e["ph"] == "C"] == [1, 0.25], ev
 assert [(e["ph"], e["id"]) for e in ev if e["ph"] in "be"] == [("b", "0x5"), ("e", "0x5")], ev
 PY
+	# query: the scopes the exception left are complete and nested.
+	expect_eq "$("$EVTRACE" query --no-cache --csv "$T/cxx" "SELECT name, depth, args, state,
+		parent_id = (SELECT max(id) FROM slice p WHERE p.id < s.id) FROM slice s
+		WHERE async_id IS NULL ORDER BY ts" | tr -d '\r' | tail -n +2 | tr '\n' ' ')" \
+		"try,0,,complete, deep,1,n=2,complete,1 deep,2,n=1,complete,1 deep,3,n=0,complete,1 " \
+		"$cxx: query's slices of the scopes an exception left"
 done

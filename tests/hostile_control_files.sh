@@ -167,3 +167,36 @@ expect_grep "events lost, and an unknown number from 1 process it could not foll
 set +e; "$EVTRACE" report "$T/trt" >"$T/report" 2>"$T/report.err"; st=$?; set -e
 [ "$st" -le 1 ] || fail "report crashed on the trace of a truncated process ($st)"
 bt "$T/trt" >/dev/null
+
+# A rider (a span's event for its begins with arguments: trace_span(3))
+# whose parent is not a switch of its kind: refused with its offset,
+# what came before it still listed, the process running on.
+: >"$T/spans.out"
+"$SPANS" wait >>"$T/spans.out" &
+sp=$!
+BG_PIDS="$BG_PIDS $sp"
+wait_for 'spans to say ready' 'grep -q ready "$T/spans.out"'
+sctl=$(ls "$EVTRACE_RUNDIR"/"$sp"-*.ctl)
+python3 - "$sctl" >"$T/rider" <<'PY'
+import mmap, struct, sys
+f = open(sys.argv[1], 'r+b')
+m = mmap.mmap(f.fileno(), 0)
+reg = struct.unpack_from('<I', m, 52)[0]
+off, kinds = reg, {}
+while off + 24 <= len(m):
+    size, eid, kind, nargs, plen = struct.unpack_from('<IIHHH', m, off)
+    if size == 0:
+        break
+    path = bytes(m[off + 24 + nargs:off + 24 + nargs + plen]).decode()
+    if '@' in path and kinds.get(0) not in (None, kind):
+        struct.pack_into('<I', m, off + 20, 0)   # parent: event 0, of another kind
+        print(off, path.split('@')[0])
+        break
+    kinds[eid] = kind
+    off += size
+PY
+read -r rider_off rider_switch <"$T/rider" || fail "no rider in the spans program's registry"
+"$EVTRACE" ls -p "$sp" >"$T/ls3" 2>"$T/err3" || true
+expect_grep "$sctl: offset $rider_off: registry entry parent invalid" "$T/err3" "a rider whose parent is not its switch"
+expect_grep "^0 ftrace/print$" "$T/ls3" "the entries before the bad rider"
+running "$sp" || fail "the spans program died"

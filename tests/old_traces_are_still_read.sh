@@ -19,7 +19,10 @@ fi
 	fail "convert of the old trace"
 python3 "$(dirname "$0")/check_chrome_json.py" "$T/old.json" "$T/report" ||
 	fail "the old trace's conversion"
+# query reads it too (no cache: the fixture is in the source tree).
+expect_eq "$("$EVTRACE" query --no-cache --csv "$old" 'SELECT count(*), count(function) FROM event JOIN site ON site.id = site_id' | tail -1 | tr -d '\r')" \
+	"$(sed -n 's/^# \([0-9]*\) events.*/\1/p' "$T/report"),0" "query of the old trace: every event, no function known"
 # And what is written now is compact: 16 bytes a record for this site.
 "$EVTRACE" record -q -o "$T/new" -- "$TRACEE" threads 2 3 >/dev/null 2>&1
-expect_eq "$(head -1 "$T/new/evtrace/index")" "evtrace-index 2" "a new trace's index version"
+expect_eq "$(head -1 "$T/new/evtrace/index")" "evtrace-index 3" "a new trace's index version"
 bt_agrees "$T/new"

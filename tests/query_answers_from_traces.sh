@@ -85,8 +85,8 @@ two\nlines' "a newline shown as \\n in a column"
 # Bad SQL: exit 2, SQLite's message and the tables.
 expect_status 2 "$EVTRACE" query "$T/all" 'SELECT * FROM slices'
 expect_grep '^evtrace: query: no such table: slices$' "$T/err" "SQLite's message"
-expect_grep '^  slice(id, ts, dur, end_ts, name, depth, parent_id, pid, tid, args, state, async_id, trace_id)$' \
-	"$T/err" "the tables listed"
+expect_grep '^  slice(id, ts, dur, end_ts, name, depth, parent_id, pid, tid, args,$' "$T/err" "the tables listed"
+expect_grep '^  trace_error(trace_id, message)$' "$T/err" "the tables listed, to the last"
 expect_status 2 "$EVTRACE" query "$T/all"
 expect_status 1 "$EVTRACE" query "$T/nowhere" 'SELECT 1'
 expect_grep "evtrace: query: $T/nowhere: no such trace directory" "$T/err" "no trace"
@@ -100,11 +100,15 @@ rt=$(q --clock realtime --csv "$T/all" 'SELECT min(ts) / 1000000000 FROM event' 
 [ $((now - rt)) -ge 0 ] && [ $((now - rt)) -lt 600 ] || fail "realtime clock: $rt, now $now"
 
 # Spans that do not pair are what they are.
-"$EVTRACE" record -e 'span/**' -e 'async/**' -o "$T/odd" -- "$SPANS" odd >/dev/null 2>&1 || fail "record odd"
+"$EVTRACE" record -e 'span/**' -e 'async/**' -e 'counter/**' -o "$T/odd" -- "$SPANS" odd >/dev/null 2>&1 ||
+	fail "record odd"
 expect_eq "$(q --csv "$T/odd" "SELECT name, state, ts IS NULL, dur IS NULL, coalesce(args, '') FROM slice ORDER BY name, state" | tail -n +2 | tr '\n' ' ')" \
 	"dup,no_begin,1,1, dup,no_end,0,1, dup,open,0,1,again inner,no_end,0,1, left open,open,0,1, orphan,no_begin,1,1, outer,complete,0,0, " \
 	"unpaired slices"
-
+expect_eq "$(q --csv "$T/odd" "SELECT name, value IS NULL, typeof(value) FROM counter" | tail -n +2)" "ratio,1,null" \
+	"a NaN counter is NULL"
+expect_grep 'counter/ratio: -\{0,1\}nan$' "$("$EVTRACE" report "$T/odd" >"$T/odd.report"; echo "$T/odd.report")" \
+	"report shows the NaN as such"
 # The cache: made on the first query, used on the next, made again when a
 # file of the trace changes; babeltrace2 passes it by.
 cache=$T/all/.evtrace-query-monotonic.db

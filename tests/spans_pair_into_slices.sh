@@ -121,9 +121,12 @@ PY
 	{ cat "$T/taken.err" >&2; fail "record span_taken"; }
 expect_eq "$(grep -c 'span/clash: the name is taken by another event; this site stays off' "$T/taken.err")" 2 \
 	"the clash said once per site"
+expect_eq "$(grep -c 'span/wide: more than 31 arguments; this site stays off' "$T/taken.err")" 1 \
+	"a begin with too many arguments said once"
 "$EVTRACE" report "$T/taken" >"$T/taken.report"
-expect_grep '^# 1 event, 0 lost' "$T/taken.report" "only the typed event"
+expect_grep '^# 2 events, 0 lost' "$T/taken.report" "the typed event and the wide span's end"
 expect_grep 'span/clash: v=7$' "$T/taken.report" "the typed event recorded"
+expect_grep 'span/wide: end$' "$T/taken.report" "the wide span's end (its begin stayed off)"
 
 # ls: each span and counter once, with its kind; the rider is not listed.
 : >"$T/wait.out"

@@ -92,9 +92,11 @@ uint32_t evt_event_ids_get(struct evt_event_ids *ids,
 	memcpy(g->types, l->types, l->nargs);
 	g->path = strdup(e->path);
 	g->format = strdup(e->format);
-	if (!g->path || !g->format) {
+	g->func = e->func ? strdup(e->func) : NULL;
+	if (!g->path || !g->format || (e->func && !g->func)) {
 		free(g->path);
 		free(g->format);
+		free(g->func);
 		return EVT_NO_ID;
 	}
 	g->public_id = ids->registry ?
@@ -126,6 +128,7 @@ void evt_event_ids_free(struct evt_event_ids *ids)
 	for (i = 0; i < ids->n; i++) {
 		free(ids->events[i].path);
 		free(ids->events[i].format);
+		free(ids->events[i].func);
 	}
 	free(ids->events);
 	free(ids->slots);

@@ -31,6 +31,7 @@ struct evt_global_event {
 	uint8_t types[EVT_PRINTK_MAX_ARGS];
 	char *path;
 	char *format;
+	char *func;			/* a printk site's function, or NULL */
 };
 
 struct evt_event_ids {

@@ -36,17 +36,19 @@ static int describe(struct evt_collection *c, uint32_t cls, uint32_t L)
 	e->sid = cls;
 	e->id = L;
 	e->path = strdup(g->path);
+	e->func = g->func ? strdup(g->func) : NULL;
 	/* A refused printk site never writes: described with no format, so
 	 * that the trace's readers take it. */
 	e->format = strdup(g->kind == EVT_KIND_PRINTK && !g->nargs &&
 			   evt_printk_problems(g->format, why, sizeof(why)) ?
 			   "" : g->format);
 	/* Its own copy: the layout owns memory. */
-	if (!e->path || !e->format ||
+	if (!e->path || !e->format || (g->func && !e->func) ||
 	    evt_event_layout_load(&e->layout, g->kind, e->format, g->types,
 				  g->nargs, why, sizeof(why))) {
 		free(e->path);
 		free(e->format);
+		free(e->func);
 		return -1;
 	}
 	if (cls >= c->nlayouts) {
@@ -78,6 +80,7 @@ fail:
 	evt_event_layout_free(&e->layout);
 	free(e->path);
 	free(e->format);
+	free(e->func);
 	return -1;
 }
 /* The layout of event id of a class, for the relay's pieces. */

@@ -4,7 +4,7 @@
  * their sleeps; main prints "done" when all threads are joined.
  *
  *   spans [THREADS]   (default 2)
- *   spans odd         spans that do not pair: see odd()
+ *   spans odd         spans that do not pair, a NaN counter: see odd()
  *   spans wait        prints "ready" and waits (for ls)
  *
  * Per worker thread t (0-based): scope "work" (args t) holding two
@@ -63,7 +63,10 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* Each of the states a slice can end in but "after_loss". */
+static volatile double zero;
+
+/* Each of the states a slice can end in but "after_loss"; a counter that
+ * is not a number. */
 static void odd(void)
 {
 	trace_span_end("orphan");		/* no_begin */
@@ -74,6 +77,7 @@ static void odd(void)
 	trace_async_begin("dup", 7, "again");	/* open */
 	trace_async_end("dup", 9);		/* no_begin */
 	trace_span_begin("left open");		/* open */
+	trace_counter("ratio", zero / zero);	/* NaN */
 }
 
 int main(int argc, char **argv)
