@@ -294,7 +294,7 @@ static void annotation_varint(struct perfetto *p, uint64_t name_iid,
  * names, interned in the packet being built when first met. */
 static struct site *site_of(struct perfetto *p, const struct evt_trace_item *it)
 {
-	const char *path = it->event->path, *line;
+	const char *path = it->event->path, *line, *file;
 	int fresh;
 	uint64_t *known = key_map_add(&p->sites, (uintptr_t)it->event, &fresh);
 	struct site *s;
@@ -313,11 +313,11 @@ static struct site *site_of(struct perfetto *p, const struct evt_trace_item *it)
 	s->category_iid = category(p, path, strcspn(path, "/"));
 	/* printk/<module>/<file>/<line> */
 	line = strrchr(path, '/');
-	if (!strncmp(path, "printk/", 7) && line && strchr(path + 7, '/') < line) {
-		const char *file = strchr(path + 7, '/') + 1;
+	file = strncmp(path, "printk/", 7) ? NULL : strchr(path + 7, '/');
+	if (file && line > file) {
 		char name[1024];
 
-		snprintf(name, sizeof(name), "%.*s", (int)(line - file), file);
+		snprintf(name, sizeof(name), "%.*s", (int)(line - file - 1), file + 1);
 		s->location_iid = ++p->next_location_iid;
 		if (!p->interned)
 			p->interned = pb_open(&p->pkt, TP_INTERNED_DATA);

@@ -235,13 +235,13 @@ sqlite3 *query_db_open(const struct trace_set *s, const char *cache_dir,
 
 	query_db_setup();
 
-	*err = '\0';
+	/* The cache is never required: whatever kept it from being made,
+	 * the traces are read into a temporary database instead (where
+	 * what was wrong with the traces themselves is met again). */
 	if (cache_dir && cache_allowed(cache_dir)) {
 		db = cached(s, cache_dir, clock, errors, err, err_size);
 		if (db)
 			return db;
-		if (*err)
-			return NULL;	/* the traces' errors, not the cache's */
 	}
 	if (sqlite3_open_v2("", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOMUTEX,

@@ -122,6 +122,16 @@ expect_eq "$(count 'type: TYPE_INSTANT' "$T/pk.pftrace.txt")" \
 	"$(sed -n 's/^# \([0-9]*\) events.*/\1/p' "$("$EVTRACE" report "$T/pk" >"$T/pk.report"; echo "$T/pk.report")")" \
 	"an instant per printk event"
 
+# A hostile index: a printk site's path with no file nor line in it is an
+# event like any other, with no source location.
+cp -r "$T/pk" "$T/pkbad"
+sed -i "s|\"$site\"|\"printk/x\"|" "$T/pkbad/evtrace/index"
+"$EVTRACE" convert --to perfetto -o "$T/pkbad.pftrace" "$T/pkbad" 2>"$T/conv.err" ||
+	{ cat "$T/conv.err" >&2; fail "convert of a trace with a path of no file"; }
+decode "$T/pkbad.pftrace"
+expect_grep 'name: "printk/x"' "$T/pkbad.pftrace.txt" "the odd path kept as the event's name"
+expect_eq "$(count 'source_locations {' "$T/pkbad.pftrace.txt")" 0 "no source location made up"
+
 # Losses: slices on a lost-events track, adding up to report's count.
 "$EVTRACE" record --overwrite --packet-size 16384 --packets 4 -o "$T/lost" -- "$TRACEE" burst 100000 \
 	>/dev/null 2>&1 || fail "record the burst"

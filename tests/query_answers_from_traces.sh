@@ -130,6 +130,13 @@ expect_eq "$(q --csv "$T/fresh" 'SELECT count(*) FROM slice' | tail -1)" 15 "a q
 expect_eq "$(cat "$T/victim")" precious "the link's target untouched"
 [ -f "$T/fresh/.evtrace-query-monotonic.db" ] && [ ! -L "$T/fresh/.evtrace-query-monotonic.db" ] ||
 	fail "the planted link still stands"
+# A cache that cannot be made (a directory in its place): the query is
+# answered all the same, from a temporary database.
+cp -r "$T/all" "$T/blocked" && rm -f "$T/blocked"/.evtrace-query-*
+mkdir "$T/blocked/.evtrace-query-monotonic.db"
+expect_eq "$(q --csv "$T/blocked" 'SELECT count(*) FROM slice' | tail -1)" 15 "a query where no cache can be made"
+[ -d "$T/blocked/.evtrace-query-monotonic.db" ] || fail "the directory in the cache's place was touched"
+[ -z "$(ls -A "$T/blocked" | grep '\.tmp$')" ] || fail "a temporary cache file left behind"
 # A directory others may write into gets no cache.
 cp -r "$T/all" "$T/shared" && rm -f "$T/shared"/.evtrace-query-*
 chmod 777 "$T/shared"
