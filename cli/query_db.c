@@ -56,7 +56,9 @@ int query_db_fill(sqlite3 *db, const char *cmd, const struct trace_set *s,
 		  enum report_clock clock, struct report_filter *filter,
 		  struct evt_trace_stats *total, char *err, size_t err_size)
 {
-	char pragmas[160];
+	char pragmas[160], why[300];
+	struct trace_sql *t;
+	bool failed = false;
 	size_t i;
 
 	memset(total, 0, sizeof(*total));
@@ -65,20 +67,31 @@ int query_db_fill(sqlite3 *db, const char *cmd, const struct trace_set *s,
 		 PAGE_CACHE_KIB);
 	if (exec(db, pragmas, err, err_size) || trace_sql_create(db, err, err_size))
 		return -1;
-	for (i = 0; i < s->n; i++) {
+	t = trace_sql_begin(db, cmd, clock, filter, err, err_size);
+	if (!t)
+		return -1;
+	for (i = 0; i < s->n && !failed; i++) {
 		struct evt_trace_stats st;
 		char *host = trace_set_host(s->dirs[i]);
-		int r = trace_sql_add(db, cmd, s->dirs[i], host, (uint32_t)i + 1,
-				      clock, filter, &st, err, err_size);
 
+		failed = trace_sql_add(t, s->dirs[i], host, (uint32_t)i + 1, &st,
+				       err, err_size) != 0;
 		free(host);
-		if (r)
-			return -1;
+		if (failed)
+			break;
 		total->events += st.events;
 		total->lost += st.lost;
 		total->errors += st.errors;
 		total->streams += st.streams;
 	}
+	/* The writer's own failure, when it had one, says the most. */
+	if (trace_sql_end(t, failed ? why : err, failed ? sizeof(why) : err_size)) {
+		if (failed)
+			snprintf(err, err_size, "%s", why);
+		return -1;
+	}
+	if (failed)
+		return -1;
 	if (trace_sql_finish(db, err, err_size))
 		return -1;
 	return exec(db, "COMMIT", err, err_size);

@@ -1,13 +1,15 @@
 /*
  * trace_sql.c - read a trace into the tables of trace_sql.h.
  *
- * One pass in time order: each event is a row of event and a row of args
- * per field; spans and async spans are also paired (span_pairs.c) into
- * slice rows as they close, counters are also counter rows, losses are
- * loss rows from the thread's previous item to the notice.  A thread,
- * process or site is a row the first time it is met.  Ids of events and
- * slices go on from the traces added before, so that they stay unique
- * across traces.
+ * One pass in time order: each event is a row of event_row with its
+ * fields as JSON; spans and async spans are also paired (span_pairs.c)
+ * into slice rows as they close, counters are also counter rows, losses
+ * are loss rows from the thread's previous item to the notice.  A thread,
+ * process or site is a row the first time it is met.  Ids of sites and
+ * slices are given here and go on from the traces added before, so that
+ * they stay unique across traces.  The rows go to SQLite through
+ * sql_rows.c, on a thread of its own: reading and decoding the trace
+ * here, and SQLite's writing, each take about half the time.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sql_rows.h"
 #include "event_format.h"
 #include "key_map.h"
 #include "report_output.h"
@@ -53,8 +56,8 @@ static const char schema[] =
 	" ts_to INTEGER, count INTEGER, trace_id INTEGER);";
 
 enum stmt {
-	S_EVENT, S_SLICE, S_COUNTER, S_LOSS, S_THREAD, S_PROCESS,
-	S_SITE, S_SITE_ID, S_ERROR, S_TRACE, S_N
+	S_EVENT, S_SLICE, S_COUNTER, S_LOSS, S_THREAD, S_PROCESS, S_SITE, S_ERROR,
+	S_TRACE, S_N
 };
 
 static const char *const stmt_sql[S_N] = {
@@ -66,29 +69,35 @@ static const char *const stmt_sql[S_N] = {
 	[S_LOSS] = "INSERT INTO loss VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[S_THREAD] = "INSERT INTO thread VALUES(?1, ?2, ?3, ?4)",
 	[S_PROCESS] = "INSERT INTO process VALUES(?1, ?2, ?3, ?4, ?5)",
-	[S_SITE] = "INSERT OR IGNORE INTO site(name, module, file, line, format, kind,"
-		   " trace_id, function) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-	[S_SITE_ID] = "SELECT id FROM site WHERE trace_id = ?1 AND name = ?2",
+	[S_SITE] = "INSERT INTO site VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 	[S_ERROR] = "INSERT INTO trace_error VALUES(?1, ?2)",
 	[S_TRACE] = "INSERT INTO trace VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 };
 
-struct loader {
-	sqlite3 *db;
-	const char *cmd, *dir, *host;
-	uint32_t trace_id;
+struct trace_sql {
+	struct sql_rows *rows;
+	const char *cmd;
 	enum report_clock clock;
 	struct report_filter *filter;
-	sqlite3_stmt *st[S_N];
+	uint64_t slices;		/* slice ids given, all traces */
+	uint64_t sites;			/* site ids given, all traces */
+
+	/* The trace being added. */
+	const char *dir, *host;
+	uint32_t trace_id;
 	struct key_map threads;		/* pid << 32 | tid: its last time + 1 */
 	struct key_map processes;	/* pid */
-	struct key_map sites;		/* event desc: site id */
+	struct key_map descs;		/* event desc: site id */
+	struct key_map paths;		/* hash of a path: site id */
+	char **site_path;		/* this trace's sites' paths, from */
+	uint64_t first_site;		/* site id first_site on */
 	struct evt_span_pairs *pairs;
-	struct json_buf json;		/* an event's fields */
 	uint64_t slice_base;		/* slice ids of earlier traces */
+	uint64_t slice_max;
+	struct json_buf json;		/* an event's fields */
 	bool started;
 	int64_t start_ns;
-	const char *failed;		/* what SQLite said, or "out of memory" */
+	bool failed;			/* sql_rows failed, or memory ran out */
 };
 
 static const char *kind_name(unsigned kind)
@@ -114,7 +123,7 @@ static const char *kind_name(unsigned kind)
 	return "unknown";
 }
 
-static int64_t ts_of(const struct loader *l, int64_t monotonic_ns, int64_t realtime_ns)
+static int64_t ts_of(const struct trace_sql *l, int64_t monotonic_ns, int64_t realtime_ns)
 {
 	switch (l->clock) {
 	case REPORT_REALTIME:
@@ -126,247 +135,232 @@ static int64_t ts_of(const struct loader *l, int64_t monotonic_ns, int64_t realt
 	}
 }
 
-/* Runs the bound statement s and resets it; 0, or -1 with l->failed. */
-static int step(struct loader *l, enum stmt s)
+/* Ends the row; 0, or -1 (l->failed) when rows can no longer be written. */
+static int end(struct trace_sql *l)
 {
-	int rc = sqlite3_step(l->st[s]);
-
-	sqlite3_reset(l->st[s]);
-	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
-		return 0;
-	l->failed = sqlite3_errmsg(l->db);
-	return -1;
+	if (sql_rows_end(l->rows))
+		l->failed = true;
+	return l->failed ? -1 : 0;
 }
 
-static void bind_text(sqlite3_stmt *s, int i, const char *text, size_t n)
+static uint64_t path_hash(const char *s)
 {
-	/* Static: every statement is stepped before what it points to goes. */
-	if (text)
-		sqlite3_bind_text(s, i, text, (int)n, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(s, i);
-}
+	uint64_t h = 0xcbf29ce484222325ULL;
 
-static void bind_str(sqlite3_stmt *s, int i, const char *text)
-{
-	bind_text(s, i, text, text ? strlen(text) : 0);
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h >> 1;		/* never UINT64_MAX */
 }
 
 /* A printk site's path: printk/<module>/<file>/<line>. */
-static void bind_location(sqlite3_stmt *s, const char *path)
+static void location(struct trace_sql *l, const char *path)
 {
 	const char *module = path + 7, *file = strchr(module, '/'),
 		   *line = strrchr(path, '/');
 
 	if (strncmp(path, "printk/", 7) || !file || line <= file) {
-		sqlite3_bind_null(s, 2);
-		sqlite3_bind_null(s, 3);
-		sqlite3_bind_null(s, 4);
+		sql_rows_null(l->rows);
+		sql_rows_null(l->rows);
+		sql_rows_null(l->rows);
 		return;
 	}
-	bind_text(s, 2, module, file - module);
-	bind_text(s, 3, file + 1, line - file - 1);
-	sqlite3_bind_int64(s, 4, strtoll(line + 1, NULL, 10));
+	sql_rows_text(l->rows, module, (size_t)(file - module));
+	sql_rows_text(l->rows, file + 1, (size_t)(line - file - 1));
+	sql_rows_int(l->rows, strtoll(line + 1, NULL, 10));
 }
 
-/* The site of the item's event, a row the first time it is met. */
-static int site_of(struct loader *l, const struct evt_event_desc *e, int64_t *id)
+/* The site of an event, by its path in this trace (stream classes have
+ * descriptions of their own of one event), a row the first time. */
+static int site_of(struct trace_sql *l, const struct evt_event_desc *e, int64_t *id)
 {
-	sqlite3_stmt *s = l->st[S_SITE];
 	int fresh;
-	uint64_t *known = key_map_add(&l->sites, (uintptr_t)e, &fresh);
+	uint64_t *known = key_map_add(&l->descs, (uintptr_t)e, &fresh), *by_path, i;
+	char **grown;
 
 	if (!known)
-		return l->failed = "out of memory", -1;
+		return l->failed = true, -1;
 	if (!fresh) {
 		*id = (int64_t)*known;
 		return 0;
 	}
-	bind_str(s, 1, e->path);
-	bind_location(s, e->path);
-	bind_str(s, 5, e->format);
-	bind_str(s, 6, kind_name(e->layout.kind));
-	sqlite3_bind_int64(s, 7, l->trace_id);
-	bind_str(s, 8, e->func);
-	if (step(l, S_SITE))
-		return -1;
-	s = l->st[S_SITE_ID];
-	sqlite3_bind_int64(s, 1, l->trace_id);
-	bind_str(s, 2, e->path);
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_reset(s);
-		return l->failed = "a site row went missing", -1;
+	by_path = key_map_add(&l->paths, path_hash(e->path), &fresh);
+	if (!by_path)
+		return l->failed = true, -1;
+	if (!fresh && !strcmp(l->site_path[*by_path - l->first_site], e->path)) {
+		*id = (int64_t)(*known = *by_path);
+		return 0;
 	}
-	*id = sqlite3_column_int64(s, 0);
-	*known = (uint64_t)*id;
-	sqlite3_reset(s);
-	return 0;
+	for (i = l->first_site; !fresh && i <= l->sites; i++)	/* two paths, one hash */
+		if (!strcmp(l->site_path[i - l->first_site], e->path)) {
+			*id = (int64_t)(*known = i);
+			return 0;
+		}
+	grown = realloc(l->site_path, (l->sites + 1 - l->first_site + 1) * sizeof(*grown));
+	if (!grown)
+		return l->failed = true, -1;
+	l->site_path = grown;
+	grown[l->sites + 1 - l->first_site] = e->path;	/* valid while the trace is read */
+	*id = (int64_t)(*known = ++l->sites);
+	if (fresh)
+		*by_path = *known;
+	sql_rows_begin(l->rows, S_SITE);
+	sql_rows_int(l->rows, *id);
+	sql_rows_str(l->rows, e->path);
+	location(l, e->path);
+	sql_rows_str(l->rows, e->func);
+	sql_rows_str(l->rows, e->format);
+	sql_rows_str(l->rows, kind_name(e->layout.kind));
+	sql_rows_int(l->rows, l->trace_id);
+	return end(l);
 }
 
 /* The thread and process rows, the first time; the thread's last time. */
-static int meet_thread(struct loader *l, const struct evt_trace_item *it,
+static int meet_thread(struct trace_sql *l, const struct evt_trace_item *it,
 		       int64_t ts, int64_t *before, bool *had_before)
 {
 	int fresh;
 	uint64_t *last = key_map_add(&l->threads, (uint64_t)it->pid << 32 | it->tid,
 				     &fresh);
-	sqlite3_stmt *s;
 
 	if (!last)
-		return l->failed = "out of memory", -1;
+		return l->failed = true, -1;
 	*had_before = *last != 0;
 	*before = (int64_t)(*last - 1);
 	*last = (uint64_t)ts + 1;
 	if (fresh) {
-		s = l->st[S_THREAD];
-		sqlite3_bind_int64(s, 1, it->tid);
-		sqlite3_bind_int64(s, 2, it->pid);
-		bind_str(s, 3, it->comm);
-		sqlite3_bind_int64(s, 4, l->trace_id);
-		if (step(l, S_THREAD))
+		sql_rows_begin(l->rows, S_THREAD);
+		sql_rows_int(l->rows, it->tid);
+		sql_rows_int(l->rows, it->pid);
+		sql_rows_str(l->rows, it->comm);
+		sql_rows_int(l->rows, l->trace_id);
+		if (end(l))
 			return -1;
 	}
 	if (!key_map_add(&l->processes, it->pid, &fresh))
-		return l->failed = "out of memory", -1;
+		return l->failed = true, -1;
 	if (fresh) {
-		s = l->st[S_PROCESS];
-		sqlite3_bind_int64(s, 1, it->pid);
-		bind_str(s, 2, it->comm);
-		bind_str(s, 3, l->host);
-		bind_str(s, 4, l->dir);
-		sqlite3_bind_int64(s, 5, l->trace_id);
-		if (step(l, S_PROCESS))
-			return -1;
+		sql_rows_begin(l->rows, S_PROCESS);
+		sql_rows_int(l->rows, it->pid);
+		sql_rows_str(l->rows, it->comm);
+		sql_rows_str(l->rows, l->host);
+		sql_rows_str(l->rows, l->dir);
+		sql_rows_int(l->rows, l->trace_id);
+		return end(l);
 	}
 	return 0;
 }
 
-/* The event's fields as a JSON object (report --json's), in l->json. */
-static int fields_json(struct loader *l, const struct evt_trace_item *it)
+static int add_counter(struct trace_sql *l, const struct evt_trace_item *it, int64_t ts)
 {
-	l->json.len = 0;
-	json_buf_fields(&l->json, it);
-	if (l->json.failed)
-		return l->failed = "out of memory", -1;
-	return 0;
-}
-
-static int add_counter(struct loader *l, const struct evt_trace_item *it, int64_t ts)
-{
-	sqlite3_stmt *s = l->st[S_COUNTER];
 	struct evt_span_head h;
 
 	if (evt_span_head_read(&it->event->layout, it->payload, it->payload_size, &h))
 		return 0;	/* too short: the event row says what there is */
-	sqlite3_bind_int64(s, 1, ts);
-	bind_str(s, 2, strchr(it->event->path, '/') + 1);
+	sql_rows_begin(l->rows, S_COUNTER);
+	sql_rows_int(l->rows, ts);
+	sql_rows_str(l->rows, strchr(it->event->path, '/') + 1);
 	if (h.real)
-		sqlite3_bind_double(s, 3, h.real_value);	/* NaN: NULL */
+		sql_rows_real(l->rows, h.real_value);	/* NaN: NULL */
 	else
-		sqlite3_bind_int64(s, 3, h.int_value);
-	sqlite3_bind_int64(s, 4, it->pid);
-	sqlite3_bind_int64(s, 5, it->tid);
-	sqlite3_bind_int64(s, 6, l->trace_id);
-	return step(l, S_COUNTER);
+		sql_rows_int(l->rows, h.int_value);
+	sql_rows_int(l->rows, it->pid);
+	sql_rows_int(l->rows, it->tid);
+	sql_rows_int(l->rows, l->trace_id);
+	return end(l);
 }
 
-static int add_event(struct loader *l, const struct evt_trace_item *it, int64_t ts)
+static int add_event(struct trace_sql *l, const struct evt_trace_item *it, int64_t ts)
 {
-	sqlite3_stmt *s = l->st[S_EVENT];
 	int64_t site;
 	size_t n = it->text_len && it->text[it->text_len - 1] == '\n' ?
 		   it->text_len - 1 : it->text_len;
 
 	if (site_of(l, it->event, &site))
 		return -1;
-	if (fields_json(l, it))
-		return -1;
-	sqlite3_bind_int64(s, 1, ts);
-	sqlite3_bind_int64(s, 2, site);
-	sqlite3_bind_int64(s, 3, it->pid);
-	sqlite3_bind_int64(s, 4, it->tid);
-	sqlite3_bind_int64(s, 5, it->cpu);
-	bind_text(s, 6, it->text, n);
-	bind_text(s, 7, l->json.text, l->json.len);
-	sqlite3_bind_int64(s, 8, l->trace_id);
-	if (step(l, S_EVENT))
+	l->json.len = 0;
+	json_buf_fields(&l->json, it);
+	if (l->json.failed)
+		return l->failed = true, -1;
+	sql_rows_begin(l->rows, S_EVENT);
+	sql_rows_int(l->rows, ts);
+	sql_rows_int(l->rows, site);
+	sql_rows_int(l->rows, it->pid);
+	sql_rows_int(l->rows, it->tid);
+	sql_rows_int(l->rows, it->cpu);
+	sql_rows_text(l->rows, it->text, n);
+	sql_rows_text(l->rows, l->json.text, l->json.len);
+	sql_rows_int(l->rows, l->trace_id);
+	if (end(l))
 		return -1;
 	if (it->event->layout.kind == EVT_KIND_COUNTER)
 		return add_counter(l, it, ts);
 	return 0;
 }
 
-static int add_loss(struct loader *l, const struct evt_trace_item *it, int64_t ts,
+static int add_loss(struct trace_sql *l, const struct evt_trace_item *it, int64_t ts,
 		    int64_t before, bool had_before)
 {
-	sqlite3_stmt *s = l->st[S_LOSS];
-
-	sqlite3_bind_int64(s, 1, it->pid);
-	sqlite3_bind_int64(s, 2, it->tid);
-	sqlite3_bind_int64(s, 3, it->cpu);
+	sql_rows_begin(l->rows, S_LOSS);
+	sql_rows_int(l->rows, it->pid);
+	sql_rows_int(l->rows, it->tid);
+	sql_rows_int(l->rows, it->cpu);
 	if (had_before)
-		sqlite3_bind_int64(s, 4, before);
+		sql_rows_int(l->rows, before);
 	else
-		sqlite3_bind_null(s, 4);
-	sqlite3_bind_int64(s, 5, ts);
-	sqlite3_bind_int64(s, 6, (int64_t)it->lost);
-	sqlite3_bind_int64(s, 7, l->trace_id);
-	return step(l, S_LOSS);
+		sql_rows_null(l->rows);
+	sql_rows_int(l->rows, ts);
+	sql_rows_int(l->rows, (int64_t)it->lost);
+	sql_rows_int(l->rows, l->trace_id);
+	return end(l);
 }
 
-static int add_error(struct loader *l, const char *message)
+static int add_error(struct trace_sql *l, const char *message)
 {
-	sqlite3_stmt *s = l->st[S_ERROR];
-
 	fflush(stdout);
 	fprintf(stderr, "evtrace: %s: %s\n", l->cmd, message);
-	sqlite3_bind_int64(s, 1, l->trace_id);
-	bind_str(s, 2, message);
-	return step(l, S_ERROR);
+	sql_rows_begin(l->rows, S_ERROR);
+	sql_rows_int(l->rows, l->trace_id);
+	sql_rows_str(l->rows, message);
+	return end(l);
+}
+
+static void opt_int(struct sql_rows *r, bool have, int64_t v)
+{
+	if (have)
+		sql_rows_int(r, v);
+	else
+		sql_rows_null(r);
 }
 
 static int add_slice(const struct evt_slice *sl, void *ctx)
 {
-	struct loader *l = ctx;
-	sqlite3_stmt *s = l->st[S_SLICE];
+	struct trace_sql *l = ctx;
 	const struct evt_slice_point *at = sl->begin.seen ? &sl->begin : &sl->end;
 	int64_t from = ts_of(l, sl->begin.monotonic_ns, sl->begin.realtime_ns),
 		to = ts_of(l, sl->end.monotonic_ns, sl->end.realtime_ns);
 
-	sqlite3_bind_int64(s, 1, (int64_t)(l->slice_base + sl->id));
-	if (sl->begin.seen)
-		sqlite3_bind_int64(s, 2, from);
-	else
-		sqlite3_bind_null(s, 2);
-	if (sl->begin.seen && sl->end.seen)
-		sqlite3_bind_int64(s, 3, to - from);
-	else
-		sqlite3_bind_null(s, 3);
-	if (sl->end.seen)
-		sqlite3_bind_int64(s, 4, to);
-	else
-		sqlite3_bind_null(s, 4);
-	bind_str(s, 5, sl->name);
-	sqlite3_bind_int64(s, 6, sl->depth);
-	if (sl->parent_id)
-		sqlite3_bind_int64(s, 7, (int64_t)(l->slice_base + sl->parent_id));
-	else
-		sqlite3_bind_null(s, 7);
-	sqlite3_bind_int64(s, 8, at->pid);
-	sqlite3_bind_int64(s, 9, at->tid);
-	bind_str(s, 10, sl->args);
-	bind_str(s, 11, evt_slice_state_name(sl->state));
-	if (sl->async)
-		sqlite3_bind_int64(s, 12, (int64_t)sl->async_id);
-	else
-		sqlite3_bind_null(s, 12);
-	sqlite3_bind_int64(s, 13, l->trace_id);
-	return step(l, S_SLICE) ? 1 : 0;
+	if (sl->id > l->slice_max)
+		l->slice_max = sl->id;
+	sql_rows_begin(l->rows, S_SLICE);
+	sql_rows_int(l->rows, (int64_t)(l->slice_base + sl->id));
+	opt_int(l->rows, sl->begin.seen, from);
+	opt_int(l->rows, sl->begin.seen && sl->end.seen, to - from);
+	opt_int(l->rows, sl->end.seen, to);
+	sql_rows_str(l->rows, sl->name);
+	sql_rows_int(l->rows, sl->depth);
+	opt_int(l->rows, sl->parent_id, (int64_t)(l->slice_base + sl->parent_id));
+	sql_rows_int(l->rows, at->pid);
+	sql_rows_int(l->rows, at->tid);
+	sql_rows_str(l->rows, sl->args);
+	sql_rows_str(l->rows, evt_slice_state_name(sl->state));
+	opt_int(l->rows, sl->async, (int64_t)sl->async_id);
+	sql_rows_int(l->rows, l->trace_id);
+	return end(l) ? 1 : 0;
 }
 
 static int add_item(const struct evt_trace_item *it, void *ctx)
 {
-	struct loader *l = ctx;
+	struct trace_sql *l = ctx;
 	int64_t ts, before;
 	bool had_before;
 
@@ -381,17 +375,14 @@ static int add_item(const struct evt_trace_item *it, void *ctx)
 	ts = ts_of(l, it->monotonic_ns, it->realtime_ns);
 	if (meet_thread(l, it, ts, &before, &had_before))
 		return 1;
-	if (it->kind == EVT_ITEM_LOST) {
-		if (add_loss(l, it, ts, before, had_before))
-			return 1;
-	} else if (add_event(l, it, ts)) {
+	if (it->kind == EVT_ITEM_LOST ? add_loss(l, it, ts, before, had_before) :
+	    add_event(l, it, ts))
 		return 1;
-	}
 	switch (evt_span_pairs_feed(l->pairs, it)) {
 	case 0:
 		return 0;
 	case -1:
-		l->failed = "out of memory";
+		l->failed = true;
 		/* fall through */
 	default:
 		return 1;
@@ -417,78 +408,98 @@ static const char *clock_name(enum report_clock c)
 	       c == REPORT_RELATIVE ? "relative" : "monotonic";
 }
 
-/* The trace's row, once read. */
-static int add_trace_row(struct loader *l, const struct evt_trace_stats *st)
+struct trace_sql *trace_sql_begin(sqlite3 *db, const char *cmd,
+				  enum report_clock clock,
+				  struct report_filter *filter, char *err,
+				  size_t err_size)
 {
-	sqlite3_stmt *s = l->st[S_TRACE];
+	struct trace_sql *l = calloc(1, sizeof(*l));
 
-	sqlite3_bind_int64(s, 1, l->trace_id);
-	bind_str(s, 2, l->dir);
-	bind_str(s, 3, l->host);
-	bind_str(s, 4, clock_name(l->clock));
-	sqlite3_bind_int64(s, 5, (int64_t)st->events);
-	sqlite3_bind_int64(s, 6, (int64_t)st->lost);
-	sqlite3_bind_int64(s, 7, (int64_t)st->errors);
-	return step(l, S_TRACE);
+	if (!l) {
+		snprintf(err, err_size, "out of memory");
+		return NULL;
+	}
+	l->cmd = cmd;
+	l->clock = clock;
+	l->filter = filter;
+	l->json.sql = true;
+	l->rows = sql_rows_start(db, stmt_sql, S_N, err, err_size);
+	if (!l->rows) {
+		free(l);
+		return NULL;
+	}
+	return l;
 }
 
-static int64_t max_slice_id(sqlite3 *db)
+/* Forgets what was per trace. */
+static void trace_done(struct trace_sql *l)
 {
-	sqlite3_stmt *s;
-	int64_t id = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT max(id) FROM slice", -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		id = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return id;
+	evt_span_pairs_free(l->pairs);
+	l->pairs = NULL;
+	key_map_free(&l->threads);
+	key_map_free(&l->processes);
+	key_map_free(&l->descs);
+	key_map_free(&l->paths);
+	free(l->site_path);
+	l->site_path = NULL;
 }
 
-int trace_sql_add(sqlite3 *db, const char *cmd, const char *dir,
-		  const char *host, uint32_t trace_id, enum report_clock clock,
-		  struct report_filter *filter, struct evt_trace_stats *stats,
-		  char *err, size_t err_size)
+int trace_sql_add(struct trace_sql *l, const char *dir, const char *host,
+		  uint32_t trace_id, struct evt_trace_stats *st, char *err,
+		  size_t err_size)
 {
-	struct loader l = {
-		.db = db, .cmd = cmd, .dir = dir, .host = host,
-		.trace_id = trace_id, .clock = clock, .filter = filter,
-		.json.sql = true,
-	};
-	int i, ret = -1;
+	int ret = -1;
 
-	l.slice_base = (uint64_t)max_slice_id(db);
-	for (i = 0; i < S_N; i++)
-		if (sqlite3_prepare_v2(db, stmt_sql[i], -1, &l.st[i], NULL) != SQLITE_OK) {
-			snprintf(err, err_size, "%s", sqlite3_errmsg(db));
-			goto out;
-		}
-	l.pairs = evt_span_pairs_new(add_slice, &l);
-	if (!l.pairs) {
+	l->dir = dir;
+	l->host = host;
+	l->trace_id = trace_id;
+	l->started = false;
+	l->first_site = l->sites + 1;
+	l->slice_base = l->slices;
+	l->slice_max = 0;
+	l->pairs = evt_span_pairs_new(add_slice, l);
+	if (!l->pairs) {
 		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
-	if (filter)
-		report_filter_restart(filter);
-	if (evt_trace_read(dir, add_item, &l, stats, err, err_size))
+	if (l->filter)
+		report_filter_restart(l->filter);
+	if (evt_trace_read(dir, add_item, l, st, err, err_size))
 		goto out;
-	if (!l.failed && evt_span_pairs_finish(l.pairs) == -1)
-		l.failed = "out of memory";
-	if (!l.failed)
-		add_trace_row(&l, stats);
-	if (l.failed) {
-		snprintf(err, err_size, "%s: %s", dir, l.failed);
+	if (!l->failed && evt_span_pairs_finish(l->pairs) == -1)
+		l->failed = true;
+	l->slices += l->slice_max;
+	if (!l->failed) {
+		sql_rows_begin(l->rows, S_TRACE);
+		sql_rows_int(l->rows, trace_id);
+		sql_rows_str(l->rows, dir);
+		sql_rows_str(l->rows, host);
+		sql_rows_str(l->rows, clock_name(l->clock));
+		sql_rows_int(l->rows, (int64_t)st->events);
+		sql_rows_int(l->rows, (int64_t)st->lost);
+		sql_rows_int(l->rows, (int64_t)st->errors);
+		end(l);
+	}
+	if (l->failed) {	/* the writer says why at the end */
+		snprintf(err, err_size, "%s: the tables could not be written", dir);
 		goto out;
 	}
 	ret = 0;
 out:
-	evt_span_pairs_free(l.pairs);
-	free(l.json.text);
-	for (i = 0; i < S_N; i++)
-		sqlite3_finalize(l.st[i]);
-	key_map_free(&l.threads);
-	key_map_free(&l.processes);
-	key_map_free(&l.sites);
+	trace_done(l);
+	return ret;
+}
+
+int trace_sql_end(struct trace_sql *l, char *err, size_t err_size)
+{
+	int ret;
+
+	if (!l)
+		return 0;
+	ret = sql_rows_finish(l->rows, err, err_size);
+	trace_done(l);
+	free(l->json.text);
+	free(l);
 	return ret;
 }
 

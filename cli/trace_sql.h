@@ -34,16 +34,27 @@
 
 /* Makes the tables in the empty database db; 0, or -1 with err set. */
 int trace_sql_create(sqlite3 *db, char *err, size_t err_size);
+
+struct trace_sql;
 /*
- * Adds the trace in dir as trace number trace_id (1, 2, ...) with times on
- * clock; with filter, only the items it wants (its times count from this
- * trace's start).  Item errors are said on stderr as "evtrace: <cmd>: ..."
- * and kept in trace_error.  0 (stats set), or -1 with err set.
+ * Starts adding traces to db, whose tables are made, with times on clock;
+ * with filter, only the items it wants (its times count from each
+ * trace's start).  Item errors are said on stderr as "evtrace: <cmd>:
+ * ..." and kept in trace_error.  The database is the writer thread's
+ * until trace_sql_end().  NULL with err set.
  */
-int trace_sql_add(sqlite3 *db, const char *cmd, const char *dir,
-		  const char *host, uint32_t trace_id, enum report_clock clock,
-		  struct report_filter *filter, struct evt_trace_stats *stats,
-		  char *err, size_t err_size);
+struct trace_sql *trace_sql_begin(sqlite3 *db, const char *cmd,
+				  enum report_clock clock,
+				  struct report_filter *filter, char *err,
+				  size_t err_size);
+/* Adds the trace in dir as trace number trace_id (1, 2, ...): 0 (stats
+ * set), or -1 with err set. */
+int trace_sql_add(struct trace_sql *t, const char *dir, const char *host,
+		  uint32_t trace_id, struct evt_trace_stats *stats, char *err,
+		  size_t err_size);
+/* Waits for every row to be written and frees t: 0, or -1 with err set
+ * to what went wrong in writing. */
+int trace_sql_end(struct trace_sql *t, char *err, size_t err_size);
 /* The indexes queries use, made once every trace is in. */
 int trace_sql_finish(sqlite3 *db, char *err, size_t err_size);
 
