@@ -109,6 +109,9 @@ void cli_note_refused_in(const char *cmd, const char *pattern,
 void cli_note_unrecorded(const char *cmd, const char *done,
 			 const char *const *patterns, unsigned n,
 			 cli_events_fn events, void *source);
+/* Says that CMD prog ran without a process of it registering with the
+ * engine, and the two reasons why that happens. */
+void cli_note_untraced(const char *cmd, const char *prog);
 /* Prints the usage of cmd on stderr and returns 2. */
 int cli_usage(const char *cmd);
 /* --help text of cmd on stdout; returns 0. */

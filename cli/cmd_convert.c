@@ -211,6 +211,7 @@ int cmd_convert(int argc, char **argv)
 			st.events, cli_plural(st.events), st.lost);
 	fprintf(stderr, ", %u stream%s%s%s\n", st.streams, cli_plural(st.streams),
 		out ? " into " : "", out ? out : "");
+	report_filter_note_unmatched(&filter, "convert");
 	ret = st.errors ? 1 : 0;
 out:
 	report_filter_free(&filter);

@@ -381,6 +381,8 @@ int cmd_count(int argc, char **argv)
 		fprintf(stderr, "evtrace: count: %" PRIu64 " events could not be "
 			"counted (no room for counters: memory bound reached)\n",
 			stats.lost_unbuffered);
+	if (run.child && !stats.processes && !nkernel)
+		cli_note_untraced("count", argv[optind]);
 	if (stats.unfollowed)
 		fprintf(stderr, "evtrace: count: and an unknown number from %u "
 			"processes it could not follow (named above)\n",

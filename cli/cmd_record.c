@@ -388,10 +388,7 @@ static void summary(const struct record_args *a, struct evt_collection *c,
 	cli_note_refused("record", a->patterns, o->npatterns,
 			 cli_collection_events, c);
 	if (ran && !stats->processes && !o->untraced_ok)
-		fprintf(stderr, "evtrace: record: no traced process appeared: "
-			"'%s' is not linked with libevtrace, or its environment "
-			"was cleared (it must keep EVTRACE_COLLECTION and "
-			"EVTRACE_RUNDIR)\n", a->cmdv[0]);
+		cli_note_untraced("record", a->cmdv[0]);
 	if (stats->lost_unbuffered)
 		fprintf(stderr, "evtrace: record: %llu of them found no "
 			"buffer (memory bound reached)\n",

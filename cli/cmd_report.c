@@ -146,7 +146,19 @@ int cmd_report(int argc, char **argv)
 		report_stats_print(stdout, r.stats, r.clock, r.filter.start_monotonic_ns,
 				   r.filter.realtime_offset_ns);
 	summary(&r, &st);
+	fflush(stdout);
+	report_filter_note_unmatched(&r.filter, "report");
 	ret = st.errors ? 1 : 0;
+	if (!st.streams && st.processes && !st.complete) {
+		cli_error("report", "%s holds no event of its %u process%s (pid %u "
+			  "first), and its recording did not end: its recorder was "
+			  "killed, or still runs.  A flight recorder (--overwrite) "
+			  "writes at its end; 'evtrace recover %u' reads what a killed "
+			  "one left in that process's buffers, while it runs", dir,
+			  st.processes, st.processes == 1 ? "" : "es", st.first_pid,
+			  st.first_pid);
+		ret = 1;
+	}
 out:
 	report_stats_free(r.stats);
 	report_filter_free(&r.filter);

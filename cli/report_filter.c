@@ -4,6 +4,7 @@
  * it is kept or not; a lost-events notice is kept by -e, since a loss may
  * have hidden any event.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,17 +28,23 @@ int report_filter_option(struct report_filter *f, const char *cmd, int opt,
 			 const char *arg)
 {
 	const char **grown;
+	bool *more;
 
 	switch (opt) {
 	case 'e':
 		if (!cli_pattern_ok(cmd, arg))
 			return -1;
 		grown = realloc(f->patterns, (f->npatterns + 1) * sizeof(*grown));
-		if (!grown) {
+		if (grown)
+			f->patterns = grown;
+		more = realloc(f->matched, (f->npatterns + 1) * sizeof(*more));
+		if (more)
+			f->matched = more;
+		if (!grown || !more) {
 			cli_error(cmd, "out of memory");
 			return -1;
 		}
-		f->patterns = grown;
+		f->matched[f->npatterns] = false;
 		f->patterns[f->npatterns++] = arg;
 		return 1;
 	case 'p':
@@ -75,6 +82,7 @@ static void start(struct report_filter *f, const struct evt_trace_item *it)
 
 static bool wanted(struct report_filter *f, const struct evt_trace_item *it)
 {
+	bool hit = false;
 	unsigned i;
 
 	if (!f->started)
@@ -93,10 +101,15 @@ static bool wanted(struct report_filter *f, const struct evt_trace_item *it)
 		return false;
 	if (it->kind == EVT_ITEM_LOST || !f->npatterns)
 		return true;
-	for (i = 0; i < f->npatterns; i++)
+	/* Every pattern is tried until it has named an event, so that one
+	 * that never does can be said. */
+	for (i = 0; i < f->npatterns; i++) {
+		if (hit && f->matched[i])
+			continue;
 		if (evt_pattern_match(f->patterns[i], it->event->path))
-			return true;
-	return false;
+			hit = f->matched[i] = true;
+	}
+	return hit;
 }
 
 bool report_filter_wanted(struct report_filter *f, const struct evt_trace_item *it)
@@ -108,6 +121,22 @@ bool report_filter_wanted(struct report_filter *f, const struct evt_trace_item *
 	else
 		f->kept_events++;
 	return true;
+}
+
+bool report_filter_note_unmatched(const struct report_filter *f, const char *cmd)
+{
+	bool any = false;
+	unsigned i;
+
+	for (i = 0; i < f->npatterns; i++)
+		if (!f->matched[i]) {
+			fprintf(stderr, "evtrace: %s: -e %s matched no event%s "
+				"(report --stats lists the trace's)\n", cmd,
+				f->patterns[i], f->npids || f->ntids || f->since.kind ||
+				f->until.kind ? " of those the other filters kept" : "");
+			any = true;
+		}
+	return any;
 }
 
 bool report_filter_any(const struct report_filter *f)
@@ -124,6 +153,7 @@ void report_filter_restart(struct report_filter *f)
 void report_filter_free(struct report_filter *f)
 {
 	free(f->patterns);
+	free(f->matched);
 	free(f->pids);
 	free(f->tids);
 }

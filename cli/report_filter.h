@@ -13,6 +13,7 @@
 
 struct report_filter {
 	const char **patterns;
+	bool *matched;			/* the pattern named an event read */
 	unsigned npatterns;
 	int *pids, *tids;
 	unsigned npids, ntids;
@@ -41,6 +42,8 @@ int report_filter_option(struct report_filter *f, const char *cmd, int opt,
 /* Whether it, the next item in time order, is wanted; the first call
  * resolves the times against it. */
 bool report_filter_wanted(struct report_filter *f, const struct evt_trace_item *it);
+/* Says which -e patterns named no event read; whether one did not. */
+bool report_filter_note_unmatched(const struct report_filter *f, const char *cmd);
 /* Whether any of the options was given. */
 bool report_filter_any(const struct report_filter *f);
 /* Forgets the trace's start, for the next trace of several. */

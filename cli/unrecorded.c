@@ -1,8 +1,9 @@
 /*
- * unrecorded.c - at the end of a recording (or a stream, or a count)
- * with -e, the events the
- * processes registered that no pattern named, summed up by provider (by
- * module for printk events) with the -e that would name them.
+ * unrecorded.c - what a recording (or a stream, or a count) says at its
+ * end of what it did not take: with -e, the events the processes
+ * registered that no pattern named, summed up by provider (by module for
+ * printk events) with the -e that would name them; a command none of
+ * whose processes registered at all.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -69,4 +70,11 @@ void cli_note_unrecorded(const char *cmd, const char *done,
 	if (u.others)
 		fprintf(stderr, ", %u elsewhere (evtrace ls shows them)", u.others);
 	fputc('\n', stderr);
+}
+
+void cli_note_untraced(const char *cmd, const char *prog)
+{
+	fprintf(stderr, "evtrace: %s: no traced process appeared: '%s' is not "
+		"linked with libevtrace, or its environment was cleared (it must "
+		"keep EVTRACE_COLLECTION and EVTRACE_RUNDIR)\n", cmd, prog);
 }

@@ -53,6 +53,8 @@ int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
 			fputc('\n', f);
 		}
 	}
+	if (ix->complete)
+		fputs("complete\n", f);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -264,6 +266,8 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 		} else if (!strncmp(line, "event ", 6)) {
 			if (add_event(ix, lineno, line, why, sizeof(why)))
 				goto out_bad;
+		} else if (!strcmp(line, "complete")) {
+			ix->complete = true;
 		} else if (!strncmp(line, "function ", 9)) {
 			if (add_function(ix, line, why, sizeof(why)))
 				goto out_bad;

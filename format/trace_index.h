@@ -14,6 +14,8 @@
  *   kernel-stream <sid>          (kernel tracepoints, layout.h)
  *   event <sid> <id> <kind> <types|-> "<path>" "<format>"
  *   function <sid> <id> "<function>"   (after its event's line, when known)
+ *   complete                  (the recording ended, rather than being
+ *                              killed: version 3)
  * types: comma-separated enum evt_arg_type numbers (printk kinds); the
  * format of a typed or stable event is its format text (event_format.h).
  * Version 2 and 3 traces have compact record headers (record_header.h),
@@ -56,6 +58,9 @@ struct evt_trace_index {
 	uint32_t nstreams;
 	struct evt_event_desc *events;
 	uint32_t nevents;
+	bool complete;			/* its recording ended (a "complete"
+					 * line); else it was cut short or
+					 * still runs */
 };
 
 int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix);

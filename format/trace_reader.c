@@ -327,6 +327,10 @@ int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
 	} else if (evt_trace_index_read(index, &r.ix, err, err_size)) {
 		return -1;
 	}
+	stats->complete = r.ix.complete;
+	for (i = 0; i < (int)r.ix.nstreams; i++)
+		if (!r.ix.streams[i].kernel && !stats->processes++)
+			stats->first_pid = r.ix.streams[i].pid;
 	n = scandir(dir, &names, is_stream_file, alphasort);
 	if (n < 0) {
 		snprintf(err, err_size, "%s: %s", dir, strerror(errno));

@@ -44,6 +44,9 @@ struct evt_trace_stats {
 	uint64_t lost;
 	uint64_t errors;
 	uint32_t streams;
+	uint32_t processes;		/* the index's stream classes of processes */
+	uint32_t first_pid;		/* the first one's */
+	bool complete;			/* the index says the recording ended */
 };
 
 typedef int (*evt_trace_item_cb)(const struct evt_trace_item *item, void *ctx);

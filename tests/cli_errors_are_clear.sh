@@ -54,6 +54,10 @@ expect_grep "^evtrace: record: every event (no -e): 1 packet, [0-9]* bytes from 
 grep -q "not recorded" "$T/err" && fail "without -e something was not recorded"
 "$EVTRACE" report "$T/typed2" >"$T/typed2.report"
 expect_eq "$(grep -c ': typed/all: ' "$T/typed2.report") $(grep -c ': stable/typed_small: ' "$T/typed2.report")" "4 4" "typed and stable events without -e"
+# A command not linked with evtrace: count says so, as record does.
+expect_status 0 "$EVTRACE" count -- true
+expect_grep "^evtrace: count: no traced process appeared: 'true' is not linked with libevtrace" "$T/err" \
+	"count of a program that is not traced"
 # count and stream say the same at their end.
 expect_status 0 "$EVTRACE" count -e typed/all -e printk/nosuch -- "$TYPED" rows
 expect_grep "^evtrace: count: printk/nosuch: named no event of the processes$" "$T/err" "count: a typo"

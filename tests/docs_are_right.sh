@@ -94,6 +94,14 @@ for prog in EVT_EVENT README-2; do
 	cmp -s "$T/got" "$T/want" || { diff "$T/want" "$T/got" >&2; fail "$prog's events are not what EVT_EVENT(3) says"; }
 done
 
+# The README's first example links with its own cc line (it has a main)
+# and records its site at line 5, as the README names it.
+[ -x "$T/README-1" ] || fail "the README's first example did not link"
+(cd "$T" && "$EVTRACE" record -o "$T/r1.tr" -- ./README-1 >/dev/null 2>&1) || fail "record the README's first example"
+"$EVTRACE" report "$T/r1.tr" >"$T/r1.report"
+expect_grep "printk/README-1/.*README-1.c/5: migrate task kworker/0:42$" "$T/r1.report" \
+	"the README's first example, at the line the README names"
+
 # evt_consumer(3): a second of a running program's events, decoded.
 "$TRACEE" loop 1 >"$T/loop.out" &
 loop=$!

@@ -25,6 +25,12 @@ kill_recorder() {
 rec=$!
 kill_recorder "$rec"
 pid=$(basename "$ctl" | cut -d- -f1)
+# The killed recorder's own directory holds no event, and report says
+# why, and what reads them, rather than 0 events and status 0.
+expect_status 1 "$EVTRACE" report "$T/dead"
+expect_grep "^# 0 events, 0 lost, 0 streams$" "$T/out" "the killed flight recorder wrote no stream"
+expect_grep "evtrace: report: $T/dead holds no event of its 1 process (pid $pid first), and its recording did not end: .*'evtrace recover $pid' reads what a killed one left" \
+	"$T/err" "report points at recover"
 wait_for 'pid to end' '! running "$pid"'
 expect_grep "^tried 20000$" "$T/paced.out" "the program ran on without its recorder"
 "$EVTRACE" recover -o "$T/rec1" "$ctl" 2>"$T/err" || fail "recover by control file: $(cat "$T/err")"

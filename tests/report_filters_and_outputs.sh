@@ -40,6 +40,17 @@ expect_grep "child after fork 2$" "$T/e" "-e one site"
 exec_line=$(tracee_event "exec child" | sed 's|.*/||')
 "$EVTRACE" report -e "$child" -e "printk/*/*/*/tracee.c/$exec_line" "$T/fork" >"$T/e2"
 expect_grep "^# 2 of 4 events" "$T/e2" "two -e"
+# A pattern that names nothing is said, one after a broader one included
+# (it is tried even when the broader one took the event).
+expect_status 0 "$EVTRACE" report -e "$child" -e 'printk/tracee/typo' -e 'printk/**' -e "$child" "$T/fork"
+expect_eq "$(grep -c 'matched no event' "$T/err")" 1 "one unmatched pattern said"
+expect_grep "^evtrace: report: -e printk/tracee/typo matched no event (report --stats lists the trace's)$" \
+	"$T/err" "the typo named"
+expect_status 0 "$EVTRACE" report -e "$child" --tid 1 "$T/fork"
+expect_grep "^evtrace: report: -e $child matched no event of those the other filters kept" "$T/err" \
+	"a pattern cut out by another filter"
+expect_status 0 "$EVTRACE" report "$T/fork"
+[ ! -s "$T/err" ] || { cat "$T/err" >&2; fail "a complete trace, unfiltered: said something"; }
 
 # --clock: relative starts at 0; realtime falls within the recording;
 # monotonic is the default.

@@ -501,9 +501,11 @@ int evt_collection_finish(struct evt_collection *c,
 	}
 	if (!c->o.snapshot)
 		nanosleep(&settle, NULL);	/* let writes in flight finish */
-	/* The frequency measured over the whole recording, not 20 ms. */
-	if (evt_clock_refine(&c->ix.clock) == 0)
-		c->index_dirty = true;
+	/* The frequency measured over the whole recording, not 20 ms; and
+	 * the trace says it was not cut short. */
+	evt_clock_refine(&c->ix.clock);
+	c->ix.complete = true;
+	c->index_dirty = true;
 	ret = evt__coll_drain(c, true, err, err_size);
 	for (k = 0; k < c->ntracked; k++) {
 		struct tracked *t = &c->tracked[k];

@@ -185,8 +185,11 @@ int evt_live_record_flush(struct evt_live_record *w, bool final, char *err,
 {
 	unsigned i;
 
-	if (final && evt_clock_refine(&w->ix.clock) == 0)
+	if (final) {	/* the clock over the whole recording; not cut short */
+		evt_clock_refine(&w->ix.clock);
+		w->ix.complete = true;
 		w->dirty = true;
+	}
 	if (write_described(w, err, err_size))
 		return -1;
 	for (i = 0; i < w->ns; i++)
