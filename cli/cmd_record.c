@@ -180,7 +180,7 @@ struct record_args {
 	struct evt_relay_opts relay;
 	char relay_host[256], hostname[256];
 	const char *relay_arg;
-	bool output_given, quiet, show_stats;
+	bool output_given, quiet, show_stats, fail_on_loss;
 	char **cmdv;		/* the command to run, or NULL */
 };
 
@@ -202,6 +202,7 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		{ "hostname", required_argument, NULL, 'H' },
 		{ "relay-buffer", required_argument, NULL, 'Q' },
 		{ "stats", no_argument, NULL, 's' },
+		{ "fail-on-loss", no_argument, NULL, 'F' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -285,6 +286,9 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		case 's':
 			a->show_stats = true;
 			break;
+		case 'F':
+			a->fail_on_loss = true;
+			break;
 		case 'h':
 			return cli_help("record");
 		default:
@@ -317,6 +321,9 @@ static int check_args(struct record_args *a)
 		      "--relay sends: give --relay too";
 	else if (a->npids && a->o.all)
 		bad = "-p and -a exclude each other";
+	else if (a->fail_on_loss && a->o.mode == EVT_MODE_OVERWRITE)
+		bad = "--fail-on-loss and --overwrite exclude each other (a flight "
+		      "recorder drops its oldest events by design)";
 	else if (!a->npids && !a->o.all && !a->cmdv)
 		bad = "no command to run, and no -p";
 	if (bad) {
@@ -351,6 +358,10 @@ static int route(struct record_args *a)
 			}
 		return 1;
 	}
+	if (where == CLI_VIA_DAEMON && a->fail_on_loss)
+		return cli_error("record", "--fail-on-loss: not yet supported for "
+				 "another user's processes (recorded through "
+				 "evtraced)");
 	if (where == CLI_VIA_DAEMON)
 		return via_daemon(a->pids, a->npids, &a->o, a->relay_arg,
 				  a->show_stats);
@@ -397,6 +408,28 @@ static void summary(const struct record_args *a, struct evt_collection *c,
 		print_relay_stats(stats, a->relay_host);
 	if (a->show_stats)
 		print_engine_cpu(stats->bytes, stats->wakeups, stats->step_offs);
+}
+
+/* --fail-on-loss: 1 when anything was lost (said), else 0. */
+static int loss_status(const struct record_args *a,
+		       const struct evt_collection_stats *s)
+{
+	uint64_t lost = s->lost + s->lost_unbuffered;
+
+	if (!a->fail_on_loss || (!lost && !s->unfollowed && !s->relay_refused &&
+				 !s->relay_unsent))
+		return 0;
+	if (lost)
+		fprintf(stderr, "evtrace: record: exits 1 (--fail-on-loss): %llu "
+			"event%s lost\n", (unsigned long long)lost, cli_plural(lost));
+	else if (s->unfollowed)
+		fprintf(stderr, "evtrace: record: exits 1 (--fail-on-loss): %u "
+			"process%s could not be followed\n", s->unfollowed,
+			s->unfollowed == 1 ? "" : "es");
+	else
+		fprintf(stderr, "evtrace: record: exits 1 (--fail-on-loss): the "
+			"relay did not take every packet\n");
+	return 1;
 }
 
 /* The patterns the collection takes: every event without -e, and
@@ -509,6 +542,7 @@ static int record_here(struct record_args *a)
 		ret = ret ? ret : 1;
 	} else {
 		summary(a, c, &stats, ran);
+		ret = ret ? ret : loss_status(a, &stats);
 	}
 out:
 	evt_collection_destroy(c);

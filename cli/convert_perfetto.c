@@ -154,20 +154,12 @@ static void intern_done(struct perfetto *p)
 	p->interned = 0;
 }
 
-static uint64_t fnv(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return h & ~(1ULL << 63);	/* never UINT64_MAX */
-}
-
 /* A category's iid, interned in the packet being built when new. */
 static uint64_t category(struct perfetto *p, const char *name, size_t n)
 {
 	int fresh;
-	uint64_t *iid = key_map_add(&p->categories, fnv(name, n), &fresh);
+	uint64_t *iid = key_map_add(&p->categories,
+					  key_map_text_key(name, n), &fresh);
 	char text[128];
 
 	if (!iid)

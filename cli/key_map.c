@@ -61,6 +61,15 @@ uint64_t *key_map_add(struct key_map *m, uint64_t key, int *fresh)
 	return &m->slots[i].value;
 }
 
+uint64_t key_map_text_key(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h >> 1;
+}
+
 void key_map_free(struct key_map *m)
 {
 	free(m->slots);

@@ -24,5 +24,9 @@ uint64_t *key_map_find(const struct key_map *m, uint64_t key);
  * UINT64_MAX. */
 uint64_t *key_map_add(struct key_map *m, uint64_t key, int *fresh);
 void key_map_free(struct key_map *m);
+/* A key for n bytes of text (FNV-1a; never UINT64_MAX): equal texts give
+ * equal keys, different ones almost always different keys, so that a
+ * caller for whom a collision matters compares the texts too. */
+uint64_t key_map_text_key(const char *s, size_t n);
 
 #endif

@@ -24,7 +24,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -58,6 +58,9 @@ static const struct command commands[] = {
 	  "      --packets N        packets per thread buffer (2..4096)\n"
 	  "      --kernel-buffer KIB  each CPU's ring for kernel events (power of\n"
 	  "                         two, 8..1048576; default 1024)\n"
+	  "      --fail-on-loss     exit 1 when any event was lost (after CMD's own\n"
+	  "                         failure, which comes first): for CI; not with\n"
+	  "                         --overwrite, which drops the oldest by design\n"
 	  "      --stats            also print the CPU time the recording took, the\n"
 	  "                         bytes it drained per CPU second, its wake-ups and\n"
 	  "                         the times it left a writer's CPU\n"
@@ -68,7 +71,8 @@ static const struct command commands[] = {
 	  "CMD has exited, its shutdown included; a second one stops at once,\n"
 	  "CMD running on.\n\n"
 	  "Exits with CMD's exit status (128 + signal if it was killed, or if a\n"
-	  "second signal stopped record first); with -p,\n"
+	  "second signal stopped record first; 1 with --fail-on-loss when events\n"
+	  "were lost and CMD succeeded); with -p,\n"
 	  "0 when stopped or when the processes are gone.  If the\n"
 	  "trace cannot be written (a full disk, DIR removed), recording stops\n"
 	  "where the trace is whole, CMD runs on untraced, and record exits 1\n"

@@ -143,15 +143,6 @@ static int end(struct trace_sql *l)
 	return l->failed ? -1 : 0;
 }
 
-static uint64_t path_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return h >> 1;		/* never UINT64_MAX */
-}
-
 /* A printk site's path: printk/<module>/<file>/<line>. */
 static void location(struct trace_sql *l, const char *path)
 {
@@ -183,7 +174,8 @@ static int site_of(struct trace_sql *l, const struct evt_event_desc *e, int64_t 
 		*id = (int64_t)*known;
 		return 0;
 	}
-	by_path = key_map_add(&l->paths, path_hash(e->path), &fresh);
+	by_path = key_map_add(&l->paths, key_map_text_key(e->path, strlen(e->path)),
+			      &fresh);
 	if (!by_path)
 		return l->failed = true, -1;
 	if (!fresh && !strcmp(l->site_path[*by_path - l->first_site], e->path)) {

@@ -54,6 +54,8 @@ expect_grep "^evtrace: record: every event (no -e): 1 packet, [0-9]* bytes from 
 grep -q "not recorded" "$T/err" && fail "without -e something was not recorded"
 "$EVTRACE" report "$T/typed2" >"$T/typed2.report"
 expect_eq "$(grep -c ': typed/all: ' "$T/typed2.report") $(grep -c ': stable/typed_small: ' "$T/typed2.report")" "4 4" "typed and stable events without -e"
+expect_status 2 "$EVTRACE" record --fail-on-loss --overwrite -- true
+expect_grep "evtrace: record: --fail-on-loss and --overwrite exclude each other" "$T/err" "--fail-on-loss with a flight recorder"
 # A command not linked with evtrace: count says so, as record does.
 expect_status 0 "$EVTRACE" count -- true
 expect_grep "^evtrace: count: no traced process appeared: 'true' is not linked with libevtrace" "$T/err" \

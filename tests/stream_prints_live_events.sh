@@ -37,7 +37,9 @@ BG_PIDS="$BG_PIDS $s2"
 wait_for "the first stream to read the default collection" "slot_held 0"
 expect_status 1 "$EVTRACE" stream -p "$p"
 expect_grep "another stream without -e is reading the default collection; give -e PATTERN for a stream of its own" "$T/err" "second reader"
-# The first ends by itself when its process exits.
+# The first ends by itself when its process exits (once it has printed
+# an event: killed before, it would have nothing to show).
+wait_for "the second stream's first event" "grep -q ': alive' '$T/s2'"
 kill -9 "$p"
 wait_for "stream -p to end after its process" '! running "$s2"'
 grep -q ': alive' "$T/s2" || fail "no events in the second stream"
