@@ -149,5 +149,8 @@ static inline const char *cli_plural(uint64_t n)
 struct evt_ctl_event;
 void cli_fprint_format(FILE *f, const struct evt_ctl_event *e,
 		       const char *indent);
+/* The same from an event's kind and format (a trace's index). */
+void cli_fprint_format_of(FILE *f, unsigned kind, const char *format,
+			  const char *indent);
 
 #endif

@@ -262,8 +262,10 @@ int cmd_count(int argc, char **argv)
 	if (!cli_patterns_fit("count", o.npatterns, 0))
 		goto out;
 	nuser = o.npatterns;
-	if (o.npatterns == 0 && !nkernel)
+	if (o.npatterns == 0 && !nkernel) {	/* every event, as record */
 		patterns[o.npatterns++] = "printk";
+		patterns[o.npatterns++] = "*";
+	}
 	if (npids) {
 		int route = cli_route("count", pids, npids);
 

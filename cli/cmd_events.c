@@ -24,6 +24,7 @@
 #include "span_kind.h"
 #include "requests.h"
 #include "slots.h"
+#include "trace_index.h"
 #include "tree.h"
 
 struct target {
@@ -31,6 +32,7 @@ struct target {
 	int collection;			/* enable/disable: a slot; 0: default */
 	bool formats, ids;
 	bool tracefs;			/* format: the kernel's own text */
+	const char *trace;		/* format: from this trace directory */
 	const char *path;
 };
 
@@ -43,6 +45,7 @@ static int parse_args(const char *cmd, int argc, char **argv,
 		{ "formats", no_argument, NULL, 'f' },
 		{ "ids", no_argument, NULL, 'i' },
 		{ "tracefs", no_argument, NULL, 'T' },
+		{ "trace", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -72,9 +75,13 @@ static int parse_args(const char *cmd, int argc, char **argv,
 			*(opt == 'f' ? &t->formats : &t->ids) = true;
 			break;
 		case 'T':
+		case 'r':
 			if (strcmp(cmd, "format"))
 				return cli_usage(cmd);
-			t->tracefs = true;
+			if (opt == 'T')
+				t->tracefs = true;
+			else
+				t->trace = optarg;
 			break;
 		case 'h':
 			cli_help(cmd);
@@ -482,6 +489,39 @@ int cmd_disable(int argc, char **argv)
 	return set_enable("disable", argc, argv, false);
 }
 
+/* format --trace DIR PATH: the formats the trace's index gives PATH
+ * (once each: stream classes describe one event each). */
+static int format_in_trace(const struct target *t)
+{
+	struct evt_trace_index ix;
+	char err[PATH_MAX + 300];
+	const char *printed[64];
+	unsigned nprinted = 0, k;
+	uint32_t i;
+
+	if (evt_trace_index_read_dir(t->trace, &ix, err, sizeof(err)))
+		return cli_error("format", "%s", err);
+	for (i = 0; i < ix.nevents; i++) {
+		const struct evt_event_desc *e = &ix.events[i];
+
+		if (strcmp(e->path, t->path))
+			continue;
+		for (k = 0; k < nprinted; k++)
+			if (!strcmp(printed[k], e->format))
+				break;
+		if (k < nprinted || nprinted == 64)
+			continue;
+		if (nprinted)	/* two formats under one name (a rider's) */
+			fputc('\n', stdout);
+		printed[nprinted++] = e->format;
+		cli_fprint_format_of(stdout, e->layout.kind, e->format, "");
+	}
+	evt_trace_index_free(&ix);
+	if (!nprinted)
+		return cli_error("format", "%s: no such event in %s", t->path, t->trace);
+	return 0;
+}
+
 int cmd_format(int argc, char **argv)
 {
 	struct evt_rundir rd;
@@ -499,6 +539,11 @@ int cmd_format(int argc, char **argv)
 	if (t.tracefs && !evt_is_kernel_path(t.path))
 		return cli_error("format", "--tracefs: %s is not a kernel event",
 				 t.path);
+	if (t.trace && (t.pid || t.tracefs))
+		return cli_error("format", "--trace reads a trace's formats: not "
+				 "with -p or --tracefs");
+	if (t.trace)
+		return format_in_trace(&t);
 	n = via_daemon("format", EVT_VERB_FORMAT, &t, &ret);
 	if (n)
 		return n < 0 ? 1 : ret;

@@ -196,12 +196,15 @@ static const struct command commands[] = {
 	{ "disable", cmd_disable, "disable [-p PID | --collection N] PATH",
 	  "Disable the event or directory PATH, with the rules of enable.  With\n"
 	  "--collection N, take back a PATH that enable or -e gave it.\n" },
-	{ "format", cmd_format, "format [-p PID] [--tracefs] PATH",
+	{ "format", cmd_format, "format [-p PID | --tracefs | --trace DIR] PATH",
 	  "Print the format of the event PATH: for a printk event, its quoted\n"
 	  "format string; for a typed, stable or kernel event, a line per field\n"
-	  "with its name, type, size in bits, alignment and signedness.\n\n"
+	  "with its name, type, size in bits, alignment and signedness.  From\n"
+	  "the running traced processes (or PID), or from a trace.\n\n"
 	  "      --tracefs          for a kernel event, the kernel's own format\n"
-	  "                         file, as tracefs has it\n" },
+	  "                         file, as tracefs has it\n"
+	  "      --trace DIR        the format the trace directory DIR recorded\n"
+	  "                         the event with (no process need run)\n" },
 	{ "abi-check", cmd_abi_check, "abi-check [--update] BASELINE (TRACE | -- CMD [ARG]...)",
 	  "Compare the formats of the stable events of CMD (run under record) or\n"
 	  "of the trace directory TRACE with the baseline directory BASELINE,\n"
@@ -210,8 +213,9 @@ static const struct command commands[] = {
 	  "added or removed.\n\n"
 	  "  -u, --update           write the program's formats to BASELINE instead\n" },
 	{ "count", cmd_count, "count [-e PATTERN]... [-I MS] (-p PID[,PID]... | -- CMD [ARG]...)",
-	  "Count how many times the events PATTERN names (every printk event\n"
-	  "without -e) happen in CMD, with everything it forks, execs and\n"
+	  "Count how many times the events PATTERN names (without -e, every\n"
+	  "event of the program, as record: printk, typed and stable; not\n"
+	  "kernel/) happen in CMD, with everything it forks, execs and\n"
 	  "dlopens, or in running processes, like perf stat: no records are\n"
 	  "written, each thread adds to a counter per event, and no count is\n"
 	  "lost.  Prints a line per event (0 included) on stderr when CMD exits\n"

@@ -104,15 +104,21 @@ void cli_print_lost(const char *comm, uint32_t tid, int64_t monotonic_ns,
 void cli_fprint_format(FILE *f, const struct evt_ctl_event *e,
 		       const char *indent)
 {
+	cli_fprint_format_of(f, e->layout.kind, e->format, indent);
+}
+
+void cli_fprint_format_of(FILE *f, unsigned kind, const char *format,
+			  const char *indent)
+{
 	const char *line, *nl;
 
-	if (!evt_event_kind_is_typed(e->layout.kind)) {
+	if (!evt_event_kind_is_typed(kind)) {
 		fputs(indent, f);
-		evt_quote(f, e->format);
+		evt_quote(f, format);
 		putc('\n', f);
 		return;
 	}
-	for (line = e->format; *line; line = nl + 1) {
+	for (line = format; *line; line = nl + 1) {
 		nl = strchr(line, '\n');
 		if (!nl)
 			nl = line + strlen(line);

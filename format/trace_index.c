@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -436,4 +438,21 @@ const struct evt_event_desc *evt_trace_index_event(const struct evt_trace_index 
 			hi = mid;
 	}
 	return NULL;
+}
+
+int evt_trace_index_read_dir(const char *dir, struct evt_trace_index *ix,
+			     char *err, size_t err_size)
+{
+	char index[PATH_MAX];
+
+	snprintf(index, sizeof(index), "%s/evtrace/index", dir);
+	if (access(index, F_OK) && errno == ENOENT) {
+		/* A relay's copy has only the metadata, the index in it. */
+		snprintf(index, sizeof(index), "%s/metadata", dir);
+		if (access(index, F_OK) && errno == ENOENT)
+			return snprintf(err, err_size, "%s: not an evtrace trace "
+					"(no evtrace/index in it)", dir), -1;
+		return evt_trace_index_read_metadata(index, ix, err, err_size);
+	}
+	return evt_trace_index_read(index, ix, err, err_size);
 }

@@ -81,6 +81,10 @@ int evt_trace_index_read_metadata(const char *file, struct evt_trace_index *ix,
 /* Returns 0, or -1 with "<file>:<line>: why" in err. */
 int evt_trace_index_read(const char *file, struct evt_trace_index *ix,
 			 char *err, size_t err_size);
+/* The index of the trace directory dir: its evtrace/index, or, in a
+ * relay's copy, its metadata's.  0, or -1 with err set. */
+int evt_trace_index_read_dir(const char *dir, struct evt_trace_index *ix,
+			     char *err, size_t err_size);
 void evt_trace_index_free(struct evt_trace_index *ix);
 /* The stream class sid, or NULL (an index as read: sorted). */
 const struct evt_stream_class *evt_trace_index_stream(const struct evt_trace_index *ix,

@@ -305,7 +305,6 @@ int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
 	struct stat st;
 	struct dirent **names = NULL;
 	unsigned *heap = NULL, nheap = 0, k;
-	char index[PATH_MAX];
 	int n, i, ret = -1;
 
 	memset(stats, 0, sizeof(*stats));
@@ -315,18 +314,8 @@ int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
 	if (!S_ISDIR(st.st_mode))
 		return snprintf(err, err_size, "%s: not a directory (a trace is "
 				"the directory record writes)", dir), -1;
-	snprintf(index, sizeof(index), "%s/evtrace/index", dir);
-	if (access(index, F_OK) && errno == ENOENT) {
-		/* A relay's copy has only the metadata, the index in it. */
-		snprintf(index, sizeof(index), "%s/metadata", dir);
-		if (access(index, F_OK) && errno == ENOENT)
-			return snprintf(err, err_size, "%s: not an evtrace trace "
-					"(no evtrace/index in it)", dir), -1;
-		if (evt_trace_index_read_metadata(index, &r.ix, err, err_size))
-			return -1;
-	} else if (evt_trace_index_read(index, &r.ix, err, err_size)) {
+	if (evt_trace_index_read_dir(dir, &r.ix, err, err_size))
 		return -1;
-	}
 	stats->complete = r.ix.complete;
 	for (i = 0; i < (int)r.ix.nstreams; i++)
 		if (!r.ix.streams[i].kernel && !stats->processes++)

@@ -12,6 +12,12 @@ expect_grep "^ *40000      $seq_site\$" "$T/count" "the threads' events"
 n=$(grep -c '^ *[0-9][0-9]*      printk/' "$T/count")
 [ "$n" -gt 10 ] || fail "only $n events listed"
 expect_eq "$(grep '^ *[0-9][0-9]*      printk/' "$T/count" | grep -v -c '^ *0      ')" 1 "events not at 0"
+# Without -e, every event of the program, as record takes them: typed
+# events too, not only printk ones.
+"$EVTRACE" count -- "$TYPED" rows >/dev/null 2>"$T/count.typed"
+expect_grep "^ *4      typed/all$" "$T/count.typed" "count without -e: a typed event"
+"$EVTRACE" record -o "$T/typed.tr" -- "$TYPED" rows >/dev/null 2>&1
+expect_eq "$("$EVTRACE" report "$T/typed.tr" | grep -c ' typed/all: ')" 4 "record without -e: the same"
 # No trace and no records: the run directory holds nothing of the count
 # but the ids it gave the events, which stay for every later engine.
 left=$(ls "$EVTRACE_RUNDIR" | grep -v '^slot-\|^event-ids$' || true)

@@ -52,6 +52,10 @@ expect_grep "^evtrace: report: -e $child matched no event of those the other fil
 expect_status 0 "$EVTRACE" report "$T/fork"
 [ ! -s "$T/err" ] || { cat "$T/err" >&2; fail "a complete trace, unfiltered: said something"; }
 
+# format --trace: a printk site's format, from the trace alone.
+expect_eq "$("$EVTRACE" format --trace "$T/thr" "$(tracee_event "seq t=")")" '"seq t=%d i=%d\n"' \
+	"format --trace of a printk site"
+
 # --clock: relative starts at 0; realtime falls within the recording;
 # monotonic is the default.
 "$EVTRACE" report --clock relative "$T/thr" >"$T/rel"

@@ -38,3 +38,12 @@ lost=$(sed -n 's/^# [0-9]* events, \([0-9]*\) lost.*/\1/p' "$T/many.txt")
 }
 [ "$read_n" -gt 0 ] || fail "no event read"
 bt_agrees "$T/many"
+
+# format --trace: the formats the trace recorded, with no process running.
+"$EVTRACE" format --trace "$T/tr" typed/all >"$T/format" || fail "format --trace"
+expect_grep "$(printf '^\tfield:u64\ttype:uint64_t\tsize:64\talign:8\tsigned:0;$')" "$T/format" "a field's line"
+expect_eq "$(grep -c 'field:\|array:\|string:\|sequence:' "$T/format")" 16 "every field of typed/all"
+expect_status 1 "$EVTRACE" format --trace "$T/tr" typed/none
+expect_grep "^evtrace: format: typed/none: no such event in $T/tr$" "$T/err" "an event the trace does not have"
+expect_status 1 "$EVTRACE" format --trace "$T/nowhere" typed/all
+expect_grep "^evtrace: format: $T/nowhere: not an evtrace trace" "$T/err" "no trace there"
