@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "record_trigger.h"
 #include "report.h"
 #include "session.h"
 #include "status_line.h"
@@ -48,6 +49,21 @@ static void print_engine_cpu(uint64_t bytes, uint64_t wakeups,
 		(unsigned long long)step_offs);
 }
 
+/* A duration: a number and ns, us, ms or s. */
+static int parse_ns(const char *opt, const char *arg, int64_t *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	double unit = !strcmp(end, "ns") ? 1 : !strcmp(end, "us") ? 1e3 :
+		      !strcmp(end, "ms") ? 1e6 : !strcmp(end, "s") ? 1e9 : 0;
+
+	if (end == arg || !unit || !(v >= 0) || v * unit > 3.6e12)
+		return cli_error("record", "%s %s: a duration up to an hour: a "
+				 "number and ns, us, ms or s", opt, arg);
+	*out = (int64_t)(v * unit);
+	return 0;
+}
+
 static int parse_u32(const char *opt, const char *arg, uint32_t *out)
 {
 	char *end;
@@ -66,6 +82,7 @@ static int parse_u32(const char *opt, const char *arg, uint32_t *out)
 struct until {
 	struct cli_session *run;
 	bool all;		/* -a without a command: until asked */
+	struct record_triggers *triggers;
 };
 
 static bool record_done(struct evt_collection *c, void *ctx)
@@ -73,6 +90,8 @@ static bool record_done(struct evt_collection *c, void *ctx)
 	struct until *u = ctx;
 
 	status_line_update(c);
+	if (u->triggers)
+		record_triggers_poll(u->triggers);
 	if (cli_session_over(u->run))
 		return true;
 	return !u->run->child && !u->all && evt_collection_running(c) == 0;
@@ -161,13 +180,25 @@ static int relay_name_ok(const char *opt, const char *name)
 	return 1;
 }
 
-/* cli_spawn's hook: the kernel events of the command, from its exec. */
-static int kernel_command(pid_t child, void *ctx)
+/* cli_spawn's hook, before the command's exec: its kernel events, and
+ * the stream of its triggers' events. */
+struct ready {
+	struct evt_collection *c;
+	bool kernel;
+	const struct record_triggers_opts *trig;
+	struct record_triggers **triggers;
+};
+
+static int command_ready(pid_t child, void *ctx)
 {
+	struct ready *r = ctx;
 	char err[PATH_MAX + 300];
 
-	if (evt_collection_kernel_command(ctx, child, err, sizeof(err)))
+	if (r->kernel && evt_collection_kernel_command(r->c, child, err, sizeof(err)))
 		return cli_error("record", "%s", err), -1;
+	if (r->trig->ntriggers &&
+	    !(*r->triggers = record_triggers_start(r->trig, child, err, sizeof(err))))
+		return cli_error("record", "--trigger: %s", err), -1;
 	return 0;
 }
 
@@ -182,6 +213,8 @@ struct record_args {
 	const char *relay_arg;
 	bool output_given, quiet, show_stats, fail_on_loss;
 	char **cmdv;		/* the command to run, or NULL */
+	struct record_triggers_opts trig;	/* --trigger and its options */
+	bool after_given, max_given;
 };
 
 /* The options; -1 to go on, else the exit status. */
@@ -203,6 +236,10 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		{ "relay-buffer", required_argument, NULL, 'Q' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "fail-on-loss", no_argument, NULL, 'F' },
+		{ "trigger", required_argument, NULL, 'G' },
+		{ "after", required_argument, NULL, 'A' },
+		{ "before", required_argument, NULL, 'b' },
+		{ "max-windows", required_argument, NULL, 'W' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -289,6 +326,32 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		case 'F':
 			a->fail_on_loss = true;
 			break;
+		case 'G': {
+			char why[PATH_MAX + 300];
+			struct trigger *t = trigger_parse(optarg, why, sizeof(why));
+
+			if (!t)
+				return cli_error("record", "%s", why);
+			a->trig.triggers[a->trig.ntriggers++] = t;
+			break;
+		}
+		case 'A':
+			if (parse_ns("--after", optarg, &a->trig.after_ns))
+				return 1;
+			a->after_given = true;
+			break;
+		case 'b':
+			return cli_error("record", "--before: not yet supported (a "
+					 "window holds all the flight recorder's "
+					 "buffers hold)");
+		case 'W':
+			if (parse_u32("--max-windows", optarg, &a->trig.max_windows))
+				return 1;
+			if (a->trig.max_windows < 1 || a->trig.max_windows > 10000)
+				return cli_error("record", "--max-windows %s: 1 to 10000",
+						 optarg);
+			a->max_given = true;
+			break;
 		case 'h':
 			return cli_help("record");
 		default:
@@ -321,6 +384,15 @@ static int check_args(struct record_args *a)
 		      "--relay sends: give --relay too";
 	else if (a->npids && a->o.all)
 		bad = "-p and -a exclude each other";
+	else if (a->trig.ntriggers && a->o.mode != EVT_MODE_OVERWRITE)
+		bad = "--trigger writes windows of a flight recorder: give "
+		      "--overwrite";
+	else if ((a->after_given || a->max_given) && !a->trig.ntriggers)
+		bad = "--after and --max-windows are about the windows --trigger "
+		      "writes: give --trigger too";
+	else if (a->trig.ntriggers && a->npids > 1)
+		bad = "--trigger watches one -p process (and its children), or a "
+		      "command, or -a";
 	else if (a->fail_on_loss && a->o.mode == EVT_MODE_OVERWRITE)
 		bad = "--fail-on-loss and --overwrite exclude each other (a flight "
 		      "recorder drops its oldest events by design)";
@@ -501,12 +573,25 @@ static int record_here(struct record_args *a)
 		cli_note_refused("record", a->patterns, o->npatterns,
 				 cli_collection_events, c);
 	}
+	a->trig.rundir = rundir;
+	a->trig.outdir = o->output;
+	a->trig.slot = evt_collection_slot(c);
+	if (!a->trig.max_windows)
+		a->trig.max_windows = 5;
+	if (a->trig.ntriggers && (a->npids || u.all) &&
+	    !(u.triggers = record_triggers_start(&a->trig, a->npids ? a->pids[0] : 0,
+						 err, sizeof(err)))) {
+		ret = cli_error("record", "--trigger: %s", err);
+		goto out;
+	}
 	cli_session_start(&run, "record", "recording", "recorded");
 	if (!a->npids && !u.all) {
 		/* With -a the kernel events are every CPU's already. */
+		struct ready ready = { c, a->nkernel && !o->all, &a->trig, &u.triggers };
+
 		ret = cli_session_spawn(&run, a->cmdv, evt_collection_rules_name(c),
-					rundir, a->nkernel && !o->all ?
-					kernel_command : NULL, c);
+					rundir, ready.kernel || a->trig.ntriggers ?
+					command_ready : NULL, &ready);
 		if (ret) {
 			/* An empty trace, which the next record may replace;
 			 * none when the command could not run at all. */
@@ -537,6 +622,8 @@ static int record_here(struct record_args *a)
 		goto out;
 	}
 	ret = cli_session_end(&run);
+	record_triggers_finish(u.triggers);	/* while the recorder holds its rings */
+	u.triggers = NULL;
 	if (evt_collection_finish(c, &stats, err, sizeof(err))) {
 		cli_error("record", "%s", err);
 		ret = ret ? ret : 1;
@@ -545,6 +632,7 @@ static int record_here(struct record_args *a)
 		ret = ret ? ret : loss_status(a, &stats);
 	}
 out:
+	record_triggers_finish(u.triggers);
 	evt_collection_destroy(c);
 	return ret;
 }
@@ -563,8 +651,11 @@ int cmd_record(int argc, char **argv)
 	int ret;
 
 	/* (room for the patterns complete_patterns() adds) */
-	if (!(a.patterns = calloc(argc + 3, sizeof(char *))))
+	if (!(a.patterns = calloc(argc + 3, sizeof(char *))) ||
+	    !(a.trig.triggers = calloc(argc, sizeof(*a.trig.triggers)))) {
+		free(a.patterns);
 		return cli_error("record", "out of memory");
+	}
 	ret = parse_args(&a, argc, argv);
 	if (ret < 0)
 		ret = check_args(&a);
@@ -572,6 +663,9 @@ int cmd_record(int argc, char **argv)
 		ret = route(&a);
 	if (ret < 0)
 		ret = record_here(&a);
+	for (unsigned k = 0; k < a.trig.ntriggers; k++)
+		trigger_free(a.trig.triggers[k]);
+	free(a.trig.triggers);
 	free(a.patterns);
 	free(a.pids);
 	return ret;

@@ -24,7 +24,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--trigger EXPR]... [--after DURATION] [--max-windows N] | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -51,6 +51,17 @@ static const struct command commands[] = {
 	  "      --relay-buffer MIB what may wait for the relay (1..4096, default\n"
 	  "                         64); a packet past it is dropped, counted\n"
 	  "      --overwrite        flight recorder: keep the newest events only\n"
+	  "      --trigger EXPR     with --overwrite: each time EXPR fires, write\n"
+	  "                         what the buffers hold into DIR/window-N\n"
+	  "                         (repeatable): PATTERN (an event it names),\n"
+	  "                         PATTERN if FIELD OP VALUE (== != < <= > >=;\n"
+	  "                         strings with == and != only), or\n"
+	  "                         span NAME > DURATION (ns us ms s; also one\n"
+	  "                         still open past it)\n"
+	  "      --after DURATION   take each window that long after its firing\n"
+	  "                         (default 0)\n"
+	  "      --max-windows N    write at most N windows (default 5); later\n"
+	  "                         firings are counted\n"
 	  "      --block[=MS]       a thread whose buffer is full waits for the\n"
 	  "                         recorder, MS at most (1..1000, default 5),\n"
 	  "                         instead of dropping the event\n"

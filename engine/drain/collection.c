@@ -307,6 +307,11 @@ unsigned evt_collection_running(const struct evt_collection *c)
 		n += kill(c->kernel_pids[k], 0) == 0 || errno == EPERM;
 	return n;
 }
+uint32_t evt_collection_slot(const struct evt_collection *c)
+{
+	return c->slot;
+}
+
 const char *evt_collection_rules_name(const struct evt_collection *c)
 {
 	return c->rules_name;

@@ -106,6 +106,8 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 /* The file to name in $EVTRACE_COLLECTION for covered processes: a name
  * in the run directory. */
 const char *evt_collection_rules_name(const struct evt_collection *c);
+/* Its slot in the run directory (what snapshot --collection names). */
+uint32_t evt_collection_slot(const struct evt_collection *c);
 /* How many of its processes still run (an attached recording ends when
  * none does). */
 unsigned evt_collection_running(const struct evt_collection *c);

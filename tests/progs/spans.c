@@ -6,6 +6,7 @@
  *   spans [THREADS]   (default 2)
  *   spans odd         spans that do not pair, a NaN counter: see odd()
  *   spans wait        prints "ready" and waits (for ls)
+ *   spans service     a service for triggers: see service()
  *
  * Per worker thread t (0-based): scope "work" (args t) holding two
  * "step" spans of 2 ms each (the second left by an early return), then
@@ -80,6 +81,46 @@ static void odd(void)
 	trace_counter("ratio", zero / zero);	/* NaN */
 }
 
+/* Two threads of 100 requests of 0.2 ms each; request 50 of thread 1
+ * takes 30 ms; request 70 of thread 0 logs an error (with its code in a
+ * typed event too); an init line before them. */
+EVT_EVENT(svc, failure, EVT_PROTO(int code), EVT_ARGS(code),
+	  EVT_FIELDS(evt_integer(int, code, code)))
+
+static void *serve(void *arg)
+{
+	int t = (int)(long)arg, i;
+
+	for (i = 0; i < 100; i++) {
+		trace_scope("request", "t=%d i=%d", t, i);
+		sleep_ms(0);
+		if (t == 1 && i == 50)
+			sleep_ms(30);
+		else
+			nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+		if (t == 0 && i == 70) {
+			trace_printk("error: request %d failed\n", i);
+			trace_svc_failure(28);
+		}
+		trace_svc_failure(i == 90 ? 5 : 0);
+	}
+	return NULL;
+}
+
+static int service(void)
+{
+	pthread_t th[2];
+	long i;
+
+	trace_printk("service starting\n");
+	for (i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, serve, (void *)i);
+	for (i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	printf("served\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t th[16];
@@ -89,6 +130,8 @@ int main(int argc, char **argv)
 		odd();
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "service"))
+		return service();
 	if (argc > 1 && !strcmp(argv[1], "wait")) {
 		printf("ready\n");
 		fflush(stdout);

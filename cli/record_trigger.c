@@ -1,0 +1,527 @@
+/*
+ * record_trigger.c - triggers of a flight recorder.
+ *
+ * The events a trigger names are a live stream of their own (a
+ * collection of its own, live_stream.h), which the recorder reads at
+ * each turn of its loop: the evaluation is the recorder's, the traced
+ * program only writes the triggering events into that stream's buffers
+ * besides the flight recorder's.  A firing is due --after later (a span
+ * that fired while still open: --after after it ends, so that its window
+ * holds it whole); a window is then taken by `evtrace snapshot
+ * --collection SLOT`, run as a child, into a new DIR/window-<n> (an
+ * existing directory is never written into), with evtrace/trigger saying
+ * what fired.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "live_stream.h"
+#include "pattern.h"
+#include "record_fields.h"
+#include "record_trigger.h"
+#include "span_kind.h"
+
+enum kind { T_EVENT, T_FIELD, T_SPAN };
+enum op { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
+
+struct open_span {
+	uint32_t pid, tid;
+	int64_t begin_ns;
+	bool fired;
+};
+
+struct trigger {
+	char *text;
+	enum kind kind;
+	char *pattern;		/* span: span/NAME */
+	char *field;
+	enum op op;
+	bool is_text;
+	char *str;
+	double num;
+	int64_t threshold_ns;
+	struct open_span *open;	/* span: begun, not ended */
+	size_t nopen, capopen;
+	bool warned;		/* of a field an event lacks */
+	unsigned fired;
+};
+
+struct firing {
+	unsigned trigger;
+	int64_t due_ns, at_ns;
+	uint32_t pid, tid;
+	int64_t span_begin_ns;	/* a span still open past its threshold: its
+				 * window waits for its end (due_ns INT64_MAX) */
+	char path[256];
+};
+
+struct record_triggers {
+	struct record_triggers_opts o;
+	struct evt_live_stream *s;
+	struct firing *due;
+	size_t ndue, capdue;
+	unsigned windows, next_window, skipped;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* A duration: a number and ns, us, ms or s. */
+static int parse_duration(const char *s, int64_t *ns)
+{
+	char *end;
+	double v = strtod(s, &end);
+	double unit = !strcmp(end, "ns") ? 1 : !strcmp(end, "us") ? 1e3 :
+		      !strcmp(end, "ms") ? 1e6 : !strcmp(end, "s") ? 1e9 : 0;
+
+	if (end == s || !unit || !(v >= 0) || v * unit > 9e18)
+		return -1;
+	*ns = (int64_t)(v * unit);
+	return 0;
+}
+
+void trigger_free(struct trigger *t)
+{
+	if (!t)
+		return;
+	free(t->text);
+	free(t->pattern);
+	free(t->field);
+	free(t->str);
+	free(t->open);
+	free(t);
+}
+
+/* The words of expr, at most max, with where each starts. */
+static unsigned words(const char *expr, char (*w)[256], unsigned *at, unsigned max)
+{
+	unsigned n = 0;
+	const char *p = expr;
+
+	while (*p && n < max) {
+		size_t len;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		len = strcspn(p, " ");
+		at[n] = (unsigned)(p - expr);
+		snprintf(w[n], sizeof(w[n]), "%.*s", (int)len, p);
+		n++;
+		p += len;
+	}
+	return n;
+}
+
+static struct trigger *fail(struct trigger *t, char *err, size_t err_size,
+			    const char *expr, unsigned at, const char *why)
+{
+	snprintf(err, err_size, "--trigger '%s': at position %u: %s", expr, at + 1, why);
+	trigger_free(t);
+	return NULL;
+}
+
+static struct trigger *parse_span(struct trigger *t, const char *expr,
+				  char (*w)[256], unsigned *at, unsigned n,
+				  char *err, size_t err_size)
+{
+	unsigned end = (unsigned)strlen(expr);
+	char pattern[300], why[200];
+
+	if (n < 2)
+		return fail(t, err, err_size, expr, end, "a span's name is missing");
+	if (n < 3 || strcmp(w[2], ">"))
+		return fail(t, err, err_size, expr, n < 3 ? end : at[2],
+			    "expected '>' after the span's name");
+	if (n < 4 || parse_duration(w[3], &t->threshold_ns))
+		return fail(t, err, err_size, expr, n < 4 ? end : at[3],
+			    "expected a duration: a number and ns, us, ms or s");
+	if (n > 4)
+		return fail(t, err, err_size, expr, at[4], "unexpected after the duration");
+	snprintf(pattern, sizeof(pattern), "span/%s", w[1]);
+	if (strchr(w[1], '/') || evt_pattern_check(pattern, why, sizeof(why)))
+		return fail(t, err, err_size, expr, at[1], "not a span's name");
+	t->kind = T_SPAN;
+	t->pattern = strdup(pattern);
+	return t;
+}
+
+static struct trigger *parse_field(struct trigger *t, const char *expr,
+				   char (*w)[256], unsigned *at, unsigned n,
+				   char *err, size_t err_size)
+{
+	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=" };
+	unsigned end = (unsigned)strlen(expr), k;
+	const char *value;
+	char *stop;
+
+	if (n < 3)
+		return fail(t, err, err_size, expr, end, "a field's name is missing after 'if'");
+	t->field = strdup(w[2]);
+	if (n < 4)
+		return fail(t, err, err_size, expr, end, "expected an operator (== != < <= > >=)");
+	for (k = 0; k < 6 && strcmp(w[3], ops[k]); k++)
+		;
+	if (k == 6)
+		return fail(t, err, err_size, expr, at[3], "expected an operator (== != < <= > >=)");
+	t->op = (enum op)k;
+	if (n < 5)
+		return fail(t, err, err_size, expr, end, "a value is missing");
+	value = expr + at[4];	/* to the end: a quoted string may hold spaces */
+	if (*value == '"') {
+		size_t len = strlen(value);
+
+		if (len < 2 || value[len - 1] != '"')
+			return fail(t, err, err_size, expr, at[4], "a string without its closing quote");
+		t->is_text = true;
+		t->str = strndup(value + 1, len - 2);
+	} else {
+		t->num = strtod(value, &stop);
+		if (stop == value || *stop) {	/* a bare word: a string */
+			if (n > 5)
+				return fail(t, err, err_size, expr, at[5], "unexpected after the value");
+			t->is_text = true;
+			t->str = strdup(value);
+		}
+	}
+	if (t->is_text && t->op != OP_EQ && t->op != OP_NE)
+		return fail(t, err, err_size, expr, at[3], "a string compares with == and != only");
+	t->kind = T_FIELD;
+	return t;
+}
+
+struct trigger *trigger_parse(const char *expr, char *err, size_t err_size)
+{
+	struct trigger *t = calloc(1, sizeof(*t));
+	char w[6][256], why[200];
+	unsigned at[6], n;
+
+	if (!t || !(t->text = strdup(expr))) {
+		snprintf(err, err_size, "out of memory");
+		trigger_free(t);
+		return NULL;
+	}
+	n = words(expr, w, at, 6);
+	if (n == 0)
+		return fail(t, err, err_size, expr, 0, "an empty trigger");
+	if (!strcmp(w[0], "span"))
+		return parse_span(t, expr, w, at, n, err, err_size);
+	if (!strcmp(w[0], "lost"))
+		return fail(t, err, err_size, expr, 0, "'lost' is not yet supported");
+	if (evt_pattern_check(w[0], why, sizeof(why)))
+		return fail(t, err, err_size, expr, 0, why);
+	t->pattern = strdup(w[0]);
+	if (n == 1) {
+		t->kind = T_EVENT;
+		return t;
+	}
+	if (strcmp(w[1], "if"))
+		return fail(t, err, err_size, expr, at[1], "expected 'if FIELD OP VALUE' after the pattern");
+	return parse_field(t, expr, w, at, n, err, err_size);
+}
+
+static struct firing *fire(struct record_triggers *rt, unsigned k, int64_t at_ns,
+			   uint32_t pid, uint32_t tid, const char *path)
+{
+	struct firing *f;
+
+	rt->o.triggers[k]->fired++;
+	if (rt->ndue == rt->capdue) {
+		size_t cap = rt->capdue ? 2 * rt->capdue : 8;
+		struct firing *grown = realloc(rt->due, cap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;	/* the firing is counted, not windowed */
+		rt->due = grown;
+		rt->capdue = cap;
+	}
+	f = &rt->due[rt->ndue++];
+	f->trigger = k;
+	f->at_ns = at_ns;
+	f->due_ns = now_ns() + rt->o.after_ns;
+	f->pid = pid;
+	f->tid = tid;
+	f->span_begin_ns = 0;
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	return f;
+}
+
+static bool compare(const struct trigger *t, const struct evt_field *fl)
+{
+	double v;
+	int c;
+
+	if (t->is_text) {
+		const char *s = fl->label ? fl->label :
+				fl->type == EVT_VALUE_STRING ? fl->value.s : NULL;
+		char text[256];
+
+		if (!s && fl->type == EVT_VALUE_ARRAY && fl->value.array.elem_bytes == 1) {
+			snprintf(text, sizeof(text), "%.*s", (int)fl->value.array.count,
+				 (const char *)fl->value.array.data);
+			s = text;
+		}
+		if (!s)
+			return false;
+		c = strcmp(s, t->str);
+		return t->op == OP_EQ ? c == 0 : c != 0;
+	}
+	switch (fl->type) {
+	case EVT_VALUE_INT:
+		v = (double)fl->value.i;
+		break;
+	case EVT_VALUE_UINT:
+		v = (double)fl->value.u;
+		break;
+	case EVT_VALUE_DOUBLE:
+		v = fl->value.d;
+		break;
+	default:
+		return false;
+	}
+	switch (t->op) {
+	case OP_EQ: return v == t->num;
+	case OP_NE: return v != t->num;
+	case OP_LT: return v < t->num;
+	case OP_LE: return v <= t->num;
+	case OP_GT: return v > t->num;
+	default: return v >= t->num;
+	}
+}
+
+static void on_field(struct record_triggers *rt, unsigned k,
+		     const struct evt_live_event *e)
+{
+	struct trigger *t = rt->o.triggers[k];
+	struct evt_field fields[EVT_FIELDS_MAX];
+	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
+	int n = evt_record_fields(e->layout, e->payload, e->payload_size, fields, names), i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(fields[i].name, t->field)) {
+			if (compare(t, &fields[i]))
+				fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path);
+			return;
+		}
+	if (!t->warned)
+		fprintf(stderr, "evtrace: record: --trigger '%s': %s has no field "
+			"%s; it cannot fire on it\n", t->text, e->path, t->field);
+	t->warned = true;
+}
+
+/* A span that fired while still open has ended: its window is due. */
+static void span_ended(struct record_triggers *rt, unsigned k,
+		       const struct open_span *o)
+{
+	size_t i;
+
+	for (i = 0; i < rt->ndue; i++)
+		if (rt->due[i].trigger == k && rt->due[i].span_begin_ns == o->begin_ns &&
+		    rt->due[i].pid == o->pid && rt->due[i].tid == o->tid)
+			rt->due[i].due_ns = now_ns() + rt->o.after_ns;
+}
+
+static void on_span(struct record_triggers *rt, unsigned k,
+		    const struct evt_live_event *e)
+{
+	struct trigger *t = rt->o.triggers[k];
+	struct evt_span_head h;
+	size_t i;
+
+	if (evt_span_head_read(e->layout, e->payload, e->payload_size, &h))
+		return;
+	if (h.phase == EVT_SPAN_BEGIN) {
+		if (t->nopen == t->capopen) {
+			size_t cap = t->capopen ? 2 * t->capopen : 16;
+			struct open_span *grown = realloc(t->open, cap * sizeof(*grown));
+
+			if (!grown)
+				return;
+			t->open = grown;
+			t->capopen = cap;
+		}
+		t->open[t->nopen++] = (struct open_span){ e->pid, e->tid,
+							  e->monotonic_ns, false };
+		return;
+	}
+	for (i = t->nopen; i-- > 0;)	/* the innermost of its thread */
+		if (t->open[i].tid == e->tid && t->open[i].pid == e->pid) {
+			if (t->open[i].fired)
+				span_ended(rt, k, &t->open[i]);
+			else if (e->monotonic_ns - t->open[i].begin_ns > t->threshold_ns)
+				fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path);
+			t->open[i] = t->open[--t->nopen];
+			return;
+		}
+}
+
+static void on_event(const struct evt_live_event *e, void *ctx)
+{
+	struct record_triggers *rt = ctx;
+	unsigned k;
+
+	if (!e->path)	/* lost events of the triggers' own stream */
+		return;
+	for (k = 0; k < rt->o.ntriggers; k++) {
+		struct trigger *t = rt->o.triggers[k];
+
+		if (!evt_pattern_match(t->pattern, e->path))
+			continue;
+		if (t->kind == T_EVENT)
+			fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path);
+		else if (t->kind == T_FIELD)
+			on_field(rt, k, e);
+		else
+			on_span(rt, k, e);
+	}
+}
+
+struct record_triggers *record_triggers_start(const struct record_triggers_opts *o,
+					      int pid, char *err, size_t err_size)
+{
+	struct record_triggers *rt = calloc(1, sizeof(*rt));
+	unsigned k;
+
+	if (!rt) {
+		snprintf(err, err_size, "out of memory");
+		return NULL;
+	}
+	rt->o = *o;
+	rt->next_window = 1;
+	if (evt_live_stream_create(o->rundir, pid, "evtrace record --trigger", 0,
+				   &rt->s, err, err_size)) {
+		free(rt);
+		return NULL;
+	}
+	for (k = 0; k < o->ntriggers; k++)
+		if (evt_live_stream_select(rt->s, true, o->triggers[k]->pattern, 0,
+					   err, err_size) < 0) {
+			evt_live_stream_destroy(rt->s);
+			free(rt);
+			return NULL;
+		}
+	return rt;
+}
+
+/* The window of firing f: a snapshot of the flight recorder, by a child
+ * evtrace, into the next DIR/window-<n> that does not exist. */
+static void write_window(struct record_triggers *rt, const struct firing *f)
+{
+	const struct trigger *t = rt->o.triggers[f->trigger];
+	char dir[PATH_MAX], slot[16], file[PATH_MAX + 32];
+	struct stat st;
+	int status;
+	pid_t child;
+	FILE *out;
+
+	if (rt->windows >= rt->o.max_windows) {
+		rt->skipped++;
+		return;
+	}
+	do
+		snprintf(dir, sizeof(dir), "%s/window-%u", rt->o.outdir, rt->next_window++);
+	while (!lstat(dir, &st));
+	snprintf(slot, sizeof(slot), "%u", rt->o.slot);
+	fflush(stderr);
+	child = fork();
+	if (child == 0) {
+		execl("/proc/self/exe", "evtrace", "snapshot", "--collection", slot,
+		      "-o", dir, (char *)NULL);
+		_exit(127);
+	}
+	if (child < 0 || waitpid(child, &status, 0) != child ||
+	    !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "evtrace: record: --trigger '%s' fired, but its "
+			"window %s could not be written (said above)\n", t->text, dir);
+		return;
+	}
+	rt->windows++;
+	snprintf(file, sizeof(file), "%s/evtrace/trigger", dir);
+	out = fopen(file, "wxe");
+	if (out) {
+		fprintf(out, "trigger: %s\nevent: %s\npid: %u\ntid: %u\n"
+			"monotonic_ns: %lld\n", t->text, f->path, f->pid, f->tid,
+			(long long)f->at_ns);
+		fclose(out);
+	}
+	fprintf(stderr, "evtrace: record: --trigger '%s' fired on %s (pid %u, "
+		"tid %u): window %s\n", t->text, f->path, f->pid, f->tid, dir);
+}
+
+static void write_due(struct record_triggers *rt, bool all)
+{
+	int64_t now = now_ns();
+	size_t i = 0;
+
+	while (i < rt->ndue) {
+		if (!all && rt->due[i].due_ns > now) {
+			i++;
+			continue;
+		}
+		write_window(rt, &rt->due[i]);
+		rt->due[i] = rt->due[--rt->ndue];
+	}
+}
+
+void record_triggers_poll(struct record_triggers *rt)
+{
+	int64_t now = now_ns();
+	unsigned k;
+	size_t i;
+
+	evt_live_stream_poll(rt->s, on_event, rt);
+	/* A span still open past its threshold fires once; its window
+	 * waits for its end. */
+	for (k = 0; k < rt->o.ntriggers; k++) {
+		struct trigger *t = rt->o.triggers[k];
+
+		for (i = 0; t->kind == T_SPAN && i < t->nopen; i++)
+			if (!t->open[i].fired && now - t->open[i].begin_ns > t->threshold_ns) {
+				struct firing *f = fire(rt, k, now, t->open[i].pid,
+							t->open[i].tid, t->pattern);
+
+				t->open[i].fired = true;
+				if (f) {
+					f->span_begin_ns = t->open[i].begin_ns;
+					f->due_ns = INT64_MAX;
+				}
+			}
+	}
+	write_due(rt, false);
+}
+
+void record_triggers_finish(struct record_triggers *rt)
+{
+	unsigned k, fired = 0;
+
+	if (!rt)
+		return;
+	evt_live_stream_poll(rt->s, on_event, rt);
+	write_due(rt, true);
+	for (k = 0; k < rt->o.ntriggers; k++)
+		fired += rt->o.triggers[k]->fired;
+	fprintf(stderr, "evtrace: record: triggers fired %u time%s, %u window%s "
+		"written", fired, cli_plural(fired), rt->windows,
+		cli_plural(rt->windows));
+	if (rt->skipped)
+		fprintf(stderr, "; %u firing%s after --max-windows %u wrote none",
+			rt->skipped, cli_plural(rt->skipped), rt->o.max_windows);
+	fputc('\n', stderr);
+	evt_live_stream_destroy(rt->s);
+	free(rt->due);
+	free(rt);
+}

@@ -1,0 +1,48 @@
+/*
+ * record_trigger.h - record --overwrite --trigger: expressions evaluated
+ * by the recorder on a live stream of the events they name, each firing
+ * writing a window of the flight recorder (a snapshot of its rings) into
+ * DIR/window-<n>.
+ *
+ *   PATTERN                     any event PATTERN names
+ *   PATTERN if FIELD OP VALUE   one whose field compares (== != < <= > >=;
+ *                               integers, reals; strings with == and !=)
+ *   span NAME > DURATION        a span that lasted longer (ns us ms s), or
+ *                               is still open past it
+ */
+#ifndef EVT_CLI_RECORD_TRIGGER_H
+#define EVT_CLI_RECORD_TRIGGER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct trigger;
+
+/* Parses expr; NULL with err set, naming the position of what is wrong. */
+struct trigger *trigger_parse(const char *expr, char *err, size_t err_size);
+void trigger_free(struct trigger *t);
+
+struct record_triggers;
+
+struct record_triggers_opts {
+	struct trigger **triggers;
+	unsigned ntriggers;
+	const char *rundir;
+	const char *outdir;		/* windows go to outdir/window-<n> */
+	uint32_t slot;			/* the flight recorder's collection */
+	int64_t after_ns;		/* how long after a firing the window is
+					 * taken */
+	unsigned max_windows;
+};
+
+/* Starts watching pid (and the children it forks) for the triggers'
+ * events.  NULL with err set. */
+struct record_triggers *record_triggers_start(const struct record_triggers_opts *o,
+					      int pid, char *err, size_t err_size);
+/* Reads what came, fires, and writes the windows that are due. */
+void record_triggers_poll(struct record_triggers *rt);
+/* Writes a window still due, says what fired; frees rt. */
+void record_triggers_finish(struct record_triggers *rt);
+
+#endif

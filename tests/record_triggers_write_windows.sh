@@ -1,0 +1,95 @@
+# record --overwrite --trigger: a service-like program (two threads of
+# short requests, one slow one, an error line, a failure code in a typed
+# event, an init line first) under each kind of trigger writes exactly
+# the windows expected, each a whole trace: the slow span complete in it,
+# the init line kept, what fired named in evtrace/trigger.  --max-windows
+# bounds them; a directory where a window would go is never written
+# into; -p and --after; bad
+# expressions are refused with the position of the error.
+. "$(dirname "$0")/lib.sh"
+
+# A span longer than 10 ms: the one slow request, whole, in one window.
+"$EVTRACE" record --overwrite --trigger 'span request > 10ms' -o "$T/slow" -- "$SPANS" service \
+	>"$T/out" 2>"$T/err" || { cat "$T/err" >&2; fail "record with a span trigger"; }
+expect_grep '^served$' "$T/out" "the service ran to its end"
+[ -d "$T/slow/window-1" ] && [ ! -e "$T/slow/window-2" ] || fail "not exactly one window: $(ls "$T/slow")"
+expect_grep "^evtrace: record: --trigger 'span request > 10ms' fired on span/request (pid [0-9]*, tid [0-9]*): window $T/slow/window-1$" \
+	"$T/err" "the firing said"
+expect_grep "^evtrace: record: triggers fired 1 time, 1 window written$" "$T/err" "the summary"
+expect_grep '^trigger: span request > 10ms$' "$T/slow/window-1/evtrace/trigger" "the trigger named in the window"
+expect_grep '^event: span/request$' "$T/slow/window-1/evtrace/trigger" "the event named"
+expect_eq "$("$EVTRACE" query --no-cache --csv "$T/slow/window-1" "SELECT args, state, dur >= 30000000 FROM slice WHERE dur > 10000000" | tail -n +2 | tr -d '\r')" \
+	"t=1 i=50,complete,1" "the slow request whole in the window, and only it over 10 ms"
+"$EVTRACE" report "$T/slow/window-1" >"$T/w1.report" || fail "report of the window"
+expect_grep "printk/spans/.*: service starting$" "$T/w1.report" "the init line in the window"
+bt "$T/slow/window-1" >/dev/null
+"$EVTRACE" report "$T/slow" >/dev/null || fail "the recording's own trace"
+
+# A typed event's field: == fires once, > on three events.
+"$EVTRACE" record --overwrite --trigger 'svc/failure if code == 28' --trigger 'svc/failure if code > 4' \
+	-o "$T/code" -- "$SPANS" service >/dev/null 2>"$T/err" || { cat "$T/err" >&2; fail "record with field triggers"; }
+expect_eq "$(grep -c "fired on svc/failure" "$T/err")" 4 "four firings"
+expect_eq "$(grep -c "'svc/failure if code == 28' fired" "$T/err")" 1 "code == 28 once"
+expect_grep "^evtrace: record: triggers fired 4 times, 4 windows written$" "$T/err" "four windows"
+[ -d "$T/code/window-4" ] && [ ! -e "$T/code/window-5" ] || fail "not four windows: $(ls "$T/code")"
+# --max-windows bounds them, and says what it left out.
+"$EVTRACE" record --overwrite --trigger 'svc/failure if code > 4' --max-windows 2 \
+	-o "$T/max" -- "$SPANS" service >/dev/null 2>"$T/err" || fail "record --max-windows"
+expect_grep "^evtrace: record: triggers fired 3 times, 2 windows written; 1 firing after --max-windows 2 wrote none$" \
+	"$T/err" "--max-windows"
+[ ! -e "$T/max/window-3" ] || fail "a third window past --max-windows 2"
+# A field the event does not have: said once, never fires.
+"$EVTRACE" record --overwrite --trigger 'svc/failure if nope == 1' -o "$T/nofield" -- "$SPANS" service \
+	>/dev/null 2>"$T/err" || fail "record with a trigger on a missing field"
+expect_eq "$(grep -c "svc/failure has no field nope; it cannot fire on it" "$T/err")" 1 "a missing field said once"
+expect_grep "triggers fired 0 times, 0 windows written" "$T/err" "nothing fired"
+
+# A printk pattern: the error line, in its window.
+"$EVTRACE" record --overwrite --trigger 'printk/spans/**' -o "$T/err1" -- "$SPANS" service \
+	>/dev/null 2>"$T/err" || { cat "$T/err" >&2; fail "record with a printk trigger"; }
+expect_grep "fired on printk/spans/tests/progs/spans.c/[0-9]* (pid [0-9]*, tid [0-9]*): window $T/err1/window-1$" \
+	"$T/err" "a printk trigger"
+"$EVTRACE" report "$T/err1/window-1" >"$T/w2.report"
+expect_grep ": error: request 70 failed$" "$T/w2.report" "the error line in its window"
+
+# -p: a running program, a printk argument compared (its second, the
+# iteration), --after: the window comes later, and goes past a directory
+# planted where the first window would go.
+"$TRACEE" loop 1 >"$T/loop.out" &
+lp=$!
+BG_PIDS="$BG_PIDS $lp"
+wait_for 'the loop to say ready' 'grep -q ready "$T/loop.out"'
+site=$(tracee_event "loop t=")
+"$EVTRACE" record --overwrite -p "$lp" --trigger "$site if arg1 == 2000" --after 200ms -o "$T/loop" \
+	>/dev/null 2>"$T/loop.err" &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+wait_for 'the recording to make its directory' '[ -f "$T/loop/metadata" ]'
+mkdir "$T/loop/window-1"
+echo mine >"$T/loop/window-1/keep"
+wait_for 'the window' 'grep -q "window $T/loop/window-2" "$T/loop.err"'
+kill -INT "$rec"
+wait "$rec" || { cat "$T/loop.err" >&2; fail "record -p with a trigger"; }
+expect_eq "$(cat "$T/loop/window-1/keep")" mine "a directory where a window would go, untouched"
+"$EVTRACE" report "$T/loop/window-2" >"$T/w3.report"
+first=$(grep -n ": loop t=0 i=2000$" "$T/w3.report" | cut -d: -f1)
+[ -n "$first" ] || fail "the firing event is not in its window"
+[ "$(grep -c ': loop t=0 i=' "$T/w3.report")" -gt "$first" ] || fail "--after: nothing after the firing in the window"
+expect_grep '^monotonic_ns: [0-9]*$' "$T/loop/window-2/evtrace/trigger" "the firing's time"
+
+# Bad expressions, before anything runs.
+for bad in "span request >|15|expected a duration" "span request > 5 ms|16|expected a duration" "span|5|a span's name is missing" \
+	   "svc/failure if code < \"x\"|21|a string compares with == and != only" \
+	   "svc/failure when code == 1|13|expected 'if FIELD OP VALUE'" "a//b|1|empty path component" \
+	   "svc/failure if code ~ 1|21|expected an operator" "lost|1|'lost' is not yet supported"; do
+	expr=${bad%%|*}; rest=${bad#*|}; pos=${rest%%|*}; why=${rest#*|}
+	expect_status 1 "$EVTRACE" record --overwrite --trigger "$expr" -o "$T/never" -- "$SPANS" service
+	expect_grep "^evtrace: record: --trigger '$expr': at position $pos: $why" "$T/err" "--trigger '$expr'"
+	[ ! -e "$T/never" ] || fail "a refused trigger still recorded"
+done
+expect_status 2 "$EVTRACE" record --trigger 'svc/failure' -o "$T/never" -- true
+expect_grep "give --overwrite" "$T/err" "--trigger without --overwrite"
+expect_status 2 "$EVTRACE" record --overwrite --after 1s -o "$T/never" -- true
+expect_grep "give --trigger too" "$T/err" "--after without --trigger"
+expect_status 1 "$EVTRACE" record --overwrite --trigger 'svc/failure' --before 1s -o "$T/never" -- true
+expect_grep "before: not yet supported" "$T/err" "--before"
