@@ -7,6 +7,7 @@
 #   W4 idle: 10,000 disabled sites in a loop, against no evtrace at all
 #   W5 system calls: a getppid/write loop under evtrace trace, strace and
 #      perf trace, its cost per call and what each tool kept
+#   triggers: W1 under a flight recorder with and without triggers
 #   spans and counters: a scope and a counter against W1
 #   query: a 10 M-event trace read into SQLite, beside report
 # Instructions come from callgrind (repeatable on a noisy machine); times
@@ -163,6 +164,23 @@ q_cache_mb=$(du -m "$work/qtrace/.evtrace-query-monotonic.db" | cut -f1)
 q_rate() { awk -v n="$q_events" '{ if ($1 > 0) printf "%.2f", n / $1 / 1e6; else print "n/a" }' "$1"; }
 q_rss() { awk '{ printf "%.0f", $2 / 1024 }' "$1"; }
 q_s() { awk '{ print $1 }' "$1"; }
+
+# Triggers: W1 under a flight recorder, alone, with a trigger on another
+# event (never written: the writer's cost must not change), and with a
+# trigger on the W1 site itself that never fires (each event also goes to
+# the triggers' stream and is compared: what evaluation costs the writer,
+# and how fast the recorder evaluates).  Alternated, medians.
+: >"$work/tg.none"; : >"$work/tg.other"; : >"$work/tg.same"
+w1_site=$("$evtrace" record -q -o "$work/trace" -- "$bench" evtrace 1 1 1 >/dev/null 2>&1;
+	  "$evtrace" report "$work/trace" | sed -n 's/.*: \(printk\/[^:]*\): migrate.*/\1/p' | head -1)
+for _ in 1 2 3; do
+	record 1 evtrace printk --overwrite; ns <"$work/out" >>"$work/tg.none"
+	record 1 evtrace printk --overwrite --trigger 'printk/nothing/**'; ns <"$work/out" >>"$work/tg.other"
+	record 1 evtrace printk --overwrite --trigger "$w1_site if arg1 == -1"
+	ns <"$work/out" >>"$work/tg.same"
+	tg_fired=$(sed -n 's/.*triggers fired \([0-9]*\) times.*/\1/p' "$work/rec.err")
+done
+tg_none=$(median <"$work/tg.none"); tg_other=$(median <"$work/tg.other"); tg_same=$(median <"$work/tg.same")
 
 # evtrace's counting mode (evtrace count): the same sites counted per
 # thread, no records written, no clock read; lost = counts missing.
@@ -438,6 +456,19 @@ out=$here/results/$(date +%F).md
 	echo
 	table W2
 	echo
+	echo "## Triggers (record --overwrite --trigger)"
+	echo
+	echo "W1, one thread, $N events a run, median of 3 recordings each, alternated."
+	echo
+	echo "| recording | enabled: ns per event | against none |"
+	echo "|---|---|---|"
+	echo "| --overwrite, no trigger | $tg_none | 1x |"
+	echo "| a trigger on another event (never written) | $tg_other | $(ratio "$tg_other" "$tg_none") |"
+	echo "| a trigger on the W1 site, compared at every event, never firing | $tg_same | $(ratio "$tg_same" "$tg_none") |"
+	echo
+	echo "In the last row every event also goes to the triggers' own stream (written twice), where the"
+	echo "recorder compares it (firings: ${tg_fired:-0}, as there must be none); the writer pays the second write."
+	echo
 	echo "## Spans and counters"
 	echo
 	echo "One thread, $N iterations, median of 3 recordings alternated with W1 (enabled, --overwrite)."
@@ -520,6 +551,7 @@ out=$here/results/$(date +%F).md
 	echo "| W1, 512 x 64 KiB buffers: ns per event, first pass (fresh pages) / fourth run | $big_first / $big_last | first <= 2x |"
 	echo "| registration at start-up, us per site (10,000 sites) | $reg_us | < 0.5 |"
 	echo "| fork+_exit, tracing off: us traced / untraced; ratio; KiB left in the run directory by $((2000 * RUNS)) children | $fork_traced_us / $fork_plain_us; ${fork_ratio}x; $fork_left_kib | <= 1.2x; < 1024 |"
+	echo "| triggers: a W1 event with a trigger on another event / on itself, against none | $(ratio "$tg_other" "$tg_none") / $(ratio "$tg_same" "$tg_none") | 1x / stated |"
 	echo "| a scope (begin and end) / a counter, enabled, against a W1 event | $(ratio "$sp_scope" "$sp_w1") / $(ratio "$sp_counter" "$sp_w1") | <= 2x / <= 1x |"
 	echo "| query: M events/s read into SQLite, no cache / peak MiB; report's M events/s | $(q_rate "$work/q.nocache") / $(q_rss "$work/q.nocache"); $(q_rate "$work/q.report") | >= 1 / bounded |"
 	echo "| one rdtsc on this machine, ns | $("$bench" rdtsc $N 1 $RUNS | ns) | |"
