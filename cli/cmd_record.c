@@ -430,10 +430,10 @@ static int route(struct record_args *a)
 			}
 		return 1;
 	}
-	if (where == CLI_VIA_DAEMON && a->fail_on_loss)
-		return cli_error("record", "--fail-on-loss: not yet supported for "
-				 "another user's processes (recorded through "
-				 "evtraced)");
+	if (where == CLI_VIA_DAEMON && (a->fail_on_loss || a->trig.ntriggers))
+		return cli_error("record", "%s: not yet supported for another "
+				 "user's processes (recorded through evtraced)",
+				 a->fail_on_loss ? "--fail-on-loss" : "--trigger");
 	if (where == CLI_VIA_DAEMON)
 		return via_daemon(a->pids, a->npids, &a->o, a->relay_arg,
 				  a->show_stats);
