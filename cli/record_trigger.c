@@ -477,15 +477,14 @@ static void write_due(struct record_triggers *rt, bool all)
 	}
 }
 
-void record_triggers_poll(struct record_triggers *rt)
+/* A span still open past its threshold fires once; its window waits
+ * for its end (or the recording's). */
+static void open_spans(struct record_triggers *rt)
 {
 	int64_t now = now_ns();
 	unsigned k;
 	size_t i;
 
-	evt_live_stream_poll(rt->s, on_event, rt);
-	/* A span still open past its threshold fires once; its window
-	 * waits for its end. */
 	for (k = 0; k < rt->o.ntriggers; k++) {
 		struct trigger *t = rt->o.triggers[k];
 
@@ -501,6 +500,12 @@ void record_triggers_poll(struct record_triggers *rt)
 				}
 			}
 	}
+}
+
+void record_triggers_poll(struct record_triggers *rt)
+{
+	evt_live_stream_poll(rt->s, on_event, rt);
+	open_spans(rt);
 	write_due(rt, false);
 }
 
@@ -511,6 +516,7 @@ void record_triggers_finish(struct record_triggers *rt)
 	if (!rt)
 		return;
 	evt_live_stream_poll(rt->s, on_event, rt);
+	open_spans(rt);
 	write_due(rt, true);
 	for (k = 0; k < rt->o.ntriggers; k++)
 		fired += rt->o.triggers[k]->fired;

@@ -208,12 +208,18 @@ assert len(blocks) == 3, len(blocks)
 for i, sql in enumerate(blocks):
     open("%s/readme-%d.sql" % (sys.argv[2], i), "w").write(sql)
 PY
-expect_eq "$(q --csv "$T/all" "$(cat "$T/readme-0.sql")" | sed -n 2p | cut -d, -f1,3)" "work,1" \
-	"README: the slowest spans per thread"
+expect_eq "$(q --csv "$T/all" "$(cat "$T/readme-0.sql")" | sed -n 2p | cut -d, -f1,3,4)" \
+	"$(q --csv "$T/all" "SELECT name, count(*), max(dur) / 1e6 FROM slice GROUP BY name, tid ORDER BY 3 DESC LIMIT 1" | tail -1)" \
+	"README: the slowest spans per thread, the slowest first"
 expect_eq "$(q --csv "$T/all" "$(cat "$T/readme-0.sql")" | tail -n +2 | wc -l)" 10 "README: ten rows"
 q --clock relative --csv "$T/all" "$(cat "$T/readme-1.sql")" >"$T/readme-1.out"
 expect_eq "$(sed -n 1p "$T/readme-1.out")" "second,name,events" "README: events per site per second"
 expect_eq "$(sed -n 2p "$T/readme-1.out" | cut -d, -f1)" 0 "README: in the trace's first second"
 q --csv "$T/all" "$(cat "$T/readme-2.sql")" >"$T/readme-2.out"
-worst_tid=$(q --csv "$T/all" 'SELECT tid FROM slice ORDER BY dur DESC LIMIT 1' | tail -1)
-expect_eq "$(grep -c ",$worst_tid,span/step," "$T/readme-2.out")" 4 "README: the worst span's steps around it"
+worst=$(q --csv "$T/all" "SELECT tid, CASE WHEN async_id IS NULL THEN 'span/' ELSE 'async/' END || name
+	FROM slice WHERE dur IS NOT NULL ORDER BY dur DESC LIMIT 1" | tail -1)
+expect_grep "^0,${worst%%,*},${worst#*,},begin" "$T/readme-2.out" "README: around the worst span, its own begin at 0"
+expect_eq "$(tail -n +2 "$T/readme-2.out" | wc -l)" \
+	"$(q --csv "$T/all" "SELECT count(*) FROM event e, (SELECT * FROM slice WHERE dur IS NOT NULL
+		ORDER BY dur DESC LIMIT 1) w WHERE e.ts BETWEEN w.ts - 1000000 AND w.end_ts + 1000000" | tail -1)" \
+	"README: every event around the worst span"

@@ -152,7 +152,8 @@ kill -INT "$s1"; wait "$s1" || fail "root's stream of alice's process failed: $(
 expect_eq "$(stat -c %U "$ARUN/slot-0.lock")" evt-alice "owner of the slot lock root's stream made"
 as_user evt-alice "$EVTRACE_U" stream -p "$wpid" >"$T/s2" 2>&1 &
 s2=$!
-wait_for "alice's stream to hold her default collection" "held_in $ARUN 0"
+wait_for "alice's stream to hold her default collection" "held_in $ARUN 0 || ! running $s2"
+held_in "$ARUN" 0 || fail "alice's stream ended before it held her default collection: $(cat "$T/s2")"
 # (a background job's shell ignores SIGINT: signal the stream itself)
 pkill -INT -u evt-alice -f 'evtrace stream'; wait "$s2" || fail "alice's stream after root's failed: $(cat "$T/s2")"
 expect_grep "^# 0 events, 0 lost" "$T/s2" "alice's stream ran"

@@ -82,8 +82,10 @@ static void odd(void)
 }
 
 /* Two threads of 100 requests of 0.2 ms each; request 50 of thread 1
- * takes 30 ms; request 70 of thread 0 logs an error (with its code in a
- * typed event too); an init line before them. */
+ * takes 300 ms (far past what a loaded machine makes of the others);
+ * request 70 of thread 0 logs an error (with its code in a
+ * typed event too); an init line before them, and a span "drain" after
+ * them that never ends (15 ms before the program does). */
 EVT_EVENT(svc, failure, EVT_PROTO(int code), EVT_ARGS(code),
 	  EVT_FIELDS(evt_integer(int, code, code)))
 
@@ -95,7 +97,7 @@ static void *serve(void *arg)
 		trace_scope("request", "t=%d i=%d", t, i);
 		sleep_ms(0);
 		if (t == 1 && i == 50)
-			sleep_ms(30);
+			sleep_ms(300);
 		else
 			nanosleep(&(struct timespec){ 0, 200000 }, NULL);
 		if (t == 0 && i == 70) {
@@ -117,6 +119,8 @@ static int service(void)
 		pthread_create(&th[i], NULL, serve, (void *)i);
 	for (i = 0; i < 2; i++)
 		pthread_join(th[i], NULL);
+	trace_span_begin("drain");	/* never ended: open at the end */
+	sleep_ms(15);
 	printf("served\n");
 	return 0;
 }
