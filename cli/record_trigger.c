@@ -224,6 +224,9 @@ struct trigger *trigger_parse(const char *expr, char *err, size_t err_size)
 		return fail(t, err, err_size, expr, 0, "'lost' is not yet supported");
 	if (evt_pattern_check(w[0], why, sizeof(why)))
 		return fail(t, err, err_size, expr, 0, why);
+	if (evt_is_kernel_path(w[0]))
+		return fail(t, err, err_size, expr, 0, "triggers on kernel events are "
+			    "not yet supported");
 	t->pattern = strdup(w[0]);
 	if (n == 1) {
 		t->kind = T_EVENT;
