@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "live_stream.h"
 #include "record_trigger.h"
 #include "report.h"
 #include "session.h"
@@ -180,25 +181,13 @@ static int relay_name_ok(const char *opt, const char *name)
 	return 1;
 }
 
-/* cli_spawn's hook, before the command's exec: its kernel events, and
- * the stream of its triggers' events. */
-struct ready {
-	struct evt_collection *c;
-	bool kernel;
-	const struct record_triggers_opts *trig;
-	struct record_triggers **triggers;
-};
-
-static int command_ready(pid_t child, void *ctx)
+/* cli_spawn's hook: the kernel events of the command, from its exec. */
+static int kernel_command(pid_t child, void *ctx)
 {
-	struct ready *r = ctx;
 	char err[PATH_MAX + 300];
 
-	if (r->kernel && evt_collection_kernel_command(r->c, child, err, sizeof(err)))
+	if (evt_collection_kernel_command(ctx, child, err, sizeof(err)))
 		return cli_error("record", "%s", err), -1;
-	if (r->trig->ntriggers &&
-	    !(*r->triggers = record_triggers_start(r->trig, child, err, sizeof(err))))
-		return cli_error("record", "--trigger: %s", err), -1;
 	return 0;
 }
 
@@ -578,20 +567,27 @@ static int record_here(struct record_args *a)
 	a->trig.slot = evt_collection_slot(c);
 	if (!a->trig.max_windows)
 		a->trig.max_windows = 5;
-	if (a->trig.ntriggers && (a->npids || u.all) &&
-	    !(u.triggers = record_triggers_start(&a->trig, a->npids ? a->pids[0] : 0,
+	/* The triggers' stream: of the command's processes (which take up
+	 * its rules from the start, beside the recording's), of -p's, or of
+	 * all with -a alone. */
+	if (a->trig.ntriggers &&
+	    !(u.triggers = record_triggers_start(&a->trig, a->npids ? a->pids[0] :
+						 u.all ? 0 : EVT_LIVE_COMMAND,
 						 err, sizeof(err)))) {
 		ret = cli_error("record", "--trigger: %s", err);
 		goto out;
 	}
 	cli_session_start(&run, "record", "recording", "recorded");
 	if (!a->npids && !u.all) {
-		/* With -a the kernel events are every CPU's already. */
-		struct ready ready = { c, a->nkernel && !o->all, &a->trig, &u.triggers };
+		char rules[256];
 
-		ret = cli_session_spawn(&run, a->cmdv, evt_collection_rules_name(c),
-					rundir, ready.kernel || a->trig.ntriggers ?
-					command_ready : NULL, &ready);
+		snprintf(rules, sizeof(rules), "%s%s%s", evt_collection_rules_name(c),
+			 u.triggers ? "," : "",
+			 u.triggers ? record_triggers_rules_name(u.triggers) : "");
+		/* With -a the kernel events are every CPU's already. */
+		ret = cli_session_spawn(&run, a->cmdv, rules,
+					rundir, a->nkernel && !o->all ?
+					kernel_command : NULL, c);
 		if (ret) {
 			/* An empty trace, which the next record may replace;
 			 * none when the command could not run at all. */

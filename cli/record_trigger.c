@@ -420,6 +420,11 @@ struct record_triggers *record_triggers_start(const struct record_triggers_opts 
 	return rt;
 }
 
+const char *record_triggers_rules_name(const struct record_triggers *rt)
+{
+	return evt_live_stream_rules_name(rt->s);
+}
+
 /* The window of firing f: a snapshot of the flight recorder, by a child
  * evtrace, into the next DIR/window-<n> that does not exist. */
 static void write_window(struct record_triggers *rt, const struct firing *f)

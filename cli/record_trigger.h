@@ -36,10 +36,14 @@ struct record_triggers_opts {
 	unsigned max_windows;
 };
 
-/* Starts watching pid (and the children it forks) for the triggers'
- * events.  NULL with err set. */
+/* Starts watching pid (and the children it forks; 0: every process;
+ * EVT_LIVE_COMMAND: the processes of a command that names its rules) for
+ * the triggers' events.  NULL with err set. */
 struct record_triggers *record_triggers_start(const struct record_triggers_opts *o,
 					      int pid, char *err, size_t err_size);
+/* The rules file a command's processes name to be watched (started
+ * with EVT_LIVE_COMMAND). */
+const char *record_triggers_rules_name(const struct record_triggers *rt);
 /* Reads what came, fires, and writes the windows that are due. */
 void record_triggers_poll(struct record_triggers *rt);
 /* Writes a window still due, says what fired; frees rt. */

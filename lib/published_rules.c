@@ -2,7 +2,8 @@
  * published_rules.c - the rules files that cover this process (rules.h),
  * read from the run directory and applied to each event as it registers.
  *
- * At start: the collection named in $EVTRACE_COLLECTION, every collection
+ * At start: the collections named in $EVTRACE_COLLECTION (one, or several
+ * separated by commas: a recording and the stream of its triggers), every collection
  * of scope "all", and default.rules (slot 0).  A collection's file counts
  * only while an engine holds its slot's lock (a shared flock, never
  * waited for, tells): a file left by a dead one configures nothing.
@@ -97,8 +98,19 @@ static void adopt(const struct evt_rundir *rd, struct evt_rules *r,
 			    r->packet_size, r->packet_count);
 }
 
+/* Whether name is one of the comma-separated names of list. */
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; list && *list; list += strcspn(list, ",") + (list[strcspn(list, ",")] == ','))
+		if (strcspn(list, ",") == n && !strncmp(list, name, n))
+			return true;
+	return false;
+}
+
 /* Collections of scope "all": every process of the run directory. */
-static void load_scope_all(const struct evt_rundir *rd, const char *env_name)
+static void load_scope_all(const struct evt_rundir *rd, const char *env_names)
 {
 	int fd = openat(rd->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *dh = fd < 0 ? NULL : fdopendir(fd);
@@ -115,7 +127,7 @@ static void load_scope_all(const struct evt_rundir *rd, const char *env_name)
 
 		if (strncmp(d->d_name, "collection-", 11) || len < 17 ||
 		    strcmp(d->d_name + len - 6, ".rules") ||
-		    (env_name && !strcmp(d->d_name, env_name)))
+		    listed(env_names, d->d_name))
 			continue;
 		r = read_rules(rd, d->d_name, "collection", true);
 		if (r && r->scope == EVT_SCOPE_ALL)
@@ -141,19 +153,26 @@ static void load_default(const struct evt_rundir *rd)
 
 void evt__rules_load_locked(const struct evt_rundir *rd)
 {
-	const char *name = secure_getenv("EVTRACE_COLLECTION");
+	const char *names = secure_getenv("EVTRACE_COLLECTION"), *p;
+	char name[256];
 	struct evt_rules *r;
 
-	if (name && *name) {
+	for (p = names; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 0 || n >= sizeof(name))
+			continue;
+		memcpy(name, p, n);
+		name[n] = '\0';
 		if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
 			evt__warn("EVTRACE_COLLECTION '%.200s': not a file name in "
 				  "the run directory; ignored", name);
-			name = NULL;
-		} else if ((r = read_rules(rd, name, "collection", true))) {
-			adopt(rd, r, name);
+			continue;
 		}
+		if ((r = read_rules(rd, name, "collection", true)))
+			adopt(rd, r, name);
 	}
-	load_scope_all(rd, name);
+	load_scope_all(rd, names);
 	load_default(rd);
 }
 
