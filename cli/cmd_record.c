@@ -50,18 +50,12 @@ static void print_engine_cpu(uint64_t bytes, uint64_t wakeups,
 		(unsigned long long)step_offs);
 }
 
-/* A duration: a number and ns, us, ms or s. */
+/* A duration up to an hour. */
 static int parse_ns(const char *opt, const char *arg, int64_t *out)
 {
-	char *end;
-	double v = strtod(arg, &end);
-	double unit = !strcmp(end, "ns") ? 1 : !strcmp(end, "us") ? 1e3 :
-		      !strcmp(end, "ms") ? 1e6 : !strcmp(end, "s") ? 1e9 : 0;
-
-	if (end == arg || !unit || !(v >= 0) || v * unit > 3.6e12)
+	if (trigger_duration(arg, out) || *out > 3600000000000LL)
 		return cli_error("record", "%s %s: a duration up to an hour: a "
 				 "number and ns, us, ms or s", opt, arg);
-	*out = (int64_t)(v * unit);
 	return 0;
 }
 

@@ -79,8 +79,7 @@ static int64_t now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* A duration: a number and ns, us, ms or s. */
-static int parse_duration(const char *s, int64_t *ns)
+int trigger_duration(const char *s, int64_t *ns)
 {
 	char *end;
 	double v = strtod(s, &end);
@@ -147,7 +146,7 @@ static struct trigger *parse_span(struct trigger *t, const char *expr,
 	if (n < 3 || strcmp(w[2], ">"))
 		return fail(t, err, err_size, expr, n < 3 ? end : at[2],
 			    "expected '>' after the span's name");
-	if (n < 4 || parse_duration(w[3], &t->threshold_ns))
+	if (n < 4 || trigger_duration(w[3], &t->threshold_ns))
 		return fail(t, err, err_size, expr, n < 4 ? end : at[3],
 			    "expected a duration: a number and ns, us, ms or s");
 	if (n > 4)

@@ -19,6 +19,8 @@
 
 struct trigger;
 
+/* A duration, a number and ns, us, ms or s, in ns: 0, or -1. */
+int trigger_duration(const char *s, int64_t *ns);
 /* Parses expr; NULL with err set, naming the position of what is wrong. */
 struct trigger *trigger_parse(const char *expr, char *err, size_t err_size);
 void trigger_free(struct trigger *t);

@@ -108,3 +108,8 @@ expect_status 2 "$EVTRACE" record --overwrite --after 1s -o "$T/never" -- true
 expect_grep "give --trigger too" "$T/err" "--after without --trigger"
 expect_status 1 "$EVTRACE" record --overwrite --trigger 'svc/failure' --before 1s -o "$T/never" -- true
 expect_grep "before: not yet supported" "$T/err" "--before"
+expect_status 1 "$EVTRACE" record --overwrite --trigger 'svc/failure' --after 2h -o "$T/never" -- true
+expect_grep "after 2h: a duration up to an hour" "$T/err" "--after past an hour"
+expect_status 1 "$EVTRACE" record --overwrite --trigger 'svc/failure' --max-windows 0 -o "$T/never" -- true
+expect_grep "max-windows 0: 1 to 10000" "$T/err" "--max-windows 0"
+[ ! -e "$T/never" ] || fail "a refused option still recorded"
