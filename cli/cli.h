@@ -138,6 +138,14 @@ void cli_fprint_event_at(FILE *f, const char *comm, uint32_t tid,
 			 const char *text, size_t text_len);
 void cli_fprint_lost_at(FILE *f, const char *comm, uint32_t tid,
 			const char *time, uint64_t lost);
+/* Where a printk site is, from its path printk/<module>/<file>/<line>. */
+struct cli_site_location {
+	const char *module, *file;	/* not NUL-terminated: the lengths */
+	size_t module_len, file_len;
+	unsigned long line;
+};
+/* Whether path is a printk site's (loc set). */
+bool cli_site_location(const char *path, struct cli_site_location *loc);
 /* "s" unless n is 1. */
 static inline const char *cli_plural(uint64_t n)
 {

@@ -543,6 +543,7 @@ static int record_here(struct record_args *a)
 		snprintf(index, sizeof(index), "%s/evtrace/index", o->output);
 		kept_old = !made_output && lstat(index, &st) == 0;
 	}
+	o->hold_exited = a->trig.ntriggers > 0;	/* windows hold them */
 	if (evt_collection_create(o, &c, err, sizeof(err)))
 		return cli_error("record", "%s", err);
 	/* Its processes' events, for the patterns that name none. */

@@ -286,7 +286,8 @@ static void annotation_varint(struct perfetto *p, uint64_t name_iid,
  * names, interned in the packet being built when first met. */
 static struct site *site_of(struct perfetto *p, const struct evt_trace_item *it)
 {
-	const char *path = it->event->path, *line, *file;
+	const char *path = it->event->path;
+	struct cli_site_location loc;
 	int fresh;
 	uint64_t *known = key_map_add(&p->sites, (uintptr_t)it->event, &fresh);
 	struct site *s;
@@ -303,13 +304,10 @@ static struct site *site_of(struct perfetto *p, const struct evt_trace_item *it)
 	s->name_iid = ++p->next_iid;
 	intern(p, ID_EVENT_NAMES, s->name_iid, path);
 	s->category_iid = category(p, path, strcspn(path, "/"));
-	/* printk/<module>/<file>/<line> */
-	line = strrchr(path, '/');
-	file = strncmp(path, "printk/", 7) ? NULL : strchr(path + 7, '/');
-	if (file && line > file) {
+	if (cli_site_location(path, &loc)) {
 		char name[1024];
 
-		snprintf(name, sizeof(name), "%.*s", (int)(line - file - 1), file + 1);
+		snprintf(name, sizeof(name), "%.*s", (int)loc.file_len, loc.file);
 		s->location_iid = ++p->next_location_iid;
 		if (!p->interned)
 			p->interned = pb_open(&p->pkt, TP_INTERNED_DATA);
@@ -318,7 +316,7 @@ static struct site *site_of(struct perfetto *p, const struct evt_trace_item *it)
 		pb_string(&p->pkt, SL_FILE_NAME, name);
 		if (it->event->func)
 			pb_string(&p->pkt, SL_FUNCTION_NAME, it->event->func);
-		pb_varint(&p->pkt, SL_LINE_NUMBER, strtoul(line + 1, NULL, 10));
+		pb_varint(&p->pkt, SL_LINE_NUMBER, loc.line);
 		pb_close(&p->pkt, m);
 	}
 	return s;

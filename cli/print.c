@@ -2,10 +2,12 @@
  * print.c - the ftrace-style event lines shared by report, stream and the
  * filesystem's trace_pipe:
  *   <comm>-<tid> [<cpu>] <seconds>.<ns>: <path>: <message>
- * and an event's format as `format` prints it.
+ * an event's format as `format` prints it; where a printk site is, from
+ * its path (query's site table, Perfetto's source locations).
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -126,4 +128,21 @@ void cli_fprint_format_of(FILE *f, unsigned kind, const char *format,
 		if (!*nl)
 			break;
 	}
+}
+
+bool cli_site_location(const char *path, struct cli_site_location *loc)
+{
+	const char *file, *line = strrchr(path, '/');
+
+	if (strncmp(path, "printk/", 7))
+		return false;
+	file = strchr(path + 7, '/');
+	if (!file || line <= file)
+		return false;
+	loc->module = path + 7;
+	loc->module_len = (size_t)(file - loc->module);
+	loc->file = file + 1;
+	loc->file_len = (size_t)(line - file - 1);
+	loc->line = strtoul(line + 1, NULL, 10);
+	return true;
 }

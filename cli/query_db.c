@@ -30,12 +30,6 @@
 /* Changes whenever the tables or what goes into them do. */
 #define CACHE_VERSION "evtrace " EVT_VERSION " tables 1\n"
 
-static const char *clock_word(enum report_clock c)
-{
-	return c == REPORT_REALTIME ? "realtime" :
-	       c == REPORT_RELATIVE ? "relative" : "monotonic";
-}
-
 void query_db_setup(void)
 {
 	/* No mutexes, no allocation statistics (a global mutex on every
@@ -218,7 +212,7 @@ static sqlite3 *cached(const struct trace_set *set, const char *dir,
 	sqlite3 *db;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/.evtrace-query-%s.db", dir,
-			     clock_word(clock)) >= sizeof(path))
+			     report_clock_name(clock)) >= sizeof(path))
 		return NULL;
 	sig = trace_set_signature(set);
 	if (!sig || asprintf(&key, "%s%s", CACHE_VERSION, sig) < 0) {

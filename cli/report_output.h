@@ -30,6 +30,8 @@ int report_time_parse(const char *arg, struct report_time *t, char *err,
  * at start_realtime_ns (RELATIVE included). */
 int64_t report_time_resolve(const struct report_time *t,
 			    int64_t start_realtime_ns);
+/* The word --clock takes for c. */
+const char *report_clock_name(enum report_clock c);
 /* --clock ARG of command cmd; 0, or 1 reported. */
 int report_clock_parse(const char *cmd, const char *arg, enum report_clock *c);
 /* The item's time as report prints it on clock c: "<s>.<ns>", seconds

@@ -164,6 +164,12 @@ void report_time_text(char *buf, size_t size, enum report_clock c,
 	snprintf(buf + n, size - n, ".%09" PRId64, ns % NS);
 }
 
+const char *report_clock_name(enum report_clock c)
+{
+	return c == REPORT_REALTIME ? "realtime" :
+	       c == REPORT_RELATIVE ? "relative" : "monotonic";
+}
+
 int report_clock_parse(const char *cmd, const char *arg, enum report_clock *c)
 {
 	if (!strcmp(arg, "monotonic"))

@@ -143,21 +143,20 @@ static int end(struct trace_sql *l)
 	return l->failed ? -1 : 0;
 }
 
-/* A printk site's path: printk/<module>/<file>/<line>. */
+/* A printk site's module, file and line; NULLs for other events. */
 static void location(struct trace_sql *l, const char *path)
 {
-	const char *module = path + 7, *file = strchr(module, '/'),
-		   *line = strrchr(path, '/');
+	struct cli_site_location loc;
 
-	if (strncmp(path, "printk/", 7) || !file || line <= file) {
+	if (!cli_site_location(path, &loc)) {
 		sql_rows_null(l->rows);
 		sql_rows_null(l->rows);
 		sql_rows_null(l->rows);
 		return;
 	}
-	sql_rows_text(l->rows, module, (size_t)(file - module));
-	sql_rows_text(l->rows, file + 1, (size_t)(line - file - 1));
-	sql_rows_int(l->rows, strtoll(line + 1, NULL, 10));
+	sql_rows_text(l->rows, loc.module, loc.module_len);
+	sql_rows_text(l->rows, loc.file, loc.file_len);
+	sql_rows_int(l->rows, (int64_t)loc.line);
 }
 
 /* The site of an event, by its path in this trace (stream classes have
@@ -394,12 +393,6 @@ int trace_sql_create(sqlite3 *db, char *err, size_t err_size)
 	return 0;
 }
 
-static const char *clock_name(enum report_clock c)
-{
-	return c == REPORT_REALTIME ? "realtime" :
-	       c == REPORT_RELATIVE ? "relative" : "monotonic";
-}
-
 struct trace_sql *trace_sql_begin(sqlite3 *db, const char *cmd,
 				  enum report_clock clock,
 				  struct report_filter *filter, char *err,
@@ -466,7 +459,7 @@ int trace_sql_add(struct trace_sql *l, const char *dir, const char *host,
 		sql_rows_int(l->rows, trace_id);
 		sql_rows_str(l->rows, dir);
 		sql_rows_str(l->rows, host);
-		sql_rows_str(l->rows, clock_name(l->clock));
+		sql_rows_str(l->rows, report_clock_name(l->clock));
 		sql_rows_int(l->rows, (int64_t)st->events);
 		sql_rows_int(l->rows, (int64_t)st->lost);
 		sql_rows_int(l->rows, (int64_t)st->errors);

@@ -1362,8 +1362,11 @@ EVT_API void evt__ftrace_printk(const char *literal, const char *format, ...)
 
 /* ---- spans and counters (span.h, register_span.c) ---- */
 
-/* A record of a fixed head of n bytes at head. */
-static inline void emit_head(struct evt_site *site, const void *head, uint32_t n)
+/* A record of the fixed head of n bytes at head, then, with ap, the
+ * arguments of the site's format (a begin's: the rider's layout, else the
+ * switch's head-only one). */
+static inline void emit_span(struct evt_site *site, const void *head, uint32_t n,
+			     va_list *ap)
 {
 	const struct evt__site_rt *rt;
 	uint32_t mask = site_mask(site, &rt);
@@ -1372,11 +1375,12 @@ static inline void emit_head(struct evt_site *site, const void *head, uint32_t n
 
 	if (!mask)
 		return;
-	rt = rt->head_rt;
-	p = write_begin(rt, mask, EVT_HDR_MAX_BYTES + n, &w);
+	if (!ap)
+		rt = rt->head_rt;
+	p = write_begin(rt, mask, ap ? rt->max_record_bytes : EVT_HDR_MAX_BYTES + n, &w);
 	if (p) {
 		memcpy(p, head, n);
-		write_end(&w, n);
+		write_end(&w, n + (ap ? encode(p + n, rt, ap) : 0));
 	}
 }
 
@@ -1384,7 +1388,7 @@ EVT_API void evt__span(struct evt_site *site, uint32_t phase)
 {
 	uint8_t head = (uint8_t)phase;
 
-	emit_head(site, &head, 1);
+	emit_span(site, &head, 1, NULL);
 }
 
 EVT_API void evt__async(struct evt_site *site, uint32_t phase, uint64_t id)
@@ -1393,35 +1397,17 @@ EVT_API void evt__async(struct evt_site *site, uint32_t phase, uint64_t id)
 
 	head[0] = (uint8_t)phase;
 	memcpy(head + 1, &id, 8);
-	emit_head(site, head, sizeof(head));
+	emit_span(site, head, sizeof(head), NULL);
 }
 
 EVT_API void evt__counter(struct evt_site *site, int64_t value)
 {
-	emit_head(site, &value, 8);
+	emit_span(site, &value, 8, NULL);
 }
 
 EVT_API void evt__counter_real(struct evt_site *site, double value)
 {
-	emit_head(site, &value, 8);
-}
-
-/* A begin's head of n bytes, then the arguments of its format. */
-static void emit_args_after(struct evt_site *site, const uint8_t *head,
-			    uint32_t n, va_list *ap)
-{
-	const struct evt__site_rt *rt;
-	uint32_t mask = site_mask(site, &rt);
-	struct evt__writer w;
-	uint8_t *p;
-
-	if (!mask)
-		return;
-	p = write_begin(rt, mask, rt->max_record_bytes, &w);
-	if (p) {
-		memcpy(p, head, n);
-		write_end(&w, n + encode(p + n, rt, ap));
-	}
+	emit_span(site, &value, 8, NULL);
 }
 
 EVT_API void evt__span_args(struct evt_site *site, const char *format, ...)
@@ -1430,7 +1416,7 @@ EVT_API void evt__span_args(struct evt_site *site, const char *format, ...)
 	va_list ap;
 
 	va_start(ap, format);	/* the format itself is known already */
-	emit_args_after(site, &head, 1, &ap);
+	emit_span(site, &head, 1, &ap);
 	va_end(ap);
 }
 
@@ -1443,6 +1429,6 @@ EVT_API void evt__async_args(struct evt_site *site, uint64_t id,
 	head[0] = EVT_SPAN_BEGIN;
 	memcpy(head + 1, &id, 8);
 	va_start(ap, format);
-	emit_args_after(site, head, sizeof(head), &ap);
+	emit_span(site, head, sizeof(head), &ap);
 	va_end(ap);
 }

@@ -55,8 +55,9 @@ expect_grep "triggers fired 0 times, 0 windows written" "$T/err" "nothing fired"
 
 # A printk pattern: the init line, the program's very first event (a
 # command's processes take up the triggers' stream from their start),
-# then the error line, each in its window.
-"$EVTRACE" record --overwrite --trigger 'printk/spans/**' -o "$T/err1" -- "$SPANS" service \
+# then the error line, each in its window, taken 300 ms later: after the
+# threads that wrote them have exited (their buffers are kept for it).
+"$EVTRACE" record --overwrite --trigger 'printk/spans/**' --after 300ms -o "$T/err1" -- "$SPANS" service \
 	>/dev/null 2>"$T/err" || { cat "$T/err" >&2; fail "record with a printk trigger"; }
 expect_grep "^evtrace: record: triggers fired 2 times, 2 windows written$" "$T/err" "the init line and the error"
 "$EVTRACE" report "$T/err1/window-1" >"$T/w1.report"

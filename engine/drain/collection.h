@@ -64,6 +64,13 @@ struct evt_collection_opts {
 	 * them; the recording goes on.  Finish at once.
 	 */
 	bool snapshot;
+	/*
+	 * Overwrite mode: an exited thread's buffer is read at the end of
+	 * the recording, not when the thread exits, so that snapshots taken
+	 * meanwhile (record --trigger's windows) still hold its events; the
+	 * process cannot give it to a new thread until then.
+	 */
+	bool hold_exited;
 	/* Streamed to this relay (discard mode), besides the trace
 	 * directory, or instead of it when output is NULL. */
 	const struct evt_relay_opts *relay;

@@ -447,7 +447,7 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 	}
 	if (c->o.snapshot)
 		return final ? snapshot_tbuf(c, t, i, st, &r) : 0;
-	final = final || r.exited || t->dead;
+	final = final || (r.exited && !c->o.hold_exited) || t->dead;
 	produced = evt_ring_produced(&r);
 	if (!final)
 		allocate_ahead(c, t, st, r.packets, r.size, r.count, produced);

@@ -106,9 +106,6 @@ static void *serve(void *arg)
 		}
 		trace_svc_failure(i == 90 ? 5 : 0);
 	}
-	/* Alive a while yet: a window holds what live threads' buffers
-	 * hold (an exited thread's events have gone to the trace). */
-	sleep_ms(150);
 	return NULL;
 }
 
