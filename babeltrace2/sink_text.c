@@ -16,6 +16,7 @@
 #include <babeltrace2/babeltrace.h>
 
 #include "field_text.h"
+#include "lost_record.h"
 #include "record_header.h"
 
 /* Where a stream's lines come from: its last packet's thread. */
@@ -25,6 +26,16 @@ struct thread {
 	char comm[32];
 	uint64_t lost;		/* said at the packet that reports them */
 	uint64_t cpu;		/* of its last evtrace/cpu event */
+	/* A loss said once the evtrace/lost events after the packet's
+	 * beginning named its sites. */
+	struct pending_loss {
+		bool open;
+		char when[64];
+		uint64_t count;
+		unsigned nparts;
+		struct evt_loss_part parts[16];
+		char names[16][256];
+	} *pending;
 };
 
 struct text_sink {
@@ -58,6 +69,19 @@ static struct thread *thread_of(struct text_sink *s, const bt_stream *stream)
 
 static void time_text(char *buf, size_t size, const bt_clock_snapshot *cs);
 
+/* The loss pending on t's stream, as report prints it. */
+static void say_loss(struct thread *t)
+{
+	struct pending_loss *l = t->pending;
+	char text[sizeof(l->names) + 1024];
+
+	if (!l || !l->open)
+		return;
+	evt_loss_text(text, sizeof(text), l->count, l->parts, l->nparts);
+	printf("%16s-%-7" PRIu64 " [---] %s: %s\n", t->comm, t->tid, l->when, text);
+	l->open = false;
+}
+
 static const bt_field *member(const bt_field *structure, const char *name)
 {
 	return structure ? bt_field_structure_borrow_member_field_by_name_const(
@@ -78,19 +102,54 @@ static void packet_begins(struct text_sink *s, const bt_message *msg)
 		t->tid = bt_field_integer_unsigned_get_value(tid);
 	if (comm && bt_field_get_class_type(comm) == BT_FIELD_CLASS_TYPE_STRING)
 		snprintf(t->comm, sizeof(t->comm), "%s", bt_field_string_get_value(comm));
-	if (t->lost) {	/* at the time of the packet that told them, as report */
+	if (t->lost && (t->pending || (t->pending = calloc(1, sizeof(*t->pending))))) {
+		/* at the time of the packet that told them, as report */
 		const bt_stream_class *sc = bt_stream_borrow_class_const(
 			bt_packet_borrow_stream_const(p));
-		char when[64] = "?";
+		struct pending_loss *l = t->pending;
 
+		say_loss(t);
+		snprintf(l->when, sizeof(l->when), "?");
 		if (bt_stream_class_packets_have_beginning_default_clock_snapshot(sc))
-			time_text(when, sizeof(when),
+			time_text(l->when, sizeof(l->when),
 				  bt_message_packet_beginning_borrow_default_clock_snapshot_const(msg));
-		printf("%16s-%-7" PRIu64 " [---] %s: lost %" PRIu64 " event%s\n",
-		       t->comm, t->tid, when, t->lost, t->lost == 1 ? "" : "s");
+		l->open = true;
+		l->count = t->lost;
+		l->nparts = 0;
 		s->lost += t->lost;
 		t->lost = 0;
 	}
+}
+
+/* An evtrace/lost event names a site of the loss pending on its stream. */
+static void name_loss_site(struct thread *t, const bt_event *e)
+{
+	const bt_field *payload = bt_event_borrow_payload_field_const(e);
+	const bt_field *site = member(payload, "site"), *cause = member(payload, "cause");
+	const bt_field *count = member(payload, "count");
+	struct pending_loss *l = t->pending;
+	const bt_event_class *sc_event = NULL;
+	struct evt_loss_part *part;
+	uint64_t id;
+
+	if (!l || !l->open || !site || !cause || !count ||
+	    l->nparts == sizeof(l->parts) / sizeof(l->parts[0]))
+		return;
+	part = &l->parts[l->nparts];
+	id = bt_field_integer_unsigned_get_value(site);
+	if (id != EVT_LOST_SITE_OTHER)
+		sc_event = bt_stream_class_borrow_event_class_by_id_const(
+			bt_event_class_borrow_stream_class_const(
+				bt_event_borrow_class_const(e)), id);
+	part->path = NULL;
+	if (sc_event && bt_event_class_get_name(sc_event)) {
+		snprintf(l->names[l->nparts], sizeof(l->names[0]), "%s",
+			 bt_event_class_get_name(sc_event));
+		part->path = l->names[l->nparts];
+	}
+	part->cause = (unsigned)bt_field_integer_unsigned_get_value(cause);
+	part->count = bt_field_integer_unsigned_get_value(count);
+	l->nparts++;
 }
 
 /* Local date and time, to the nanosecond: `report --clock realtime`. */
@@ -142,6 +201,14 @@ static void print_event(struct text_sink *s, const bt_message *msg)
 			t->cpu = bt_field_integer_unsigned_get_value(cpu);
 		return;
 	}
+	if (bt_event_class_get_id(cls) == EVT_LOST_EVENT_ID && name &&
+	    !strcmp(name, "evtrace/lost")) {
+		if (t)
+			name_loss_site(t, e);
+		return;
+	}
+	if (t)
+		say_loss(t);
 	if (t && tid && comm &&		/* a kernel record names its task */
 	    bt_field_get_class_type(comm) == BT_FIELD_CLASS_TYPE_STRING) {
 		t->tid = bt_field_integer_unsigned_get_value(tid);
@@ -202,6 +269,10 @@ static void text_finalize(bt_self_component_sink *self)
 	struct text_sink *s = bt_self_component_get_data(
 		bt_self_component_sink_as_self_component(self));
 
+	size_t i;
+
+	for (i = 0; i < s->nthreads; i++)
+		free(s->threads[i].pending);
 	free(s->threads);
 	free(s);
 }
@@ -256,6 +327,14 @@ text_consume(bt_self_component_sink *self)
 		case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
 			note_lost(s, msgs[i]);
 			break;
+		case BT_MESSAGE_TYPE_PACKET_END: {
+			const bt_packet *p = bt_message_packet_end_borrow_packet_const(msgs[i]);
+			struct thread *t = thread_of(s, bt_packet_borrow_stream_const(p));
+
+			if (t)
+				say_loss(t);
+			break;
+		}
 		default:
 			break;
 		}

@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+struct evt_trace_item;
+struct evt_loss_part;
+
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
@@ -136,8 +139,13 @@ void cli_print_lost(const char *comm, uint32_t tid, int64_t monotonic_ns,
 void cli_fprint_event_at(FILE *f, const char *comm, uint32_t tid,
 			 uint16_t cpu, const char *time, const char *path,
 			 const char *text, size_t text_len);
-void cli_fprint_lost_at(FILE *f, const char *comm, uint32_t tid,
-			const char *time, uint64_t lost);
+/* A loss of a trace, with the sites its writer named. */
+void cli_fprint_lost_at(FILE *f, const char *time,
+			const struct evt_trace_item *it);
+/* The parts of loss it (at most EVT_LOSS_SITES_MAX) as evt_loss_text()
+ * takes them; their count. */
+unsigned cli_loss_parts(const struct evt_trace_item *it,
+			struct evt_loss_part *parts);
 /* Where a printk site is, from its path printk/<module>/<file>/<line>. */
 struct cli_site_location {
 	const char *module, *file;	/* not NUL-terminated: the lengths */

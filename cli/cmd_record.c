@@ -23,6 +23,7 @@
 #include "collection.h"
 #include "kernel_events.h"
 #include "layout.h"
+#include "lost_record.h"
 #include "rules.h"
 #include "rundir.h"
 #include "trace_dir.h"
@@ -423,6 +424,43 @@ static int route(struct record_args *a)
 	return where < 0 ? 1 : -1;
 }
 
+/* The sites named in a summary; the others are summed by cause. */
+#define SUMMARY_SITES 8
+
+struct loss_summary {
+	struct evt_loss_part parts[SUMMARY_SITES + EVT_LOSS_CAUSES];
+	unsigned n;
+	uint64_t other[EVT_LOSS_CAUSES];
+};
+
+static void add_loss(const char *path, unsigned cause, uint64_t count, void *ctx)
+{
+	struct loss_summary *l = ctx;
+
+	if (path && l->n < SUMMARY_SITES)
+		l->parts[l->n++] = (struct evt_loss_part){ path, cause, count };
+	else if (cause < EVT_LOSS_CAUSES)
+		l->other[cause] += count;
+}
+
+/* "lost 12 events: 7 of SITE (buffer full), ...": what the writers named. */
+static void print_losses(struct evt_collection *c, uint64_t lost)
+{
+	struct loss_summary l = { .n = 0 };
+	char text[(SUMMARY_SITES + EVT_LOSS_CAUSES) * 300];
+	unsigned cause;
+
+	evt_collection_losses(c, add_loss, &l);
+	for (cause = 1; cause < EVT_LOSS_CAUSES; cause++)
+		if (l.other[cause])
+			l.parts[l.n++] = (struct evt_loss_part){ NULL, cause,
+								 l.other[cause] };
+	if (!l.n)
+		return;
+	evt_loss_text(text, sizeof(text), lost, l.parts, l.n);
+	fprintf(stderr, "evtrace: record: %s\n", text);
+}
+
 /* The summary of a finished recording (ran: a command of ours). */
 static void summary(const struct record_args *a, struct evt_collection *c,
 		    const struct evt_collection_stats *stats, bool ran)
@@ -455,6 +493,8 @@ static void summary(const struct record_args *a, struct evt_collection *c,
 			 cli_collection_events, c);
 	if (ran && !stats->processes && !o->untraced_ok)
 		cli_note_untraced("record", a->cmdv[0]);
+	if (stats->lost)
+		print_losses(c, stats->lost);
 	if (stats->lost_unbuffered)
 		fprintf(stderr, "evtrace: record: %llu of them found no "
 			"buffer (memory bound reached)\n",

@@ -55,7 +55,7 @@ static int show(const struct evt_trace_item *it, void *ctx)
 		cli_fprint_event_at(stdout, it->comm, it->tid, it->cpu, time,
 				    it->event->path, it->text, it->text_len);
 	else
-		cli_fprint_lost_at(stdout, it->comm, it->tid, time, it->lost);
+		cli_fprint_lost_at(stdout, time, it);
 	return 0;
 }
 

@@ -172,7 +172,10 @@ static int add(const struct evt_trace_item *it, void *ctx)
 		fputs("\"lost events\",\"cat\":\"evtrace\",\"ph\":\"i\",\"s\":\"t\",", c->f);
 		put_ts(c->f, ns);
 		fprintf(c->f, ",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32
-			",\"args\":{\"lost\":%" PRIu64 "}}", it->pid, it->tid, it->lost);
+			",\"args\":{\"lost\":%" PRIu64 ",\"sites\":", it->pid,
+			it->tid, it->lost);
+		report_json_loss_sites(c->f, it);
+		fputs("}}", c->f);
 		return 0;
 	}
 	report_json_string(c->f, it->event->path, strlen(it->event->path));

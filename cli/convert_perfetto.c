@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "convert.h"
 #include "key_map.h"
+#include "lost_record.h"
 #include "protobuf.h"
 #include "record_fields.h"
 #include "report_output.h"
@@ -475,7 +476,8 @@ static int lost(struct perfetto *p, const struct evt_trace_item *it, int64_t fro
 	uint64_t *track = key_map_add(&p->lost_tracks, (uint64_t)it->pid << 32 | it->tid,
 				      &fresh);
 	uint64_t thread = thread_track(p, it->pid, it->tid, it->comm);
-	char name[48];
+	struct evt_loss_part parts[EVT_LOSS_SITES_MAX];
+	char name[EVT_LOSS_SITES_MAX * 300];
 	size_t m;
 
 	if (!track || !thread)
@@ -485,8 +487,7 @@ static int lost(struct perfetto *p, const struct evt_trace_item *it, int64_t fro
 		if (track_descriptor(p, *track, thread, "lost events", false))
 			return -1;
 	}
-	snprintf(name, sizeof(name), "lost %" PRIu64 " event%s", it->lost,
-		 cli_plural(it->lost));
+	evt_loss_text(name, sizeof(name), it->lost, parts, cli_loss_parts(it, parts));
 	packet_start(p, from);
 	m = pb_open(&p->pkt, TP_TRACK_EVENT);
 	pb_varint(&p->pkt, TE_TYPE, SLICE_BEGIN);

@@ -6,13 +6,16 @@
  * its path (query's site table, Perfetto's source locations).
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "ctl.h"
+#include "lost_record.h"
 #include "quote.h"
+#include "trace_reader.h"
 
 /* A thread names itself (prctl): its control characters become '?',
  * so that no escape sequence of its reaches a reader's terminal. */
@@ -83,11 +86,30 @@ void cli_print_line(const char *comm, uint32_t tid, uint16_t cpu,
 	putchar('\n');
 }
 
-void cli_fprint_lost_at(FILE *f, const char *comm, uint32_t tid,
-			const char *time, uint64_t lost)
+unsigned cli_loss_parts(const struct evt_trace_item *it,
+			struct evt_loss_part *parts)
 {
-	print_prefix_at(f, comm, tid, "---", time);
-	fprintf(f, "lost %" PRIu64 " event%s\n", lost, cli_plural(lost));
+	unsigned i;
+
+	for (i = 0; i < it->nsites && i < EVT_LOSS_SITES_MAX; i++)
+		parts[i] = (struct evt_loss_part){
+			.path = it->sites[i].event ? it->sites[i].event->path : NULL,
+			.cause = it->sites[i].cause,
+			.count = it->sites[i].count,
+		};
+	return i;
+}
+
+void cli_fprint_lost_at(FILE *f, const char *time,
+			const struct evt_trace_item *it)
+{
+	struct evt_loss_part parts[EVT_LOSS_SITES_MAX];
+	unsigned n = cli_loss_parts(it, parts);
+	char text[EVT_LOSS_SITES_MAX * (PATH_MAX / 4)];
+
+	print_prefix_at(f, it->comm, it->tid, "---", time);
+	evt_loss_text(text, sizeof(text), it->lost, parts, n);
+	fprintf(f, "%s\n", text);
 }
 
 void cli_fprint_lost(FILE *f, const char *comm, uint32_t tid,

@@ -10,6 +10,7 @@
 
 #include "event_format.h"
 #include "record_fields.h"
+#include "lost_record.h"
 #include "report_output.h"
 
 /* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
@@ -280,6 +281,33 @@ void report_json_fields(FILE *f, const struct evt_trace_item *it)
 	flush_to(f, &scratch);
 }
 
+static void json_buf_loss_sites(struct json_buf *b, const struct evt_trace_item *it)
+{
+	unsigned i;
+
+	put_s(b, "[");
+	for (i = 0; i < it->nsites; i++) {
+		const struct evt_event_desc *e = it->sites[i].event;
+		const char *cause = evt_loss_cause_word(it->sites[i].cause);
+
+		put_s(b, i ? ",{\"event\":" : "{\"event\":");
+		if (e)
+			json_buf_string(b, e->path, strlen(e->path));
+		else
+			put_s(b, "null");
+		put_s(b, ",\"cause\":");
+		json_buf_string(b, cause ? cause : "?", strlen(cause ? cause : "?"));
+		put_fmt(b, ",\"count\":%" PRIu64 "}", it->sites[i].count);
+	}
+	put_s(b, "]");
+}
+
+void report_json_loss_sites(FILE *f, const struct evt_trace_item *it)
+{
+	json_buf_loss_sites(&scratch, it);
+	flush_to(f, &scratch);
+}
+
 void report_json_item(FILE *f, const struct evt_trace_item *it)
 {
 	struct json_buf *b = &scratch;
@@ -290,7 +318,9 @@ void report_json_item(FILE *f, const struct evt_trace_item *it)
 		it->pid, it->tid);
 	json_buf_string(b, it->comm, strlen(it->comm));
 	if (it->kind == EVT_ITEM_LOST) {
-		put_fmt(b, ",\"lost\":%" PRIu64 "}\n", it->lost);
+		put_fmt(b, ",\"lost\":%" PRIu64 ",\"sites\":", it->lost);
+		json_buf_loss_sites(b, it);
+		put_s(b, "}\n");
 		flush_to(f, b);
 		return;
 	}

@@ -67,6 +67,9 @@ void report_json_item(FILE *f, const struct evt_trace_item *it);
 void report_json_string(FILE *f, const char *text, size_t n);
 /* An event's decoded fields as a JSON object. */
 void report_json_fields(FILE *f, const struct evt_trace_item *it);
+/* A loss's sites as a JSON array of {"event", "cause", "count"}; event
+ * null for other sites.  Their counts sum to the loss's at most. */
+void report_json_loss_sites(FILE *f, const struct evt_trace_item *it);
 
 struct report_stats;
 struct report_stats *report_stats_new(void);

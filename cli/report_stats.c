@@ -1,17 +1,23 @@
 /*
  * report_stats.c - report --stats: per event, how many, how often, first
- * and last; per thread, its events and what it lost.
+ * and last; per thread, its events and what it lost; per site, what it
+ * lost and why, as the writers named it.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lost_record.h"
 #include "report_output.h"
+
+#define NOT_NAMED "(not named)"
+#define OTHER_SITES "(other sites)"
 
 struct event_count {
 	char *path;
 	uint64_t count;
 	int64_t first_ns, last_ns;	/* CLOCK_MONOTONIC */
+	uint64_t lost[EVT_LOSS_CAUSES];	/* by cause; [0]: not named */
 };
 
 struct thread_count {
@@ -120,7 +126,24 @@ int report_stats_add(struct report_stats *s, const struct evt_trace_item *it)
 	s->any = true;
 	s->last_ns = it->monotonic_ns;
 	if (it->kind == EVT_ITEM_LOST) {
+		uint64_t named = 0;
+		unsigned i;
+
 		t->lost += it->lost;
+		for (i = 0; i < it->nsites; i++) {
+			e = event_slot(s, it->sites[i].event ?
+				       it->sites[i].event->path : OTHER_SITES);
+			if (!e)
+				return -1;
+			e->lost[it->sites[i].cause < EVT_LOSS_CAUSES ?
+				it->sites[i].cause : 0] += it->sites[i].count;
+			named += it->sites[i].count;
+		}
+		if (named < it->lost) {
+			if (!(e = event_slot(s, NOT_NAMED)))
+				return -1;
+			e->lost[0] += it->lost - named;
+		}
 		return 0;
 	}
 	e = event_slot(s, it->event->path);
@@ -140,6 +163,53 @@ static int by_count(const void *a, const void *b)
 	if (x->count != y->count)
 		return x->count < y->count ? 1 : -1;
 	return strcmp(x->path, y->path);
+}
+
+struct site_loss {
+	const char *path;
+	unsigned cause;
+	uint64_t count;
+};
+
+static int by_loss(const void *a, const void *b)
+{
+	const struct site_loss *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->path, y->path);
+}
+
+/* What each site lost for each cause, most first. */
+static void print_site_losses(FILE *f, const struct report_stats *s)
+{
+	struct site_loss *v = NULL, *grown;
+	size_t i, n = 0;
+	unsigned c;
+
+	for (i = 0; i < s->events_cap; i++)
+		for (c = 0; s->events[i].path && c < EVT_LOSS_CAUSES; c++) {
+			if (!s->events[i].lost[c])
+				continue;
+			grown = realloc(v, (n + 1) * sizeof(*v));
+			if (!grown) {
+				fprintf(f, "# out of memory\n");
+				free(v);
+				return;
+			}
+			v = grown;
+			v[n++] = (struct site_loss){ s->events[i].path, c,
+						     s->events[i].lost[c] };
+		}
+	if (!n)
+		return;
+	qsort(v, n, sizeof(*v), by_loss);
+	fprintf(f, "# %-50s %-30s %12s\n", "lost by site", "cause", "lost");
+	for (i = 0; i < n; i++)
+		fprintf(f, "  %-50s %-30s %12" PRIu64 "\n", v[i].path,
+			v[i].cause ? evt_loss_cause_name(v[i].cause) : "-",
+			v[i].count);
+	free(v);
 }
 
 static int by_thread(const void *a, const void *b)
@@ -165,7 +235,7 @@ void report_stats_print(FILE *f, const struct report_stats *s,
 		return;
 	}
 	for (i = 0; i < s->events_cap; i++)
-		if (s->events[i].path)
+		if (s->events[i].path && s->events[i].count)
 			sorted[n++] = s->events[i];
 	qsort(sorted, n, sizeof(*sorted), by_count);
 	fprintf(f, "# %-50s %10s %12s  %-20s %-20s\n", "event", "count",
@@ -198,6 +268,7 @@ void report_stats_print(FILE *f, const struct report_stats *s,
 		fprintf(f, "  %-24s %8u %12" PRIu64 " %12" PRIu64 "\n", name,
 			s->threads[i].pid, s->threads[i].events, s->threads[i].lost);
 	}
+	print_site_losses(f, s);
 }
 
 void report_stats_free(struct report_stats *s)

@@ -21,6 +21,7 @@
 #include "sql_rows.h"
 #include "event_format.h"
 #include "key_map.h"
+#include "lost_record.h"
 #include "report_output.h"
 #include "span_kind.h"
 #include "span_pairs.h"
@@ -53,7 +54,8 @@ static const char schema[] =
 	"CREATE TABLE counter(ts INTEGER, name TEXT, value, pid INTEGER, tid INTEGER,"
 	" trace_id INTEGER);"
 	"CREATE TABLE loss(pid INTEGER, tid INTEGER, cpu INTEGER, ts_from INTEGER,"
-	" ts_to INTEGER, count INTEGER, trace_id INTEGER);";
+	" ts_to INTEGER, count INTEGER, site_id INTEGER, cause TEXT,"
+	" trace_id INTEGER);";
 
 enum stmt {
 	S_EVENT, S_SLICE, S_COUNTER, S_LOSS, S_THREAD, S_PROCESS, S_SITE, S_ERROR,
@@ -66,7 +68,7 @@ static const char *const stmt_sql[S_N] = {
 	[S_SLICE] = "INSERT INTO slice VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
 		    " ?11, ?12, ?13)",
 	[S_COUNTER] = "INSERT INTO counter VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
-	[S_LOSS] = "INSERT INTO loss VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[S_LOSS] = "INSERT INTO loss VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 	[S_THREAD] = "INSERT INTO thread VALUES(?1, ?2, ?3, ?4)",
 	[S_PROCESS] = "INSERT INTO process VALUES(?1, ?2, ?3, ?4, ?5)",
 	[S_SITE] = "INSERT INTO site VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -288,9 +290,17 @@ static int add_event(struct trace_sql *l, const struct evt_trace_item *it, int64
 	return 0;
 }
 
-static int add_loss(struct trace_sql *l, const struct evt_trace_item *it, int64_t ts,
-		    int64_t before, bool had_before)
+/* A row of count events of a loss: of a site (site_id NULL: not named),
+ * for a cause (NULL: none said). */
+static int add_loss_row(struct trace_sql *l, const struct evt_trace_item *it,
+			int64_t ts, int64_t before, bool had_before,
+			uint64_t count, const struct evt_event_desc *site,
+			unsigned cause)
 {
+	int64_t site_id;
+	bool named = site && site_of(l, site, &site_id) == 0;
+
+	/* (site_of() may add the site's row first) */
 	sql_rows_begin(l->rows, S_LOSS);
 	sql_rows_int(l->rows, it->pid);
 	sql_rows_int(l->rows, it->tid);
@@ -300,9 +310,36 @@ static int add_loss(struct trace_sql *l, const struct evt_trace_item *it, int64_
 	else
 		sql_rows_null(l->rows);
 	sql_rows_int(l->rows, ts);
-	sql_rows_int(l->rows, (int64_t)it->lost);
+	sql_rows_int(l->rows, (int64_t)count);
+	if (named)
+		sql_rows_int(l->rows, site_id);
+	else
+		sql_rows_null(l->rows);
+	if (evt_loss_cause_word(cause))
+		sql_rows_str(l->rows, evt_loss_cause_word(cause));
+	else
+		sql_rows_null(l->rows);
 	sql_rows_int(l->rows, l->trace_id);
 	return end(l);
+}
+
+/* A row per site and cause the writer named, and one for the rest. */
+static int add_loss(struct trace_sql *l, const struct evt_trace_item *it, int64_t ts,
+		    int64_t before, bool had_before)
+{
+	uint64_t named = 0;
+	unsigned i;
+
+	for (i = 0; i < it->nsites; i++) {
+		if (add_loss_row(l, it, ts, before, had_before, it->sites[i].count,
+				 it->sites[i].event, it->sites[i].cause))
+			return 1;
+		named += it->sites[i].count;
+	}
+	if (named < it->lost || !it->nsites)
+		return add_loss_row(l, it, ts, before, had_before,
+				    it->lost - named, NULL, 0);
+	return 0;
 }
 
 static int add_error(struct trace_sql *l, const char *message)

@@ -28,7 +28,7 @@
 	"  site(id, name, module, file, line, function, format, kind, trace_id)\n" \
 	"  thread(tid, pid, name, trace_id)\n" \
 	"  process(pid, name, host, trace, trace_id)\n" \
-	"  loss(pid, tid, cpu, ts_from, ts_to, count, trace_id)\n" \
+	"  loss(pid, tid, cpu, ts_from, ts_to, count, site_id, cause, trace_id)\n" \
 	"  trace(id, path, host, clock, events, lost, errors)\n" \
 	"  trace_error(trace_id, message)\n"
 

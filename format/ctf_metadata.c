@@ -8,6 +8,7 @@
 
 #include "ctf_metadata.h"
 #include "layout.h"
+#include "lost_record.h"
 #include "quote.h"
 #include "record_header.h"
 #include "span_kind.h"
@@ -93,6 +94,19 @@ static const char kernel_context[] =	/* struct evt_kernel_context */
 	"\t\tuint32_t tid;\n"
 	"\t\tinteger { size = 8; align = 8; signed = false; encoding = UTF8; } comm[16];\n";
 
+/* lost_record.h: the events the writer dropped, by site and cause. */
+static void write_lost_event(FILE *f, uint32_t sid)
+{
+	unsigned c;
+
+	fprintf(f, "event {\n\tname = \"evtrace/lost\";\n\tid = %u;\n"
+		"\tstream_id = %u;\n\tfields := struct {\n\t\tuint32_t site;\n"
+		"\t\tenum : uint8_t { ", EVT_LOST_EVENT_ID, sid);
+	for (c = 1; c < EVT_LOSS_CAUSES; c++)
+		fprintf(f, "%s%s = %u", c > 1 ? ", " : "", evt_loss_cause_word(c), c);
+	fputs(" } cause;\n\t\tuint64_t count;\n\t};\n};\n\n", f);
+}
+
 static void write_stream(FILE *f, const struct evt_stream_class *s,
 			 uint32_t version)
 {
@@ -126,6 +140,8 @@ static void write_stream(FILE *f, const struct evt_stream_class *s,
 		"event {\n\tname = \"evtrace/cpu\";\n\tid = %u;\n\tstream_id = %u;\n"
 		"\tfields := struct {\n\t\tuint16_t cpu_id;\n\t};\n};\n\n",
 		EVT_CPU_EVENT_ID, s->sid);
+	if (!s->kernel)
+		write_lost_event(f, s->sid);
 }
 
 /*

@@ -20,6 +20,7 @@
  *   tbufs_off    | struct evt_ctl_tbuf [N]     |  one per (thread, slot) buffer
  *   enable_off   | uint32_t enable[max_events] |  bit s = slot s wants it
  *   registry_off | registry entries ...        |  append-only
+ *   drops_off    | struct evt_ctl_drops [N]    |  one per buffer descriptor
  *   arena_off    | packet buffers ...          |  bump-allocated
  *   file_size    +-----------------------------+
  *
@@ -34,7 +35,7 @@
 #include <stdint.h>
 
 #define EVT_CTL_MAGIC		0x43545645u	/* "EVTC" little endian */
-#define EVT_CTL_VERSION		5
+#define EVT_CTL_VERSION		6
 #define EVT_NSLOTS		8
 #define EVT_MAX_EVENTS		16384
 #define EVT_MAX_TBUFS		512
@@ -98,6 +99,7 @@ struct evt_ctl_header {
 	uint32_t optin_gid;		/* the group whose members may trace it
 					 * as its own user may (evtraced), or
 					 * EVT_NO_GROUP */
+	uint64_t drops_off;		/* max_tbufs struct evt_ctl_drops */
 };
 
 #define EVT_NO_GROUP		0xffffffffu
@@ -174,6 +176,36 @@ struct evt_ctl_tbuf {
 	uint64_t reserved[1];		/* two whole cache lines: no thread
 					 * shares a line with another's commit */
 } __attribute__((aligned(64)));
+
+/*
+ * What a thread buffer dropped since its last packet opened, by site (its
+ * local event id) and cause (lost_record.h), kept by its writer: the next
+ * packet it opens names them in evtrace/lost records and the entry
+ * empties.  When no packet comes (its thread ended, or the recording,
+ * while the buffer was full), the recorder names them in the stream's
+ * last packet.  Drops past EVT_DROP_SITES sites are counted by cause in
+ * other[cause - 1].  Only the buffer's writer stores; a recorder reads it
+ * once the thread let go of the buffer (or at the end, and then checks
+ * the counts against the buffer's lost count).  The process makes the
+ * entries' pages the file's as it hands out buffers; a recorder reads
+ * them with pread, never faulting a hole in.
+ */
+#define EVT_DROP_SITES		5
+#define EVT_DROP_CAUSES		4
+
+struct evt_ctl_drop {
+	uint32_t id;
+	uint32_t cause;
+	uint64_t count;
+};
+
+struct evt_ctl_drops {
+	uint32_t nsites;		/* of site[] in use */
+	uint32_t reserved32;
+	struct evt_ctl_drop site[EVT_DROP_SITES];
+	uint64_t other[EVT_DROP_CAUSES];
+	uint64_t reserved;
+};
 
 /*
  * Registry entry, appended by the process, 4-byte aligned:
@@ -340,7 +372,8 @@ enum evt_arg_type {
  * in brackets takes 5 characters a byte. */
 #define EVT_RENDER_MAX_BYTES	(96u << 10)
 
-_Static_assert(sizeof(struct evt_ctl_header) == 120, "ctl header layout");
+_Static_assert(sizeof(struct evt_ctl_header) == 128, "ctl header layout");
+_Static_assert(sizeof(struct evt_ctl_drops) == 128, "drops layout");
 _Static_assert(sizeof(struct evt_ctl_slot) == 64, "slot layout");
 _Static_assert(sizeof(struct evt_ctl_tbuf) == 128, "tbuf layout");
 _Static_assert(sizeof(struct evt_reg_entry) == 24, "registry entry layout");

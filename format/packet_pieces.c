@@ -13,14 +13,21 @@ static int walk(const uint8_t *pkt, uint32_t from, uint32_t to,
 {
 	while (from < to) {
 		const struct evt_event_layout *l;
+		struct evt_lost_entry lost;
 		struct evt_record rec;
 
-		if (evt_record_header(pkt + from, to - from, st, &rec) ||
-		    !(l = layout(ctx, rec.id)) ||
-		    evt_record_payload(&rec, l, to - from))
+		if (evt_record_header(pkt + from, to - from, st, &rec))
 			return -1;
+		if (rec.id == EVT_LOST_EVENT_ID) {	/* not an event */
+			if (evt_record_lost(&rec, to - from, &lost))
+				return -1;
+		} else {
+			if (!(l = layout(ctx, rec.id)) ||
+			    evt_record_payload(&rec, l, to - from))
+				return -1;
+			(*n)++;
+		}
 		from += rec.header_bytes + (uint32_t)rec.payload_size;
-		(*n)++;
 	}
 	return from == to ? 0 : -1;
 }

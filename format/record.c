@@ -155,6 +155,16 @@ int evt_record_payload(struct evt_record *r, const struct evt_event_layout *l,
 	return 0;
 }
 
+int evt_record_lost(struct evt_record *r, size_t avail,
+		    struct evt_lost_entry *e)
+{
+	if (avail < r->header_bytes ||
+	    evt_lost_payload_get(r->payload, avail - r->header_bytes, e))
+		return -1;
+	r->payload_size = EVT_LOST_PAYLOAD_BYTES;
+	return 0;
+}
+
 /* "begin", "end", "begin 42" (async), "begin: message", a counter's value. */
 static int span_render(const struct evt_record *r,
 		       const struct evt_event_layout *l, const char *format,

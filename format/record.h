@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "event_format.h"
+#include "lost_record.h"
 #include "printk_format.h"
 #include "record_header.h"
 
@@ -75,6 +76,11 @@ int evt_record_header(const uint8_t *p, size_t avail, struct evt_hdr_state *st,
  * the record's start). */
 int evt_record_payload(struct evt_record *r, const struct evt_event_layout *l,
 		       size_t avail);
+/* A record of evtrace/lost (lost_record.h; its id is EVT_LOST_EVENT_ID):
+ * its payload set and read into e.  0, or -1 when it runs past avail
+ * (counted from the record's start) or names no cause. */
+int evt_record_lost(struct evt_record *r, size_t avail,
+		    struct evt_lost_entry *e);
 /*
  * The payload as text: a printk message as printf would have made it
  * (format is the printk format), or `field=value ...`.  Returns the text's

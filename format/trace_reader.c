@@ -36,6 +36,7 @@ struct cursor {
 	char task_comm[17];		/* a kernel record's task */
 	uint64_t discarded;		/* last events_discarded seen */
 	struct evt_trace_item item;	/* the pending item, if have */
+	struct evt_loss_site sites[EVT_LOSS_SITES_MAX];	/* of a LOST item */
 	int have;
 	volatile int shrank;		/* the file was cut while mapped */
 	char text[EVT_RENDER_MAX_BYTES];
@@ -59,6 +60,72 @@ static void cursor_error(struct reader *r, struct cursor *c, size_t off,
 					   .timestamp = c->hdr.timestamp_begin };
 	c->have = 1;
 	r->stats->errors++;
+}
+
+/* Adds a named part to the pending LOST item, merged with an entry of the
+ * same site and cause.  -1 when the item has no room (a writer names a
+ * few sites per packet). */
+static int add_loss_site(struct cursor *c, const struct evt_event_desc *e,
+			 uint8_t cause, uint64_t count)
+{
+	unsigned i;
+
+	for (i = 0; i < c->item.nsites; i++)
+		if (c->sites[i].event == e && c->sites[i].cause == cause) {
+			c->sites[i].count += count;
+			return 0;
+		}
+	if (i == EVT_LOSS_SITES_MAX)
+		return -1;
+	c->sites[i] = (struct evt_loss_site){ e, cause, count };
+	c->item.nsites++;
+	return 0;
+}
+
+/*
+ * The evtrace/lost records at a packet's start name the sites of the loss
+ * its header counts: taken into the pending LOST item.  Records that name
+ * more than the header counts (or too many sites) are dropped with what
+ * they named (the count stays the header's); records in a packet that counts no loss are an
+ * error.
+ */
+static void take_lost_records(struct reader *r, struct cursor *c)
+{
+	uint64_t named = 0;
+	bool bad = false;
+
+	c->item.sites = c->sites;
+	c->item.nsites = 0;
+	while (c->pos < c->pkt_content_end) {
+		size_t avail = c->pkt_content_end - c->pos;
+		struct evt_hdr_state hs = c->hs;
+		struct evt_lost_entry e;
+		struct evt_record rec;
+
+		if (evt_record_header(c->data + c->pos, avail, &hs, &rec) ||
+		    rec.id != EVT_LOST_EVENT_ID || evt_record_lost(&rec, avail, &e))
+			break;	/* decode_record() says what is wrong */
+		if (!c->have) {
+			cursor_error(r, c, c->pos, "evtrace/lost record in a "
+				     "packet that counts no loss");
+			c->pos += rec.header_bytes + rec.payload_size;
+			c->hs = hs;
+			return;
+		}
+		c->hs = hs;
+		c->pos += rec.header_bytes + rec.payload_size;
+		if (bad || e.count > c->item.lost - named) {
+			bad = true;
+			continue;
+		}
+		named += e.count;
+		bad = add_loss_site(c, e.site == EVT_LOST_SITE_OTHER ? NULL :
+				    evt_trace_index_event(&r->ix, c->hdr.stream_id,
+							  e.site),
+				    e.cause, e.count) != 0;
+	}
+	if (bad)
+		c->item.nsites = 0;
 }
 
 /* Enters the packet at c->pkt_next.  Returns 0, 1 at end, -1 on error. */
@@ -122,6 +189,8 @@ static int enter_packet(struct reader *r, struct cursor *c)
 		c->discarded = h->events_discarded;
 		c->have = 1;
 	}
+	if (!c->kernel)
+		take_lost_records(r, c);
 	return 0;
 }
 
@@ -143,6 +212,18 @@ static int decode_record(struct reader *r, struct cursor *c)
 			     "record header with no CPU record before it" :
 			     "truncated record header");
 		return -1;
+	}
+	if (rec.id == EVT_LOST_EVENT_ID && !c->kernel) {
+		struct evt_lost_entry le;
+
+		if (evt_record_lost(&rec, avail, &le)) {
+			cursor_error(r, c, c->pos, "bad evtrace/lost record");
+			return -1;
+		}
+		cursor_error(r, c, c->pos, "evtrace/lost record after a "
+			     "packet's first event");
+		c->pos += rec.header_bytes + rec.payload_size;
+		return 0;
 	}
 	if (c->kernel) {
 		memcpy(&kc, rec.payload, sizeof(kc));

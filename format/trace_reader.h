@@ -21,6 +21,19 @@ enum evt_item_kind {
 	EVT_ITEM_ERROR,
 };
 
+/*
+ * Of a loss, what its writer named (lost_record.h): count events of a site
+ * lost for one cause.  event is NULL for sites it did not name (more than
+ * it keeps); what the entries leave of the loss is unnamed.
+ */
+struct evt_loss_site {
+	const struct evt_event_desc *event;
+	uint8_t cause;			/* enum evt_loss_cause */
+	uint64_t count;
+};
+
+#define EVT_LOSS_SITES_MAX 16
+
 struct evt_trace_item {
 	enum evt_item_kind kind;
 	uint64_t timestamp;		/* trace clock */
@@ -36,6 +49,8 @@ struct evt_trace_item {
 	const char *text;			/* EVENT: the rendered message */
 	size_t text_len;			/* EVENT: may hold a NUL (%c of 0) */
 	uint64_t lost;				/* LOST */
+	const struct evt_loss_site *sites;	/* LOST: by site and cause, */
+	unsigned nsites;			/* summing to lost at most */
 	const char *message;			/* ERROR */
 };
 

@@ -41,7 +41,7 @@ EVT_API const volatile uint32_t *evt__ftrace_enable = &ftrace_off;
 
 struct layout {
 	uint32_t slots_off, tbufs_off, enable_off, registry_off;
-	uint64_t arena_off, size;
+	uint64_t drops_off, arena_off, size;
 };
 
 static struct layout compute_layout(void)
@@ -52,7 +52,8 @@ static struct layout compute_layout(void)
 	l.tbufs_off = l.slots_off + EVT_NSLOTS * sizeof(struct evt_ctl_slot);
 	l.enable_off = l.tbufs_off + EVT_MAX_TBUFS * sizeof(struct evt_ctl_tbuf);
 	l.registry_off = l.enable_off + EVT_MAX_EVENTS * sizeof(uint32_t);
-	l.arena_off = l.registry_off + EVT_REGISTRY_BYTES;
+	l.drops_off = l.registry_off + EVT_REGISTRY_BYTES;
+	l.arena_off = l.drops_off + EVT_MAX_TBUFS * sizeof(struct evt_ctl_drops);
 	l.size = l.arena_off + EVT_ARENA_BYTES;
 	return l;
 }
@@ -190,6 +191,7 @@ static void fill_header(struct evt_ctl_header *h, const struct layout *l)
 	h->registry_size = EVT_REGISTRY_BYTES;
 	h->arena_off = l->arena_off;
 	h->arena_size = EVT_ARENA_BYTES;
+	h->drops_off = l->drops_off;
 	h->optin_gid = evt__optin_gid();
 	prctl(PR_GET_NAME, h->comm);
 }
@@ -205,6 +207,7 @@ static void set_pointers(uint8_t *base, const struct layout *l)
 	evt__proc.tbufs = (struct evt_ctl_tbuf *)(base + l->tbufs_off);
 	evt__proc.enable = (uint32_t *)(base + l->enable_off);
 	evt__proc.registry = base + l->registry_off;
+	evt__proc.drops = (struct evt_ctl_drops *)(base + l->drops_off);
 }
 
 /*

@@ -68,6 +68,8 @@ struct evt__tbuf_priv {
 	uint64_t reserved;		/* bytes from its start whose pages are
 					 * the file's and mapped in: only the
 					 * thread that owns it grows it */
+	bool drops_ready;		/* its struct evt_ctl_drops's page is
+					 * the file's */
 };
 
 struct evt__process {
@@ -82,6 +84,7 @@ struct evt__process {
 	struct evt_ctl_tbuf *tbufs;
 	uint32_t *enable;
 	uint8_t *registry;
+	struct evt_ctl_drops *drops;	/* [EVT_MAX_TBUFS] */
 	char path[PATH_MAX];
 	char rundir[EVT_RUNDIR_PATH_MAX];	/* resolved once, at init */
 	volatile int shrank;		/* the control file was truncated: the

@@ -29,10 +29,13 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "lost_record.h"
 #include "record_header.h"
 #include "runtime.h"
 
 enum { TSLOT_NONE, TSLOT_HAVE, TSLOT_FAILED };
+
+_Static_assert(EVT_LOSS_CAUSES - 1 == EVT_DROP_CAUSES, "every cause has a count");
 
 struct tslot {
 	uint8_t *packet;		/* the open packet */
@@ -55,6 +58,11 @@ struct tslot {
 	struct evt__tbuf_priv *priv;	/* the buffer's, in private memory */
 	uint64_t gave_up_at;		/* consumed + 1 when a wait for the
 					 * recorder last ran out, else 0 */
+	/* What it dropped since its last packet opened, by site and
+	 * cause, for the next one's evtrace/lost records (layout.h);
+	 * NULL when the entry's page could not be had. */
+	struct evt_ctl_drops *drops;
+	bool drops_pending;
 };
 
 struct evt__thread {
@@ -340,6 +348,30 @@ static int reserve_bytes(struct evt__tbuf_priv *p, uint64_t upto)
 	return ret;
 }
 
+/* Makes the page of buffer idx's struct evt_ctl_drops the file's, unless
+ * a buffer sharing it did. */
+static void drops_page(uint32_t idx)
+{
+	const uint32_t per_page = 4096 / sizeof(struct evt_ctl_drops);
+	uint32_t first = idx - idx % per_page, i;
+	uintptr_t page = (uintptr_t)&evt__proc.drops[idx] & ~(uintptr_t)4095;
+	int saved = errno;
+
+	for (i = first; i < first + per_page && i < EVT_MAX_TBUFS; i++)
+		if (i != idx && __atomic_load_n(&evt__proc.tbuf_priv[i].drops_ready,
+						__ATOMIC_ACQUIRE)) {
+			evt__proc.tbuf_priv[idx].drops_ready = true;
+			return;
+		}
+	if (madvise((void *)page, 4096, MADV_POPULATE_WRITE) == 0 ||
+	    (errno == EINVAL &&
+	     fallocate(evt__proc.fd, 0, (off_t)(page - (uintptr_t)evt__proc.base),
+		       4096) == 0))
+		__atomic_store_n(&evt__proc.tbuf_priv[idx].drops_ready, true,
+				 __ATOMIC_RELEASE);
+	errno = saved;
+}
+
 static int allocate(uint32_t size, uint32_t count)
 {
 	uint64_t idx, off;
@@ -365,6 +397,7 @@ static int allocate(uint32_t size, uint32_t count)
 	if (reserve_bytes(p, (uint64_t)size * count < RESERVE_FIRST ?
 			  (uint64_t)size * count : RESERVE_FIRST))
 		return -1;
+	drops_page((uint32_t)idx);
 	/* Owned before it is ready: find_free() of another thread must not
 	 * see it ready and still FREE. */
 	__atomic_store_n(&evt__proc.tbufs[idx].state, EVT_TBUF_OWNED,
@@ -419,6 +452,11 @@ static void take_desc(struct evt__thread *t, struct tslot *ts, int idx,
 	__atomic_store_n(&d->epoch, d->epoch + 1, __ATOMIC_RELEASE);
 	ts->base = evt__proc.base + evt__proc.tbuf_priv[idx].offset;
 	ts->priv = &evt__proc.tbuf_priv[idx];
+	ts->drops = NULL;
+	if (ts->priv->drops_ready) {	/* nothing of a thread before */
+		ts->drops = &evt__proc.drops[idx];
+		memset(ts->drops, 0, sizeof(*ts->drops));
+	}
 	ts->desc = d;
 	ts->packet_size = size;
 	ts->packet_count = count;
@@ -759,22 +797,106 @@ static int reserve_more(struct tslot *ts, uint32_t need)
 	return reserve_bytes(ts->priv, upto < end ? upto : end);
 }
 
-/* Drops an event for want of room in the file system: counted with the
- * events of threads that found no buffer, so that the recorder says why. */
+/*
+ * Drops event id from the buffer for cause: counted in the buffer's lost
+ * count (the next packet's header has it) and against the site in the
+ * buffer's struct evt_ctl_drops, which the next packet names in its
+ * evtrace/lost records (lost_record.h).
+ */
 __attribute__((cold, noinline))
-static uint8_t *no_space(unsigned s)
+static void note_drop(struct tslot *ts, uint32_t id, uint32_t cause)
 {
-	__atomic_fetch_add(&evt__proc.slots[s].nobuf_lost, 1, __ATOMIC_RELAXED);
+	struct evt_ctl_drops *d = ts->drops;
+	uint32_t i, n;
+
+	ts->lost++;
+	ts->desc->lost = ts->lost;
+	if (!d)
+		return;
+	ts->drops_pending = true;
+	n = d->nsites < EVT_DROP_SITES ? d->nsites : EVT_DROP_SITES;
+	for (i = 0; i < n; i++)
+		if (d->site[i].id == id && d->site[i].cause == cause) {
+			d->site[i].count++;
+			return;
+		}
+	if (n < EVT_DROP_SITES) {
+		d->site[n] = (struct evt_ctl_drop){ .id = id, .cause = cause,
+						    .count = 1 };
+		d->nsites = n + 1;
+	} else {
+		d->other[cause - 1]++;
+	}
+}
+
+/* The bytes the pending evtrace/lost records take, a CPU record first. */
+static uint32_t drops_bytes(const struct evt_ctl_drops *d)
+{
+	uint32_t n = d->nsites < EVT_DROP_SITES ? d->nsites : EVT_DROP_SITES, c;
+
+	for (c = 0; c < EVT_DROP_CAUSES; c++)
+		n += d->other[c] != 0;
+	return EVT_CPU_RECORD_BYTES +
+	       n * (EVT_HDR_EXTENDED_BYTES + EVT_LOST_PAYLOAD_BYTES);
+}
+
+static void put_drop(struct tslot *ts, uint32_t site, uint32_t cause,
+		     uint64_t count, uint64_t now, uint32_t cpu)
+{
+	struct evt_lost_entry e = { .site = site, .cause = (uint8_t)cause,
+				    .count = count };
+	uint8_t *p = ts->packet + ts->off;
+	unsigned n = evt_hdr_put(p, &ts->hs, EVT_LOST_EVENT_ID, now, cpu);
+
+	evt_lost_payload_put(p + n, &e);
+	ts->off += n + EVT_LOST_PAYLOAD_BYTES;
+}
+
+/*
+ * The packet just opened names what the buffer dropped since the last one
+ * (its header counts it), before its first record, of bytes.  Where both
+ * do not fit (a record near the smallest packet's size), the drops stay
+ * counted but unnamed.
+ */
+__attribute__((cold, noinline))
+static void put_drops(struct tslot *ts, uint32_t bytes, uint64_t now,
+		      uint32_t cpu)
+{
+	struct evt_ctl_drops *d = ts->drops;
+	uint32_t i, c, n = d->nsites < EVT_DROP_SITES ? d->nsites : EVT_DROP_SITES;
+
+	if (ts->off + drops_bytes(d) + bytes <= ts->limit) {
+		for (i = 0; i < n; i++)
+			put_drop(ts, d->site[i].id, d->site[i].cause,
+				 d->site[i].count, now, cpu);
+		for (c = 0; c < EVT_DROP_CAUSES; c++)
+			if (d->other[c])
+				put_drop(ts, EVT_LOST_SITE_OTHER, c + 1,
+					 d->other[c], now, cpu);
+	}
+	d->nsites = 0;
+	memset(d->other, 0, sizeof(d->other));
+	ts->drops_pending = false;
+}
+
+/* Drops event id for want of room in the file system. */
+__attribute__((cold, noinline))
+static uint8_t *no_space(struct tslot *ts, uint32_t id)
+{
+	note_drop(ts, id, EVT_LOSS_NO_SPACE);
 	return NULL;
 }
 
-/* Closes the open packet, if any, and opens the next; NULL, counted, when
- * the buffer is full or the file system. */
+/* Closes the open packet, if any, and opens the next for a record of
+ * event id of at most bytes; NULL, counted, when the buffer is full or the
+ * file system. */
 __attribute__((noinline))
 static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
-			    unsigned s, uint64_t now)
+			    unsigned s, uint32_t id, uint32_t bytes,
+			    uint64_t now, uint32_t cpu)
 {
 	struct evt_packet_header *h;
+	uint32_t need;
 
 	if (ts->limit) {
 		h = (struct evt_packet_header *)ts->packet;
@@ -806,17 +928,18 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 
 			if (!block_us ||
 			    wait_for_room(ts, block_us, &evt__proc.slots[s].waiting)) {
-				ts->lost++;
-				ts->desc->lost = ts->lost;
+				note_drop(ts, id, block_us ? EVT_LOSS_BLOCK_TIMEOUT :
+						  EVT_LOSS_FULL);
 				if (s != 0)
 					evt__orphan_check(s, now);
 				return NULL;
 			}
 		}
 	}
-	if (__builtin_expect(packet_room(ts) < sizeof(*h) + EVT_HDR_MAX_BYTES, 0) &&
-	    reserve_more(ts, sizeof(*h) + EVT_HDR_MAX_BYTES))
-		return no_space(s);
+	need = sizeof(*h) + EVT_HDR_MAX_BYTES +
+	       (ts->drops_pending ? drops_bytes(ts->drops) : 0);
+	if (__builtin_expect(packet_room(ts) < need, 0) && reserve_more(ts, need))
+		return no_space(ts, id);
 	h = packet_at(ts);
 	evt_packet_header_open(h, 0, ts->seq, now, ts->packet_size,
 			       ts->lost + __atomic_load_n(&ts->desc->nested_lost,
@@ -826,6 +949,8 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 	ts->off = sizeof(*h);
 	evt_hdr_reset(&ts->hs);
 	ts->limit = packet_room(ts);
+	if (__builtin_expect(ts->drops_pending, 0))
+		put_drops(ts, bytes, now, cpu);
 	__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
 	if (ts->seq == 1)	/* the thread writes on: the next one's buffer */
 		spare_buffer(ts->packet_size, ts->packet_count);
@@ -977,8 +1102,8 @@ static uint8_t *drop_all(struct evt__thread *t, uint32_t mask, int nested)
  * buffer, a new packet or is found reconfigured; NULL, counted, if none.
  */
 __attribute__((noinline))
-static uint8_t *slot_reserve_slow(struct evt__thread *t, unsigned s,
-				  uint32_t bytes, uint64_t now)
+static uint8_t *slot_reserve_slow(struct evt__thread *t, unsigned s, uint32_t id,
+				  uint32_t bytes, uint64_t now, uint32_t cpu)
 {
 	struct tslot *ts = &t->slot[s];
 
@@ -1000,15 +1125,16 @@ static uint8_t *slot_reserve_slow(struct evt__thread *t, unsigned s,
 			ts->limit = packet_room(ts);
 			return ts->packet + ts->off;
 		}
-		return no_space(s);
+		return no_space(ts, id);
 	}
-	return next_packet(t, ts, s, now);
+	return next_packet(t, ts, s, id, bytes, now, cpu);
 }
 
 /* The usual case inline: the open packet of the slot's current buffer has
  * room (limit is 0 while no packet is open, and no buffer means none). */
 static inline uint8_t *slot_reserve(struct evt__thread *t, unsigned s,
-				    uint32_t bytes, uint64_t now)
+				    uint32_t id, uint32_t bytes, uint64_t now,
+				    uint32_t cpu)
 {
 	struct tslot *ts = &t->slot[s];
 
@@ -1016,7 +1142,7 @@ static inline uint8_t *slot_reserve(struct evt__thread *t, unsigned s,
 			     ts->slot_gen == __atomic_load_n(&evt__proc.slots[s].gen,
 							     __ATOMIC_RELAXED), 1))
 		return ts->packet + ts->off;
-	return slot_reserve_slow(t, s, bytes, now);
+	return slot_reserve_slow(t, s, id, bytes, now, cpu);
 }
 
 static inline void slot_publish(struct tslot *ts, uint32_t len)
@@ -1077,7 +1203,7 @@ static uint8_t *begin_slots(struct evt__thread *t, const struct evt__site_rt *rt
 
 	for (; mask; mask &= mask - 1) {
 		unsigned s = (unsigned)__builtin_ctz(mask);
-		uint8_t *rec = slot_reserve(t, s, max_bytes, now);
+		uint8_t *rec = slot_reserve(t, s, rt->id, max_bytes, now, cpu);
 
 		if (rec) {
 			w->thread = t;
@@ -1205,7 +1331,8 @@ static void copy_to_slots(struct evt__writer *w, uint32_t hlen, uint32_t size)
 	for (mask = w->mask & EVT_SLOT_MASK; mask; mask &= mask - 1) {
 		unsigned s = (unsigned)__builtin_ctz(mask);
 		struct tslot *ts = &t->slot[s];
-		uint8_t *rec = slot_reserve(t, s, EVT_HDR_MAX_BYTES + size, w->now);
+		uint8_t *rec = slot_reserve(t, s, id, EVT_HDR_MAX_BYTES + size,
+					    w->now, cpu);
 
 		if (rec) {
 			unsigned n = evt_hdr_put(rec, &ts->hs, id, w->now, cpu);

@@ -91,7 +91,7 @@ def report_lines(path):
         if not m:
             fail('report line %r' % text)
         ns = int(m.group('s')) * 10**9 + int(m.group('ns'))
-        lost = re.fullmatch(r'lost (\d+) events?', m.group('rest'))
+        lost = re.fullmatch(r'lost (\d+) events?(: .*)?', m.group('rest'))
         if lost and m.group('cpu') == '---':
             out.append(('lost', int(m.group('tid')), ns, int(lost.group(1))))
         else:

@@ -28,7 +28,7 @@ def report(path):
         if not m:
             fail('unparsable report line: %r' % line)
         rest = m.group('rest')
-        lm = re.fullmatch(r'lost (\d+) events?', rest)
+        lm = re.fullmatch(r'lost (\d+) events?(: .*)?', rest)
         if lm and m.group('cpu') == '---':
             lost += int(lm.group(1))
             continue
@@ -53,6 +53,8 @@ def babeltrace(path):
             fail('unparsable babeltrace2 line: %r' % line)
         if m.group('name') == 'evtrace/cpu':
             continue    # the CPU of the records after it
+        if m.group('name') == 'evtrace/lost':
+            continue    # the sites of a loss the packet header counts
         args = dict(ARG.findall(m.group('args') or ''))
         events.append(dict(name=m.group('name'), tid=int(m.group('tid')),
                            args=args, payload=m.group('args') or ''))

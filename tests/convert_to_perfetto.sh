@@ -140,7 +140,7 @@ lost_n=$(sed -n 's/^# [0-9]* events, \([0-9]*\) lost.*/\1/p' "$T/lost.report")
 [ "$lost_n" -gt 0 ] || fail "the burst lost nothing"
 "$EVTRACE" convert --to perfetto -o "$T/lost.pftrace" "$T/lost" 2>/dev/null || fail "convert the burst"
 decode "$T/lost.pftrace"
-expect_eq "$(grep -o 'name: "lost [0-9]* events\{0,1\}"' "$T/lost.pftrace.txt" | grep -o '[0-9]*' | paste -sd+ | bc)" \
+expect_eq "$(grep -o 'name: "lost [0-9]* events\{0,1\}[":]' "$T/lost.pftrace.txt" | grep -o '[0-9]*' | paste -sd+ | bc)" \
 	"$lost_n" "lost counts add up"
 expect_grep 'name: "lost events"' "$T/lost.pftrace.txt" "a lost-events track"
 expect_eq "$("$EVTRACE" query "$T/lost" 'SELECT sum(count) FROM loss' | tail -1 | tr -d ' ')" "$lost_n" \

@@ -107,9 +107,10 @@ bt() {
 	fi
 }
 # babeltrace2 reads the trace and shows as many events as evtrace report
-# (not counting the evtrace/cpu events that give the CPU of the others).
+# (not counting the evtrace/cpu events that give the CPU of the others,
+# nor the evtrace/lost ones that name the sites of a loss).
 bt_agrees() {
-	bt "$1" | { grep -v '^\[[^]]*\] ([^)]*) [^ ]* evtrace/cpu: ' || true; } >"$T/bt.agree"
+	bt "$1" | { grep -v '^\[[^]]*\] ([^)]*) [^ ]* evtrace/\(cpu\|lost\): ' || true; } >"$T/bt.agree"
 	"$EVTRACE" report "$1" >"$T/report.agree"
 	ours=$(sed -n 's/^# \([0-9]*\) events\{0,1\},.*/\1/p' "$T/report.agree")
 	theirs=$(wc -l <"$T/bt.agree")

@@ -15,7 +15,7 @@ for line in open(sys.argv[1]):
     if not m:
         continue
     tid, rest = int(m.group(1)), m.group(3)
-    l = re.fullmatch(r"lost (\d+) events?", rest)
+    l = re.fullmatch(r"lost (\d+) events?(: .*)?", rest)
     if l and m.group(2) == "---":
         lost[tid] = lost.get(tid, 0) + int(l.group(1))
         continue

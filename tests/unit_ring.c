@@ -57,6 +57,8 @@ struct reader {
 	struct evt_hdr_state hs;
 	long next;		/* the value the next event must carry */
 	uint64_t discarded;	/* the last packet header's count */
+	uint64_t named;		/* lost events evtrace/lost records named */
+	uint32_t named_site;	/* the site of the last one */
 	uint64_t packets;
 	const char *why;	/* the buffer was refused */
 	struct evt_ring_packet open;	/* the open packet, as last read */
@@ -255,9 +257,21 @@ static bool read_ring(struct writer *w, struct reader *x)
 			x->packets++;
 		}
 		while (x->off < p.end) {
+			struct evt_lost_entry lost;
+
 			if (evt_record_header(p.data + x->off, p.end - x->off,
-					      &x->hs, &rec) ||
-			    rec.id >= w->c->nevents ||
+					      &x->hs, &rec))
+				return x->why = "record unreadable", false;
+			if (rec.id == EVT_LOST_EVENT_ID) {
+				if (evt_record_lost(&rec, p.end - x->off, &lost) ||
+				    lost.cause != EVT_LOSS_FULL)
+					return x->why = "lost record unreadable", false;
+				x->named += lost.count;
+				x->named_site = lost.site;
+				x->off += rec.header_bytes + rec.payload_size;
+				continue;
+			}
+			if (rec.id >= w->c->nevents ||
 			    evt_record_payload(&rec, &w->c->events[rec.id].layout,
 					       p.end - x->off))
 				return x->why = "record unreadable", false;
@@ -326,6 +340,10 @@ static void test_loss(const char *prog)
 	CHECK(x.why == NULL);
 	CHECK(x.discarded == lost);
 	CHECK(x.next == 101000);
+	/* ... and whose they were: the one site the writer writes. */
+	CHECK(x.named == lost);
+	CHECK(x.named_site < w.c->nevents &&
+	      !strcmp(w.c->events[x.named_site].format, "n=%ld pad=%.*s\n"));
 	CHECK(stop(&w) == 0);
 }
 

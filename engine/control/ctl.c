@@ -67,6 +67,11 @@ static int check_header(const struct evt_ctl_header *h, size_t size,
 		return bad(err, err_size, path,
 			   offsetof(struct evt_ctl_header, registry_off),
 			   "registry out of bounds");
+	if (!region_ok(h->drops_off, h->max_tbufs, sizeof(struct evt_ctl_drops),
+		       size))
+		return bad(err, err_size, path,
+			   offsetof(struct evt_ctl_header, drops_off),
+			   "drop table out of bounds");
 	if (!region_ok(h->arena_off, h->arena_size, 1, size))
 		return bad(err, err_size, path,
 			   offsetof(struct evt_ctl_header, arena_off),
@@ -403,6 +408,17 @@ uint32_t evt_ctl_tbufs_used(const struct evt_ctl *c)
 	uint32_t n = __atomic_load_n(&live->tbufs_used, __ATOMIC_ACQUIRE);
 
 	return n < c->h.max_tbufs ? n : c->h.max_tbufs;
+}
+
+int evt_ctl_drops_read(const struct evt_ctl *c, uint32_t i,
+		       struct evt_ctl_drops *out)
+{
+	off_t at = (off_t)(c->h.drops_off + (uint64_t)i * sizeof(*out));
+
+	if (i >= c->h.max_tbufs ||
+	    pread(c->fd, out, sizeof(*out), at) != (ssize_t)sizeof(*out))
+		return -1;
+	return 0;
 }
 
 int evt_ctl_name_pid(const char *name)

@@ -559,6 +559,7 @@ void evt_collection_destroy(struct evt_collection *c)
 	evt_kernel_record_destroy(c->kernel);
 	free(c->kernel_pids);
 	free(c->totals);
+	free(c->losses);
 	free(c->scope);
 	free(c->foreign);
 	evt_trace_index_free(&c->ix);

@@ -164,6 +164,15 @@ int evt_collection_counts(struct evt_collection *c, evt_count_cb cb, void *ctx);
 int evt_collection_select(struct evt_collection *c, bool add,
 			  const char *pattern, uint32_t id, char *err,
 			  size_t err_size);
+/*
+ * What it lost so far as the writers named it, most first: cb for each
+ * site (path NULL: sites not named) and cause (enum evt_loss_cause).  The
+ * losses they did not name (a signal handler's write dropped, a thread
+ * that ended before it could say) are the rest of the stats' lost.
+ */
+typedef void (*evt_loss_cb)(const char *path, unsigned cause, uint64_t count,
+			    void *ctx);
+void evt_collection_losses(struct evt_collection *c, evt_loss_cb cb, void *ctx);
 /* Calls cb for every distinct event met so far, by global id. */
 int evt_collection_events(struct evt_collection *c,
 			  void (*cb)(uint32_t id, const char *path,

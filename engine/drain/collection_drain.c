@@ -125,6 +125,8 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 		return 0;	/* nothing in it */
 	h.stream_id = t->cls;
 	h.events_discarded += st->extra_lost;
+	if (h.events_discarded > st->last_discarded)
+		evt__coll_tally_lost(c, t, pkt, content);
 	st->last_discarded = h.events_discarded;
 	h.events_discarded -= st->lost_base;
 	if (!evt_pieces_cut(&st->pieces, &h, pkt, content, flush,
@@ -166,33 +168,84 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 	st->first_event = out.first_event;
 	return 1;
 }
-/* A header-only packet, for the relay too. */
-static void relay_header_only(struct evt_collection *c, struct out_stream *st,
-			      const struct evt_packet_header *h)
+/* A packet of the engine's own (a header, perhaps lost records), for the
+ * relay too: len bytes at h. */
+static void relay_own_packet(struct evt_collection *c, struct out_stream *st,
+			      const struct evt_packet_header *h, uint32_t len)
 {
 	if (c->relay) {
 		evt_pieces_forget(&st->relay.pieces);	/* a packet of its own */
 		evt_relay_out_packet(c->relay, &st->relay, st->name, h,
-				     (const uint8_t *)h, sizeof(*h), false,
+				     (const uint8_t *)h, len, false,
 				     NULL, NULL);
 	}
 }
-/* A header-only packet carrying the final lost count. */
+/* The most evtrace/lost records a buffer's drop entry gives. */
+#define DROPS_MAX (EVT_DROP_SITES + EVT_DROP_CAUSES)
+
+/*
+ * The evtrace/lost records naming what buffer i dropped that no packet of
+ * its writer named (lost_record.h), at most lost events in all, at p;
+ * their bytes, after a CPU record.  0 when there is nothing to name.
+ */
+static uint32_t name_drops(struct evt_collection *c, struct tracked *t,
+			   uint32_t i, uint64_t lost, uint64_t ts, uint8_t *p)
+{
+	struct evt_ctl_drops d;
+	struct evt_hdr_state hs = { .ctx_bytes = 0 };
+	struct evt_lost_entry e[DROPS_MAX];
+	uint32_t n = 0, k, len;
+
+	if (evt_ctl_drops_read(t->ctl, i, &d))
+		return 0;
+	for (k = 0; k < d.nsites && k < EVT_DROP_SITES; k++)
+		e[n++] = (struct evt_lost_entry){ d.site[k].id,
+						  (uint8_t)d.site[k].cause,
+						  d.site[k].count };
+	for (k = 0; k < EVT_DROP_CAUSES; k++)
+		if (d.other[k])
+			e[n++] = (struct evt_lost_entry){ EVT_LOST_SITE_OTHER,
+							  (uint8_t)(k + 1),
+							  d.other[k] };
+	evt_hdr_reset(&hs);
+	len = evt_hdr_put_cpu(p, &hs, ts, 0);
+	for (k = 0; k < n; k++) {
+		/* A racing or scribbled entry names no more than was lost. */
+		if (!e[k].count || e[k].count > lost || !e[k].cause ||
+		    e[k].cause >= EVT_LOSS_CAUSES)
+			continue;
+		lost -= e[k].count;
+		len += evt_hdr_put(p + len, &hs, EVT_LOST_EVENT_ID, ts, 0);
+		evt_lost_payload_put(p + len, &e[k]);
+		len += EVT_LOST_PAYLOAD_BYTES;
+		evt__coll_tally_one(c, t, &e[k]);
+	}
+	return len > EVT_CPU_RECORD_BYTES ? len : 0;
+}
+
+/* A packet carrying the final lost count, with the sites of the loss no
+ * packet named. */
 static int write_lost_packet(struct evt_collection *c, struct tracked *t,
 			     uint32_t i, struct out_stream *st,
 			     const struct evt_ctl_tbuf *d, uint64_t total)
 {
+	uint8_t pkt[sizeof(struct evt_packet_header) + EVT_CPU_RECORD_BYTES +
+		    DROPS_MAX * (EVT_HDR_EXTENDED_BYTES + EVT_LOST_PAYLOAD_BYTES)];
 	struct evt_packet_header h;
+	uint32_t len = sizeof(h);
 
+	len += name_drops(c, t, i, total - st->last_discarded, st->last_ts,
+			  pkt + sizeof(h));
 	evt_packet_header_open(&h, t->cls, st->pieces.seq, st->last_ts,
-			       sizeof(h), total - st->lost_base, 0,
+			       len, total - st->lost_base, 0,
 			       t->ctl->h.pid, d->tid, d->comm);
-	evt_packet_header_close(&h, st->last_ts, sizeof(h));
+	evt_packet_header_close(&h, st->last_ts, len);
+	memcpy(pkt, &h, sizeof(h));
 	st->last_discarded = total;
-	if (out_write(c, t, i, st, &h, sizeof(h), NULL, 0))
+	if (out_write(c, t, i, st, pkt, len, NULL, 0))
 		return -1;
 	st->pieces.seq++;
-	relay_header_only(c, st, &h);
+	relay_own_packet(c, st, (const struct evt_packet_header *)pkt, len);
 	return 0;
 }
 /*
@@ -220,7 +273,7 @@ static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 	if (st.fd >= 0)
 		close(st.fd);
 	if (!ret && c->relay) {
-		relay_header_only(c, &st, &h);
+		relay_own_packet(c, &st, &h, sizeof(h));
 		evt_relay_out_end(c->relay, &st.relay);
 	}
 	c->stats.lost_unbuffered += n;

@@ -54,6 +54,7 @@
 #include "printk_format.h"
 #include "rules_files.h"
 #include "live.h"
+#include "lost_record.h"
 #include "report.h"
 #include "requests.h"
 #include "selection.h"
@@ -170,6 +171,13 @@ struct evt_collection {
 		uint32_t n;
 	} *layouts;
 	uint32_t nlayouts;
+	/* What it lost by site and cause (collection_loss.c). */
+	struct loss_tally {
+		uint32_t gid;	/* EVT_NO_ID: not named */
+		uint8_t cause;
+		uint64_t count;
+	} *losses;
+	unsigned nlosses;
 };
 
 struct layout_ctx {
@@ -211,6 +219,14 @@ int evt__coll_drain(struct evt_collection *c, bool final, char *err,
 /* collection_stepoff.c: off a writer's CPU */
 void evt__coll_step_off_writer(struct evt_collection *c, int pid, int tid);
 void evt__coll_step_back(struct evt_collection *c, bool now);
+
+/* collection_loss.c: the sites a packet after a loss names */
+void evt__coll_tally_lost(struct evt_collection *c, const struct tracked *t,
+			  const uint8_t *pkt, uint32_t content);
+/* ... and one the recorder names itself (out of memory: not tallied, the
+ * total stays right). */
+void evt__coll_tally_one(struct evt_collection *c, const struct tracked *t,
+			 const struct evt_lost_entry *e);
 
 /* collection_count.c: counting collections */
 void evt__coll_count_tbuf(struct evt_collection *c, struct tracked *t,

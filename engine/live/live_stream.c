@@ -428,6 +428,17 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 				broken(c, i, cur, "truncated record");
 				return;
 			}
+			if (r.id == EVT_LOST_EVENT_ID) {
+				/* Sites of a loss pushed above: not an event. */
+				struct evt_lost_entry le;
+
+				if (evt_record_lost(&r, end - cur->at.off, &le)) {
+					broken(c, i, cur, "bad evtrace/lost record");
+					return;
+				}
+				cur->at.off += r.header_bytes + r.payload_size;
+				continue;
+			}
 			if (r.id >= c->nevents)	/* registered since: read it */
 				evt_ctl_refresh(c, text, sizeof(text));
 			if (r.id >= c->nevents ||

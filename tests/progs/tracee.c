@@ -704,6 +704,8 @@ __attribute__((constructor)) static void early(void)
 		trace_printk("constructor ran in %d\n", (int)getpid());
 }
 
+static int mode_two_sites(long n, int wait);
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -762,9 +764,40 @@ int main(int argc, char **argv)
 		ret = mode_badformat();
 	else if (!strcmp(mode, "migrate") && argc == 3)
 		ret = mode_migrate(atoi(argv[2]));
+	else if (!strcmp(mode, "two-sites") && (argc == 3 ||
+						  (argc == 4 && !strcmp(argv[3], "wait"))))
+		ret = mode_two_sites(atol(argv[2]), argc == 4);
 	else
 		fprintf(stderr, "tracee: unknown mode\n");
 	if (ret == 0)
 		printf("tried %ld\n", tried);
 	return ret;
+}
+
+/* n events at two sites, "alpha" every third, "beta" the others, as fast
+ * as it can: each site loses its own.  wait: first "ready PID", and the
+ * burst when SIGUSR1 comes. */
+static int mode_two_sites(long n, int wait)
+{
+	sigset_t usr1;
+	long i;
+	int sig;
+
+	if (wait) {
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &usr1, NULL);
+		printf("ready %d\n", (int)getpid());
+		fflush(stdout);
+		sigwait(&usr1, &sig);
+	}
+
+	for (i = 0; i < n; i++) {
+		if (i % 3 == 0)
+			trace_printk("alpha %ld\n", i);
+		else
+			trace_printk("beta %ld\n", i);
+	}
+	tried = n;
+	return 0;
 }
