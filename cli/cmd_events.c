@@ -33,8 +33,26 @@ struct target {
 	bool formats, ids;
 	bool tracefs;			/* format: the kernel's own text */
 	const char *trace;		/* format: from this trace directory */
+	int64_t rate;			/* enable --rate; -1: not given */
 	const char *path;
 };
+
+/* "N" or "N/s", 0 to EVT_RATE_MAX; -1 (said) when not. */
+static int64_t parse_rate(const char *cmd, const char *arg)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = arg[0] >= '0' && arg[0] <= '9' ? strtoull(arg, &end, 10) : 0;
+	if (arg[0] < '0' || arg[0] > '9' || errno || (*end && strcmp(end, "/s")) ||
+	    v > EVT_RATE_MAX) {
+		cli_error(cmd, "--rate '%s': not a number of events a second "
+			  "(N or N/s, 0 to %u)", arg, EVT_RATE_MAX);
+		return -1;
+	}
+	return (int64_t)v;
+}
 
 static int parse_args(const char *cmd, int argc, char **argv,
 		      struct target *t, bool allow_f, bool need_path)
@@ -46,16 +64,25 @@ static int parse_args(const char *cmd, int argc, char **argv,
 		{ "ids", no_argument, NULL, 'i' },
 		{ "tracefs", no_argument, NULL, 'T' },
 		{ "trace", required_argument, NULL, 'r' },
+		{ "rate", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
 	memset(t, 0, sizeof(*t));
+	t->rate = -1;
 	while ((opt = getopt_long(argc, argv, allow_f ? "p:fih" : "p:c:h", longopts,
 				  NULL)) != -1) {
 
 		switch (opt) {
+		case 'R':
+			if (strcmp(cmd, "enable"))
+				return cli_usage(cmd);
+			t->rate = parse_rate(cmd, optarg);
+			if (t->rate < 0)
+				return 1;
+			break;
 		case 'c':
 			if (allow_f || !need_path)
 				return cli_usage(cmd);
@@ -107,6 +134,11 @@ static int parse_args(const char *cmd, int argc, char **argv,
 	if (t->collection && t->pid) {
 		cli_error(cmd, "--collection and -p exclude each other: a "
 			  "collection covers the processes it covers");
+		return cli_usage(cmd);
+	}
+	if (t->collection && t->rate >= 0) {
+		cli_error(cmd, "--collection and --rate exclude each other: a "
+			  "rate caps the events for every collection");
 		return cli_usage(cmd);
 	}
 	return 0;
@@ -271,6 +303,8 @@ static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 			       e->layout.kind == EVT_KIND_ASYNC ? "async span" :
 			       "counter");
 		print_collections(c, n->event);
+		if (evt_ctl_rate(c, e->id))
+			printf(" (rate %u/s)", evt_ctl_rate(c, e->id));
 		if (show->ids)
 			printf(" id=%" PRIu32, evt_event_ids_public(show->ids,
 					evt_event_ids_get(show->ids, e)));
@@ -435,6 +469,39 @@ int cmd_ls(int argc, char **argv)
 	return 0;
 }
 
+/* enable --rate N PATH: the exit status. */
+static int set_rate(const char *cmd, const struct target *t)
+{
+	char err[PATH_MAX + 300];
+	struct evt_switch_result res;
+	struct evt_rundir rd;
+	struct evt_ctl **ctls;
+	int n, i, ret;
+
+	n = via_daemon(cmd, EVT_VERB_ENABLE, t, &ret);
+	if (n > 0)
+		return cli_error(cmd, "--rate: other users' processes are not yet "
+				 "supported (evtraced does not take a rate)");
+	if (n < 0)
+		return 1;
+	n = open_targets(cmd, t, &ctls, &rd);
+	if (n < 0)
+		return 1;
+	ret = evt_default_set_rate(&rd, ctls, (unsigned)n, t->path,
+				   (uint32_t)t->rate, (uint32_t)t->pid, &res, err,
+				   sizeof(err));
+	for (i = 0; i < n; i++)
+		shrank(cmd, ctls[i]);
+	evt_rundir_close_all(ctls, n);
+	if (ret)
+		ret = cli_error(cmd, "--rate: %s", err);
+	else if (!res.events)
+		ret = cli_error(cmd, "%s: no such event or directory%s", t->path,
+				t->pid ? "" : " in any traced process");
+	evt_rundir_close(&rd);
+	return ret;
+}
+
 static int set_enable(const char *cmd, int argc, char **argv, bool on)
 {
 	char err[PATH_MAX + 300];
@@ -452,6 +519,8 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 	if (evt_is_kernel_path(t.path))
 		return cli_error(cmd, "%s: switching kernel events is not yet "
 				 "supported (ls and format show them)", t.path);
+	if (t.rate >= 0)
+		return set_rate(cmd, &t);
 	n = via_daemon(cmd, on ? EVT_VERB_ENABLE : EVT_VERB_DISABLE, &t, &ret);
 	if (n)
 		return n < 0 ? 1 : ret;

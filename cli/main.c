@@ -196,14 +196,19 @@ static const struct command commands[] = {
 	  "                         consumers and every engine of the run\n"
 	  "                         directory give it; for kernel/..., the\n"
 	  "                         kernel's tracepoint id\n" },
-	{ "enable", cmd_enable, "enable [-p PID | --collection N] PATH",
+	{ "enable", cmd_enable, "enable [-p PID | --collection N | --rate N[/s]] PATH",
 	  "Enable the event or directory PATH in running processes (or in PID).\n"
 	  "The root enables everything except printk/; name printk/ or below\n"
 	  "to enable printk events.  It is also a rule for events registered\n"
 	  "later: libraries loaded and, without -p, processes started after it.\n\n"
 	  "  -c, --collection N     in the running collection of slot N (a\n"
 	  "                         recording, stream or count; ls shows them)\n"
-	  "                         instead of the default collection\n" },
+	  "                         instead of the default collection\n"
+	  "  --rate N[/s]           instead, cap each event under PATH at N events\n"
+	  "                         a second in each thread, for every collection\n"
+	  "                         (0: no cap; at most 100000000); what is on\n"
+	  "                         stays on, what is off stays off; the events\n"
+	  "                         over it are counted as lost (rate limit)\n" },
 	{ "disable", cmd_disable, "disable [-p PID | --collection N] PATH",
 	  "Disable the event or directory PATH, with the rules of enable.  With\n"
 	  "--collection N, take back a PATH that enable or -e gave it.\n" },

@@ -21,6 +21,7 @@
  *   enable_off   | uint32_t enable[max_events] |  bit s = slot s wants it
  *   registry_off | registry entries ...        |  append-only
  *   drops_off    | struct evt_ctl_drops [N]    |  one per buffer descriptor
+ *   rates_off    | uint32_t rate[max_events]   |  events a second a thread
  *   arena_off    | packet buffers ...          |  bump-allocated
  *   file_size    +-----------------------------+
  *
@@ -100,6 +101,7 @@ struct evt_ctl_header {
 					 * as its own user may (evtraced), or
 					 * EVT_NO_GROUP */
 	uint64_t drops_off;		/* max_tbufs struct evt_ctl_drops */
+	uint64_t rates_off;		/* max_events uint32_t */
 };
 
 #define EVT_NO_GROUP		0xffffffffu
@@ -257,6 +259,18 @@ enum evt_span_phase {
  */
 #define EVT_SLOT_MASK		((1u << EVT_NSLOTS) - 1)
 #define EVT_VIEW_SHIFT		EVT_NSLOTS
+/*
+ * Rate limits: rate[id] caps event id at that many events a second in
+ * each thread (0: none, at most EVT_RATE_MAX).  Engines write it with
+ * pwrite (its pages are the file's only once written) and set
+ * EVT_RATE_BIT in the enable word with a slot bit, so that the writer
+ * looks at the rate only for an event that has one; a writer that finds
+ * the bit with no slot or view bit left takes it away, so that a
+ * disabled site stays a compare and a branch.  A writer reads rate[id]
+ * with pread, once a second at most per thread and event.
+ */
+#define EVT_RATE_BIT		(1u << (EVT_VIEW_SHIFT + EVT_NSLOTS))
+#define EVT_RATE_MAX		100000000u
 
 #define EVT_REG_UNLOADED 0x1u		/* its module was dlclose'd */
 /* A printk site whose format was refused: registered so that tools can
@@ -372,7 +386,7 @@ enum evt_arg_type {
  * in brackets takes 5 characters a byte. */
 #define EVT_RENDER_MAX_BYTES	(96u << 10)
 
-_Static_assert(sizeof(struct evt_ctl_header) == 128, "ctl header layout");
+_Static_assert(sizeof(struct evt_ctl_header) == 136, "ctl header layout");
 _Static_assert(sizeof(struct evt_ctl_drops) == 128, "drops layout");
 _Static_assert(sizeof(struct evt_ctl_slot) == 64, "slot layout");
 _Static_assert(sizeof(struct evt_ctl_tbuf) == 128, "tbuf layout");

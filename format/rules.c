@@ -95,8 +95,10 @@ int evt_rules_parse(const char *text, size_t len, struct evt_rules *rules,
 				 lineno, line);
 			return -1;
 		}
-		if (!strncmp(line, "enable", 6) || !strncmp(line, "disable", 7)) {
-			const char *rest = line + (line[0] == 'e' ? 6 : 7);
+		if (!strncmp(line, "enable", 6) || !strncmp(line, "disable", 7) ||
+		    !strncmp(line, "rate", 4)) {
+			const char *rest = line + (line[0] == 'e' ? 6 :
+						   line[0] == 'd' ? 7 : 4);
 			unsigned i = rules->npatterns;
 
 			if (i >= EVT_RULES_MAX_PATTERNS) {
@@ -112,6 +114,19 @@ int evt_rules_parse(const char *text, size_t len, struct evt_rules *rules,
 				rules->pid[i] = (uint32_t)v;
 			} else if (*rest) {
 				goto bad_directive;
+			}
+			rules->is_rate[i] = line[0] == 'r';
+			rules->rate[i] = 0;
+			if (rules->is_rate[i]) {	/* "<n> <pattern>" */
+				char *pat = strchr(arg, ' ');
+
+				if (!pat)
+					goto bad_value;
+				*pat++ = '\0';
+				if (parse_u64(arg, &v) || v > EVT_RATE_MAX)
+					goto bad_value;
+				rules->rate[i] = (uint32_t)v;
+				arg = pat;
 			}
 			if (strlen(arg) >= EVT_RULES_PATTERN_MAX)
 				goto bad_value;
@@ -194,9 +209,12 @@ int evt_rules_write(FILE *f, const struct evt_rules *rules)
 	if (rules->block_us)
 		fprintf(f, "block-us %u\n", rules->block_us);
 	for (i = 0; i < rules->npatterns; i++) {
-		fputs(rules->disable[i] ? "disable" : "enable", f);
+		fputs(rules->is_rate[i] ? "rate" : rules->disable[i] ? "disable" :
+		      "enable", f);
 		if (rules->pid[i])
 			fprintf(f, ":%u", rules->pid[i]);
+		if (rules->is_rate[i])
+			fprintf(f, " %u", rules->rate[i]);
 		fprintf(f, " %s\n", rules->patterns[i]);
 	}
 	return ferror(f) ? -1 : 0;
@@ -208,9 +226,21 @@ int evt_rules_decide(const struct evt_rules *rules, const char *path,
 	unsigned i = rules->npatterns;
 
 	while (i--)
-		if ((!rules->pid[i] || rules->pid[i] == pid) &&
+		if (!rules->is_rate[i] && (!rules->pid[i] || rules->pid[i] == pid) &&
 		    evt_pattern_match(rules->patterns[i], path))
 			return !rules->disable[i];
+	return -1;
+}
+
+int64_t evt_rules_rate(const struct evt_rules *rules, const char *path,
+		       uint32_t pid)
+{
+	unsigned i = rules->npatterns;
+
+	while (i--)
+		if (rules->is_rate[i] && (!rules->pid[i] || rules->pid[i] == pid) &&
+		    evt_pattern_match(rules->patterns[i], path))
+			return rules->rate[i];
 	return -1;
 }
 
@@ -234,6 +264,8 @@ void evt_rules_move(struct evt_rules *rules, unsigned to, unsigned from)
 		return;
 	memcpy(rules->patterns[to], rules->patterns[from], EVT_RULES_PATTERN_MAX);
 	rules->disable[to] = rules->disable[from];
+	rules->is_rate[to] = rules->is_rate[from];
+	rules->rate[to] = rules->rate[from];
 	rules->pid[to] = rules->pid[from];
 }
 
@@ -249,7 +281,7 @@ int evt_rules_add(struct evt_rules *rules, bool enable, uint32_t pid,
 		return -1;
 	}
 	for (i = n = 0; i < rules->npatterns; i++) {
-		if ((!pid || rules->pid[i] == pid) &&
+		if (!rules->is_rate[i] && (!pid || rules->pid[i] == pid) &&
 		    covers(pattern, rules->patterns[i]))
 			continue;	/* moot */
 		evt_rules_move(rules, n++, i);
@@ -262,16 +294,50 @@ int evt_rules_add(struct evt_rules *rules, bool enable, uint32_t pid,
 	}
 	snprintf(rules->patterns[n], EVT_RULES_PATTERN_MAX, "%s", pattern);
 	rules->disable[n] = !enable;
+	rules->is_rate[n] = 0;
+	rules->rate[n] = 0;
 	rules->pid[n] = pid;
 	rules->npatterns++;
 	/* A disable line with no enable line before it switches off what
 	 * nothing switched on. */
 	for (i = k = 0; i < rules->npatterns; i++) {
-		if (rules->disable[i] && !on_before)
+		if (!rules->is_rate[i] && rules->disable[i] && !on_before)
 			continue;
-		on_before |= !rules->disable[i];
+		on_before |= !rules->is_rate[i] && !rules->disable[i];
 		evt_rules_move(rules, k++, i);
 	}
 	rules->npatterns = k;
+	return 0;
+}
+
+int evt_rules_add_rate(struct evt_rules *rules, uint32_t pid,
+		       const char *pattern, uint32_t rate, char *err,
+		       size_t err_size)
+{
+	unsigned i, n;
+
+	if (strlen(pattern) >= EVT_RULES_PATTERN_MAX) {
+		snprintf(err, err_size, "pattern longer than %d bytes",
+			 EVT_RULES_PATTERN_MAX - 1);
+		return -1;
+	}
+	for (i = n = 0; i < rules->npatterns; i++) {
+		if (rules->is_rate[i] && (!pid || rules->pid[i] == pid) &&
+		    covers(pattern, rules->patterns[i]))
+			continue;	/* moot */
+		evt_rules_move(rules, n++, i);
+	}
+	rules->npatterns = n;
+	if (n >= EVT_RULES_MAX_PATTERNS) {
+		snprintf(err, err_size, "more than %d rules; set the rate of / "
+			 "and printk/ to 0 to start again", EVT_RULES_MAX_PATTERNS);
+		return -1;
+	}
+	snprintf(rules->patterns[n], EVT_RULES_PATTERN_MAX, "%s", pattern);
+	rules->disable[n] = 0;
+	rules->is_rate[n] = 1;
+	rules->rate[n] = rate;
+	rules->pid[n] = pid;
+	rules->npatterns++;
 	return 0;
 }

@@ -29,6 +29,10 @@
  *   disable <pattern>          pattern names an event decides; ":<pid>"
  *   enable:<pid> <pattern>     after the verb limits a line to the
  *                              process with that pid)
+ *   rate <n> <pattern>        (slot 0: each event the pattern names is
+ *   rate:<pid> <n> <pattern>   capped at n a second per thread, 0: not;
+ *                              the last such line decides, apart from
+ *                              enable and disable)
  */
 #ifndef EVT_FORMAT_RULES_H
 #define EVT_FORMAT_RULES_H
@@ -59,6 +63,8 @@ struct evt_rules {
 	unsigned npatterns;
 	char patterns[EVT_RULES_MAX_PATTERNS][EVT_RULES_PATTERN_MAX];
 	uint8_t disable[EVT_RULES_MAX_PATTERNS];	/* a disable line */
+	uint8_t is_rate[EVT_RULES_MAX_PATTERNS];	/* a rate line */
+	uint32_t rate[EVT_RULES_MAX_PATTERNS];		/* its events a second */
 	uint32_t pid[EVT_RULES_MAX_PATTERNS];	/* 0: any process */
 };
 
@@ -72,6 +78,15 @@ int evt_rules_write(FILE *f, const struct evt_rules *rules);
  */
 int evt_rules_decide(const struct evt_rules *rules, const char *path,
 		     uint32_t pid);
+/* The rate limit the rules give the event at path in process pid, 0 for
+ * none said or none, or -1 when no rate line names it. */
+int64_t evt_rules_rate(const struct evt_rules *rules, const char *path,
+		       uint32_t pid);
+/* Appends a rate line, first dropping the rate lines it makes moot.  0,
+ * or -1 with err set when the rules are full. */
+int evt_rules_add_rate(struct evt_rules *rules, uint32_t pid,
+		       const char *pattern, uint32_t rate, char *err,
+		       size_t err_size);
 /* Copies line from over line to (compacting the lines). */
 void evt_rules_move(struct evt_rules *rules, unsigned to, unsigned from);
 /*

@@ -41,7 +41,7 @@ EVT_API const volatile uint32_t *evt__ftrace_enable = &ftrace_off;
 
 struct layout {
 	uint32_t slots_off, tbufs_off, enable_off, registry_off;
-	uint64_t drops_off, arena_off, size;
+	uint64_t drops_off, rates_off, arena_off, size;
 };
 
 static struct layout compute_layout(void)
@@ -53,7 +53,8 @@ static struct layout compute_layout(void)
 	l.enable_off = l.tbufs_off + EVT_MAX_TBUFS * sizeof(struct evt_ctl_tbuf);
 	l.registry_off = l.enable_off + EVT_MAX_EVENTS * sizeof(uint32_t);
 	l.drops_off = l.registry_off + EVT_REGISTRY_BYTES;
-	l.arena_off = l.drops_off + EVT_MAX_TBUFS * sizeof(struct evt_ctl_drops);
+	l.rates_off = l.drops_off + EVT_MAX_TBUFS * sizeof(struct evt_ctl_drops);
+	l.arena_off = l.rates_off + EVT_MAX_EVENTS * sizeof(uint32_t);
 	l.size = l.arena_off + EVT_ARENA_BYTES;
 	return l;
 }
@@ -192,6 +193,7 @@ static void fill_header(struct evt_ctl_header *h, const struct layout *l)
 	h->arena_off = l->arena_off;
 	h->arena_size = EVT_ARENA_BYTES;
 	h->drops_off = l->drops_off;
+	h->rates_off = l->rates_off;
 	h->optin_gid = evt__optin_gid();
 	prctl(PR_GET_NAME, h->comm);
 }
@@ -208,6 +210,7 @@ static void set_pointers(uint8_t *base, const struct layout *l)
 	evt__proc.enable = (uint32_t *)(base + l->enable_off);
 	evt__proc.registry = base + l->registry_off;
 	evt__proc.drops = (struct evt_ctl_drops *)(base + l->drops_off);
+	evt__proc.rates_off = l->rates_off;
 }
 
 /*
@@ -619,6 +622,30 @@ void evt__event_unload_locked(uint32_t id)
  * parent may have registered more since), and no buffers; it is mapped
  * at the same address, so every site's enable pointer stays valid.
  */
+/* The rates of the first n events, from the parent's file to the child's
+ * (holes read as zeroes; only chunks with a rate are written).  -1 when
+ * the child's file cannot take them (full). */
+static int copy_rates(int from, int to, const struct layout *l, uint32_t n)
+{
+	uint32_t chunk[256], i, k;
+
+	for (i = 0; from >= 0 && i < n; i += k) {
+		off_t at = (off_t)(l->rates_off + (uint64_t)i * sizeof(chunk[0]));
+		size_t bytes;
+		bool any = false;
+
+		k = n - i < 256 ? n - i : 256;
+		bytes = k * sizeof(chunk[0]);
+		if (pread(from, chunk, bytes, at) != (ssize_t)bytes)
+			return 0;	/* the parent's: none to inherit */
+		for (uint32_t j = 0; j < k && !any; j++)
+			any = chunk[j] != 0;
+		if (any && pwrite(to, chunk, bytes, at) != (ssize_t)bytes)
+			return -1;
+	}
+	return 0;
+}
+
 static int child_file_locked(void)
 {
 	struct layout l = compute_layout();
@@ -655,6 +682,7 @@ static int child_file_locked(void)
 	    pwrite(fd, old + l.enable_off, words, l.enable_off) != (ssize_t)words ||
 	    pwrite(fd, old + l.registry_off, evt__proc.registry_reserved,
 		   l.registry_off) != (ssize_t)evt__proc.registry_reserved ||
+	    copy_rates(evt__proc.fd, fd, &l, evt__proc.nevents) ||
 	    mmap(old, l.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
 		 fd, 0) == MAP_FAILED) {
 		unlink(path);

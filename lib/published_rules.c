@@ -189,8 +189,29 @@ void evt__rules_reload_default_locked(void)
 	evt_rundir_close(&rd);
 }
 
+/* A rate line of default.rules that names the event: its rate written
+ * where engines and the write path read it (layout.h).  Whether it has
+ * one. */
+static bool apply_rate(uint32_t id, const char *path)
+{
+	int64_t rate = evt__proc.rules[0] ?
+		       evt_rules_rate(evt__proc.rules[0], path, evt__proc.pid) : -1;
+	uint32_t r32 = (uint32_t)rate;
+	int saved = errno;
+	bool ok;
+
+	if (rate <= 0 || evt__proc.fd < 0)
+		return false;
+	ok = pwrite(evt__proc.fd, &r32, sizeof(r32),
+		    (off_t)(evt__proc.rates_off + (uint64_t)id * sizeof(r32))) ==
+	     (ssize_t)sizeof(r32);
+	errno = saved;
+	return ok;
+}
+
 void evt__rules_apply_locked(uint32_t id, const char *path, uint32_t parent)
 {
+	bool rated = apply_rate(id, path);
 	unsigned s;
 
 	for (s = 0; s < EVT_NSLOTS; s++) {
@@ -204,6 +225,9 @@ void evt__rules_apply_locked(uint32_t id, const char *path, uint32_t parent)
 		if (parent != UINT32_MAX)
 			__atomic_fetch_or(&evt__proc.enable[parent],
 					  1u << (EVT_VIEW_SHIFT + s),
+					  __ATOMIC_RELEASE);
+		if (rated)
+			__atomic_fetch_or(&evt__proc.enable[id], EVT_RATE_BIT,
 					  __ATOMIC_RELEASE);
 	}
 }

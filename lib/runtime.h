@@ -85,6 +85,7 @@ struct evt__process {
 	uint32_t *enable;
 	uint8_t *registry;
 	struct evt_ctl_drops *drops;	/* [EVT_MAX_TBUFS] */
+	uint64_t rates_off;		/* in the file: read with pread */
 	char path[PATH_MAX];
 	char rundir[EVT_RUNDIR_PATH_MAX];	/* resolved once, at init */
 	volatile int shrank;		/* the control file was truncated: the

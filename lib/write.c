@@ -77,6 +77,14 @@ struct evt__thread {
 	volatile uint32_t acquiring;
 	uint32_t npending;
 	struct { uint32_t id, slot; } pending[16];
+	/* Events with a rate limit it met lately: how many it wrote in
+	 * the second, and the limit as read then. */
+	struct rate_use {
+		uint32_t id;
+		uint32_t second;	/* CLOCK_MONOTONIC_COARSE + 1; 0: none */
+		uint32_t rate;
+		uint32_t used;
+	} rates[32];
 };
 
 _Static_assert(sizeof(struct evt__thread) <= 4096, "thread state fits a page");
@@ -97,6 +105,7 @@ uint32_t evt__record_max_bytes(const uint8_t *types, uint32_t nargs)
 static void thread_reset(struct evt__thread *t)
 {
 	memset(t->slot, 0, sizeof(t->slot));
+	memset(t->rates, 0, sizeof(t->rates));
 	t->fork_gen = evt__proc.fork_gen;
 	t->tid = gettid();
 	prctl(PR_GET_NAME, t->comm);
@@ -1183,17 +1192,111 @@ static inline uint8_t *put_header(struct evt__writer *w, struct tslot *ts,
 	return rec + n;
 }
 
+/* The event whose enable word the site reads: a span's switch. */
+static inline uint32_t word_id(const struct evt__site_rt *rt)
+{
+	return rt->head_rt ? rt->head_rt->id : rt->id;
+}
+
+/* Event id's rate limit as an engine set it (layout.h), read from the
+ * file (its page may be a hole, which reads 0 without faulting in). */
+static uint32_t read_rate(uint32_t id)
+{
+	uint32_t rate = 0;
+	int saved = errno;
+
+	if (id >= EVT_MAX_EVENTS || evt__proc.fd < 0 ||
+	    pread(evt__proc.fd, &rate, sizeof(rate),
+		  (off_t)(evt__proc.rates_off + (uint64_t)id * sizeof(rate))) !=
+	    (ssize_t)sizeof(rate))
+		rate = 0;
+	errno = saved;
+	return rate < EVT_RATE_MAX ? rate : EVT_RATE_MAX;
+}
+
+/* Whether the thread may write one more event id this second.  Its entry,
+ * or the one used longest ago (whose event, met again, starts a second
+ * afresh: more than 32 capped events in a thread may exceed their rates). */
+__attribute__((noinline))
+static bool rate_allows(struct evt__thread *t, uint32_t id)
+{
+	const unsigned n = sizeof(t->rates) / sizeof(t->rates[0]);
+	struct rate_use *r = &t->rates[0];
+	struct timespec now;
+	uint32_t second;
+	unsigned i;
+
+	for (i = 0; i < n && t->rates[i].id != id; i++)
+		if (t->rates[i].second < r->second)
+			r = &t->rates[i];
+	if (i < n && t->rates[i].second)
+		r = &t->rates[i];
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+	second = (uint32_t)now.tv_sec + 1;
+	if (r->id != id || r->second != second) {
+		r->id = id;
+		r->second = second;
+		r->used = 0;
+		r->rate = read_rate(id);	/* a change is taken each second */
+	}
+	if (!r->rate || r->used < r->rate) {
+		r->used++;
+		return true;
+	}
+	return false;
+}
+
+/* An event over its rate: counted against its site in every slot of
+ * mask that records, with the cause. */
+__attribute__((cold, noinline))
+static void rate_suppress(struct evt__thread *t, uint32_t id, uint32_t mask)
+{
+	for (; mask; mask &= mask - 1) {
+		unsigned s = (unsigned)__builtin_ctz(mask);
+		struct tslot *ts = &t->slot[s];
+		uint32_t gen = __atomic_load_n(&evt__proc.slots[s].gen, __ATOMIC_RELAXED);
+
+		if ((ts->state != TSLOT_HAVE || ts->slot_gen != gen) &&
+		    ((ts->state == TSLOT_FAILED && ts->slot_gen == gen) ||
+		     tslot_acquire(t, s))) {
+			drop_all(t, 1u << s, 0);
+			continue;
+		}
+		note_drop(ts, id, EVT_LOSS_RATE_LIMIT);
+	}
+}
+
+/* A rate bit an engine left on a word no slot wants any more: taken away,
+ * so that the site costs a compare and a branch again. */
+__attribute__((cold, noinline))
+static void rate_bit_stale(uint32_t id, uint32_t word)
+{
+	if (id < EVT_MAX_EVENTS && evt__proc.fd >= 0)
+		__atomic_compare_exchange_n(&evt__proc.enable[id], &word,
+					    word & ~EVT_RATE_BIT, 0,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
 /* write_begin() for any mask, and for a slot that needs a buffer, a new
- * packet or a check; the thread is busy already. */
+ * packet or a check; the thread is busy already.  mask is the enable
+ * word as the site read it. */
 static uint8_t *begin_slots(struct evt__thread *t, const struct evt__site_rt *rt,
 			    uint32_t mask, uint32_t max_bytes,
 			    struct evt__writer *w)
 {
+	uint32_t rated = mask & EVT_RATE_BIT;
 	uint16_t cpu;
 	uint64_t now;
 
+	if (__builtin_expect(rated != 0, 0) &&
+	    !(mask & (EVT_SLOT_MASK | EVT_SLOT_MASK << EVT_VIEW_SHIFT)))
+		rate_bit_stale(word_id(rt), mask);
 	/* Counting first, and without reading the clock. */
-	mask = count_slots(t, rt->id, mask);
+	mask = count_slots(t, rt->id, mask & EVT_SLOT_MASK);
+	if (mask && rated && !rate_allows(t, word_id(rt))) {
+		rate_suppress(t, word_id(rt), mask);
+		mask = 0;
+	}
 	if (!mask) {
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		t->busy = 0;
@@ -1257,6 +1360,7 @@ static uint8_t *write_begin_thread(const struct evt__site_rt *rt, uint32_t mask,
 	}
 	t = thread_get();
 	if (!t || t->busy) {
+		mask &= EVT_SLOT_MASK;
 		if (t)
 			mask = count_nested(t, rt->id, mask);
 		rec = mask ? drop_all(t, mask, t != NULL) : NULL;
@@ -1270,7 +1374,8 @@ static uint8_t *write_begin_thread(const struct evt__site_rt *rt, uint32_t mask,
 }
 
 /*
- * Starts a record of at most max_bytes for the slots in mask: its header
+ * Starts a record of at most max_bytes for the slots in mask (the enable
+ * word as the site read it, rate bit included): its header
  * is written into the first slot that has room, and the payload goes
  * after it.  NULL when no slot takes it (counted); otherwise the thread is
  * busy until write_end().  The usual case, one slot whose open packet has
@@ -1287,7 +1392,6 @@ uint8_t *write_begin(const struct evt__site_rt *rt, uint32_t mask,
 	int32_t cpu;
 	unsigned s;
 
-	mask &= EVT_SLOT_MASK;
 	if (__builtin_expect(!t || t->fork_gen != evt__proc.fork_gen || t->busy, 0))
 		return write_begin_thread(rt, mask, max_bytes, w);
 	t->busy = 1;
@@ -1296,7 +1400,9 @@ uint8_t *write_begin(const struct evt__site_rt *rt, uint32_t mask,
 	 * this path saves few registers (two, with gcc 12). */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	cpu_off = evt__proc.rseq_cpu_off;
-	if (__builtin_expect(!mask || (mask & (mask - 1)) || !cpu_off, 0))
+	/* One slot and nothing else (no view, no rate) goes on here. */
+	if (__builtin_expect((mask & (mask - 1)) || !(mask & EVT_SLOT_MASK) ||
+			     !cpu_off, 0))
 		return write_begin_slots(t, rt, mask, max_bytes, w);
 	s = (unsigned)__builtin_ctz(mask);
 	ts = &t->slot[s];
@@ -1376,10 +1482,11 @@ static uint8_t *event_reserve_lazy(struct evt_event *ev, uint32_t size,
 	evt__event_register_lazy(ev);
 	if (!ev->runtime)
 		return NULL;
-	word = *ev->enable & EVT_SLOT_MASK;
-	if (!word)
+	word = *ev->enable;
+	if (!(word & EVT_SLOT_MASK))
 		return NULL;
-	return write_begin(ev->runtime, word, size + EVT_HDR_MAX_BYTES, w);
+	return write_begin(ev->runtime, word & (EVT_SLOT_MASK | EVT_RATE_BIT),
+			   size + EVT_HDR_MAX_BYTES, w);
 }
 
 EVT_API uint8_t *evt__event_reserve(struct evt_event *ev, uint32_t word,
@@ -1390,10 +1497,10 @@ EVT_API uint8_t *evt__event_reserve(struct evt_event *ev, uint32_t word,
 	/* Without a runtime, word was the "unregistered" marker. */
 	if (__builtin_expect(!rt, 0))
 		return event_reserve_lazy(ev, size, w);
-	word &= EVT_SLOT_MASK;
-	if (!word)
+	if (!(word & EVT_SLOT_MASK))
 		return NULL;
-	return write_begin(rt, word, size + EVT_HDR_MAX_BYTES, w);
+	return write_begin(rt, word & (EVT_SLOT_MASK | EVT_RATE_BIT),
+			   size + EVT_HDR_MAX_BYTES, w);
 }
 
 EVT_API void evt__event_commit(struct evt__writer *w, uint32_t size)

@@ -72,6 +72,10 @@ static int check_header(const struct evt_ctl_header *h, size_t size,
 		return bad(err, err_size, path,
 			   offsetof(struct evt_ctl_header, drops_off),
 			   "drop table out of bounds");
+	if (!region_ok(h->rates_off, h->max_events, sizeof(uint32_t), size))
+		return bad(err, err_size, path,
+			   offsetof(struct evt_ctl_header, rates_off),
+			   "rate table out of bounds");
 	if (!region_ok(h->arena_off, h->arena_size, 1, size))
 		return bad(err, err_size, path,
 			   offsetof(struct evt_ctl_header, arena_off),
@@ -359,6 +363,35 @@ static void set_bit(uint32_t *word, uint32_t bit, bool on)
 		__atomic_fetch_and(word, ~bit, __ATOMIC_RELEASE);
 }
 
+uint32_t evt_ctl_rate(const struct evt_ctl *c, uint32_t id)
+{
+	uint32_t rate = 0;
+
+	if (id >= c->h.max_events ||
+	    pread(c->fd, &rate, sizeof(rate),
+		  (off_t)(c->h.rates_off + (uint64_t)id * sizeof(rate))) !=
+	    (ssize_t)sizeof(rate))
+		return 0;
+	return rate < EVT_RATE_MAX ? rate : EVT_RATE_MAX;
+}
+
+int evt_ctl_set_rate(struct evt_ctl *c, uint32_t id, uint32_t rate)
+{
+	uint32_t slots = EVT_SLOT_MASK | EVT_SLOT_MASK << EVT_VIEW_SHIFT;
+
+	if (id >= c->h.max_events || rate > EVT_RATE_MAX)
+		return errno = EINVAL, -1;
+	if ((rate || evt_ctl_rate(c, id)) &&
+	    pwrite(c->fd, &rate, sizeof(rate),
+		   (off_t)(c->h.rates_off + (uint64_t)id * sizeof(rate))) !=
+	    (ssize_t)sizeof(rate))
+		return -1;
+	/* The writer reads the rate once it sees the bit: after the pwrite. */
+	set_bit(&c->enable[id], EVT_RATE_BIT,
+		rate && (__atomic_load_n(&c->enable[id], __ATOMIC_RELAXED) & slots));
+	return 0;
+}
+
 void evt_ctl_set_enable(struct evt_ctl *c, uint32_t id, unsigned s, bool on)
 {
 	uint32_t parent, i;
@@ -367,6 +400,8 @@ void evt_ctl_set_enable(struct evt_ctl *c, uint32_t id, unsigned s, bool on)
 	if (id >= c->h.max_events || s >= EVT_NSLOTS)
 		return;
 	set_bit(&c->enable[id], 1u << s, on);
+	if (on && evt_ctl_rate(c, id))
+		set_bit(&c->enable[id], EVT_RATE_BIT, true);
 	if (id >= c->nevents || c->events[id].layout.kind != EVT_KIND_STABLE)
 		return;
 	/* The raw event's call site tests one word: keep its view bit the

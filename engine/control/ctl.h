@@ -76,6 +76,13 @@ bool evt_ctl_alive(const struct evt_ctl *c);
  */
 void evt_ctl_set_enable(struct evt_ctl *c, uint32_t id, unsigned s, bool on);
 bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s);
+/* Event id's rate limit in events a second per thread (layout.h), read
+ * now with pread; 0 for none. */
+uint32_t evt_ctl_rate(const struct evt_ctl *c, uint32_t id);
+/* Sets it (0: none): written with pwrite, and the enable word's rate bit
+ * set while a slot wants the event.  0, or -1 with errno (ENOSPC: the
+ * file system is full). */
+int evt_ctl_set_rate(struct evt_ctl *c, uint32_t id, uint32_t rate);
 /* The counters of descriptor d of a counting slot (layout.h), checked
  * against the arena, and how many there are; NULL when out of bounds. */
 const uint64_t *evt_ctl_tbuf_counters(const struct evt_ctl *c,

@@ -2,6 +2,8 @@
  * default_switch.c - switching the default collection's events (see
  * default_switch.h).
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,4 +58,32 @@ int evt_default_switch(const struct evt_rundir *rd, struct evt_ctl **ctls,
 		ret = evt_default_rules_add(rd, on, pids[i], pattern, err, err_size);
 	free(pids);
 	return ret;
+}
+
+int evt_default_set_rate(const struct evt_rundir *rd, struct evt_ctl **ctls,
+			 unsigned n, const char *pattern, uint32_t rate,
+			 uint32_t pid, struct evt_switch_result *res, char *err,
+			 size_t err_size)
+{
+	int first_err = 0, e;
+	unsigned i, set, bad = 0;
+
+	memset(res, 0, sizeof(*res));
+	for (i = 0; i < n; i++) {
+		set = evt_tree_set_rate(ctls[i], pattern, rate, &e);
+		if (e && !first_err) {
+			first_err = e;
+			bad = i;
+		}
+		if (!set || ctls[i]->shrank)
+			continue;
+		res->events += set;
+		res->processes++;
+	}
+	if (first_err)
+		return snprintf(err, err_size, "%s: %s", ctls[bad]->path,
+				strerror(first_err)), -1;
+	if (res->events)
+		return evt_default_rules_rate(rd, pid, pattern, rate, err, err_size);
+	return 0;
 }

@@ -158,9 +158,11 @@ int evt_selection_publish(const struct evt_rundir *rd, const char *name,
 	return ret;
 }
 
-int evt_default_rules_add(const struct evt_rundir *rd, bool enable,
-			  uint32_t pid, const char *pattern, char *err,
-			  size_t err_size)
+/* default.rules changed by one line (rate: a rate line, else enable or
+ * disable), under the lock. */
+static int default_rules_line(const struct evt_rundir *rd, bool enable,
+			      bool rate_line, uint32_t rate, uint32_t pid,
+			      const char *pattern, char *err, size_t err_size)
 {
 	struct evt_rules *r = malloc(sizeof(*r));
 	int lock, ret = -1;
@@ -172,11 +174,28 @@ int evt_default_rules_add(const struct evt_rundir *rd, bool enable,
 		goto out;
 	if (load(rd, r, err, err_size) == 0) {
 		drop_dead(r);
-		if (evt_rules_add(r, enable, pid, pattern, err, err_size) == 0)
+		if ((rate_line ? evt_rules_add_rate(r, pid, pattern, rate, err, err_size) :
+		     evt_rules_add(r, enable, pid, pattern, err, err_size)) == 0)
 			ret = evt_rules_publish(rd, "default.rules", r, err, err_size);
 	}
 	close(lock);
 out:
 	free(r);
 	return ret;
+}
+
+int evt_default_rules_add(const struct evt_rundir *rd, bool enable,
+			  uint32_t pid, const char *pattern, char *err,
+			  size_t err_size)
+{
+	return default_rules_line(rd, enable, false, 0, pid, pattern, err,
+				  err_size);
+}
+
+int evt_default_rules_rate(const struct evt_rundir *rd, uint32_t pid,
+			   const char *pattern, uint32_t rate, char *err,
+			   size_t err_size)
+{
+	return default_rules_line(rd, false, true, rate, pid, pattern, err,
+				  err_size);
 }

@@ -44,6 +44,11 @@ int evt_default_rules_add(const struct evt_rundir *rd, bool enable,
 			  uint32_t pid, const char *pattern, char *err,
 			  size_t err_size);
 
+/* Adds "rate N PATTERN" likewise (0: no limit). */
+int evt_default_rules_rate(const struct evt_rundir *rd, uint32_t pid,
+			   const char *pattern, uint32_t rate, char *err,
+			   size_t err_size);
+
 /* A collection's rules file: head, and the patterns of its selection
  * (global ids have no place in it).  0, or -1 with err set, also when the
  * patterns do not fit a rules file. */

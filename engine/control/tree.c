@@ -1,6 +1,7 @@
 /*
  * tree.c - build event trees and apply enable patterns (see tree.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +242,25 @@ unsigned evt_tree_set(struct evt_ctl *c, const char *pattern, unsigned slot,
 		if (!c->events[i].refused)	/* it stays off; still named */
 			evt_ctl_set_enable(c, c->events[i].id, slot, on);
 		count++;
+	}
+	return count;
+}
+
+unsigned evt_tree_set_rate(struct evt_ctl *c, const char *pattern, uint32_t rate,
+			   int *err_no)
+{
+	unsigned count = 0;
+	uint32_t i;
+
+	*err_no = 0;
+	for (i = 0; i < c->nevents; i++) {
+		if (c->events[i].rider ||
+		    !evt_pattern_match(pattern, c->events[i].path))
+			continue;
+		if (evt_ctl_set_rate(c, c->events[i].id, rate) && !*err_no)
+			*err_no = errno;
+		else
+			count++;
 	}
 	return count;
 }

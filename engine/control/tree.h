@@ -44,5 +44,9 @@ const struct evt_tree_node *evt_tree_find(const struct evt_tree_node *root,
 /* Sets slot's bit of every event pattern names; returns how many. */
 unsigned evt_tree_set(struct evt_ctl *c, const char *pattern, unsigned slot,
 		      bool on);
+/* Sets the rate limit of every event pattern names; how many it set, and
+ * in *err_no the first errno of one it could not (0: none). */
+unsigned evt_tree_set_rate(struct evt_ctl *c, const char *pattern, uint32_t rate,
+			   int *err_no);
 
 #endif

@@ -704,7 +704,7 @@ __attribute__((constructor)) static void early(void)
 		trace_printk("constructor ran in %d\n", (int)getpid());
 }
 
-static int mode_two_sites(long n, int wait);
+static int mode_two_sites(long n, int wait, int nthreads);
 
 int main(int argc, char **argv)
 {
@@ -764,9 +764,10 @@ int main(int argc, char **argv)
 		ret = mode_badformat();
 	else if (!strcmp(mode, "migrate") && argc == 3)
 		ret = mode_migrate(atoi(argv[2]));
-	else if (!strcmp(mode, "two-sites") && (argc == 3 ||
-						  (argc == 4 && !strcmp(argv[3], "wait"))))
-		ret = mode_two_sites(atol(argv[2]), argc == 4);
+	else if (!strcmp(mode, "two-sites") && argc >= 3 && argc <= 5 &&
+		 (argc == 3 || !strcmp(argv[3], "wait")))
+		ret = mode_two_sites(atol(argv[2]), argc >= 4,
+				     argc == 5 ? atoi(argv[4]) : 1);
 	else
 		fprintf(stderr, "tracee: unknown mode\n");
 	if (ret == 0)
@@ -775,14 +776,32 @@ int main(int argc, char **argv)
 }
 
 /* n events at two sites, "alpha" every third, "beta" the others, as fast
- * as it can: each site loses its own.  wait: first "ready PID", and the
- * burst when SIGUSR1 comes. */
-static int mode_two_sites(long n, int wait)
-{
-	sigset_t usr1;
-	long i;
-	int sig;
+ * as it can, in each of nthreads threads: each site loses its own.
+ * wait: first "ready PID", and the burst when SIGUSR1 comes. */
+static long two_sites_n;
 
+static void *two_sites_thread(void *arg)
+{
+	long i;
+
+	(void)arg;
+	for (i = 0; i < two_sites_n; i++) {
+		if (i % 3 == 0)
+			trace_printk("alpha %ld\n", i);
+		else
+			trace_printk("beta %ld\n", i);
+	}
+	return NULL;
+}
+
+static int mode_two_sites(long n, int wait, int nthreads)
+{
+	pthread_t th[64];
+	sigset_t usr1;
+	int sig, k;
+
+	if (nthreads < 1 || nthreads > 64)
+		return 2;
 	if (wait) {
 		sigemptyset(&usr1);
 		sigaddset(&usr1, SIGUSR1);
@@ -791,13 +810,13 @@ static int mode_two_sites(long n, int wait)
 		fflush(stdout);
 		sigwait(&usr1, &sig);
 	}
-
-	for (i = 0; i < n; i++) {
-		if (i % 3 == 0)
-			trace_printk("alpha %ld\n", i);
-		else
-			trace_printk("beta %ld\n", i);
-	}
-	tried = n;
+	two_sites_n = n;
+	if (nthreads == 1)
+		two_sites_thread(NULL);
+	for (k = 0; nthreads > 1 && k < nthreads; k++)
+		pthread_create(&th[k], NULL, two_sites_thread, NULL);
+	for (k = 0; nthreads > 1 && k < nthreads; k++)
+		pthread_join(th[k], NULL);
+	tried = n * nthreads;
 	return 0;
 }

@@ -1,0 +1,89 @@
+# enable --rate N PATH caps a site at N events a second in each thread,
+# live, for every collection: what it suppresses is counted against the
+# site as lost (rate limit), so that read + lost is what each site wrote;
+# the other site is untouched; ls shows the rate; --rate 0 takes it away;
+# processes started later follow the rule; bad values are refused.
+. "$(dirname "$0")/lib.sh"
+N=150000	# per thread: 50000 alpha, 100000 beta
+alpha=$(tracee_event "alpha")
+beta=$(tracee_event "beta")
+
+# DIR [ENABLE-ARGS...]: a recording of two threads' burst, each enable
+# run (with -p PID) once the program waits for its signal.
+run() {
+	dir=$1
+	shift
+	"$EVTRACE" record -o "$T/$dir" -- "$TRACEE" two-sites $N wait 2 \
+		>"$T/$dir.out" 2>"$T/$dir.err" &
+	rec=$!
+	wait_for "the program to be ready" "grep -q '^ready' '$T/$dir.out'"
+	prog=$(sed -n 's/^ready //p' "$T/$dir.out")
+	while [ $# -gt 0 ]; do
+		"$EVTRACE" enable -p "$prog" --rate "$1" "$alpha" ||
+			fail "enable --rate $1"
+		shift
+	done
+	"$EVTRACE" ls -p "$prog" >"$T/$dir.ls"
+	kill -USR1 "$prog"
+	wait $rec || fail "record: $(cat "$T/$dir.err")"
+	expect_grep "^tried $((2 * N))$" "$T/$dir.out" "the program ran to its end"
+}
+# TRACE SITE: "read lost-by-rate lost-in-all" of the site, all threads.
+counts() {
+	"$EVTRACE" query --csv "$1" "SELECT
+		(SELECT count(*) FROM event WHERE name = '$2') AS r,
+		(SELECT coalesce(sum(count), 0) FROM loss l JOIN site s ON s.id = l.site_id
+		 WHERE s.name = '$2' AND cause = 'rate_limit') AS rl,
+		(SELECT coalesce(sum(count), 0) FROM loss l JOIN site s ON s.id = l.site_id
+		 WHERE s.name = '$2') AS l" | tr -d '\r' | sed -n 2p | tr , ' '
+}
+
+# 1. Capped at 1000 a second in each of two threads.
+run capped 1000
+expect_grep "^0 $alpha \[1\] (rate 1000/s)$" "$T/capped.ls" "ls shows the rate"
+set -- $(counts "$T/capped" "$alpha")
+expect_eq "$(($1 + $3))" $((2 * N / 3)) "alpha read + lost"
+[ "$2" -gt 0 ] || fail "nothing suppressed by the rate"
+# Per thread: at least one second's worth, at most one per second the
+# thread's events span (a burst may cross into the next second).
+"$EVTRACE" query --csv "$T/capped" "SELECT tid,
+	sum(name = '$alpha') AS a,
+	max(ts) / 1000000000 - min(ts) / 1000000000 + 1 AS seconds
+	FROM event GROUP BY tid" | tr -d '\r' | tail -n +2 >"$T/per_thread"
+expect_eq "$(wc -l <"$T/per_thread")" 2 "two threads"
+while IFS=, read -r tid a seconds; do
+	[ "$a" -ge 1000 ] && [ "$a" -le $((1000 * seconds)) ] ||
+		fail "thread $tid wrote $a alpha events in $seconds second(s) capped at 1000"
+done <"$T/per_thread"
+set -- $(counts "$T/capped" "$beta")
+expect_eq "$(($1 + $3))" $((2 * N * 2 / 3)) "beta read + lost"
+expect_eq "$2" 0 "beta events suppressed by alpha's rate"
+expect_grep "^evtrace: record: lost [0-9]* events: .*of $alpha (rate limit)" \
+	"$T/capped.err" "the summary names the site and the cause"
+
+# 2. --rate 0 takes the cap away.
+run uncapped 1000 0
+grep -q "(rate " "$T/uncapped.ls" && fail "ls shows a rate after --rate 0"
+set -- $(counts "$T/uncapped" "$alpha")
+expect_eq "$2" 0 "alpha events suppressed after --rate 0"
+expect_eq "$(($1 + $3))" $((2 * N / 3)) "alpha read + lost, uncapped"
+
+# 3. Without -p, a rule: a process started later is capped from its start.
+"$EVTRACE" record -o "$T/first" -- "$TRACEE" two-sites 3 wait >"$T/first.out" 2>/dev/null &
+rec=$!
+wait_for "the program to be ready" "grep -q '^ready' '$T/first.out'"
+"$EVTRACE" enable --rate 500/s "$alpha"
+kill -USR1 "$(sed -n 's/^ready //p' "$T/first.out")"
+wait $rec
+"$EVTRACE" record -o "$T/later" -- "$TRACEE" two-sites 30000 >/dev/null 2>&1
+set -- $(counts "$T/later" "$alpha")
+[ "$2" -gt 0 ] || fail "a later process was not capped"
+[ "$1" -ge 500 ] && [ "$1" -le 1000 ] || fail "a later process wrote $1 alpha events capped at 500/s"
+
+# 4. Bad values.
+expect_status 1 "$EVTRACE" enable --rate 10/ms "$alpha"
+expect_grep "rate '10/ms': not a number of events a second" "$T/err" "a unit it does not take"
+expect_status 1 "$EVTRACE" enable --rate 100000001 "$alpha"
+expect_status 2 "$EVTRACE" enable --rate 5 --collection 1 "$alpha"
+expect_grep "--collection and --rate exclude each other" "$T/err" "--rate with --collection"
+expect_status 2 "$EVTRACE" disable --rate 5 "$alpha"
