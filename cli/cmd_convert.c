@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "align.h"
 #include "cli.h"
 #include "convert.h"
 #include "query_db.h"
@@ -47,19 +48,35 @@ static int writable_out(const char *out)
 	return 0;
 }
 
-static int to_sqlite(const char *dir, const char *out, enum report_clock clock,
-		     struct report_filter *filter, struct evt_trace_stats *st)
+static int to_sqlite(const struct convert_input *in, const char *out,
+		     enum report_clock clock, struct report_filter *filter,
+		     struct evt_trace_stats *st)
 {
 	struct trace_set set = { 0 };
 	char err[PATH_MAX + 300];
 	sqlite3 *db = NULL;
+	unsigned i;
 	int ret = 1;
 
 	if (writable_out(out))
 		return 1;
-	if (trace_set_add(&set, dir, err, sizeof(err))) {
-		cli_error("convert", "%s", err);
+	for (i = 0; i < in->n; i++)
+		if (trace_set_add(&set, in->dirs[i], err, sizeof(err))) {
+			cli_error("convert", "%s", err);
+			goto out;
+		}
+	if (in->offsets_ns && set.n != in->n) {
+		cli_error("convert", "--align takes trace directories, not trees "
+			  "of them: name each trace");
 		goto out;
+	}
+	if (in->offsets_ns) {
+		set.offsets_ns = malloc(set.n * sizeof(*set.offsets_ns));
+		if (!set.offsets_ns) {
+			cli_error("convert", "out of memory");
+			goto out;
+		}
+		memcpy(set.offsets_ns, in->offsets_ns, set.n * sizeof(*set.offsets_ns));
 	}
 	if (unlink(out) && errno != ENOENT) {
 		cli_error("convert", "%s: %s", out, strerror(errno));
@@ -89,8 +106,9 @@ out:
 	return ret;
 }
 
-static int to_file(enum format fmt, const char *dir, const char *out,
-		   struct report_filter *filter, struct evt_trace_stats *st)
+static int to_file(enum format fmt, const struct convert_input *in,
+		   const char *out, struct report_filter *filter,
+		   struct evt_trace_stats *st)
 {
 	char err[PATH_MAX + 300];
 	bool whole = false;	/* FILE written to its end */
@@ -101,8 +119,8 @@ static int to_file(enum format fmt, const char *dir, const char *out,
 	f = out && strcmp(out, "-") ? fopen(out, "we") : stdout;
 	if (!f)
 		return cli_error("convert", "%s: %s", out, strerror(errno));
-	r = fmt == PERFETTO ? convert_perfetto(f, dir, filter, st, err, sizeof(err)) :
-	    convert_chrome(f, dir, filter, st, err, sizeof(err));
+	r = fmt == PERFETTO ? convert_perfetto(f, in, filter, st, err, sizeof(err)) :
+	    convert_chrome(f, in, filter, st, err, sizeof(err));
 	if (r)
 		cli_error("convert", "%s", err);
 	else if (fflush(f) || ferror(f))
@@ -132,13 +150,17 @@ int cmd_convert(int argc, char **argv)
 		{ "tid", required_argument, NULL, 'I' },
 		{ "since", required_argument, NULL, 'S' },
 		{ "until", required_argument, NULL, 'U' },
+		{ "align", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct report_filter filter = { 0 };
 	struct evt_trace_stats st = { 0 };
 	enum report_clock clock = REPORT_MONOTONIC;
-	const char *dir = "trace", *out = NULL, *to = NULL;
+	const char *dir = "trace", *out = NULL, *to = NULL, *flows[ALIGN_FLOWS_MAX];
+	struct convert_input in = { .dirs = &dir, .n = 1 };
+	int64_t *offsets = NULL;
+	unsigned nflows = 0;
 	bool clock_given = false;
 	enum format fmt = CHROME;
 	int opt, ret = 1;
@@ -166,6 +188,11 @@ int cmd_convert(int argc, char **argv)
 				goto out;
 			clock_given = true;
 			break;
+		case 'A':
+			if (align_flow_check("convert", optarg, nflows))
+				goto out;
+			flows[nflows++] = optarg;
+			break;
 		case 'h':
 			ret = cli_help("convert");
 			goto out;
@@ -181,14 +208,23 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (parse_format(to, &fmt))
 		goto out;
-	if (argc - optind > 1) {
-		cli_error("convert", "one trace directory expected, not %d",
-			  argc - optind);
-		ret = cli_usage("convert");
+	if (optind < argc) {
+		in.dirs = (const char *const *)argv + optind;
+		in.n = (unsigned)(argc - optind);
+	}
+	if (nflows && in.n < 2) {
+		cli_error("convert", "--align lines up several traces: give two or more");
 		goto out;
 	}
-	if (optind < argc)
-		dir = argv[optind];
+	if (nflows) {
+		if (!(offsets = calloc(in.n, sizeof(*offsets)))) {
+			cli_error("convert", "out of memory");
+			goto out;
+		}
+		if (align_offsets("convert", in.dirs, in.n, flows, nflows, offsets))
+			goto out;
+		in.offsets_ns = offsets;
+	}
 	if (clock_given && fmt != SQLITE) {
 		cli_error("convert", "--clock is for --to sqlite (the other formats "
 			  "count from the trace's start)");
@@ -198,8 +234,8 @@ int cmd_convert(int argc, char **argv)
 		cli_error("convert", "--to sqlite needs -o FILE (a database file)");
 		goto out;
 	}
-	ret = fmt == SQLITE ? to_sqlite(dir, out, clock, &filter, &st) :
-	      to_file(fmt, dir, out, &filter, &st);
+	ret = fmt == SQLITE ? to_sqlite(&in, out, clock, &filter, &st) :
+	      to_file(fmt, &in, out, &filter, &st);
 	if (ret)
 		goto out;
 	if (report_filter_any(&filter))
@@ -214,6 +250,7 @@ int cmd_convert(int argc, char **argv)
 	report_filter_note_unmatched(&filter, "convert");
 	ret = st.errors ? 1 : 0;
 out:
+	free(offsets);
 	report_filter_free(&filter);
 	return ret;
 }

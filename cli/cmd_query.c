@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "align.h"
 #include "cli.h"
 #include "query_db.h"
 #include "query_output.h"
@@ -65,6 +66,7 @@ int cmd_query(int argc, char **argv)
 		{ "fail-if-rows", no_argument, NULL, 'f' },
 		{ "clock", required_argument, NULL, 'c' },
 		{ "no-cache", no_argument, NULL, 'n' },
+		{ "align", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -73,7 +75,8 @@ int cmd_query(int argc, char **argv)
 	struct trace_set set = { 0 };
 	bool fail_if_rows = false, cache = true;
 	char err[PATH_MAX + 300];
-	const char *sql;
+	const char *sql, *flows[ALIGN_FLOWS_MAX];
+	unsigned nflows = 0;
 	uint64_t errors = 0;
 	sqlite3 *db = NULL;
 	struct stat st;
@@ -99,6 +102,11 @@ int cmd_query(int argc, char **argv)
 		case 'n':
 			cache = false;
 			break;
+		case 'A':
+			if (align_flow_check("query", optarg, nflows))
+				return 2;
+			flows[nflows++] = optarg;
+			break;
 		case 'h':
 			return cli_help("query");
 		default:
@@ -123,6 +131,22 @@ int cmd_query(int argc, char **argv)
 	if (optind == argc - 1 && trace_set_add(&set, "trace", err, sizeof(err))) {
 		cli_error("query", "%s", err);
 		goto out;
+	}
+	if (nflows) {
+		if (set.n < 2) {
+			cli_error("query", "--align lines up several traces: give "
+				  "two or more");
+			goto out;
+		}
+		set.offsets_ns = calloc(set.n, sizeof(*set.offsets_ns));
+		if (!set.offsets_ns) {
+			cli_error("query", "out of memory");
+			goto out;
+		}
+		if (align_offsets("query", (const char *const *)set.dirs,
+				  (unsigned)set.n, flows, nflows, set.offsets_ns))
+			goto out;
+		cache = false;	/* the cache is of the traces as recorded */
 	}
 	/* One name, one cache beside it; several are read afresh each time. */
 	db = query_db_open(&set, cache && argc - optind <= 2 ?

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "align.h"
 #include "cli.h"
 #include "report_filter.h"
 
@@ -83,13 +84,18 @@ int cmd_report(int argc, char **argv)
 		{ "clock", required_argument, NULL, 'c' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "align", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct report r = { 0 };
 	struct evt_trace_stats st;
 	char err[PATH_MAX + 300];
-	const char *dir = "trace";
+	const char *dir = "trace", *flows[ALIGN_FLOWS_MAX];
+	const char *const *dirs = &dir;
+	int64_t *offsets = NULL;
+	unsigned ndirs = 1, nflows = 0;
+	bool clock_given = false;
 	int opt, ret = 1;
 
 	optind = 1;
@@ -105,6 +111,12 @@ int cmd_report(int argc, char **argv)
 		case 'c':
 			if (report_clock_parse("report", optarg, &r.clock))
 				goto out;
+			clock_given = true;
+			break;
+		case 'A':
+			if (align_flow_check("report", optarg, nflows))
+				goto out;
+			flows[nflows++] = optarg;
 			break;
 		case 's':
 		case 'j':
@@ -122,19 +134,26 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (argc - optind > 1) {
-		cli_error("report", "one trace directory expected, not %d",
-			  argc - optind);
-		ret = cli_usage("report");
+	if (optind < argc) {
+		dirs = (const char *const *)argv + optind;
+		ndirs = (unsigned)(argc - optind);
+		dir = dirs[0];
+	}
+	if (nflows && ndirs < 2) {
+		cli_error("report", "--align lines up several traces: give two or more");
 		goto out;
 	}
-	if (optind < argc)
-		dir = argv[optind];
+	/* Several machines' clocks meet on real time only. */
+	if (ndirs > 1 && !clock_given)
+		r.clock = REPORT_REALTIME;
 	if (r.output == OUT_STATS && !(r.stats = report_stats_new())) {
 		cli_error("report", "out of memory");
 		goto out;
 	}
-	if (evt_trace_read(dir, show, &r, &st, err, sizeof(err))) {
+	if (nflows && (!(offsets = calloc(ndirs, sizeof(*offsets))) ||
+		       align_offsets("report", dirs, ndirs, flows, nflows, offsets)))
+		goto out;
+	if (evt_trace_read_set(dirs, ndirs, offsets, show, &r, &st, err, sizeof(err))) {
 		cli_error("report", "%s", err);
 		goto out;
 	}
@@ -160,6 +179,7 @@ int cmd_report(int argc, char **argv)
 		ret = 1;
 	}
 out:
+	free(offsets);
 	report_stats_free(r.stats);
 	report_filter_free(&r.filter);
 	return ret;

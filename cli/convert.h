@@ -11,12 +11,22 @@
 #include "report_filter.h"
 #include "trace_reader.h"
 
+/* What is converted: one trace, or several merged on real time, each
+ * moved by its offset (--align; NULL: none). */
+struct convert_input {
+	const char *const *dirs;
+	unsigned n;
+	const int64_t *offsets_ns;
+};
+
 /* The Trace Event format (JSON) of convert_chrome.c, on f.  0 (st set),
  * or -1 with err set. */
-int convert_chrome(FILE *f, const char *dir, struct report_filter *filter,
-		   struct evt_trace_stats *st, char *err, size_t err_size);
+int convert_chrome(FILE *f, const struct convert_input *in,
+		   struct report_filter *filter, struct evt_trace_stats *st,
+		   char *err, size_t err_size);
 /* Perfetto's protobuf trace (convert_perfetto.c), on f. */
-int convert_perfetto(FILE *f, const char *dir, struct report_filter *filter,
-		     struct evt_trace_stats *st, char *err, size_t err_size);
+int convert_perfetto(FILE *f, const struct convert_input *in,
+		     struct report_filter *filter, struct evt_trace_stats *st,
+		     char *err, size_t err_size);
 
 #endif

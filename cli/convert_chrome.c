@@ -195,8 +195,9 @@ static int add(const struct evt_trace_item *it, void *ctx)
 	return 0;
 }
 
-int convert_chrome(FILE *f, const char *dir, struct report_filter *filter,
-		   struct evt_trace_stats *st, char *err, size_t err_size)
+int convert_chrome(FILE *f, const struct convert_input *in,
+		   struct report_filter *filter, struct evt_trace_stats *st,
+		   char *err, size_t err_size)
 {
 	struct chrome c = { .f = f, .filter = filter };
 	int ret = -1;
@@ -208,7 +209,8 @@ int convert_chrome(FILE *f, const char *dir, struct report_filter *filter,
 	}
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"evtrace\"},"
 	      "\"traceEvents\":[", f);
-	if (evt_trace_read(dir, add, &c, st, err, err_size))
+	if (evt_trace_read_set(in->dirs, in->n, in->offsets_ns, add, &c, st, err,
+			       err_size))
 		goto out;
 	if (evt_span_pairs_finish(c.pairs))
 		c.out_of_memory = true;

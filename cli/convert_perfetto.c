@@ -576,8 +576,9 @@ static int add(const struct evt_trace_item *it, void *ctx)
 	return r ? 1 : 0;
 }
 
-int convert_perfetto(FILE *f, const char *dir, struct report_filter *filter,
-		     struct evt_trace_stats *st, char *err, size_t err_size)
+int convert_perfetto(FILE *f, const struct convert_input *in,
+		     struct report_filter *filter, struct evt_trace_stats *st,
+		     char *err, size_t err_size)
 {
 	struct perfetto p = { .f = f, .filter = filter };
 	size_t i;
@@ -588,7 +589,8 @@ int convert_perfetto(FILE *f, const char *dir, struct report_filter *filter,
 		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
-	if (evt_trace_read(dir, add, &p, st, err, err_size))
+	if (evt_trace_read_set(in->dirs, in->n, in->offsets_ns, add, &p, st, err,
+			       err_size))
 		goto out;
 	if (!p.out_of_memory && evt_span_pairs_finish(p.pairs) == -1)
 		p.out_of_memory = true;

@@ -89,10 +89,10 @@ static const struct command commands[] = {
 	  "where the trace is whole, CMD runs on untraced, and record exits 1\n"
 	  "when CMD ends.\n" },
 	{ "report", cmd_report,
-	  "report [-e PATTERN]... [-p PID[,PID]...] [-t TID[,TID]...] [--since TIME] [--until TIME] [--clock CLOCK] [--stats | --json] [DIR]",
+	  "report [-e PATTERN]... [-p PID[,PID]...] [-t TID[,TID]...] [--since TIME] [--until TIME] [--clock CLOCK] [--stats | --json] [--align FLOW]... [DIR]...",
 	  "Print the events of the trace in DIR (default: trace), one line each,\n"
 	  "time-ordered across threads and processes, with lost-event lines, then\n"
-	  "a summary.\n\n"
+	  "a summary.  Several DIRs (of several machines) are merged on real time.\n\n"
 	  "  -e, --event PATTERN    only events PATTERN names (repeatable)\n"
 	  "  -p, --pid PID[,PID]... only these processes (repeatable)\n"
 	  "  -t, --tid TID[,TID]... only these threads (repeatable)\n"
@@ -108,13 +108,18 @@ static const struct command commands[] = {
 	  "      --stats            per event: count, rate, first and last time; per\n"
 	  "                         thread: events and lost; instead of the events\n"
 	  "      --json             one JSON object per line and event, with its\n"
-	  "                         decoded fields (the summary goes to stderr)\n\n"
+	  "                         decoded fields (the summary goes to stderr)\n"
+	  "      --align FLOW       with several DIRs: move each machine's clock\n"
+	  "                         so that no message of FLOW (async/NAME: its\n"
+	  "                         begin sent, its end received) is received\n"
+	  "                         before it was sent; says the moves (repeatable)\n\n"
 	  "Lost-event lines are kept by -e (a loss may hide any event) and\n"
 	  "filtered by process, thread and time.  Exits 1 when part of the trace\n"
 	  "could not be read (said on stderr), 0 otherwise.\n" },
-	{ "convert", cmd_convert, "convert --to FORMAT [-o FILE] [-e PATTERN]... [-p PID] [-t TID] [--since TIME] [--until TIME] [DIR]",
+	{ "convert", cmd_convert, "convert --to FORMAT [-o FILE] [-e PATTERN]... [-p PID] [-t TID] [--since TIME] [--until TIME] [--align FLOW]... [DIR]...",
 	  "Write the trace in DIR (default: trace) in another tool's format, to\n"
-	  "FILE or standard output, with only what the filters keep.\n\n"
+	  "FILE or standard output, with only what the filters keep; several\n"
+	  "DIRs merged on real time, as report merges them.\n\n"
 	  "  -t, --to FORMAT        chrome-json: the Trace Event format that\n"
 	  "                         Perfetto UI, chrome://tracing and Speedscope\n"
 	  "                         open: a track per thread (comm-tid), grouped by\n"
@@ -136,11 +141,12 @@ static const struct command commands[] = {
 	  "      --since TIME       nothing before TIME (as report takes it)\n"
 	  "      --until TIME       nothing after TIME\n"
 	  "      --clock CLOCK      sqlite: times as monotonic (the default),\n"
-	  "                         realtime or relative, as query has them\n\n"
+	  "                         realtime or relative, as query has them\n"
+	  "      --align FLOW       as report's (repeatable)\n\n"
 	  "Losses are kept by -e, as in report.  A span cut by --since or\n"
 	  "--until shows as what is left of it (no_begin, open).  Exits 1 when\n"
 	  "part of the trace could not be read (said on stderr).\n" },
-	{ "query", cmd_query, "query [--csv | --json] [--fail-if-rows] [--clock CLOCK] [TRACE]... SQL",
+	{ "query", cmd_query, "query [--csv | --json] [--fail-if-rows] [--clock CLOCK] [--no-cache] [--align FLOW]... [TRACE]... SQL",
 	  "Run the SQL statements SQL (SQLite's dialect) over the traces TRACE\n"
 	  "(default: trace): trace directories, or trees holding them, such as a\n"
 	  "relay's output directory of many hosts; print each statement's rows.\n"
@@ -155,7 +161,9 @@ static const struct command commands[] = {
 	  "                         traces of several hosts) or relative (since\n"
 	  "                         each trace's first event)\n"
 	  "      --no-cache         read the traces afresh, neither using nor\n"
-	  "                         making the cache\n\n"
+	  "                         making the cache\n"
+	  "      --align FLOW       each trace's times moved as report --align\n"
+	  "                         moves them (repeatable; no cache)\n\n"
 	  "With one TRACE, the tables are kept in TRACE/.evtrace-query-CLOCK.db\n"
 	  "and used again until a file of the trace changes, when TRACE is the\n"
 	  "user's and nobody else may write into it; otherwise they are read\n"

@@ -169,6 +169,8 @@ void trace_set_free(struct trace_set *s)
 	for (i = 0; i < s->n; i++)
 		free(s->dirs[i]);
 	free(s->dirs);
+	free(s->offsets_ns);
 	s->dirs = NULL;
+	s->offsets_ns = NULL;
 	s->n = 0;
 }

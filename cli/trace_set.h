@@ -11,6 +11,7 @@
 struct trace_set {
 	char **dirs;		/* in the order named; a tree's sorted */
 	size_t n;
+	int64_t *offsets_ns;	/* --align's, by trace; NULL: none */
 };
 
 /* Adds arg: a trace directory (one holding a metadata file), or every

@@ -39,7 +39,7 @@ static int64_t ts_ns(clockid_t id)
 
 /* A (clock value, monotonic, realtime) triple taken as close together as
  * the best of a few tries allows. */
-static void sample(uint32_t kind, uint64_t *value, int64_t *mono, int64_t *real)
+void evt_clock_sample(uint32_t kind, uint64_t *value, int64_t *mono, int64_t *real)
 {
 	int64_t best = INT64_MAX;
 	uint16_t cpu;
@@ -69,16 +69,16 @@ int evt_clock_calibrate(uint32_t kind, struct evt_clock_calibration *cal)
 	cal->kind = kind;
 	if (kind != EVT_CLOCK_TSC) {
 		cal->freq_hz = 1000000000u;
-		sample(kind, &v0, &m0, &r);
+		evt_clock_sample(kind, &v0, &m0, &r);
 		cal->ref_value = v0;
 		cal->ref_monotonic_ns = (int64_t)v0;
 		cal->ref_realtime_ns = r - (m0 - (int64_t)v0);
 		return 0;
 	}
-	sample(kind, &v0, &m0, &r);
+	evt_clock_sample(kind, &v0, &m0, &r);
 	while (nanosleep(&pause, &pause) && errno == EINTR)
 		;
-	sample(kind, &v1, &m1, &r);
+	evt_clock_sample(kind, &v1, &m1, &r);
 	if (m1 <= m0 || v1 <= v0)
 		return -EIO;
 	cal->freq_hz = (uint64_t)((unsigned __int128)(v1 - v0) * 1000000000u /
@@ -98,7 +98,7 @@ int evt_clock_refine(struct evt_clock_calibration *cal)
 
 	if (cal->kind != EVT_CLOCK_TSC)
 		return 0;
-	sample(cal->kind, &v, &m, &r);
+	evt_clock_sample(cal->kind, &v, &m, &r);
 	if (m <= cal->first_monotonic_ns || v <= cal->first_value)
 		return -1;
 	cal->freq_hz = (uint64_t)((unsigned __int128)(v - cal->first_value) *

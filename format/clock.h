@@ -77,6 +77,9 @@ struct evt_clock_calibration {
 	int64_t first_monotonic_ns;
 };
 
+/* The trace clock, CLOCK_MONOTONIC and CLOCK_REALTIME read as close
+ * together as 16 tries manage. */
+void evt_clock_sample(uint32_t kind, uint64_t *value, int64_t *mono, int64_t *real);
 /* Measures freq_hz (TSC) over a short sleep and takes a reference point. */
 int evt_clock_calibrate(uint32_t kind, struct evt_clock_calibration *cal);
 /* Measures freq_hz again, from the first sample to now, and moves the

@@ -211,8 +211,7 @@ static void write_event(FILE *f, const struct evt_event_desc *e)
  * readers (trace_index.h).  A "*" "/" in them, which only a quoted string
  * can hold, is written "*\x2f". */
 static int write_index_comment(FILE *f, const struct evt_trace_index *ix,
-			       bool head, uint32_t streams_from,
-			       uint32_t events_from)
+			       bool head, const struct evt_index_marks *from)
 {
 	char *text = NULL;
 	size_t len = 0, i;
@@ -220,7 +219,7 @@ static int write_index_comment(FILE *f, const struct evt_trace_index *ix,
 
 	if (!m)
 		return -1;
-	evt_trace_index_write_part(m, ix, head, streams_from, events_from);
+	evt_trace_index_write_part(m, ix, head, from);
 	if (fclose(m)) {
 		free(text);
 		return -1;
@@ -240,11 +239,18 @@ static int write_index_comment(FILE *f, const struct evt_trace_index *ix,
 }
 
 int evt_ctf_metadata_write_part(FILE *f, const struct evt_trace_index *ix,
-				const char *hostname, uint32_t streams_from,
-				uint32_t events_from)
+				const char *hostname,
+				const struct evt_index_marks *from)
 {
+	static const struct evt_index_marks all;
 	uint32_t i;
 
+	if (!from)
+		from = &all;
+	/* A reader may check each part it is given for the signature
+	 * (babeltrace2's lttng-live does), which a comment can carry. */
+	if (!hostname)
+		fputs("/* CTF 1.8 */\n", f);
 	if (hostname) {
 		fputs(prologue, f);
 		fputs("env {\n\tdomain = \"ust\";\n\ttracer_name = \"evtrace\";\n"
@@ -253,11 +259,17 @@ int evt_ctf_metadata_write_part(FILE *f, const struct evt_trace_index *ix,
 		fputs(";\n};\n\n", f);
 		write_clock(f, &ix->clock);
 	}
-	for (i = streams_from; i < ix->nstreams; i++)
+	for (i = from->streams; i < ix->nstreams; i++)
 		write_stream(f, &ix->streams[i], ix->version);
-	for (i = events_from; i < ix->nevents; i++)
+	for (i = from->events; i < ix->nevents; i++)
 		write_event(f, &ix->events[i]);
-	if (write_index_comment(f, ix, hostname != NULL, streams_from, events_from))
+	/* A part of index lines alone (clock snapshots) still declares
+	 * something: a reader may refuse an empty one.  Named by the
+	 * snapshots so far, which only grow: never twice the same name. */
+	if (!hostname && from->streams == ix->nstreams && from->events == ix->nevents)
+		fprintf(f, "typealias integer { size = 8; align = 8; signed = false; } "
+			":= evt_index_part_%u_t;\n\n", ix->nsnapshots);
+	if (write_index_comment(f, ix, hostname != NULL, from))
 		return -1;
 	return ferror(f) ? -1 : 0;
 }
@@ -265,5 +277,5 @@ int evt_ctf_metadata_write_part(FILE *f, const struct evt_trace_index *ix,
 int evt_ctf_metadata_write(FILE *f, const struct evt_trace_index *ix,
 			   const char *hostname)
 {
-	return evt_ctf_metadata_write_part(f, ix, hostname, 0, 0);
+	return evt_ctf_metadata_write_part(f, ix, hostname, NULL);
 }

@@ -16,13 +16,13 @@
 int evt_ctf_metadata_write(FILE *f, const struct evt_trace_index *ix,
 			   const char *hostname);
 /*
- * What an earlier write of ix, when it had streams_from stream classes
- * and events_from events, did not say: TSDL to append to it (a live
- * relay's metadata only grows).  With a hostname, the trace's declarations
- * first (for the first part).
+ * What an earlier write of ix, when it had what the marks from say, did
+ * not say (from NULL: all of it): TSDL to append to it (a live relay's
+ * metadata only grows).  With a hostname, the trace's declarations first
+ * (for the first part).
  */
 int evt_ctf_metadata_write_part(FILE *f, const struct evt_trace_index *ix,
-				const char *hostname, uint32_t streams_from,
-				uint32_t events_from);
+				const char *hostname,
+				const struct evt_index_marks *from);
 
 #endif

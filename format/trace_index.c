@@ -17,19 +17,46 @@
 #include "regular_file.h"
 #include "trace_index.h"
 
-int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
-			       bool head, uint32_t streams_from,
-			       uint32_t events_from)
+int evt_trace_index_add_snapshot(struct evt_trace_index *ix,
+				 const struct evt_clock_snapshot *s)
 {
+	struct evt_clock_snapshot *grown = realloc(ix->snapshots,
+						   (ix->nsnapshots + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -1;
+	ix->snapshots = grown;
+	ix->snapshots[ix->nsnapshots++] = *s;
+	return 0;
+}
+
+int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
+			       bool head, const struct evt_index_marks *from)
+{
+	static const struct evt_index_marks all;
 	uint32_t i, j;
 
-	if (head)
+	if (!from)
+		from = &all;
+	if (head) {
 		fprintf(f, "evtrace-index %u\nclock %u %" PRIu64 " %" PRIu64 " %" PRId64
 			" %" PRId64 "\n", ix->version ? ix->version : EVT_TRACE_INDEX_VERSION,
 			ix->clock.kind, ix->clock.freq_hz,
 			ix->clock.ref_value, ix->clock.ref_monotonic_ns,
 			ix->clock.ref_realtime_ns);
-	for (i = streams_from; i < ix->nstreams; i++) {
+		if (ix->host[0]) {
+			fputs("host ", f);
+			evt_quote(f, ix->host);
+			fputc(' ', f);
+			evt_quote(f, ix->boot_id);
+			fputc('\n', f);
+		}
+	}
+	for (i = from->snapshots; i < ix->nsnapshots; i++)
+		fprintf(f, "clock-snapshot %" PRIu64 " %" PRId64 " %" PRId64 "\n",
+			ix->snapshots[i].value, ix->snapshots[i].monotonic_ns,
+			ix->snapshots[i].realtime_ns);
+	for (i = from->streams; i < ix->nstreams; i++) {
 		if (ix->streams[i].kernel) {
 			fprintf(f, "kernel-stream %u\n", ix->streams[i].sid);
 			continue;
@@ -38,7 +65,7 @@ int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
 		evt_quote(f, ix->streams[i].comm);
 		fputc('\n', f);
 	}
-	for (i = events_from; i < ix->nevents; i++) {
+	for (i = from->events; i < ix->nevents; i++) {
 		const struct evt_event_desc *e = &ix->events[i];
 
 		fprintf(f, "event %u %u %u ", e->sid, e->id, e->layout.kind);
@@ -62,7 +89,7 @@ int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
 
 int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix)
 {
-	return evt_trace_index_write_part(f, ix, true, 0, 0);
+	return evt_trace_index_write_part(f, ix, true, NULL);
 }
 
 void evt_trace_index_free(struct evt_trace_index *ix)
@@ -77,6 +104,7 @@ void evt_trace_index_free(struct evt_trace_index *ix)
 	}
 	free(ix->events);
 	free(ix->streams);
+	free(ix->snapshots);
 	memset(ix, 0, sizeof(*ix));
 }
 
@@ -218,6 +246,18 @@ static int cmp_event(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* host "<name>" "<boot id>" */
+static int read_host(struct evt_trace_index *ix, const char *p, char *why,
+		     size_t why_size)
+{
+	if (evt_unquote(&p, ix->host, sizeof(ix->host)) || *p != ' ')
+		return snprintf(why, why_size, "bad host line"), -1;
+	p++;
+	if (evt_unquote(&p, ix->boot_id, sizeof(ix->boot_id)) || *p)
+		return snprintf(why, why_size, "bad host line"), -1;
+	return 0;
+}
+
 /* Reads an index from f, named file in messages; closes f. */
 static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 		      char *err, size_t err_size)
@@ -245,8 +285,10 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 				ix->version = 2;
 			} else if (!strcmp(line, "evtrace-index 3")) {
 				ix->version = 3;
+			} else if (!strcmp(line, "evtrace-index 4")) {
+				ix->version = 4;
 			} else {
-				snprintf(why, sizeof(why), "not an evtrace-index 1, 2 or 3 file");
+				snprintf(why, sizeof(why), "not an evtrace-index 1 to 4 file");
 				goto out_bad;
 			}
 		} else if (!strncmp(line, "clock ", 6)) {
@@ -270,6 +312,23 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 				goto out_bad;
 		} else if (!strcmp(line, "complete")) {
 			ix->complete = true;
+		} else if (!strncmp(line, "host ", 5)) {
+			if (read_host(ix, line + 5, why, sizeof(why)))
+				goto out_bad;
+		} else if (!strncmp(line, "clock-snapshot ", 15)) {
+			struct evt_clock_snapshot cs;
+			int n = -1;
+
+			if (sscanf(line, "clock-snapshot %" SCNu64 " %" SCNd64 " %" SCNd64 "%n",
+				   &cs.value, &cs.monotonic_ns, &cs.realtime_ns, &n) != 3 ||
+			    n < 0 || line[n]) {
+				snprintf(why, sizeof(why), "bad clock-snapshot line");
+				goto out_bad;
+			}
+			if (evt_trace_index_add_snapshot(ix, &cs)) {
+				snprintf(why, sizeof(why), "out of memory");
+				goto out_bad;
+			}
 		} else if (!strncmp(line, "function ", 9)) {
 			if (add_function(ix, line, why, sizeof(why)))
 				goto out_bad;

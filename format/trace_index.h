@@ -16,11 +16,15 @@
  *   function <sid> <id> "<function>"   (after its event's line, when known)
  *   complete                  (the recording ended, rather than being
  *                              killed: version 3)
+ *   host "<name>" "<boot id>"  (the machine it was recorded on: version 4)
+ *   clock-snapshot <value> <monotonic_ns> <realtime_ns>
+ *                             (the clocks read together, at the start, at
+ *                              least every 10 s and at the end: version 4)
  * types: comma-separated enum evt_arg_type numbers (printk kinds); the
  * format of a typed or stable event is its format text (event_format.h).
  * Version 2 and 3 traces have compact record headers (record_header.h),
- * version 1 traces 12-byte ones; version 3 adds the function lines.  All
- * are read.
+ * version 1 traces 12-byte ones; version 3 adds the function lines,
+ * version 4 the host and clock snapshots.  All are read.
  */
 #ifndef EVT_FORMAT_TRACE_INDEX_H
 #define EVT_FORMAT_TRACE_INDEX_H
@@ -49,7 +53,19 @@ struct evt_stream_class {
 	bool kernel;			/* records carry evt_kernel_context */
 };
 
-#define EVT_TRACE_INDEX_VERSION 3
+#define EVT_TRACE_INDEX_VERSION 4
+
+/* The trace clock read with CLOCK_MONOTONIC and CLOCK_REALTIME. */
+struct evt_clock_snapshot {
+	uint64_t value;
+	int64_t monotonic_ns;
+	int64_t realtime_ns;
+};
+
+/* How much of an index a part of it has given already (relay_out.c). */
+struct evt_index_marks {
+	uint32_t streams, events, snapshots;
+};
 
 struct evt_trace_index {
 	uint32_t version;		/* 0 when made here: the current one */
@@ -61,14 +77,20 @@ struct evt_trace_index {
 	bool complete;			/* its recording ended (a "complete"
 					 * line); else it was cut short or
 					 * still runs */
+	char host[256];			/* "" when the index does not say */
+	char boot_id[40];
+	struct evt_clock_snapshot *snapshots;	/* in the order taken */
+	uint32_t nsnapshots;
 };
 
 int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix);
-/* The lines of what ix has past streams_from stream classes and
- * events_from events; with head, the version and clock lines first. */
+/* The lines of what ix has past the marks from (NULL: all of it); with
+ * head, the version, clock and host lines first. */
 int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
-			       bool head, uint32_t streams_from,
-			       uint32_t events_from);
+			       bool head, const struct evt_index_marks *from);
+/* Adds a snapshot of the clocks; 0, or -1 when out of memory. */
+int evt_trace_index_add_snapshot(struct evt_trace_index *ix,
+				 const struct evt_clock_snapshot *s);
 /*
  * The CTF metadata carries the index too, in comments that open with
  * "evtrace-index" on a line of their own (the parts of a growing one, in

@@ -13,13 +13,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "clock_map.h"
 #include "layout.h"
 #include "record.h"
 #include "regular_file.h"
 #include "shm_guard.h"
 #include "trace_reader.h"
 
+struct reader;
+
 struct cursor {
+	struct reader *r;		/* the trace it reads */
 	char path[PATH_MAX];
 	const uint8_t *data;
 	size_t size;
@@ -43,11 +47,23 @@ struct cursor {
 	char message[PATH_MAX + 200];
 };
 
+/* One trace directory of those read. */
 struct reader {
 	struct evt_trace_index ix;
+	struct evt_clock_map map;
+	unsigned trace;			/* its number among them */
+	bool merged;			/* one of several, merged on real time */
+	int64_t offset_ns;		/* added to its real time */
+	int64_t mono_shift;		/* real time less the first trace's
+					 * CLOCK_MONOTONIC (merged) */
+	struct evt_trace_stats *stats;
+};
+
+/* All the streams read, merged. */
+struct merge {
 	struct cursor *cursors;
 	unsigned ncursors;
-	struct evt_trace_stats *stats;
+	bool by_realtime;
 };
 
 static void cursor_error(struct reader *r, struct cursor *c, size_t off,
@@ -290,21 +306,28 @@ static void advance(struct reader *r, struct cursor *c)
 			break;
 		}
 	}
-	if (c->have) {
+	if (c->have && r->merged) {
+		c->item.realtime_ns = evt_clock_map_realtime(&r->map, c->item.timestamp) +
+				      r->offset_ns;
+		c->item.monotonic_ns = c->item.realtime_ns - r->mono_shift;
+	} else if (c->have) {
 		c->item.monotonic_ns = evt_clock_to_monotonic_ns(&r->ix.clock,
 								 c->item.timestamp);
 		c->item.realtime_ns = evt_clock_to_realtime_ns(&r->ix.clock,
 							       c->item.timestamp);
 	}
+	c->item.trace = r->trace;
 }
 
-static int open_cursor(struct reader *r, const char *dir, const char *name)
+static int open_cursor(struct merge *m, struct reader *r, const char *dir,
+		       const char *name)
 {
-	struct cursor *c = &r->cursors[r->ncursors];
+	struct cursor *c = &m->cursors[m->ncursors];
 	char err[PATH_MAX + 100];
 	int fd;
 
 	memset(c, 0, sizeof(*c));
+	c->r = r;
 	snprintf(c->path, sizeof(c->path), "%s/%s", dir, name);
 	fd = evt_open_regular(c->path, &c->size, err, sizeof(err));
 	if (fd < 0) {
@@ -323,7 +346,7 @@ static int open_cursor(struct reader *r, const char *dir, const char *name)
 		}
 	}
 	close(fd);
-	r->ncursors++;
+	m->ncursors++;
 	r->stats->streams++;
 	advance(r, c);
 	return 0;
@@ -331,16 +354,23 @@ static int open_cursor(struct reader *r, const char *dir, const char *name)
 
 /*
  * The merge: a binary heap of the cursors that have an item, earliest
- * first, ties to the cursor that comes first by file name.
+ * first (on the trace clock, or for several traces on real time), ties to
+ * the cursor that comes first by trace and file name.
  */
-static bool earlier(const struct reader *r, unsigned a, unsigned b)
+static bool earlier(const struct merge *r, unsigned a, unsigned b)
 {
+	if (r->by_realtime) {
+		int64_t ra = r->cursors[a].item.realtime_ns;
+		int64_t rb = r->cursors[b].item.realtime_ns;
+
+		return ra < rb || (ra == rb && a < b);
+	}
 	uint64_t ta = r->cursors[a].item.timestamp, tb = r->cursors[b].item.timestamp;
 
 	return ta < tb || (ta == tb && a < b);
 }
 
-static void heap_down(const struct reader *r, unsigned *heap, unsigned n,
+static void heap_down(const struct merge *r, unsigned *heap, unsigned n,
 		      unsigned i)
 {
 	for (;;) {
@@ -359,7 +389,7 @@ static void heap_down(const struct reader *r, unsigned *heap, unsigned n,
 	}
 }
 
-static void heap_push(const struct reader *r, unsigned *heap, unsigned *n,
+static void heap_push(const struct merge *r, unsigned *heap, unsigned *n,
 		      unsigned cursor)
 {
 	unsigned i = (*n)++;
@@ -379,73 +409,122 @@ static int is_stream_file(const struct dirent *d)
 	return !strncmp(d->d_name, "stream_", 7);
 }
 
-int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
-		   struct evt_trace_stats *stats, char *err, size_t err_size)
+/* Opens trace dir as r: its index and clock map, and its stream files
+ * in names (*n of them).  0, or -1 with err set. */
+static int open_reader(struct reader *r, const char *dir, struct dirent ***names,
+		       int *n, char *err, size_t err_size)
 {
-	struct reader r = { .stats = stats };
+	char msg[300];
 	struct stat st;
-	struct dirent **names = NULL;
-	unsigned *heap = NULL, nheap = 0, k;
-	int n, i, ret = -1;
+	int i;
 
-	memset(stats, 0, sizeof(*stats));
+	*names = NULL;
+	*n = 0;
 	if (stat(dir, &st))
 		return snprintf(err, err_size, errno == ENOENT ? "%s: no such trace "
 				"directory" : "%s: %s", dir, strerror(errno)), -1;
 	if (!S_ISDIR(st.st_mode))
 		return snprintf(err, err_size, "%s: not a directory (a trace is "
 				"the directory record writes)", dir), -1;
-	if (evt_trace_index_read_dir(dir, &r.ix, err, err_size))
+	if (evt_trace_index_read_dir(dir, &r->ix, err, err_size))
 		return -1;
-	stats->complete = r.ix.complete;
-	for (i = 0; i < (int)r.ix.nstreams; i++)
-		if (!r.ix.streams[i].kernel && !stats->processes++)
-			stats->first_pid = r.ix.streams[i].pid;
-	n = scandir(dir, &names, is_stream_file, alphasort);
-	if (n < 0) {
-		snprintf(err, err_size, "%s: %s", dir, strerror(errno));
-		goto out;
+	if (evt_clock_map_init(&r->map, &r->ix, msg, sizeof(msg)))
+		return snprintf(err, err_size, "out of memory"), -1;
+	if (msg[0] && r->merged)
+		fprintf(stderr, "evtrace: %s: %s\n", dir, msg);
+	r->stats->complete &= r->ix.complete;
+	for (i = 0; i < (int)r->ix.nstreams; i++)
+		if (!r->ix.streams[i].kernel && !r->stats->processes++)
+			r->stats->first_pid = r->ix.streams[i].pid;
+	*n = scandir(dir, names, is_stream_file, alphasort);
+	if (*n < 0) {
+		*n = 0;
+		return snprintf(err, err_size, "%s: %s", dir, strerror(errno)), -1;
 	}
-	r.cursors = calloc(n ? n : 1, sizeof(*r.cursors));
-	if (!r.cursors) {
+	return 0;
+}
+
+int evt_trace_read_set(const char *const *dirs, unsigned ndirs,
+		       const int64_t *offsets_ns, evt_trace_item_cb cb, void *ctx,
+		       struct evt_trace_stats *stats, char *err, size_t err_size)
+{
+	struct merge m = { .by_realtime = ndirs > 1 };
+	struct reader *readers = calloc(ndirs ? ndirs : 1, sizeof(*readers));
+	struct dirent ***names = calloc(ndirs ? ndirs : 1, sizeof(*names));
+	int *nnames = calloc(ndirs ? ndirs : 1, sizeof(*nnames));
+	unsigned *heap = NULL, nheap = 0, k, d, total = 0;
+	int i, ret = -1;
+
+	memset(stats, 0, sizeof(*stats));
+	stats->complete = true;
+	if (!readers || !names || !nnames) {
 		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < n; i++)
-		open_cursor(&r, dir, names[i]->d_name);	/* says why not */
-	heap = malloc((r.ncursors ? r.ncursors : 1) * sizeof(*heap));
-	if (!heap) {
+	for (d = 0; d < ndirs; d++) {
+		struct reader *r = &readers[d];
+
+		r->trace = d;
+		r->merged = ndirs > 1 || (offsets_ns && offsets_ns[d]);
+		r->offset_ns = offsets_ns ? offsets_ns[d] : 0;
+		r->stats = stats;
+		if (open_reader(r, dirs[d], &names[d], &nnames[d], err, err_size))
+			goto out;
+		total += (unsigned)nnames[d];
+		/* One timeline on the first trace's CLOCK_MONOTONIC, through
+		 * real time. */
+		r->mono_shift = readers[0].ix.clock.ref_realtime_ns -
+				readers[0].ix.clock.ref_monotonic_ns;
+	}
+	m.cursors = calloc(total ? total : 1, sizeof(*m.cursors));
+	heap = malloc((total ? total : 1) * sizeof(*heap));
+	if (!m.cursors || !heap) {
 		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
-	for (k = 0; k < r.ncursors; k++)
-		if (r.cursors[k].have)
-			heap_push(&r, heap, &nheap, k);
+	for (d = 0; d < ndirs; d++)
+		for (i = 0; i < nnames[d]; i++)
+			open_cursor(&m, &readers[d], dirs[d], names[d][i]->d_name);
+	for (k = 0; k < m.ncursors; k++)
+		if (m.cursors[k].have)
+			heap_push(&m, heap, &nheap, k);
 	while (nheap) {
-		struct cursor *best = &r.cursors[heap[0]];
+		struct cursor *best = &m.cursors[heap[0]];
 
 		if (cb(&best->item, ctx))
 			break;
-		advance(&r, best);
+		advance(best->r, best);
 		if (best->have)
-			heap_down(&r, heap, nheap, 0);
+			heap_down(&m, heap, nheap, 0);
 		else {
 			heap[0] = heap[--nheap];
-			heap_down(&r, heap, nheap, 0);
+			heap_down(&m, heap, nheap, 0);
 		}
 	}
 	ret = 0;
 out:
-	for (i = 0; i < (int)r.ncursors; i++)
-		if (r.cursors[i].size) {
-			evt_shm_guard_remove((void *)r.cursors[i].data);
-			munmap((void *)r.cursors[i].data, r.cursors[i].size);
+	for (k = 0; k < m.ncursors; k++)
+		if (m.cursors[k].size) {
+			evt_shm_guard_remove((void *)m.cursors[k].data);
+			munmap((void *)m.cursors[k].data, m.cursors[k].size);
 		}
 	free(heap);
-	free(r.cursors);
-	for (i = 0; i < n; i++)
-		free(names[i]);
+	free(m.cursors);
+	for (d = 0; readers && names && nnames && d < ndirs; d++) {
+		for (i = 0; i < nnames[d]; i++)
+			free(names[d][i]);
+		free(names[d]);
+		evt_trace_index_free(&readers[d].ix);
+		evt_clock_map_free(&readers[d].map);
+	}
+	free(readers);
 	free(names);
-	evt_trace_index_free(&r.ix);
+	free(nnames);
 	return ret;
+}
+
+int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
+		   struct evt_trace_stats *stats, char *err, size_t err_size)
+{
+	return evt_trace_read_set(&dir, 1, NULL, cb, ctx, stats, err, err_size);
 }

@@ -48,6 +48,7 @@ struct evt_trace_item {
 	size_t payload_size;
 	const char *text;			/* EVENT: the rendered message */
 	size_t text_len;			/* EVENT: may hold a NUL (%c of 0) */
+	unsigned trace;				/* of evt_trace_read_set's */
 	uint64_t lost;				/* LOST */
 	const struct evt_loss_site *sites;	/* LOST: by site and cause, */
 	unsigned nsites;			/* summing to lost at most */
@@ -73,5 +74,17 @@ typedef int (*evt_trace_item_cb)(const struct evt_trace_item *item, void *ctx);
  */
 int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
 		   struct evt_trace_stats *stats, char *err, size_t err_size);
+/*
+ * Several traces (of several machines) read as one, merged on real time:
+ * trace i's clock values mapped through its snapshots (clock_map.h), plus
+ * offsets_ns[i] (NULL: none).  Items say their trace; their monotonic_ns
+ * is on the first trace's CLOCK_MONOTONIC, through real time, so that
+ * one timeline serves every reader.  One trace without an offset reads
+ * as evt_trace_read.
+ * Stats are of them all; complete when every one is.
+ */
+int evt_trace_read_set(const char *const *dirs, unsigned ndirs,
+		       const int64_t *offsets_ns, evt_trace_item_cb cb, void *ctx,
+		       struct evt_trace_stats *stats, char *err, size_t err_size);
 
 #endif

@@ -93,6 +93,9 @@ mknod -m 666 "$T/full" c 1 7 || fail "cannot make a full device"
 expect_status 1 "$EVTRACE" convert --to chrome-json -o "$T/full" "$T/thr"
 expect_grep "evtrace: convert: $T/full: No space left on device" "$T/err" "a full disk"
 [ -c "$T/full" ] || fail "a failed convert removed the device it wrote to"
-expect_status 2 "$EVTRACE" convert --to chrome-json "$T/thr" "$T/fork"
-expect_grep "one trace directory expected" "$T/err" "two directories"
+# Two traces: one timeline, every event of both.
+expect_status 0 "$EVTRACE" convert --to chrome-json -o "$T/two.json" "$T/thr" "$T/fork"
+expect_eq "$(python3 -c "import json,sys; print(sum(1 for e in json.load(open(sys.argv[1]))['traceEvents'] if e.get('ph') == 'i'))" "$T/two.json")" \
+	"$(( $("$EVTRACE" report "$T/thr" | sed -n 's/^# \([0-9]*\) events.*/\1/p') + $("$EVTRACE" report "$T/fork" | sed -n 's/^# \([0-9]*\) events.*/\1/p') ))" \
+	"two traces converted into one"
 echo "ok: chrome-json of $read_n events and $lost_n lost checked against the report"

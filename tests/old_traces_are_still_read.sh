@@ -24,5 +24,5 @@ expect_eq "$("$EVTRACE" query --no-cache --csv "$old" 'SELECT count(*), count(fu
 	"$(sed -n 's/^# \([0-9]*\) events.*/\1/p' "$T/report"),0" "query of the old trace: every event, no function known"
 # And what is written now is compact: 16 bytes a record for this site.
 "$EVTRACE" record -q -o "$T/new" -- "$TRACEE" threads 2 3 >/dev/null 2>&1
-expect_eq "$(head -1 "$T/new/evtrace/index")" "evtrace-index 3" "a new trace's index version"
+expect_eq "$(head -1 "$T/new/evtrace/index")" "evtrace-index 4" "a new trace's index version"
 bt_agrees "$T/new"

@@ -176,6 +176,11 @@ expect_status 1 "$EVTRACE" report -p x "$T/thr"
 expect_grep "'x': not a process id" "$T/err" "bad --pid"
 expect_status 2 "$EVTRACE" report --bogus
 expect_grep "^evtrace: report: unrecognized option '--bogus'" "$T/err" "getopt's message has the prefix"
-expect_status 2 "$EVTRACE" report "$T/thr" "$T/fork"
-expect_grep "one trace directory expected" "$T/err" "two directories"
+# Two traces: merged on real time, every event of both, in time order.
+expect_status 0 "$EVTRACE" report "$T/thr" "$T/fork"
+expect_eq "$(sed -n 's/^# \([0-9]*\) events.*/\1/p' "$T/out")" \
+	"$(( $("$EVTRACE" report "$T/thr" | sed -n 's/^# \([0-9]*\) events.*/\1/p') + $("$EVTRACE" report "$T/fork" | sed -n 's/^# \([0-9]*\) events.*/\1/p') ))" \
+	"two traces reported as one"
+grep -v '^#' "$T/out" | awk '{ print $3 }' | sort -c ||
+	fail "two traces' events not in time order"
 echo "ok: report -e, --pid, --tid, --since/--until, --clock, --stats, --json"

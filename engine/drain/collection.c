@@ -256,6 +256,8 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 		snprintf(err, err_size, "cannot calibrate the trace clock");
 		goto out_free;
 	}
+	if (evt__coll_clock_start(c, err, err_size))
+		goto out_free;
 	/* Kernel events named wrong fail before a trace directory exists. */
 	if (opts->mode != EVT_MODE_COUNT &&
 	    (evt_kernel_record_create(opts->patterns, opts->npatterns, &c->ix.clock,
@@ -278,7 +280,7 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 		goto out_free;
 	if (c->relay && c->kernel)
 		evt_kernel_record_relay(c->kernel, c->relay);
-	c->relay_streams = c->relay_events = UINT32_MAX;
+	c->relay_sent.streams = UINT32_MAX;
 	c->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (c->inotify_fd >= 0 &&
 	    inotify_add_watch(c->inotify_fd, c->rd.path, IN_CREATE | IN_MOVED_TO) < 0) {
@@ -349,6 +351,8 @@ int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size)
 			evt_requests_serve(&c->rd, c->slot, answer, c);
 		c->last_discover_ms = now;
 	}
+	if (c->o.mode != EVT_MODE_COUNT)
+		evt__coll_clock_tick(c);
 	return evt__coll_drain(c, false, err, err_size);
 }
 static void wait_inotify(struct evt_collection *c, int timeout_ms)
@@ -506,9 +510,9 @@ int evt_collection_finish(struct evt_collection *c,
 	}
 	if (!c->o.snapshot)
 		nanosleep(&settle, NULL);	/* let writes in flight finish */
-	/* The frequency measured over the whole recording, not 20 ms; and
-	 * the trace says it was not cut short. */
-	evt_clock_refine(&c->ix.clock);
+	/* The frequency measured over the whole recording, a last snapshot;
+	 * and the trace says it was not cut short. */
+	evt__coll_clock_end(c);
 	c->ix.complete = true;
 	c->index_dirty = true;
 	ret = evt__coll_drain(c, true, err, err_size);

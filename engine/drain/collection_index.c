@@ -14,7 +14,7 @@ int evt__coll_flush_index(struct evt_collection *c, char *err, size_t err_size)
 		return -1;
 	if (c->relay)
 		evt_relay_out_metadata(c->relay, &c->ix, c->o.relay->hostname,
-				       &c->relay_streams, &c->relay_events);
+				       &c->relay_sent);
 	c->index_dirty = false;
 	return 0;
 }

@@ -164,7 +164,9 @@ struct evt_collection {
 	uint64_t packets_at_wake;
 	/* Streamed to a relay (relay.h), besides or instead of c->out. */
 	struct evt_relay *relay;
-	uint32_t relay_streams, relay_events;	/* of ix, in its metadata */
+	struct evt_index_marks relay_sent;	/* of ix, in its metadata */
+	int64_t snapshot_ms;	/* the last clock snapshot taken */
+	int64_t clock_offset_ns;	/* $EVTRACE_CLOCK_OFFSET (tests) */
 	int64_t relay_horizon_ms;
 	struct class_layouts {	/* ix.events index by local id, per class */
 		uint32_t *ix;
@@ -219,6 +221,11 @@ int evt__coll_drain(struct evt_collection *c, bool final, char *err,
 /* collection_stepoff.c: off a writer's CPU */
 void evt__coll_step_off_writer(struct evt_collection *c, int pid, int tid);
 void evt__coll_step_back(struct evt_collection *c, bool now);
+
+/* collection_clock.c: the host and clock snapshots of the index */
+int evt__coll_clock_start(struct evt_collection *c, char *err, size_t err_size);
+void evt__coll_clock_tick(struct evt_collection *c);
+void evt__coll_clock_end(struct evt_collection *c);
 
 /* collection_loss.c: the sites a packet after a loss names */
 void evt__coll_tally_lost(struct evt_collection *c, const struct tracked *t,

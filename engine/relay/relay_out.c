@@ -69,24 +69,25 @@ void evt_relay_out_end(struct evt_relay *r, struct evt_relay_out *o)
 }
 
 void evt_relay_out_metadata(struct evt_relay *r, const struct evt_trace_index *ix,
-			    const char *hostname, uint32_t *streams,
-			    uint32_t *events)
+			    const char *hostname, struct evt_index_marks *sent)
 {
-	bool first = *streams == UINT32_MAX;
+	bool first = sent->streams == UINT32_MAX;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	if (!first && *streams == ix->nstreams && *events == ix->nevents)
+	if (!first && sent->streams == ix->nstreams && sent->events == ix->nevents &&
+	    sent->snapshots == ix->nsnapshots)
 		return;
 	if (!(f = open_memstream(&text, &len)))
 		return;
 	evt_ctf_metadata_write_part(f, ix, first ? hostname : NULL,
-				    first ? 0 : *streams, first ? 0 : *events);
+				    first ? NULL : sent);
 	if (fclose(f) == 0) {
 		evt_relay_metadata(r, text, len);
-		*streams = ix->nstreams;
-		*events = ix->nevents;
+		sent->streams = ix->nstreams;
+		sent->events = ix->nevents;
+		sent->snapshots = ix->nsnapshots;
 	}
 	free(text);
 }

@@ -42,11 +42,10 @@ void evt_relay_out_packet(struct evt_relay *r, struct evt_relay_out *o,
 /* The stream is done with: events refused since its last packet go in a
  * header-only one; the next packet starts another stream. */
 void evt_relay_out_end(struct evt_relay *r, struct evt_relay_out *o);
-/* Appends the metadata of what ix has that *streams and *events did not
- * count yet (all of it, with the trace's declarations, the first time:
- * *streams == *events == UINT32_MAX), and counts it. */
+/* Appends the metadata of what ix has that *sent did not count yet (all
+ * of it, with the trace's declarations, the first time: sent->streams ==
+ * UINT32_MAX), and counts it. */
 void evt_relay_out_metadata(struct evt_relay *r, const struct evt_trace_index *ix,
-			    const char *hostname, uint32_t *streams,
-			    uint32_t *events);
+			    const char *hostname, struct evt_index_marks *sent);
 
 #endif

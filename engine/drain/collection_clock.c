@@ -1,0 +1,68 @@
+/*
+ * collection_clock.c - what a trace says of its clocks and machine, for
+ * readers that merge the traces of several machines on real time: the
+ * host name and boot id, and snapshots of the trace clock beside
+ * CLOCK_MONOTONIC and CLOCK_REALTIME at the start, every 10 s and at the
+ * end (trace_index.h).  $EVTRACE_CLOCK_OFFSET (nanoseconds, signed) moves
+ * every CLOCK_REALTIME reading, as a machine whose clock is off would:
+ * for tests of that merge.
+ */
+#include "collection_local.h"
+
+#define SNAPSHOT_MS 10000
+
+static void snapshot(struct evt_collection *c)
+{
+	struct evt_clock_snapshot s;
+
+	evt_clock_sample(c->clock_kind, &s.value, &s.monotonic_ns, &s.realtime_ns);
+	s.realtime_ns += c->clock_offset_ns;
+	if (evt_trace_index_add_snapshot(&c->ix, &s) == 0)
+		c->index_dirty = true;
+	c->snapshot_ms = now_ms();
+}
+
+static void read_boot_id(char *out, size_t size)
+{
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, out, size - 1);
+
+	if (fd >= 0)
+		close(fd);
+	out[n > 0 ? n : 0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
+int evt__coll_clock_start(struct evt_collection *c, char *err, size_t err_size)
+{
+	const char *off = secure_getenv("EVTRACE_CLOCK_OFFSET");
+	char *end;
+
+	if (off && *off) {
+		errno = 0;
+		c->clock_offset_ns = strtoll(off, &end, 10);
+		if (errno || *end)
+			return snprintf(err, err_size, "EVTRACE_CLOCK_OFFSET '%s': not "
+					"a number of nanoseconds", off), -1;
+	}
+	c->ix.clock.ref_realtime_ns += c->clock_offset_ns;
+	if (gethostname(c->ix.host, sizeof(c->ix.host) - 1) || !c->ix.host[0])
+		snprintf(c->ix.host, sizeof(c->ix.host), "unknown");
+	read_boot_id(c->ix.boot_id, sizeof(c->ix.boot_id));
+	snapshot(c);
+	return 0;
+}
+
+void evt__coll_clock_tick(struct evt_collection *c)
+{
+	if (now_ms() - c->snapshot_ms >= SNAPSHOT_MS)
+		snapshot(c);
+}
+
+void evt__coll_clock_end(struct evt_collection *c)
+{
+	/* The frequency measured over the whole recording, not 20 ms. */
+	evt_clock_refine(&c->ix.clock);
+	c->ix.clock.ref_realtime_ns += c->clock_offset_ns;
+	snapshot(c);
+}
