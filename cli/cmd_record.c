@@ -198,7 +198,7 @@ struct record_args {
 	bool output_given, quiet, show_stats, fail_on_loss;
 	char **cmdv;		/* the command to run, or NULL */
 	struct record_triggers_opts trig;	/* --trigger and its options */
-	bool after_given, max_given;
+	bool after_given, before_given, max_given;
 };
 
 /* The options; -1 to go on, else the exit status. */
@@ -325,9 +325,13 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 			a->after_given = true;
 			break;
 		case 'b':
-			return cli_error("record", "--before: not yet supported (a "
-					 "window holds all the flight recorder's "
-					 "buffers hold)");
+			if (parse_ns("--before", optarg, &a->trig.before_ns))
+				return 1;
+			if (a->trig.before_ns <= 0)
+				return cli_error("record", "--before %s: more than 0",
+						 optarg);
+			a->before_given = true;
+			break;
 		case 'W':
 			if (parse_u32("--max-windows", optarg, &a->trig.max_windows))
 				return 1;
@@ -371,9 +375,10 @@ static int check_args(struct record_args *a)
 	else if (a->trig.ntriggers && a->o.mode != EVT_MODE_OVERWRITE)
 		bad = "--trigger writes windows of a flight recorder: give "
 		      "--overwrite";
-	else if ((a->after_given || a->max_given) && !a->trig.ntriggers)
-		bad = "--after and --max-windows are about the windows --trigger "
-		      "writes: give --trigger too";
+	else if ((a->after_given || a->before_given || a->max_given) &&
+		 !a->trig.ntriggers)
+		bad = "--after, --before and --max-windows are about the windows "
+		      "--trigger writes: give --trigger too";
 	else if (a->trig.ntriggers && a->npids > 1)
 		bad = "--trigger watches one -p process (and its children), or a "
 		      "command, or -a";
@@ -459,6 +464,12 @@ static void print_losses(struct evt_collection *c, uint64_t lost)
 		return;
 	evt_loss_text(text, sizeof(text), lost, l.parts, l.n);
 	fprintf(stderr, "evtrace: record: %s\n", text);
+}
+
+/* For --trigger lost. */
+static uint64_t lost_now(void *c)
+{
+	return evt_collection_lost_now(c);
 }
 
 /* The summary of a finished recording (ran: a command of ours). */
@@ -600,6 +611,8 @@ static int record_here(struct record_args *a)
 	a->trig.rundir = rundir;
 	a->trig.outdir = o->output;
 	a->trig.slot = evt_collection_slot(c);
+	a->trig.lost_now = lost_now;
+	a->trig.lost_ctx = c;
 	if (!a->trig.max_windows)
 		a->trig.max_windows = 5;
 	/* The triggers' stream: of the command's processes (which take up

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "collection.h"
+#include "record_trigger.h"
 #include "layout.h"
 #include "rundir.h"
 
@@ -20,6 +22,7 @@ int cmd_snapshot(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "collection", required_argument, NULL, 'c' },
+		{ "before", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -50,6 +53,20 @@ int cmd_snapshot(int argc, char **argv)
 				return 1;
 			o.adopt_slot = (uint32_t)slot;
 			break;
+		case 'b': {
+			struct timespec now;
+			int64_t before;
+
+			if (trigger_duration(optarg, &before) || before <= 0)
+				return cli_error("snapshot", "--before '%s': not a "
+						 "duration (N followed by ns, us, ms "
+						 "or s)", optarg);
+			/* From now, not from when the recording is found. */
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			o.snapshot_since_ns = (int64_t)now.tv_sec * 1000000000 +
+					      now.tv_nsec - before;
+			break;
+		}
 		case 'h':
 			return cli_help("snapshot");
 		default:

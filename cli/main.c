@@ -24,7 +24,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--trigger EXPR]... [--after DURATION] [--max-windows N] | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--trigger EXPR]... [--before DURATION] [--after DURATION] [--max-windows N] | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -57,7 +57,10 @@ static const struct command commands[] = {
 	  "                         PATTERN if FIELD OP VALUE (== != < <= > >=;\n"
 	  "                         strings with == and != only), or\n"
 	  "                         span NAME > DURATION (ns us ms s; also one\n"
-	  "                         still open past it)\n"
+	  "                         still open past it), or lost (events were)\n"
+	  "      --before DURATION  each window from that long before its firing\n"
+	  "                         (default: all the buffers hold; a span\n"
+	  "                         trigger's span whole)\n"
 	  "      --after DURATION   take each window that long after its firing\n"
 	  "                         (default 0)\n"
 	  "      --max-windows N    write at most N windows (default 5); later\n"
@@ -170,7 +173,7 @@ static const struct command commands[] = {
 	  "into a temporary database each time.  Exits 2 when SQLite refuses the\n"
 	  "SQL (its message and the tables are said), 1 with --fail-if-rows and\n"
 	  "rows, or when part of a trace could not be read (said on stderr).\n" },
-	{ "snapshot", cmd_snapshot, "snapshot [-o DIR] [-p PID | --collection N]",
+	{ "snapshot", cmd_snapshot, "snapshot [-o DIR] [-p PID | --collection N] [--before DURATION]",
 	  "Write what a running --overwrite recording (a flight recorder) holds\n"
 	  "in its buffers now into the trace directory DIR (default: snapshot),\n"
 	  "the newest events of every thread; the recording goes on untouched\n"
@@ -180,7 +183,9 @@ static const struct command commands[] = {
 	  "  -p, --pid PID          the recording that covers this process\n"
 	  "  -c, --collection N     the recording in collection slot N (evtrace\n"
 	  "                         ls names them); without -p or -c, the only\n"
-	  "                         running --overwrite recording\n" },
+	  "                         running --overwrite recording\n"
+	  "      --before DURATION  only the last DURATION of it (5s, 200ms: each\n"
+	  "                         buffer's packets that end within it)\n" },
 	{ "recover", cmd_recover, "recover [-o DIR] [--slot N] (PID | CONTROL-FILE)",
 	  "Read into the trace directory DIR (default: trace) what a recording\n"
 	  "left in the buffers of process PID when its recorder was killed or\n"

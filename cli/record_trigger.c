@@ -29,7 +29,7 @@
 #include "record_trigger.h"
 #include "span_kind.h"
 
-enum kind { T_EVENT, T_FIELD, T_SPAN };
+enum kind { T_EVENT, T_FIELD, T_SPAN, T_LOST };
 enum op { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
 
 struct open_span {
@@ -60,11 +60,13 @@ struct firing {
 	uint32_t pid, tid;
 	int64_t span_begin_ns;	/* a span still open past its threshold: its
 				 * window waits for its end (due_ns INT64_MAX) */
+	int64_t from_ns;	/* --before: the window starts here; 0: all */
 	char path[256];
 };
 
 struct record_triggers {
 	struct record_triggers_opts o;
+	uint64_t lost_seen;	/* of the flight recorder, at the last look */
 	struct evt_live_stream *s;
 	struct firing *due;
 	size_t ndue, capdue;
@@ -219,8 +221,13 @@ struct trigger *trigger_parse(const char *expr, char *err, size_t err_size)
 		return fail(t, err, err_size, expr, 0, "an empty trigger");
 	if (!strcmp(w[0], "span"))
 		return parse_span(t, expr, w, at, n, err, err_size);
-	if (!strcmp(w[0], "lost"))
-		return fail(t, err, err_size, expr, 0, "'lost' is not yet supported");
+	if (!strcmp(w[0], "lost")) {
+		if (n > 1)
+			return fail(t, err, err_size, expr, at[1], "unexpected after "
+				    "'lost' (it fires on any event lost)");
+		t->kind = T_LOST;
+		return t;
+	}
 	if (evt_pattern_check(w[0], why, sizeof(why)))
 		return fail(t, err, err_size, expr, 0, why);
 	if (evt_is_kernel_path(w[0]))
@@ -258,8 +265,16 @@ static struct firing *fire(struct record_triggers *rt, unsigned k, int64_t at_ns
 	f->pid = pid;
 	f->tid = tid;
 	f->span_begin_ns = 0;
+	f->from_ns = rt->o.before_ns ? at_ns - rt->o.before_ns : 0;
 	snprintf(f->path, sizeof(f->path), "%s", path);
 	return f;
+}
+
+/* A span's window holds its begin, whatever --before says. */
+static void hold_from(struct firing *f, int64_t begin_ns)
+{
+	if (f && f->from_ns && begin_ns < f->from_ns)
+		f->from_ns = begin_ns;
 }
 
 static bool compare(const struct trigger *t, const struct evt_field *fl)
@@ -365,7 +380,8 @@ static void on_span(struct record_triggers *rt, unsigned k,
 			if (t->open[i].fired)
 				span_ended(rt, k, &t->open[i]);
 			else if (e->monotonic_ns - t->open[i].begin_ns > t->threshold_ns)
-				fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path);
+				hold_from(fire(rt, k, e->monotonic_ns, e->pid, e->tid,
+					       e->path), t->open[i].begin_ns);
 			t->open[i] = t->open[--t->nopen];
 			return;
 		}
@@ -381,7 +397,7 @@ static void on_event(const struct evt_live_event *e, void *ctx)
 	for (k = 0; k < rt->o.ntriggers; k++) {
 		struct trigger *t = rt->o.triggers[k];
 
-		if (!evt_pattern_match(t->pattern, e->path))
+		if (t->kind == T_LOST || !evt_pattern_match(t->pattern, e->path))
 			continue;
 		if (t->kind == T_EVENT)
 			fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path);
@@ -410,7 +426,8 @@ struct record_triggers *record_triggers_start(const struct record_triggers_opts 
 		return NULL;
 	}
 	for (k = 0; k < o->ntriggers; k++)
-		if (evt_live_stream_select(rt->s, true, o->triggers[k]->pattern, 0,
+		if (o->triggers[k]->kind != T_LOST &&
+		    evt_live_stream_select(rt->s, true, o->triggers[k]->pattern, 0,
 					   err, err_size) < 0) {
 			evt_live_stream_destroy(rt->s);
 			free(rt);
@@ -424,12 +441,14 @@ const char *record_triggers_rules_name(const struct record_triggers *rt)
 	return evt_live_stream_rules_name(rt->s);
 }
 
+#define BEFORE_SLACK_NS 10000000LL
+
 /* The window of firing f: a snapshot of the flight recorder, by a child
  * evtrace, into the next DIR/window-<n> that does not exist. */
 static void write_window(struct record_triggers *rt, const struct firing *f)
 {
 	const struct trigger *t = rt->o.triggers[f->trigger];
-	char dir[PATH_MAX], slot[16], file[PATH_MAX + 32];
+	char dir[PATH_MAX], slot[16], file[PATH_MAX + 32], before[32];
 	struct stat st;
 	int status;
 	pid_t child;
@@ -443,11 +462,19 @@ static void write_window(struct record_triggers *rt, const struct firing *f)
 		snprintf(dir, sizeof(dir), "%s/window-%u", rt->o.outdir, rt->next_window++);
 	while (!lstat(dir, &st));
 	snprintf(slot, sizeof(slot), "%u", rt->o.slot);
+	/* From the firing's start on; the child starts a little after now,
+	 * so it is told a little more (and keeps whole packets). */
+	snprintf(before, sizeof(before), "%lldns",
+		 (long long)(now_ns() - f->from_ns + BEFORE_SLACK_NS));
 	fflush(stderr);
 	child = fork();
 	if (child == 0) {
-		execl("/proc/self/exe", "evtrace", "snapshot", "--collection", slot,
-		      "-o", dir, (char *)NULL);
+		if (f->from_ns)
+			execl("/proc/self/exe", "evtrace", "snapshot", "--collection",
+			      slot, "-o", dir, "--before", before, (char *)NULL);
+		else
+			execl("/proc/self/exe", "evtrace", "snapshot", "--collection",
+			      slot, "-o", dir, (char *)NULL);
 		_exit(127);
 	}
 	if (child < 0 || waitpid(child, &status, 0) != child ||
@@ -465,8 +492,12 @@ static void write_window(struct record_triggers *rt, const struct firing *f)
 			(long long)f->at_ns);
 		fclose(out);
 	}
-	fprintf(stderr, "evtrace: record: --trigger '%s' fired on %s (pid %u, "
-		"tid %u): window %s\n", t->text, f->path, f->pid, f->tid, dir);
+	if (f->pid)
+		fprintf(stderr, "evtrace: record: --trigger '%s' fired on %s (pid %u, "
+			"tid %u): window %s\n", t->text, f->path, f->pid, f->tid, dir);
+	else	/* lost: the recorder's own finding */
+		fprintf(stderr, "evtrace: record: --trigger '%s' fired (%s): window "
+			"%s\n", t->text, f->path, dir);
 }
 
 static void write_due(struct record_triggers *rt, bool all)
@@ -505,14 +536,39 @@ static void open_spans(struct record_triggers *rt)
 					f->span_begin_ns = t->open[i].begin_ns;
 					f->due_ns = INT64_MAX;
 				}
+				hold_from(f, t->open[i].begin_ns);
 			}
 	}
+}
+
+/* The flight recorder lost events since the last look: 'lost' fires. */
+static void losses(struct record_triggers *rt)
+{
+	uint64_t n;
+	unsigned k;
+
+	if (!rt->o.lost_now)
+		return;
+	n = rt->o.lost_now(rt->o.lost_ctx);
+	if (n <= rt->lost_seen)
+		return;
+	for (k = 0; k < rt->o.ntriggers; k++)
+		if (rt->o.triggers[k]->kind == T_LOST) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "lost %llu event%s",
+				 (unsigned long long)(n - rt->lost_seen),
+				 n - rt->lost_seen == 1 ? "" : "s");
+			fire(rt, k, now_ns(), 0, 0, what);
+		}
+	rt->lost_seen = n;
 }
 
 void record_triggers_poll(struct record_triggers *rt)
 {
 	evt_live_stream_poll(rt->s, on_event, rt);
 	open_spans(rt);
+	losses(rt);
 	write_due(rt, false);
 }
 
@@ -524,6 +580,7 @@ void record_triggers_finish(struct record_triggers *rt)
 		return;
 	evt_live_stream_poll(rt->s, on_event, rt);
 	open_spans(rt);
+	losses(rt);
 	write_due(rt, true);
 	for (k = 0; k < rt->o.ntriggers; k++)
 		fired += rt->o.triggers[k]->fired;

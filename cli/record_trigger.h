@@ -35,7 +35,12 @@ struct record_triggers_opts {
 	uint32_t slot;			/* the flight recorder's collection */
 	int64_t after_ns;		/* how long after a firing the window is
 					 * taken */
+	int64_t before_ns;		/* how long before it the window starts
+					 * (0: all the rings hold) */
 	unsigned max_windows;
+	/* What the flight recorder lost so far, for 'lost' (NULL: none). */
+	uint64_t (*lost_now)(void *ctx);
+	void *lost_ctx;
 };
 
 /* Starts watching pid (and the children it forks; 0: every process;

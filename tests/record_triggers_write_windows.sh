@@ -92,11 +92,36 @@ first=$(grep -n ": loop t=0 i=\(2[0-9][0-9][0-9]\|[3-9][0-9][0-9][0-9]\|[0-9]\{5
 expect_grep "1 window written" "$T/loop.err" "--max-windows 1"
 expect_grep '^monotonic_ns: [0-9]*$' "$T/loop/window-2/evtrace/trigger" "the firing's time"
 
+# --before: the slow span's window still holds it whole (its begin is
+# 300 ms before the firing, far more than --before asks).
+"$EVTRACE" record --overwrite --trigger 'span request > 150ms' --before 10ms -o "$T/before" \
+	-- "$SPANS" service >/dev/null 2>"$T/err" || { cat "$T/err" >&2; fail "record --before"; }
+expect_eq "$("$EVTRACE" query --no-cache --csv "$T/before/window-1" "SELECT state FROM slice WHERE dur > 150000000" | tail -n +2 | tr -d '\r')" \
+	complete "--before: the slow span whole in its window"
+
+# 'lost': a flight recorder loses what a rate limit holds back; the
+# recorder sees its writers' counts grow and takes a window.
+alpha=$(tracee_event "alpha")
+"$EVTRACE" record --overwrite --trigger lost --max-windows 1 -o "$T/lost" \
+	-- "$TRACEE" two-sites 30000 wait >"$T/lost.out" 2>"$T/lost.err" &
+rec=$!
+wait_for "the program to be ready" "grep -q '^ready' '$T/lost.out'"
+prog=$(sed -n 's/^ready //p' "$T/lost.out")
+"$EVTRACE" enable --rate 100 -p "$prog" "$alpha"
+kill -USR1 "$prog"
+wait $rec || fail "record --trigger lost: $(cat "$T/lost.err")"
+expect_grep "^evtrace: record: --trigger 'lost' fired (lost [0-9]* events\{0,1\}): window $T/lost/window-1$" \
+	"$T/lost.err" "'lost' fired"
+expect_grep '^trigger: lost$' "$T/lost/window-1/evtrace/trigger" "the window names the trigger"
+"$EVTRACE" report "$T/lost/window-1" >"$T/lost.report" || fail "report of the 'lost' window"
+expect_grep ": lost [0-9]* events: [0-9]* of $alpha (rate limit)" "$T/lost.report" \
+	"the window holds the loss, named"
+
 # Bad expressions, before anything runs.
 for bad in "span request >|15|expected a duration" "span request > 5 ms|16|expected a duration" "span|5|a span's name is missing" \
 	   "svc/failure if code < \"x\"|21|a string compares with == and != only" \
 	   "svc/failure when code == 1|13|expected 'if FIELD OP VALUE'" "a//b|1|empty path component" \
-	   "svc/failure if code ~ 1|21|expected an operator" "lost|1|'lost' is not yet supported" \
+	   "svc/failure if code ~ 1|21|expected an operator" "lost 5|6|unexpected after 'lost'" \
 	   "kernel/sched/sched_switch|1|triggers on kernel events are not yet supported"; do
 	expr=${bad%%|*}; rest=${bad#*|}; pos=${rest%%|*}; why=${rest#*|}
 	expect_status 1 "$EVTRACE" record --overwrite --trigger "$expr" -o "$T/never" -- "$SPANS" service
@@ -107,8 +132,10 @@ expect_status 2 "$EVTRACE" record --trigger 'svc/failure' -o "$T/never" -- true
 expect_grep "give --overwrite" "$T/err" "--trigger without --overwrite"
 expect_status 2 "$EVTRACE" record --overwrite --after 1s -o "$T/never" -- true
 expect_grep "give --trigger too" "$T/err" "--after without --trigger"
-expect_status 1 "$EVTRACE" record --overwrite --trigger 'svc/failure' --before 1s -o "$T/never" -- true
-expect_grep "before: not yet supported" "$T/err" "--before"
+expect_status 2 "$EVTRACE" record --overwrite --before 1s -o "$T/never" -- true
+expect_grep "give --trigger too" "$T/err" "--before without --trigger"
+expect_status 1 "$EVTRACE" record --overwrite --trigger 'svc/failure' --before 0s -o "$T/never" -- true
+expect_grep "before 0s: more than 0" "$T/err" "--before 0"
 expect_status 1 "$EVTRACE" record --overwrite --trigger 'svc/failure' --after 2h -o "$T/never" -- true
 expect_grep "after 2h: a duration up to an hour" "$T/err" "--after past an hour"
 expect_status 1 "$EVTRACE" record --overwrite --trigger 'svc/failure' --max-windows 0 -o "$T/never" -- true

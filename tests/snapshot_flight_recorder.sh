@@ -90,3 +90,33 @@ expect_grep "evtrace: snapshot: --collection '9': not a collection slot (1 to 7,
 expect_status 2 "$EVTRACE" snapshot extra
 expect_grep "evtrace: snapshot: 'extra': unexpected" "$T/err" "stray argument"
 echo "ok: snapshots $(tr '\n' ';' <"$T/runs1") then $(tr '\n' ';' <"$T/runs2"), the recording $(tr '\n' ';' <"$T/runsf")"
+
+# --before: only the last DURATION of the rings, whole packets.  A paced
+# writer (100 events a ms) fills 64 packets of 16 KiB, 10 ms each; once a
+# whole snapshot spans more than 400 ms, one --before 100ms spans less
+# than 250 (100 asked, a packet, and what a loaded machine adds).
+"$EVTRACE" record --overwrite --packet-size 16384 --packets 64 -o "$T/paced" \
+	-- "$TRACEE" paced 2000000 100 -1 >"$T/paced.out" 2>"$T/paced.err" &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+wait_for 'the paced program to say ready' 'grep -q ready "$T/paced.out" 2>/dev/null'
+pid=$(sed -n 's/^ready //p' "$T/paced.out")
+BG_PIDS="$BG_PIDS $pid"
+kill -USR1 "$pid"
+span() {	# TRACE: ms between its first and last event
+	"$EVTRACE" query --no-cache --csv "$1" \
+		"SELECT (max(ts) - min(ts)) / 1000000 AS ms FROM event" | tr -d '\r' | sed -n 2p
+}
+whole_spans() {
+	rm -rf "$T/whole"
+	"$EVTRACE" snapshot -o "$T/whole" -p "$pid" 2>/dev/null && [ "$(span "$T/whole")" -gt 400 ]
+}
+wait_for "a snapshot spanning 400 ms" whole_spans
+"$EVTRACE" snapshot --before 100ms -o "$T/last" -p "$pid" 2>"$T/err" || fail "snapshot --before: $(cat "$T/err")"
+ms=$(span "$T/last")
+[ -n "$ms" ] && [ "$ms" -ge 50 ] && [ "$ms" -lt 250 ] ||
+	fail "snapshot --before 100ms spans $ms ms (the whole one $(span "$T/whole"))"
+expect_status 1 "$EVTRACE" snapshot --before 10 -p "$pid"
+expect_grep "before '10': not a duration" "$T/err" "a duration without a unit"
+kill "$pid"
+wait $rec || true

@@ -64,6 +64,9 @@ struct evt_collection_opts {
 	 * them; the recording goes on.  Finish at once.
 	 */
 	bool snapshot;
+	/* Snapshot: only packets that end after this CLOCK_MONOTONIC time
+	 * (0: all the buffers hold). */
+	int64_t snapshot_since_ns;
 	/*
 	 * Overwrite mode: an exited thread's buffer is read at the end of
 	 * the recording, not when the thread exits, so that snapshots taken
@@ -142,6 +145,10 @@ int evt_collection_run(struct evt_collection *c,
  * status line; the final numbers come from evt_collection_finish). */
 void evt_collection_progress(const struct evt_collection *c,
 			     struct evt_collection_stats *out);
+/* Events its processes' writers counted as lost so far in its buffers
+ * (a flight recorder's too, which drains nothing until it ends), and
+ * those of threads that found no buffer. */
+uint64_t evt_collection_lost_now(const struct evt_collection *c);
 /* Stops: disables its events, drains everything, writes the metadata,
  * frees the slot.  0, or -1 with err set. */
 int evt_collection_finish(struct evt_collection *c,

@@ -50,6 +50,14 @@ int evt__coll_clock_start(struct evt_collection *c, char *err, size_t err_size)
 		snprintf(c->ix.host, sizeof(c->ix.host), "unknown");
 	read_boot_id(c->ix.boot_id, sizeof(c->ix.boot_id));
 	snapshot(c);
+	if (c->o.snapshot_since_ns > 0 && c->ix.nsnapshots) {
+		const struct evt_clock_snapshot *s = &c->ix.snapshots[c->ix.nsnapshots - 1];
+		int64_t back = s->monotonic_ns - c->o.snapshot_since_ns;
+
+		back = (int64_t)((__int128)(back > 0 ? back : 0) *
+				 (int64_t)c->ix.clock.freq_hz / 1000000000);
+		c->since_value = (int64_t)s->value > back ? s->value - (uint64_t)back : 1;
+	}
 	return 0;
 }
 

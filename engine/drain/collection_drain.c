@@ -410,6 +410,19 @@ static void skip_overwritten(struct out_stream *st, const struct evt_ring *r,
 		st->extra_lost = p.h.first_event;
 	st->next_seq = first;
 }
+/* A snapshot --before: packets that ended before since are left out (not
+ * lost: outside the window asked for). */
+static void skip_older(struct out_stream *st, const struct evt_ring *r,
+		       uint64_t produced, uint64_t since)
+{
+	struct evt_ring_packet p;
+	const char *why;
+
+	while (st->next_seq < produced &&
+	       evt_ring_packet(r, st->next_seq, produced, &p, &why) == EVT_RING_PACKET &&
+	       p.h.timestamp_end < since)
+		st->next_seq++;
+}
 /*
  * Snapshot (overwrite mode, the recording running on): buffer i copied
  * whole out of shared memory first (evt_ring_snapshot), then written from
@@ -431,6 +444,8 @@ static int snapshot_tbuf(struct evt_collection *c, struct tracked *t,
 	produced = evt_ring_produced(r);
 	st->next_seq = 0;
 	skip_overwritten(st, r, produced);
+	if (c->since_value)
+		skip_older(st, r, produced, c->since_value);
 	ret = copy_packets(c, t, i, st, r, produced, true, false);
 	free(copy);
 	if (ret < 0 || end_stream(c, t, i, st, r))

@@ -74,3 +74,28 @@ void evt_collection_losses(struct evt_collection *c, evt_loss_cb cb, void *ctx)
 		cb(g ? g->path : NULL, c->losses[i].cause, c->losses[i].count, ctx);
 	}
 }
+
+uint64_t evt_collection_lost_now(const struct evt_collection *c)
+{
+	uint64_t n = 0;
+	unsigned k;
+	uint32_t i, used;
+
+	for (k = 0; k < c->ntracked; k++) {
+		const struct tracked *t = &c->tracked[k];
+
+		if (!t->ctl || t->ctl->shrank)
+			continue;
+		used = evt_ctl_tbufs_used(t->ctl);
+		for (i = 0; i < used; i++) {
+			const struct evt_ctl_tbuf *d = &t->ctl->tbufs[i];
+
+			if (__atomic_load_n(&d->slot, __ATOMIC_RELAXED) == c->slot &&
+			    __atomic_load_n(&d->state, __ATOMIC_ACQUIRE) != EVT_TBUF_FREE)
+				n += __atomic_load_n(&d->lost, __ATOMIC_RELAXED) +
+				     __atomic_load_n(&d->nested_lost, __ATOMIC_RELAXED);
+		}
+		n += __atomic_load_n(&t->ctl->slots[c->slot].nobuf_lost, __ATOMIC_RELAXED);
+	}
+	return n;
+}
