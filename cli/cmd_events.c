@@ -488,8 +488,8 @@ static int set_rate(const char *cmd, const struct target *t)
 	if (n < 0)
 		return 1;
 	ret = evt_default_set_rate(&rd, ctls, (unsigned)n, t->path,
-				   (uint32_t)t->rate, (uint32_t)t->pid, &res, err,
-				   sizeof(err));
+				   (uint32_t)t->rate, (uint32_t)t->pid, NULL, NULL,
+				   &res, err, sizeof(err));
 	for (i = 0; i < n; i++)
 		shrank(cmd, ctls[i]);
 	evt_rundir_close_all(ctls, n);

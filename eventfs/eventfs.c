@@ -33,7 +33,7 @@ struct fs {
 
 enum kind {
 	K_ROOT, K_README, K_AVAILABLE, K_PIPE, K_PROCS, K_PID, K_DIR,
-	K_ENABLE, K_FORMAT, K_ID,
+	K_ENABLE, K_FORMAT, K_ID, K_RATE,
 };
 
 /* Where a path leads; node and tree point into the view (under mu). */
@@ -56,6 +56,9 @@ static const char readme[] =
 	"events/<dir>/enable    the same for everything under <dir>; a write also\n"
 	"                       covers events registered there later\n"
 	"events/<event>/enable  the event itself, 0 or 1\n"
+	"events/.../rate        a cap on each event below: at most that many a\n"
+	"                       second in each thread (0: none; X: they differ);\n"
+	"                       write a number to set it (evtrace enable --rate)\n"
 	"events/<event>/format  its format, as `evtrace format` prints it\n"
 	"events/<event>/id      its id (`evtrace ls --ids`)\n"
 	"events/kernel/         the kernel's tracepoints (read-only; root only)\n"
@@ -129,6 +132,8 @@ static int resolve_tree(struct fs *fs, int pid, const char *rest, struct loc *l)
 	l->tree_path = n->path;
 	if (!strcmp(leaf, "enable"))
 		l->kind = K_ENABLE;
+	else if (!strcmp(leaf, "rate") && !l->kernel)
+		l->kind = K_RATE;
 	else if (n->event >= 0 && !strcmp(leaf, "format"))
 		l->kind = K_FORMAT;
 	else if (n->event >= 0 && !strcmp(leaf, "id"))
@@ -225,7 +230,8 @@ static int fs_getattr(const char *path, struct stat *st,
 	pthread_mutex_lock(&fs->mu);
 	ret = resolve(fs, path, &l);
 	if (!ret) {
-		bool theirs = l.kind == K_DIR || l.kind == K_ENABLE ||
+		bool switch_file = l.kind == K_ENABLE || l.kind == K_RATE;
+		bool theirs = l.kind == K_DIR || switch_file ||
 			      l.kind == K_FORMAT || l.kind == K_ID || l.kind == K_PID;
 
 		uint32_t optin = optin_gid_of(fs, l.pid);
@@ -238,12 +244,12 @@ static int fs_getattr(const char *path, struct stat *st,
 		} else if (l.kind == K_PIPE) {
 			st->st_mode = S_IFREG | 0400;	/* and root's */
 			st->st_nlink = 1;
-		} else if (l.kind == K_ENABLE && !l.kernel && optin != EVT_NO_GROUP) {
+		} else if (switch_file && !l.kernel && optin != EVT_NO_GROUP) {
 			st->st_gid = optin;	/* its members may switch it */
 			st->st_mode = S_IFREG | 0664;
 			st->st_nlink = 1;
 		} else {
-			st->st_mode = S_IFREG | (l.kind == K_ENABLE && !l.kernel ?
+			st->st_mode = S_IFREG | (switch_file && !l.kernel ?
 						 0644 : 0444);
 			st->st_nlink = 1;
 		}
@@ -297,6 +303,8 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
 		break;
 	default:
 		fill(buf, "enable", NULL, 0, 0);
+		if (!l.kernel)
+			fill(buf, "rate", NULL, 0, 0);
 		if (l.node->event >= 0) {
 			fill(buf, "format", NULL, 0, 0);
 			fill(buf, "id", NULL, 0, 0);
@@ -409,6 +417,15 @@ static int make_text(struct fs *fs, const struct loc *l, struct open_file *of)
 	case K_ENABLE:
 		fprintf(f, "%c\n", l->node->state);
 		break;
+	case K_RATE: {
+		int64_t rate = evt_view_rate(l->tree, l->tree_path);
+
+		if (rate < 0)
+			fputs("X\n", f);
+		else
+			fprintf(f, "%lld\n", (long long)rate);
+		break;
+	}
 	case K_FORMAT:
 	case K_ID:
 		write_event(fs, f, l);
@@ -462,7 +479,7 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
 	ret = resolve(fs, path, &l);
 	if (!ret && is_dir(l.kind))
 		ret = -EISDIR;
-	else if (!ret && writing && l.kind != K_ENABLE)
+	else if (!ret && writing && l.kind != K_ENABLE && l.kind != K_RATE)
 		ret = -EACCES;
 	else if (!ret && writing && !l.kernel && !may_switch(fs, l.pid))
 		ret = -EACCES;
@@ -521,6 +538,40 @@ static int fs_read(const char *path, char *buf, size_t size, off_t off,
 	return (int)size;
 }
 
+/* A number written to a rate file: the events there capped at it. */
+static int write_rate(struct fs *fs, const struct open_file *of,
+		      const char *buf, size_t size)
+{
+	const struct evt_view_tree *t;
+	struct evt_view_caller who;
+	char err[PATH_MAX + 300], text[16];
+	unsigned long long rate;
+	gid_t groups[256];
+	char *end;
+	int ret;
+
+	if (size == 0 || size >= sizeof(text))
+		return -EINVAL;
+	memcpy(text, buf, size);
+	text[size] = '\0';
+	if (text[size - 1] == '\n')
+		text[size - 1] = '\0';
+	errno = 0;
+	rate = strtoull(text, &end, 10);
+	if (text[0] < '0' || text[0] > '9' || *end || errno || rate > EVT_RATE_MAX)
+		return -EINVAL;
+	caller(&who, groups, 256);
+	pthread_mutex_lock(&fs->mu);
+	evt_view_refresh(&fs->view, MAX_AGE_NS);
+	t = evt_view_tree(&fs->view, of->pid);
+	ret = t ? evt_view_set_rate(&fs->view, t, of->path, (uint32_t)rate, &who,
+				    err, sizeof(err)) : -ENOENT;
+	pthread_mutex_unlock(&fs->mu);
+	if (ret == -EIO)
+		evt_report("%s", err);
+	return ret ? ret : (int)size;
+}
+
 static int fs_write(const char *path, const char *buf, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
@@ -534,6 +585,8 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off,
 
 	(void)path;
 	(void)off;
+	if (of->kind == K_RATE)
+		return write_rate(fs, of, buf, size);
 	if (of->kind != K_ENABLE)
 		return -EACCES;
 	if (!(size == 1 || (size == 2 && buf[1] == '\n')) ||
@@ -566,7 +619,7 @@ static int fs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 	ret = resolve(fs, path, &l);
 	if (!ret && is_dir(l.kind))
 		ret = -EISDIR;
-	else if (!ret && l.kind != K_ENABLE)
+	else if (!ret && l.kind != K_ENABLE && l.kind != K_RATE)
 		ret = -EACCES;
 	pthread_mutex_unlock(&fs->mu);
 	return ret;	/* `echo 1 > enable` truncates first: nothing to do */

@@ -14,6 +14,7 @@
 
 #include "id_registry.h"
 #include "kernel_events.h"
+#include "pattern.h"
 #include "policy.h"
 #include "report.h"
 #include "default_switch.h"
@@ -439,6 +440,46 @@ int evt_view_set(struct evt_view *v, const struct evt_view_tree *t,
 	if (!res.events)
 		return res.refused ? -EACCES : -ENOENT;
 	return ret ? -EIO : 0;
+}
+
+int evt_view_set_rate(struct evt_view *v, const struct evt_view_tree *t,
+		      const char *path, uint32_t rate,
+		      const struct evt_view_caller *who, char *err,
+		      size_t err_size)
+{
+	const char *pattern = *path ? path : "/";
+	struct switch_ctx x = { v, t->pid, who };
+	struct evt_switch_result res;
+	int ret;
+
+	ret = evt_default_set_rate(&v->rd, v->ctls, v->nctls, pattern, rate,
+				   (uint32_t)t->pid, may_set, &x, &res, err,
+				   err_size);
+	evt_view_mark_stale(v);
+	if (!res.events)
+		return res.refused ? -EACCES : -ENOENT;
+	return ret ? -EIO : 0;
+}
+
+int64_t evt_view_rate(const struct evt_view_tree *t, const char *path)
+{
+	const char *pattern = *path ? path : "/";
+	int64_t rate = -2;
+	unsigned i;
+
+	for (i = 0; i < t->nrefs; i++) {
+		const struct evt_ctl_event *e = t->refs[i].event;
+		int64_t r;
+
+		if (e->rider || !evt_pattern_match(pattern, e->path))
+			continue;
+		r = evt_ctl_rate(t->refs[i].ctl, e->id);
+		if (rate == -2)
+			rate = r;
+		else if (rate != r)
+			return -1;
+	}
+	return rate == -2 ? 0 : rate;
 }
 
 uint32_t evt_view_event_id(struct evt_view *v, const struct evt_ctl_event *e)

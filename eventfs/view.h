@@ -92,6 +92,15 @@ struct evt_view_caller {
 int evt_view_set(struct evt_view *v, const struct evt_view_tree *t,
 		 const char *path, bool on, const struct evt_view_caller *who,
 		 char *err, size_t err_size);
+/* Sets the rate limit (0: none) of the events at path as evt_view_set
+ * switches them, with the same rules and results. */
+int evt_view_set_rate(struct evt_view *v, const struct evt_view_tree *t,
+		      const char *path, uint32_t rate,
+		      const struct evt_view_caller *who, char *err,
+		      size_t err_size);
+/* The rate limit of the events at path of tree t: their one rate (0:
+ * none), or -1 when they differ (a directory, or processes). */
+int64_t evt_view_rate(const struct evt_view_tree *t, const char *path);
 /* Whether the caller may switch the events of the process of c. */
 bool evt_view_may_switch(const struct evt_view *v, const struct evt_ctl *c,
 			 const struct evt_view_caller *who);

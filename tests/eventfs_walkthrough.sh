@@ -29,7 +29,7 @@ mount_events "$M"
 # The directories a user finds.
 expect_eq "$(ls "$M" | tr '\n' ' ')" "README available_events events proc trace_pipe " "top level"
 expect_eq "$(ls "$M/proc")" "$p" "proc/ lists the process"
-expect_eq "$(ls "$M/events/$alive" | tr '\n' ' ')" "enable format id " "an event's files"
+expect_eq "$(ls "$M/events/$alive" | tr '\n' ' ')" "enable format id rate " "an event's files"
 expect_eq "$(cat "$M/events/enable")" 0 "top starts off"
 expect_eq "$(st printk)" 0 "printk/ starts off"
 
@@ -44,6 +44,19 @@ done
 expect_eq "$(grep -c '99991-0.ctl' "$T/mount.err")" 1 "the FIFO said once"
 expect_eq "$(grep -c '99992-0.ctl' "$T/mount.err")" 1 "the symlink said once"
 rm "$EVTRACE_RUNDIR/99991-0.ctl" "$EVTRACE_RUNDIR/99992-0.ctl"
+
+# rate beside enable: a cap, read back, shown by ls, X where the events
+# below differ; a bad value is EINVAL; 0 takes it away.
+expect_eq "$(cat "$M/events/$alive/rate")" 0 "no cap at first"
+echo 250 >"$M/events/$alive/rate"
+expect_eq "$(cat "$M/events/$alive/rate")" 250 "the cap written"
+"$EVTRACE" ls -p "$p" "$alive" >"$T/ls"
+expect_grep "^0 $alive (rate 250/s)$" "$T/ls" "evtrace ls sees the cap"
+expect_eq "$(cat "$M/events/$file/rate")" X "the file's sites differ"
+write_errno "$M/events/$alive/rate" "fast" >"$T/errno"
+expect_eq "$(cat "$T/errno")" EINVAL "a rate that is not a number"
+echo 0 >"$M/events/$alive/rate"
+expect_eq "$(cat "$M/events/$file/rate")" 0 "the cap taken away"
 
 # One site, then its file, then the top.
 echo 1 >"$M/events/$alive/enable"

@@ -62,7 +62,10 @@ int evt_default_switch(const struct evt_rundir *rd, struct evt_ctl **ctls,
 
 int evt_default_set_rate(const struct evt_rundir *rd, struct evt_ctl **ctls,
 			 unsigned n, const char *pattern, uint32_t rate,
-			 uint32_t pid, struct evt_switch_result *res, char *err,
+			 uint32_t pid,
+			 enum evt_switch_verdict (*verdict)(const struct evt_ctl *c,
+							    void *ctx),
+			 void *ctx, struct evt_switch_result *res, char *err,
 			 size_t err_size)
 {
 	int first_err = 0, e;
@@ -70,6 +73,13 @@ int evt_default_set_rate(const struct evt_rundir *rd, struct evt_ctl **ctls,
 
 	memset(res, 0, sizeof(*res));
 	for (i = 0; i < n; i++) {
+		enum evt_switch_verdict v = verdict ? verdict(ctls[i], ctx) :
+					    EVT_SWITCH_YES;
+
+		if (v == EVT_SWITCH_REFUSE)
+			res->refused++;
+		if (v != EVT_SWITCH_YES)
+			continue;
 		set = evt_tree_set_rate(ctls[i], pattern, rate, &e);
 		if (e && !first_err) {
 			first_err = e;

@@ -46,14 +46,18 @@ int evt_default_switch(const struct evt_rundir *rd, struct evt_ctl **ctls,
 
 /*
  * Sets the rate limit (0: none) of the events under pattern in the n
- * control files, and adds the rule to default.rules for pid (0: every
- * process) when any was set.  0, or -1 with err: the rule could not be
- * written, or (res->events counts those set) some event's rate could not
- * be (the file system of the run directory is full).
+ * control files that verdict (NULL: all) says yes to, and adds the rule
+ * to default.rules for pid (0: every process) when any was set.  0, or -1
+ * with err: the rule could not be written, or (res->events counts those
+ * set) some event's rate could not be (the file system of the run
+ * directory is full).
  */
 int evt_default_set_rate(const struct evt_rundir *rd, struct evt_ctl **ctls,
 			 unsigned n, const char *pattern, uint32_t rate,
-			 uint32_t pid, struct evt_switch_result *res, char *err,
+			 uint32_t pid,
+			 enum evt_switch_verdict (*verdict)(const struct evt_ctl *c,
+							    void *ctx),
+			 void *ctx, struct evt_switch_result *res, char *err,
 			 size_t err_size);
 
 #endif
