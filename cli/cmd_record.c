@@ -220,6 +220,7 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		{ "relay-buffer", required_argument, NULL, 'Q' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "fail-on-loss", no_argument, NULL, 'F' },
+		{ "guard", required_argument, NULL, 1001 },
 		{ "trigger", required_argument, NULL, 'G' },
 		{ "after", required_argument, NULL, 'A' },
 		{ "before", required_argument, NULL, 'b' },
@@ -307,6 +308,17 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		case 's':
 			a->show_stats = true;
 			break;
+		case 1001: {	/* --guard */
+			uint32_t percent;
+
+			if (parse_u32("--guard", optarg, &percent))
+				return 1;
+			if (percent < 1 || percent > 100)
+				return cli_error("record", "--guard %s: a percentage, 1 "
+						 "to 100", optarg);
+			a->o.guard_percent = percent;
+			break;
+		}
 		case 'F':
 			a->fail_on_loss = true;
 			break;
@@ -382,6 +394,9 @@ static int check_args(struct record_args *a)
 	else if (a->trig.ntriggers && a->npids > 1)
 		bad = "--trigger watches one -p process (and its children), or a "
 		      "command, or -a";
+	else if (a->o.guard_percent && a->o.mode == EVT_MODE_OVERWRITE)
+		bad = "--guard and --overwrite exclude each other (a flight "
+		      "recorder reads its buffers at its end only)";
 	else if (a->fail_on_loss && a->o.mode == EVT_MODE_OVERWRITE)
 		bad = "--fail-on-loss and --overwrite exclude each other (a flight "
 		      "recorder drops its oldest events by design)";
@@ -419,10 +434,12 @@ static int route(struct record_args *a)
 			}
 		return 1;
 	}
-	if (where == CLI_VIA_DAEMON && (a->fail_on_loss || a->trig.ntriggers))
+	if (where == CLI_VIA_DAEMON &&
+	    (a->fail_on_loss || a->trig.ntriggers || a->o.guard_percent))
 		return cli_error("record", "%s: not yet supported for another "
 				 "user's processes (recorded through evtraced)",
-				 a->fail_on_loss ? "--fail-on-loss" : "--trigger");
+				 a->fail_on_loss ? "--fail-on-loss" :
+				 a->trig.ntriggers ? "--trigger" : "--guard");
 	if (where == CLI_VIA_DAEMON)
 		return via_daemon(a->pids, a->npids, &a->o, a->relay_arg,
 				  a->show_stats);
@@ -466,6 +483,15 @@ static void print_losses(struct evt_collection *c, uint64_t lost)
 	fprintf(stderr, "evtrace: record: %s\n", text);
 }
 
+static void print_guarded(const char *path, uint32_t pid, uint32_t rate,
+			  unsigned share, void *ctx)
+{
+	(void)ctx;
+	fprintf(stderr, "evtrace: record: --guard capped %s in pid %u at %u "
+		"events a second a thread (it took %u%% of a thread's buffer in "
+		"a second)\n", path, pid, rate, share);
+}
+
 /* For --trigger lost. */
 static uint64_t lost_now(void *c)
 {
@@ -506,6 +532,7 @@ static void summary(const struct record_args *a, struct evt_collection *c,
 		cli_note_untraced("record", a->cmdv[0]);
 	if (stats->lost)
 		print_losses(c, stats->lost);
+	evt_collection_guarded(c, print_guarded, NULL);
 	if (stats->lost_unbuffered)
 		fprintf(stderr, "evtrace: record: %llu of them found no "
 			"buffer (memory bound reached)\n",

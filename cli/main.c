@@ -24,7 +24,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--trigger EXPR]... [--before DURATION] [--after DURATION] [--max-windows N] | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--trigger EXPR]... [--before DURATION] [--after DURATION] [--max-windows N] | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--guard PERCENT] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -72,6 +72,9 @@ static const struct command commands[] = {
 	  "      --packets N        packets per thread buffer (2..4096)\n"
 	  "      --kernel-buffer KIB  each CPU's ring for kernel events (power of\n"
 	  "                         two, 8..1048576; default 1024)\n"
+	  "      --guard PERCENT    cap, in its process, a site that takes more\n"
+	  "                         than PERCENT of a thread's buffer in a second\n"
+	  "                         (1..100; not with --overwrite); said at the end\n"
 	  "      --fail-on-loss     exit 1 when any event was lost (after CMD's own\n"
 	  "                         failure, which comes first): for CI; not with\n"
 	  "                         --overwrite, which drops the oldest by design\n"

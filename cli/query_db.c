@@ -69,7 +69,7 @@ int query_db_fill(sqlite3 *db, const char *cmd, const struct trace_set *s,
 		char *host = trace_set_host(s->dirs[i]);
 
 		failed = trace_sql_add(t, s->dirs[i], host, (uint32_t)i + 1,
-				       s->offsets_ns ? s->offsets_ns[i] : 0, &st,
+				       s->offsets_ns ? &s->offsets_ns[i] : NULL, &st,
 				       err, err_size) != 0;
 		free(host);
 		if (failed)

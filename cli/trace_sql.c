@@ -467,7 +467,7 @@ static void trace_done(struct trace_sql *l)
 }
 
 int trace_sql_add(struct trace_sql *l, const char *dir, const char *host,
-		  uint32_t trace_id, int64_t offset_ns,
+		  uint32_t trace_id, const int64_t *offset_ns,
 		  struct evt_trace_stats *st, char *err, size_t err_size)
 {
 	int ret = -1;
@@ -486,8 +486,7 @@ int trace_sql_add(struct trace_sql *l, const char *dir, const char *host,
 	}
 	if (l->filter)
 		report_filter_restart(l->filter);
-	if (evt_trace_read_set(&dir, 1, offset_ns ? &offset_ns : NULL, add_item, l,
-			       st, err, err_size))
+	if (evt_trace_read_set(&dir, 1, offset_ns, add_item, l, st, err, err_size))
 		goto out;
 	if (!l->failed && evt_span_pairs_finish(l->pairs) == -1)
 		l->failed = true;

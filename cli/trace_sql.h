@@ -48,9 +48,10 @@ struct trace_sql *trace_sql_begin(sqlite3 *db, const char *cmd,
 				  struct report_filter *filter, char *err,
 				  size_t err_size);
 /* Adds the trace in dir as trace number trace_id (1, 2, ...), its real
- * time moved by offset_ns (--align): 0 (stats set), or -1 with err set. */
+ * time through its clock snapshots and moved by *offset_ns (--align; NULL:
+ * as recorded): 0 (stats set), or -1 with err set. */
 int trace_sql_add(struct trace_sql *t, const char *dir, const char *host,
-		  uint32_t trace_id, int64_t offset_ns,
+		  uint32_t trace_id, const int64_t *offset_ns,
 		  struct evt_trace_stats *stats, char *err, size_t err_size);
 /* Waits for every row to be written and frees t: 0, or -1 with err set
  * to what went wrong in writing. */

@@ -465,7 +465,7 @@ int evt_trace_read_set(const char *const *dirs, unsigned ndirs,
 		struct reader *r = &readers[d];
 
 		r->trace = d;
-		r->merged = ndirs > 1 || (offsets_ns && offsets_ns[d]);
+		r->merged = ndirs > 1 || offsets_ns;
 		r->offset_ns = offsets_ns ? offsets_ns[d] : 0;
 		r->stats = stats;
 		if (open_reader(r, dirs[d], &names[d], &nnames[d], err, err_size))

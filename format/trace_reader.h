@@ -79,8 +79,8 @@ int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
  * trace i's clock values mapped through its snapshots (clock_map.h), plus
  * offsets_ns[i] (NULL: none).  Items say their trace; their monotonic_ns
  * is on the first trace's CLOCK_MONOTONIC, through real time, so that
- * one timeline serves every reader.  One trace without an offset reads
- * as evt_trace_read.
+ * one timeline serves every reader.  One trace without offsets (NULL)
+ * reads as evt_trace_read.
  * Stats are of them all; complete when every one is.
  */
 int evt_trace_read_set(const char *const *dirs, unsigned ndirs,

@@ -80,7 +80,23 @@ set -- $(counts "$T/later" "$alpha")
 [ "$2" -gt 0 ] || fail "a later process was not capped"
 [ "$1" -ge 500 ] && [ "$1" -le 1000 ] || fail "a later process wrote $1 alpha events capped at 500/s"
 
-# 4. Bad values.
+# 4. --guard 30: a site that takes more than 30% of a thread's buffer in
+# a second (a paced writer: 100 events a ms for 2 s, some 1.2 MB a
+# second) is capped in its process, said, and what the cap holds back
+# is counted against it: read + lost is what it wrote.
+"$EVTRACE" record --guard 30 -o "$T/guarded" -- "$TRACEE" paced 200000 100 0 >/dev/null 2>"$T/guarded.err" ||
+	fail "record --guard: $(cat "$T/guarded.err")"
+site=$(sed -n "s/^evtrace: record: --guard capped \([^ ]*\) in pid [0-9]* at [0-9]* events a second a thread (it took [0-9]*% of a thread's buffer in a second)$/\1/p" "$T/guarded.err")
+[ -n "$site" ] || fail "--guard does not say what it capped: $(cat "$T/guarded.err")"
+set -- $(counts "$T/guarded" "$site")
+[ "$2" -gt 0 ] || fail "--guard held nothing back"
+expect_eq "$(($1 + $3))" 200000 "read + lost under --guard"
+expect_status 1 "$EVTRACE" record --guard 0 -o "$T/never" -- true
+expect_grep "guard 0: a percentage, 1 to 100" "$T/err" "--guard 0"
+expect_status 2 "$EVTRACE" record --guard 50 --overwrite -o "$T/never" -- true
+expect_grep "guard and --overwrite exclude each other" "$T/err" "--guard with --overwrite"
+
+# 5. Bad values.
 expect_status 1 "$EVTRACE" enable --rate 10/ms "$alpha"
 expect_grep "rate '10/ms': not a number of events a second" "$T/err" "a unit it does not take"
 expect_status 1 "$EVTRACE" enable --rate 100000001 "$alpha"

@@ -564,6 +564,8 @@ void evt_collection_destroy(struct evt_collection *c)
 	free(c->kernel_pids);
 	free(c->totals);
 	free(c->losses);
+	free(c->guard.uses);
+	free(c->guard.capped);
 	free(c->scope);
 	free(c->foreign);
 	evt_trace_index_free(&c->ix);

@@ -42,6 +42,10 @@ struct evt_collection_opts {
 	/* Discard mode: a writer that finds its buffer full waits up to
 	 * this for the recorder instead of dropping (0: it drops). */
 	uint32_t block_us;
+	/* Discard mode: a site that takes more than this percentage of a
+	 * thread's buffer in a second is capped in its process (0: never;
+	 * evt_collection_guarded says which). */
+	unsigned guard_percent;
 	/* With pids: a pid whose process is not traced is no error (its
 	 * kernel events are what is wanted); the recording then runs while
 	 * one of the pids does. */
@@ -180,6 +184,11 @@ int evt_collection_select(struct evt_collection *c, bool add,
 typedef void (*evt_loss_cb)(const char *path, unsigned cause, uint64_t count,
 			    void *ctx);
 void evt_collection_losses(struct evt_collection *c, evt_loss_cb cb, void *ctx);
+/* The sites --guard capped: path, pid, the rate set and the share of a
+ * thread's buffer they had taken in a second. */
+typedef void (*evt_guard_cb)(const char *path, uint32_t pid, uint32_t rate,
+			     unsigned share, void *ctx);
+void evt_collection_guarded(struct evt_collection *c, evt_guard_cb cb, void *ctx);
 /* Calls cb for every distinct event met so far, by global id. */
 int evt_collection_events(struct evt_collection *c,
 			  void (*cb)(uint32_t id, const char *path,

@@ -127,6 +127,8 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 	h.events_discarded += st->extra_lost;
 	if (h.events_discarded > st->last_discarded)
 		evt__coll_tally_lost(c, t, pkt, content);
+	if (c->o.guard_percent && !p->open)
+		evt__coll_guard_packet(c, t, &h, pkt, content);
 	st->last_discarded = h.events_discarded;
 	h.events_discarded -= st->lost_base;
 	if (!evt_pieces_cut(&st->pieces, &h, pkt, content, flush,

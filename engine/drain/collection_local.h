@@ -174,6 +174,17 @@ struct evt_collection {
 		uint32_t n;
 	} *layouts;
 	uint32_t nlayouts;
+	/* --guard (collection_guard.c): bytes per thread and site in the
+	 * second, and the sites capped. */
+	struct guard {
+		struct guard_use *uses;
+		size_t n, cap;
+		struct guard_cap {
+			uint32_t pid, id, gid, rate;
+			unsigned share;
+		} *capped;
+		unsigned ncapped;
+	} guard;
 	/* What it lost by site and cause (collection_loss.c). */
 	struct loss_tally {
 		uint32_t gid;	/* EVT_NO_ID: not named */
@@ -227,6 +238,11 @@ void evt__coll_step_back(struct evt_collection *c, bool now);
 int evt__coll_clock_start(struct evt_collection *c, char *err, size_t err_size);
 void evt__coll_clock_tick(struct evt_collection *c);
 void evt__coll_clock_end(struct evt_collection *c);
+
+/* collection_guard.c: a whole packet's records counted for --guard */
+void evt__coll_guard_packet(struct evt_collection *c, struct tracked *t,
+			    const struct evt_packet_header *h, const uint8_t *pkt,
+			    uint32_t content);
 
 /* collection_loss.c: the sites a packet after a loss names */
 void evt__coll_tally_lost(struct evt_collection *c, const struct tracked *t,
