@@ -67,6 +67,7 @@ struct firing {
 struct record_triggers {
 	struct record_triggers_opts o;
 	uint64_t lost_seen;	/* of the flight recorder, at the last look */
+	unsigned unwritten;	/* windows that failed (a full disk): lost */
 	struct evt_live_stream *s;
 	struct firing *due;
 	size_t ndue, capdue;
@@ -481,6 +482,7 @@ static void write_window(struct record_triggers *rt, const struct firing *f)
 	    !WIFEXITED(status) || WEXITSTATUS(status)) {
 		fprintf(stderr, "evtrace: record: --trigger '%s' fired, but its "
 			"window %s could not be written (said above)\n", t->text, dir);
+		rt->unwritten++;
 		return;
 	}
 	rt->windows++;
@@ -590,6 +592,9 @@ void record_triggers_finish(struct record_triggers *rt)
 	if (rt->skipped)
 		fprintf(stderr, "; %u firing%s after --max-windows %u wrote none",
 			rt->skipped, cli_plural(rt->skipped), rt->o.max_windows);
+	if (rt->unwritten)
+		fprintf(stderr, "; %u window%s could not be written (the recording "
+			"went on)", rt->unwritten, cli_plural(rt->unwritten));
 	fputc('\n', stderr);
 	evt_live_stream_destroy(rt->s);
 	free(rt->due);
