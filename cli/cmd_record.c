@@ -79,6 +79,7 @@ struct until {
 	struct cli_session *run;
 	bool all;		/* -a without a command: until asked */
 	struct record_triggers *triggers;
+	struct evt_collection *keep;	/* --keep's, or NULL */
 };
 
 static bool record_done(struct evt_collection *c, void *ctx)
@@ -86,6 +87,11 @@ static bool record_done(struct evt_collection *c, void *ctx)
 	struct until *u = ctx;
 
 	status_line_update(c);
+	if (u->keep) {	/* it takes on the processes the recording meets */
+		char err[PATH_MAX + 300];
+
+		evt_collection_poll(u->keep, err, sizeof(err));
+	}
 	if (u->triggers)
 		record_triggers_poll(u->triggers);
 	if (cli_session_over(u->run))
@@ -187,6 +193,8 @@ static int kernel_command(pid_t child, void *ctx)
 }
 
 /* What record was asked for. */
+#define KEEP_MAX 16
+
 struct record_args {
 	struct evt_collection_opts o;
 	const char **patterns;
@@ -199,6 +207,8 @@ struct record_args {
 	char **cmdv;		/* the command to run, or NULL */
 	struct record_triggers_opts trig;	/* --trigger and its options */
 	bool after_given, before_given, max_given;
+	const char *keep[KEEP_MAX];	/* --keep: pinned sites */
+	unsigned nkeep;
 };
 
 /* The options; -1 to go on, else the exit status. */
@@ -221,6 +231,7 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		{ "stats", no_argument, NULL, 's' },
 		{ "fail-on-loss", no_argument, NULL, 'F' },
 		{ "guard", required_argument, NULL, 1001 },
+		{ "keep", required_argument, NULL, 1002 },
 		{ "trigger", required_argument, NULL, 'G' },
 		{ "after", required_argument, NULL, 'A' },
 		{ "before", required_argument, NULL, 'b' },
@@ -308,6 +319,16 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		case 's':
 			a->show_stats = true;
 			break;
+		case 1002:	/* --keep */
+			if (a->nkeep == KEEP_MAX)
+				return cli_error("record", "more than %d --keep", KEEP_MAX);
+			if (!cli_pattern_ok("record", optarg))
+				return 1;
+			if (evt_is_kernel_path(optarg))
+				return cli_error("record", "--keep %s: kernel events "
+						 "are not yet supported", optarg);
+			a->keep[a->nkeep++] = optarg;
+			break;
 		case 1001: {	/* --guard */
 			uint32_t percent;
 
@@ -394,6 +415,9 @@ static int check_args(struct record_args *a)
 	else if (a->trig.ntriggers && a->npids > 1)
 		bad = "--trigger watches one -p process (and its children), or a "
 		      "command, or -a";
+	else if (a->nkeep && (a->o.mode != EVT_MODE_OVERWRITE || !a->o.output))
+		bad = "--keep pins sites of a flight recorder: give --overwrite "
+		      "(and a trace directory)";
 	else if (a->o.guard_percent && a->o.mode == EVT_MODE_OVERWRITE)
 		bad = "--guard and --overwrite exclude each other (a flight "
 		      "recorder reads its buffers at its end only)";
@@ -435,11 +459,12 @@ static int route(struct record_args *a)
 		return 1;
 	}
 	if (where == CLI_VIA_DAEMON &&
-	    (a->fail_on_loss || a->trig.ntriggers || a->o.guard_percent))
+	    (a->fail_on_loss || a->trig.ntriggers || a->o.guard_percent || a->nkeep))
 		return cli_error("record", "%s: not yet supported for another "
 				 "user's processes (recorded through evtraced)",
 				 a->fail_on_loss ? "--fail-on-loss" :
-				 a->trig.ntriggers ? "--trigger" : "--guard");
+				 a->trig.ntriggers ? "--trigger" :
+				 a->nkeep ? "--keep" : "--guard");
 	if (where == CLI_VIA_DAEMON)
 		return via_daemon(a->pids, a->npids, &a->o, a->relay_arg,
 				  a->show_stats);
@@ -490,6 +515,32 @@ static void print_guarded(const char *path, uint32_t pid, uint32_t rate,
 	fprintf(stderr, "evtrace: record: --guard capped %s in pid %u at %u "
 		"events a second a thread (it took %u%% of a thread's buffer in "
 		"a second)\n", path, pid, rate, share);
+}
+
+/*
+ * --keep: the pinned sites go to a flight recorder of their own, small
+ * rings that the hot events (which the recording leaves out of its own
+ * rings) cannot overwrite, into DIR/keep, which readers of DIR read with
+ * it.
+ */
+#define KEEP_PACKET_BYTES EVT_PACKET_MIN_BYTES
+#define KEEP_PACKETS 4
+
+static int keep_start(const struct record_args *a, const char *rundir,
+		      struct evt_collection **k, char *err, size_t err_size)
+{
+	static char out[PATH_MAX], what[PATH_MAX + 32];
+	struct evt_collection_opts ko = {
+		.rundir = rundir, .output = out, .mode = EVT_MODE_OVERWRITE,
+		.packet_size = KEEP_PACKET_BYTES, .packet_count = KEEP_PACKETS,
+		.patterns = a->keep, .npatterns = a->nkeep,
+		.pids = a->pids, .npids = a->npids, .all = a->o.all,
+		.untraced_ok = a->o.untraced_ok, .hold_exited = true, .what = what,
+	};
+
+	snprintf(out, sizeof(out), "%s/keep", a->o.output);
+	snprintf(what, sizeof(what), "evtrace record --keep -o %s", a->o.output);
+	return evt_collection_create(&ko, k, err, err_size);
 }
 
 /* For --trigger lost. */
@@ -622,8 +673,15 @@ static int record_here(struct record_args *a)
 		kept_old = !made_output && lstat(index, &st) == 0;
 	}
 	o->hold_exited = a->trig.ntriggers > 0;	/* windows hold them */
+	o->excludes = a->keep;	/* the pinned sites: in their own rings */
+	o->nexcludes = a->nkeep;
 	if (evt_collection_create(o, &c, err, sizeof(err)))
 		return cli_error("record", "%s", err);
+	if (a->nkeep && keep_start(a, rundir, &u.keep, err, sizeof(err))) {
+		ret = cli_error("record", "--keep: %s", err);
+		evt_collection_finish(c, NULL, err, sizeof(err));
+		goto out;
+	}
 	/* Its processes' events, for the patterns that name none. */
 	if (a->npids && evt_collection_poll(c, err, sizeof(err)) < 0) {
 		ret = cli_error("record", "%s", err);
@@ -640,6 +698,7 @@ static int record_here(struct record_args *a)
 	a->trig.slot = evt_collection_slot(c);
 	a->trig.lost_now = lost_now;
 	a->trig.lost_ctx = c;
+	a->trig.keep_slot = u.keep ? evt_collection_slot(u.keep) : 0;
 	if (!a->trig.max_windows)
 		a->trig.max_windows = 5;
 	/* The triggers' stream: of the command's processes (which take up
@@ -656,9 +715,10 @@ static int record_here(struct record_args *a)
 	if (!a->npids && !u.all) {
 		char rules[256];
 
-		snprintf(rules, sizeof(rules), "%s%s%s", evt_collection_rules_name(c),
+		snprintf(rules, sizeof(rules), "%s%s%s%s%s", evt_collection_rules_name(c),
 			 u.triggers ? "," : "",
-			 u.triggers ? record_triggers_rules_name(u.triggers) : "");
+			 u.triggers ? record_triggers_rules_name(u.triggers) : "",
+			 u.keep ? "," : "", u.keep ? evt_collection_rules_name(u.keep) : "");
 		/* With -a the kernel events are every CPU's already. */
 		ret = cli_session_spawn(&run, a->cmdv, rules,
 					rundir, a->nkernel && !o->all ?
@@ -702,8 +762,18 @@ static int record_here(struct record_args *a)
 		summary(a, c, &stats, ran);
 		ret = ret ? ret : loss_status(a, &stats);
 	}
+	if (u.keep && evt_collection_finish(u.keep, &stats, err, sizeof(err))) {
+		cli_error("record", "--keep: %s", err);
+		ret = ret ? ret : 1;
+	} else if (u.keep) {
+		fprintf(stderr, "evtrace: record: --keep: %llu packet%s of the pinned "
+			"sites written to %s/keep\n",
+			(unsigned long long)stats.packets, cli_plural(stats.packets),
+			o->output);
+	}
 out:
 	record_triggers_finish(u.triggers);
+	evt_collection_destroy(u.keep);
 	evt_collection_destroy(c);
 	return ret;
 }

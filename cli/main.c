@@ -24,7 +24,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--trigger EXPR]... [--before DURATION] [--after DURATION] [--max-windows N] | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--guard PERCENT] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--keep PATTERN]... [--trigger EXPR]... [--before DURATION] [--after DURATION] [--max-windows N] | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--guard PERCENT] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -51,6 +51,10 @@ static const struct command commands[] = {
 	  "      --relay-buffer MIB what may wait for the relay (1..4096, default\n"
 	  "                         64); a packet past it is dropped, counted\n"
 	  "      --overwrite        flight recorder: keep the newest events only\n"
+	  "      --keep PATTERN     with --overwrite: the events PATTERN names go\n"
+	  "                         to small rings of their own (DIR/keep, read\n"
+	  "                         with DIR) that the others cannot overwrite\n"
+	  "                         (repeatable)\n"
 	  "      --trigger EXPR     with --overwrite: each time EXPR fires, write\n"
 	  "                         what the buffers hold into DIR/window-N\n"
 	  "                         (repeatable): PATTERN (an event it names),\n"

@@ -444,29 +444,54 @@ static int open_reader(struct reader *r, const char *dir, struct dirent ***names
 	return 0;
 }
 
-int evt_trace_read_set(const char *const *dirs, unsigned ndirs,
+/* DIR/keep, the trace of a recording's pinned sites (record --keep),
+ * which is read with DIR: in path when there is one. */
+static bool keep_of(const char *dir, char *path, size_t size)
+{
+	char index[PATH_MAX + 32];
+	struct stat st;
+
+	snprintf(path, size, "%s/keep", dir);
+	snprintf(index, sizeof(index), "%s/evtrace/index", path);
+	return lstat(index, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int evt_trace_read_set(const char *const *given, unsigned ngiven,
 		       const int64_t *offsets_ns, evt_trace_item_cb cb, void *ctx,
 		       struct evt_trace_stats *stats, char *err, size_t err_size)
 {
-	struct merge m = { .by_realtime = ndirs > 1 };
-	struct reader *readers = calloc(ndirs ? ndirs : 1, sizeof(*readers));
-	struct dirent ***names = calloc(ndirs ? ndirs : 1, sizeof(*names));
-	int *nnames = calloc(ndirs ? ndirs : 1, sizeof(*nnames));
+	struct merge m = { 0 };
+	/* The given traces and their keep/ ones, each said as its own. */
+	char (*keeps)[PATH_MAX] = calloc(ngiven ? ngiven : 1, sizeof(*keeps));
+	const char **dirs = calloc(2 * ngiven + 1, sizeof(*dirs));
+	unsigned *of = calloc(2 * ngiven + 1, sizeof(*of)), ndirs = 0;
+	struct reader *readers = calloc(2 * ngiven + 1, sizeof(*readers));
+	struct dirent ***names = calloc(2 * ngiven + 1, sizeof(*names));
+	int *nnames = calloc(2 * ngiven + 1, sizeof(*nnames));
 	unsigned *heap = NULL, nheap = 0, k, d, total = 0;
 	int i, ret = -1;
 
 	memset(stats, 0, sizeof(*stats));
 	stats->complete = true;
-	if (!readers || !names || !nnames) {
+	if (!keeps || !dirs || !of || !readers || !names || !nnames) {
 		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
+	for (d = 0; d < ngiven; d++) {
+		of[ndirs] = d;
+		dirs[ndirs++] = given[d];
+		if (keep_of(given[d], keeps[d], sizeof(keeps[d]))) {
+			of[ndirs] = d;
+			dirs[ndirs++] = keeps[d];
+		}
+	}
+	m.by_realtime = ndirs > 1;
 	for (d = 0; d < ndirs; d++) {
 		struct reader *r = &readers[d];
 
-		r->trace = d;
+		r->trace = of[d];
 		r->merged = ndirs > 1 || offsets_ns;
-		r->offset_ns = offsets_ns ? offsets_ns[d] : 0;
+		r->offset_ns = offsets_ns ? offsets_ns[of[d]] : 0;
 		r->stats = stats;
 		if (open_reader(r, dirs[d], &names[d], &nnames[d], err, err_size))
 			goto out;
@@ -520,6 +545,9 @@ out:
 	free(readers);
 	free(names);
 	free(nnames);
+	free(dirs);
+	free(of);
+	free(keeps);
 	return ret;
 }
 

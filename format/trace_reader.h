@@ -80,7 +80,8 @@ int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
  * offsets_ns[i] (NULL: none).  Items say their trace; their monotonic_ns
  * is on the first trace's CLOCK_MONOTONIC, through real time, so that
  * one timeline serves every reader.  One trace without offsets (NULL)
- * reads as evt_trace_read.
+ * reads as evt_trace_read.  A trace's keep/ (the pinned sites of record
+ * --keep) is read with it, as part of it.
  * Stats are of them all; complete when every one is.
  */
 int evt_trace_read_set(const char *const *dirs, unsigned ndirs,

@@ -153,6 +153,12 @@ int evt_selection_publish(const struct evt_rundir *rd, const char *name,
 	for (i = 0; i < sel->npatterns; i++)
 		snprintf(r->patterns[r->npatterns++], EVT_RULES_PATTERN_MAX, "%s",
 			 sel->patterns[i]);
+	/* After them: the last line that names an event decides. */
+	for (i = 0; i < sel->nexcludes && r->npatterns < EVT_RULES_MAX_PATTERNS; i++) {
+		r->disable[r->npatterns] = 1;
+		snprintf(r->patterns[r->npatterns++], EVT_RULES_PATTERN_MAX, "%s",
+			 sel->excludes[i]);
+	}
 	ret = evt_rules_publish(rd, name, r, err, err_size);
 	free(r);
 	return ret;

@@ -77,11 +77,32 @@ bool evt_selection_remove_id(struct evt_selection *s, uint32_t id)
 	return false;
 }
 
+int evt_selection_exclude(struct evt_selection *s, const char *pattern)
+{
+	char **grown, *copy;
+
+	if (s->npatterns + s->nexcludes >= EVT_RULES_MAX_PATTERNS ||
+	    strlen(pattern) >= EVT_RULES_PATTERN_MAX)
+		return -2;
+	grown = realloc(s->excludes, (s->nexcludes + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	s->excludes = grown;
+	if (!(copy = strdup(pattern)))
+		return -1;
+	s->excludes[s->nexcludes++] = copy;
+	s->gen++;
+	return 0;
+}
+
 bool evt_selection_wants(const struct evt_selection *s, uint32_t id,
 			 const char *path)
 {
 	unsigned i;
 
+	for (i = 0; i < s->nexcludes; i++)
+		if (evt_pattern_match(s->excludes[i], path))
+			return false;
 	for (i = 0; i < s->nids; i++)
 		if (s->ids[i] == id)
 			return true;
@@ -98,6 +119,9 @@ void evt_selection_free(struct evt_selection *s)
 	for (i = 0; i < s->npatterns; i++)
 		free(s->patterns[i]);
 	free(s->patterns);
+	for (i = 0; i < s->nexcludes; i++)
+		free(s->excludes[i]);
+	free(s->excludes);
 	free(s->ids);
 	memset(s, 0, sizeof(*s));
 }

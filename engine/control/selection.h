@@ -12,6 +12,8 @@
 struct evt_selection {
 	char **patterns;
 	unsigned npatterns;
+	char **excludes;		/* wanted by none of them (record --keep's) */
+	unsigned nexcludes;
 	uint32_t *ids;			/* global ids (event_ids.h) */
 	unsigned nids;
 	uint32_t gen;
@@ -29,6 +31,9 @@ bool evt_selection_has_pattern(const struct evt_selection *s, const char *patter
  * has, in err; returns -1. */
 int evt_selection_not_there(const struct evt_selection *s, unsigned slot,
 			    const char *pattern, char *err, size_t err_size);
+/* Events this pattern names are not wanted, whatever else names them.
+ * 0, -1 when out of memory, -2 when it would not fit a rules file. */
+int evt_selection_exclude(struct evt_selection *s, const char *pattern);
 bool evt_selection_wants(const struct evt_selection *s, uint32_t id,
 			 const char *path);
 /* Adds or removes a pattern (or, pattern NULL, an id).  0, or -1 with err

@@ -231,6 +231,12 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 		if (evt_selection_change(&c->sel, true, opts->patterns[i], 0, err,
 					 err_size))
 			goto out_free;
+	for (unsigned i = 0; i < opts->nexcludes; i++)
+		if (evt_selection_exclude(&c->sel, opts->excludes[i])) {
+			snprintf(err, err_size, "'%s': too many patterns, or too long",
+				 opts->excludes[i]);
+			goto out_free;
+		}
 	c->futex_waitv_ok = true;
 	if (evt_buffer_config_check(opts->packet_size, opts->packet_count, err,
 				    err_size))

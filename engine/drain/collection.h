@@ -34,6 +34,10 @@ struct evt_collection_opts {
 	bool all;
 	const char *const *patterns;
 	unsigned npatterns;
+	/* Events none of its patterns take, whatever names them (record
+	 * --keep gives these to a collection of their own). */
+	const char *const *excludes;
+	unsigned nexcludes;
 	uint32_t mode;			/* enum evt_buffer_mode; counting
 					 * (EVT_MODE_COUNT) writes no trace:
 					 * output is not used */
