@@ -330,7 +330,7 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 			a->keep[a->nkeep++] = optarg;
 			break;
 		case 1001: {	/* --guard */
-			uint32_t percent;
+			uint32_t percent = 0;
 
 			if (parse_u32("--guard", optarg, &percent))
 				return 1;
