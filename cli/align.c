@@ -126,8 +126,30 @@ int align_flow_check(const char *cmd, const char *flow, unsigned n)
 	return 0;
 }
 
+static int compute(const char *cmd, const char *const *dirs, unsigned n,
+		   const char *const *flows, unsigned nflows, int64_t *offsets_ns);
+
 int align_offsets(const char *cmd, const char *const *dirs, unsigned n,
-		  const char *const *flows, unsigned nflows, int64_t *offsets_ns)
+		  const char *const *flows, unsigned nflows, int64_t **offsets_ns)
+{
+	*offsets_ns = NULL;
+	if (!nflows)
+		return 0;
+	if (n < 2)
+		return cli_error(cmd, "--align lines up several traces: give two "
+				 "or more");
+	if (!(*offsets_ns = calloc(n, sizeof(**offsets_ns))))
+		return cli_error(cmd, "out of memory");
+	if (compute(cmd, dirs, n, flows, nflows, *offsets_ns)) {
+		free(*offsets_ns);
+		*offsets_ns = NULL;
+		return 1;
+	}
+	return 0;
+}
+
+static int compute(const char *cmd, const char *const *dirs, unsigned n,
+		   const char *const *flows, unsigned nflows, int64_t *offsets_ns)
 {
 	struct pass p = { .flows = flows, .nflows = nflows };
 	struct evt_trace_stats st;

@@ -25,9 +25,11 @@ int align_flow_check(const char *cmd, const char *flow, unsigned n);
  * other machine reached through matched pairs, from it, moves by the
  * least that puts each receive after its send, or, with pairs both
  * ways, to the middle of what both directions allow.  What it applied
- * per machine is said on standard error.  0, or 1 (said).
+ * per machine is said on standard error.  *offsets_ns is then an array
+ * of n to free (NULL without flows).  0, or 1 (said; also when the flows
+ * are given fewer than two traces).
  */
 int align_offsets(const char *cmd, const char *const *dirs, unsigned n,
-		  const char *const *flows, unsigned nflows, int64_t *offsets_ns);
+		  const char *const *flows, unsigned nflows, int64_t **offsets_ns);
 
 #endif

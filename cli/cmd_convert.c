@@ -212,19 +212,9 @@ int cmd_convert(int argc, char **argv)
 		in.dirs = (const char *const *)argv + optind;
 		in.n = (unsigned)(argc - optind);
 	}
-	if (nflows && in.n < 2) {
-		cli_error("convert", "--align lines up several traces: give two or more");
+	if (align_offsets("convert", in.dirs, in.n, flows, nflows, &offsets))
 		goto out;
-	}
-	if (nflows) {
-		if (!(offsets = calloc(in.n, sizeof(*offsets)))) {
-			cli_error("convert", "out of memory");
-			goto out;
-		}
-		if (align_offsets("convert", in.dirs, in.n, flows, nflows, offsets))
-			goto out;
-		in.offsets_ns = offsets;
-	}
+	in.offsets_ns = offsets;
 	if (clock_given && fmt != SQLITE) {
 		cli_error("convert", "--clock is for --to sqlite (the other formats "
 			  "count from the trace's start)");

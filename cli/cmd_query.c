@@ -132,22 +132,11 @@ int cmd_query(int argc, char **argv)
 		cli_error("query", "%s", err);
 		goto out;
 	}
-	if (nflows) {
-		if (set.n < 2) {
-			cli_error("query", "--align lines up several traces: give "
-				  "two or more");
-			goto out;
-		}
-		set.offsets_ns = calloc(set.n, sizeof(*set.offsets_ns));
-		if (!set.offsets_ns) {
-			cli_error("query", "out of memory");
-			goto out;
-		}
-		if (align_offsets("query", (const char *const *)set.dirs,
-				  (unsigned)set.n, flows, nflows, set.offsets_ns))
-			goto out;
+	if (align_offsets("query", (const char *const *)set.dirs, (unsigned)set.n,
+			  flows, nflows, &set.offsets_ns))
+		goto out;
+	if (nflows)
 		cache = false;	/* the cache is of the traces as recorded */
-	}
 	/* One name, one cache beside it; several are read afresh each time. */
 	db = query_db_open(&set, cache && argc - optind <= 2 ?
 			   (optind == argc - 1 ? "trace" : argv[optind]) : NULL,

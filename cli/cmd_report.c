@@ -139,10 +139,6 @@ int cmd_report(int argc, char **argv)
 		ndirs = (unsigned)(argc - optind);
 		dir = dirs[0];
 	}
-	if (nflows && ndirs < 2) {
-		cli_error("report", "--align lines up several traces: give two or more");
-		goto out;
-	}
 	/* Several machines' clocks meet on real time only. */
 	if (ndirs > 1 && !clock_given)
 		r.clock = REPORT_REALTIME;
@@ -150,8 +146,7 @@ int cmd_report(int argc, char **argv)
 		cli_error("report", "out of memory");
 		goto out;
 	}
-	if (nflows && (!(offsets = calloc(ndirs, sizeof(*offsets))) ||
-		       align_offsets("report", dirs, ndirs, flows, nflows, offsets)))
+	if (align_offsets("report", dirs, ndirs, flows, nflows, &offsets))
 		goto out;
 	if (evt_trace_read_set(dirs, ndirs, offsets, show, &r, &st, err, sizeof(err))) {
 		cli_error("report", "%s", err);

@@ -21,6 +21,18 @@ static bool listed(const uint32_t *pids, unsigned n, uint32_t pid)
 	return false;
 }
 
+/* Whether the caller means process c (verdict NULL: every one); one
+ * meant but refused is counted. */
+static bool meant(enum evt_switch_verdict (*verdict)(const struct evt_ctl *c,
+						     void *ctx),
+		  void *ctx, const struct evt_ctl *c, struct evt_switch_result *res)
+{
+	enum evt_switch_verdict v = verdict ? verdict(c, ctx) : EVT_SWITCH_YES;
+
+	res->refused += v == EVT_SWITCH_REFUSE;
+	return v == EVT_SWITCH_YES;
+}
+
 int evt_default_switch(const struct evt_rundir *rd, struct evt_ctl **ctls,
 		       unsigned n, const char *pattern, bool on, uint32_t pid,
 		       bool per_process,
@@ -37,12 +49,7 @@ int evt_default_switch(const struct evt_rundir *rd, struct evt_ctl **ctls,
 	if (per_process && !pids)
 		return snprintf(err, err_size, "out of memory"), -1;
 	for (i = 0; i < n; i++) {
-		enum evt_switch_verdict v = verdict ? verdict(ctls[i], ctx) :
-					    EVT_SWITCH_YES;
-
-		if (v == EVT_SWITCH_REFUSE)
-			res->refused++;
-		if (v != EVT_SWITCH_YES)
+		if (!meant(verdict, ctx, ctls[i], res))
 			continue;
 		set = evt_tree_set(ctls[i], pattern, 0, on);
 		if (!set || ctls[i]->shrank)
@@ -73,12 +80,7 @@ int evt_default_set_rate(const struct evt_rundir *rd, struct evt_ctl **ctls,
 
 	memset(res, 0, sizeof(*res));
 	for (i = 0; i < n; i++) {
-		enum evt_switch_verdict v = verdict ? verdict(ctls[i], ctx) :
-					    EVT_SWITCH_YES;
-
-		if (v == EVT_SWITCH_REFUSE)
-			res->refused++;
-		if (v != EVT_SWITCH_YES)
+		if (!meant(verdict, ctx, ctls[i], res))
 			continue;
 		set = evt_tree_set_rate(ctls[i], pattern, rate, &e);
 		if (e && !first_err) {

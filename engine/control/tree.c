@@ -229,6 +229,12 @@ const struct evt_tree_node *evt_tree_find(const struct evt_tree_node *root,
 	return n;
 }
 
+/* Whether pattern names event i of c (a rider goes with its switch). */
+static bool names(const struct evt_ctl *c, uint32_t i, const char *pattern)
+{
+	return !c->events[i].rider && evt_pattern_match(pattern, c->events[i].path);
+}
+
 unsigned evt_tree_set(struct evt_ctl *c, const char *pattern, unsigned slot,
 		      bool on)
 {
@@ -236,8 +242,7 @@ unsigned evt_tree_set(struct evt_ctl *c, const char *pattern, unsigned slot,
 	uint32_t i;
 
 	for (i = 0; i < c->nevents; i++) {
-		if (c->events[i].rider ||
-		    !evt_pattern_match(pattern, c->events[i].path))
+		if (!names(c, i, pattern))
 			continue;
 		if (!c->events[i].refused)	/* it stays off; still named */
 			evt_ctl_set_enable(c, c->events[i].id, slot, on);
@@ -254,8 +259,7 @@ unsigned evt_tree_set_rate(struct evt_ctl *c, const char *pattern, uint32_t rate
 
 	*err_no = 0;
 	for (i = 0; i < c->nevents; i++) {
-		if (c->events[i].rider ||
-		    !evt_pattern_match(pattern, c->events[i].path))
+		if (!names(c, i, pattern))
 			continue;
 		if (evt_ctl_set_rate(c, c->events[i].id, rate) && !*err_no)
 			*err_no = errno;
