@@ -527,7 +527,8 @@ static void print_guarded(const char *path, uint32_t pid, uint32_t rate,
 #define KEEP_PACKETS 4
 
 static int keep_start(const struct record_args *a, const char *rundir,
-		      struct evt_collection **k, char *err, size_t err_size)
+		      uint32_t slot, struct evt_collection **k, char *err,
+		      size_t err_size)
 {
 	static char out[PATH_MAX], what[PATH_MAX + 32];
 	struct evt_collection_opts ko = {
@@ -536,6 +537,7 @@ static int keep_start(const struct record_args *a, const char *rundir,
 		.patterns = a->keep, .npatterns = a->nkeep,
 		.pids = a->pids, .npids = a->npids, .all = a->o.all,
 		.untraced_ok = a->o.untraced_ok, .hold_exited = true, .what = what,
+		.keep_of = slot + 1,	/* a snapshot of the recording takes it too */
 	};
 
 	snprintf(out, sizeof(out), "%s/keep", a->o.output);
@@ -677,7 +679,8 @@ static int record_here(struct record_args *a)
 	o->nexcludes = a->nkeep;
 	if (evt_collection_create(o, &c, err, sizeof(err)))
 		return cli_error("record", "%s", err);
-	if (a->nkeep && keep_start(a, rundir, &u.keep, err, sizeof(err))) {
+	if (a->nkeep && keep_start(a, rundir, evt_collection_slot(c), &u.keep, err,
+				   sizeof(err))) {
 		ret = cli_error("record", "--keep: %s", err);
 		evt_collection_finish(c, NULL, err, sizeof(err));
 		goto out;
@@ -698,7 +701,6 @@ static int record_here(struct record_args *a)
 	a->trig.slot = evt_collection_slot(c);
 	a->trig.lost_now = lost_now;
 	a->trig.lost_ctx = c;
-	a->trig.keep_slot = u.keep ? evt_collection_slot(u.keep) : 0;
 	if (!a->trig.max_windows)
 		a->trig.max_windows = 5;
 	/* The triggers' stream: of the command's processes (which take up

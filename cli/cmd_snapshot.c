@@ -16,6 +16,28 @@
 #include "layout.h"
 #include "rundir.h"
 
+/* The recording's pinned sites (record --keep), whatever their age, into
+ * DIR/keep, which readers of DIR read with it.  0, or 1 (said). */
+static int snapshot_keep(const struct evt_collection_opts *main, uint32_t slot)
+{
+	struct evt_collection_opts o = *main;
+	struct evt_collection_stats stats;
+	char out[PATH_MAX + 8], err[PATH_MAX + 400];
+	struct evt_collection *c = NULL;
+
+	snprintf(out, sizeof(out), "%s/keep", main->output);
+	o.output = out;
+	o.adopt_slot = slot;
+	o.snapshot_since_ns = 0;
+	if (evt_collection_create(&o, &c, err, sizeof(err)) ||
+	    evt_collection_finish(c, &stats, err, sizeof(err))) {
+		evt_collection_destroy(c);
+		return cli_error("snapshot", "the pinned sites: %s", err);
+	}
+	evt_collection_destroy(c);
+	return 0;
+}
+
 int cmd_snapshot(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -33,6 +55,7 @@ int cmd_snapshot(int argc, char **argv)
 	};
 	struct evt_collection_stats stats;
 	struct evt_collection *c;
+	uint32_t keep;
 	char rundir[PATH_MAX], what[PATH_MAX + 32], err[PATH_MAX + 400];
 	int opt, pid = 0, slot;
 
@@ -93,7 +116,10 @@ int cmd_snapshot(int argc, char **argv)
 		evt_collection_destroy(c);
 		return cli_error("snapshot", "%s", err);
 	}
+	keep = evt_collection_keep_slot(c);
 	evt_collection_destroy(c);
+	if (keep && snapshot_keep(&o, keep))
+		return 1;
 	fprintf(stderr, "evtrace: snapshot: %llu packet%s, %llu byte%s from %u "
 		"process%s written to %s; %llu event%s overwritten or lost before\n",
 		(unsigned long long)stats.packets, cli_plural(stats.packets),

@@ -444,27 +444,6 @@ const char *record_triggers_rules_name(const struct record_triggers *rt)
 
 #define BEFORE_SLACK_NS 10000000LL
 
-/* A window's keep/: the --keep collection's rings. */
-static void snapshot_keep(const struct record_triggers *rt, const char *dir)
-{
-	char keep[PATH_MAX + 8], slot[16];
-	int status;
-	pid_t child;
-
-	snprintf(keep, sizeof(keep), "%s/keep", dir);
-	snprintf(slot, sizeof(slot), "%u", rt->o.keep_slot);
-	child = fork();
-	if (child == 0) {
-		execl("/proc/self/exe", "evtrace", "snapshot", "--collection", slot,
-		      "-o", keep, (char *)NULL);
-		_exit(127);
-	}
-	if (child < 0 || waitpid(child, &status, 0) != child ||
-	    !WIFEXITED(status) || WEXITSTATUS(status))
-		fprintf(stderr, "evtrace: record: %s: the pinned sites could not be "
-			"written (said above)\n", keep);
-}
-
 /* The window of firing f: a snapshot of the flight recorder, by a child
  * evtrace, into the next DIR/window-<n> that does not exist. */
 static void write_window(struct record_triggers *rt, const struct firing *f)
@@ -506,8 +485,6 @@ static void write_window(struct record_triggers *rt, const struct firing *f)
 		rt->unwritten++;
 		return;
 	}
-	if (rt->o.keep_slot)	/* the pinned sites, whatever their age */
-		snapshot_keep(rt, dir);
 	rt->windows++;
 	snprintf(file, sizeof(file), "%s/evtrace/trigger", dir);
 	out = fopen(file, "wxe");

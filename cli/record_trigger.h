@@ -38,8 +38,6 @@ struct record_triggers_opts {
 	int64_t before_ns;		/* how long before it the window starts
 					 * (0: all the rings hold) */
 	unsigned max_windows;
-	uint32_t keep_slot;		/* --keep's collection, 0: none: a
-					 * window holds it too, in keep/ */
 	/* What the flight recorder lost so far, for 'lost' (NULL: none). */
 	uint64_t (*lost_now)(void *ctx);
 	void *lost_ctx;

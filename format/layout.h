@@ -126,7 +126,11 @@ struct evt_ctl_slot {
 					 * buffer full waits this long at most
 					 * for a packet back, instead of dropping
 					 * (at most EVT_BLOCK_MAX_US) */
-	uint8_t reserved[20];
+	uint32_t keep_of;		/* a record --keep collection: the slot
+					 * + 1 of the recording whose pinned
+					 * sites it holds; 0 otherwise (engines
+					 * only; for snapshot) */
+	uint8_t reserved[16];
 };
 
 #define EVT_BLOCK_MAX_US	1000000u

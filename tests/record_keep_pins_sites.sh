@@ -1,7 +1,8 @@
 # record --overwrite --keep PATTERN: a flight recorder's init event,
 # which a burst through small rings overwrites, is kept in rings of its
 # own (DIR/keep), read with the trace by report, query and convert, once;
-# every trigger window holds it too (its keep/); bad uses are refused.
+# every trigger window and snapshot holds it too (its keep/); bad uses
+# are refused.
 . "$(dirname "$0")/lib.sh"
 ctor=$(tracee_event "constructor")
 small="--packet-size 16384 --packets 2"
@@ -35,6 +36,13 @@ grep -q "constructor ran in" "$T/kept.json" || fail "convert leaves the pinned s
 rec=$!
 wait_for "the burst to end" "grep -q '^ready' '$T/win.out'"
 wait_for "the window" "grep -q 'window $T/win/window-1' '$T/win.err'"
+# snapshot -p takes the recording (not its pinned sites' collection) and
+# its pinned sites with it.
+"$EVTRACE" snapshot -p "$(sed -n 's/^ready //p' "$T/win.out")" -o "$T/snap" 2>"$T/snap.err" ||
+	fail "snapshot of a recording with --keep: $(cat "$T/snap.err")"
+[ -d "$T/snap/keep" ] || fail "the snapshot has no keep/"
+expect_eq "$("$EVTRACE" report "$T/snap" | grep -c ": constructor ran in ")" 1 \
+	"the snapshot holds the init event"
 kill "$(sed -n 's/^ready //p' "$T/win.out")"
 wait $rec || true
 [ -d "$T/win/window-1/keep" ] || fail "the window has no keep/: $(ls "$T/win/window-1")"

@@ -151,6 +151,10 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 			    (c->o.adopt_slot && s != c->o.adopt_slot) ||
 			    (running && sl->mode != EVT_MODE_OVERWRITE))
 				continue;
+			/* A recording's pinned sites go with it. */
+			if (running && __atomic_load_n(&sl->keep_of, __ATOMIC_RELAXED) &&
+			    !c->o.adopt_slot)
+				continue;
 			if (found != s)
 				count++;
 			found = s;
@@ -179,6 +183,13 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 			 running ? "--collection" : "--slot");
 		goto out;
 	}
+	for (i = 0; running && i < n; i++)	/* its --keep collection's */
+		for (s = 1; s < EVT_NSLOTS && !ctls[i]->shrank; s++)
+			if (__atomic_load_n(&ctls[i]->slots[s].keep_of,
+					    __ATOMIC_RELAXED) == found + 1 &&
+			    __atomic_load_n(&ctls[i]->slots[s].state,
+					    __ATOMIC_ACQUIRE) == EVT_SLOT_ACTIVE)
+				c->keep_slot = s;
 	if (c->o.mode != EVT_MODE_DISCARD && c->o.mode != EVT_MODE_OVERWRITE) {
 		snprintf(err, err_size, "%s: slot %u was counting, not recording: "
 			 "there are no events to recover", who, found);
@@ -318,6 +329,10 @@ unsigned evt_collection_running(const struct evt_collection *c)
 uint32_t evt_collection_slot(const struct evt_collection *c)
 {
 	return c->slot;
+}
+uint32_t evt_collection_keep_slot(const struct evt_collection *c)
+{
+	return c->keep_slot;
 }
 
 const char *evt_collection_rules_name(const struct evt_collection *c)

@@ -75,6 +75,9 @@ struct evt_collection_opts {
 	/* Snapshot: only packets that end after this CLOCK_MONOTONIC time
 	 * (0: all the buffers hold). */
 	int64_t snapshot_since_ns;
+	/* record --keep's collection: the slot of the recording whose
+	 * pinned sites it holds, + 1 (said in its slots for snapshot). */
+	uint32_t keep_of;
 	/*
 	 * Overwrite mode: an exited thread's buffer is read at the end of
 	 * the recording, not when the thread exits, so that snapshots taken
@@ -124,6 +127,8 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 /* The file to name in $EVTRACE_COLLECTION for covered processes: a name
  * in the run directory. */
 const char *evt_collection_rules_name(const struct evt_collection *c);
+/* A snapshot: the slot of the recording's --keep collection, or 0. */
+uint32_t evt_collection_keep_slot(const struct evt_collection *c);
 /* Its slot in the run directory (what snapshot --collection names). */
 uint32_t evt_collection_slot(const struct evt_collection *c);
 /* How many of its processes still run (an attached recording ends when

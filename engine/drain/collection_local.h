@@ -167,6 +167,7 @@ struct evt_collection {
 	struct evt_index_marks relay_sent;	/* of ix, in its metadata */
 	int64_t snapshot_ms;	/* the last clock snapshot taken */
 	uint64_t since_value;	/* snapshot_since_ns as a trace clock value */
+	uint32_t keep_slot;	/* a snapshot: the recording's --keep slot */
 	int64_t clock_offset_ns;	/* $EVTRACE_CLOCK_OFFSET (tests) */
 	int64_t relay_horizon_ms;
 	struct class_layouts {	/* ix.events index by local id, per class */

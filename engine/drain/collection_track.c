@@ -55,13 +55,18 @@ static bool ours(struct evt_collection *c, struct evt_ctl *ctl)
 	struct evt_ctl_slot *slot = &ctl->slots[c->slot];
 
 	if (__atomic_load_n(&slot->state, __ATOMIC_ACQUIRE) == EVT_SLOT_ACTIVE &&
-	    slot->collection_id == c->id)
+	    slot->collection_id == c->id) {
+		/* (a snapshot or recovery reads the slot: its owner says) */
+		if (!c->o.snapshot && !c->o.recover)
+			__atomic_store_n(&slot->keep_of, c->o.keep_of, __ATOMIC_RELAXED);
 		return true;
+	}
 	if (c->failed || c->finishing || (!c->o.all && !c->o.npids) ||
 	    (!c->o.all && !evt__coll_in_scope(c, (int)ctl->h.pid)) || !evt_ctl_alive(ctl))
 		return false;
 	evt_slot_attach(ctl, c->slot, c->id, c->o.block_us, c->o.mode,
 			c->o.packet_size, c->o.packet_count);
+	__atomic_store_n(&slot->keep_of, c->o.keep_of, __ATOMIC_RELAXED);
 	return true;
 }
 /* Starts following control file name, or sets it aside for good; false
