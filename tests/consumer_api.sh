@@ -134,6 +134,22 @@ set -- $(burst_through 0 stopped)
 [ "$2" -gt 0 ] || fail "no loss without block_ms: nothing to show"
 expect_eq "$(($1 + $2))" 300000 "read and lost without block_ms"
 expect_eq "$(burst_through 200)" "300000 0" "read and lost with block_ms 200"
+# evt_consumer_set_rate: a cap of 1000 events a second holds back most of
+# the burst, each event held back a lost-event notice's.
+"$TRACEE" paced 300000 100000 -1 >"$T/rp.out" 2>&1 &
+bp=$!
+BG_PIDS="$BG_PIDS $bp"
+wait_for "the capped burst's program" "grep -q ready '$T/rp.out'"
+CONSUME_RATE=1000 CONSUME_BUFFERED=1 "$CONSUME" record "$bp" printk >"$T/cr" 2>&1 &
+cp=$!
+wait_for "the consumer to cap it" "grep -q '^rate' '$T/cr'"
+expect_grep "^rate [1-9][0-9]*$" "$T/cr" "the consumer capped the program's events"
+kill -USR1 "$bp"
+wait "$cp" || fail "consume with a rate: $(tail -3 "$T/cr")"
+read=$(grep -c ' | burst [0-9]*$' "$T/cr")
+lost=$(awk '$1 == "lost" { n += $2 } END { print n + 0 }' "$T/cr")
+expect_eq "$((read + lost))" 300000 "read and lost under a rate"
+[ "$lost" -gt 250000 ] || fail "the rate held back only $lost events"
 set +e
 CONSUME_BLOCK_MS=1001 "$CONSUME" record $$ printk >"$T/cbad" 2>&1
 st=$?

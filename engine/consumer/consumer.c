@@ -466,6 +466,31 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
 	return ret;
 }
 
+static int rate_engine(struct evt_consumer *c, const char *pattern,
+		       uint32_t rate, char *err, size_t err_size)
+{
+	char why[200];
+
+	if (evt_pattern_check(pattern, why, sizeof(why)))
+		return snprintf(err, err_size, "pattern '%s': %s", pattern, why), -1;
+	if (rate > EVT_RATE_MAX)
+		return snprintf(err, err_size, "rate %u: at most %u", rate,
+				EVT_RATE_MAX), -1;
+	if (c->sock >= 0)
+		return snprintf(err, err_size, "a rate through evtraced is not yet "
+				"supported"), -1;
+	if (c->stream)
+		return evt_live_stream_set_rate(c->stream, pattern, rate, err,
+						err_size);
+	return evt_collection_set_rate(c->coll, pattern, rate, err, err_size);
+}
+
+int evt_consumer_set_rate(struct evt_consumer *c, const char *pattern,
+			  uint32_t rate, char *err, size_t err_size)
+{
+	return REPORTING(c, rate_engine(c, pattern, rate, err, err_size));
+}
+
 int evt_consumer_add(struct evt_consumer *c, const char *pattern, char *err,
 		     size_t err_size)
 {

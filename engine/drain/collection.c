@@ -6,6 +6,7 @@
  * share).
  */
 #include "collection_local.h"
+#include "tree.h"
 
 static int claim_slot(struct evt_collection *c, char *err, size_t err_size)
 {
@@ -603,6 +604,23 @@ void evt_collection_destroy(struct evt_collection *c)
 		close(c->inotify_fd);
 	free(c);
 }
+int evt_collection_set_rate(struct evt_collection *c, const char *pattern,
+			    uint32_t rate, char *err, size_t err_size)
+{
+	unsigned k, n = 0;
+	int e;
+
+	for (k = 0; k < c->ntracked; k++) {
+		if (!c->tracked[k].ctl || c->tracked[k].dead)
+			continue;
+		n += evt_tree_set_rate(c->tracked[k].ctl, pattern, rate, &e);
+		if (e)
+			return snprintf(err, err_size, "%s: %s",
+					c->tracked[k].ctl->path, strerror(e)), -1;
+	}
+	return (int)n;
+}
+
 int evt_collection_select(struct evt_collection *c, bool add,
 			  const char *pattern, uint32_t id, char *err,
 			  size_t err_size)

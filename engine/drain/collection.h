@@ -198,6 +198,10 @@ void evt_collection_losses(struct evt_collection *c, evt_loss_cb cb, void *ctx);
 typedef void (*evt_guard_cb)(const char *path, uint32_t pid, uint32_t rate,
 			     unsigned share, void *ctx);
 void evt_collection_guarded(struct evt_collection *c, evt_guard_cb cb, void *ctx);
+/* Caps the events pattern names in its processes at rate a second per
+ * thread (0: no cap); how many, or -1 with err set. */
+int evt_collection_set_rate(struct evt_collection *c, const char *pattern,
+			    uint32_t rate, char *err, size_t err_size);
 /* Calls cb for every distinct event met so far, by global id. */
 int evt_collection_events(struct evt_collection *c,
 			  void (*cb)(uint32_t id, const char *path,

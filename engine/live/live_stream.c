@@ -667,6 +667,24 @@ static int wanted_now(const struct evt_live_stream *s)
 	return (int)n;
 }
 
+int evt_live_stream_set_rate(struct evt_live_stream *s, const char *pattern,
+			     uint32_t rate, char *err, size_t err_size)
+{
+	unsigned k, n = 0;
+	int e;
+
+	discover(s);
+	for (k = 0; k < s->nw; k++) {
+		if (s->w[k].dead)
+			continue;
+		n += evt_tree_set_rate(s->w[k].ctl, pattern, rate, &e);
+		if (e)
+			return snprintf(err, err_size, "%s: %s", s->w[k].ctl->path,
+					strerror(e)), -1;
+	}
+	return (int)n;
+}
+
 int evt_live_stream_select(struct evt_live_stream *s, bool add,
 			   const char *pattern, uint32_t id, char *err,
 			   size_t err_size)

@@ -60,6 +60,11 @@ struct evt_live_stream;
 int evt_live_stream_create(const char *rundir, int pid, const char *what,
 			   uint32_t block_us, struct evt_live_stream **out,
 			   char *err, size_t err_size);
+/* Caps the events pattern names in the processes watched now at rate a
+ * second per thread (0: no cap; layout.h); how many it capped, or -1 with
+ * err set (the file system of the run directory is full). */
+int evt_live_stream_set_rate(struct evt_live_stream *s, const char *pattern,
+			     uint32_t rate, char *err, size_t err_size);
 /*
  * Adds or removes a pattern (or, pattern NULL, a global id) of its own
  * collection's selection, applied at once in every process.  Returns how

@@ -179,6 +179,17 @@ int evt_consumer_remove(struct evt_consumer *c, const char *pattern, char *err,
 int evt_consumer_remove_id(struct evt_consumer *c, uint32_t id, char *err,
 			   size_t err_size);
 
+/*
+ * Caps each event the pattern names, in the processes covered now, at
+ * rate events a second in each thread (0: no cap), for every collection
+ * that has it on, as `evtrace enable --rate` does; what a cap holds back
+ * is counted as lost (a lost-event notice).  Returns how many events it
+ * capped, or -1 with err set (a bad pattern, the file system of the run
+ * directory full, or a consumer through evtraced: not yet supported).
+ */
+int evt_consumer_set_rate(struct evt_consumer *c, const char *pattern,
+			  uint32_t rate, char *err, size_t err_size);
+
 /* Calls cb for every distinct event (path and exact format) of the
  * processes covered, with its global id; returns how many. */
 int evt_consumer_events(struct evt_consumer *c, evt_consumer_event_cb cb,

@@ -195,6 +195,12 @@ int main(int argc, char **argv)
 		c = open_consumer(pid, EVT_CONSUMER_RECORD);
 		n = evt_consumer_add(c, argv[3], err, sizeof(err));
 		printf("added %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
+		if (getenv("CONSUME_RATE")) {	/* evt_consumer_set_rate */
+			n = evt_consumer_set_rate(c, argv[3],
+						  (uint32_t)atol(getenv("CONSUME_RATE")),
+						  err, sizeof(err));
+			printf("rate %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
+		}
 		fflush(stdout);
 		read_for(c, -1);
 	} else if (!strcmp(argv[1], "ids") && argc == 4) {
