@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -490,12 +491,13 @@ static void add_loss(const char *path, unsigned cause, uint64_t count, void *ctx
 		l->other[cause] += count;
 }
 
-/* "lost 12 events: 7 of SITE (buffer full), ...": what the writers named. */
-static void print_losses(struct evt_collection *c, uint64_t lost)
+/* "lost 12 events: 7 of SITE (buffer full), ...": what the writers named;
+ * the causes named, as bits. */
+static unsigned print_losses(struct evt_collection *c, uint64_t lost)
 {
 	struct loss_summary l = { .n = 0 };
 	char text[(SUMMARY_SITES + EVT_LOSS_CAUSES) * 300];
-	unsigned cause;
+	unsigned cause, causes = 0, i;
 
 	evt_collection_losses(c, add_loss, &l);
 	for (cause = 1; cause < EVT_LOSS_CAUSES; cause++)
@@ -503,9 +505,35 @@ static void print_losses(struct evt_collection *c, uint64_t lost)
 			l.parts[l.n++] = (struct evt_loss_part){ NULL, cause,
 								 l.other[cause] };
 	if (!l.n)
-		return;
+		return 0;
+	for (i = 0; i < l.n; i++)
+		causes |= 1u << l.parts[i].cause;
 	evt_loss_text(text, sizeof(text), lost, l.parts, l.n);
 	fprintf(stderr, "evtrace: record: %s\n", text);
+	return causes;
+}
+
+/* What to do about the losses of threads without a buffer, by cause. */
+static void advise_unbuffered(const char *rundir, unsigned causes,
+			      uint64_t unbuffered)
+{
+	struct statvfs v;
+
+	if (causes & (1u << EVT_LOSS_NO_BUFFER))
+		fprintf(stderr, "evtrace: record: a process has %u buffers in "
+			"%llu MiB: fewer threads at once, or a smaller "
+			"--packet-size or --packets, leave one for each\n",
+			EVT_MAX_TBUFS, (unsigned long long)EVT_ARENA_BYTES >> 20);
+	if ((causes & (1u << EVT_LOSS_NO_SPACE)) && statvfs(rundir, &v) == 0)
+		fprintf(stderr, "evtrace: record: the file system of %s is full "
+			"(%llu MiB, %llu MiB free now): a larger one (mount -o "
+			"remount,size=...), or smaller buffers\n", rundir,
+			(unsigned long long)((uint64_t)v.f_blocks * v.f_frsize >> 20),
+			(unsigned long long)((uint64_t)v.f_bavail * v.f_frsize >> 20));
+	if (unbuffered && !(causes & (1u << EVT_LOSS_NO_BUFFER |
+				      1u << EVT_LOSS_NO_SPACE)))
+		fprintf(stderr, "evtrace: record: %llu of them in threads that "
+			"got no buffer\n", (unsigned long long)unbuffered);
 }
 
 static void print_guarded(const char *path, uint32_t pid, uint32_t rate,
@@ -557,6 +585,7 @@ static void summary(const struct record_args *a, struct evt_collection *c,
 {
 	const struct evt_collection_opts *o = &a->o;
 	uint64_t lost = stats->lost + stats->lost_unbuffered;
+	unsigned causes;
 
 	fprintf(stderr, "evtrace: record: %s%llu packet%s, %llu byte%s from %u "
 		"process%s %s %s; %llu event%s lost",
@@ -583,13 +612,9 @@ static void summary(const struct record_args *a, struct evt_collection *c,
 			 cli_collection_events, c);
 	if (ran && !stats->processes && !o->untraced_ok)
 		cli_note_untraced("record", a->cmdv[0]);
-	if (stats->lost)
-		print_losses(c, stats->lost);
+	causes = lost ? print_losses(c, lost) : 0;
 	evt_collection_guarded(c, print_guarded, NULL);
-	if (stats->lost_unbuffered)
-		fprintf(stderr, "evtrace: record: %llu of them found no "
-			"buffer (memory bound reached)\n",
-			(unsigned long long)stats->lost_unbuffered);
+	advise_unbuffered(o->rundir, causes, stats->lost_unbuffered);
 	if (o->relay)
 		print_relay_stats(stats, a->relay_host);
 	if (a->show_stats)

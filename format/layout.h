@@ -20,7 +20,7 @@
  *   tbufs_off    | struct evt_ctl_tbuf [N]     |  one per (thread, slot) buffer
  *   enable_off   | uint32_t enable[max_events] |  bit s = slot s wants it
  *   registry_off | registry entries ...        |  append-only
- *   drops_off    | struct evt_ctl_drops [N]    |  one per buffer descriptor
+ *   drops_off    | struct evt_ctl_drops [N+8]  |  one per buffer, one per slot
  *   rates_off    | uint32_t rate[max_events]   |  events a second a thread
  *   arena_off    | packet buffers ...          |  bump-allocated
  *   file_size    +-----------------------------+
@@ -194,10 +194,16 @@ struct evt_ctl_tbuf {
  * once the thread let go of the buffer (or at the end, and then checks
  * the counts against the buffer's lost count).  The process makes the
  * entries' pages the file's as it hands out buffers; a recorder reads
- * them with pread, never faulting a hole in.
+ * them with pread, never faulting a hole in.  After the max_tbufs
+ * entries, one per slot (EVT_DROPS_OF_SLOT) counts the drops of threads
+ * that found no buffer of the slot: every thread adds to it, claiming
+ * entries atomically; its recorder names them in the packet that counts
+ * them (nobuf_lost), and whoever takes the slot up empties it.
  */
+#define EVT_DROPS_ENTRIES(max_tbufs)	((max_tbufs) + EVT_NSLOTS)
+#define EVT_DROPS_OF_SLOT(max_tbufs, s)	((max_tbufs) + (s))
 #define EVT_DROP_SITES		5
-#define EVT_DROP_CAUSES		4
+#define EVT_DROP_CAUSES		5
 
 struct evt_ctl_drop {
 	uint32_t id;
@@ -210,7 +216,6 @@ struct evt_ctl_drops {
 	uint32_t reserved32;
 	struct evt_ctl_drop site[EVT_DROP_SITES];
 	uint64_t other[EVT_DROP_CAUSES];
-	uint64_t reserved;
 };
 
 /*

@@ -11,6 +11,7 @@ static const char *const names[EVT_LOSS_CAUSES][2] = {
 	[EVT_LOSS_BLOCK_TIMEOUT] = { "block_timeout", "block timeout" },
 	[EVT_LOSS_NO_SPACE] = { "no_space", "no space in the run directory" },
 	[EVT_LOSS_RATE_LIMIT] = { "rate_limit", "rate limit" },
+	[EVT_LOSS_NO_BUFFER] = { "no_buffer", "no buffer for the thread" },
 };
 
 const char *evt_loss_cause_name(unsigned cause)

@@ -36,7 +36,11 @@ enum evt_loss_cause {
 	EVT_LOSS_NO_SPACE = 3,		/* the file system of the run
 					 * directory (/dev/shm) was full */
 	EVT_LOSS_RATE_LIMIT = 4,	/* the site's rate limit */
-	EVT_LOSS_CAUSES = 5,		/* causes are below this */
+	EVT_LOSS_NO_BUFFER = 5,		/* the thread found no buffer: the
+					 * process's buffers (EVT_MAX_TBUFS)
+					 * or their memory (EVT_ARENA_BYTES)
+					 * were all taken */
+	EVT_LOSS_CAUSES = 6,		/* causes are below this */
 };
 
 /* The cause's name ("buffer full"), or NULL for none of them. */

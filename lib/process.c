@@ -53,7 +53,8 @@ static struct layout compute_layout(void)
 	l.enable_off = l.tbufs_off + EVT_MAX_TBUFS * sizeof(struct evt_ctl_tbuf);
 	l.registry_off = l.enable_off + EVT_MAX_EVENTS * sizeof(uint32_t);
 	l.drops_off = l.registry_off + EVT_REGISTRY_BYTES;
-	l.rates_off = l.drops_off + EVT_MAX_TBUFS * sizeof(struct evt_ctl_drops);
+	l.rates_off = l.drops_off + EVT_DROPS_ENTRIES(EVT_MAX_TBUFS) *
+				    sizeof(struct evt_ctl_drops);
 	l.arena_off = l.rates_off + EVT_MAX_EVENTS * sizeof(uint32_t);
 	l.size = l.arena_off + EVT_ARENA_BYTES;
 	return l;

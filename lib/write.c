@@ -63,6 +63,7 @@ struct tslot {
 	 * NULL when the entry's page could not be had. */
 	struct evt_ctl_drops *drops;
 	bool drops_pending;
+	uint8_t fail_cause;		/* TSLOT_FAILED: why, for its drops */
 };
 
 struct evt__thread {
@@ -173,6 +174,26 @@ static void state_put(struct evt__thread *t)
 
 static void spare_buffer(uint32_t size, uint32_t count);
 
+/* The slots' drop entries (layout.h) may be written: made the file's at
+ * the process's start. */
+static bool slot_drops_ready;
+
+/* Makes the pages of n bytes at addr in the control file the file's
+ * (written to later without a fault that could be a SIGBUS). */
+static bool populate(void *addr, size_t n)
+{
+	uintptr_t page = (uintptr_t)addr & ~(uintptr_t)4095;
+	size_t len = ((uintptr_t)addr + n - page + 4095) & ~(size_t)4095;
+	int saved = errno;
+	bool ok = madvise((void *)page, len, MADV_POPULATE_WRITE) == 0 ||
+		  (errno == EINVAL &&
+		   fallocate(evt__proc.fd, 0, (off_t)(page - (uintptr_t)evt__proc.base),
+			     (off_t)len) == 0);
+
+	errno = saved;
+	return ok;
+}
+
 /*
  * The pool and a few warm pages of it, at start-up rather than at the
  * first events of the first threads.  And for a recording that covers
@@ -193,6 +214,9 @@ void evt__write_init(void)
 	for (i = 0; i < 4; i++)
 		if (t[i])
 			state_put(t[i]);
+	if (populate(&evt__proc.drops[EVT_DROPS_OF_SLOT(EVT_MAX_TBUFS, 0)],
+		     EVT_NSLOTS * sizeof(struct evt_ctl_drops)))
+		__atomic_store_n(&slot_drops_ready, true, __ATOMIC_RELEASE);
 	for (i = 1; i < EVT_NSLOTS; i++) {
 		const struct evt_ctl_slot *slot = &evt__proc.slots[i];
 
@@ -363,8 +387,6 @@ static void drops_page(uint32_t idx)
 {
 	const uint32_t per_page = 4096 / sizeof(struct evt_ctl_drops);
 	uint32_t first = idx - idx % per_page, i;
-	uintptr_t page = (uintptr_t)&evt__proc.drops[idx] & ~(uintptr_t)4095;
-	int saved = errno;
 
 	for (i = first; i < first + per_page && i < EVT_MAX_TBUFS; i++)
 		if (i != idx && __atomic_load_n(&evt__proc.tbuf_priv[i].drops_ready,
@@ -372,15 +394,46 @@ static void drops_page(uint32_t idx)
 			evt__proc.tbuf_priv[idx].drops_ready = true;
 			return;
 		}
-	if (madvise((void *)page, 4096, MADV_POPULATE_WRITE) == 0 ||
-	    (errno == EINVAL &&
-	     fallocate(evt__proc.fd, 0, (off_t)(page - (uintptr_t)evt__proc.base),
-		       4096) == 0))
+	if (populate(&evt__proc.drops[idx], sizeof(evt__proc.drops[idx])))
 		__atomic_store_n(&evt__proc.tbuf_priv[idx].drops_ready, true,
 				 __ATOMIC_RELEASE);
-	errno = saved;
 }
 
+/*
+ * A drop of event id in slot s by a thread with no buffer of it: counted
+ * in the slot's nobuf_lost, and against the site in the slot's drop
+ * entry, which threads share (an entry is claimed atomically, so two
+ * threads may each claim one for a site: the recorder adds them up).
+ */
+__attribute__((cold, noinline))
+static void slot_drop(unsigned s, uint32_t id, uint32_t cause)
+{
+	struct evt_ctl_drops *d = &evt__proc.drops[EVT_DROPS_OF_SLOT(EVT_MAX_TBUFS, s)];
+	uint32_t i, n;
+
+	__atomic_fetch_add(&evt__proc.slots[s].nobuf_lost, 1, __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&slot_drops_ready, __ATOMIC_ACQUIRE) ||
+	    !cause || cause > EVT_DROP_CAUSES)
+		return;
+	n = __atomic_load_n(&d->nsites, __ATOMIC_ACQUIRE);
+	for (i = 0; i < n && i < EVT_DROP_SITES; i++)
+		if (__atomic_load_n(&d->site[i].id, __ATOMIC_RELAXED) == id &&
+		    __atomic_load_n(&d->site[i].cause, __ATOMIC_RELAXED) == cause) {
+			__atomic_fetch_add(&d->site[i].count, 1, __ATOMIC_RELAXED);
+			return;
+		}
+	i = __atomic_fetch_add(&d->nsites, 1, __ATOMIC_ACQ_REL);
+	if (i < EVT_DROP_SITES) {
+		__atomic_store_n(&d->site[i].id, id, __ATOMIC_RELAXED);
+		__atomic_store_n(&d->site[i].cause, cause, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&d->site[i].count, 1, __ATOMIC_RELEASE);
+	} else {
+		__atomic_fetch_add(&d->other[cause - 1], 1, __ATOMIC_RELAXED);
+	}
+}
+
+/* A new buffer's descriptor index; -1 past the memory bound or the
+ * descriptor table, -2 when the file system had no room for it. */
 static int allocate(uint32_t size, uint32_t count)
 {
 	uint64_t idx, off;
@@ -405,7 +458,7 @@ static int allocate(uint32_t size, uint32_t count)
 	p->reserved = 0;
 	if (reserve_bytes(p, (uint64_t)size * count < RESERVE_FIRST ?
 			  (uint64_t)size * count : RESERVE_FIRST))
-		return -1;
+		return -2;
 	drops_page((uint32_t)idx);
 	/* Owned before it is ready: find_free() of another thread must not
 	 * see it ready and still FREE. */
@@ -492,6 +545,7 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 	memset(ts, 0, sizeof(*ts));
 	ts->slot_gen = gen;
 	ts->state = TSLOT_FAILED;
+	ts->fail_cause = EVT_LOSS_NO_BUFFER;
 	/* An engine rewriting the descriptor makes gen odd meanwhile: an
 	 * odd gen, or one that moved, means fields half-written, and a
 	 * later write asks again (it sees another gen). */
@@ -503,8 +557,11 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 	idx = find_free(size, count, true);
 	if (idx < 0)
 		idx = allocate(size, count);
-	if (idx < 0)
+	if (idx < 0) {
+		if (idx == -2)
+			ts->fail_cause = EVT_LOSS_NO_SPACE;
 		return -1;
+	}
 	take_desc(t, ts, idx, s, gen, size, count, mode);
 	return 0;
 }
@@ -1088,8 +1145,12 @@ static uint32_t encode(uint8_t *dst, const struct evt__site_rt *rt, va_list *ap)
 	return (uint32_t)(p - dst);
 }
 
+/* Event id dropped in the slots of mask: by a write nested in another
+ * (counted in the buffer it could not write), or for want of a buffer
+ * (counted against the site, for the cause the thread's slot says). */
 __attribute__((cold, noinline))
-static uint8_t *drop_all(struct evt__thread *t, uint32_t mask, int nested)
+static uint8_t *drop_all(struct evt__thread *t, uint32_t mask, int nested,
+			 uint32_t id)
 {
 	unsigned s;
 
@@ -1099,9 +1160,12 @@ static uint8_t *drop_all(struct evt__thread *t, uint32_t mask, int nested)
 		if (t && nested && t->slot[s].state == TSLOT_HAVE)
 			__atomic_fetch_add(&t->slot[s].desc->nested_lost, 1,
 					   __ATOMIC_RELAXED);
-		else
+		else if (nested)	/* a handler: no shared entry */
 			__atomic_fetch_add(&evt__proc.slots[s].nobuf_lost, 1,
 					   __ATOMIC_RELAXED);
+		else
+			slot_drop(s, id, t && t->slot[s].state == TSLOT_FAILED ?
+				  t->slot[s].fail_cause : EVT_LOSS_NO_BUFFER);
 	}
 	return NULL;
 }
@@ -1121,7 +1185,7 @@ static uint8_t *slot_reserve_slow(struct evt__thread *t, unsigned s, uint32_t id
 		if ((ts->state == TSLOT_FAILED &&
 		     ts->slot_gen == evt__proc.slots[s].gen) ||
 		    tslot_acquire(t, s)) {
-			drop_all(t, 1u << s, 0);
+			drop_all(t, 1u << s, 0, id);
 			return NULL;
 		}
 	}
@@ -1259,7 +1323,7 @@ static void rate_suppress(struct evt__thread *t, uint32_t id, uint32_t mask)
 		if ((ts->state != TSLOT_HAVE || ts->slot_gen != gen) &&
 		    ((ts->state == TSLOT_FAILED && ts->slot_gen == gen) ||
 		     tslot_acquire(t, s))) {
-			drop_all(t, 1u << s, 0);
+			drop_all(t, 1u << s, 0, id);
 			continue;
 		}
 		note_drop(ts, id, EVT_LOSS_RATE_LIMIT);
@@ -1363,7 +1427,8 @@ static uint8_t *write_begin_thread(const struct evt__site_rt *rt, uint32_t mask,
 		mask &= EVT_SLOT_MASK;
 		if (t)
 			mask = count_nested(t, rt->id, mask);
-		rec = mask ? drop_all(t, mask, t != NULL) : NULL;
+		/* (no thread state: not nested, nothing in a handler's way) */
+		rec = mask ? drop_all(t, mask, t != NULL, rt->id) : NULL;
 	} else {
 		t->busy = 1;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);

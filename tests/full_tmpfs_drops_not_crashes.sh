@@ -15,6 +15,8 @@ bt "$T/tr" >"$T/bt"
 python3 "$CHECK" count "$T/report" "$T/bt" 200000 "seq " >"$T/counts"
 grep -q 'lost [1-9]' "$T/counts" || fail "expected events lost for want of space: $(cat "$T/counts")"
 # A thread that found no room for its buffer's first page, or one whose
-# buffer could not grow: either way record says why.
-grep -Eq "found no buffer|^evtrace: record: lost [0-9]* events: [0-9]* of printk/.* \(no space in the run directory\)" \
-	"$T/rec.err" || { cat "$T/rec.err" >&2; fail "record does not say why"; }
+# buffer could not grow: either way the loss is named, and the full file
+# system with its size.
+grep -Eq "^evtrace: record: lost [0-9]* events: [0-9]* of printk/.* \(no space in the run directory\)" \
+	"$T/rec.err" || { cat "$T/rec.err" >&2; fail "record does not name the cause"; }
+expect_grep "the file system of $T/small/run is full (1 MiB" "$T/rec.err" "record names the full file system"

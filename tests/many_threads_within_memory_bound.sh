@@ -8,7 +8,12 @@ expect_grep "tried 600" "$T/prog.out" "all threads ran"
 bt "$T/tr" >"$T/bt"
 python3 "$CHECK" count "$T/report" "$T/bt" 600 "thread " >"$T/counts"
 expect_eq "$(cat "$T/counts")" "read 512 lost 88" "512 buffers, 88 threads without"
-expect_grep "88 of them found no buffer" "$T/rec.err" "record says why"
+# Named against the site each thread wrote, for the cause.
+expect_grep "lost 88 events: 88 of printk/tracee/tests/progs/tracee.c/[0-9]* (no buffer for the thread)$" \
+	"$T/rec.err" "record names the loss"
+expect_grep "a process has 512 buffers in 64 MiB" "$T/rec.err" "record says why"
+"$EVTRACE" report --stats "$T/tr" >"$T/stats"
+expect_grep "no buffer for the thread *88$" "$T/stats" "report --stats names the loss"
 "$EVTRACE" record --packet-size 16384 --packets 2 -o "$T/tr2" -- "$TRACEE" sequential 1500 >"$T/prog.out"
 "$EVTRACE" report "$T/tr2" >"$T/report2"
 bt "$T/tr2" >"$T/bt2"

@@ -67,7 +67,8 @@ static int check_header(const struct evt_ctl_header *h, size_t size,
 		return bad(err, err_size, path,
 			   offsetof(struct evt_ctl_header, registry_off),
 			   "registry out of bounds");
-	if (!region_ok(h->drops_off, h->max_tbufs, sizeof(struct evt_ctl_drops),
+	if (!region_ok(h->drops_off, EVT_DROPS_ENTRIES(h->max_tbufs),
+		       sizeof(struct evt_ctl_drops),
 		       size))
 		return bad(err, err_size, path,
 			   offsetof(struct evt_ctl_header, drops_off),
@@ -450,10 +451,22 @@ int evt_ctl_drops_read(const struct evt_ctl *c, uint32_t i,
 {
 	off_t at = (off_t)(c->h.drops_off + (uint64_t)i * sizeof(*out));
 
-	if (i >= c->h.max_tbufs ||
+	if (i >= EVT_DROPS_ENTRIES(c->h.max_tbufs) ||
 	    pread(c->fd, out, sizeof(*out), at) != (ssize_t)sizeof(*out))
 		return -1;
 	return 0;
+}
+
+void evt_ctl_drops_empty(const struct evt_ctl *c, uint32_t i)
+{
+	static const struct evt_ctl_drops zero;
+	struct evt_ctl_drops d;
+	off_t at = (off_t)(c->h.drops_off + (uint64_t)i * sizeof(d));
+
+	/* Written only when there is something to empty: a hole stays one. */
+	if (evt_ctl_drops_read(c, i, &d) == 0 && memcmp(&d, &zero, sizeof(d)) &&
+	    pwrite(c->fd, &zero, sizeof(zero), at) != (ssize_t)sizeof(zero))
+		return;	/* old names stay: name_drops() bounds them by the count */
 }
 
 int evt_ctl_name_pid(const char *name)

@@ -90,11 +90,13 @@ const uint64_t *evt_ctl_tbuf_counters(const struct evt_ctl *c,
 /* How many buffer descriptors to look at: those the process ever claimed
  * (read now: it grows), at most the table. */
 uint32_t evt_ctl_tbufs_used(const struct evt_ctl *c);
-/* Buffer i's drops not named yet (layout.h), read with pread (a page the
- * process never made the file's reads as zeroes, and stays a hole).  0,
- * or -1 when it cannot be read. */
+/* Entry i of the drop table (layout.h: a buffer's, or EVT_DROPS_OF_SLOT's)
+ * read with pread (a page the process never made the file's reads as
+ * zeroes, and stays a hole).  0, or -1 when it cannot be read. */
 int evt_ctl_drops_read(const struct evt_ctl *c, uint32_t i,
 		       struct evt_ctl_drops *out);
+/* Empties entry i of the drop table, when it holds anything. */
+void evt_ctl_drops_empty(const struct evt_ctl *c, uint32_t i);
 /* The pid in a control file name "<pid>-<n>.ctl", or -1. */
 int evt_ctl_name_pid(const char *name);
 

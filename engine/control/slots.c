@@ -147,6 +147,7 @@ void evt_slot_attach(struct evt_ctl *c, unsigned s, uint64_t collection_id,
 	sl->packet_size = packet_size;
 	sl->packet_count = packet_count;
 	__atomic_store_n(&sl->nobuf_lost, 0, __ATOMIC_RELAXED);
+	evt_ctl_drops_empty(c, EVT_DROPS_OF_SLOT(c->h.max_tbufs, s));
 	/* Pairs with the thread's acquire before it compares gen again. */
 	__atomic_store_n(&sl->gen, (gen | 1) + 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&sl->state, EVT_SLOT_ACTIVE, __ATOMIC_RELEASE);

@@ -252,15 +252,20 @@ static int write_lost_packet(struct evt_collection *c, struct tracked *t,
 }
 /*
  * Events a process dropped because it could not get a buffer for this
- * slot (memory bound reached) belong to no thread: they go into a stream
- * of their own, as a header-only packet, so that every reader counts them.
+ * slot (memory bound reached, or no room in the run directory) belong to
+ * no thread: they go into a stream of their own, one packet naming the
+ * sites and causes the slot's drop entry holds, so that every reader
+ * counts them.
  */
 static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 {
 	uint64_t n = __atomic_load_n(&t->ctl->slots[c->slot].nobuf_lost,
 				     __ATOMIC_RELAXED);
+	uint8_t pkt[sizeof(struct evt_packet_header) + EVT_CPU_RECORD_BYTES +
+		    DROPS_MAX * (EVT_HDR_EXTENDED_BYTES + EVT_LOST_PAYLOAD_BYTES)];
 	struct out_stream st = { .fd = -1, .epoch = 0 };
 	struct evt_packet_header h;
+	uint32_t len = sizeof(h);
 	uint64_t now;
 	uint16_t cpu;
 	int ret;
@@ -268,14 +273,17 @@ static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 	if (!n)
 		return 0;
 	now = evt_clock_now(c->clock_kind, &cpu);
-	evt_packet_header_open(&h, t->cls, 0, now, sizeof(h), n, 0,
+	len += name_drops(c, t, EVT_DROPS_OF_SLOT(t->ctl->h.max_tbufs, c->slot),
+			  n, now, pkt + sizeof(h));
+	evt_packet_header_open(&h, t->cls, 0, now, len, n, 0,
 			       t->ctl->h.pid, t->ctl->h.pid, t->ctl->h.comm);
-	evt_packet_header_close(&h, now, sizeof(h));
-	ret = out_write(c, t, t->ctl->h.max_tbufs, &st, &h, sizeof(h), NULL, 0);
+	evt_packet_header_close(&h, now, len);
+	memcpy(pkt, &h, sizeof(h));
+	ret = out_write(c, t, t->ctl->h.max_tbufs, &st, pkt, len, NULL, 0);
 	if (st.fd >= 0)
 		close(st.fd);
 	if (!ret && c->relay) {
-		relay_own_packet(c, &st, &h, sizeof(h));
+		relay_own_packet(c, &st, (const struct evt_packet_header *)pkt, len);
 		evt_relay_out_end(c->relay, &st.relay);
 	}
 	c->stats.lost_unbuffered += n;
