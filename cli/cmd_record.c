@@ -573,6 +573,13 @@ static int keep_start(const struct record_args *a, const char *rundir,
 	return evt_collection_create(&ko, k, err, err_size);
 }
 
+/* A window's kernel events. */
+static int kernel_window(void *c, const char *dir, int64_t from_ns, char *err,
+			 size_t err_size)
+{
+	return evt_collection_kernel_window(c, dir, from_ns, err, err_size);
+}
+
 /* For --trigger lost. */
 static uint64_t lost_now(void *c)
 {
@@ -725,7 +732,8 @@ static int record_here(struct record_args *a)
 	a->trig.outdir = o->output;
 	a->trig.slot = evt_collection_slot(c);
 	a->trig.lost_now = lost_now;
-	a->trig.lost_ctx = c;
+	a->trig.kernel_window = a->nkernel ? kernel_window : NULL;
+	a->trig.recorder = c;
 	if (!a->trig.max_windows)
 		a->trig.max_windows = 5;
 	/* The triggers' stream: of the command's processes (which take up

@@ -450,6 +450,7 @@ static void write_window(struct record_triggers *rt, const struct firing *f)
 {
 	const struct trigger *t = rt->o.triggers[f->trigger];
 	char dir[PATH_MAX], slot[16], file[PATH_MAX + 32], before[32];
+	char err[PATH_MAX + 200];
 	struct stat st;
 	int status;
 	pid_t child;
@@ -486,6 +487,10 @@ static void write_window(struct record_triggers *rt, const struct firing *f)
 		return;
 	}
 	rt->windows++;
+	if (rt->o.kernel_window &&
+	    rt->o.kernel_window(rt->o.recorder, dir, f->from_ns, err, sizeof(err)))
+		fprintf(stderr, "evtrace: record: window %s holds no kernel events: "
+			"%s\n", dir, err);
 	snprintf(file, sizeof(file), "%s/evtrace/trigger", dir);
 	out = fopen(file, "wxe");
 	if (out) {
@@ -551,7 +556,7 @@ static void losses(struct record_triggers *rt)
 
 	if (!rt->o.lost_now)
 		return;
-	n = rt->o.lost_now(rt->o.lost_ctx);
+	n = rt->o.lost_now(rt->o.recorder);
 	if (n <= rt->lost_seen)
 		return;
 	for (k = 0; k < rt->o.ntriggers; k++)

@@ -39,8 +39,13 @@ struct record_triggers_opts {
 					 * (0: all the rings hold) */
 	unsigned max_windows;
 	/* What the flight recorder lost so far, for 'lost' (NULL: none). */
-	uint64_t (*lost_now)(void *ctx);
-	void *lost_ctx;
+	uint64_t (*lost_now)(void *recorder);
+	/* Adds the recording's kernel events from from_ns (CLOCK_MONOTONIC;
+	 * 0: the window's start) to the window written into dir (NULL: it
+	 * has none).  0, or -1 with err set. */
+	int (*kernel_window)(void *recorder, const char *dir, int64_t from_ns,
+			     char *err, size_t err_size);
+	void *recorder;
 };
 
 /* Starts watching pid (and the children it forks; 0: every process;

@@ -69,6 +69,37 @@ expect_grep '{ pid = [0-9]*, tid = [0-9]*, comm = "tracee" }, { __syscall_nr = 1
 	"$T/bt.exit" "babeltrace2's kernel record"
 ls "$T/tr-default" | grep -q '^stream_kernel_cpu[0-9]*$' || fail "no kernel stream files"
 
+# 1b. A flight recorder's window (record --overwrite --trigger) holds the
+# recording's kernel events too, in the window's own directory: every
+# round of a task that the window holds has its system call right before
+# its "after" event, up to the round that fired.
+"$EVTRACE" record --overwrite -o "$T/tr-win" -e "$before" -e "$after" -e "$ENTER" -e "$EXIT" \
+	--trigger "$after if arg0 == 20" --max-windows 1 \
+	-- "$TRACEE" syscalls 40 >/dev/null 2>"$T/rec-win" || fail "record: $(cat "$T/rec-win")"
+expect_grep "window $T/tr-win/window-1\$" "$T/rec-win" "a window written"
+ls "$T/tr-win/window-1" | grep -q '^stream_kernel_cpu[0-9]*$' || fail "no kernel stream files in the window"
+"$EVTRACE" report "$T/tr-win/window-1" >"$T/report-win"
+python3 - "$T/report-win" <<'PY' || fail "the window's kernel events (report in $T/report-win)"
+import re, sys
+line_re = re.compile(r'^ *(\S+)-(\d+) +\[(\d+)\] (\d+\.\d+): (\S+): (.*)$')
+tasks, fired = {}, False
+for l in open(sys.argv[1]):
+    m = line_re.match(l)
+    if m:
+        tasks.setdefault(int(m.group(2)), []).append((m.group(5), m.group(6)))
+        fired = fired or m.group(6) == 'after getppid 20'
+assert fired, "the firing event is not in its window"
+rounds = 0
+for tid, evs in tasks.items():
+    for i, (path, text) in enumerate(evs):
+        if text.startswith('after getppid') and i > 0:
+            assert evs[i - 1][0].endswith('sys_exit_getppid'), (tid, i, evs[i - 1], text)
+            rounds += 1
+assert rounds >= 20, "only %d rounds with their system call" % rounds
+PY
+bt_agrees "$T/tr-win/window-1"
+grep -q "sys_exit_getppid" "$T/bt.agree" || fail "babeltrace2 shows no kernel events in the window"
+
 # 2. Strings and tasks: a running shell that is not traced, and the
 # children it forks (their exec records name the program, under the new
 # name), until ^C.

@@ -115,6 +115,18 @@ int evt_kernel_record_flush(struct evt_kernel_record *k, bool final)
 	return 0;
 }
 
+int evt_kernel_record_write_open(struct evt_kernel_record *k)
+{
+	unsigned i;
+
+	for (i = 0; i < k->nstreams; i++)
+		if (k->streams[i].nrecords &&
+		    evt_packet_writer_flush(&k->streams[i], k->out, true, k->err,
+					    k->err_size))
+			return -1;
+	return 0;
+}
+
 long evt_kernel_record_drain(struct evt_kernel_record *k,
 			     const struct evt_trace_dir *out, bool final,
 			     char *err, size_t err_size)

@@ -57,6 +57,10 @@ void evt_kernel_record_relay(struct evt_kernel_record *k, struct evt_relay *r);
 /* Writes out packets a second old (all with final).  0, or -1 with the
  * sink's err set. */
 int evt_kernel_record_flush(struct evt_kernel_record *k, bool final);
+/* Writes out every packet being filled now, the recording going on (a
+ * window must see the kernel events up to now).  0, or -1 with the
+ * sink's err set. */
+int evt_kernel_record_write_open(struct evt_kernel_record *k);
 /* evt_kernel_sampler_task() and _all_cpus(). */
 int evt_kernel_record_task(struct evt_kernel_record *k, pid_t tid,
 			   bool on_exec, char *err, size_t err_size);

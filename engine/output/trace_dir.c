@@ -279,6 +279,24 @@ fail:
 	return -1;
 }
 
+int evt_trace_dir_add_to(struct evt_trace_dir *d, const char *path, char *err,
+			 size_t err_size)
+{
+	char sub_path[PATH_MAX + 16];
+
+	snprintf(d->path, sizeof(d->path), "%s", path);
+	snprintf(sub_path, sizeof(sub_path), "%s/evtrace", path);
+	d->sub_fd = -1;
+	d->fd = open_own_dir(AT_FDCWD, path, path, err, err_size);
+	if (d->fd >= 0)
+		d->sub_fd = open_own_dir(d->fd, "evtrace", sub_path, err, err_size);
+	if (d->sub_fd < 0) {
+		evt_trace_dir_close(d);
+		return -1;
+	}
+	return 0;
+}
+
 int evt_trace_dir_keep_old(const char *path, char *err, size_t err_size)
 {
 	unsigned files = 0;

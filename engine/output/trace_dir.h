@@ -26,6 +26,10 @@ struct evt_trace_dir {
 int evt_trace_dir_open(struct evt_trace_dir *d, const char *path, char *err,
 		       size_t err_size);
 void evt_trace_dir_close(struct evt_trace_dir *d);
+/* Opens the trace directory at path, of the caller's own, to add files
+ * to it, touching nothing in it.  0, or -1 with err set. */
+int evt_trace_dir_add_to(struct evt_trace_dir *d, const char *path, char *err,
+			 size_t err_size);
 /*
  * An evtrace trace of the caller's at path, holding trace files, becomes
  * path.old, as evt_trace_dir_open() would do; nothing is done where there
