@@ -87,6 +87,7 @@ expect_grep "^kernel: -1 kernel/sched: kernel events in a consumer are not yet s
 expect_grep "^patterns: 63 'printk/many63': more than 64 patterns, or one longer than 255 bytes\$" "$T/c4" "too many patterns"
 expect_grep "^read: -1 a counting consumer has no records: evt_consumer_counts()\$" "$T/c4" "read of a counting consumer"
 expect_grep "^relay stats: -1 not a relay consumer\$" "$T/c4" "relay stats of a counting consumer"
+expect_grep "^window: -1 not a flight consumer: a window is of a flight recorder (EVT_CONSUMER_FLIGHT)\$" "$T/c4" "a window of a counting consumer"
 "$CONSUME" record 999999 printk >"$T/c5" 2>&1 && fail "a consumer of no process opened"
 expect_grep "^open: pid 999999: no traced process with this pid in $EVTRACE_RUNDIR\$" "$T/c5" "unknown pid"
 # 5. The man page's EXAMPLE, built as a user would (with this build's
@@ -156,6 +157,37 @@ st=$?
 set -e
 expect_eq "$st" 1 "consume with block_ms 1001"
 expect_grep "^open: block_ms 1001: at most 1000$" "$T/cbad" "block_ms beyond its bound"
+
+# Flight mode: windows on demand, each a trace of what the flight
+# recorder holds, in order, none twice, read alike by babeltrace2; the
+# recording goes on between them (windows are taken until one holds 20
+# events); a window never goes into a directory that exists.
+mkdir "$T/fl"
+"$CONSUME" flight "$WAIT_PID" "$alive" "$T/fl" >"$T/cf" 2>&1 &
+fp=$!
+BG_PIDS="$BG_PIDS $fp"
+wait_for "the flight consumer" "grep -q '^added' '$T/cf'"
+expect_eq "$(head -1 "$T/cf")" "added 1" "the flight consumer's event"
+k=0
+n=0
+while [ "$n" -lt 20 ]; do
+	k=$((k + 1))
+	[ "$k" -le 500 ] || fail "500 windows, none with 20 events"
+	kill -USR1 "$fp"
+	wait_for "window $k" "grep -q '^window $k: ' '$T/cf'"
+	expect_grep "^window $k: 0\$" "$T/cf" "window $k written"
+	"$EVTRACE" report "$T/fl/w$k" >"$T/fl.report"
+	n=$(grep -c "^ *tracee-$WAIT_PID .*: alive [0-9]*\$" "$T/fl.report")
+done
+sed -n 's/.*: alive \([0-9]*\)$/\1/p' "$T/fl.report" | awk '
+	NR > 1 && $1 != prev + 1 { print "alive " $1 " after " prev; bad = 1 }
+	{ prev = $1 } END { exit bad }' || fail "the window's events are not consecutive"
+expect_grep "^# $n events, 0 lost" "$T/fl.report" "nothing but the event added"
+bt_agrees "$T/fl/w$k"
+kill -TERM "$fp"
+wait "$fp" || { cat "$T/cf" >&2; fail "consume flight failed"; }
+expect_grep "^again: -1 $T/fl/w1: exists (a window is never written into a directory that does)\$" \
+	"$T/cf" "a window into a directory that exists"
 
 # The engine's messages go to the consumer's callback (attr.report, with
 # its context), not to standard error: a control file it cannot read.

@@ -2,7 +2,9 @@
  * consumer.c - include/evtrace/consumer.h on the engine: a record-mode
  * consumer is a live stream with a slot of its own (live_stream.c), a
  * counting one a counting collection (collection.c), a relay one a
- * recording collection with a relay and no trace directory.  A consumer of
+ * recording collection with a relay and no trace directory, a flight one
+ * an overwriting collection with neither, whose windows are snapshots of
+ * it written by the consumer's process.  A consumer of
  * another user's process is a session with evtraced, which runs one of
  * these for it (consumer_remote.c).  What the engine reports while it
  * works for a consumer goes to the consumer's callback (attr.report),
@@ -13,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <evtrace/consumer.h>
@@ -37,7 +41,9 @@ struct evt_consumer {
 	int pid;
 	int timer_fd;
 	struct evt_live_stream *stream;		/* record mode */
-	struct evt_collection *coll;		/* count and relay mode */
+	struct evt_collection *coll;		/* count, relay, flight mode */
+	char rundir[EVT_RUNDIR_PATH_MAX];	/* flight mode's windows */
+	char what[201];
 	struct evt_relay_opts relay;		/* what coll points to */
 	char relay_host[256], relay_session[65], relay_hostname[65];
 	int sock;				/* or evtraced's session */
@@ -97,7 +103,7 @@ static int open_engine(const struct evt_consumer_attr *attr,
 
 	*out = NULL;
 	if (!attr || attr->size < offsetof(struct evt_consumer_attr, block_ms) ||
-	    attr->mode > EVT_CONSUMER_RELAY || attr->pid < 0 ||
+	    attr->mode > EVT_CONSUMER_FLIGHT || attr->pid < 0 ||
 	    (attr->mode == EVT_CONSUMER_RELAY &&
 	     attr->size < offsetof(struct evt_consumer_attr, report)))
 		return snprintf(err, err_size, "bad attributes (size, mode or pid)"), -1;
@@ -145,9 +151,11 @@ static int open_engine(const struct evt_consumer_attr *attr,
 	else
 		snprintf(what, sizeof(what), "a consumer, pid %d", (int)getpid());
 	what[strcspn(what, "\n")] = '\0';	/* one line in the lock file */
-	if (!attr->rundir && evt_remote_needed(c->pid) && block_us) {
-		snprintf(err, err_size, "block_ms: not yet supported for a process "
-			 "of another user (read through evtraced)");
+	if (!attr->rundir && evt_remote_needed(c->pid) &&
+	    (block_us || c->mode == EVT_CONSUMER_FLIGHT)) {
+		snprintf(err, err_size, "%s: not yet supported for a process of "
+			 "another user (read through evtraced)",
+			 block_us ? "block_ms" : "flight mode");
 		goto fail;
 	} else if (!attr->rundir && evt_remote_needed(c->pid)) {
 		struct evt_request r = {
@@ -187,7 +195,12 @@ static int open_engine(const struct evt_consumer_attr *attr,
 			o.mode = EVT_MODE_DISCARD;
 			o.block_us = block_us;
 			o.relay = &c->relay;	/* and no trace directory */
+		} else if (c->mode == EVT_CONSUMER_FLIGHT) {
+			o.mode = EVT_MODE_OVERWRITE;	/* and no output */
+			o.hold_exited = true;		/* for its windows */
 		}
+		snprintf(c->rundir, sizeof(c->rundir), "%s", rundir);
+		snprintf(c->what, sizeof(c->what), "%s", what);
 		if (evt_collection_create(&o, &c->coll, err, err_size))
 			goto fail;
 		evt_collection_poll(c->coll, err, err_size);
@@ -366,7 +379,7 @@ static int read_engine(struct evt_consumer *c, evt_consumer_record_cb cb,
 		return remote(c, EVT_VERB_READ,
 			      &(struct handing){ .record_cb = cb, .ctx = ctx },
 			      err, err_size);
-	if (c->mode == EVT_CONSUMER_RELAY) {
+	if (c->mode == EVT_CONSUMER_RELAY || c->mode == EVT_CONSUMER_FLIGHT) {
 		if (evt_collection_poll(c->coll, err, err_size) < 0)
 			return -1;
 		return (int)evt_collection_running(c->coll);
@@ -382,7 +395,8 @@ static int counts_engine(struct evt_consumer *c, evt_consumer_count_cb cb,
 	if (c->mode != EVT_CONSUMER_COUNT)
 		return snprintf(err, err_size, "a %s consumer counts nothing: "
 				"evt_consumer_read()", c->mode == EVT_CONSUMER_RELAY ?
-				"relay" : "recording"), -1;
+				"relay" : c->mode == EVT_CONSUMER_FLIGHT ? "flight" :
+				"recording"), -1;
 	drain_timer(c);
 	if (c->sock >= 0)
 		return remote(c, EVT_VERB_COUNTS,
@@ -417,6 +431,52 @@ int evt_consumer_relay_stats(struct evt_consumer *c,
 	s->refused = cs.relay_refused;
 	s->queued = cs.relay_unsent;
 	s->lost = cs.lost + cs.lost_unbuffered;
+	return 0;
+}
+
+/* A window of a flight consumer: a snapshot of its own collection. */
+static int window_engine(struct evt_consumer *c, const char *dir,
+			 uint64_t before_ns, char *err, size_t err_size)
+{
+	struct evt_collection_opts o = {
+		.output = dir, .rundir = c->rundir, .mode = EVT_MODE_OVERWRITE,
+		.packet_size = EVT_PACKET_DEFAULT_BYTES,
+		.packet_count = EVT_PACKETS_DEFAULT, .snapshot = true,
+	};
+	char what[sizeof(c->what) + 16];
+	struct evt_collection *w = NULL;
+	struct timespec now;
+	struct stat st;
+
+	if (c->mode != EVT_CONSUMER_FLIGHT)
+		return snprintf(err, err_size, "not a flight consumer: a window "
+				"is of a flight recorder (EVT_CONSUMER_FLIGHT)"), -1;
+	if (!dir || !*dir)
+		return snprintf(err, err_size, "no directory for the window"), -1;
+	if (lstat(dir, &st) == 0)
+		return snprintf(err, err_size, "%s: exists (a window is never "
+				"written into a directory that does)", dir), -1;
+	if (errno != ENOENT)
+		return snprintf(err, err_size, "%s: %s", dir, strerror(errno)), -1;
+	if (before_ns) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		o.snapshot_since_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
+				      (before_ns > INT64_MAX / 2 ? INT64_MAX / 2 :
+				       (int64_t)before_ns);
+		if (o.snapshot_since_ns <= 0)
+			o.snapshot_since_ns = 0;
+	}
+	snprintf(what, sizeof(what), "a window of %s", c->what);
+	o.what = what;
+	o.adopt_slot = evt_collection_slot(c->coll);
+	/* Processes started since the last read are in the window too. */
+	if (evt_collection_poll(c->coll, err, err_size) < 0 ||
+	    evt_collection_create(&o, &w, err, err_size) ||
+	    evt_collection_finish(w, NULL, err, err_size)) {
+		evt_collection_destroy(w);
+		return -1;
+	}
+	evt_collection_destroy(w);
 	return 0;
 }
 
@@ -525,6 +585,12 @@ int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
 		      void *ctx, char *err, size_t err_size)
 {
 	return REPORTING(c, read_engine(c, cb, ctx, err, err_size));
+}
+
+int evt_consumer_window(struct evt_consumer *c, const char *dir,
+			uint64_t before_ns, char *err, size_t err_size)
+{
+	return REPORTING(c, window_engine(c, dir, before_ns, err, err_size));
 }
 
 int evt_consumer_counts(struct evt_consumer *c, evt_consumer_count_cb cb,

@@ -24,6 +24,10 @@
  * A consumer in relay mode hands nothing over: it streams the events it
  * adds to an lttng-relayd (LTTng 2.11 or later), live, as `evtrace record
  * --relay` does, from a thread of its own; babeltrace2 reads them there.
+ * A consumer in flight mode hands nothing over either: it is a flight
+ * recorder, as `evtrace record --overwrite` is, whose buffers keep the
+ * newest events, and evt_consumer_window() writes what they hold as a
+ * trace directory when the tool asks (when something went wrong).
  * None of these functions may be called from a signal handler; one
  * consumer is not to be used by two threads at once.
  */
@@ -43,6 +47,8 @@ enum evt_consumer_mode {
 	EVT_CONSUMER_RECORD = 0,	/* read each event with its fields */
 	EVT_CONSUMER_COUNT = 1,		/* count events, write no records */
 	EVT_CONSUMER_RELAY = 2,		/* since 0.1.3: stream them to a relay */
+	EVT_CONSUMER_FLIGHT = 3,	/* since 0.1.6: keep the newest, write
+					 * them on demand */
 };
 
 /* What evt_consumer_open() is to do.  Zero it, then set size. */
@@ -213,9 +219,24 @@ int evt_consumer_fd(struct evt_consumer *c);
  * news (connected, connection lost) goes where the engine's messages go:
  * standard error, as "evtrace: relay ..." (through evtraced: the
  * daemon's).
+ * Flight mode: takes up the processes started since the last call (cb is
+ * not called; NULL will do), and returns the same.
  */
 int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
 		      void *ctx, char *err, size_t err_size);
+
+/*
+ * Since 0.1.6, flight mode: writes what the consumer's buffers hold now
+ * as a trace directory dir, which report, query and babeltrace2 read;
+ * the consumer goes on recording.  The window starts before_ns
+ * nanoseconds ago (at a whole packet), or, with 0, as far back as the
+ * buffers reach; the buffers of threads that exited are kept for it
+ * until the consumer is closed.  dir must not exist: a window is never
+ * written into a directory that does.  0, or -1 with err set (not flight
+ * mode, dir exists, the file system full: the consumer goes on).
+ */
+int evt_consumer_window(struct evt_consumer *c, const char *dir,
+			uint64_t before_ns, char *err, size_t err_size);
 
 /* Relay mode: what the relay took so far.  Zero it, then set size. */
 struct evt_consumer_relay_stats {

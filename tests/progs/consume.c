@@ -7,6 +7,11 @@
  *                                 0.3 s, remove it, read 0.3 s more
  *   consume count PID PATTERN     until PID exits, then the counts
  *   consume errors PID            the errors a tool meets, one per line
+ *   consume flight PID PATTERN DIR
+ *                                 a flight recorder: each SIGUSR1 writes
+ *                                 the window DIR/w<N> ("window N: 0"),
+ *                                 until PID exits or SIGTERM; then a
+ *                                 window into DIR/w1 again, which exists
  *   consume relay PID PATTERN ADDRESS [SESSION [HOSTNAME]]
  *                                 streams to lttng-relayd until PID exits
  *                                 (or SIGTERM), then, once the relay has
@@ -32,6 +37,39 @@ static void on_term(int sig)
 {
 	(void)sig;
 	terminated = 1;
+}
+
+static volatile sig_atomic_t windows_asked;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	windows_asked++;
+}
+
+/* Flight mode: windows on SIGUSR1, into dir/w1, dir/w2, ... */
+static void flight(struct evt_consumer *c, const char *dir)
+{
+	struct pollfd pfd = { .fd = evt_consumer_fd(c), .events = POLLIN };
+	char err[1024], path[4096];
+	int written = 0, n = 1;
+
+	while (!terminated && n > 0) {
+		while (written < windows_asked) {
+			written++;
+			snprintf(path, sizeof(path), "%s/w%d", dir, written);
+			n = evt_consumer_window(c, path, 0, err, sizeof(err));
+			printf("window %d: %d%s%s\n", written, n, n ? " " : "",
+			       n ? err : "");
+		}
+		poll(&pfd, 1, 1000);	/* (a signal ends it early) */
+		n = evt_consumer_read(c, NULL, NULL, err, sizeof(err));
+		if (n < 0)
+			printf("read: %s\n", err);
+	}
+	snprintf(path, sizeof(path), "%s/w1", dir);
+	n = evt_consumer_window(c, path, 0, err, sizeof(err));
+	printf("again: %d %s\n", n, err);
 }
 
 static void print_field(const struct evt_field *f)
@@ -186,7 +224,7 @@ int main(int argc, char **argv)
 	int pid, n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: consume record|ids|count|errors|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
+		fprintf(stderr, "usage: consume record|ids|count|errors|flight|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, getenv("CONSUME_BUFFERED") ? _IOFBF : _IOLBF, 0);
@@ -228,6 +266,14 @@ int main(int argc, char **argv)
 		while (poll(&pfd, 1, 1000) >= 0 &&
 		       evt_consumer_counts(c, print_count, &n, err, sizeof(err)) > 0)
 			printf("---\n");
+	} else if (!strcmp(argv[1], "flight") && argc == 5) {
+		signal(SIGTERM, on_term);
+		signal(SIGUSR1, on_usr1);
+		c = open_consumer(pid, EVT_CONSUMER_FLIGHT);
+		n = evt_consumer_add(c, argv[3], err, sizeof(err));
+		printf("added %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
+		fflush(stdout);
+		flight(c, argv[4]);
 	} else if (!strcmp(argv[1], "relay") && argc >= 5 && argc <= 7) {
 		struct evt_consumer_relay_stats st = { .size = sizeof(st) };
 		struct pollfd pfd;
@@ -277,12 +323,14 @@ int main(int argc, char **argv)
 		printf("patterns: %d %s\n", n, err);
 		d = open_consumer(pid, EVT_CONSUMER_COUNT);
 		printf("read: %d %s\n", evt_consumer_read(d, print_record, NULL, err, sizeof(err)), err);
+		printf("window: %d %s\n", evt_consumer_window(d, "w", 0, err,
+						      sizeof(err)), err);
 		printf("relay stats: %d %s\n", evt_consumer_relay_stats(d,
 		       &(struct evt_consumer_relay_stats){ .size = 64 }, err,
 		       sizeof(err)), err);
 		evt_consumer_close(d);
 	} else {
-		fprintf(stderr, "usage: consume record|ids|count|errors|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
+		fprintf(stderr, "usage: consume record|ids|count|errors|flight|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
 		return 2;
 	}
 	evt_consumer_close(c);
