@@ -580,6 +580,14 @@ static int kernel_window(void *c, const char *dir, int64_t from_ns, char *err,
 	return evt_collection_kernel_window(c, dir, from_ns, err, err_size);
 }
 
+/* A kernel event the recording wrote, for the triggers on them. */
+static void kernel_seen(const struct evt_kernel_seen *s, void *triggers)
+{
+	record_triggers_kernel_event(triggers, s->path, s->layout, s->payload,
+				     s->payload_size, s->monotonic_ns, s->pid,
+				     s->tid);
+}
+
 /* For --trigger lost. */
 static uint64_t lost_now(void *c)
 {
@@ -650,12 +658,13 @@ static int loss_status(const struct record_args *a,
 	return 1;
 }
 
-/* The patterns the collection takes: every event without -e, and
- * ftrace/print always. */
+/* The patterns the collection takes: every event without -e, the
+ * kernel events of triggers, and ftrace/print always. */
 static void complete_patterns(struct record_args *a)
 {
 	struct evt_collection_opts *o = &a->o;
 	uint64_t buffer = (uint64_t)o->packet_size * o->packet_count;
+	unsigned k, i;
 
 	if (buffer > EVT_ARENA_BYTES / 8 && buffer <= EVT_ARENA_BYTES)
 		fprintf(stderr, "evtrace: record: note: each thread buffer takes %llu KiB "
@@ -669,6 +678,16 @@ static void complete_patterns(struct record_args *a)
 	if (o->npatterns == 0) {	/* every event of the program */
 		a->patterns[o->npatterns++] = "printk";
 		a->patterns[o->npatterns++] = "*";
+	}
+	for (k = 0; k < a->trig.ntriggers; k++) {
+		const char *p = trigger_kernel_pattern(a->trig.triggers[k]);
+
+		for (i = 0; p && i < o->npatterns && strcmp(a->patterns[i], p); i++)
+			;
+		if (p && i == o->npatterns) {	/* the triggers see what is recorded */
+			a->patterns[o->npatterns++] = p;
+			a->nkernel++;
+		}
 	}
 	a->patterns[o->npatterns++] = "ftrace/print";
 }
@@ -746,6 +765,8 @@ static int record_here(struct record_args *a)
 		ret = cli_error("record", "--trigger: %s", err);
 		goto out;
 	}
+	if (u.triggers && a->nkernel)
+		evt_collection_watch_kernel(c, kernel_seen, u.triggers);
 	cli_session_start(&run, "record", "recording", "recorded");
 	if (!a->npids && !u.all) {
 		char rules[256];
@@ -788,6 +809,13 @@ static int record_here(struct record_args *a)
 		goto out;
 	}
 	ret = cli_session_end(&run);
+	if (u.triggers && a->nkernel) {
+		/* The triggers see the last kernel events, and no more. */
+		evt_collection_poll(c, err, sizeof(err));
+		record_triggers_finish(u.triggers);
+		u.triggers = NULL;
+		evt_collection_watch_kernel(c, NULL, NULL);
+	}
 	record_triggers_finish(u.triggers);	/* while the recorder holds its rings */
 	u.triggers = NULL;
 	if (evt_collection_finish(c, &stats, err, sizeof(err))) {
@@ -807,6 +835,8 @@ static int record_here(struct record_args *a)
 			o->output);
 	}
 out:
+	if (c && u.triggers)
+		evt_collection_watch_kernel(c, NULL, NULL);
 	record_triggers_finish(u.triggers);
 	evt_collection_destroy(u.keep);
 	evt_collection_destroy(c);

@@ -51,6 +51,8 @@ struct trigger {
 	struct open_span *open;	/* span: begun, not ended */
 	size_t nopen, capopen;
 	bool warned;		/* of a field an event lacks */
+	bool kernel;		/* on kernel events, which the recording
+				 * records and hands over */
 	unsigned fired;
 };
 
@@ -231,9 +233,7 @@ struct trigger *trigger_parse(const char *expr, char *err, size_t err_size)
 	}
 	if (evt_pattern_check(w[0], why, sizeof(why)))
 		return fail(t, err, err_size, expr, 0, why);
-	if (evt_is_kernel_path(w[0]))
-		return fail(t, err, err_size, expr, 0, "triggers on kernel events are "
-			    "not yet supported");
+	t->kernel = evt_is_kernel_path(w[0]);
 	t->pattern = strdup(w[0]);
 	if (n == 1) {
 		t->kind = T_EVENT;
@@ -427,7 +427,7 @@ struct record_triggers *record_triggers_start(const struct record_triggers_opts 
 		return NULL;
 	}
 	for (k = 0; k < o->ntriggers; k++)
-		if (o->triggers[k]->kind != T_LOST &&
+		if (o->triggers[k]->kind != T_LOST && !o->triggers[k]->kernel &&
 		    evt_live_stream_select(rt->s, true, o->triggers[k]->pattern, 0,
 					   err, err_size) < 0) {
 			evt_live_stream_destroy(rt->s);
@@ -435,6 +435,25 @@ struct record_triggers *record_triggers_start(const struct record_triggers_opts 
 			return NULL;
 		}
 	return rt;
+}
+
+const char *trigger_kernel_pattern(const struct trigger *t)
+{
+	return t->kernel ? t->pattern : NULL;
+}
+
+void record_triggers_kernel_event(struct record_triggers *rt, const char *path,
+				  const struct evt_event_layout *layout,
+				  const uint8_t *payload, size_t size,
+				  int64_t monotonic_ns, uint32_t pid, uint32_t tid)
+{
+	struct evt_live_event e = {
+		.monotonic_ns = monotonic_ns, .pid = pid, .tid = tid,
+		.path = path, .layout = layout, .payload = payload,
+		.payload_size = size,
+	};
+
+	on_event(&e, rt);
 }
 
 const char *record_triggers_rules_name(const struct record_triggers *rt)
@@ -446,8 +465,11 @@ const char *record_triggers_rules_name(const struct record_triggers *rt)
 
 /* The window of firing f: a snapshot of the flight recorder, by a child
  * evtrace, into the next DIR/window-<n> that does not exist. */
-static void write_window(struct record_triggers *rt, const struct firing *f)
+static void write_window(struct record_triggers *rt, const struct firing *due)
 {
+	/* (copied: the kernel events written out for the window may fire
+	 * triggers, which grow rt->due) */
+	const struct firing copy = *due, *f = &copy;
 	const struct trigger *t = rt->o.triggers[f->trigger];
 	char dir[PATH_MAX], slot[16], file[PATH_MAX + 32], before[32];
 	char err[PATH_MAX + 200];

@@ -9,6 +9,10 @@
  *                               integers, reals; strings with == and !=)
  *   span NAME > DURATION        a span that lasted longer (ns us ms s), or
  *                               is still open past it
+ *   lost                        events were lost
+ * A PATTERN under kernel/ names kernel events, which the recording
+ * records (the caller adds the pattern) and hands over as it writes them
+ * (record_triggers_kernel_event()).
  */
 #ifndef EVT_CLI_RECORD_TRIGGER_H
 #define EVT_CLI_RECORD_TRIGGER_H
@@ -24,6 +28,8 @@ int trigger_duration(const char *s, int64_t *ns);
 /* Parses expr; NULL with err set, naming the position of what is wrong. */
 struct trigger *trigger_parse(const char *expr, char *err, size_t err_size);
 void trigger_free(struct trigger *t);
+/* The kernel events a trigger is on (kernel/...), or NULL. */
+const char *trigger_kernel_pattern(const struct trigger *t);
 
 struct record_triggers;
 
@@ -56,6 +62,13 @@ struct record_triggers *record_triggers_start(const struct record_triggers_opts 
 /* The rules file a command's processes name to be watched (started
  * with EVT_LIVE_COMMAND). */
 const char *record_triggers_rules_name(const struct record_triggers *rt);
+/* A kernel event the recording wrote (its fields in layout), for the
+ * triggers on kernel events. */
+struct evt_event_layout;
+void record_triggers_kernel_event(struct record_triggers *rt, const char *path,
+				  const struct evt_event_layout *layout,
+				  const uint8_t *payload, size_t size,
+				  int64_t monotonic_ns, uint32_t pid, uint32_t tid);
 /* Reads what came, fires, and writes the windows that are due. */
 void record_triggers_poll(struct record_triggers *rt);
 /* Writes a window still due, says what fired; frees rt. */

@@ -100,6 +100,25 @@ PY
 bt_agrees "$T/tr-win/window-1"
 grep -q "sys_exit_getppid" "$T/bt.agree" || fail "babeltrace2 shows no kernel events in the window"
 
+# 1c. A trigger on a kernel event (recorded, though no -e names it) sees
+# every one the recording writes: it fires once for each getppid exit in
+# the trace, comparing a field; its window names the event.  A field the
+# event lacks is said once.
+"$EVTRACE" record --overwrite -o "$T/tr-kt" -e "$after" --trigger "$EXIT if ret > 0" --max-windows 1 \
+	-- "$TRACEE" syscalls 10 >/dev/null 2>"$T/rec-kt" || fail "record: $(cat "$T/rec-kt")"
+"$EVTRACE" report "$T/tr-kt" >"$T/report-kt"
+exits=$(grep -c "$EXIT: __syscall_nr=110 ret=[1-9]" "$T/report-kt")
+[ "$exits" -ge 30 ] || fail "only $exits getppid exits recorded"
+expect_grep "^evtrace: record: triggers fired $exits times, 1 window written; $((exits - 1)) firings after --max-windows 1 wrote none\$" \
+	"$T/rec-kt" "a firing for each exit recorded"
+expect_grep "^event: $EXIT\$" "$T/tr-kt/window-1/evtrace/trigger" "the kernel event named in the window"
+"$EVTRACE" report "$T/tr-kt/window-1" | grep -q "$EXIT: __syscall_nr=110 ret=[1-9]" ||
+	fail "the event that fired is not in its window"
+"$EVTRACE" record --overwrite -o "$T/tr-kn" -e "$after" --trigger "$EXIT if nope == 1" \
+	-- "$TRACEE" syscalls 10 >/dev/null 2>"$T/rec-kn" || fail "record: $(cat "$T/rec-kn")"
+expect_eq "$(grep -c "$EXIT has no field nope; it cannot fire on it" "$T/rec-kn")" 1 "a missing field said once"
+expect_grep "triggers fired 0 times, 0 windows written" "$T/rec-kn" "nothing fired"
+
 # 2. Strings and tasks: a running shell that is not traced, and the
 # children it forks (their exec records name the program, under the new
 # name), until ^C.

@@ -277,6 +277,7 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	if (evt__coll_clock_start(c, err, err_size))
 		goto out_free;
 	/* Kernel events named wrong fail before a trace directory exists. */
+	c->kernel_events_at = c->ix.nevents;
 	if (opts->mode != EVT_MODE_COUNT &&
 	    (evt_kernel_record_create(opts->patterns, opts->npatterns, &c->ix.clock,
 				      opts->packet_size, opts->kernel_ring_kib

@@ -172,6 +172,22 @@ uint64_t evt_collection_lost_now(const struct evt_collection *c);
  */
 int evt_collection_kernel_window(struct evt_collection *c, const char *window,
 				 int64_t from_mono_ns, char *err, size_t err_size);
+/* A kernel event the recording wrote, as evt_collection_watch_kernel()
+ * hands it over while the collection drains. */
+struct evt_kernel_seen {
+	const char *path;
+	const struct evt_event_layout *layout;
+	const uint8_t *payload;
+	size_t payload_size;
+	int64_t monotonic_ns;
+	uint32_t pid, tid;
+};
+/* Calls cb for each kernel event the recording writes from now on
+ * (record --trigger on kernel events); cb NULL stops it.  0, or -1 when
+ * it records none. */
+int evt_collection_watch_kernel(struct evt_collection *c,
+				void (*cb)(const struct evt_kernel_seen *s,
+					   void *ctx), void *ctx);
 /* Stops: disables its events, drains everything, writes the metadata,
  * frees the slot.  0, or -1 with err set. */
 int evt_collection_finish(struct evt_collection *c,

@@ -161,6 +161,10 @@ struct evt_collection {
 	int *kernel_pids;	/* attached to, untraced ones included */
 	unsigned nkernel_pids;
 	bool kernel_class;	/* the index has the kernel's stream class */
+	uint32_t kernel_events_at;	/* the first kernel event in ix */
+	/* evt_collection_watch_kernel()'s */
+	void (*kernel_seen)(const struct evt_kernel_seen *s, void *ctx);
+	void *kernel_seen_ctx;
 	uint64_t packets_at_wake;
 	/* Streamed to a relay (relay.h), besides or instead of c->out. */
 	struct evt_relay *relay;

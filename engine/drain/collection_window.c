@@ -1,6 +1,7 @@
 /*
- * collection_window.c - the kernel events of a flight recorder's window
- * (record --overwrite --trigger): the recording writes its kernel events
+ * collection_window.c - the kernel events of a flight recorder's windows
+ * and triggers (record --overwrite --trigger).  The triggers see each
+ * kernel event as the recording writes it.  The recording writes them
  * into its own trace directory as they come (kernel_record.h), so a
  * window's are copied from there, whole packets reaching into the window,
  * into the window's directory, whose index and metadata then describe
@@ -199,4 +200,37 @@ int evt_collection_kernel_window(struct evt_collection *c, const char *window,
 done:
 	evt_trace_dir_close(&w);
 	return ret;
+}
+
+/* The kernel record's sample, with its event's path and layout. */
+static void kernel_seen(void *ctx, unsigned event, int64_t monotonic_ns,
+			uint32_t pid, uint32_t tid, const uint8_t *payload,
+			size_t size)
+{
+	struct evt_collection *c = ctx;
+	/* (described together when the collection was made) */
+	uint32_t i = c->kernel_events_at + event;
+	const struct evt_event_desc *e = i < c->ix.nevents ? &c->ix.events[i] : NULL;
+	struct evt_kernel_seen s = {
+		.payload = payload, .payload_size = size,
+		.monotonic_ns = monotonic_ns, .pid = pid, .tid = tid,
+	};
+
+	if (!e || e->sid != EVT_KERNEL_STREAM_ID || e->id != event)
+		return;
+	s.path = e->path;
+	s.layout = &e->layout;
+	c->kernel_seen(&s, c->kernel_seen_ctx);
+}
+
+int evt_collection_watch_kernel(struct evt_collection *c,
+				void (*cb)(const struct evt_kernel_seen *s,
+					   void *ctx), void *ctx)
+{
+	if (!c->kernel)
+		return -1;
+	c->kernel_seen = cb;
+	c->kernel_seen_ctx = ctx;
+	evt_kernel_record_watch(c->kernel, cb ? kernel_seen : NULL, c);
+	return 0;
 }

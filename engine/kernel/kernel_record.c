@@ -27,6 +27,8 @@ struct evt_kernel_record {
 	size_t err_size;
 	bool described;
 	uint64_t events, lost;
+	evt_kernel_seen_cb seen;
+	void *seen_ctx;
 };
 
 static int count_lost(struct evt_kernel_record *k, unsigned ring, uint64_t n)
@@ -70,7 +72,17 @@ static int add_sample(void *ctx, const struct evt_kernel_sample *ks)
 	memcpy(at, &kc, sizeof(kc));
 	memcpy(at + sizeof(kc), k->payload, (size_t)got);
 	k->events++;
+	if (k->seen)
+		k->seen(k->seen_ctx, ks->event, ks->monotonic_ns, ks->pid, ks->tid,
+			k->payload, (size_t)got);
 	return 0;
+}
+
+void evt_kernel_record_watch(struct evt_kernel_record *k, evt_kernel_seen_cb cb,
+			     void *ctx)
+{
+	k->seen = cb;
+	k->seen_ctx = ctx;
 }
 
 /* The sink's: a loss, after the records before it. */

@@ -51,6 +51,14 @@ int evt_kernel_record_on(struct evt_kernel_sampler *sampler,
 void evt_kernel_record_sink(struct evt_kernel_record *k,
 			    const struct evt_trace_dir *out, char *err,
 			    size_t err_size, struct evt_kernel_sink *sink);
+/* Calls cb for each sample written, with its event's index (its id in
+ * the kernel stream class) and its payload in evtrace's layout. */
+typedef void (*evt_kernel_seen_cb)(void *ctx, unsigned event,
+				   int64_t monotonic_ns, uint32_t pid,
+				   uint32_t tid, const uint8_t *payload,
+				   size_t size);
+void evt_kernel_record_watch(struct evt_kernel_record *k, evt_kernel_seen_cb cb,
+			     void *ctx);
 /* Sends every packet to this relay too (relay.h). */
 struct evt_relay;
 void evt_kernel_record_relay(struct evt_kernel_record *k, struct evt_relay *r);
