@@ -12,6 +12,7 @@ static const char *const names[EVT_LOSS_CAUSES][2] = {
 	[EVT_LOSS_NO_SPACE] = { "no_space", "no space in the run directory" },
 	[EVT_LOSS_RATE_LIMIT] = { "rate_limit", "rate limit" },
 	[EVT_LOSS_NO_BUFFER] = { "no_buffer", "no buffer for the thread" },
+	[EVT_LOSS_RELAY_FULL] = { "relay_full", "relay queue full" },
 };
 
 const char *evt_loss_cause_name(unsigned cause)

@@ -40,7 +40,9 @@ enum evt_loss_cause {
 					 * process's buffers (EVT_MAX_TBUFS)
 					 * or their memory (EVT_ARENA_BYTES)
 					 * were all taken */
-	EVT_LOSS_CAUSES = 6,		/* causes are below this */
+	EVT_LOSS_RELAY_FULL = 6,	/* the relay's queue had no room for
+					 * the packet (the recorder's) */
+	EVT_LOSS_CAUSES = 7,		/* causes are below this */
 };
 
 /* The cause's name ("buffer full"), or NULL for none of them. */

@@ -6,10 +6,12 @@
 #include "packet_pieces.h"
 
 /* Reads the records in [from, to) after st: 0, st past them and *n
- * counted, or -1 at the first that does not read. */
+ * counted (each event's id to each, when given), or -1 at the first that
+ * does not read. */
 static int walk(const uint8_t *pkt, uint32_t from, uint32_t to,
 		struct evt_hdr_state *st, uint64_t *n, evt_layout_fn layout,
-		void *ctx)
+		void *ctx, void (*each)(void *each_ctx, uint16_t id),
+		void *each_ctx)
 {
 	while (from < to) {
 		const struct evt_event_layout *l;
@@ -26,6 +28,8 @@ static int walk(const uint8_t *pkt, uint32_t from, uint32_t to,
 			    evt_record_payload(&rec, l, to - from))
 				return -1;
 			(*n)++;
+			if (each)
+				each(each_ctx, rec.id);
 		}
 		from += rec.header_bytes + (uint32_t)rec.payload_size;
 	}
@@ -51,7 +55,7 @@ int evt_pieces_cut(const struct evt_pieces *p, const struct evt_packet_header *h
 		return 0;	/* nothing new of it */
 	pc->end = pc->start;
 	if (partial && walk(pkt, from, content, &pc->end, &pc->events, layout,
-			    ctx))
+			    ctx, NULL, NULL))
 		return 0;	/* it goes whole, later */
 	if (from > sizeof(hh)) {
 		struct evt_hdr_state cpu_st = pc->start;
@@ -99,11 +103,12 @@ void evt_pieces_forget(struct evt_pieces *p)
 }
 
 uint64_t evt_piece_records(const struct evt_piece *pc, evt_layout_fn layout,
-			   void *ctx)
+			   void *ctx, void (*each)(void *each_ctx, uint16_t id),
+			   void *each_ctx)
 {
 	struct evt_hdr_state st = pc->start;
 	uint64_t n = 0;
 
-	walk(pc->body, 0, pc->body_len, &st, &n, layout, ctx);
+	walk(pc->body, 0, pc->body_len, &st, &n, layout, ctx, each, each_ctx);
 	return n;
 }

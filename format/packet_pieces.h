@@ -67,8 +67,9 @@ void evt_pieces_done(struct evt_pieces *p, const struct evt_piece *pc);
  * whole, or not at all. */
 void evt_pieces_forget(struct evt_pieces *p);
 /* The records in pc's body (counted by layout; those before a record that
- * does not read). */
+ * does not read), each event's id given to each (NULL: none). */
 uint64_t evt_piece_records(const struct evt_piece *pc, evt_layout_fn layout,
-			   void *ctx);
+			   void *ctx, void (*each)(void *each_ctx, uint16_t id),
+			   void *each_ctx);
 
 #endif

@@ -35,7 +35,8 @@
 
 enum { TSLOT_NONE, TSLOT_HAVE, TSLOT_FAILED };
 
-_Static_assert(EVT_LOSS_CAUSES - 1 == EVT_DROP_CAUSES, "every cause has a count");
+/* The writer's causes end with no_buffer; those after are the recorder's. */
+_Static_assert(EVT_LOSS_NO_BUFFER == EVT_DROP_CAUSES, "every cause has a count");
 
 struct tslot {
 	uint8_t *packet;		/* the open packet */

@@ -247,6 +247,12 @@ lost_n=$(sed -n 's/^# \([0-9]*\) events, \([0-9]*\) lost.*/\2/p' "$T/late.rep")
 	{ cat "$T/l.err" >&2; fail "read + lost in the relay's trace: $read_n + $lost_n, not 200000"; }
 numbers "$late" >"$T/late.n"
 sort -n -c "$T/late.n" && [ -z "$(uniq -d "$T/late.n")" ] || fail "late: out of order or twice"
+# What did not fit is named, all of it, against its site, for the cause.
+burst_id=$("$EVTRACE" query --no-cache --csv "$late" "SELECT id FROM site WHERE format LIKE 'burst%'" | sed -n 2p | tr -d '\r')
+expect_eq "$("$EVTRACE" query --no-cache --csv "$late" \
+	"SELECT coalesce(cause, 'unnamed'), site_id = $burst_id, sum(count) FROM loss GROUP BY 1, 2" | tail -n +2 | tr -d '\r')" \
+	"relay_full,1,$lost_n" "the loss named by site and cause"
+
 
 # 6. Bad input.
 expect_status 1 "$EVTRACE" record --relay 127.0.0.1:99999 -- true

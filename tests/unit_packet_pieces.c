@@ -129,7 +129,7 @@ int main(void)
 	      ph.timestamp_begin == recs[1].ts && ph.timestamp_end == recs[3].ts);
 	CHECK(ph.content_size == (uint64_t)(pc.head_len + pc.body_len) * 8);
 	check_piece(&pc, 2, 4);
-	CHECK(evt_piece_records(&pc, layout_of, NULL) == 2);
+	CHECK(evt_piece_records(&pc, layout_of, NULL, NULL, NULL) == 2);
 	evt_pieces_done(&p, &pc);
 
 	/* The packet closed: only its last record goes, with the writer's

@@ -787,6 +787,16 @@ out:
 	return k;
 }
 
+bool evt_relay_has_room(struct evt_relay *r, size_t len)
+{
+	bool room;
+
+	pthread_mutex_lock(&r->lock);
+	room = r->queued + len <= r->max_queued && !r->closing;
+	pthread_mutex_unlock(&r->lock);
+	return room;
+}
+
 static void enqueue_locked(struct evt_relay *r, struct item *it)
 {
 	it->next = NULL;
@@ -809,7 +819,8 @@ int evt_relay_packet(struct evt_relay *r, int s, const void *head,
 	pthread_mutex_lock(&r->lock);
 	/* A header alone (a stream's loss count at its end) always gets in:
 	 * it is what counts the packets refused, and takes a few bytes. */
-	if ((r->queued + len > r->max_queued && body_len) || r->closing) {
+	if ((r->queued + len > r->max_queued && body_len && !info->loss_only) ||
+	    r->closing) {
 		r->stats.refused++;
 		pthread_mutex_unlock(&r->lock);
 		return -1;

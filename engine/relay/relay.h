@@ -38,6 +38,8 @@ struct evt_relay_packet_info {
 	uint64_t events_discarded;
 	uint32_t stream_class;
 	uint64_t packet_seq;
+	bool loss_only;			/* it only names a loss (a few hundred
+					 * bytes): taken even when full */
 };
 
 struct evt_relay_stats {
@@ -57,6 +59,8 @@ struct evt_relay;
  */
 int evt_relay_start(const struct evt_relay_opts *o, struct evt_relay **out,
 		    char *err, size_t err_size);
+/* Whether len bytes more fit in the queue now. */
+bool evt_relay_has_room(struct evt_relay *r, size_t len);
 /* Appends TSDL text to the metadata. */
 void evt_relay_metadata(struct evt_relay *r, const char *text, size_t len);
 /* A new stream, by the name of its file; its number, or -1 (no memory).
@@ -66,7 +70,8 @@ int evt_relay_stream(struct evt_relay *r, const char *name);
 /*
  * Queues a packet of stream s, given as its header and its records,
  * copied.  0, or -1 when refused (no room: the caller counts its events
- * as lost).  A header without records is taken even when the queue is
+ * as lost).  A header without records, or one followed by records that
+ * only name a loss (info->loss_only), is taken even when the queue is
  * full: it carries the count of what was refused.
  */
 int evt_relay_packet(struct evt_relay *r, int s, const void *head,

@@ -4,7 +4,8 @@
  * An open packet goes in pieces (packet_pieces.h), numbered with the
  * relay stream's own packet_seq_num; the events of packets the relay's
  * queue refused are added to the events_discarded of the stream's next
- * packet.
+ * packet, and named by site (cause relay_full, lost_record.h) in a
+ * packet of their own before it.
  */
 #ifndef EVT_ENGINE_RELAY_OUT_H
 #define EVT_ENGINE_RELAY_OUT_H
@@ -13,10 +14,13 @@
 #include <stdint.h>
 
 #include "layout.h"
+#include "lost_record.h"
 #include "packet_pieces.h"
 #include "record.h"
 #include "relay.h"
 #include "trace_index.h"
+
+#define EVT_RELAY_OUT_SITES 8
 
 struct evt_relay_out {
 	int id;				/* the relay's stream + 1; 0 before use
@@ -25,6 +29,10 @@ struct evt_relay_out {
 	uint64_t lost_told;		/* of them, in a packet queued */
 	struct evt_packet_header last;	/* the last packet's, as given */
 	struct evt_pieces pieces;
+	/* The sites of the events refused and not named yet (the last
+	 * entry: other sites). */
+	struct evt_lost_entry named[EVT_RELAY_OUT_SITES];
+	unsigned nnamed;
 };
 
 void evt_relay_out_init(struct evt_relay_out *o);
