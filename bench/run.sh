@@ -7,7 +7,8 @@
 #   W4 idle: 10,000 disabled sites in a loop, against no evtrace at all
 #   W5 system calls: a getppid/write loop under evtrace trace, strace and
 #      perf trace, its cost per call and what each tool kept
-#   triggers: W1 under a flight recorder with and without triggers
+#   triggers: W1 under a flight recorder with and without triggers, and
+#             how fast the recorder evaluates them
 #   spans and counters: a scope and a counter against W1
 #   query: a 10 M-event trace read into SQLite, beside report
 # Instructions come from callgrind (repeatable on a noisy machine); times
@@ -171,16 +172,26 @@ q_s() { awk '{ print $1 }' "$1"; }
 # the triggers' stream and is compared: what evaluation costs the writer,
 # and how fast the recorder evaluates).  Alternated, medians.
 : >"$work/tg.none"; : >"$work/tg.other"; : >"$work/tg.same"
+: >"$work/tg.cpu.none"; : >"$work/tg.cpu.same"
+engine_cpu() { sed -n 's/.*engine CPU \([0-9.]*\) s.*/\1/p' "$work/rec.err"; }
 w1_site=$("$evtrace" record -q -o "$work/trace" -- "$bench" evtrace 1 1 1 >/dev/null 2>&1;
 	  "$evtrace" report "$work/trace" | sed -n 's/.*: \(printk\/[^:]*\): migrate.*/\1/p' | head -1)
 for _ in 1 2 3; do
-	record 1 evtrace printk --overwrite; ns <"$work/out" >>"$work/tg.none"
+	record 1 evtrace printk --overwrite --stats; ns <"$work/out" >>"$work/tg.none"
+	engine_cpu >>"$work/tg.cpu.none"
 	record 1 evtrace printk --overwrite --trigger 'printk/nothing/**'; ns <"$work/out" >>"$work/tg.other"
-	record 1 evtrace printk --overwrite --trigger "$w1_site if arg1 == -1"
+	record 1 evtrace printk --overwrite --stats --trigger "$w1_site if arg1 == -1"
 	ns <"$work/out" >>"$work/tg.same"
+	engine_cpu >>"$work/tg.cpu.same"
 	tg_fired=$(sed -n 's/.*triggers fired \([0-9]*\) times.*/\1/p' "$work/rec.err")
+	tg_eval=$(sed -n 's/.*triggers evaluated \([0-9]*\) events.*/\1/p' "$work/rec.err")
+	tg_missed=$(sed -n "s/.*the triggers' stream lost \([0-9]*\) event.*/\1/p" "$work/rec.err")
 done
 tg_none=$(median <"$work/tg.none"); tg_other=$(median <"$work/tg.other"); tg_same=$(median <"$work/tg.same")
+# How fast the recorder evaluates: the events it evaluated over the CPU
+# time it took beyond the same recording without the trigger.
+tg_cpu=$(echo "$(median <"$work/tg.cpu.same") - $(median <"$work/tg.cpu.none")" | bc -l)
+tg_rate=$(awk -v n="${tg_eval:-0}" -v s="$tg_cpu" 'BEGIN { if (s > 0) printf "%.1f", n / s / 1e6; else print "n/a" }')
 
 # evtrace's counting mode (evtrace count): the same sites counted per
 # thread, no records written, no clock read; lost = counts missing.
@@ -468,6 +479,8 @@ out=$here/results/$(date +%F).md
 	echo
 	echo "In the last row every event also goes to the triggers' own stream (written twice), where the"
 	echo "recorder compares it (firings: ${tg_fired:-0}, as there must be none); the writer pays the second write."
+	echo "The recorder evaluated ${tg_eval:-0} events (its stream lost ${tg_missed:-0}) in $(printf '%.3f' "$tg_cpu") s of CPU"
+	echo "beyond the recording without the trigger: $tg_rate M events per CPU second."
 	echo
 	echo "## Spans and counters"
 	echo
@@ -552,6 +565,7 @@ out=$here/results/$(date +%F).md
 	echo "| registration at start-up, us per site (10,000 sites) | $reg_us | < 0.5 |"
 	echo "| fork+_exit, tracing off: us traced / untraced; ratio; KiB left in the run directory by $((2000 * RUNS)) children | $fork_traced_us / $fork_plain_us; ${fork_ratio}x; $fork_left_kib | <= 1.2x; < 1024 |"
 	echo "| triggers: a W1 event with a trigger on another event / on itself, against none | $(ratio "$tg_other" "$tg_none") / $(ratio "$tg_same" "$tg_none") | 1x / stated |"
+	echo "| triggers: the recorder's evaluation, M events per CPU second (its stream lost) | $tg_rate (${tg_missed:-0}) | stated |"
 	echo "| a scope (begin and end) / a counter, enabled, against a W1 event | $(ratio "$sp_scope" "$sp_w1") / $(ratio "$sp_counter" "$sp_w1") | <= 2x / <= 1x |"
 	echo "| query: M events/s read into SQLite, no cache / peak MiB; report's M events/s | $(q_rate "$work/q.nocache") / $(q_rss "$work/q.nocache"); $(q_rate "$work/q.report") | >= 1 / bounded |"
 	echo "| one rdtsc on this machine, ns | $("$bench" rdtsc $N 1 $RUNS | ns) | |"

@@ -93,8 +93,8 @@ static bool record_done(struct evt_collection *c, void *ctx)
 
 		evt_collection_poll(u->keep, err, sizeof(err));
 	}
-	if (u->triggers)
-		record_triggers_poll(u->triggers);
+	if (u->triggers && record_triggers_poll(u->triggers))
+		evt_collection_hurry(c);	/* events flow: look again soon */
 	if (cli_session_over(u->run))
 		return true;
 	return !u->run->child && !u->all && evt_collection_running(c) == 0;
@@ -753,6 +753,7 @@ static int record_here(struct record_args *a)
 	a->trig.lost_now = lost_now;
 	a->trig.kernel_window = a->nkernel ? kernel_window : NULL;
 	a->trig.recorder = c;
+	a->trig.stats = a->show_stats;
 	if (!a->trig.max_windows)
 		a->trig.max_windows = 5;
 	/* The triggers' stream: of the command's processes (which take up

@@ -74,6 +74,8 @@ struct record_triggers {
 	struct firing *due;
 	size_t ndue, capdue;
 	unsigned windows, next_window, skipped;
+	uint64_t evaluated;	/* events the triggers looked at */
+	uint64_t missed;	/* events the triggers' stream lost */
 };
 
 static int64_t now_ns(void)
@@ -393,8 +395,11 @@ static void on_event(const struct evt_live_event *e, void *ctx)
 	struct record_triggers *rt = ctx;
 	unsigned k;
 
-	if (!e->path)	/* lost events of the triggers' own stream */
+	if (!e->path) {	/* lost events of the triggers' own stream */
+		rt->missed += e->lost;
 		return;
+	}
+	rt->evaluated++;
 	for (k = 0; k < rt->o.ntriggers; k++) {
 		struct trigger *t = rt->o.triggers[k];
 
@@ -426,6 +431,7 @@ struct record_triggers *record_triggers_start(const struct record_triggers_opts 
 		free(rt);
 		return NULL;
 	}
+	evt_live_stream_want_text(rt->s, false);	/* fields are what it reads */
 	for (k = 0; k < o->ntriggers; k++)
 		if (o->triggers[k]->kind != T_LOST && !o->triggers[k]->kernel &&
 		    evt_live_stream_select(rt->s, true, o->triggers[k]->pattern, 0,
@@ -593,12 +599,15 @@ static void losses(struct record_triggers *rt)
 	rt->lost_seen = n;
 }
 
-void record_triggers_poll(struct record_triggers *rt)
+uint64_t record_triggers_poll(struct record_triggers *rt)
 {
+	uint64_t before = rt->evaluated + rt->missed;
+
 	evt_live_stream_poll(rt->s, on_event, rt);
 	open_spans(rt);
 	losses(rt);
 	write_due(rt, false);
+	return rt->evaluated + rt->missed - before;
 }
 
 void record_triggers_finish(struct record_triggers *rt)
@@ -623,6 +632,14 @@ void record_triggers_finish(struct record_triggers *rt)
 		fprintf(stderr, "; %u window%s could not be written (the recording "
 			"went on)", rt->unwritten, cli_plural(rt->unwritten));
 	fputc('\n', stderr);
+	if (rt->missed)
+		fprintf(stderr, "evtrace: record: the triggers' stream lost %llu "
+			"event%s (its buffers were full): a trigger may have missed "
+			"them\n", (unsigned long long)rt->missed,
+			cli_plural(rt->missed));
+	if (rt->o.stats)
+		fprintf(stderr, "evtrace: record: triggers evaluated %llu event%s\n",
+			(unsigned long long)rt->evaluated, cli_plural(rt->evaluated));
 	evt_live_stream_destroy(rt->s);
 	free(rt->due);
 	free(rt);

@@ -44,6 +44,7 @@ struct record_triggers_opts {
 	int64_t before_ns;		/* how long before it the window starts
 					 * (0: all the rings hold) */
 	unsigned max_windows;
+	bool stats;			/* say how many events were evaluated */
 	/* What the flight recorder lost so far, for 'lost' (NULL: none). */
 	uint64_t (*lost_now)(void *recorder);
 	/* Adds the recording's kernel events from from_ns (CLOCK_MONOTONIC;
@@ -69,8 +70,9 @@ void record_triggers_kernel_event(struct record_triggers *rt, const char *path,
 				  const struct evt_event_layout *layout,
 				  const uint8_t *payload, size_t size,
 				  int64_t monotonic_ns, uint32_t pid, uint32_t tid);
-/* Reads what came, fires, and writes the windows that are due. */
-void record_triggers_poll(struct record_triggers *rt);
+/* Reads what came, fires, and writes the windows that are due; how many
+ * events came (lost ones too). */
+uint64_t record_triggers_poll(struct record_triggers *rt);
 /* Writes a window still due, says what fired; frees rt. */
 void record_triggers_finish(struct record_triggers *rt);
 

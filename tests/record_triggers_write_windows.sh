@@ -117,6 +117,25 @@ expect_grep '^trigger: lost$' "$T/lost/window-1/evtrace/trigger" "the window nam
 expect_grep ": lost [0-9]* events: [0-9]* of $alpha (rate limit)" "$T/lost.report" \
 	"the window holds the loss, named"
 
+# The triggers' stream loses what its buffers cannot hold while the
+# recorder is stopped: said, and what the triggers evaluated and what
+# they missed add up to what was written.
+burst=printk/tracee/tests/progs/tracee.c/$(grep -n 'trace_printk("burst %ld' "$TRACEE_SRC" | sed -n 2p | cut -d: -f1)
+"$EVTRACE" record --overwrite --stats --trigger "$burst if arg0 == -1" -o "$T/missed" \
+	-- "$TRACEE" paced 300000 100000 -1 >"$T/missed.out" 2>"$T/missed.err" &
+rec=$!
+wait_for "the program to be ready" "grep -q '^ready' '$T/missed.out'"
+prog=$(sed -n 's/^ready //p' "$T/missed.out")
+kill -STOP "$rec"
+kill -USR1 "$prog"
+wait_for "the burst to end" "grep -q '^tried' '$T/missed.out'"
+kill -CONT "$rec"
+wait $rec || fail "record with its triggers' stream stopped: $(cat "$T/missed.err")"
+missed=$(sed -n "s/^evtrace: record: the triggers' stream lost \([0-9]*\) events (its buffers were full): a trigger may have missed them$/\1/p" "$T/missed.err")
+evaluated=$(sed -n 's/^evtrace: record: triggers evaluated \([0-9]*\) events$/\1/p' "$T/missed.err")
+[ "${missed:-0}" -gt 0 ] || { cat "$T/missed.err" >&2; fail "nothing missed while the recorder was stopped"; }
+expect_eq "$((missed + evaluated))" 300000 "evaluated and missed"
+
 # Bad expressions, before anything runs.
 for bad in "span request >|15|expected a duration" "span request > 5 ms|16|expected a duration" "span|5|a span's name is missing" \
 	   "svc/failure if code < \"x\"|21|a string compares with == and != only" \

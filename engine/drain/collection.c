@@ -441,6 +441,11 @@ void evt_collection_wait(struct evt_collection *c, int timeout_ms)
 #define POLL_MIN_MS 1
 #define POLL_MAX_MS 20
 
+void evt_collection_hurry(struct evt_collection *c)
+{
+	c->hurry = true;
+}
+
 int evt_collection_run(struct evt_collection *c,
 		       bool (*done)(struct evt_collection *c, void *ctx),
 		       void *ctx, char *err, size_t err_size)
@@ -462,8 +467,9 @@ int evt_collection_run(struct evt_collection *c,
 		 * idle, back off to POLL_MAX_MS, or until a buffer half full
 		 * wakes us.  (Halving the wait instead saved a little CPU at
 		 * low rates, cost some at high ones and lost events once.) */
-		if (n > 0) {
+		if (n > 0 || c->hurry) {
 			idle_ms = POLL_MIN_MS;
+			c->hurry = false;
 		} else {
 			evt_collection_wait(c, idle_ms);
 			idle_ms = idle_ms * 2 > max_ms ? max_ms : idle_ms * 2;

@@ -145,6 +145,9 @@ int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size);
  * the run directory changes.
  */
 void evt_collection_wait(struct evt_collection *c, int timeout_ms);
+/* Something the caller reads in done() (record --trigger's stream) had
+ * work: evt_collection_run() looks again soon rather than backing off. */
+void evt_collection_hurry(struct evt_collection *c);
 /*
  * The drain loop: polls, and waits between polls (1 ms while data flows,
  * backing off to 20 ms when idle, less when a writer wakes it), until

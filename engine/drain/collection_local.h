@@ -162,6 +162,7 @@ struct evt_collection {
 	unsigned nkernel_pids;
 	bool kernel_class;	/* the index has the kernel's stream class */
 	uint32_t kernel_events_at;	/* the first kernel event in ix */
+	bool hurry;		/* evt_collection_hurry() */
 	/* evt_collection_watch_kernel()'s */
 	void (*kernel_seen)(const struct evt_kernel_seen *s, void *ctx);
 	void *kernel_seen_ctx;

@@ -57,11 +57,13 @@ struct watched {
 	bool dead;
 };
 
+/* An event read, its text and payload copied into the stream's bytes
+ * (offsets: the bytes move as they grow; NONE: not copied). */
 struct pending {
 	struct evt_live_event e;
-	char *text;		/* the copy e.text points to */
-	uint8_t *payload;	/* the copy e.payload points to */
+	size_t text_at, payload_at;
 };
+#define NONE SIZE_MAX
 
 struct evt_live_stream {
 	struct evt_rundir rd;
@@ -80,6 +82,10 @@ struct evt_live_stream {
 	unsigned nw;
 	struct pending *pend;
 	size_t npend, cap;
+	unsigned sources;	/* buffers the pending events came from */
+	uint8_t *bytes;		/* the pending events' copies, one poll's */
+	size_t nbytes, capbytes;
+	bool no_text;		/* evt_live_stream_want_text(false) */
 };
 
 /*
@@ -265,6 +271,30 @@ static void discover(struct evt_live_stream *s)
 		free(ctls);	/* the array; its entries are kept or closed */
 }
 
+/* n bytes at p (and a NUL after them with nul) copied into s->bytes: at
+ * the offset returned, or NONE without memory. */
+static size_t keep(struct evt_live_stream *s, const void *p, size_t n, bool nul)
+{
+	size_t at = s->nbytes, need = at + n + nul;
+
+	if (need > s->capbytes) {
+		size_t cap = s->capbytes ? 2 * s->capbytes : 65536;
+		uint8_t *grown;
+
+		while (cap < need)
+			cap *= 2;
+		if (!(grown = realloc(s->bytes, cap)))
+			return NONE;
+		s->bytes = grown;
+		s->capbytes = cap;
+	}
+	memcpy(s->bytes + at, p, n);
+	if (nul)
+		s->bytes[at + n] = '\0';
+	s->nbytes = need;
+	return at;
+}
+
 static void push(struct evt_live_stream *s, const struct evt_live_event *e)
 {
 	struct pending *p;
@@ -280,17 +310,10 @@ static void push(struct evt_live_stream *s, const struct evt_live_event *e)
 	}
 	p = &s->pend[s->npend];
 	p->e = *e;
-	p->text = NULL;
-	if (e->text && (p->text = malloc(e->text_len + 1))) {
-		memcpy(p->text, e->text, e->text_len);
-		p->text[e->text_len] = '\0';
-	}
-	p->e.text = p->text;
-	p->payload = NULL;
-	if (e->payload_size && (p->payload = malloc(e->payload_size)))
-		memcpy(p->payload, e->payload, e->payload_size);
-	p->e.payload = p->payload;
-	if (!p->payload)
+	p->text_at = e->text ? keep(s, e->text, e->text_len, true) : NONE;
+	p->payload_at = e->payload_size ? keep(s, e->payload, e->payload_size,
+					       false) : NONE;
+	if (p->payload_at == NONE)
 		p->e.payload_size = 0;
 	s->npend++;
 }
@@ -448,7 +471,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 				return;
 			}
 			ev = &c->events[r.id];
-			int len = cur->at.off < cur->skip_to ? -1 :
+			int len = cur->at.off < cur->skip_to ? -1 : s->no_text ? 0 :
 				  evt_record_render(&r, &ev->layout, ev->format,
 						    text, sizeof(text));
 
@@ -458,7 +481,8 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 										  r.timestamp),
 					.timestamp = r.timestamp,
 					.pid = h.pid, .tid = h.tid, .cpu = r.cpu,
-					.path = ev->path, .text = text,
+					.path = ev->path,
+					.text = s->no_text ? NULL : text,
 					.text_len = (size_t)len,
 					.id = s->slot && r.id < w->enabled_upto ?
 					      evt_event_ids_public(&s->ids, w->gids[r.id]) :
@@ -592,21 +616,29 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 		if (s->slot)
 			apply(s, w);
 		for (i = 0; i < evt_ctl_tbufs_used(w->ctl); i++) {
+			size_t before = s->npend;
+
 			read_tbuf(s, w, i);
+			s->sources += s->npend > before;
 			if (!s->slot && w->cursors[i].epoch &&
 			    !w->cursors[i].broken && !w->ctl->shrank)
 				evt_ring_leave(&w->ctl->tbufs[i], w->cursors[i].epoch,
 					       &w->cursors[i].at);
 		}
 	}
-	if (s->npend)
+	/* Each buffer's events are in order: one buffer's need no sort. */
+	if (s->sources > 1)
 		qsort(s->pend, s->npend, sizeof(*s->pend), by_time);
+	s->sources = 0;
 	for (n = 0; n < s->npend; n++) {
-		cb(&s->pend[n].e, ctx);
-		free(s->pend[n].text);
-		free(s->pend[n].payload);
+		struct pending *p = &s->pend[n];
+
+		p->e.text = p->text_at == NONE ? NULL : (const char *)s->bytes + p->text_at;
+		p->e.payload = p->payload_at == NONE ? NULL : s->bytes + p->payload_at;
+		cb(&p->e, ctx);
 	}
 	s->npend = 0;
+	s->nbytes = 0;
 	/* The dead were read to their end above: let go of them, so that
 	 * a long stream keeps no file or mapping of theirs. */
 	for (k = 0; k < s->nw; k++)
@@ -615,6 +647,11 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 			s->w[k--] = s->w[--s->nw];
 		}
 	return (int)alive;
+}
+
+void evt_live_stream_want_text(struct evt_live_stream *s, bool want)
+{
+	s->no_text = !want;
 }
 
 void evt_live_stream_destroy(struct evt_live_stream *s)
@@ -632,6 +669,7 @@ void evt_live_stream_destroy(struct evt_live_stream *s)
 	free(s->w);
 	free(s->passed);
 	free(s->pend);
+	free(s->bytes);
 	evt_selection_free(&s->sel);
 	evt_event_ids_free(&s->ids);
 	close(s->lock_fd);

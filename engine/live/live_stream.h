@@ -91,6 +91,9 @@ int evt_live_stream_events(struct evt_live_stream *s,
 int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx);
 /* Disables the patterns it enabled (frees its slot) and releases
  * everything. */
+/* Whether events come with their text (the default): a reader of fields
+ * alone (record --trigger) saves rendering it; text is then NULL. */
+void evt_live_stream_want_text(struct evt_live_stream *s, bool want);
 void evt_live_stream_destroy(struct evt_live_stream *s);
 
 #endif
