@@ -12,6 +12,7 @@
 #include "align.h"
 #include "cli.h"
 #include "key_map.h"
+#include "record_fields.h"
 #include "span_kind.h"
 #include "trace_reader.h"
 
@@ -21,23 +22,115 @@ struct message {
 	int64_t send_ns, recv_ns;
 };
 
+/* A flow: an async span's path, or a sending and a receiving event
+ * that carry the message's id in a field of one name. */
+struct flow {
+	char async[256];		/* "" for a typed flow */
+	char send[256], recv[256], field[64];
+};
+
 struct pass {
-	const char *const *flows;
+	struct flow flows[ALIGN_FLOWS_MAX];
 	unsigned nflows;
-	struct key_map by_id[ALIGN_FLOWS_MAX];	/* async id: message + 1 */
+	struct key_map by_id[ALIGN_FLOWS_MAX];	/* message id: message + 1 */
 	struct message *msgs;
 	size_t nmsgs, cap;
 	bool out_of_memory;
 };
 
-static int flow_of(const struct pass *p, const char *path)
+/* Parses FLOW: async/NAME, or SEND:RECV:FIELD.  0, or -1. */
+static int flow_parse(const char *text, struct flow *f)
 {
-	unsigned i;
+	const char *a = strchr(text, ':'), *b = a ? strchr(a + 1, ':') : NULL;
 
-	for (i = 0; i < p->nflows; i++)
-		if (!strcmp(p->flows[i], path))
-			return (int)i;
+	memset(f, 0, sizeof(*f));
+	if (!a) {
+		if (strncmp(text, "async/", 6) || !text[6] || strchr(text, '*') ||
+		    strlen(text) >= sizeof(f->async))
+			return -1;
+		snprintf(f->async, sizeof(f->async), "%s", text);
+		return 0;
+	}
+	if (!b || strchr(b + 1, ':') || a == text || b == a + 1 || !b[1] ||
+	    a - text >= (int)sizeof(f->send) || b - a - 1 >= (int)sizeof(f->recv) ||
+	    strlen(b + 1) >= sizeof(f->field))
+		return -1;
+	memcpy(f->send, text, (size_t)(a - text));
+	memcpy(f->recv, a + 1, (size_t)(b - a - 1));
+	snprintf(f->field, sizeof(f->field), "%s", b + 1);
+	return strcmp(f->send, f->recv) && !strchr(f->send, '*') &&
+	       !strchr(f->recv, '*') ? 0 : -1;
+}
+
+/* The message id an event of a typed flow carries in its field: an
+ * integer's value, or a string's 64-bit FNV-1a hash.  0, or -1. */
+static int field_key(const struct evt_trace_item *it, const char *name,
+		     uint64_t *key)
+{
+	struct evt_field fields[EVT_FIELDS_MAX];
+	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
+	int n = evt_record_fields(&it->event->layout, it->payload,
+				  it->payload_size, fields, names), i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(fields[i].name, name))
+			continue;
+		if (fields[i].type == EVT_VALUE_INT || fields[i].type == EVT_VALUE_UINT) {
+			*key = fields[i].value.u;
+			return 0;
+		}
+		if (fields[i].type == EVT_VALUE_STRING) {
+			uint64_t h = 14695981039346656037ull;
+
+			for (const char *c = fields[i].value.s; *c; c++)
+				h = (h ^ (uint8_t)*c) * 1099511628211ull;
+			*key = h;
+			return 0;
+		}
+		return -1;
+	}
 	return -1;
+}
+
+/* The message of flow's id, made when new; NULL without memory. */
+static struct message *message(struct pass *p, unsigned flow, uint64_t id)
+{
+	uint64_t *slot;
+	int fresh;
+
+	slot = key_map_add(&p->by_id[flow], id, &fresh);
+	if (!slot)
+		return NULL;
+	if (fresh) {
+		if (p->nmsgs == p->cap) {
+			size_t cap = p->cap ? p->cap * 2 : 256;
+			struct message *grown = realloc(p->msgs, cap * sizeof(*grown));
+
+			if (!grown)
+				return NULL;
+			p->msgs = grown;
+			p->cap = cap;
+		}
+		p->msgs[p->nmsgs] = (struct message){ -1, -1, 0, 0 };
+		*slot = ++p->nmsgs;
+	}
+	return &p->msgs[*slot - 1];
+}
+
+static void sent(struct message *m, const struct evt_trace_item *it)
+{
+	if (m->send_trace < 0) {
+		m->send_trace = (int)it->trace;
+		m->send_ns = it->realtime_ns;
+	}
+}
+
+static void received(struct message *m, const struct evt_trace_item *it)
+{
+	if (m->recv_trace < 0) {
+		m->recv_trace = (int)it->trace;
+		m->recv_ns = it->realtime_ns;
+	}
 }
 
 static int take(const struct evt_trace_item *it, void *ctx)
@@ -45,37 +138,40 @@ static int take(const struct evt_trace_item *it, void *ctx)
 	struct pass *p = ctx;
 	struct evt_span_head h;
 	struct message *m;
-	uint64_t *slot;
-	int flow, fresh;
+	uint64_t id;
+	unsigned k;
 
-	if (it->kind != EVT_ITEM_EVENT || it->event->layout.kind != EVT_KIND_ASYNC ||
-	    (flow = flow_of(p, it->event->path)) < 0 ||
-	    evt_span_head_read(&it->event->layout, it->payload, it->payload_size, &h) ||
-	    h.id == UINT64_MAX)
+	if (it->kind != EVT_ITEM_EVENT)
 		return 0;
-	slot = key_map_add(&p->by_id[flow], h.id, &fresh);
-	if (!slot)
-		return p->out_of_memory = true, 1;
-	if (fresh) {
-		if (p->nmsgs == p->cap) {
-			size_t cap = p->cap ? p->cap * 2 : 256;
-			struct message *grown = realloc(p->msgs, cap * sizeof(*grown));
+	for (k = 0; k < p->nflows; k++) {
+		const struct flow *f = &p->flows[k];
+		bool is_send;
 
-			if (!grown)
+		if (f->async[0]) {
+			if (it->event->layout.kind != EVT_KIND_ASYNC ||
+			    strcmp(f->async, it->event->path) ||
+			    evt_span_head_read(&it->event->layout, it->payload,
+					       it->payload_size, &h) ||
+			    h.id == UINT64_MAX)
+				continue;
+			if (!(m = message(p, k, h.id)))
 				return p->out_of_memory = true, 1;
-			p->msgs = grown;
-			p->cap = cap;
+			if (h.phase == EVT_SPAN_BEGIN)
+				sent(m, it);
+			else if (h.phase == EVT_SPAN_END)
+				received(m, it);
+			continue;
 		}
-		p->msgs[p->nmsgs] = (struct message){ -1, -1, 0, 0 };
-		*slot = ++p->nmsgs;
-	}
-	m = &p->msgs[*slot - 1];
-	if (h.phase == EVT_SPAN_BEGIN && m->send_trace < 0) {
-		m->send_trace = (int)it->trace;
-		m->send_ns = it->realtime_ns;
-	} else if (h.phase == EVT_SPAN_END && m->recv_trace < 0) {
-		m->recv_trace = (int)it->trace;
-		m->recv_ns = it->realtime_ns;
+		is_send = !strcmp(f->send, it->event->path);
+		if ((!is_send && strcmp(f->recv, it->event->path)) ||
+		    field_key(it, f->field, &id))
+			continue;
+		if (!(m = message(p, k, id)))
+			return p->out_of_memory = true, 1;
+		if (is_send)
+			sent(m, it);
+		else
+			received(m, it);
 	}
 	return 0;
 }
@@ -116,13 +212,16 @@ static int machines(const char *cmd, const char *const *dirs, unsigned n,
 
 int align_flow_check(const char *cmd, const char *flow, unsigned n)
 {
+	struct flow f;
+
 	if (n >= ALIGN_FLOWS_MAX)
 		return cli_error(cmd, "more than %d --align flows", ALIGN_FLOWS_MAX);
-	if (strncmp(flow, "async/", 6) || !flow[6] || strchr(flow, '*'))
+	if (flow_parse(flow, &f))
 		return cli_error(cmd, "--align '%s': a flow is async/NAME, the async "
 				 "spans of one name whose begin is a message sent "
-				 "and whose end is that message received (typed "
-				 "fields as flows are not yet supported)", flow);
+				 "and whose end is that message received, or "
+				 "SEND:RECV:FIELD, two events (not patterns) whose "
+				 "field FIELD holds the message's id", flow);
 	return 0;
 }
 
@@ -151,7 +250,7 @@ int align_offsets(const char *cmd, const char *const *dirs, unsigned n,
 static int compute(const char *cmd, const char *const *dirs, unsigned n,
 		   const char *const *flows, unsigned nflows, int64_t *offsets_ns)
 {
-	struct pass p = { .flows = flows, .nflows = nflows };
+	struct pass p = { .nflows = nflows };
 	struct evt_trace_stats st;
 	char err[PATH_MAX + 300];
 	int *host_of = calloc(n, sizeof(*host_of));
@@ -167,6 +266,11 @@ static int compute(const char *cmd, const char *const *dirs, unsigned n,
 		cli_error(cmd, "out of memory");
 		goto out;
 	}
+	for (k = 0; k < nflows && k < ALIGN_FLOWS_MAX; k++)
+		if (flow_parse(flows[k], &p.flows[k])) {	/* checked before */
+			cli_error(cmd, "--align '%s': not a flow", flows[k]);
+			goto out;
+		}
 	nhosts = machines(cmd, dirs, n, host_of, names);
 	if (nhosts < 0)
 		goto out;

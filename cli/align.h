@@ -11,15 +11,17 @@
 /* Most --align options a command takes. */
 #define ALIGN_FLOWS_MAX 16
 
-/* An --align FLOW argument, the nth: 0, or 1 (said) when it is not an
- * async span's path or one too many. */
+/* An --align FLOW argument, the nth: 0, or 1 (said) when it is not a
+ * flow or one too many. */
 int align_flow_check(const char *cmd, const char *flow, unsigned n);
 
 /*
  * Reads the n traces in dirs once and computes, for each, the offset in
  * nanoseconds to add to its real time (offsets_ns[n]).  Each flow names
  * async spans (async/NAME) whose begin is a message sent and whose end,
- * matched by name and id, is that message received: on two machines
+ * matched by name and id, is that message received; or two events,
+ * SEND:RECV:FIELD, matched by the value of their field FIELD (an
+ * integer, or a string compared by its 64-bit hash): on two machines
  * (told apart by the traces' host and boot id), a receive must not come
  * before its send.  The first trace's machine keeps its clock; every
  * other machine reached through matched pairs, from it, moves by the

@@ -121,8 +121,10 @@ static const struct command commands[] = {
 	  "                         decoded fields (the summary goes to stderr)\n"
 	  "      --align FLOW       with several DIRs: move each machine's clock\n"
 	  "                         so that no message of FLOW (async/NAME: its\n"
-	  "                         begin sent, its end received) is received\n"
-	  "                         before it was sent; says the moves (repeatable)\n\n"
+	  "                         begin sent, its end received; or\n"
+	  "                         SEND:RECV:FIELD: two events whose FIELD is\n"
+	  "                         the message's id) is received before it was\n"
+	  "                         sent; says the moves (repeatable)\n\n"
 	  "Lost-event lines are kept by -e (a loss may hide any event) and\n"
 	  "filtered by process, thread and time.  Exits 1 when part of the trace\n"
 	  "could not be read (said on stderr), 0 otherwise.\n" },

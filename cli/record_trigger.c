@@ -28,6 +28,7 @@
 #include "record_fields.h"
 #include "record_trigger.h"
 #include "span_kind.h"
+#include "trace_dir.h"
 
 enum kind { T_EVENT, T_FIELD, T_SPAN, T_LOST };
 enum op { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
@@ -509,6 +510,7 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 	}
 	if (child < 0 || waitpid(child, &status, 0) != child ||
 	    !WIFEXITED(status) || WEXITSTATUS(status)) {
+		evt_trace_dir_undo(dir, true, false);	/* no half window */
 		fprintf(stderr, "evtrace: record: --trigger '%s' fired, but its "
 			"window %s could not be written (said above)\n", t->text, dir);
 		rt->unwritten++;

@@ -20,3 +20,31 @@ grep -q 'lost [1-9]' "$T/counts" || fail "expected events lost for want of space
 grep -Eq "^evtrace: record: lost [0-9]* events: [0-9]* of printk/.* \(no space in the run directory\)" \
 	"$T/rec.err" || { cat "$T/rec.err" >&2; fail "record does not name the cause"; }
 expect_grep "the file system of $T/small/run is full (1 MiB" "$T/rec.err" "record names the full file system"
+
+# A window written onto a full disk: that window is lost (its directory
+# gone, counted, said), never the recording, which ends whole once there
+# is room again.
+mkdir -p "$T/disk"
+mount -t tmpfs -o size=2m evtrace-disk "$T/disk" || fail "cannot mount a second tmpfs"
+trap 'umount "$T/small" "$T/disk" 2>/dev/null; cleanup' EXIT
+unset EVTRACE_RUNDIR
+# (3000 events, 3 a millisecond: the program runs on a second after the
+# firing, its first event, while the test makes room again)
+burst=printk/tracee/tests/progs/tracee.c/$(grep -n 'trace_printk("burst %ld' "$TRACEE_SRC" | sed -n 2p | cut -d: -f1)
+"$EVTRACE" record --overwrite --trigger "$burst if arg0 == 0" -o "$T/disk/rec" \
+	-- "$TRACEE" paced 3000 3 -1 >"$T/w.out" 2>"$T/w.err" &
+rec=$!
+wait_for "the program to be ready" "grep -q '^ready' '$T/w.out'"
+prog=$(sed -n 's/^ready //p' "$T/w.out")
+dd if=/dev/zero of="$T/disk/filler" bs=64k 2>/dev/null || true	# until full
+kill -USR1 "$prog"
+wait_for "the window to fail" "grep -q 'could not be written' '$T/w.err'"
+rm "$T/disk/filler"
+wait "$rec" || { cat "$T/w.err" >&2; fail "record failed after a window that could not be written"; }
+expect_grep "^evtrace: record: --trigger '$burst if arg0 == 0' fired, but its window $T/disk/rec/window-1 could not be written (said above)$" \
+	"$T/w.err" "the lost window said"
+expect_grep "^evtrace: record: triggers fired 1 time, 0 windows written; 1 window could not be written (the recording went on)$" "$T/w.err" "the lost window counted"
+expect_grep "No space left on device" "$T/w.err" "why"
+[ ! -e "$T/disk/rec/window-1" ] || fail "the half-written window is left: $(ls -R "$T/disk/rec/window-1")"
+"$EVTRACE" report "$T/disk/rec" >"$T/w.report"
+expect_grep "^# 3000 events, 0 lost" "$T/w.report" "the recording whole"

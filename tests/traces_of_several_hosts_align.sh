@@ -13,7 +13,7 @@ machine() {	# NAME CLOCK-OFFSET-NS DIR HOP-ARGS...
 	n=$1 o=$2 d=$3
 	shift 3
 	unshare --uts sh -c 'hostname "$1" || exit 1; off=$2 dir=$3; shift 3
-		EVTRACE_CLOCK_OFFSET=$off exec "$EVTRACE" record -e "async/**" -o "$dir" -- "$HOP" "$@"' \
+		EVTRACE_CLOCK_OFFSET=$off exec "$EVTRACE" record -e "${EVENTS:-async/**}" -o "$dir" -- "$HOP" "$@"' \
 		sh "$n" "$o" "$T/$d" "$@" 2>>"$T/rec.err"
 }
 # beta's clock 5 ms behind alpha's, gamma's 8 ms ahead.
@@ -66,6 +66,35 @@ python3 -c "import sys; sys.exit(not (0 < float('$beta') <= 5.0))" ||
 expect_grep "^evtrace: report: --align: gamma +0.000000 ms, from 50 messages$" \
 	"$T/aligned.err" "gamma, ahead, needs no move"
 
+# A typed flow: hop/sent and hop/got carry the message's number in their
+# field msg.  beta, behind, moves to put every hop/got after its hop/sent.
+typed_order() {
+	python3 - "$1" <<'PY'
+import re, sys
+line = re.compile(r'^\s*\S+-\d+\s+\[\d+\] (\S+): hop/(sent|got): msg=(\d+)$')
+sent, got = {}, {}
+for text in open(sys.argv[1]):
+    m = line.match(text)
+    if m:
+        (sent if m.group(2) == 'sent' else got)[m.group(3)] = m.group(1)
+bad = [k for k in got if k not in sent or got[k] < sent[k]]
+print('%d sent, %d got' % (len(sent), len(got)) if len(sent) != 50 or len(got) != 50
+      else '%d received before sent' % len(bad) if bad else 'ok')
+PY
+}
+EVENTS='hop/**'
+export EVENTS
+machine alpha 0 TA first $N | machine beta -5000000 TB middle | machine gamma 8000000 TC last
+unset EVENTS
+"$EVTRACE" report "$T/TA" "$T/TB" >"$T/typed" 2>/dev/null
+case "$(typed_order "$T/typed")" in
+*"received before sent") ;;
+*) fail "the skew does not show in the typed events: $(typed_order "$T/typed")";;
+esac
+"$EVTRACE" report --align hop/sent:hop/got:msg "$T/TA" "$T/TB" >"$T/typed.aligned" 2>"$T/typed.err"
+expect_eq "$(typed_order "$T/typed.aligned")" ok "aligned by a typed field"
+expect_grep "^evtrace: report: --align: beta +[0-9.]* ms, from 50 messages$" "$T/typed.err" "the typed flow's move said"
+
 # query: the same moves; the receives before their sends, by SQL.
 early() {	# QUERY-OPTIONS...: receives before their sends
 	"$EVTRACE" query --csv --clock realtime "$@" "$T/A" "$T/B" "$T/C" \
@@ -105,3 +134,5 @@ expect_status 1 "$EVTRACE" report --align async/ab "$T/A"
 expect_grep "give two or more" "$T/err" "--align with one trace"
 expect_status 1 "$EVTRACE" report --align 'printk/x' "$T/A" "$T/B"
 expect_grep "a flow is async/NAME" "$T/err" "--align of another kind of event"
+expect_status 1 "$EVTRACE" report --align 'hop/sent:hop/sent:msg' "$T/A" "$T/B"
+expect_grep "or SEND:RECV:FIELD, two events (not patterns)" "$T/err" "--align of one event to itself"
