@@ -3,8 +3,10 @@
  * recording (a flight recorder) holds in its buffers now, written as a
  * trace of its own; the recording goes on untouched.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "collection.h"
 #include "record_trigger.h"
 #include "layout.h"
+#include "requests.h"
 #include "rundir.h"
 
 /* The recording's pinned sites (record --keep), whatever their age, into
@@ -38,6 +41,27 @@ static int snapshot_keep(const struct evt_collection_opts *main, uint32_t slot)
 	return 0;
 }
 
+/* The recording's kernel events of the window, which its recorder writes
+ * as they come into its own directory: asked of it, which adds them (it
+ * has none: nothing).  Said when it cannot; the snapshot stands. */
+static void snapshot_kernel(const struct evt_collection_opts *o, unsigned slot)
+{
+	char dir[PATH_MAX], err[PATH_MAX + 400];
+	struct evt_rundir rd;
+
+	if (!realpath(o->output, dir) ||
+	    evt_rundir_open(&rd, o->rundir, EVT_RUNDIR_ROOT_ENTERS, err, sizeof(err))) {
+		fprintf(stderr, "evtrace: snapshot: note: the recording's kernel "
+			"events are not in %s: %s\n", o->output, strerror(errno));
+		return;
+	}
+	if (evt_window_request_send(&rd, slot, o->snapshot_since_ns, dir, err,
+				    sizeof(err)))
+		fprintf(stderr, "evtrace: snapshot: note: the recording's kernel "
+			"events are not in %s: %s\n", o->output, err);
+	evt_rundir_close(&rd);
+}
+
 int cmd_snapshot(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -45,6 +69,7 @@ int cmd_snapshot(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "collection", required_argument, NULL, 'c' },
 		{ "before", required_argument, NULL, 'b' },
+		{ "no-kernel", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -58,6 +83,7 @@ int cmd_snapshot(int argc, char **argv)
 	uint32_t keep;
 	char rundir[PATH_MAX], what[PATH_MAX + 32], err[PATH_MAX + 400];
 	int opt, pid = 0, slot;
+	bool kernel = true;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:p:c:h", longopts, NULL)) != -1) {
@@ -90,6 +116,9 @@ int cmd_snapshot(int argc, char **argv)
 					      now.tv_nsec - before;
 			break;
 		}
+		case 'K':
+			kernel = false;
+			break;
 		case 'h':
 			return cli_help("snapshot");
 		default:
@@ -117,9 +146,12 @@ int cmd_snapshot(int argc, char **argv)
 		return cli_error("snapshot", "%s", err);
 	}
 	keep = evt_collection_keep_slot(c);
+	slot = (int)evt_collection_slot(c);
 	evt_collection_destroy(c);
 	if (keep && snapshot_keep(&o, keep))
 		return 1;
+	if (kernel)
+		snapshot_kernel(&o, (unsigned)slot);
 	fprintf(stderr, "evtrace: snapshot: %llu packet%s, %llu byte%s from %u "
 		"process%s written to %s; %llu event%s overwritten or lost before\n",
 		(unsigned long long)stats.packets, cli_plural(stats.packets),

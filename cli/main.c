@@ -182,10 +182,11 @@ static const struct command commands[] = {
 	  "into a temporary database each time.  Exits 2 when SQLite refuses the\n"
 	  "SQL (its message and the tables are said), 1 with --fail-if-rows and\n"
 	  "rows, or when part of a trace could not be read (said on stderr).\n" },
-	{ "snapshot", cmd_snapshot, "snapshot [-o DIR] [-p PID | --collection N] [--before DURATION]",
+	{ "snapshot", cmd_snapshot, "snapshot [-o DIR] [-p PID | --collection N] [--before DURATION] [--no-kernel]",
 	  "Write what a running --overwrite recording (a flight recorder) holds\n"
 	  "in its buffers now into the trace directory DIR (default: snapshot),\n"
-	  "the newest events of every thread; the recording goes on untouched\n"
+	  "the newest events of every thread, with the recording's kernel events\n"
+	  "of that time, which its recorder adds; the recording goes on untouched\n"
 	  "and writes its own trace when it ends.\n\n"
 	  "  -o, --output DIR       trace directory; a trace there is kept as\n"
 	  "                         DIR.old\n"
@@ -194,7 +195,8 @@ static const struct command commands[] = {
 	  "                         ls names them); without -p or -c, the only\n"
 	  "                         running --overwrite recording\n"
 	  "      --before DURATION  only the last DURATION of it (5s, 200ms: each\n"
-	  "                         buffer's packets that end within it)\n" },
+	  "                         buffer's packets that end within it)\n"
+	  "      --no-kernel        leave the recording's kernel events out\n" },
 	{ "recover", cmd_recover, "recover [-o DIR] [--slot N] (PID | CONTROL-FILE)",
 	  "Read into the trace directory DIR (default: trace) what a recording\n"
 	  "left in the buffers of process PID when its recorder was killed or\n"

@@ -500,12 +500,14 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 	fflush(stderr);
 	child = fork();
 	if (child == 0) {
+		/* (its kernel events: added below, by this recorder) */
 		if (f->from_ns)
-			execl("/proc/self/exe", "evtrace", "snapshot", "--collection",
-			      slot, "-o", dir, "--before", before, (char *)NULL);
+			execl("/proc/self/exe", "evtrace", "snapshot", "--no-kernel",
+			      "--collection", slot, "-o", dir, "--before", before,
+			      (char *)NULL);
 		else
-			execl("/proc/self/exe", "evtrace", "snapshot", "--collection",
-			      slot, "-o", dir, (char *)NULL);
+			execl("/proc/self/exe", "evtrace", "snapshot", "--no-kernel",
+			      "--collection", slot, "-o", dir, (char *)NULL);
 		_exit(127);
 	}
 	if (child < 0 || waitpid(child, &status, 0) != child ||

@@ -119,6 +119,27 @@ expect_grep "^event: $EXIT\$" "$T/tr-kt/window-1/evtrace/trigger" "the kernel ev
 expect_eq "$(grep -c "$EXIT has no field nope; it cannot fire on it" "$T/rec-kn")" 1 "a missing field said once"
 expect_grep "triggers fired 0 times, 0 windows written" "$T/rec-kn" "nothing fired"
 
+# 1d. snapshot on demand of a flight recorder with kernel events: its
+# recorder adds those of the snapshot's time; --no-kernel leaves them out.
+"$EVTRACE" record --overwrite -o "$T/tr-snap" -e "printk/tracee/**" -e kernel/sched/sched_process_exec \
+	-- sh -c '"$1" wait >"$2" & w=$!; while [ ! -e "$3" ]; do /bin/true; done; kill $w' \
+	sh "$TRACEE" "$T/snap.out" "$T/snap.stop" 2>"$T/rec-snap" &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+wait_for "the program to be ready" "grep -q ready '$T/snap.out'"
+"$EVTRACE" snapshot -o "$T/snap" 2>"$T/snap.err" || fail "snapshot: $(cat "$T/snap.err")"
+"$EVTRACE" snapshot --no-kernel -o "$T/snap-nk" 2>"$T/snap-nk.err" || fail "snapshot --no-kernel: $(cat "$T/snap-nk.err")"
+touch "$T/snap.stop"
+wait "$rec" || fail "record: $(cat "$T/rec-snap")"
+grep -q "kernel events are not" "$T/snap.err" && fail "$(cat "$T/snap.err")"
+"$EVTRACE" report "$T/snap" >"$T/report-snap"
+[ "$(grep -c 'sched_process_exec: filename="/bin/true"' "$T/report-snap")" -gt 0 ] ||
+	fail "no kernel event in the snapshot (report in $T/report-snap)"
+expect_grep ": alive [0-9]*$" "$T/report-snap" "the program's events in the snapshot"
+bt_agrees "$T/snap"
+ls "$T/snap-nk" | grep -q '^stream_kernel' && fail "--no-kernel: kernel events in the snapshot"
+"$EVTRACE" report "$T/snap-nk" | grep -q ": alive [0-9]*$" || fail "the snapshot without kernel events holds no event"
+
 # 2. Strings and tasks: a running shell that is not traced, and the
 # children it forks (their exec records name the program, under the new
 # name), until ^C.

@@ -1,6 +1,7 @@
 /*
- * requests.h - asking a running collection to enable or disable events:
- * `evtrace enable --collection N PATH`.
+ * requests.h - asking a running collection to enable or disable events
+ * (`evtrace enable --collection N PATH`), or to add its kernel events to
+ * a snapshot of it (`evtrace snapshot`).
  *
  * The asker writes a request file "slot-<N>.req.<pid>-<k>" ("enable
  * PATTERN" or "disable PATTERN") into the run directory, whole (renamed
@@ -14,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rundir.h"
 
@@ -32,5 +34,20 @@ typedef int (*evt_request_fn)(void *ctx, bool enable, const char *pattern,
 /* Answers the requests waiting for slot. */
 void evt_requests_serve(const struct evt_rundir *rd, unsigned slot,
 			evt_request_fn fn, void *ctx);
+
+/*
+ * `evtrace snapshot` of a recording with kernel events: asks the engine
+ * of slot to add its kernel events from from_ns (CLOCK_MONOTONIC; 0: the
+ * window's start) to the window written into dir (an absolute path), in
+ * files "slot-<N>.win.<pid>-<k>" ("FROM_NS DIR") answered as above.
+ * Waits up to 2 s: 0, or -1 with err set.
+ */
+int evt_window_request_send(const struct evt_rundir *rd, unsigned slot,
+			    int64_t from_ns, const char *dir, char *err,
+			    size_t err_size);
+typedef int (*evt_window_fn)(void *ctx, int64_t from_ns, const char *dir,
+			     char *err, size_t err_size);
+void evt_window_requests_serve(const struct evt_rundir *rd, unsigned slot,
+			       evt_window_fn fn, void *ctx);
 
 #endif

@@ -352,6 +352,12 @@ static int answer(void *ctx, bool enable, const char *pattern, char *err,
 					       err_size);
 	return evt_collection_select(c, enable, pattern, 0, err, err_size);
 }
+/* `evtrace snapshot` asks for the kernel events of its window. */
+static int window_answer(void *ctx, int64_t from_ns, const char *dir, char *err,
+			 size_t err_size)
+{
+	return evt_collection_kernel_window(ctx, dir, from_ns, err, err_size);
+}
 int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size)
 {
 	char buf[4096];
@@ -370,8 +376,10 @@ int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size)
 	 * says when to, with a full scan each second in case it missed. */
 	if (changed || c->unpublished || now - c->last_discover_ms >= RESCAN_MS) {
 		evt__coll_discover(c);
-		if (!c->failed && !c->finishing)
+		if (!c->failed && !c->finishing) {
 			evt_requests_serve(&c->rd, c->slot, answer, c);
+			evt_window_requests_serve(&c->rd, c->slot, window_answer, c);
+		}
 		c->last_discover_ms = now;
 	}
 	if (c->o.mode != EVT_MODE_COUNT)
