@@ -479,23 +479,29 @@ struct loss_summary {
 	struct evt_loss_part parts[SUMMARY_SITES + EVT_LOSS_CAUSES];
 	unsigned n;
 	uint64_t other[EVT_LOSS_CAUSES];
+	bool relay;		/* the relay's losses, else the writers' */
+	uint64_t total;
 };
 
 static void add_loss(const char *path, unsigned cause, uint64_t count, void *ctx)
 {
 	struct loss_summary *l = ctx;
 
+	if ((cause == EVT_LOSS_RELAY_FULL) != l->relay)
+		return;
+	l->total += count;
 	if (path && l->n < SUMMARY_SITES)
 		l->parts[l->n++] = (struct evt_loss_part){ path, cause, count };
 	else if (cause < EVT_LOSS_CAUSES)
 		l->other[cause] += count;
 }
 
-/* "lost 12 events: 7 of SITE (buffer full), ...": what the writers named;
- * the causes named, as bits. */
-static unsigned print_losses(struct evt_collection *c, uint64_t lost)
+/* "lost 12 events: 7 of SITE (buffer full), ...": what the writers named
+ * (lost in all), or with relay what the relay's queue refused; the causes
+ * named, as bits. */
+static unsigned print_losses(struct evt_collection *c, uint64_t lost, bool relay)
 {
-	struct loss_summary l = { .n = 0 };
+	struct loss_summary l = { .n = 0, .relay = relay };
 	char text[(SUMMARY_SITES + EVT_LOSS_CAUSES) * 300];
 	unsigned cause, causes = 0, i;
 
@@ -508,8 +514,9 @@ static unsigned print_losses(struct evt_collection *c, uint64_t lost)
 		return 0;
 	for (i = 0; i < l.n; i++)
 		causes |= 1u << l.parts[i].cause;
-	evt_loss_text(text, sizeof(text), lost, l.parts, l.n);
-	fprintf(stderr, "evtrace: record: %s\n", text);
+	evt_loss_text(text, sizeof(text), relay ? l.total : lost, l.parts, l.n);
+	fprintf(stderr, "evtrace: record: %s%s\n", relay ? "the relay's trace " : "",
+		text);
 	return causes;
 }
 
@@ -627,7 +634,9 @@ static void summary(const struct record_args *a, struct evt_collection *c,
 			 cli_collection_events, c);
 	if (ran && !stats->processes && !o->untraced_ok)
 		cli_note_untraced("record", a->cmdv[0]);
-	causes = lost ? print_losses(c, lost) : 0;
+	causes = lost ? print_losses(c, lost, false) : 0;
+	if (o->relay)
+		print_losses(c, 0, true);
 	evt_collection_guarded(c, print_guarded, NULL);
 	advise_unbuffered(o->rundir, causes, stats->lost_unbuffered);
 	if (o->relay)

@@ -247,7 +247,11 @@ lost_n=$(sed -n 's/^# \([0-9]*\) events, \([0-9]*\) lost.*/\2/p' "$T/late.rep")
 	{ cat "$T/l.err" >&2; fail "read + lost in the relay's trace: $read_n + $lost_n, not 200000"; }
 numbers "$late" >"$T/late.n"
 sort -n -c "$T/late.n" && [ -z "$(uniq -d "$T/late.n")" ] || fail "late: out of order or twice"
-# What did not fit is named, all of it, against its site, for the cause.
+# What did not fit is named, all of it, against its site, for the cause:
+# in record's summary and in the relay's trace.
+burst_site=printk/tracee/tests/progs/tracee.c/$(grep -n 'trace_printk("burst %ld' "$TRACEE_SRC" | sed -n 2p | cut -d: -f1)
+expect_grep "^evtrace: record: the relay's trace lost $lost_n events: $lost_n of $burst_site (relay queue full)\$" \
+	"$T/l.err" "record names what the relay's queue refused"
 burst_id=$("$EVTRACE" query --no-cache --csv "$late" "SELECT id FROM site WHERE format LIKE 'burst%'" | sed -n 2p | tr -d '\r')
 expect_eq "$("$EVTRACE" query --no-cache --csv "$late" \
 	"SELECT coalesce(cause, 'unnamed'), site_id = $burst_id, sum(count) FROM loss GROUP BY 1, 2" | tail -n +2 | tr -d '\r')" \

@@ -99,6 +99,37 @@ static int index_new_events(struct evt_collection *c, struct tracked *t)
  * process that truncates its file makes write() fail with EFAULT, not the
  * engine crash.)  1 when written, 0 when skipped, -1 on error.
  */
+struct refusal {
+	struct evt_collection *c;
+	const struct tracked *t;
+};
+
+/* An event of a packet the relay's queue refused, for the summary. */
+static void relay_refused(void *ctx, uint16_t id)
+{
+	const struct refusal *r = ctx;
+	const struct evt_lost_entry e = { id, EVT_LOSS_RELAY_FULL, 1 };
+
+	evt__coll_tally_one(r->c, r->t, &e);
+}
+
+/* The packet (or what of it the relay has not) to the relay, if any. */
+static void relay_packet(struct evt_collection *c, const struct tracked *t,
+			 struct out_stream *st, const struct evt_packet_header *h,
+			 const uint8_t *pkt, uint32_t content, bool flush)
+{
+	struct layout_ctx x = { c, t->cls };
+	struct refusal r = { c, t };
+
+	if (!c->relay)
+		return;
+	st->relay.refused_cb = relay_refused;
+	st->relay.refused_ctx = &r;
+	evt_relay_out_packet(c->relay, &st->relay, st->name, h, pkt, content,
+			     flush, evt__coll_layout_of, &x);
+	st->relay.refused_cb = NULL;
+}
+
 static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 		       struct out_stream *st, const struct evt_ring_packet *p,
 		       bool flush)
@@ -136,10 +167,7 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 		if (!flush)
 			evt_pieces_forget(&st->pieces);	/* all of it went */
 		/* The relay may still miss a piece its queue refused. */
-		if (c->relay)
-			evt_relay_out_packet(c->relay, &st->relay, st->name, &h,
-					     pkt, content, flush,
-					     evt__coll_layout_of, &x);
+		relay_packet(c, t, st, &h, pkt, content, flush);
 		return 0;
 	}
 	memcpy(&out, pc.head, sizeof(out));
@@ -158,9 +186,7 @@ static int copy_packet(struct evt_collection *c, struct tracked *t, uint32_t i,
 		return 0;
 	}
 	evt_pieces_done(&st->pieces, &pc);
-	if (c->relay)
-		evt_relay_out_packet(c->relay, &st->relay, st->name, &h, pkt,
-				     content, flush, evt__coll_layout_of, &x);
+	relay_packet(c, t, st, &h, pkt, content, flush);
 	c->stats.packets++;
 	c->stats.bytes += pc.head_len + pc.body_len;
 	/* The packet before this one held the events between their first

@@ -21,6 +21,8 @@ static void refused(void *ctx, uint16_t id)
 	const unsigned other = EVT_RELAY_OUT_SITES - 1;
 	unsigned i;
 
+	if (o->refused_cb)
+		o->refused_cb(o->refused_ctx, id);
 	for (i = 0; i < o->nnamed && i < other; i++)
 		if (o->named[i].site == id) {
 			o->named[i].count++;

@@ -33,6 +33,10 @@ struct evt_relay_out {
 	 * entry: other sites). */
 	struct evt_lost_entry named[EVT_RELAY_OUT_SITES];
 	unsigned nnamed;
+	/* Told of each event refused (its local id), when set: the
+	 * recording's summary counts them too. */
+	void (*refused_cb)(void *ctx, uint16_t id);
+	void *refused_ctx;
 };
 
 void evt_relay_out_init(struct evt_relay_out *o);
