@@ -765,6 +765,20 @@ static int record_here(struct record_args *a)
 	a->trig.stats = a->show_stats;
 	if (!a->trig.max_windows)
 		a->trig.max_windows = 5;
+	/* Kernel events are known now: a field none has is refused. */
+	for (unsigned k = 0; k < a->trig.ntriggers; k++) {
+		const struct trigger *t = a->trig.triggers[k];
+		const char *p = trigger_kernel_pattern(t), *f = trigger_field(t);
+
+		if (p && f && evt_collection_kernel_field(c, p, f) == 0) {
+			ret = cli_error("record", "--trigger '%s': no event %s names "
+					"has a field %s (evtrace ls -f %s shows their "
+					"fields)", trigger_text(t), p, f, p);
+			evt_collection_finish(c, NULL, err, sizeof(err));
+			evt_trace_dir_undo(o->output, made_output, kept_old);
+			goto out;
+		}
+	}
 	/* The triggers' stream: of the command's processes (which take up
 	 * its rules from the start, beside the recording's), of -p's, or of
 	 * all with -a alone. */

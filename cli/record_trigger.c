@@ -449,6 +449,16 @@ const char *trigger_kernel_pattern(const struct trigger *t)
 	return t->kernel ? t->pattern : NULL;
 }
 
+const char *trigger_field(const struct trigger *t)
+{
+	return t->kind == T_FIELD ? t->field : NULL;
+}
+
+const char *trigger_text(const struct trigger *t)
+{
+	return t->text;
+}
+
 void record_triggers_kernel_event(struct record_triggers *rt, const char *path,
 				  const struct evt_event_layout *layout,
 				  const uint8_t *payload, size_t size,

@@ -30,6 +30,9 @@ struct trigger *trigger_parse(const char *expr, char *err, size_t err_size);
 void trigger_free(struct trigger *t);
 /* The kernel events a trigger is on (kernel/...), or NULL. */
 const char *trigger_kernel_pattern(const struct trigger *t);
+/* The field it compares, or NULL; its expression. */
+const char *trigger_field(const struct trigger *t);
+const char *trigger_text(const struct trigger *t);
 
 struct record_triggers;
 

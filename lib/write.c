@@ -423,7 +423,10 @@ static void slot_drop(unsigned s, uint32_t id, uint32_t cause)
 			__atomic_fetch_add(&d->site[i].count, 1, __ATOMIC_RELAXED);
 			return;
 		}
-	i = __atomic_fetch_add(&d->nsites, 1, __ATOMIC_ACQ_REL);
+	/* (full: never claimed again, so that the count cannot wrap round
+	 * onto the entries in use) */
+	i = n < EVT_DROP_SITES ? __atomic_fetch_add(&d->nsites, 1, __ATOMIC_ACQ_REL) :
+	    EVT_DROP_SITES;
 	if (i < EVT_DROP_SITES) {
 		__atomic_store_n(&d->site[i].id, id, __ATOMIC_RELAXED);
 		__atomic_store_n(&d->site[i].cause, cause, __ATOMIC_RELAXED);

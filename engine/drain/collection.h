@@ -175,6 +175,10 @@ uint64_t evt_collection_lost_now(const struct evt_collection *c);
  */
 int evt_collection_kernel_window(struct evt_collection *c, const char *window,
 				 int64_t from_mono_ns, char *err, size_t err_size);
+/* Whether a kernel event of the recording that pattern names has the
+ * field: 1, 0 (none has it), or -1 (the pattern names none). */
+int evt_collection_kernel_field(const struct evt_collection *c,
+				const char *pattern, const char *field);
 /* A kernel event the recording wrote, as evt_collection_watch_kernel()
  * hands it over while the collection drains. */
 struct evt_kernel_seen {

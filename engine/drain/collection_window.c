@@ -10,6 +10,7 @@
 #include <dirent.h>
 
 #include "collection_local.h"
+#include "pattern.h"
 
 /* The kernel events the recording holds now, written out. */
 static int kernel_flush(struct evt_collection *c, char *err, size_t err_size)
@@ -233,4 +234,23 @@ int evt_collection_watch_kernel(struct evt_collection *c,
 	c->kernel_seen_ctx = ctx;
 	evt_kernel_record_watch(c->kernel, cb ? kernel_seen : NULL, c);
 	return 0;
+}
+
+int evt_collection_kernel_field(const struct evt_collection *c,
+				const char *pattern, const char *field)
+{
+	const struct evt_event_desc *e;
+	uint32_t i, f;
+	int found = -1;
+
+	for (i = c->kernel_events_at; i < c->ix.nevents; i++) {
+		e = &c->ix.events[i];
+		if (e->sid != EVT_KERNEL_STREAM_ID || !evt_pattern_match(pattern, e->path))
+			continue;
+		found = 0;
+		for (f = 0; f < e->layout.typed.nfields; f++)
+			if (!strcmp(e->layout.typed.fields[f].name, field))
+				return 1;
+	}
+	return found;
 }
