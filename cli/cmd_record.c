@@ -735,6 +735,9 @@ static int record_here(struct record_args *a)
 		kept_old = !made_output && lstat(index, &st) == 0;
 	}
 	o->hold_exited = a->trig.ntriggers > 0;	/* windows hold them */
+	/* A process that died is read by the windows due until then: those
+	 * fired by its last events, taken --after later. */
+	o->hold_dead_ms = (uint32_t)(a->trig.after_ns / 1000000) + 2000;
 	o->excludes = a->keep;	/* the pinned sites: in their own rings */
 	o->nexcludes = a->nkeep;
 	if (evt_collection_create(o, &c, err, sizeof(err)))
@@ -834,8 +837,9 @@ static int record_here(struct record_args *a)
 	}
 	ret = cli_session_end(&run);
 	if (u.triggers && a->nkernel) {
-		/* The triggers see the last kernel events, and no more. */
-		evt_collection_poll(c, err, sizeof(err));
+		/* The triggers see the last kernel events, and no more (the
+		 * processes' buffers are left as they are, for the windows). */
+		evt_collection_kernel_flush(c, err, sizeof(err));
 		record_triggers_finish(u.triggers);
 		u.triggers = NULL;
 		evt_collection_watch_kernel(c, NULL, NULL);

@@ -495,7 +495,8 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 	pid_t child;
 	FILE *out;
 
-	if (rt->windows >= rt->o.max_windows) {
+	/* (a window that could not be written counts: no retry storm) */
+	if (rt->windows + rt->unwritten >= rt->o.max_windows) {
 		rt->skipped++;
 		return;
 	}

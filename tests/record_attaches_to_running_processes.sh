@@ -21,6 +21,10 @@ for n in 1 2; do
 		grep -q "^0 $site \[[1-7]\]\$" "$T/ls.during" || { cat "$T/ls.during" >&2; fail "ls during the recording"; }
 		expect_grep "^# collection slot [1-7]: pid $rec, evtrace record -o $T/tr1\$" "$T/ls.during" "ls names the recording"
 	fi
+	# (100 events of each thread in it, as report of the running
+	# recording reads them, before it is stopped)
+	wait_for "100 events of each thread in tr$n" \
+		"\"\$EVTRACE\" report '$T/tr$n' >'$T/live$n' 2>/dev/null && python3 '$CHECK' loop '$T/live$n' 4 100 >/dev/null 2>&1"
 	kill -INT "$rec"
 	wait "$rec" || { cat "$T/rec$n.err" >&2; fail "record -p exited $?"; }
 	expect_grep "from 1 process written to $T/tr$n; 0 events lost" "$T/rec$n.err" "summary $n"

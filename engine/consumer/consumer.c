@@ -197,7 +197,8 @@ static int open_engine(const struct evt_consumer_attr *attr,
 			o.relay = &c->relay;	/* and no trace directory */
 		} else if (c->mode == EVT_CONSUMER_FLIGHT) {
 			o.mode = EVT_MODE_OVERWRITE;	/* and no output */
-			o.hold_exited = true;		/* for its windows */
+			o.hold_exited = true;		/* for its windows, */
+			o.hold_dead_ms = 10000;		/* a dead process's too */
 		}
 		snprintf(c->rundir, sizeof(c->rundir), "%s", rundir);
 		snprintf(c->what, sizeof(c->what), "%s", what);

@@ -85,6 +85,10 @@ struct evt_collection_opts {
 	 * process cannot give it to a new thread until then.
 	 */
 	bool hold_exited;
+	/* With hold_exited: a process that died is let go of (its control
+	 * file removed) this many ms after the recorder saw it dead, not at
+	 * once, so that a window due meanwhile still reads its buffers. */
+	uint32_t hold_dead_ms;
 	/* Streamed to this relay (discard mode), besides the trace
 	 * directory, or instead of it when output is NULL. */
 	const struct evt_relay_opts *relay;
@@ -179,6 +183,10 @@ int evt_collection_kernel_window(struct evt_collection *c, const char *window,
  * field: 1, 0 (none has it), or -1 (the pattern names none). */
 int evt_collection_kernel_field(const struct evt_collection *c,
 				const char *pattern, const char *field);
+/* Reads the kernel events its rings hold now and writes them out (their
+ * watcher sees them), touching nothing else.  0, or -1 with err set. */
+int evt_collection_kernel_flush(struct evt_collection *c, char *err,
+				size_t err_size);
 /* A kernel event the recording wrote, as evt_collection_watch_kernel()
  * hands it over while the collection drains. */
 struct evt_kernel_seen {

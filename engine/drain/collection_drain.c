@@ -585,6 +585,14 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
  * and its slot freed in every process, which run on untraced; no process
  * joins it any more.  Returns -1 with the error (c->err) in err.
  */
+/* Whether a dead process's control file is kept a while yet (windows of
+ * the recording may still read it). */
+static bool held(const struct evt_collection *c, const struct tracked *t)
+{
+	return c->o.hold_exited && !c->finishing &&
+	       now_ms() - t->done_ms < (int64_t)c->o.hold_dead_ms;
+}
+
 int evt__coll_output_failed(struct evt_collection *c, char *err, size_t err_size)
 {
 	unsigned k;
@@ -674,8 +682,11 @@ int evt__coll_drain(struct evt_collection *c, bool final, char *err,
 	for (k = 0; k < c->ntracked; k++) {
 		struct tracked *t = &c->tracked[k];
 
-		if (t->done)
+		if (t->done) {
+			if (t->ctl && t->dead && !held(c, t))	/* held a while */
+				evt__coll_release(c, t);
 			continue;
+		}
 		n = evt_ctl_tbufs_used(t->ctl);
 		for (i = 0; i < n && !t->ctl->shrank; i++)
 			if (c->o.mode == EVT_MODE_COUNT)
@@ -692,10 +703,11 @@ int evt__coll_drain(struct evt_collection *c, bool final, char *err,
 				&t->ctl->slots[c->slot].nobuf_lost, __ATOMIC_RELAXED);
 		} else if (t->dead || final) {
 			t->done = true;
+			t->done_ms = now_ms();
 			if (write_unbuffered_lost(c, t))
 				return evt__coll_output_failed(c, err, err_size);
 		}
-		if (t->done && (t->dead || t->ctl->shrank))
+		if (t->done && (t->ctl->shrank || (t->dead && !held(c, t))))
 			evt__coll_release(c, t);
 	}
 	if (c->kernel) {

@@ -109,6 +109,7 @@ struct tracked {
 	uint32_t *gids;		/* [nindexed], by local id */
 	bool dead;
 	bool done;		/* fully drained after its process died */
+	int64_t done_ms;	/* when (o.hold_dead_ms) */
 	int64_t alive_checked_ms;
 	char name[64];
 	ino_t ino;

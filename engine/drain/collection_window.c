@@ -12,8 +12,8 @@
 #include "collection_local.h"
 #include "pattern.h"
 
-/* The kernel events the recording holds now, written out. */
-static int kernel_flush(struct evt_collection *c, char *err, size_t err_size)
+int evt_collection_kernel_flush(struct evt_collection *c, char *err,
+				size_t err_size)
 {
 	if (!c->kernel || c->failed)
 		return 0;
@@ -178,7 +178,7 @@ int evt_collection_kernel_window(struct evt_collection *c, const char *window,
 
 	if (!c->kernel || !c->kernel_class || c->out.fd < 0)
 		return 0;
-	if (kernel_flush(c, err, err_size))
+	if (evt_collection_kernel_flush(c, err, err_size))
 		return -1;
 	if (!from_mono_ns)
 		from_value = earliest_begin(window);

@@ -231,7 +231,7 @@ int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
  * the consumer goes on recording.  The window starts before_ns
  * nanoseconds ago (at a whole packet), or, with 0, as far back as the
  * buffers reach; the buffers of threads that exited are kept for it
- * until the consumer is closed.  dir must not exist: a window is never
+ * until the consumer is closed, those of a process that exited for 10 s.  dir must not exist: a window is never
  * written into a directory that does.  0, or -1 with err set (not flight
  * mode, dir exists, the file system full: the consumer goes on).
  */
