@@ -514,7 +514,8 @@ static unsigned print_losses(struct evt_collection *c, uint64_t lost, bool relay
 		return 0;
 	for (i = 0; i < l.n; i++)
 		causes |= 1u << l.parts[i].cause;
-	evt_loss_text(text, sizeof(text), relay ? l.total : lost, l.parts, l.n);
+	evt_loss_text(text, sizeof(text), relay || !lost ? l.total : lost, l.parts,
+		      l.n);
 	fprintf(stderr, "evtrace: record: %s%s\n", relay ? "the relay's trace " : "",
 		text);
 	return causes;
@@ -832,6 +833,7 @@ static int record_here(struct record_args *a)
 			cli_error("record", "%s; recording stopped, the processes "
 				  "run on untraced", err);
 		}
+		print_losses(c, 0, false);	/* what its buffers held then */
 		ret = 1;
 		goto out;
 	}

@@ -13,6 +13,7 @@ static const char *const names[EVT_LOSS_CAUSES][2] = {
 	[EVT_LOSS_RATE_LIMIT] = { "rate_limit", "rate limit" },
 	[EVT_LOSS_NO_BUFFER] = { "no_buffer", "no buffer for the thread" },
 	[EVT_LOSS_RELAY_FULL] = { "relay_full", "relay queue full" },
+	[EVT_LOSS_WRITE_ERROR] = { "write_error", "the trace could not be written" },
 };
 
 const char *evt_loss_cause_name(unsigned cause)

@@ -42,7 +42,11 @@ enum evt_loss_cause {
 					 * were all taken */
 	EVT_LOSS_RELAY_FULL = 6,	/* the relay's queue had no room for
 					 * the packet (the recorder's) */
-	EVT_LOSS_CAUSES = 7,		/* causes are below this */
+	EVT_LOSS_WRITE_ERROR = 7,	/* the trace could not be written (a
+					 * full disk): what the buffers held
+					 * when the recording stopped (the
+					 * recorder's) */
+	EVT_LOSS_CAUSES = 8,		/* causes are below this */
 };
 
 /* The cause's name ("buffer full"), or NULL for none of them. */

@@ -84,6 +84,9 @@ if [ "$(id -u)" = 0 ]; then
 	expect_grep "^tried 40000$" "$T/prog.out" "the program ran to its end"
 	expect_eq "$(grep -c 'No space left on device' "$T/rec.err")" 1 "messages about the full disk"
 	expect_grep "evtrace: record: $T/small/tr/[a-z_0-9/.-]*: No space left on device; recording stopped, '$TRACEE' runs on untraced" "$T/rec.err" "the file named"
+	# What the buffers held then is counted against its site.
+	expect_grep "^evtrace: record: lost [1-9][0-9]* events: [1-9][0-9]* of printk/tracee/tests/progs/tracee.c/[0-9]* (the trace could not be written)\$" \
+		"$T/rec.err" "the events the full disk lost, by site"
 	"$EVTRACE" report "$T/small/tr" >"$T/report" 2>"$T/report.err" || { cat "$T/report.err" >&2; fail "report of a trace cut by a full disk"; }
 	bt "$T/small/tr" >"$T/bt"
 	n=$(sed -n 's/^# \([0-9]*\) events\{0,1\},.*/\1/p' "$T/report")

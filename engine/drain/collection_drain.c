@@ -579,12 +579,6 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 		evt_ring_free(&r);
 	return 0;
 }
-/*
- * The trace cannot be written (a full disk, its directory removed): the
- * recording stops where its output is whole.  Its events are switched off
- * and its slot freed in every process, which run on untraced; no process
- * joins it any more.  Returns -1 with the error (c->err) in err.
- */
 /* Whether a dead process's control file is kept a while yet (windows of
  * the recording may still read it). */
 static bool held(const struct evt_collection *c, const struct tracked *t)
@@ -593,6 +587,12 @@ static bool held(const struct evt_collection *c, const struct tracked *t)
 	       now_ms() - t->done_ms < (int64_t)c->o.hold_dead_ms;
 }
 
+/*
+ * The trace cannot be written (a full disk, its directory removed): the
+ * recording stops where its output is whole.  Its events are switched off
+ * and its slot freed in every process, which run on untraced; no process
+ * joins it any more.  Returns -1 with the error (c->err) in err.
+ */
 int evt__coll_output_failed(struct evt_collection *c, char *err, size_t err_size)
 {
 	unsigned k;
@@ -600,6 +600,7 @@ int evt__coll_output_failed(struct evt_collection *c, char *err, size_t err_size
 
 	if (!c->failed) {
 		c->failed = true;
+		evt__coll_tally_unwritten(c, EVT_LOSS_WRITE_ERROR);
 		evt_kernel_record_destroy(c->kernel);	/* its events stop */
 		c->kernel = NULL;
 		unlinkat(c->rd.fd, c->rules_name, 0);

@@ -256,6 +256,9 @@ void evt__coll_tally_lost(struct evt_collection *c, const struct tracked *t,
 			  const uint8_t *pkt, uint32_t content);
 /* ... and one the recorder names itself (out of memory: not tallied, the
  * total stays right). */
+/* The events the processes' buffers hold that were not written, counted
+ * against their sites for cause (the recording stops: write_error). */
+void evt__coll_tally_unwritten(struct evt_collection *c, uint8_t cause);
 void evt__coll_tally_one(struct evt_collection *c, const struct tracked *t,
 			 const struct evt_lost_entry *e);
 
