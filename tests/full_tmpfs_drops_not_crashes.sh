@@ -28,11 +28,11 @@ mkdir -p "$T/disk"
 mount -t tmpfs -o size=2m evtrace-disk "$T/disk" || fail "cannot mount a second tmpfs"
 trap 'umount "$T/small" "$T/disk" 2>/dev/null; cleanup' EXIT
 unset EVTRACE_RUNDIR
-# (3000 events, 3 a millisecond: the program runs on a second after the
-# firing, its first event, while the test makes room again)
+# (the program lives on after its burst until the test has made room
+# again: its buffers are drained, into DIR, when it exits)
 burst=printk/tracee/tests/progs/tracee.c/$(grep -n 'trace_printk("burst %ld' "$TRACEE_SRC" | sed -n 2p | cut -d: -f1)
 "$EVTRACE" record --overwrite --trigger "$burst if arg0 == 0" -o "$T/disk/rec" \
-	-- "$TRACEE" paced 3000 3 -1 >"$T/w.out" 2>"$T/w.err" &
+	-- "$TRACEE" paced 3000 1000 -2 >"$T/w.out" 2>"$T/w.err" &
 rec=$!
 wait_for "the program to be ready" "grep -q '^ready' '$T/w.out'"
 prog=$(sed -n 's/^ready //p' "$T/w.out")
@@ -40,6 +40,7 @@ dd if=/dev/zero of="$T/disk/filler" bs=64k 2>/dev/null || true	# until full
 kill -USR1 "$prog"
 wait_for "the window to fail" "grep -q 'could not be written' '$T/w.err'"
 rm "$T/disk/filler"
+kill -USR1 "$prog"	# its end
 wait "$rec" || { cat "$T/w.err" >&2; fail "record failed after a window that could not be written"; }
 expect_grep "^evtrace: record: --trigger '$burst if arg0 == 0' fired, but its window $T/disk/rec/window-1 could not be written (said above)$" \
 	"$T/w.err" "the lost window said"

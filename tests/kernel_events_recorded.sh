@@ -132,6 +132,13 @@ BG_PIDS="$BG_PIDS $rec"
 wait_for "the program to be ready" "grep -q ready '$T/snap.out'"
 "$EVTRACE" snapshot -o "$T/snap" 2>"$T/snap.err" || fail "snapshot: $(cat "$T/snap.err")"
 "$EVTRACE" snapshot --no-kernel -o "$T/snap-nk" 2>"$T/snap-nk.err" || fail "snapshot --no-kernel: $(cat "$T/snap-nk.err")"
+# A recorder that does not answer (stopped): the snapshot stands, said.
+kill -STOP "$rec"
+"$EVTRACE" snapshot -o "$T/snap-st" 2>"$T/snap-st.err" || { kill -CONT "$rec"; fail "snapshot of a stopped recorder: $(cat "$T/snap-st.err")"; }
+kill -CONT "$rec"
+expect_grep "^evtrace: snapshot: note: the recording's kernel events are not in $T/snap-st: collection slot [0-9]*: its engine did not answer in 2 s\$" \
+	"$T/snap-st.err" "a recorder that does not answer, said"
+"$EVTRACE" report "$T/snap-st" | grep -q ": alive [0-9]*$" || fail "the snapshot without its kernel events holds no event"
 touch "$T/snap.stop"
 wait "$rec" || fail "record: $(cat "$T/rec-snap")"
 grep -q "kernel events are not" "$T/snap.err" && fail "$(cat "$T/snap.err")"

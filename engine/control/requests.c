@@ -41,6 +41,18 @@ static int get(const struct evt_rundir *rd, const char *name, char *buf,
 	return 0;
 }
 
+/* The answer to request "slot-<N>.<kind>.<id>": "slot-<N>.ans.<id>" for
+ * the enable requests (named so before others came), else
+ * "slot-<N>.ans.<kind>-<id>". */
+static void answer_name(char *out, size_t size, unsigned slot, const char *kind,
+			const char *id)
+{
+	if (!strcmp(kind, "req"))
+		snprintf(out, size, "slot-%u.ans.%s", slot, id);
+	else
+		snprintf(out, size, "slot-%u.ans.%s-%s", slot, kind, id);
+}
+
 /* Sends text as a request of kind ("req", "win") to the engine of slot
  * and waits up to 2 s for its answer: as evt_request_send() returns. */
 static int ask(const struct evt_rundir *rd, unsigned slot, const char *kind,
@@ -52,13 +64,8 @@ static int ask(const struct evt_rundir *rd, unsigned slot, const char *kind,
 	int tries, n;
 
 	snprintf(req, sizeof(req), "slot-%u.%s.%d-%u", slot, kind, (int)getpid(),
-		 serial);
-	if (!strcmp(kind, "req"))	/* (the answer names of before) */
-		snprintf(ans, sizeof(ans), "slot-%u.ans.%d-%u", slot, (int)getpid(),
-			 serial++);
-	else
-		snprintf(ans, sizeof(ans), "slot-%u.ans.%s-%d-%u", slot, kind,
-			 (int)getpid(), serial++);
+		 serial++);
+	answer_name(ans, sizeof(ans), slot, kind, strrchr(req, '.') + 1);
 	unlinkat(rd->fd, ans, 0);
 	if (put(rd, req, text, err, err_size))
 		return -1;
@@ -129,12 +136,7 @@ static void serve(const struct evt_rundir *rd, unsigned slot, const char *kind,
 		    (len > 4 && !strcmp(d->d_name + len - 4, ".tmp")) ||
 		    len - plen > 64)
 			continue;
-		if (!strcmp(kind, "req"))	/* (the answer names of before) */
-			snprintf(ans, sizeof(ans), "slot-%u.ans.%s", slot,
-				 d->d_name + plen);
-		else
-			snprintf(ans, sizeof(ans), "slot-%u.ans.%s-%s", slot, kind,
-				 d->d_name + plen);
+		answer_name(ans, sizeof(ans), slot, kind, d->d_name + plen);
 		if (get(rd, d->d_name, text, sizeof(text))) {
 			unlinkat(rd->fd, d->d_name, 0);
 			continue;

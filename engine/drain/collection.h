@@ -173,9 +173,9 @@ uint64_t evt_collection_lost_now(const struct evt_collection *c);
  * The kernel events of a window that a snapshot of this flight recorder
  * wrote into the directory window: the packets of the recording's kernel
  * streams reaching past from_mono_ns (CLOCK_MONOTONIC; 0: the window's
- * earliest packet start) up to now, as the trace window/kernel, which
- * readers merge with the window.  Nothing without kernel events.  0, or
- * -1 with err set.
+ * earliest packet start) up to now, copied into window, whose index and
+ * metadata are written again to describe them.  Nothing without kernel
+ * events.  0, or -1 with err set.
  */
 int evt_collection_kernel_window(struct evt_collection *c, const char *window,
 				 int64_t from_mono_ns, char *err, size_t err_size);

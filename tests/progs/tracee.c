@@ -311,20 +311,21 @@ static int mode_burst_wait(long n)
 
 /* Idle for idle_ms (the recorder backs off), or, when it is negative, say
  * "ready PID" and wait for SIGUSR1 (a test attaches first), then n
- * "burst" events at per_ms events a millisecond, in batches of 50.  Tracing, which may wake
- * the recorder by a system call, must leave errno as it was. */
+ * "burst" events at per_ms events a millisecond, in batches of 50; with
+ * -2, then "burst done" and a wait for another SIGUSR1 before it ends.
+ * Tracing, which may wake the recorder by a system call, must leave errno
+ * as it was. */
 static int mode_paced(long n, long per_ms, long idle_ms)
 {
 	struct timespec start, due;
+	sigset_t go;
+	int sig;
 	long i;
 
+	sigemptyset(&go);
+	sigaddset(&go, SIGUSR1);
 	if (idle_ms < 0) {
 		/* Until told: "ready PID", then SIGUSR1 starts it. */
-		sigset_t go;
-		int sig;
-
-		sigemptyset(&go);
-		sigaddset(&go, SIGUSR1);
 		sigprocmask(SIG_BLOCK, &go, NULL);
 		printf("ready %d\n", (int)getpid());
 		fflush(stdout);
@@ -350,6 +351,11 @@ static int mode_paced(long n, long per_ms, long idle_ms)
 		}
 	}
 	tried = n;
+	if (idle_ms == -2) {
+		printf("burst done\n");
+		fflush(stdout);
+		sigwait(&go, &sig);
+	}
 	return 0;
 }
 
