@@ -114,9 +114,10 @@ abi-baseline: all
 	abidw --no-show-locs --no-corpus-path --drop-private-types --headers-dir include/evtrace \
 		$(BUILD)/engine/libevtrace-consumer.so.0 >abi/libs/libevtrace-consumer.abi
 
-# PREFIX=DIR installs there (default: meson's, /usr/local); build/ keeps it.
+# PREFIX=DIR installs there, libraries in DIR/lib (default: meson's,
+# /usr/local, and the machine's multiarch directory); build/ keeps it.
 install: all
-	$(if $(PREFIX),meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX)) && ninja -C $(BUILD) &&) \
+	$(if $(PREFIX),meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX)) -Dlibdir=lib && ninja -C $(BUILD) &&) \
 		meson install -C $(BUILD)
 
 clean:
