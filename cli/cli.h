@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 struct evt_trace_item;
 struct evt_loss_part;
@@ -155,6 +156,15 @@ struct cli_site_location {
 /* Whether path is a printk site's (loc set). */
 bool cli_site_location(const char *path, struct cli_site_location *loc);
 /* "s" unless n is 1. */
+/* CLOCK_MONOTONIC in nanoseconds. */
+static inline int64_t cli_monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static inline const char *cli_plural(uint64_t n)
 {
 	return n == 1 ? "" : "s";

@@ -24,14 +24,6 @@
 #include "rundir.h"
 #include "session.h"
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* What an interval printed last, by public id, to print differences. */
 struct interval {
 	struct last {
@@ -131,12 +123,12 @@ static int count_kernel_only(pid_t pid, const char *const *patterns,
 				  sizeof(err)))
 		return cli_error("count", "%s", err);
 	cli_session_start(&run, "count", "counting", "counted");
-	u.start = now_s();
+	u.start = (cli_monotonic_ns() / 1e9);
 	u.next_print = u.start + interval_ms / 1000.0;
 	while (!cli_session_over(&run) && (kill(pid, 0) == 0 || errno == EPERM)) {
 		usleep(20 * 1000);
-		if (interval_ms && now_s() >= u.next_print) {
-			u.iv.elapsed = now_s() - u.start;
+		if (interval_ms && (cli_monotonic_ns() / 1e9) >= u.next_print) {
+			u.iv.elapsed = (cli_monotonic_ns() / 1e9) - u.start;
 			u.kernel_index = 0;
 			if (evt_kernel_count_read(u.kernel, print_kernel_interval, &u,
 						  err, sizeof(err)))
@@ -147,7 +139,7 @@ static int count_kernel_only(pid_t pid, const char *const *patterns,
 	fprintf(stderr, "\n Event counts for pid %d (kernel events):\n\n", (int)pid);
 	if (evt_kernel_count_read(u.kernel, print_kernel_total, NULL, err, sizeof(err)))
 		goto out;
-	fprintf(stderr, "\n%20.6f seconds time elapsed\n", now_s() - u.start);
+	fprintf(stderr, "\n%20.6f seconds time elapsed\n", (cli_monotonic_ns() / 1e9) - u.start);
 	ret = 0;
 out:
 	if (ret)
@@ -165,10 +157,10 @@ static bool count_done(struct evt_collection *c, void *ctx)
 		return true;
 	if (!u->run->child && !evt_collection_running(c))
 		return true;
-	if (u->interval_ms && now_s() >= u->next_print) {
+	if (u->interval_ms && (cli_monotonic_ns() / 1e9) >= u->next_print) {
 		char err[PATH_MAX + 100];
 
-		u->iv.elapsed = now_s() - u->start;
+		u->iv.elapsed = (cli_monotonic_ns() / 1e9) - u->start;
 		evt_collection_counts(c, print_interval, &u->iv);
 		u->kernel_index = 0;
 		if (evt_kernel_count_read(u->kernel, print_kernel_interval, u, err,
@@ -341,7 +333,7 @@ int cmd_count(int argc, char **argv)
 	}
 	u.run = &run;
 	u.interval_ms = interval_ms;
-	u.start = now_s();
+	u.start = (cli_monotonic_ns() / 1e9);
 	u.next_print = u.start + interval_ms / 1000.0;
 	if (evt_collection_run(c, count_done, &u, err, sizeof(err))) {
 		cli_error("count", "%s", err);
@@ -370,7 +362,7 @@ int cmd_count(int argc, char **argv)
 	if (evt_kernel_count_read(u.kernel, print_kernel_total, NULL, err,
 				  sizeof(err)))
 		cli_error("count", "%s", err);
-	fprintf(stderr, "\n%20.6f seconds time elapsed\n", now_s() - u.start);
+	fprintf(stderr, "\n%20.6f seconds time elapsed\n", (cli_monotonic_ns() / 1e9) - u.start);
 	cli_note_refused("count", patterns, o.npatterns, cli_collection_events, c);
 	if (nuser) {
 		fputc('\n', stderr);

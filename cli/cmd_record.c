@@ -81,12 +81,40 @@ struct until {
 	bool all;		/* -a without a command: until asked */
 	struct record_triggers *triggers;
 	struct evt_collection *keep;	/* --keep's, or NULL */
+	/* -e, said early when one names nothing the command registered */
+	const char *const *patterns;
+	unsigned npatterns;
+	int64_t seen_ns;		/* when a process first ran; 0: not yet */
+	bool patterns_checked;
 };
+
+/* A second after the command's first process appeared, its start has
+ * registered what it will: an -e that names nothing yet is said now,
+ * not after a run that recorded nothing. */
+static void check_patterns_early(struct until *u, struct evt_collection *c)
+{
+	int64_t now = cli_monotonic_ns();
+
+	if (u->patterns_checked || !u->run->child || !u->npatterns)
+		return;
+	if (!u->seen_ns) {
+		if (evt_collection_running(c))
+			u->seen_ns = now;
+		return;
+	}
+	if (now - u->seen_ns < 1000000000)
+		return;
+	u->patterns_checked = true;
+	status_line_clear();
+	cli_note_unmatched("record", u->patterns, u->npatterns,
+			   cli_collection_events, c, false);
+}
 
 static bool record_done(struct evt_collection *c, void *ctx)
 {
 	struct until *u = ctx;
 
+	check_patterns_early(u, c);
 	status_line_update(c);
 	if (u->keep) {	/* it takes on the processes the recording meets */
 		char err[PATH_MAX + 300];
@@ -525,19 +553,16 @@ static unsigned print_losses(struct evt_collection *c, uint64_t lost, bool relay
 static void advise_unbuffered(const char *rundir, unsigned causes,
 			      uint64_t unbuffered)
 {
-	struct statvfs v;
+	char full[2 * PATH_MAX + 300];
 
 	if (causes & (1u << EVT_LOSS_NO_BUFFER))
 		fprintf(stderr, "evtrace: record: a process has %u buffers in "
 			"%llu MiB: fewer threads at once, or a smaller "
 			"--packet-size or --packets, leave one for each\n",
 			EVT_MAX_TBUFS, (unsigned long long)EVT_ARENA_BYTES >> 20);
-	if ((causes & (1u << EVT_LOSS_NO_SPACE)) && statvfs(rundir, &v) == 0)
-		fprintf(stderr, "evtrace: record: the file system of %s is full "
-			"(%llu MiB, %llu MiB free now): a larger one (mount -o "
-			"remount,size=...), or smaller buffers\n", rundir,
-			(unsigned long long)((uint64_t)v.f_blocks * v.f_frsize >> 20),
-			(unsigned long long)((uint64_t)v.f_bavail * v.f_frsize >> 20));
+	if (causes & (1u << EVT_LOSS_NO_SPACE))
+		fprintf(stderr, "evtrace: record: %s\n",
+			evt_rundir_full(rundir, full, sizeof(full)));
 	if (unbuffered && !(causes & (1u << EVT_LOSS_NO_BUFFER |
 				      1u << EVT_LOSS_NO_SPACE)))
 		fprintf(stderr, "evtrace: record: %llu of them in threads that "
@@ -616,7 +641,7 @@ static void summary(const struct record_args *a, struct evt_collection *c,
 		(unsigned long long)stats->packets, cli_plural(stats->packets),
 		(unsigned long long)stats->bytes, cli_plural(stats->bytes),
 		stats->processes, stats->processes == 1 ? "" : "es",
-		o->output ? "written to" : "sent to relay",
+		o->output ? "written to" : "for relay",
 		o->output ? o->output : a->relay_host,
 		(unsigned long long)lost, cli_plural(lost));
 	if (stats->unfollowed)
@@ -646,12 +671,20 @@ static void summary(const struct record_args *a, struct evt_collection *c,
 		print_engine_cpu(stats->bytes, stats->wakeups, stats->step_offs);
 }
 
-/* --fail-on-loss: 1 when anything was lost (said), else 0. */
+/* 1 when what was recorded is nowhere (a relay never reached, no -o) or,
+ * with --fail-on-loss, when anything was lost (said); else 0. */
 static int loss_status(const struct record_args *a,
 		       const struct evt_collection_stats *s)
 {
 	uint64_t lost = s->lost + s->lost_unbuffered;
 
+	if (s->relay_unsent && !a->o.output) {
+		fprintf(stderr, "evtrace: record: exits 1: %llu packet%s never "
+			"reached relay %s (why is said above), and no -o kept "
+			"them\n", (unsigned long long)s->relay_unsent,
+			cli_plural(s->relay_unsent), a->relay_host);
+		return 1;
+	}
 	if (!a->fail_on_loss || (!lost && !s->unfollowed && !s->relay_refused &&
 				 !s->relay_unsent))
 		return 0;
@@ -711,12 +744,14 @@ static int record_here(struct record_args *a)
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	char what[PATH_MAX + 64];
 	struct cli_session run;
-	struct until u = { &run, o->all && !a->cmdv };
+	struct until u = { .run = &run, .all = o->all && !a->cmdv };
 	bool made_output, kept_old = false, ran = false;
 	struct stat st;
 	int ret;
 
 	complete_patterns(a);
+	u.patterns = a->patterns;
+	u.npatterns = a->nuser;
 	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err)))
 		return cli_error("record", "%s", err);
 	o->rundir = rundir;

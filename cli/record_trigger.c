@@ -79,14 +79,6 @@ struct record_triggers {
 	uint64_t missed;	/* events the triggers' stream lost */
 };
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 int trigger_duration(const char *s, int64_t *ns)
 {
 	char *end;
@@ -265,7 +257,7 @@ static struct firing *fire(struct record_triggers *rt, unsigned k, int64_t at_ns
 	f = &rt->due[rt->ndue++];
 	f->trigger = k;
 	f->at_ns = at_ns;
-	f->due_ns = now_ns() + rt->o.after_ns;
+	f->due_ns = cli_monotonic_ns() + rt->o.after_ns;
 	f->pid = pid;
 	f->tid = tid;
 	f->span_begin_ns = 0;
@@ -353,7 +345,7 @@ static void span_ended(struct record_triggers *rt, unsigned k,
 	for (i = 0; i < rt->ndue; i++)
 		if (rt->due[i].trigger == k && rt->due[i].span_begin_ns == o->begin_ns &&
 		    rt->due[i].pid == o->pid && rt->due[i].tid == o->tid)
-			rt->due[i].due_ns = now_ns() + rt->o.after_ns;
+			rt->due[i].due_ns = cli_monotonic_ns() + rt->o.after_ns;
 }
 
 static void on_span(struct record_triggers *rt, unsigned k,
@@ -507,7 +499,7 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 	/* From the firing's start on; the child starts a little after now,
 	 * so it is told a little more (and keeps whole packets). */
 	snprintf(before, sizeof(before), "%lldns",
-		 (long long)(now_ns() - f->from_ns + BEFORE_SLACK_NS));
+		 (long long)(cli_monotonic_ns() - f->from_ns + BEFORE_SLACK_NS));
 	fflush(stderr);
 	child = fork();
 	if (child == 0) {
@@ -552,7 +544,7 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 
 static void write_due(struct record_triggers *rt, bool all)
 {
-	int64_t now = now_ns();
+	int64_t now = cli_monotonic_ns();
 	size_t i = 0;
 
 	while (i < rt->ndue) {
@@ -569,7 +561,7 @@ static void write_due(struct record_triggers *rt, bool all)
  * for its end (or the recording's). */
 static void open_spans(struct record_triggers *rt)
 {
-	int64_t now = now_ns();
+	int64_t now = cli_monotonic_ns();
 	unsigned k;
 	size_t i;
 
@@ -609,7 +601,7 @@ static void losses(struct record_triggers *rt)
 			snprintf(what, sizeof(what), "lost %llu event%s",
 				 (unsigned long long)(n - rt->lost_seen),
 				 n - rt->lost_seen == 1 ? "" : "s");
-			fire(rt, k, now_ns(), 0, 0, what);
+			fire(rt, k, cli_monotonic_ns(), 0, 0, what);
 		}
 	rt->lost_seen = n;
 }

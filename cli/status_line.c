@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "report.h"
 #include "status_line.h"
 
@@ -15,14 +16,6 @@ static struct {
 	uint64_t rate_bytes;
 	double rate;		/* MB/s over the last second or so */
 } line;
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 void status_line_clear(void)
 {
@@ -44,7 +37,7 @@ void status_line_start(bool on)
 	line.on = on && isatty(STDERR_FILENO);
 	if (!line.on)
 		return;
-	line.start_ms = line.rate_ms = now_ms();
+	line.start_ms = line.rate_ms = (cli_monotonic_ns() / 1000000);
 	evt_report_set(say, NULL);
 }
 
@@ -53,7 +46,7 @@ void status_line_update(const struct evt_collection *c)
 	struct evt_collection_stats st;
 	int64_t now;
 
-	if (!line.on || (now = now_ms()) - line.drawn_ms < 500 ||
+	if (!line.on || (now = (cli_monotonic_ns() / 1000000)) - line.drawn_ms < 500 ||
 	    now - line.start_ms < 2000)	/* short recordings stay quiet */
 		return;
 	line.drawn_ms = now;

@@ -5,11 +5,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "regular_file.h"
@@ -225,4 +227,54 @@ int evt_rundir_openat(const struct evt_rundir *rd, const char *name, int flags,
 		return -1;
 	}
 	return fd;
+}
+
+/* The mount point of the file system dir is on, into out: the last
+ * directory up from dir on the same device. */
+static void mount_point(const char *dir, char *out, size_t size)
+{
+	struct stat st, up;
+	char *slash;
+
+	snprintf(out, size, "%s", dir);
+	if (stat(out, &st))
+		return;
+	while ((slash = strrchr(out, '/')) && slash != out) {
+		*slash = '\0';
+		if (stat(out, &up) || up.st_dev != st.st_dev) {
+			*slash = '/';
+			return;
+		}
+	}
+	if (slash == out && stat("/", &up) == 0 && up.st_dev == st.st_dev)
+		snprintf(out, size, "/");
+}
+
+const char *evt_rundir_full(const char *dir, char *buf, size_t size)
+{
+	char mnt[PATH_MAX];
+	struct statvfs v;
+
+	mount_point(dir, mnt, sizeof(mnt));
+	if (statvfs(dir, &v))
+		memset(&v, 0, sizeof(v));
+	snprintf(buf, size, "the file system of %s, mounted on %s, is full: "
+		 "%llu MiB, %llu MiB free; free some, set EVTRACE_RUNDIR to a "
+		 "directory on a larger one, or record with smaller buffers "
+		 "(--packets, --packet-size)", dir, mnt,
+		 (unsigned long long)((uint64_t)v.f_blocks * v.f_frsize >> 20),
+		 (unsigned long long)((uint64_t)v.f_bavail * v.f_frsize >> 20));
+	return buf;
+}
+
+const char *evt_rundir_strerror(const char *dir, int e, char *buf,
+				size_t size)
+{
+	char full[PATH_MAX * 2 + 300];
+
+	if (e != ENOSPC && e != EDQUOT)
+		return strerror(e);
+	snprintf(buf, size, "%s (%s)", strerror(e),
+		 evt_rundir_full(dir, full, sizeof(full)));
+	return buf;
 }

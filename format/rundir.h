@@ -81,4 +81,15 @@ void evt_rundir_close(struct evt_rundir *rd);
 int evt_rundir_openat(const struct evt_rundir *rd, const char *name, int flags,
 		      mode_t mode, char *err, size_t err_size);
 
+/*
+ * strerror(e); for a file system out of room (ENOSPC, EDQUOT) it goes on
+ * with what that file system under dir is and what to do:
+ * "No space left on device (the file system of DIR, mounted on MNT, is
+ * full: 64 MiB, 0 MiB free; ...)".  Returns buf or strerror's text.
+ */
+const char *evt_rundir_strerror(const char *dir, int e, char *buf,
+				size_t size);
+/* Only the part in parentheses above, into buf; buf. */
+const char *evt_rundir_full(const char *dir, char *buf, size_t size);
+
 #endif

@@ -116,6 +116,15 @@ static int rundir_open(struct evt_rundir *rd)
 	return 0;
 }
 
+/* Why this process runs untraced: its control file cannot be made. */
+static void untraced(const struct evt_rundir *rd, const char *path, int e)
+{
+	char why[2 * EVT_RUNDIR_PATH_MAX + 400];
+
+	evt__warn("%s: %s; this process runs untraced", path,
+		  evt_rundir_strerror(rd->path, e, why, sizeof(why)));
+}
+
 /* Opens a new, empty, locked control file; returns its fd or -errno. */
 static int create_file(const struct evt_rundir *rd, const struct layout *l,
 		       char *path, size_t size)
@@ -134,7 +143,7 @@ static int create_file(const struct evt_rundir *rd, const struct layout *l,
 	snprintf(path, size, "%s/%s", rd->path, name);
 	if (fd < 0) {
 		ret = -errno;
-		evt__warn("%s: %s; this process runs untraced", path, strerror(errno));
+		untraced(rd, path, errno);
 		return ret;
 	}
 	/* The file is sparse; the pages the process will touch are reserved
@@ -143,7 +152,7 @@ static int create_file(const struct evt_rundir *rd, const struct layout *l,
 	if (ftruncate(fd, (off_t)l->size) || flock(fd, LOCK_SH | LOCK_NB) ||
 	    fallocate(fd, 0, 0, l->registry_off)) {
 		ret = -errno;
-		evt__warn("%s: %s; this process runs untraced", path, strerror(errno));
+		untraced(rd, path, errno);
 		unlinkat(rd->fd, name, 0);
 		close(fd);
 		return ret;

@@ -45,6 +45,26 @@ expect_status 0 "$EVTRACE" record -o "$T/unmatched" -e printk/nosuch -e '*tracee
 expect_grep "evtrace: record: printk/nosuch: named no event of the processes$" "$T/err" "a typo"
 expect_grep "evtrace: record: \*tracee.c\*: named no event of the processes (printk events are named only by patterns that start with printk)" "$T/err" "a pattern missing printk"
 grep -q "printk/tracee: named" "$T/err" && fail "a pattern that matched was named"
+# ... and said while the command still runs, a second after it started:
+# the tracee waits for SIGUSR1, sent only once record has said it.
+"$EVTRACE" record -q -o "$T/early" -e printk/nosuch -e printk/tracee -- \
+	"$TRACEE" paced 10 1 -1 >"$T/early.out" 2>"$T/early.err" &
+rec=$!
+wait_for "the tracee ready" "grep -q '^ready' '$T/early.out'"
+wait_for "record saying the typo early" "grep -q '^evtrace: record: printk/nosuch: no such event or directory now; it covers those registered later\$' '$T/early.err'"
+grep -q "printk/tracee: no such" "$T/early.err" && fail "a pattern that matched was said early"
+kill -USR1 "$(sed -n 's/^ready //p' "$T/early.out")"
+wait "$rec" || fail "record of the early typo: $(cat "$T/early.err")"
+expect_grep "^tried 10$" "$T/early.out" "the tracee ran to its end"
+# A relay that is down, and no -o: nothing recorded is anywhere; said,
+# exit status 1.  With -o, the trace has it all.
+down=$(free_ports3)
+expect_status 1 "$EVTRACE" record -q --relay 127.0.0.1:"$down" -e 'printk/**' -- "$TRACEE" sequential 1
+expect_grep "^evtrace: relay: 127.0.0.1:$down: Connection refused" "$T/err" "why the relay took nothing"
+expect_grep "^evtrace: record: exits 1: [0-9]* packets* never reached relay 127.0.0.1 (why is said above), and no -o kept them$" \
+	"$T/err" "a relay that is down"
+expect_status 0 "$EVTRACE" record -q --relay 127.0.0.1:"$down" -o "$T/relaydown" -e 'printk/**' -- "$TRACEE" sequential 1
+grep -q "never reached" "$T/err" && fail "a relay down is an error although -o kept the events"
 # What no -e named is summed up, with the -e that would name it; without
 # -e every event of the program is recorded, and the summary says so.
 expect_status 0 "$EVTRACE" record -o "$T/typed1" -e typed/all -- "$TYPED" rows

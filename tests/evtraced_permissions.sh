@@ -143,7 +143,7 @@ wait_on "$app" typed/all
 feed app 4 12
 kill -TERM "$recorder"	# (it drains and sends the rest as it ends)
 wait "$recorder" || fail "bob's relay record failed: $(cat "$T/relay.err")"
-expect_grep "sent to relay 127.0.0.1; 0 events lost" "$T/relay.err" "bob's relay recording"
+expect_grep "for relay 127.0.0.1; 0 events lost" "$T/relay.err" "bob's relay recording"
 expect_grep "relay 127.0.0.1 took [1-9][0-9]* packets\{0,1\} in 1 session$" "$T/relay.err" "what the relay took for bob"
 stored=$(ls -d "$T"/relay/hostB/bobs-*/trace) || fail "no trace of bob's on the relay: $(cat "$T/relay.err")"
 "$EVTRACE" report "$stored" >"$T/report"

@@ -19,7 +19,20 @@ grep -q 'lost [1-9]' "$T/counts" || fail "expected events lost for want of space
 # system with its size.
 grep -Eq "^evtrace: record: lost [0-9]* events: [0-9]* of printk/.* \(no space in the run directory\)" \
 	"$T/rec.err" || { cat "$T/rec.err" >&2; fail "record does not name the cause"; }
-expect_grep "the file system of $T/small/run is full (1 MiB" "$T/rec.err" "record names the full file system"
+expect_grep "^evtrace: record: the file system of $T/small/run, mounted on $T/small, is full: 1 MiB, 0 MiB free; free some, set EVTRACE_RUNDIR to a directory on a larger one, or record with smaller buffers (--packets, --packet-size)$" \
+	"$T/rec.err" "record names the full file system, its size and what to do"
+
+# A run directory with no room at all: the program runs untraced and
+# says why, and record cannot publish its rules: both name the file
+# system, where it is mounted, its size, and what to do.
+dd if=/dev/zero of="$T/small/filler" bs=64k 2>/dev/null || true	# until full
+full="No space left on device (the file system of $T/small/run, mounted on $T/small, is full: 1 MiB, 0 MiB free; free some, set EVTRACE_RUNDIR to a directory on a larger one, or record with smaller buffers (--packets, --packet-size))"
+"$TRACEE" threads 1 10 >"$T/untraced.out" 2>"$T/untraced.err" || fail "the program failed on a full run directory"
+expect_grep "^tried 10$" "$T/untraced.out" "the program ran untraced"
+expect_grep "^evtrace: $T/small/run/[0-9]*-0.ctl: $full; this process runs untraced$" "$T/untraced.err" "the program says the full file system"
+expect_status 1 "$EVTRACE" record -o "$T/tr-full" -- "$TRACEE" threads 1 10
+expect_grep "^evtrace: record: $T/small/run/collection-[0-9]*.rules: $full$" "$T/err" "record says the full file system"
+rm "$T/small/filler"
 
 # A window written onto a full disk: that window is lost (its directory
 # gone, counted, said), never the recording, which ends whole once there

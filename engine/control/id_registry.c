@@ -20,6 +20,7 @@
 struct evt_id_registry {
 	int fd;
 	char path[EVT_RUNDIR_PATH_MAX + 16];
+	char dir[EVT_RUNDIR_PATH_MAX];	/* the run directory */
 	uint64_t parsed;		/* bytes of whole lines read */
 	uint32_t lines;			/* the next id */
 	uint64_t *keys;			/* hash table: hash -> id */
@@ -36,6 +37,7 @@ struct evt_id_registry *evt_id_registry_open(const struct evt_rundir *rd)
 	if (!r)
 		return NULL;
 	snprintf(r->path, sizeof(r->path), "%s/%s", rd->path, EVT_ID_REGISTRY_NAME);
+	snprintf(r->dir, sizeof(r->dir), "%s", rd->path);
 	r->fd = evt_rundir_openat(rd, EVT_ID_REGISTRY_NAME,
 				  O_RDWR | O_CREAT | O_APPEND, 0600, err, sizeof(err));
 	if (r->fd < 0) {
@@ -159,7 +161,7 @@ uint32_t evt_id_registry_get(struct evt_id_registry *r, uint64_t hash,
 {
 	char line[64 + 4096];
 	uint32_t id = find(r, hash);
-	int n;
+	int n, write_errno = 0;
 
 	if (id != EVT_NO_ID)
 		return id;
@@ -171,14 +173,25 @@ uint32_t evt_id_registry_get(struct evt_id_registry *r, uint64_t hash,
 	if (id != EVT_NO_ID)
 		goto out;
 	n = snprintf(line, sizeof(line), "%016" PRIx64 " %s\n", hash, path);
-	if (n < 0 || (size_t)n >= sizeof(line) || strchr(path, '\n') ||
-	    write(r->fd, line, (size_t)n) != n)
+	if (n < 0 || (size_t)n >= sizeof(line) || strchr(path, '\n'))
 		goto out;
+	if (write(r->fd, line, (size_t)n) != n) {
+		write_errno = errno;
+		goto out;
+	}
 	if (catch_up(r) == 0)
 		id = find(r, hash);
 out:
 	flock(r->fd, LOCK_UN);
-	if (id == EVT_NO_ID && !r->reported) {
+	if (id == EVT_NO_ID && !r->reported && write_errno) {
+		char why[2 * EVT_RUNDIR_PATH_MAX + 400];
+
+		r->reported = true;
+		evt_report("%s: cannot give %s an id: %s; this engine's new events "
+			   "get ids of its own, from %u", r->path, path,
+			   evt_rundir_strerror(r->dir, write_errno, why, sizeof(why)),
+			   EVT_LOCAL_IDS);
+	} else if (id == EVT_NO_ID && !r->reported) {
 		r->reported = true;
 		evt_report("%s: cannot give %s an id (unreadable, or more than %u "
 			   "bytes); this engine's new events get ids of its own, "

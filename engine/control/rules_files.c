@@ -99,7 +99,10 @@ int evt_rundir_put(const struct evt_rundir *rd, const char *name,
 		return -1;
 	if (write(fd, text, len) != (ssize_t)len || close(fd) ||
 	    renameat(rd->fd, tmp, rd->fd, name)) {
-		snprintf(err, err_size, "%s/%s: %s", rd->path, name, strerror(errno));
+		char why[2 * EVT_RUNDIR_PATH_MAX + 400];
+
+		snprintf(err, err_size, "%s/%s: %s", rd->path, name,
+			 evt_rundir_strerror(rd->path, errno, why, sizeof(why)));
 		unlinkat(rd->fd, tmp, 0);
 		return -1;
 	}
