@@ -311,7 +311,7 @@ static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 		if (e->refused) {
 			char why[1024];
 
-			evt_printk_problems(e->format, why, sizeof(why));
+			evt_refusal(e->path, e->format, why, sizeof(why));
 			printf(" (refused, stays off: %s)", why);
 		}
 		printf("%s\n", e->unloaded ? " (unloaded)" : "");

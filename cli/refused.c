@@ -1,6 +1,7 @@
 /*
- * refused.c - printk sites whose format was refused, said when a command
- * names them: once per site and command, with every bad conversion.
+ * refused.c - printk sites whose format was refused, and typed events
+ * whose definition was, said when a command names them: once per event
+ * and command, with why (every bad conversion of a format).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,18 +48,20 @@ static void consider(uint32_t id, const char *path, const char *format,
 	unsigned i;
 
 	(void)id;
-	if (strncmp(path, "printk/", 7) ||
-	    !evt_printk_problems(format, why, sizeof(why)))
+	if (!evt_refusal(path, format, why, sizeof(why)))
 		return;
 	for (i = 0; i < r->n; i++)
 		if (evt_pattern_match(r->patterns[i], path))
 			break;
 	if (i == r->n || already_said(path))
 		return;
-	fprintf(stderr, "evtrace: %s: %s: refused, it stays off: format ", r->cmd,
-		path);
-	evt_quote(stderr, format);
-	fprintf(stderr, ": %s\n", why);
+	fprintf(stderr, "evtrace: %s: %s: refused, it stays off: ", r->cmd, path);
+	if (!strncmp(path, "printk/", 7)) {
+		fputs("format ", stderr);
+		evt_quote(stderr, format);
+		fputs(": ", stderr);
+	}
+	fprintf(stderr, "%s\n", why);
 }
 
 void cli_note_refused(const char *cmd, const char *const *patterns, unsigned n,

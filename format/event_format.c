@@ -59,7 +59,7 @@ static bool is_type_name(const char *s)
 	if (!*s || strlen(s) >= EVT_FIELD_NAME_MAX)
 		return false;
 	for (; *s; s++)
-		if (!isprint((unsigned char)*s) || *s == ';' || *s == ':')
+		if (!isprint((unsigned char)*s) || *s == ';')
 			return false;
 	return true;
 }

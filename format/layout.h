@@ -282,9 +282,13 @@ enum evt_span_phase {
 #define EVT_RATE_MAX		100000000u
 
 #define EVT_REG_UNLOADED 0x1u		/* its module was dlclose'd */
-/* A printk site whose format was refused: registered so that tools can
- * say why (its format is the refused one, no arguments); it stays off. */
+/* A printk site whose format was refused, or a typed or stable event
+ * whose definition was: registered so that tools can say why, and it
+ * stays off.  No arguments; a printk site's format is the refused one,
+ * a typed event's is EVT_REFUSED_PREFIX and why (a typed event's format
+ * text never starts so: it starts with a tab). */
 #define EVT_REG_REFUSED 0x2u
+#define EVT_REFUSED_PREFIX "refused: "
 /* The entry's strings go on after the format: the site's function, NUL
  * ended, within size. */
 #define EVT_REG_FUNC 0x4u

@@ -602,10 +602,11 @@ uint32_t evt__event_add_site_locked(const char *path, const char *format,
 }
 
 uint32_t evt__event_add_refused_locked(const char *path, const char *format,
-				       const char *func, int *reused)
+				       uint16_t kind, const char *func,
+				       int *reused)
 {
-	return add_locked(path, format, EVT_KIND_PRINTK, NULL, 0, UINT32_MAX,
-			  true, func, reused);
+	return add_locked(path, format, kind, NULL, 0, UINT32_MAX, true, func,
+			  reused);
 }
 
 void evt__event_unload_locked(uint32_t id)

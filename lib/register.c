@@ -161,6 +161,7 @@ static void register_printk_site(struct evt_site *site, const char *module,
 		if (k)
 			snprintf(path + n, sizeof(path) - (size_t)n, "-%d", k);
 		id = refused ? evt__event_add_refused_locked(path, site->format,
+							     EVT_KIND_PRINTK,
 							     evt__site_func(site),
 							     &reused) :
 			       evt__event_add_site_locked(path, site->format,

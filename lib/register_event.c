@@ -4,9 +4,11 @@
  * registry entries whose format is the event's format text.
  *
  * An event's static description is checked here, once: what the macros
- * could not refuse at compile time (a name that is no identifier, a record
- * that could not fit the smallest packet) is refused with a message on
- * stderr, and the event stays off.
+ * could not refuse at compile time (enum values that do not fit, a record
+ * that could not fit the smallest packet, a path defined elsewhere with
+ * another format) is registered refused, with why, and stays off: the
+ * tools that would enable it say why, as ls does; the process says
+ * nothing at its start (but with $EVTRACE_DEBUG).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -31,6 +33,26 @@ static const uint32_t event_off;
 static void event_stays_off(struct evt_event *ev)
 {
 	__atomic_store_n(&ev->enable, &event_off, __ATOMIC_RELEASE);
+}
+
+/* ev at path is refused for why: registered so, said to $EVTRACE_DEBUG
+ * only (on stderr when it cannot be registered); it stays off.  -1. */
+static int refuse(struct evt_event *ev, const char *path, const char *why)
+{
+	char format[400];
+	int reused;
+	uint32_t id;
+
+	snprintf(format, sizeof(format), EVT_REFUSED_PREFIX "%s", why);
+	id = evt__event_add_refused_locked(path, format, ev->is_stable ?
+					   EVT_KIND_STABLE : EVT_KIND_TYPED,
+					   NULL, &reused);
+	if (id < UINT32_MAX - 1)
+		evt__debug("%s: %s; this event stays off", path, why);
+	else	/* its path taken, or the registry full: no tool can tell */
+		evt__warn("%s: %s; this event stays off", path, why);
+	event_stays_off(ev);
+	return -1;
 }
 
 /* The format of ev, described from its static definition. */
@@ -123,6 +145,8 @@ int evt__event_register_locked(struct evt_event *ev, const char *module)
 
 	if (ev->runtime)
 		return 0;
+	if (__atomic_load_n(&ev->enable, __ATOMIC_ACQUIRE) == &event_off)
+		return -1;	/* refused already (by a first pass) */
 	if (ev->size < sizeof(struct evt_event) || !ev->provider || !ev->name ||
 	    strlen(ev->provider) > 200 || strlen(ev->name) > 200 ||
 	    !evt_is_identifier(ev->provider) || !evt_is_identifier(ev->name)) {
@@ -137,19 +161,20 @@ int evt__event_register_locked(struct evt_event *ev, const char *module)
 
 		if (!ev->raw || ev->raw->is_stable || !ev->probe ||
 		    evt__event_register_locked(ev->raw, module)) {
-			evt__warn("%s: its raw event is not registered; it stays off",
-				  path);
-			event_stays_off(ev);
-			return -1;
+			char why[300];
+
+			snprintf(why, sizeof(why), "its raw event %s/%s is refused "
+				 "or not registered", ev->raw && ev->raw->provider ?
+				 ev->raw->provider : "?", ev->raw && ev->raw->name ?
+				 ev->raw->name : "?");
+			return refuse(ev, path, why);
 		}
 		raw_rt = ev->raw->runtime;
 		parent = raw_rt->id;
 	}
 	if (describe(ev, &f, err, sizeof(err))) {
-		evt__warn("%s: %s; this event stays off", path, err);
 		release_description(&f);
-		event_stays_off(ev);
-		return -1;
+		return refuse(ev, path, err);
 	}
 	text = evt_event_format_text(&f);
 	release_description(&f);
@@ -159,10 +184,12 @@ int evt__event_register_locked(struct evt_event *ev, const char *module)
 						NULL, 0, parent, &reused) :
 			  UINT32_MAX - 1;
 	free(text);
-	if (id >= UINT32_MAX - 1) {
-		evt__warn("%s: %s; this event stays off", path,
-			  id == UINT32_MAX ? "defined with another format elsewhere "
-			  "in this process" : "cannot register (registry full)");
+	if (id == UINT32_MAX)
+		return refuse(ev, path, "defined with another format elsewhere "
+			      "in this process");
+	if (id == UINT32_MAX - 1) {
+		evt__warn("%s: cannot register (registry full); this event stays "
+			  "off", path);
 		event_stays_off(ev);
 		return -1;
 	}

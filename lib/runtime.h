@@ -129,10 +129,13 @@ void evt__tables_expect(uint32_t more);
 uint32_t evt__event_add_locked(const char *path, const char *format,
 			       uint16_t kind, const uint8_t *types,
 			       uint8_t nargs, uint32_t parent, int *reused);
-/* A printk site whose format was refused: in the registry, flagged, with
- * that format and no arguments, so that tools can say why it stays off. */
+/* A printk site whose format was refused, or a typed event (kind) whose
+ * definition was: in the registry, flagged, with that format (a typed
+ * event's: EVT_REFUSED_PREFIX and why) and no arguments, so that tools
+ * can say why it stays off. */
 uint32_t evt__event_add_refused_locked(const char *path, const char *format,
-				       const char *func, int *reused);
+				       uint16_t kind, const char *func,
+				       int *reused);
 /* A printk site's event, with the function it is in (or NULL). */
 uint32_t evt__event_add_site_locked(const char *path, const char *format,
 				    const uint8_t *types, uint8_t nargs,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "printk_format.h"
 #include "span_kind.h"
 #include "rules.h"
 #include "shm_guard.h"
@@ -249,10 +250,13 @@ static int parse_entry(struct evt_ctl *c, uint32_t off, uint32_t limit,
 	e = &c->events[c->nevents];
 	memset(e, 0, sizeof(*e));
 	if (r.flags & EVT_REG_REFUSED) {
-		/* A refused printk site: its format is the one refused. */
-		if (r.kind != EVT_KIND_PRINTK || r.nargs)
+		/* A refused printk site (its format the one refused) or typed
+		 * event (its format why): no arguments, never written. */
+		if ((r.kind != EVT_KIND_PRINTK && r.kind != EVT_KIND_TYPED &&
+		     r.kind != EVT_KIND_STABLE) || r.nargs)
 			return bad(err, err_size, c->path, c->h.registry_off + off,
-				   "registry entry refused but not a bare printk site");
+				   "registry entry refused but not a bare printk "
+				   "site or typed event");
 		e->refused = 1;
 		e->layout.kind = EVT_KIND_PRINTK;
 	} else if (evt_event_layout_load(&e->layout, r.kind, format,
@@ -486,3 +490,16 @@ int evt_ctl_name_pid(const char *name)
 	return (int)pid;
 }
 
+
+bool evt_refusal(const char *path, const char *format, char *why,
+		 size_t why_size)
+{
+	size_t n = strlen(EVT_REFUSED_PREFIX);
+
+	if (!strncmp(path, "printk/", 7))
+		return evt_printk_problems(format, why, why_size);
+	if (strncmp(format, EVT_REFUSED_PREFIX, n))
+		return false;
+	snprintf(why, why_size, "%s", format + n);
+	return true;
+}

@@ -24,7 +24,9 @@ struct evt_ctl_event {
 	uint32_t parent;	/* stable events: their raw event; else ~0 */
 	uint8_t unloaded;
 	uint8_t refused;	/* a printk site whose format was refused
-				 * (format is that one; no layout) */
+				 * (format is that one), or a typed event
+				 * whose definition was (format is why);
+				 * no layout */
 	uint8_t rider;		/* a span's event for records with more
 				 * than the head (layout.h): path is its
 				 * switch's, and it is not listed */
@@ -33,6 +35,14 @@ struct evt_ctl_event {
 	char *func;		/* a printk site's function, or NULL */
 	struct evt_event_layout layout;
 };
+
+/*
+ * Whether the event at path with format (as a process registered it) was
+ * refused; then why, into why: a printk format's problems, or what the
+ * library said of a typed event's definition.
+ */
+bool evt_refusal(const char *path, const char *format, char *why,
+		 size_t why_size);
 
 struct evt_ctl {
 	char path[PATH_MAX];		/* for messages */

@@ -209,7 +209,22 @@ static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
 #define EVT__PASS__(P, kind, ...) EVT__##P##_##kind(__VA_ARGS__)
 #define EVT__EACH(P, ...) EVT__FOREACH(EVT__PASS, P, __VA_ARGS__)
 
+#ifdef __cplusplus
+/* Whether an integer type is signed; an enum's, by its underlying type
+ * (a scoped enum has no ~). */
+extern "C++" {
+template <typename T, bool = __is_enum(T)> struct evt__integer_of {
+	typedef T integer;
+};
+template <typename T> struct evt__integer_of<T, true> {
+	typedef __underlying_type(T) integer;
+};
+}
+#define EVT__SIGNED(type)						\
+	((evt__integer_of<type>::integer)-1 < (evt__integer_of<type>::integer)0)
+#else
 #define EVT__SIGNED(type) ((type)~(type)0 < (type)1)
+#endif
 /* Integer types (char, enums and, in C, bool included) of 1 to 8 bytes. */
 #define EVT__IS_INTEGER(type)						\
 	((__builtin_classify_type(*(type *)0) == 1 ||			\
@@ -218,7 +233,11 @@ static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
 	  sizeof(type) == 4 || sizeof(type) == 8))
 #define EVT__ASSERT_INTEGER(type, name, what)				\
 	EVT__STATIC_ASSERT(EVT__IS_INTEGER(type), what "(" #type ", " #name \
-		"): the type must be an integer of 8, 16, 32 or 64 bits");
+		"): the type must be an integer of 8, 16, 32 or 64 bits"); \
+	EVT__ASSERT_NAME(name, what)
+#define EVT__ASSERT_NAME(name, what)					\
+	EVT__STATIC_ASSERT(sizeof(#name) <= 64, what " field " #name	\
+		": a name of at most 63 characters");
 
 /* DESC: the field's description. */
 #define EVT__DESC_INTEGER(type, name, expr)				\
@@ -245,15 +264,15 @@ static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
 	EVT__ASSERT_INTEGER(type, name, "evt_integer")
 #define EVT__CHECK_ENUM(type, name, values, expr) \
 	EVT__ASSERT_INTEGER(type, name, "evt_enum")
-#define EVT__CHECK_BOOL(name, expr)
-#define EVT__CHECK_DOUBLE(name, expr)
+#define EVT__CHECK_BOOL(name, expr) EVT__ASSERT_NAME(name, "evt_bool")
+#define EVT__CHECK_DOUBLE(name, expr) EVT__ASSERT_NAME(name, "evt_double")
 #define EVT__CHECK_ARRAY(type, name, count, expr)			\
 	EVT__ASSERT_INTEGER(type, name, "evt_array")			\
 	EVT__STATIC_ASSERT((count) > 0 &&				\
 		(count) * sizeof(type) <= EVT_SEQUENCE_MAX_BYTES,	\
 		"evt_array(" #type ", " #name ", " #count		\
 		"): 1 to 4096 bytes of elements");
-#define EVT__CHECK_STRING(name, expr)
+#define EVT__CHECK_STRING(name, expr) EVT__ASSERT_NAME(name, "evt_string")
 #define EVT__CHECK_SEQUENCE(type, name, expr, length) \
 	EVT__ASSERT_INTEGER(type, name, "evt_sequence")
 
