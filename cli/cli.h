@@ -46,6 +46,11 @@ int cli_parse_slot(const char *cmd, const char *opt, const char *arg);
 int cli_parse_kernel_buffer(const char *cmd, const char *arg, uint32_t *kib);
 /* Checks a pattern's syntax; reports with the position when it is bad. */
 bool cli_pattern_ok(const char *cmd, const char *pattern);
+/* --events-from FILE: its patterns, a line each ('#' lines and empty ones
+ * skipped), each checked, appended to patterns (*n of at most cap).
+ * 0, or 1 (said: the file, its line and why). */
+int cli_read_patterns(const char *cmd, const char *file, const char **patterns,
+		      unsigned *n, unsigned cap);
 /* The same for an -e of stream, which takes user events only (for now):
  * a kernel/ pattern is reported. */
 bool cli_user_pattern_ok(const char *cmd, const char *pattern);
@@ -81,19 +86,18 @@ struct evt_request;
  * record's trace directory, made here.  The command's exit status. */
 int cli_via_daemon(const char *cmd, const struct evt_request *r,
 		   const char *output);
-/* Calls cb for every event a collection or consumer has met. */
-typedef int (*cli_events_fn)(void *source,
-			     void (*cb)(uint32_t id, const char *path,
-					const char *format, void *ctx),
-			     void *ctx);
-int cli_collection_events(void *collection,
-			  void (*cb)(uint32_t id, const char *path,
-				     const char *format, void *ctx),
-			  void *ctx);
-int cli_consumer_events(void *consumer,
-			void (*cb)(uint32_t id, const char *path,
-				   const char *format, void *ctx),
-			void *ctx);
+/* Calls cb for every event a collection or consumer has met, with a
+ * printk site's function (NULL: none, or a consumer's, which does not
+ * say). */
+typedef void (*cli_event_cb)(uint32_t id, const char *path,
+			     const char *format, const char *func, void *ctx);
+typedef int (*cli_events_fn)(void *source, cli_event_cb cb, void *ctx);
+int cli_collection_events(void *collection, cli_event_cb cb, void *ctx);
+int cli_consumer_events(void *consumer, cli_event_cb cb, void *ctx);
+/* Whether pattern names the event (fn: and fmt: a printk site by its
+ * function and format; an unknown function counts as named). */
+bool cli_pattern_names(const char *pattern, const char *path,
+		       const char *format, const char *func);
 /* Says which patterns name no event there now (they may later), or,
  * ended, named none in the whole run. */
 void cli_note_unmatched(const char *cmd, const char *const *patterns,

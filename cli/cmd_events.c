@@ -31,6 +31,7 @@ struct target {
 	int pid;			/* 0: every process */
 	int collection;			/* enable/disable: a slot; 0: default */
 	bool formats, ids;
+	bool patterns;			/* ls --patterns */
 	bool tracefs;			/* format: the kernel's own text */
 	const char *trace;		/* format: from this trace directory */
 	int64_t rate;			/* enable --rate; -1: not given */
@@ -62,6 +63,7 @@ static int parse_args(const char *cmd, int argc, char **argv,
 		{ "collection", required_argument, NULL, 'c' },
 		{ "formats", no_argument, NULL, 'f' },
 		{ "ids", no_argument, NULL, 'i' },
+		{ "patterns", no_argument, NULL, 'P' },
 		{ "tracefs", no_argument, NULL, 'T' },
 		{ "trace", required_argument, NULL, 'r' },
 		{ "rate", required_argument, NULL, 'R' },
@@ -100,6 +102,11 @@ static int parse_args(const char *cmd, int argc, char **argv,
 			if (!allow_f)
 				return cli_usage(cmd);
 			*(opt == 'f' ? &t->formats : &t->ids) = true;
+			break;
+		case 'P':
+			if (strcmp(cmd, "ls"))
+				return cli_usage(cmd);
+			t->patterns = true;
 			break;
 		case 'T':
 		case 'r':
@@ -163,6 +170,9 @@ static int via_daemon(const char *cmd, enum evt_verb verb, const struct target *
 	route = cli_route(cmd, &t->pid, 1);
 	if (route != CLI_VIA_DAEMON)
 		return route;
+	if (t->patterns)
+		return cli_error(cmd, "--patterns of another user's process is "
+				 "not yet supported"), -1;
 	*ret = cli_via_daemon(cmd, &r, NULL);
 	return 1;
 }
@@ -285,14 +295,50 @@ static void print_slots(const struct evt_rundir *rd, const struct evt_ctl *c)
 struct showing {
 	bool formats;
 	struct evt_event_ids *ids;
+	bool patterns;		/* a pattern per event, no tree */
+	char **said;		/* the patterns printed so far */
+	unsigned nsaid;
 };
 
+/* ls --patterns: the event's pattern, printed once: a printk site's by
+ * its function and format (evt_pattern_of_site), else its path. */
+static void print_pattern(const struct evt_ctl_event *e, struct showing *show)
+{
+	char pattern[2048], **grown;
+	const char *p = pattern;
+	unsigned i;
+
+	if (e->rider)
+		return;
+	if (!evt_pattern_of_site(e->path, e->func, e->format, pattern,
+				 sizeof(pattern)))
+		p = e->path;
+	for (i = 0; i < show->nsaid; i++)
+		if (!strcmp(show->said[i], p))
+			return;
+	grown = realloc(show->said, (show->nsaid + 1) * sizeof(*grown));
+	if (grown && (grown[show->nsaid] = strdup(p))) {
+		show->said = grown;
+		show->nsaid++;
+	} else if (grown) {
+		show->said = grown;
+	}
+	puts(p);
+}
+
 static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
-		       const struct showing *show)
+		       struct showing *show)
 {
 	bool formats = show->formats;
 	unsigned i;
 
+	if (show->patterns) {
+		if (n->event >= 0 && !n->nchildren)
+			print_pattern(&c->events[n->event], show);
+		for (i = 0; i < n->nchildren; i++)
+			print_node(c, n->children[i], show);
+		return;
+	}
 	if (n->event >= 0 && !n->nchildren) {
 		const struct evt_ctl_event *e = &c->events[n->event];
 		char flags[64];
@@ -438,6 +484,7 @@ int cmd_ls(int argc, char **argv)
 	if (n < 0)
 		return 1;
 	show.formats = t.formats;
+	show.patterns = t.patterns;
 	if (t.ids) {
 		ids.registry = evt_id_registry_open(&rd);
 		show.ids = &ids;
@@ -455,7 +502,8 @@ int cmd_ls(int argc, char **argv)
 		node = evt_tree_find(root, t.path ? t.path : "");
 		if (node && !shrank("ls", ctls[i])) {
 			printf("# pid %u (%s)\n", ctls[i]->h.pid, ctls[i]->h.comm);
-			print_slots(&rd, ctls[i]);
+			if (!show.patterns)
+				print_slots(&rd, ctls[i]);
 			print_node(ctls[i], node, &show);
 			shown++;
 		}
@@ -464,6 +512,9 @@ int cmd_ls(int argc, char **argv)
 	evt_rundir_close_all(ctls, n);
 	evt_rundir_close(&rd);
 	evt_event_ids_free(&ids);
+	for (i = 0; i < (int)show.nsaid; i++)
+		free(show.said[i]);
+	free(show.said);
 	if (!shown)
 		return cli_error("ls", "%s: no such event or directory", t.path);
 	return 0;

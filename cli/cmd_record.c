@@ -226,7 +226,11 @@ static int kernel_command(pid_t child, void *ctx)
 
 struct record_args {
 	struct evt_collection_opts o;
-	const char **patterns;
+	const char **patterns;		/* -e and --events-from, of room for
+					 * patterns_cap */
+	unsigned patterns_cap;
+	char *from_files[EVT_RULES_MAX_PATTERNS + 1];	/* theirs, to free */
+	unsigned nfrom_files;
 	int *pids;
 	unsigned npids, nuser, nkernel;
 	struct evt_relay_opts relay;
@@ -245,6 +249,7 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
+		{ "events-from", required_argument, NULL, 1003 },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
@@ -279,6 +284,26 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 			a->nkernel += evt_is_kernel_path(optarg);
 			a->patterns[a->o.npatterns++] = optarg;
 			break;
+		case 1003: {
+			unsigned from = a->o.npatterns, k;
+
+			unsigned cap = a->o.npatterns + EVT_RULES_MAX_PATTERNS +
+				       1 - a->nfrom_files;
+			int bad = cli_read_patterns("record", optarg, a->patterns,
+						    &a->o.npatterns,
+						    cap < a->patterns_cap - 3 ?
+						    cap : a->patterns_cap - 3);
+
+			for (k = from; k < a->o.npatterns; k++) {
+				a->nkernel += evt_is_kernel_path(a->patterns[k]);
+				if (a->nfrom_files < EVT_RULES_MAX_PATTERNS + 1)
+					a->from_files[a->nfrom_files++] =
+						(char *)a->patterns[k];
+			}
+			if (bad || !cli_patterns_fit("record", a->o.npatterns, 0))
+				return 1;
+			break;
+		}
 		case 'p':
 			if (cli_parse_pids("record", optarg, &a->pids, &a->npids))
 				return 1;
@@ -921,8 +946,10 @@ int cmd_record(int argc, char **argv)
 	};
 	int ret;
 
-	/* (room for the patterns complete_patterns() adds) */
-	if (!(a.patterns = calloc(argc + 3, sizeof(char *))) ||
+	/* (room for the patterns complete_patterns() adds, and for a file's
+	 * one more than a selection takes, to say so) */
+	a.patterns_cap = (unsigned)argc + 3 + EVT_RULES_MAX_PATTERNS + 1;
+	if (!(a.patterns = calloc(a.patterns_cap, sizeof(char *))) ||
 	    !(a.trig.triggers = calloc(argc, sizeof(*a.trig.triggers)))) {
 		free(a.patterns);
 		return cli_error("record", "out of memory");
@@ -937,6 +964,8 @@ int cmd_record(int argc, char **argv)
 	for (unsigned k = 0; k < a.trig.ntriggers; k++)
 		trigger_free(a.trig.triggers[k]);
 	free(a.trig.triggers);
+	for (unsigned k = 0; k < a.nfrom_files; k++)
+		free(a.from_files[k]);
 	free(a.patterns);
 	free(a.pids);
 	return ret;

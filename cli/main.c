@@ -24,7 +24,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--keep PATTERN]... [--trigger EXPR]... [--before DURATION] [--after DURATION] [--max-windows N] | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--guard PERCENT] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [--events-from FILE] [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--keep PATTERN]... [--trigger EXPR]... [--before DURATION] [--after DURATION] [--max-windows N] | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--guard PERCENT] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -38,7 +38,11 @@ static const struct command commands[] = {
 	  "                         (printk, typed and stable; not kernel/).\n"
 	  "                         ftrace/print is always enabled.  kernel/...\n"
 	  "                         patterns record kernel tracepoints in the same\n"
-	  "                         processes (perf_event_open), on one timeline\n"
+	  "                         processes (perf_event_open), on one timeline;\n"
+	  "                         fn:GLOB and fmt:GLOB (alone or after a printk/\n"
+	  "                         path) name printk sites by function and format\n"
+	  "      --events-from FILE the patterns of FILE, one a line (# comments):\n"
+	  "                         ls --patterns writes such a list\n"
 	  "  -o, --output DIR       trace directory (made with mode 0700); a trace\n"
 	  "                         of yours there is kept as DIR.old\n"
 	  "      --relay HOST[:PORT[:DATA_PORT]]  stream the recording live to\n"
@@ -210,7 +214,7 @@ static const struct command commands[] = {
 	  "                         DIR.old\n"
 	  "      --slot N           the slot to read when several recorders that\n"
 	  "                         are gone left buffers (evtrace ls -p PID)\n" },
-	{ "ls", cmd_ls, "ls [-p PID] [-f] [--ids] [PATH]",
+	{ "ls", cmd_ls, "ls [-p PID] [-f] [--ids] [--patterns] [PATH]",
 	  "Show the event tree of running traced processes (or of PID) with the\n"
 	  "state of every directory and event: 0, 1, X (mixed) or ? (nothing\n"
 	  "below).  PATH limits the tree.  States are the default collection's;\n"
@@ -221,7 +225,10 @@ static const struct command commands[] = {
 	  "  -i, --ids              add each event's global id (id=N): the id\n"
 	  "                         consumers and every engine of the run\n"
 	  "                         directory give it; for kernel/..., the\n"
-	  "                         kernel's tracepoint id\n" },
+	  "                         kernel's tracepoint id\n"
+	  "      --patterns         instead, a pattern per event that names it by\n"
+	  "                         function and format, not line (printk sites),\n"
+	  "                         which record --events-from takes back\n" },
 	{ "enable", cmd_enable, "enable [-p PID | --collection N | --rate N[/s]] PATH",
 	  "Enable the event or directory PATH in running processes (or in PID).\n"
 	  "The root enables everything except printk/; name printk/ or below\n"
@@ -390,6 +397,43 @@ bool cli_pattern_ok(const char *cmd, const char *pattern)
 		return true;
 	cli_error(cmd, "pattern '%s': %s", pattern, err);
 	return false;
+}
+
+int cli_read_patterns(const char *cmd, const char *file, const char **patterns,
+		      unsigned *n, unsigned cap)
+{
+	char line[4096], err[200];
+	unsigned lineno = 0;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return cli_error(cmd, "--events-from %s: %s", file, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strcspn(line, "\r\n");
+
+		lineno++;
+		if (line[len] == '\0' && !feof(f)) {
+			fclose(f);
+			return cli_error(cmd, "%s:%u: a line longer than %zu bytes",
+					 file, lineno, sizeof(line) - 2);
+		}
+		line[len] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (evt_pattern_check(line, err, sizeof(err))) {
+			fclose(f);
+			return cli_error(cmd, "%s:%u: pattern '%s': %s", file,
+					 lineno, line, err);
+		}
+		if (*n >= cap || !(patterns[*n] = strdup(line))) {
+			fclose(f);
+			return cli_error(cmd, "%s:%u: more than %u patterns", file,
+					 lineno, cap);
+		}
+		(*n)++;
+	}
+	fclose(f);
+	return 0;
 }
 
 bool cli_user_pattern_ok(const char *cmd, const char *pattern)

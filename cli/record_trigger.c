@@ -228,6 +228,9 @@ struct trigger *trigger_parse(const char *expr, char *err, size_t err_size)
 	}
 	if (evt_pattern_check(w[0], why, sizeof(why)))
 		return fail(t, err, err_size, expr, 0, why);
+	if (evt_pattern_has_selectors(w[0]))
+		return fail(t, err, err_size, expr, 0, "fn: and fmt: are not yet "
+			    "supported in a trigger; name the sites by path");
 	t->kernel = evt_is_kernel_path(w[0]);
 	t->pattern = strdup(w[0]);
 	if (n == 1) {

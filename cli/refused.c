@@ -41,7 +41,7 @@ static bool already_said(const char *path)
 }
 
 static void consider(uint32_t id, const char *path, const char *format,
-		     void *ctx)
+		     const char *func, void *ctx)
 {
 	struct refused *r = ctx;
 	char why[1024];
@@ -51,7 +51,7 @@ static void consider(uint32_t id, const char *path, const char *format,
 	if (!evt_refusal(path, format, why, sizeof(why)))
 		return;
 	for (i = 0; i < r->n; i++)
-		if (evt_pattern_match(r->patterns[i], path))
+		if (cli_pattern_names(r->patterns[i], path, format, func))
 			break;
 	if (i == r->n || already_said(path))
 		return;
@@ -80,5 +80,6 @@ void cli_note_refused_in(const char *cmd, const char *pattern,
 
 	for (i = 0; i < ctl->nevents; i++)
 		if (ctl->events[i].refused)
-			consider(i, ctl->events[i].path, ctl->events[i].format, &r);
+			consider(i, ctl->events[i].path, ctl->events[i].format,
+				 ctl->events[i].func, &r);
 }

@@ -106,7 +106,8 @@ static bool wanted(struct report_filter *f, const struct evt_trace_item *it)
 	for (i = 0; i < f->npatterns; i++) {
 		if (hit && f->matched[i])
 			continue;
-		if (evt_pattern_match(f->patterns[i], it->event->path))
+		if (evt_pattern_match_site(f->patterns[i], it->event->path,
+					   it->event->func, it->event->format))
 			hit = f->matched[i] = true;
 	}
 	return hit;

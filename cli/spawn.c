@@ -106,19 +106,26 @@ pid_t cli_spawn(char **argv, const char *rules, const char *rundir,
 	return pid;
 }
 
+bool cli_pattern_names(const char *pattern, const char *path,
+		       const char *format, const char *func)
+{
+	if (!func && evt_pattern_has_selectors(pattern))	/* cannot tell */
+		return !strncmp(path, "printk/", 7);
+	return evt_pattern_match_site(pattern, path, func, format);
+}
+
 struct unmatched {
 	const char *pattern;
 	bool matched;
 };
 
 static void match_one(uint32_t id, const char *path, const char *format,
-		      void *ctx)
+		      const char *func, void *ctx)
 {
 	struct unmatched *u = ctx;
 
 	(void)id;
-	(void)format;
-	u->matched |= evt_pattern_match(u->pattern, path);
+	u->matched |= cli_pattern_names(u->pattern, path, format, func);
 }
 
 void cli_note_unmatched(const char *cmd, const char *const *patterns,
@@ -137,7 +144,8 @@ void cli_note_unmatched(const char *cmd, const char *const *patterns,
 			continue;
 		if (ended)
 			cli_error(cmd, "%s: named no event of the processes%s",
-				  patterns[i], strncmp(patterns[i], "printk", 6) ?
+				  patterns[i], strncmp(patterns[i], "printk", 6) &&
+				  !evt_pattern_has_selectors(patterns[i]) ?
 				  " (printk events are named only by patterns that "
 				  "start with printk)" : "");
 		else
@@ -146,18 +154,28 @@ void cli_note_unmatched(const char *cmd, const char *const *patterns,
 	}
 }
 
-int cli_collection_events(void *source,
-			  void (*cb)(uint32_t id, const char *path,
-				     const char *format, void *ctx),
-			  void *ctx)
+int cli_collection_events(void *source, cli_event_cb cb, void *ctx)
 {
-	return evt_collection_events(source, cb, ctx);
+	return evt_collection_sites(source, cb, ctx);
 }
 
-int cli_consumer_events(void *source,
-			void (*cb)(uint32_t id, const char *path,
-				   const char *format, void *ctx),
-			void *ctx)
+/* A consumer's events, which come without functions. */
+struct without_func {
+	cli_event_cb cb;
+	void *ctx;
+};
+
+static void no_func(uint32_t id, const char *path, const char *format,
+		    void *ctx)
 {
-	return evt_consumer_events(source, cb, ctx);
+	struct without_func *w = ctx;
+
+	w->cb(id, path, format, NULL, w->ctx);
+}
+
+int cli_consumer_events(void *source, cli_event_cb cb, void *ctx)
+{
+	struct without_func w = { cb, ctx };
+
+	return evt_consumer_events(source, no_func, &w);
 }

@@ -22,7 +22,7 @@ struct unrecorded {
 };
 
 static void consider(uint32_t id, const char *path, const char *format,
-		     void *ctx)
+		     const char *func, void *ctx)
 {
 	struct unrecorded *u = ctx;
 	char key[128];
@@ -30,9 +30,8 @@ static void consider(uint32_t id, const char *path, const char *format,
 	unsigned i;
 
 	(void)id;
-	(void)format;
 	for (i = 0; i < u->npatterns; i++)
-		if (evt_pattern_match(u->patterns[i], path))
+		if (cli_pattern_names(u->patterns[i], path, format, func))
 			return;
 	n = strcspn(path, "/");
 	if (!strncmp(path, "printk/", 7))	/* printk/<module> */

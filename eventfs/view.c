@@ -471,7 +471,8 @@ int64_t evt_view_rate(const struct evt_view_tree *t, const char *path)
 		const struct evt_ctl_event *e = t->refs[i].event;
 		int64_t r;
 
-		if (e->rider || !evt_pattern_match(pattern, e->path))
+		if (e->rider || !evt_pattern_match_site(pattern, e->path, e->func,
+							e->format))
 			continue;
 		r = evt_ctl_rate(t->refs[i].ctl, e->id);
 		if (rate == -2)

@@ -7,9 +7,74 @@
 
 #include "pattern.h"
 
+/* Where pattern's selectors start ("fn:" or "fmt:" at its start or
+ * after a '/'), or NULL. */
+static const char *selectors(const char *pattern)
+{
+	const char *p;
+
+	for (p = pattern; p; p = strchr(p, '/')) {
+		if (*p == '/')
+			p++;
+		if (!strncmp(p, "fn:", 3) || !strncmp(p, "fmt:", 4))
+			return p;
+	}
+	return NULL;
+}
+
+bool evt_pattern_has_selectors(const char *pattern)
+{
+	return selectors(pattern) != NULL;
+}
+
+/* The selectors at sel: the fn: glob (to fn_end) and the fmt: glob, each
+ * NULL when absent.  -1 when they are not "fn:GLOB", "fmt:GLOB" or
+ * "fn:GLOB/fmt:GLOB". */
+static int split_selectors(const char *sel, const char **fn,
+			   const char **fn_end, const char **fmt)
+{
+	*fn = *fn_end = *fmt = NULL;
+	if (!strncmp(sel, "fn:", 3)) {
+		*fn = sel + 3;
+		*fn_end = *fn + strcspn(*fn, "/");
+		if (**fn_end == '\0')
+			return *fn_end > *fn ? 0 : -1;
+		sel = *fn_end + 1;
+		if (*fn_end == *fn || strncmp(sel, "fmt:", 4))
+			return -1;
+	}
+	*fmt = sel + 4;
+	return **fmt ? 0 : -1;
+}
+
 int evt_pattern_check(const char *pattern, char *err, size_t err_size)
 {
-	size_t i, n = strlen(pattern);
+	const char *sel = selectors(pattern), *fn, *fn_end, *fmt;
+	size_t i, n = sel ? (size_t)(sel - pattern) : strlen(pattern);
+
+	if (sel && split_selectors(sel, &fn, &fn_end, &fmt)) {
+		snprintf(err, err_size, "selectors at position %zu are not "
+			 "fn:GLOB, fmt:GLOB or fn:GLOB/fmt:GLOB", n + 1);
+		return -1;
+	}
+	if (sel && n && strncmp(pattern, "printk", 6) && strncmp(pattern, "/printk", 7)) {
+		snprintf(err, err_size, "fn: and fmt: select printk sites: the "
+			 "path before them must start with printk");
+		return -1;
+	}
+	if (sel && strlen(sel) > 1024) {
+		snprintf(err, err_size, "pattern longer than 1024 bytes");
+		return -1;
+	}
+	if (sel) {	/* a format's glob may hold spaces, nothing lower */
+		for (i = 0; sel[i]; i++)
+			if ((unsigned char)sel[i] < ' ' || sel[i] == 0x7f) {
+				snprintf(err, err_size, "invalid character 0x%02x at "
+					 "position %zu", (unsigned char)sel[i],
+					 n + i + 1);
+				return -1;
+			}
+	}
 
 	if (n > 1024) {
 		snprintf(err, err_size, "pattern longer than 1024 bytes");
@@ -38,9 +103,119 @@ static bool is_printk(const char *s)
 	return strncmp(s, "printk", 6) == 0 && (s[6] == '/' || s[6] == '\0');
 }
 
+/* The part of a C++ signature that names the function: "ns::f" of
+ * "int ns::f(int) const", into out. */
+static const char *function_name(const char *func, char *out, size_t size)
+{
+	const char *open = strchr(func, '('), *start = func, *p;
+	int depth = 0;
+
+	if (!open)
+		return func;
+	for (p = func; p < open; p++) {	/* after the return type */
+		if (*p == '<')
+			depth++;
+		else if (*p == '>' && depth)
+			depth--;
+		else if (*p == ' ' && !depth)
+			start = p + 1;
+	}
+	snprintf(out, size, "%.*s", (int)(open - start), start);
+	return out;
+}
+
+static bool glob_match(const char *glob, size_t len, const char *s)
+{
+	char g[1100];
+
+	if (len >= sizeof(g))
+		return false;
+	memcpy(g, glob, len);
+	g[len] = '\0';
+	return fnmatch(g, s, 0) == 0;
+}
+
+bool evt_pattern_match_site(const char *pattern, const char *path,
+			    const char *func, const char *format)
+{
+	const char *sel = selectors(pattern), *fn, *fn_end, *fmt;
+	char name[512], prefix[1100];
+	size_t n;
+
+	if (!sel)
+		return evt_pattern_match(pattern, path);
+	if (split_selectors(sel, &fn, &fn_end, &fmt) || !is_printk(path) ||
+	    (fn && !func) || (fmt && !format))
+		return false;
+	n = (size_t)(sel - pattern);
+	if (n >= sizeof(prefix))
+		return false;
+	snprintf(prefix, sizeof(prefix), "%.*s", (int)n, pattern);
+	if (!evt_pattern_match(n ? prefix : "printk", path))
+		return false;
+	if (fn && !glob_match(fn, (size_t)(fn_end - fn), func) &&
+	    !glob_match(fn, (size_t)(fn_end - fn),
+			function_name(func, name, sizeof(name))))
+		return false;
+	return !fmt || glob_match(fmt, strlen(fmt), format);
+}
+
+/* Appends s to out at *len as glob text that matches s alone: glob
+ * characters escaped, control characters (and, slash_too, '/') as '?'. */
+static bool put_literal(char *out, size_t size, size_t *len, const char *s,
+			size_t n, bool slash_too)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (*len + 3 >= size)
+			return false;
+		if (c < ' ' || c == 0x7f || (slash_too && c == '/')) {
+			out[(*len)++] = '?';
+			continue;
+		}
+		if (strchr("*?[]\\", c))
+			out[(*len)++] = '\\';
+		out[(*len)++] = (char)c;
+	}
+	out[*len] = '\0';
+	return true;
+}
+
+bool evt_pattern_of_site(const char *path, const char *func,
+			 const char *format, char *out, size_t out_size)
+{
+	const char *module = path + 7, *end;
+	char name[512];
+	size_t len;
+	int n;
+
+	if (strncmp(path, "printk/", 7) || !func || !*func || !format)
+		return false;
+	end = strchr(module, '/');
+	if (!end)
+		return false;
+	n = snprintf(out, out_size, "printk/%.*s/fn:", (int)(end - module), module);
+	if (n < 0 || (size_t)n >= out_size)
+		return false;
+	len = (size_t)n;
+	func = function_name(func, name, sizeof(name));
+	if (!put_literal(out, out_size, &len, func, strlen(func), true) ||
+	    len + 6 >= out_size)
+		return false;
+	memcpy(out + len, "/fmt:", 6);
+	len += 5;
+	return put_literal(out, out_size, &len, format, strlen(format), false);
+}
+
 bool evt_pattern_match(const char *pattern, const char *path)
 {
 	size_t n;
+
+	if (selectors(pattern))
+		return false;
 
 	while (*pattern == '/')
 		pattern++;

@@ -6,6 +6,14 @@
  * '*' crosses '/'.  The root ("", "/" or "*") names every event except
  * those under printk/: as in the kernel, printk events are switched only by
  * a pattern that starts with "printk".
+ *
+ * A pattern may end in selectors of printk sites, which survive an edit
+ * that moves lines: "fn:GLOB", the site's function (its name, or in C++
+ * its qualified name or whole signature), then "fmt:GLOB", its format
+ * text (the rest of the pattern, spaces included).  Each is a last path
+ * component: "printk/demo/fn:handle_*", "printk/demo/fn:f/fmt:*timeout*";
+ * alone, "fn:handle_request" or "fmt:*timeout*", they select among all
+ * printk sites.  A '*' there matches anything, '/' included.
  */
 #ifndef EVT_FORMAT_PATTERN_H
 #define EVT_FORMAT_PATTERN_H
@@ -38,8 +46,27 @@ static inline enum evt_tristate evt_tristate_add(enum evt_tristate acc,
  */
 int evt_pattern_check(const char *pattern, char *err, size_t err_size);
 
-/* Does pattern name the event at path (directories included)? */
+/* Does pattern name the event at path (directories included)?  A pattern
+ * with selectors names nothing here: it needs a site's function and
+ * format (evt_pattern_match_site). */
 bool evt_pattern_match(const char *pattern, const char *path);
+/* Does pattern name the event at path, a printk site of function func
+ * and format format (each NULL when the event has none)? */
+bool evt_pattern_match_site(const char *pattern, const char *path,
+			    const char *func, const char *format);
+/* Whether pattern has selectors (fn:, fmt:). */
+bool evt_pattern_has_selectors(const char *pattern);
+/*
+ * The pattern that names the printk site at path of function func and
+ * format format by those, not by its line, so that it still names it
+ * after an edit that moves lines: "printk/<module>/fn:<name>/fmt:<format>"
+ * (a C++ function by its qualified name, without the template arguments
+ * that differ between instantiations; glob characters escaped, control
+ * characters as '?'), into out.  False when it has no function or the
+ * pattern would not fit out_size.
+ */
+bool evt_pattern_of_site(const char *path, const char *func,
+			 const char *format, char *out, size_t out_size);
 
 /* Whether a pattern or path is about kernel events ("kernel", "kernel/..."). */
 bool evt_is_kernel_path(const char *path);

@@ -221,25 +221,25 @@ int evt_rules_write(FILE *f, const struct evt_rules *rules)
 }
 
 int evt_rules_decide(const struct evt_rules *rules, const char *path,
-		     uint32_t pid)
+		     const char *func, const char *format, uint32_t pid)
 {
 	unsigned i = rules->npatterns;
 
 	while (i--)
 		if (!rules->is_rate[i] && (!rules->pid[i] || rules->pid[i] == pid) &&
-		    evt_pattern_match(rules->patterns[i], path))
+		    evt_pattern_match_site(rules->patterns[i], path, func, format))
 			return !rules->disable[i];
 	return -1;
 }
 
 int64_t evt_rules_rate(const struct evt_rules *rules, const char *path,
-		       uint32_t pid)
+		       const char *func, const char *format, uint32_t pid)
 {
 	unsigned i = rules->npatterns;
 
 	while (i--)
 		if (rules->is_rate[i] && (!rules->pid[i] || rules->pid[i] == pid) &&
-		    evt_pattern_match(rules->patterns[i], path))
+		    evt_pattern_match_site(rules->patterns[i], path, func, format))
 			return rules->rate[i];
 	return -1;
 }

@@ -73,15 +73,16 @@ int evt_rules_parse(const char *text, size_t len, struct evt_rules *rules,
 		    char *err, size_t err_size);
 int evt_rules_write(FILE *f, const struct evt_rules *rules);
 /*
- * What the rules say of the event at path in process pid: 1 on, 0 off,
- * -1 nothing (no line names it).
+ * What the rules say of the event at path in process pid (a printk site
+ * of function func and format format, for fn: and fmt: patterns; each
+ * NULL when it has none): 1 on, 0 off, -1 nothing (no line names it).
  */
 int evt_rules_decide(const struct evt_rules *rules, const char *path,
-		     uint32_t pid);
+		     const char *func, const char *format, uint32_t pid);
 /* The rate limit the rules give the event at path in process pid, 0 for
  * none said or none, or -1 when no rate line names it. */
 int64_t evt_rules_rate(const struct evt_rules *rules, const char *path,
-		       uint32_t pid);
+		       const char *func, const char *format, uint32_t pid);
 /* Appends a rate line, first dropping the rate lines it makes moot.  0,
  * or -1 with err set when the rules are full. */
 int evt_rules_add_rate(struct evt_rules *rules, uint32_t pid,

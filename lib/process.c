@@ -532,6 +532,24 @@ static char *keep_string(const char *s)
 	return memcpy(c->data + c->used - n, s, n);
 }
 
+/*
+ * Whether two sites' functions are instantiations of one C++ template
+ * (a function template, or a member of a class template): their
+ * signatures agree up to the template arguments gcc and clang append,
+ * " [with T = int]" and " [T = int]".
+ */
+static bool one_template(const char *a, const char *b)
+{
+	const char *ea = a ? strstr(a, " [") : NULL;
+	const char *eb = b ? strstr(b, " [") : NULL;
+	size_t n;
+
+	if (!ea || !eb || a[strlen(a) - 1] != ']' || b[strlen(b) - 1] != ']')
+		return false;
+	n = (size_t)(ea - a);
+	return n == (size_t)(eb - b) && !strncmp(a, b, n);
+}
+
 static uint32_t add_locked(const char *path, const char *format,
 			   uint16_t kind, const uint8_t *types, uint8_t nargs,
 			   uint32_t parent, bool refused, const char *func,
@@ -545,9 +563,12 @@ static uint32_t add_locked(const char *path, const char *format,
 	if (found >= 0) {
 		e = &evt__proc.events[found];
 		/* A typed event defined alike by several modules is one
-		 * event; a printk site's path is its own while loaded. */
+		 * event; a printk site's path is its own while loaded, but
+		 * for the other instantiations of its template. */
 		if ((!e->loaded || kind == EVT_KIND_TYPED || kind == EVT_KIND_STABLE ||
-		     evt_kind_is_span(kind)) &&
+		     evt_kind_is_span(kind) ||
+		     (kind == EVT_KIND_PRINTK && !refused &&
+		      !(e->flags & EVT_REG_REFUSED) && one_template(e->func, func))) &&
 		    e->kind == kind && e->parent == parent &&
 		    !strcmp(e->format, format) && e->loaded < UINT16_MAX) {
 			if (!e->loaded++)

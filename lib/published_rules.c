@@ -194,8 +194,10 @@ void evt__rules_reload_default_locked(void)
  * one. */
 static bool apply_rate(uint32_t id, const char *path)
 {
+	const struct evt__event *e = &evt__proc.events[id];
 	int64_t rate = evt__proc.rules[0] ?
-		       evt_rules_rate(evt__proc.rules[0], path, evt__proc.pid) : -1;
+		       evt_rules_rate(evt__proc.rules[0], path, e->func, e->format,
+				      evt__proc.pid) : -1;
 	uint32_t r32 = (uint32_t)rate;
 	int saved = errno;
 	bool ok;
@@ -217,7 +219,9 @@ void evt__rules_apply_locked(uint32_t id, const char *path, uint32_t parent)
 	for (s = 0; s < EVT_NSLOTS; s++) {
 		const struct evt_rules *r = evt__proc.rules[s];
 
-		if (!r || evt_rules_decide(r, path, evt__proc.pid) != 1)
+		if (!r || evt_rules_decide(r, path, evt__proc.events[id].func,
+					   evt__proc.events[id].format,
+					   evt__proc.pid) != 1)
 			continue;
 		__atomic_fetch_or(&evt__proc.enable[id], 1u << s, __ATOMIC_RELEASE);
 		/* A stable view is written from its raw event's site: the

@@ -7,8 +7,9 @@
  * where <module> is the file name of the module and <source path> is
  * __FILE__ without leading "/", "./" and "../" components, so that it is
  * the same on every build of the same tree.  Further sites on one line get
- * "-1", "-2", ... in the order the linker placed them.  A site whose format
- * cannot be stored is refused with a message on stderr and stays off.
+ * "-1", "-2", ... in source order (__COUNTER__); the instantiations of a
+ * C++ template's site are one event (process.c, one_template).  A site
+ * whose format cannot be stored is registered refused and stays off.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -180,6 +181,14 @@ static void register_printk_site(struct evt_site *site, const char *module,
 		evt__warn("%s: cannot register (registry full); this site stays off",
 			  path);
 		evt__site_stays_off(site);
+		return;
+	}
+	if (reused && evt__proc.events[id].rt) {
+		/* Another instantiation of its template: one event. */
+		site->runtime = evt__proc.events[id].rt;
+		*id_out = id;
+		__atomic_store_n(&site->enable, &evt__proc.enable[id],
+				 __ATOMIC_RELEASE);
 		return;
 	}
 	rt = evt__proc.events[id].rt = &evt__proc.events[id].rt_store;

@@ -30,6 +30,40 @@ static void directories_and_globs(void)
 	CHECK(evt_pattern_match("printk/demo/src/sched.c/21*", "printk/demo/src/sched.c/2180"));
 }
 
+/* fn: and fmt: select printk sites by function and format. */
+static void selectors_name_sites(void)
+{
+	const char *path = "printk/demo/src/net.c/88";
+	const char *cxx = "int ns::Server::handle_request(int) const";
+	const char *fmt = "request timeout after %d ms\n";
+	char err[200];
+
+	CHECK(evt_pattern_match_site("fn:handle_request", path, "handle_request", fmt));
+	CHECK(evt_pattern_match_site("fn:handle_*", path, "handle_request", fmt));
+	CHECK(!evt_pattern_match_site("fn:handle", path, "handle_request", fmt));
+	CHECK(evt_pattern_match_site("fn:ns::Server::handle_request", path, cxx, fmt));
+	CHECK(evt_pattern_match_site("fn:*::handle_request", path, cxx, fmt));
+	CHECK(evt_pattern_match_site("fn:int ns::Server::handle_request(int) const", path, cxx, fmt));
+	CHECK(!evt_pattern_match_site("fn:Server", path, cxx, fmt));
+	CHECK(evt_pattern_match_site("fmt:*timeout*", path, "f", fmt));
+	CHECK(evt_pattern_match_site("fmt:request timeout after*", path, "f", fmt));
+	CHECK(!evt_pattern_match_site("fmt:*retry*", path, "f", fmt));
+	CHECK(evt_pattern_match_site("printk/demo/fn:f/fmt:*ms*", path, "f", fmt));
+	CHECK(!evt_pattern_match_site("printk/other/fn:f", path, "f", fmt));
+	CHECK(!evt_pattern_match_site("fn:f", "sched/switch", "f", fmt));	/* printk only */
+	CHECK(!evt_pattern_match_site("fn:f", path, NULL, fmt));	/* no function known */
+	CHECK(!evt_pattern_match("fn:f", path));	/* a path alone cannot tell */
+	CHECK(evt_pattern_match_site("printk/demo", path, NULL, NULL));
+	CHECK(evt_pattern_check("fmt:*timed out*", err, sizeof(err)) == 0);
+	CHECK(evt_pattern_check("printk/demo/fn:f/fmt:a/b c", err, sizeof(err)) == 0);
+	CHECK(evt_pattern_check("fmt:*/fn:f", err, sizeof(err)) == 0);	/* fmt: takes the rest */
+	CHECK(evt_pattern_check("fn:f/x", err, sizeof(err)) < 0);
+	CHECK_STR(err, "selectors at position 1 are not fn:GLOB, fmt:GLOB or fn:GLOB/fmt:GLOB");
+	CHECK(evt_pattern_check("fn:", err, sizeof(err)) < 0);
+	CHECK(evt_pattern_check("sched/fn:f", err, sizeof(err)) < 0);
+	CHECK_STR(err, "fn: and fmt: select printk sites: the path before them must start with printk");
+}
+
 static void pattern_errors_name_position(void)
 {
 	char err[100];
@@ -94,37 +128,37 @@ static void rules_decide_and_compact(void)
 	memset(&r, 0, sizeof(r));
 	r.packet_size = 65536;
 	r.packet_count = 16;
-	CHECK(evt_rules_decide(&r, "printk/a/b.c/1", 7) == -1);
+	CHECK(evt_rules_decide(&r, "printk/a/b.c/1", NULL, NULL, 7) == -1);
 	CHECK(evt_rules_add(&r, false, 0, "printk/", err, sizeof(err)) == 0);
 	CHECK(r.npatterns == 0);		/* nothing on to switch off */
 	CHECK(evt_rules_add(&r, true, 0, "printk/a", err, sizeof(err)) == 0);
 	CHECK(evt_rules_add(&r, false, 0, "printk/a/b.c/2", err, sizeof(err)) == 0);
 	CHECK(evt_rules_add(&r, true, 42, "printk/c", err, sizeof(err)) == 0);
 	CHECK(r.npatterns == 3);
-	CHECK(evt_rules_decide(&r, "printk/a/b.c/1", 7) == 1);
-	CHECK(evt_rules_decide(&r, "printk/a/b.c/2", 7) == 0);
-	CHECK(evt_rules_decide(&r, "printk/c/d.c/9", 7) == -1);
-	CHECK(evt_rules_decide(&r, "printk/c/d.c/9", 42) == 1);
-	CHECK(evt_rules_decide(&r, "printk/ab/x.c/1", 7) == -1);	/* not below a/ */
+	CHECK(evt_rules_decide(&r, "printk/a/b.c/1", NULL, NULL, 7) == 1);
+	CHECK(evt_rules_decide(&r, "printk/a/b.c/2", NULL, NULL, 7) == 0);
+	CHECK(evt_rules_decide(&r, "printk/c/d.c/9", NULL, NULL, 7) == -1);
+	CHECK(evt_rules_decide(&r, "printk/c/d.c/9", NULL, NULL, 42) == 1);
+	CHECK(evt_rules_decide(&r, "printk/ab/x.c/1", NULL, NULL, 7) == -1);	/* not below a/ */
 	/* Enabling a directory again makes the lines below it moot. */
 	CHECK(evt_rules_add(&r, true, 0, "printk/a/", err, sizeof(err)) == 0);
 	CHECK(r.npatterns == 2);
-	CHECK(evt_rules_decide(&r, "printk/a/b.c/2", 7) == 1);
+	CHECK(evt_rules_decide(&r, "printk/a/b.c/2", NULL, NULL, 7) == 1);
 	/* The root does not cover printk/ lines; a pid line covers only its pid. */
 	CHECK(evt_rules_add(&r, false, 0, "/", err, sizeof(err)) == 0);
 	CHECK(r.npatterns == 3);
 	CHECK(evt_rules_add(&r, false, 9, "printk/", err, sizeof(err)) == 0);
 	CHECK(r.npatterns == 4);
-	CHECK(evt_rules_decide(&r, "printk/c/d.c/9", 42) == 1);
-	CHECK(evt_rules_decide(&r, "printk/a/x", 9) == 0);
+	CHECK(evt_rules_decide(&r, "printk/c/d.c/9", NULL, NULL, 42) == 1);
+	CHECK(evt_rules_decide(&r, "printk/a/x", NULL, NULL, 9) == 0);
 	CHECK(evt_rules_add(&r, false, 0, "printk/", err, sizeof(err)) == 0);
-	CHECK(evt_rules_decide(&r, "printk/c/d.c/9", 42) == -1 ||
-	      evt_rules_decide(&r, "printk/c/d.c/9", 42) == 0);
-	CHECK(evt_rules_decide(&r, "printk/a/b.c/1", 7) != 1);
+	CHECK(evt_rules_decide(&r, "printk/c/d.c/9", NULL, NULL, 42) == -1 ||
+	      evt_rules_decide(&r, "printk/c/d.c/9", NULL, NULL, 42) == 0);
+	CHECK(evt_rules_decide(&r, "printk/a/b.c/1", NULL, NULL, 7) != 1);
 	/* A glob is moot only under the same glob. */
 	CHECK(evt_rules_add(&r, true, 0, "printk/*/x.c/*", err, sizeof(err)) == 0);
 	CHECK(evt_rules_add(&r, true, 0, "printk/q", err, sizeof(err)) == 0);
-	CHECK(evt_rules_decide(&r, "printk/z/x.c/3", 1) == 1);
+	CHECK(evt_rules_decide(&r, "printk/z/x.c/3", NULL, NULL, 1) == 1);
 	r.scope = EVT_SCOPE_ALL;
 	f = open_memstream(&text, &len);
 	CHECK(evt_rules_write(f, &r) == 0);
@@ -258,6 +292,7 @@ int main(void)
 	control_file_names();
 	root_never_names_printk();
 	directories_and_globs();
+	selectors_name_sites();
 	pattern_errors_name_position();
 	tristate_folds();
 	rules_round_trip_and_errors();

@@ -120,6 +120,17 @@ int evt_event_ids_each(const struct evt_event_ids *ids,
 	return (int)ids->n;
 }
 
+int evt_event_ids_each_site(const struct evt_event_ids *ids,
+			    evt_event_site_cb cb, void *ctx)
+{
+	uint32_t g;
+
+	for (g = 0; g < ids->n; g++)
+		cb(ids->events[g].public_id, ids->events[g].path,
+		   ids->events[g].format, ids->events[g].func, ctx);
+	return (int)ids->n;
+}
+
 void evt_event_ids_free(struct evt_event_ids *ids)
 {
 	uint32_t i;

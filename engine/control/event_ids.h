@@ -57,6 +57,12 @@ static inline uint32_t evt_event_ids_public(const struct evt_event_ids *ids,
 {
 	return g < ids->n ? ids->events[g].public_id : EVT_NO_ID;
 }
+/* The sites' view of it: each event's function too (NULL: none). */
+typedef void (*evt_event_site_cb)(uint32_t id, const char *path,
+				  const char *format, const char *func,
+				  void *ctx);
+int evt_event_ids_each_site(const struct evt_event_ids *ids,
+			    evt_event_site_cb cb, void *ctx);
 /* Calls cb for every event, by public id; returns how many. */
 int evt_event_ids_each(const struct evt_event_ids *ids,
 		       void (*cb)(uint32_t id, const char *path,

@@ -50,7 +50,9 @@ const struct evt_ctl_event *evt_uncapped_event(const struct evt_ctl *ctl,
 	uint32_t i;
 
 	for (i = 0; i < ctl->nevents; i++)
-		if (evt_pattern_match(pattern, ctl->events[i].path) &&
+		if (evt_pattern_match_site(pattern, ctl->events[i].path,
+					   ctl->events[i].func,
+					   ctl->events[i].format) &&
 		    !evt_event_cap_any(&ctl->events[i]))
 			return &ctl->events[i];
 	return NULL;

@@ -96,18 +96,19 @@ int evt_selection_exclude(struct evt_selection *s, const char *pattern)
 }
 
 bool evt_selection_wants(const struct evt_selection *s, uint32_t id,
-			 const char *path)
+			 const char *path, const char *func,
+			 const char *format)
 {
 	unsigned i;
 
 	for (i = 0; i < s->nexcludes; i++)
-		if (evt_pattern_match(s->excludes[i], path))
+		if (evt_pattern_match_site(s->excludes[i], path, func, format))
 			return false;
 	for (i = 0; i < s->nids; i++)
 		if (s->ids[i] == id)
 			return true;
 	for (i = 0; i < s->npatterns; i++)
-		if (evt_pattern_match(s->patterns[i], path))
+		if (evt_pattern_match_site(s->patterns[i], path, func, format))
 			return true;
 	return false;
 }

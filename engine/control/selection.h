@@ -34,8 +34,11 @@ int evt_selection_not_there(const struct evt_selection *s, unsigned slot,
 /* Events this pattern names are not wanted, whatever else names them.
  * 0, -1 when out of memory, -2 when it would not fit a rules file. */
 int evt_selection_exclude(struct evt_selection *s, const char *pattern);
+/* Whether it wants event id at path (a printk site's function and format
+ * for fn: and fmt: patterns, each NULL when it has none). */
 bool evt_selection_wants(const struct evt_selection *s, uint32_t id,
-			 const char *path);
+			 const char *path, const char *func,
+			 const char *format);
 /* Adds or removes a pattern (or, pattern NULL, an id).  0, or -1 with err
  * set: out of memory, too many, or not there to remove. */
 int evt_selection_change(struct evt_selection *s, bool add, const char *pattern,

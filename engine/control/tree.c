@@ -232,7 +232,10 @@ const struct evt_tree_node *evt_tree_find(const struct evt_tree_node *root,
 /* Whether pattern names event i of c (a rider goes with its switch). */
 static bool names(const struct evt_ctl *c, uint32_t i, const char *pattern)
 {
-	return !c->events[i].rider && evt_pattern_match(pattern, c->events[i].path);
+	const struct evt_ctl_event *e = &c->events[i];
+
+	return !e->rider && evt_pattern_match_site(pattern, e->path, e->func,
+						   e->format);
 }
 
 unsigned evt_tree_set(struct evt_ctl *c, const char *pattern, unsigned slot,

@@ -666,3 +666,12 @@ int evt_collection_events(struct evt_collection *c,
 {
 	return evt_event_ids_each(&c->ids, cb, ctx);
 }
+
+int evt_collection_sites(struct evt_collection *c,
+			 void (*cb)(uint32_t id, const char *path,
+				    const char *format, const char *func,
+				    void *ctx),
+			 void *ctx)
+{
+	return evt_event_ids_each_site(&c->ids, cb, ctx);
+}

@@ -248,6 +248,12 @@ int evt_collection_events(struct evt_collection *c,
 			  void (*cb)(uint32_t id, const char *path,
 				     const char *format, void *ctx),
 			  void *ctx);
+/* The same, with each printk site's function (NULL: none). */
+int evt_collection_sites(struct evt_collection *c,
+			 void (*cb)(uint32_t id, const char *path,
+				    const char *format, const char *func,
+				    void *ctx),
+			 void *ctx);
 void evt_collection_destroy(struct evt_collection *c);
 /* Records its kernel events in the command about to exec as pid (and the
  * children it forks), from its exec on.  0, or -1 with err set. */

@@ -95,7 +95,8 @@ int evt_collection_counts(struct evt_collection *c, evt_count_cb cb, void *ctx)
 		       c->ids.events[order[g + 1]].kind == e->kind &&
 		       !strcmp(c->ids.events[order[g + 1]].path, e->path))
 			sum += sums[order[++g]];
-		if (evt_selection_wants(&c->sel, e->public_id, e->path))
+		if (evt_selection_wants(&c->sel, e->public_id, e->path, e->func,
+					e->format))
 			cb(e->public_id, e->path, sum, ctx);
 	}
 	free(sums);

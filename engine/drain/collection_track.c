@@ -211,7 +211,7 @@ bool evt__coll_wanted(const struct evt_collection *c, const struct tracked *t,
 	const struct evt_ctl_event *e = &t->ctl->events[i];
 
 	return evt_selection_wants(&c->sel, evt_event_ids_public(&c->ids, t->gids[i]),
-				   e->path) &&
+				   e->path, e->func, e->format) &&
 	       (c->o.mode == EVT_MODE_COUNT || evt_policy_may_record(e));
 }
 /*

@@ -574,7 +574,8 @@ static void apply(struct evt_live_stream *s, struct watched *w)
 	for (i = from; i < c->nevents && !c->shrank; i++) {
 		bool want = evt_selection_wants(&s->sel,
 						evt_event_ids_public(&s->ids, w->gids[i]),
-						c->events[i].path) &&
+						c->events[i].path, c->events[i].func,
+						c->events[i].format) &&
 			    evt_policy_may_record(&c->events[i]);
 
 		if (want != evt_ctl_enabled(c, c->events[i].id, s->slot))
@@ -700,7 +701,9 @@ static int wanted_now(const struct evt_live_stream *s)
 		for (i = 0; i < s->w[k].enabled_upto; i++)
 			n += evt_selection_wants(&s->sel,
 						 evt_event_ids_public(&s->ids, s->w[k].gids[i]),
-						 s->w[k].ctl->events[i].path) &&
+						 s->w[k].ctl->events[i].path,
+						 s->w[k].ctl->events[i].func,
+						 s->w[k].ctl->events[i].format) &&
 			     evt_policy_may_record(&s->w[k].ctl->events[i]);
 	return (int)n;
 }
