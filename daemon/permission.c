@@ -41,15 +41,18 @@ bool evt_peer_privileged(const struct evt_peer *p, uid_t euid,
 			      optin_gid);
 }
 
-bool evt_peer_sees(const struct evt_peer *p, pid_t pid)
+int evt_peer_sees(const struct evt_peer *p, pid_t pid)
 {
 	char mine[64], theirs[64];
 	struct stat a, b;
 
 	snprintf(mine, sizeof(mine), "/proc/%d/ns/pid", (int)p->pid);
 	snprintf(theirs, sizeof(theirs), "/proc/%d/ns/pid", (int)pid);
-	return stat(mine, &a) == 0 && stat(theirs, &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	if (stat(mine, &a))
+		return 0;	/* the client is gone */
+	if (stat(theirs, &b))
+		return errno == ENOENT || errno == ESRCH ? 0 : -1;
+	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 void evt_privileged_who(const struct evt_process_info *t, uint32_t optin_gid,

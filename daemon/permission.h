@@ -36,8 +36,10 @@ struct evt_peer {
 int evt_peer_get(int sock, struct evt_peer *p);
 bool evt_peer_privileged(const struct evt_peer *p, uid_t euid,
 			 uint32_t optin_gid);
-/* Whether the peer can see pid: the same pid namespace. */
-bool evt_peer_sees(const struct evt_peer *p, pid_t pid);
+/* Whether the peer can see pid, in the same pid namespace: 1 yes, 0 no,
+ * -1 (errno) when that namespace cannot be read (a process even root
+ * may not inspect, such as a sandbox's init). */
+int evt_peer_sees(const struct evt_peer *p, pid_t pid);
 /*
  * Who is privileged towards t, for refusals: "root, user alice, or a
  * member of group team, which it opted into" or "root or user alice (it

@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "audit.h"
 #include "ctl.h"
 #include "event_format.h"
 #include "live.h"
@@ -71,6 +72,7 @@ refuse(struct client *c, int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text + n, sizeof(text) - (size_t)n - 1, fmt, ap);
 	va_end(ap);
+	evt_audit(&c->peer, "refused: %s", text + n);
 	strcat(text, "\n");
 	evt_proto_send_kind(c->sock, 'e', text, strlen(text));
 	n = snprintf(code, sizeof(code), "%d", status);
@@ -92,11 +94,16 @@ static int find_targets(struct client *c)
 	for (i = 0; i < c->req.npids; i++) {
 		struct evt_process_info info;
 		struct evt_ctl **found = NULL;
-		int pid = c->req.pids[i], n;
+		int pid = c->req.pids[i], n, sees = 0;
 
-		if (evt_process_info(pid, &info, err, sizeof(err)) ||
-		    !evt_peer_sees(&c->peer, pid))
+		if (evt_process_info(pid, &info, err, sizeof(err)) == 0)
+			sees = evt_peer_sees(&c->peer, pid);
+		if (!sees)
 			return refuse(c, 1, "pid %d: no such process", pid), -1;
+		if (sees < 0)
+			return refuse(c, 1, "pid %d: evtraced cannot read its pid "
+				      "namespace (%s), so it cannot tell that you "
+				      "see it; not served", pid, strerror(errno)), -1;
 		if (!info.rundir[0])
 			return refuse(c, 1, "pid %d: its environment cannot be read, "
 				      "so neither where it is traced", pid), -1;
@@ -450,6 +457,7 @@ void evt_serve(int sock, evt_command_fn run)
 		goto out;
 	}
 	c.verb = evt_verb_name(c.req.verb);
+	evt_audit_request(&c.peer, &c.req);
 	if (c.req.verb == EVT_VERB_STOP || c.req.verb > EVT_VERB_CONSUME) {
 		refuse(&c, 2, "'%s' is not a first request", c.verb);
 		goto out;
@@ -469,6 +477,7 @@ void evt_serve(int sock, evt_command_fn run)
 		};
 
 		evt_serve_consumer(&session);
+		evt_audit(&c.peer, "served (a consumer)");
 		goto out;
 	}
 	evt_rundir_close_all(c.ctls, c.nctls);
@@ -504,6 +513,7 @@ void evt_serve(int sock, evt_command_fn run)
 	}
 	n = snprintf(code, sizeof(code), "%d", status);
 	evt_proto_send_kind(sock, 'x', code, (size_t)n);
+	evt_audit(&c.peer, "served, exit status %d", status);
 out:
 	if (c.ctls)
 		evt_rundir_close_all(c.ctls, c.nctls);

@@ -83,7 +83,7 @@ struct evt__thread {
 	 * the second, and the limit as read then. */
 	struct rate_use {
 		uint32_t id;
-		uint32_t second;	/* CLOCK_MONOTONIC_COARSE + 1; 0: none */
+		uint32_t second;	/* CLOCK_MONOTONIC + 1; 0: none */
 		uint32_t rate;
 		uint32_t used;
 	} rates[32];
@@ -1299,7 +1299,10 @@ static bool rate_allows(struct evt__thread *t, uint32_t id)
 			r = &t->rates[i];
 	if (i < n && t->rates[i].second)
 		r = &t->rates[i];
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+	/* The clock the trace's times map to: the coarse one lags it by up
+	 * to a tick, which put a second's first events in the one before,
+	 * and a trace showed twice the rate in a second. */
+	clock_gettime(CLOCK_MONOTONIC, &now);
 	second = (uint32_t)now.tv_sec + 1;
 	if (r->id != id || r->second != second) {
 		r->id = id;

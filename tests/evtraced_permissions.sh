@@ -34,10 +34,25 @@ expect_eq "$(sed -n "$((TYPED_ID + 1))p" "$R/alice/run/event-ids" | cut -d' ' -f
 as_status evt-bob 0 "$T/bin/evtrace" format -p "$app" typed/all
 expect_grep "flags:CAP_ANY" "$T/out" "the format bob reads"
 
+# evtraced's audit: a line per request, who asked what and what came of it.
+BOB=$(id -u evt-bob)
+expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): asks ls -p $app\$" "$T/daemon.log" "the audit: what bob asked"
+expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): served, exit status 0\$" "$T/daemon.log" "the audit: served"
+
+# A process that exists but is not traced is not called missing: pid 1
+# (whose pid namespace the daemon may not be allowed to read, in a
+# sandbox) gets either why.
+as_status evt-bob 1 "$T/bin/evtrace" ls -p 1
+grep -q "no such process" "$T/err" && fail "ls -p 1 through evtraced: $(cat "$T/err")"
+expect_grep "^evtrace: ls: pid 1: \(no traced process with this pid\|not traced\|evtraced cannot read its pid namespace\)" "$T/err" "ls -p 1 says why"
+
 # He may not switch her events, read her default collection, or record
 # fields of events not flagged CAP_ANY.
 as_status evt-bob 1 "$T/bin/evtrace" enable -p "$app" printk
 expect_eq "$(cat "$T/err")" "evtrace: enable: printk in pid $app (typed, user evt-alice): switching another user's events needs privilege towards the process: $NOBODY" "enable refused"
+expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): asks enable -p $app printk\$" "$T/daemon.log" "the audit: the enable asked"
+expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): refused: printk in pid $app (typed, user evt-alice): switching another user's events needs privilege" \
+	"$T/daemon.log" "the audit: the enable refused, and why"
 as_status evt-bob 1 "$T/bin/evtrace" disable -p "$app" typed
 expect_grep "evtrace: disable: typed in pid $app (typed, user evt-alice): switching another user's events needs privilege" "$T/err" "disable refused"
 as_status evt-bob 1 "$T/bin/evtrace" stream -p "$app"
