@@ -146,6 +146,7 @@ int cmd_convert(int argc, char **argv)
 		{ "clock", required_argument, NULL, 'c' },
 		/* report's, but -t is --to here (as it was first) */
 		{ "event", required_argument, NULL, 'e' },
+		{ "filter", required_argument, NULL, 'F' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 'I' },
 		{ "since", required_argument, NULL, 'S' },
@@ -166,7 +167,7 @@ int cmd_convert(int argc, char **argv)
 	int opt, ret = 1;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "t:o:e:p:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "t:o:e:F:p:h", longopts, NULL)) != -1) {
 		int taken = opt == 't' ? 0 :
 			    report_filter_option(&filter, "convert", opt == 'I' ? 't' : opt,
 						 optarg);

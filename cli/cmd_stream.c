@@ -18,21 +18,48 @@
 #include <poll.h>
 
 #include "cli.h"
+#include "pattern.h"
 #include "protocol.h"
 #include "live_stream.h"
+#include "report_filter.h"
 #include "rundir.h"
 #include "session.h"
 
 struct totals {
 	uint64_t events;
 	uint64_t lost;
+	/* -F: events an -e names pass; those only an -F names, if a field
+	 * passes it. */
+	const char **patterns;
+	unsigned npatterns;
+	struct report_field_filter *filters;
+	unsigned nfilters;
 };
+
+static bool passes_filters(struct totals *t, const struct evt_consumer_record *r)
+{
+	unsigned i;
+
+	if (!t->nfilters)
+		return true;
+	for (i = 0; i < t->npatterns; i++)
+		if (cli_pattern_names(t->patterns[i], r->path, r->format, NULL))
+			return true;
+	for (i = 0; i < t->nfilters; i++)
+		if (cli_pattern_names(t->filters[i].pattern, r->path, r->format, NULL) &&
+		    report_field_filter_holds(&t->filters[i], r->fields,
+					      (int)r->nfields))
+			return true;
+	return false;
+}
 
 /* A stream with -e is a consumer (consumer.h): its records. */
 static void print_record(const struct evt_consumer_record *r, void *ctx)
 {
 	struct totals *t = ctx;
 
+	if (!r->lost && !passes_filters(t, r))
+		return;
 	if (r->lost) {
 		cli_print_lost(r->comm, r->tid, r->time_ns, r->lost);
 		t->lost += r->lost;
@@ -63,22 +90,27 @@ int cmd_stream(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "filter", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char **patterns = calloc(argc + 1, sizeof(char *));
+	const char **patterns = calloc(2 * (size_t)argc + 1, sizeof(char *));
+	struct report_field_filter *filters = calloc((size_t)argc + 1, sizeof(*filters));
 	struct evt_live_stream *s = NULL;
 	struct evt_consumer *c = NULL;
 	struct totals totals = { 0 };
 	struct cli_session run;
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 200], what[320];
-	unsigned npatterns = 0;
+	unsigned npatterns = 0, nfilters = 0, nuser = 0, i;
 	int opt, pid = 0, ret = 1, seen = 0;
 
-	if (!patterns)
+	if (!patterns || !filters) {
+		free(patterns);
+		free(filters);
 		return cli_error("stream", "out of memory");
-	while ((opt = getopt_long(argc, argv, "p:e:h", longopts, NULL)) != -1) {
+	}
+	while ((opt = getopt_long(argc, argv, "p:e:F:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			pid = cli_parse_pid("stream", optarg);
@@ -89,6 +121,16 @@ int cmd_stream(int argc, char **argv)
 			if (!cli_user_pattern_ok("stream", optarg))
 				goto out;
 			patterns[npatterns++] = optarg;
+			break;
+		case 'F':
+			if (report_field_filter_parse(&filters[nfilters], "stream",
+						      optarg))
+				goto out;
+			if (!cli_user_pattern_ok("stream", filters[nfilters].pattern)) {
+				report_field_filter_free(&filters[nfilters]);
+				goto out;
+			}
+			nfilters++;
 			break;
 		case 'h':
 			ret = cli_help("stream");
@@ -103,9 +145,22 @@ int cmd_stream(int argc, char **argv)
 		ret = cli_usage("stream");
 		goto out;
 	}
+	/* A filter's events come as -e's do; it says which it shows. */
+	nuser = npatterns;
+	totals.patterns = patterns;
+	totals.npatterns = nuser;
+	totals.filters = filters;
+	totals.nfilters = nfilters;
+	for (i = 0; i < nfilters; i++)
+		patterns[npatterns++] = filters[i].pattern;
 	if (pid) {
 		int route = cli_route("stream", &pid, 1);
 
+		if (route == CLI_VIA_DAEMON && nfilters) {
+			cli_error("stream", "--filter of another user's process is "
+				  "not yet supported; give -e");
+			goto out;
+		}
 		if (route == CLI_VIA_DAEMON) {
 			struct evt_request r = {
 				.verb = EVT_VERB_STREAM, .npids = 1, .pids = { pid },
@@ -130,7 +185,6 @@ int cmd_stream(int argc, char **argv)
 			.size = sizeof(attr), .mode = EVT_CONSUMER_RECORD,
 			.pid = pid, .rundir = rundir, .name = what,
 		};
-		unsigned i;
 
 		snprintf(what, sizeof(what), "evtrace stream -e %s%s", patterns[0],
 			 npatterns > 1 ? " ..." : "");
@@ -197,10 +251,15 @@ int cmd_stream(int argc, char **argv)
 		cli_note_unrecorded("stream", "streamed", patterns, npatterns,
 				    cli_consumer_events, c);
 	}
+	for (i = 0; i < nfilters; i++)
+		report_field_filter_note(&filters[i], "stream", false);
 	ret = 0;
 out:
 	evt_consumer_close(c);
 	evt_live_stream_destroy(s);
+	for (i = 0; i < nfilters; i++)
+		report_field_filter_free(&filters[i]);
+	free(filters);
 	free(patterns);
 	return ret;
 }

@@ -105,11 +105,15 @@ static const struct command commands[] = {
 	  "where the trace is whole, CMD runs on untraced, and record exits 1\n"
 	  "when CMD ends.\n" },
 	{ "report", cmd_report,
-	  "report [-e PATTERN]... [-p PID[,PID]...] [-t TID[,TID]...] [--since TIME] [--until TIME] [--clock CLOCK] [--stats | --json] [--align FLOW]... [DIR]...",
+	  "report [-e PATTERN]... [-F FILTER]... [-p PID[,PID]...] [-t TID[,TID]...] [--since TIME] [--until TIME] [--clock CLOCK] [--stats | --json] [--align FLOW]... [DIR]...",
 	  "Print the events of the trace in DIR (default: trace), one line each,\n"
 	  "time-ordered across threads and processes, with lost-event lines, then\n"
 	  "a summary.  Several DIRs (of several machines) are merged on real time.\n\n"
 	  "  -e, --event PATTERN    only events PATTERN names (repeatable)\n"
+	  "  -F, --filter 'PATTERN if FIELD OP VALUE'\n"
+	  "                         also the events PATTERN names whose FIELD\n"
+	  "                         compares (== != < <= > >=; numbers, strings\n"
+	  "                         with == and !=) (repeatable)\n"
 	  "  -p, --pid PID[,PID]... only these processes (repeatable)\n"
 	  "  -t, --tid TID[,TID]... only these threads (repeatable)\n"
 	  "      --since TIME       nothing before TIME: seconds after the trace's\n"
@@ -134,7 +138,7 @@ static const struct command commands[] = {
 	  "Lost-event lines are kept by -e (a loss may hide any event) and\n"
 	  "filtered by process, thread and time.  Exits 1 when part of the trace\n"
 	  "could not be read (said on stderr), 0 otherwise.\n" },
-	{ "convert", cmd_convert, "convert --to FORMAT [-o FILE] [-e PATTERN]... [-p PID] [-t TID] [--since TIME] [--until TIME] [--align FLOW]... [DIR]...",
+	{ "convert", cmd_convert, "convert --to FORMAT [-o FILE] [-e PATTERN]... [-F FILTER]... [-p PID] [-t TID] [--since TIME] [--until TIME] [--align FLOW]... [DIR]...",
 	  "Write the trace in DIR (default: trace) in another tool's format, to\n"
 	  "FILE or standard output, with only what the filters keep; several\n"
 	  "DIRs merged on real time, as report merges them.\n\n"
@@ -154,6 +158,7 @@ static const struct command commands[] = {
 	  "                         database FILE (-o is needed)\n"
 	  "  -o, --output FILE      where to write it (removed again on failure)\n"
 	  "  -e, --event PATTERN    only events PATTERN names (repeatable)\n"
+	  "  -F, --filter 'PATTERN if FIELD OP VALUE'  as report takes it\n"
 	  "  -p, --pid PID[,PID]... only these processes (repeatable)\n"
 	  "      --tid TID[,TID]... only these threads (repeatable)\n"
 	  "      --since TIME       nothing before TIME (as report takes it)\n"
@@ -280,13 +285,17 @@ static const struct command commands[] = {
 	  "exited; a second one stops at once, CMD running on.  Exits with CMD's\n"
 	  "exit status (128 + signal if it was killed, or if a second signal\n"
 	  "stopped count first), or 0 with -p.\n" },
-	{ "stream", cmd_stream, "stream [-p PID] [-e PATTERN]...",
+	{ "stream", cmd_stream, "stream [-p PID] [-e PATTERN]... [-F FILTER]...",
 	  "Print the events of running processes (or of PID) live, until\n"
 	  "interrupted or the reader of the output is gone.  Without -e, read\n"
 	  "the default collection (what enable switched on), one such stream at\n"
 	  "a time.  With -e, the stream is a collection of its own: PATTERN is\n"
 	  "on for it alone while it runs (also for events registered later),\n"
-	  "and off again however it ends; many such streams run at once.\n" },
+	  "and off again however it ends; many such streams run at once.\n\n"
+	  "  -e, --event PATTERN    the events PATTERN names (repeatable)\n"
+	  "  -F, --filter 'PATTERN if FIELD OP VALUE'\n"
+	  "                         also those PATTERN names whose FIELD compares,\n"
+	  "                         as report takes it (repeatable)\n" },
 	{ "trace", cmd_trace, "trace [-e PATTERN]... [-o DIR] [--kernel-buffer KIB] -- CMD [ARG]...",
 	  "Run CMD and print, live, its system calls as strace shows them\n"
 	  "(arguments named, results with their errno names, durations),\n"

@@ -25,13 +25,13 @@
 #include "cli.h"
 #include "live_stream.h"
 #include "pattern.h"
+#include "field_test.h"
 #include "record_fields.h"
 #include "record_trigger.h"
 #include "span_kind.h"
 #include "trace_dir.h"
 
 enum kind { T_EVENT, T_FIELD, T_SPAN, T_LOST };
-enum op { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE };
 
 struct open_span {
 	uint32_t pid, tid;
@@ -43,11 +43,7 @@ struct trigger {
 	char *text;
 	enum kind kind;
 	char *pattern;		/* span: span/NAME */
-	char *field;
-	enum op op;
-	bool is_text;
-	char *str;
-	double num;
+	struct field_test test;	/* T_FIELD */
 	int64_t threshold_ns;
 	struct open_span *open;	/* span: begun, not ended */
 	size_t nopen, capopen;
@@ -98,8 +94,7 @@ void trigger_free(struct trigger *t)
 		return;
 	free(t->text);
 	free(t->pattern);
-	free(t->field);
-	free(t->str);
+	field_test_free(&t->test);
 	free(t->open);
 	free(t);
 }
@@ -160,45 +155,13 @@ static struct trigger *parse_span(struct trigger *t, const char *expr,
 }
 
 static struct trigger *parse_field(struct trigger *t, const char *expr,
-				   char (*w)[256], unsigned *at, unsigned n,
-				   char *err, size_t err_size)
+				   unsigned at, char *err, size_t err_size)
 {
-	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=" };
-	unsigned end = (unsigned)strlen(expr), k;
-	const char *value;
-	char *stop;
+	char why[200];
+	unsigned where;
 
-	if (n < 3)
-		return fail(t, err, err_size, expr, end, "a field's name is missing after 'if'");
-	t->field = strdup(w[2]);
-	if (n < 4)
-		return fail(t, err, err_size, expr, end, "expected an operator (== != < <= > >=)");
-	for (k = 0; k < 6 && strcmp(w[3], ops[k]); k++)
-		;
-	if (k == 6)
-		return fail(t, err, err_size, expr, at[3], "expected an operator (== != < <= > >=)");
-	t->op = (enum op)k;
-	if (n < 5)
-		return fail(t, err, err_size, expr, end, "a value is missing");
-	value = expr + at[4];	/* to the end: a quoted string may hold spaces */
-	if (*value == '"') {
-		size_t len = strlen(value);
-
-		if (len < 2 || value[len - 1] != '"')
-			return fail(t, err, err_size, expr, at[4], "a string without its closing quote");
-		t->is_text = true;
-		t->str = strndup(value + 1, len - 2);
-	} else {
-		t->num = strtod(value, &stop);
-		if (stop == value || *stop) {	/* a bare word: a string */
-			if (n > 5)
-				return fail(t, err, err_size, expr, at[5], "unexpected after the value");
-			t->is_text = true;
-			t->str = strdup(value);
-		}
-	}
-	if (t->is_text && t->op != OP_EQ && t->op != OP_NE)
-		return fail(t, err, err_size, expr, at[3], "a string compares with == and != only");
+	if (field_test_parse(&t->test, expr + at, &where, why, sizeof(why)))
+		return fail(t, err, err_size, expr, at + where, why);
 	t->kind = T_FIELD;
 	return t;
 }
@@ -239,7 +202,8 @@ struct trigger *trigger_parse(const char *expr, char *err, size_t err_size)
 	}
 	if (strcmp(w[1], "if"))
 		return fail(t, err, err_size, expr, at[1], "expected 'if FIELD OP VALUE' after the pattern");
-	return parse_field(t, expr, w, at, n, err, err_size);
+	return parse_field(t, expr, n > 2 ? at[2] : (unsigned)strlen(expr), err,
+			   err_size);
 }
 
 static struct firing *fire(struct record_triggers *rt, unsigned k, int64_t at_ns,
@@ -276,66 +240,23 @@ static void hold_from(struct firing *f, int64_t begin_ns)
 		f->from_ns = begin_ns;
 }
 
-static bool compare(const struct trigger *t, const struct evt_field *fl)
-{
-	double v;
-	int c;
-
-	if (t->is_text) {
-		const char *s = fl->label ? fl->label :
-				fl->type == EVT_VALUE_STRING ? fl->value.s : NULL;
-		char text[256];
-
-		if (!s && fl->type == EVT_VALUE_ARRAY && fl->value.array.elem_bytes == 1) {
-			snprintf(text, sizeof(text), "%.*s", (int)fl->value.array.count,
-				 (const char *)fl->value.array.data);
-			s = text;
-		}
-		if (!s)
-			return false;
-		c = strcmp(s, t->str);
-		return t->op == OP_EQ ? c == 0 : c != 0;
-	}
-	switch (fl->type) {
-	case EVT_VALUE_INT:
-		v = (double)fl->value.i;
-		break;
-	case EVT_VALUE_UINT:
-		v = (double)fl->value.u;
-		break;
-	case EVT_VALUE_DOUBLE:
-		v = fl->value.d;
-		break;
-	default:
-		return false;
-	}
-	switch (t->op) {
-	case OP_EQ: return v == t->num;
-	case OP_NE: return v != t->num;
-	case OP_LT: return v < t->num;
-	case OP_LE: return v <= t->num;
-	case OP_GT: return v > t->num;
-	default: return v >= t->num;
-	}
-}
-
 static void on_field(struct record_triggers *rt, unsigned k,
 		     const struct evt_live_event *e)
 {
 	struct trigger *t = rt->o.triggers[k];
 	struct evt_field fields[EVT_FIELDS_MAX];
 	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
-	int n = evt_record_fields(e->layout, e->payload, e->payload_size, fields, names), i;
+	int n = evt_record_fields(e->layout, e->payload, e->payload_size, fields, names);
+	const struct evt_field *f = field_test_find(&t->test, fields, n);
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(fields[i].name, t->field)) {
-			if (compare(t, &fields[i]))
-				fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path);
-			return;
-		}
+	if (f) {
+		if (field_test_holds(&t->test, f))
+			fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path);
+		return;
+	}
 	if (!t->warned)
 		fprintf(stderr, "evtrace: record: --trigger '%s': %s has no field "
-			"%s; it cannot fire on it\n", t->text, e->path, t->field);
+			"%s; it cannot fire on it\n", t->text, e->path, t->test.field);
 	t->warned = true;
 }
 
@@ -446,7 +367,7 @@ const char *trigger_kernel_pattern(const struct trigger *t)
 
 const char *trigger_field(const struct trigger *t)
 {
-	return t->kind == T_FIELD ? t->field : NULL;
+	return t->kind == T_FIELD ? t->test.field : NULL;
 }
 
 const char *trigger_text(const struct trigger *t)

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "pattern.h"
+#include "record_fields.h"
 #include "report_filter.h"
 
 static int parse_time(const char *cmd, const char *opt, const char *arg,
@@ -22,6 +23,104 @@ static int parse_time(const char *cmd, const char *opt, const char *arg,
 		return -1;
 	}
 	return 0;
+}
+
+int report_field_filter_parse(struct report_field_filter *ff, const char *cmd,
+			      const char *arg)
+{
+	size_t plen = strcspn(arg, " ");
+	const char *rest = arg + plen;
+	char why[200];
+	unsigned at;
+
+	memset(ff, 0, sizeof(*ff));
+	while (*rest == ' ')
+		rest++;
+	if (!plen || strncmp(rest, "if ", 3))
+		return cli_error(cmd, "--filter '%s': expected 'PATTERN if FIELD "
+				 "OP VALUE'", arg), -1;
+	ff->text = arg;
+	ff->pattern = strndup(arg, plen);
+	if (!ff->pattern || !cli_pattern_ok(cmd, ff->pattern)) {
+		free(ff->pattern);
+		return -1;
+	}
+	if (field_test_parse(&ff->test, rest + 3, &at, why, sizeof(why))) {
+		cli_error(cmd, "--filter '%s': at position %u: %s", arg,
+			  (unsigned)(rest + 3 - arg) + at + 1, why);
+		free(ff->pattern);
+		return -1;
+	}
+	return 0;
+}
+
+bool report_field_filter_holds(struct report_field_filter *ff,
+			       const struct evt_field *fields, int n)
+{
+	const struct evt_field *fl = field_test_find(&ff->test, fields, n);
+
+	ff->named = true;
+	if (!fl) {
+		ff->lacking = true;
+		return false;
+	}
+	if (!field_test_holds(&ff->test, fl))
+		return false;
+	ff->matched = true;
+	return true;
+}
+
+void report_field_filter_note(const struct report_field_filter *ff,
+			      const char *cmd, bool others)
+{
+	if (ff->matched)
+		return;
+	if (!ff->named)
+		fprintf(stderr, "evtrace: %s: --filter '%s': %s named no event%s\n",
+			cmd, ff->text, ff->pattern,
+			others ? " of those the other filters kept" : "");
+	else if (ff->lacking)
+		fprintf(stderr, "evtrace: %s: --filter '%s': the events %s names "
+			"have no field %s (evtrace format shows an event's "
+			"fields)\n", cmd, ff->text, ff->pattern, ff->test.field);
+	else
+		fprintf(stderr, "evtrace: %s: --filter '%s': no event passed it\n",
+			cmd, ff->text);
+}
+
+void report_field_filter_free(struct report_field_filter *ff)
+{
+	free(ff->pattern);
+	field_test_free(&ff->test);
+}
+
+/* -F 'PATTERN if FIELD OP VALUE' */
+static int add_field_filter(struct report_filter *f, const char *cmd,
+			    const char *arg)
+{
+	struct report_field_filter *grown;
+
+	grown = realloc(f->filters, (f->nfilters + 1) * sizeof(*grown));
+	if (!grown) {
+		cli_error(cmd, "out of memory");
+		return -1;
+	}
+	f->filters = grown;
+	if (report_field_filter_parse(&f->filters[f->nfilters], cmd, arg))
+		return -1;
+	f->nfilters++;
+	return 1;
+}
+
+/* Whether the event of it passes filter ff (which names it). */
+static bool passes(struct report_field_filter *ff, const struct evt_trace_item *it)
+{
+	struct evt_field fields[EVT_FIELDS_MAX];
+	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
+	int n = evt_record_fields(&it->event->layout, it->payload,
+				  it->payload_size, fields, names);
+
+	return report_field_filter_holds(ff, fields, n);
 }
 
 int report_filter_option(struct report_filter *f, const char *cmd, int opt,
@@ -47,6 +146,8 @@ int report_filter_option(struct report_filter *f, const char *cmd, int opt,
 		f->matched[f->npatterns] = false;
 		f->patterns[f->npatterns++] = arg;
 		return 1;
+	case 'F':
+		return add_field_filter(f, cmd, arg);
 	case 'p':
 		return cli_parse_pids(cmd, arg, &f->pids, &f->npids) ? -1 : 1;
 	case 't':
@@ -99,7 +200,7 @@ static bool wanted(struct report_filter *f, const struct evt_trace_item *it)
 	if (f->until.kind && (f->until.kind == TIME_RELATIVE ?
 			      it->monotonic_ns > f->until_ns : it->realtime_ns > f->until_ns))
 		return false;
-	if (it->kind == EVT_ITEM_LOST || !f->npatterns)
+	if (it->kind == EVT_ITEM_LOST || (!f->npatterns && !f->nfilters))
 		return true;
 	/* Every pattern is tried until it has named an event, so that one
 	 * that never does can be said. */
@@ -109,6 +210,14 @@ static bool wanted(struct report_filter *f, const struct evt_trace_item *it)
 		if (evt_pattern_match_site(f->patterns[i], it->event->path,
 					   it->event->func, it->event->format))
 			hit = f->matched[i] = true;
+	}
+	for (i = 0; i < f->nfilters && !hit; i++) {
+		struct report_field_filter *ff = &f->filters[i];
+
+		if (evt_pattern_match_site(ff->pattern, it->event->path,
+					   it->event->func, it->event->format) &&
+		    passes(ff, it))
+			hit = true;
 	}
 	return hit;
 }
@@ -137,13 +246,18 @@ bool report_filter_note_unmatched(const struct report_filter *f, const char *cmd
 				f->until.kind ? " of those the other filters kept" : "");
 			any = true;
 		}
+	for (i = 0; i < f->nfilters; i++) {
+		report_field_filter_note(&f->filters[i], cmd, f->npids || f->ntids ||
+					 f->since.kind || f->until.kind);
+		any |= !f->filters[i].matched;
+	}
 	return any;
 }
 
 bool report_filter_any(const struct report_filter *f)
 {
-	return f->npatterns || f->npids || f->ntids || f->since.kind ||
-	       f->until.kind;
+	return f->npatterns || f->nfilters || f->npids || f->ntids ||
+	       f->since.kind || f->until.kind;
 }
 
 void report_filter_restart(struct report_filter *f)
@@ -153,6 +267,11 @@ void report_filter_restart(struct report_filter *f)
 
 void report_filter_free(struct report_filter *f)
 {
+	unsigned i;
+
+	for (i = 0; i < f->nfilters; i++)
+		report_field_filter_free(&f->filters[i]);
+	free(f->filters);
 	free(f->patterns);
 	free(f->matched);
 	free(f->pids);

@@ -1,7 +1,8 @@
 /*
  * report_filter.h - the cut report and the converters share: -e PATTERN,
- * -p PID, -t TID, --since and --until, resolved against the first item
- * of the trace.
+ * -F 'PATTERN if FIELD OP VALUE', -p PID, -t TID, --since and --until,
+ * resolved against the first item of the trace.  With -e or -F, an event
+ * is kept when an -e names it or an -F names it and its field passes.
  */
 #ifndef EVT_CLI_REPORT_FILTER_H
 #define EVT_CLI_REPORT_FILTER_H
@@ -9,12 +10,36 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "field_test.h"
 #include "report_output.h"
+
+/* -F: a pattern and the test of one of its events' fields. */
+struct report_field_filter {
+	const char *text;		/* as given */
+	char *pattern;
+	struct field_test test;
+	bool matched;			/* it kept an event */
+	bool named;			/* it named an event */
+	bool lacking;			/* an event it named lacks the field */
+};
+
+/* Parses arg into ff: 0, or -1 (said, for cmd). */
+int report_field_filter_parse(struct report_field_filter *ff, const char *cmd,
+			      const char *arg);
+/* Whether the fields of an event ff names pass it (noted in ff). */
+bool report_field_filter_holds(struct report_field_filter *ff,
+			       const struct evt_field *fields, int n);
+/* Says, at the end, why ff kept nothing (others: other filters cut). */
+void report_field_filter_note(const struct report_field_filter *ff,
+			      const char *cmd, bool others);
+void report_field_filter_free(struct report_field_filter *ff);
 
 struct report_filter {
 	const char **patterns;
 	bool *matched;			/* the pattern named an event read */
 	unsigned npatterns;
+	struct report_field_filter *filters;
+	unsigned nfilters;
 	int *pids, *tids;
 	unsigned npids, ntids;
 	struct report_time since, until;
@@ -29,13 +54,14 @@ struct report_filter {
 /* The getopt_long options of the filter, for a command's table. */
 #define REPORT_FILTER_LONGOPTS \
 	{ "event", required_argument, NULL, 'e' }, \
+	{ "filter", required_argument, NULL, 'F' }, \
 	{ "pid", required_argument, NULL, 'p' }, \
 	{ "tid", required_argument, NULL, 't' }, \
 	{ "since", required_argument, NULL, 'S' }, \
 	{ "until", required_argument, NULL, 'U' }
-#define REPORT_FILTER_SHORTOPTS "e:p:t:"
+#define REPORT_FILTER_SHORTOPTS "e:F:p:t:"
 
-/* Takes option opt ('e', 'p', 't', 'S' or 'U') of command cmd: 1 when it
+/* Takes option opt ('e', 'F', 'p', 't', 'S' or 'U') of command cmd: 1 when it
  * was one of the filter's, 0 when not, -1 when arg is bad (reported). */
 int report_filter_option(struct report_filter *f, const char *cmd, int opt,
 			 const char *arg);

@@ -119,6 +119,30 @@ grep -q "^  tracee-[0-9]*  *[0-9]*  *$read_n  *$lost_n$" "$T/lstats" || { cat "$
 "$EVTRACE" report --stats "$T/noevent" >"$T/nstats" || fail "--stats of a trace without events: $(cat "$T/nstats")"
 expect_eq "$(grep -c '^  ' "$T/nstats" || true)" 0 "--stats lines of a trace without events"
 
+# -F: events whose field passes; with -e, either keeps an event.
+"$EVTRACE" report -F 'printk/tracee if arg1 < 10' "$T/thr" >"$T/f1" 2>"$T/f1.err"
+expect_grep "^# 30 of 300 events" "$T/f1" "-F arg1 < 10: ten of each thread"
+grep -v '^#' "$T/f1" | grep -vq ' i=[0-9]$' && fail "-F kept an event whose arg1 is 10 or more: $(grep -v ' i=[0-9]$' "$T/f1" | head -3)"
+"$EVTRACE" report -F 'printk/tracee if arg0 == 2' -F 'printk/tracee if arg1 >= 99' "$T/thr" >"$T/f2"
+expect_grep "^# 102 of 300 events" "$T/f2" "two -F: thread 2's 100 and the others' last"
+"$EVTRACE" report -e 'printk/nosuch' -F 'printk/tracee if arg1 == 5' "$T/thr" >"$T/f3" 2>/dev/null
+expect_grep "^# 3 of 300 events" "$T/f3" "-e and -F together"
+"$EVTRACE" record -q -o "$T/typedf" -e 'typed/*' -- "$TYPED" rows >/dev/null 2>&1
+"$EVTRACE" report -F 'typed/all if text == "from the library"' -F 'typed/all if color == blue' "$T/typedf" >"$T/f4"
+expect_eq "$(grep -v '^#' "$T/f4" | sed 's/.* u32=\([0-9]*\) .* color=\([a-z0-9]*\) .*/\1 \2/' | tr '\n' ' ')" "4294967295 blue 42 green " \
+	"-F on a quoted string and an enum's label"
+"$EVTRACE" report -F 'printk/tracee if nosuch == 1' "$T/thr" >/dev/null 2>"$T/f5.err"
+expect_grep "^evtrace: report: --filter 'printk/tracee if nosuch == 1': the events printk/tracee names have no field nosuch" "$T/f5.err" "a field the events lack"
+"$EVTRACE" report -F 'printk/tracee if arg1 > 1000' "$T/thr" >/dev/null 2>"$T/f6.err"
+expect_grep "^evtrace: report: --filter 'printk/tracee if arg1 > 1000': no event passed it$" "$T/f6.err" "a filter nothing passed"
+expect_status 1 "$EVTRACE" report -F 'printk/tracee' "$T/thr"
+expect_grep "^evtrace: report: --filter 'printk/tracee': expected 'PATTERN if FIELD OP VALUE'$" "$T/err" "a filter without a test"
+expect_status 1 "$EVTRACE" report -F 'printk/tracee if arg0 < blue' "$T/thr"
+expect_grep "^evtrace: report: --filter 'printk/tracee if arg0 < blue': at position 23: a string compares with == and != only$" "$T/err" "a string with <"
+"$EVTRACE" convert --to chrome-json -F 'printk/tracee if arg1 < 10' -o "$T/f.json" "$T/thr" 2>"$T/fc.err" ||
+	fail "convert -F: $(cat "$T/fc.err")"
+expect_grep "^evtrace: convert: 30 of 300 events" "$T/fc.err" "convert -F"
+
 # --json: every line parses, values decoded, times agree with the text.
 "$EVTRACE" report --json "$T/fork" >"$T/json" 2>"$T/json.err"
 expect_grep "^# 4 events, 0 lost, 3 streams$" "$T/json.err" "--json summary on stderr"

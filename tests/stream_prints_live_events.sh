@@ -29,6 +29,27 @@ assert nums == list(range(len(nums))), "missing or repeated: %r" % nums[:20]
 assert re.fullmatch(r'# %d events, 0 lost' % len(nums), lines[-1]), lines[-1]
 assert all(l.split()[0].startswith('tracee-') for l in lines[:-1])
 PY
+# stream -F: of a program's 200 events, only those whose field passes;
+# and a filter that nothing passed is said.  The program starts writing
+# once both streams are in it, and they end with it.
+"$TRACEE" paced 200 100 -1 >"$T/paced.out" &
+pp=$!
+BG_PIDS="$BG_PIDS $pp"
+wait_for "the paced program" "grep -q '^ready' '$T/paced.out'"
+burst=printk/tracee/tests/progs/tracee.c/$(grep -n 'trace_printk("burst %ld' "$TRACEE_SRC" | sed -n 2p | cut -d: -f1)
+"$EVTRACE" stream -p "$pp" -F "$burst if arg0 >= 190" -F "$burst if arg0 == 7" >"$T/sf" 2>"$T/sf.err" &
+sf=$!
+"$EVTRACE" stream -p "$pp" -F "$burst if arg0 > 1000" >"$T/sn" 2>"$T/sn.err" &
+sn=$!
+BG_PIDS="$BG_PIDS $sf $sn"
+wait_for "both filtered streams in the program" "collection_in $pp $sf && collection_in $pp $sn"
+kill -USR1 "$pp"
+wait "$sf" || fail "stream -F: $(cat "$T/sf.err")"
+wait "$sn" || fail "stream -F: $(cat "$T/sn.err")"
+expect_eq "$(sed -n 's/^.*: burst //p' "$T/sf" | tr '\n' ' ')" "7 190 191 192 193 194 195 196 197 198 199 " \
+	"stream -F: the events whose arg0 passes"
+expect_eq "$(grep -c ': burst' "$T/sn" || true)" 0 "stream -F: nothing passed"
+expect_grep "^evtrace: stream: --filter '$burst if arg0 > 1000': no event passed it$" "$T/sn.err" "stream: a filter nothing passed, said"
 # A second reader of the default collection is refused.
 "$EVTRACE" enable -p "$p" "$ev"
 "$EVTRACE" stream -p "$p" >"$T/s2" 2>&1 &
