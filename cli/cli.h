@@ -76,7 +76,11 @@ pid_t cli_spawn(char **argv, const char *rules, const char *rundir,
  * user's; -1 when a run directory cannot be found (reported).
  */
 enum { CLI_LOCAL = 0, CLI_VIA_DAEMON = 1 };
-int cli_route(const char *cmd, const int *pids, unsigned npids);
+int cli_route(const char *cmd, int *pids, unsigned npids);
+/* The container the pids routed were in (their run directory is its, and
+ * they were changed to the pids it sees), or NULL. */
+struct evt_container;
+const struct evt_container *cli_routed_container(void);
 /* Whether this is the machine's root: uid 0 in the initial user
  * namespace.  Root in a namespace of a user's own is that user outside,
  * and reaches other users' processes through evtraced as they would. */

@@ -22,6 +22,7 @@
 #include "default_switch.h"
 #include "rules_files.h"
 #include "span_kind.h"
+#include "container.h"
 #include "requests.h"
 #include "slots.h"
 #include "trace_index.h"
@@ -156,7 +157,7 @@ static int parse_args(const char *cmd, int argc, char **argv,
  * evtraced (*ret its exit status), 0 when it runs here, -1 on an error
  * (reported).
  */
-static int via_daemon(const char *cmd, enum evt_verb verb, const struct target *t,
+static int via_daemon(const char *cmd, enum evt_verb verb, struct target *t,
 		      int *ret)
 {
 	struct evt_request r = {
@@ -288,6 +289,23 @@ static void print_slots(const struct evt_rundir *rd, const struct evt_ctl *c)
 			printf("# collection slot %u: its engine is gone (the next "
 			       "one switches its events off)\n", s);
 	}
+}
+
+/* A process of a container -p named (cli_route): the pid the host sees,
+ * and the container's identity. */
+static void print_container(uint32_t pid)
+{
+	const struct evt_container *c = cli_routed_container();
+	pid_t host;
+
+	if (!c)
+		return;
+	host = (pid_t)pid == c->pid ? c->host_pid :
+	       evt_container_host_pid(c->pidns, (pid_t)pid);
+	if (host)
+		printf(", host pid %d", (int)host);
+	printf(", in a container: pid namespace %llu, cgroup %s",
+	       (unsigned long long)c->pidns, c->cgroup[0] ? c->cgroup : "?");
 }
 
 /* What ls shows besides the tree: formats, and the run directory's ids
@@ -501,7 +519,9 @@ int cmd_ls(int argc, char **argv)
 		}
 		node = evt_tree_find(root, t.path ? t.path : "");
 		if (node && !shrank("ls", ctls[i])) {
-			printf("# pid %u (%s)\n", ctls[i]->h.pid, ctls[i]->h.comm);
+			printf("# pid %u (%s)", ctls[i]->h.pid, ctls[i]->h.comm);
+			print_container(ctls[i]->h.pid);
+			putchar('\n');
 			if (!show.patterns)
 				print_slots(&rd, ctls[i]);
 			print_node(ctls[i], node, &show);
@@ -521,7 +541,7 @@ int cmd_ls(int argc, char **argv)
 }
 
 /* enable --rate N PATH: the exit status. */
-static int set_rate(const char *cmd, const struct target *t)
+static int set_rate(const char *cmd, struct target *t)
 {
 	char err[PATH_MAX + 300];
 	struct evt_switch_result res;

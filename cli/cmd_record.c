@@ -22,6 +22,7 @@
 #include "status_line.h"
 #include "protocol.h"
 #include "collection.h"
+#include "container.h"
 #include "kernel_events.h"
 #include "layout.h"
 #include "lost_record.h"
@@ -522,6 +523,10 @@ static int route(struct record_args *a)
 	if (where == CLI_VIA_DAEMON)
 		return via_daemon(a->pids, a->npids, &a->o, a->relay_arg,
 				  a->show_stats);
+	if (where == CLI_LOCAL && cli_routed_container() && a->nkernel)
+		return cli_error("record", "kernel events of a process in a "
+				 "container are not yet supported; record its own "
+				 "events, or run evtrace inside the container");
 	return where < 0 ? 1 : -1;
 }
 
@@ -876,6 +881,15 @@ static int record_here(struct record_args *a)
 			goto out;
 		}
 		ran = true;
+	}
+	if (o->all) {
+		unsigned n = evt_containers_traced();
+
+		if (n)
+			fprintf(stderr, "evtrace: record: -a covers the processes "
+				"of %s; traced processes in %u other mount "
+				"namespace%s (containers) are not in it: record -p "
+				"HOSTPID reaches one\n", rundir, n, n == 1 ? "" : "s");
 	}
 	status_line_start(!a->quiet);
 	ret = evt_collection_run(c, record_done, &u, err, sizeof(err));

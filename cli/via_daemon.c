@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "trace_dir.h"
 #include "evtraced.h"
+#include "container.h"
 #include "process_info.h"
 #include "protocol.h"
 
@@ -48,16 +49,63 @@ bool cli_root(void)
 	       inside == 0 && outside == 0 && count == 4294967295u;
 }
 
-int cli_route(const char *cmd, const int *pids, unsigned npids)
+static struct evt_container routed;
+static bool routed_any;
+
+const struct evt_container *cli_routed_container(void)
+{
+	return routed_any ? &routed : NULL;
+}
+
+/*
+ * A process in a container (another mount namespace): its run directory
+ * as seen from here, its pid as it sees it.  1 when it is one (pids[i]
+ * changed), 0 when not, -1 (said) when it cannot be reached.
+ */
+static int route_container(const char *cmd, int *pids, unsigned npids,
+			   unsigned i, const struct evt_process_info *info)
+{
+	struct evt_container c;
+	char err[PATH_MAX + 200];
+	int n = evt_container_of(info, &c, err, sizeof(err));
+
+	if (n <= 0)
+		return n < 0 ? cli_error(cmd, "%s", err), -1 : 0;
+	if (info->euid != geteuid() && !cli_root())
+		return cli_error(cmd, "pid %d: in a container (another mount "
+				 "namespace) of user %s: only root or that user "
+				 "reaches it (evtraced does not yet)", pids[i],
+				 info->user), -1;
+	if (routed_any && (routed.pidns != c.pidns || strcmp(routed.rundir, c.rundir)))
+		return cli_error(cmd, "pids %d and %d are in different containers "
+				 "or run directories: one at a time", routed.host_pid,
+				 pids[i]), -1;
+	if (npids > 1 && !routed_any && i > 0)
+		return cli_error(cmd, "pid %d is in a container, pid %d is not: "
+				 "one at a time", pids[i], pids[0]), -1;
+	routed = c;
+	routed_any = true;
+	pids[i] = c.pid;
+	setenv("EVTRACE_RUNDIR", c.rundir, 1);
+	return 1;
+}
+
+int cli_route(const char *cmd, int *pids, unsigned npids)
 {
 	struct evt_process_info info;
 	char err[PATH_MAX + 200];
 	unsigned i;
+	int n;
 
 	for (i = 0; i < npids; i++) {
 		/* No such process: the local engine says it is not traced. */
-		if (evt_process_info(pids[i], &info, err, sizeof(err)) ||
-		    info.euid == geteuid())
+		if (evt_process_info(pids[i], &info, err, sizeof(err)))
+			continue;
+		n = info.euid == geteuid() || cli_root() ?
+		    route_container(cmd, pids, npids, i, &info) : 0;
+		if (n < 0)
+			return -1;
+		if (n > 0 || info.euid == geteuid())
 			continue;
 		if (!cli_root())
 			return CLI_VIA_DAEMON;

@@ -53,6 +53,17 @@ expect_eq "$(cat "$T/err")" "evtrace: enable: printk in pid $app (typed, user ev
 expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): asks enable -p $app printk\$" "$T/daemon.log" "the audit: the enable asked"
 expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): refused: printk in pid $app (typed, user evt-alice): switching another user's events needs privilege" \
 	"$T/daemon.log" "the audit: the enable refused, and why"
+# Root of a container of his own (a user namespace) is still bob.
+set +e
+as evt-bob unshare --user --map-root-user sh -c 'id -u; exec "$@"' sh \
+	"$T/bin/evtrace" enable -p "$app" printk >"$T/out" 2>"$T/err"
+got=$?
+set -e
+expect_eq "$got" 1 "enable by a container's root"
+expect_eq "$(head -1 "$T/out")" 0 "bob is uid 0 in his user namespace"
+expect_grep "^evtrace: enable: printk in pid $app (typed, user evt-alice): switching another user's events needs privilege towards the process" \
+	"$T/err" "a container's root is not the host's root"
+expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): asks enable -p $app printk\$" "$T/daemon.log" "evtraced takes him for bob"
 as_status evt-bob 1 "$T/bin/evtrace" disable -p "$app" typed
 expect_grep "evtrace: disable: typed in pid $app (typed, user evt-alice): switching another user's events needs privilege" "$T/err" "disable refused"
 as_status evt-bob 1 "$T/bin/evtrace" stream -p "$app"

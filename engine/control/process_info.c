@@ -35,9 +35,7 @@ static int read_euid(pid_t pid, uid_t *euid)
 	return ret;
 }
 
-/* The variable key ("NAME=") in /proc/PID/environ, copied into out (""
- * when unset); -1 when the environment cannot be read. */
-static int read_env(pid_t pid, const char *key, char *out, size_t size)
+int evt_process_env(pid_t pid, const char *key, char *out, size_t size)
 {
 	char path[64], buf[8192];
 	size_t have = 0, k = strlen(key);
@@ -92,8 +90,8 @@ int evt_process_info(pid_t pid, struct evt_process_info *p, char *err,
 	}
 	/* The process found its run directory as rundir.c does, from these
 	 * two (the fallback of a planted default needs the second). */
-	if (read_env(pid, "EVTRACE_RUNDIR=", env, sizeof(env)) == 0 &&
-	    read_env(pid, "XDG_RUNTIME_DIR=", xdg, sizeof(xdg)) == 0 &&
+	if (evt_process_env(pid, "EVTRACE_RUNDIR=", env, sizeof(env)) == 0 &&
+	    evt_process_env(pid, "XDG_RUNTIME_DIR=", xdg, sizeof(xdg)) == 0 &&
 	    evt_rundir_path_for(env, xdg[0] ? xdg : NULL, p->euid, p->rundir,
 				sizeof(p->rundir), err, err_size))
 		return -1;

@@ -21,6 +21,9 @@ struct evt_process_info {
 	char rundir[EVT_RUNDIR_PATH_MAX];
 };
 
+/* The variable key ("NAME=") in /proc/PID/environ, copied into out (""
+ * when unset); -1 when the environment cannot be read. */
+int evt_process_env(pid_t pid, const char *key, char *out, size_t size);
 /* 0, or -1 with err set ("pid N: no such process"). */
 int evt_process_info(pid_t pid, struct evt_process_info *p, char *err,
 		     size_t err_size);

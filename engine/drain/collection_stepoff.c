@@ -45,7 +45,10 @@ void evt__coll_step_off_writer(struct evt_collection *c, int pid, int tid)
 	int theirs;
 	cpu_set_t set;
 
-	if (!c->may_move || now - c->step_checked_ms < STEP_CHECK_MS)
+	/* A run directory seen through /proc/PID/root is a container's: its
+	 * pids are of another namespace, /proc here would name others. */
+	if (!c->may_move || now - c->step_checked_ms < STEP_CHECK_MS ||
+	    !strncmp(c->rd.path, "/proc/", 6))
 		return;
 	c->step_checked_ms = now;
 	theirs = task_cpu(pid, tid);

@@ -1,0 +1,106 @@
+# Programs in containers: their own pid and mount namespaces and their
+# own /dev/shm (unshare and a private tmpfs; with a user namespace too,
+# as a user without privilege).  evtrace inside traces them as anywhere;
+# root on the host reaches them by the pids the host sees (ls, record,
+# stream -p), shown with the pid they see and the container's identity;
+# record -a on the host says it does not cover them; and a container's
+# root is not the host's root for evtraced.
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" = 0 ] || { echo "SKIP: namespaces and test users need root"; exit 77; }
+command -v unshare >/dev/null || fail "unshare not found (util-linux)"
+make_users
+chmod 755 "$R"
+# A command in a container: its own pid and mount namespaces, /proc and
+# /dev/shm.  $USERNS adds a user namespace, its root the caller.
+contain() {
+	unshare ${USERNS:-} --pid --mount --fork --kill-child sh -c \
+		'mount -t tmpfs none /dev/shm && mount -t proc proc /proc && exec "$@"' sh \
+		env -u EVTRACE_RUNDIR "$@"
+}
+
+# 1. Inside, evtrace installed there records as anywhere: pids are the
+# container's (record is its pid 1, the program's threads come next).
+contain env LD_LIBRARY_PATH="$T/bin" "$T/bin/evtrace" record -q -o "$T/inside" -- \
+	"$T/bin/tracee" threads 2 50 >/dev/null 2>"$T/inside.err" || fail "record inside: $(cat "$T/inside.err")"
+"$EVTRACE" report "$T/inside" >"$T/inside.report"
+expect_grep "^# 100 events, 0 lost, 2 streams$" "$T/inside.report" "inside: every event"
+[ -z "$(grep -v '^#' "$T/inside.report" | grep -v '^ *tracee-[2-9] ')" ] ||
+	fail "inside: not the container's tids: $(grep -v '^ *tracee-[2-9] ' "$T/inside.report" | head -3)"
+
+# 2. A user without privilege, in a user namespace of her own (a rootless
+# container), the same.
+mkdir -m 700 "$T/alice" && chown evt-alice "$T/alice"
+cat >"$T/alice.sh" <<EOF
+exec unshare --user --map-root-user --pid --mount --fork --kill-child sh -c \
+	'mount -t tmpfs none /dev/shm && mount -t proc proc /proc && exec "\$@"' sh \
+	env -u EVTRACE_RUNDIR LD_LIBRARY_PATH="$T/bin" "$T/bin/evtrace" record -q -o "$T/alice/tr" -- "$T/bin/tracee" threads 2 50
+EOF
+setpriv --reuid=evt-alice --regid="$(id -g evt-alice)" --clear-groups sh "$T/alice.sh" \
+	>/dev/null 2>"$T/alice.err" || fail "record in alice's user namespace: $(cat "$T/alice.err")"
+"$EVTRACE" report "$T/alice/tr" >"$T/alice.report"
+expect_grep "^# 100 events, 0 lost, 2 streams$" "$T/alice.report" "a rootless container: every event"
+expect_eq "$(stat -c %U "$T/alice/tr/evtrace/index")" evt-alice "her trace is hers"
+
+# 3. Root on the host, by the pid it sees: ls, record and stream.
+contain env LD_LIBRARY_PATH="$T/bin" "$T/bin/tracee" paced 100 10 -1 >"$T/c.out" 2>"$T/c.err" &
+BG_PIDS="$BG_PIDS $!"
+wait_for "the contained program" "grep -q '^ready' '$T/c.out'"
+expect_eq "$(sed -n 's/^ready //p' "$T/c.out")" 1 "the program is pid 1 in its container"
+hp=$(pgrep -f "$T/bin/tracee paced 100 10 -1" | while read -r p; do
+	grep -q '^NSpid:.*[[:space:]]1$' "/proc/$p/status" && echo "$p"; done | head -1)
+[ -n "$hp" ] || fail "the contained program's host pid not found"
+ns=$(stat -L -c %i "/proc/$hp/ns/pid")
+"$EVTRACE" ls -p "$hp" >"$T/ls" 2>"$T/ls.err" || fail "ls -p $hp: $(cat "$T/ls.err")"
+expect_grep "^# pid 1 (tracee), host pid $hp, in a container: pid namespace $ns, cgroup /" "$T/ls" \
+	"ls: the pid it sees, the host's, and the container"
+expect_grep "^0 printk/tracee/" "$T/ls" "ls: its events"
+burst=printk/tracee/tests/progs/tracee.c/$(grep -n 'trace_printk("burst %ld' "$TRACEE_SRC" | sed -n 2p | cut -d: -f1)
+"$EVTRACE" record -q -p "$hp" -e "$burst" -o "$T/host" 2>"$T/host.err" &
+rec=$!
+"$EVTRACE" stream -p "$hp" -F "$burst if arg0 >= 95" >"$T/stream" 2>"$T/stream.err" &
+st=$!
+BG_PIDS="$BG_PIDS $rec $st"
+wait_for "the recording and the stream in the contained program" \
+	"[ \$('$EVTRACE' ls -p $hp 2>/dev/null | grep -c '^# collection slot') -ge 2 ]"
+kill -USR1 "$hp"
+wait "$rec" || fail "record -p of a contained program: $(cat "$T/host.err")"
+wait "$st" || fail "stream -p of a contained program: $(cat "$T/stream.err")"
+"$EVTRACE" report "$T/host" >"$T/host.report"
+expect_grep "^# 100 events, 0 lost, 1 stream$" "$T/host.report" "record -p from the host: every event"
+expect_eq "$(sed -n 's/^.*: burst //p' "$T/host.report" | tr '\n' ' ')" "$(seq 0 99 | tr '\n' ' ')" "in order, none twice"
+expect_eq "$(sed -n 's/^.*: burst //p' "$T/stream" | tr '\n' ' ')" "95 96 97 98 99 " "stream -p from the host"
+
+# 3b. Alice reaches her own rootless container's program the same way.
+cat >"$T/alice2.sh" <<EOF
+exec unshare --user --map-root-user --pid --mount --fork --kill-child sh -c \
+	'mount -t tmpfs none /dev/shm && mount -t proc proc /proc && exec "\$@"' sh \
+	env -u EVTRACE_RUNDIR LD_LIBRARY_PATH="$T/bin" "$T/bin/tracee" paced 10 10 -1
+EOF
+: >"$T/a2.out"
+setpriv --reuid=evt-alice --regid="$(id -g evt-alice)" --clear-groups sh "$T/alice2.sh" >"$T/a2.out" 2>&1 &
+BG_PIDS="$BG_PIDS $!"
+wait_for "alice's contained program" "grep -q '^ready' '$T/a2.out'"
+ap=$(pgrep -u evt-alice -f "$T/bin/tracee paced 10 10 -1" | while read -r p; do
+	grep -q '^NSpid:.*[[:space:]]1$' "/proc/$p/status" && echo "$p"; done | head -1)
+[ -n "$ap" ] || fail "alice's contained program's host pid not found"
+as_user evt-alice env -u EVTRACE_RUNDIR "$T/bin/evtrace" ls -p "$ap" >"$T/als" 2>&1 ||
+	fail "alice's ls -p of her container: $(cat "$T/als")"
+expect_grep "^# pid 1 (tracee), host pid $ap, in a container: " "$T/als" "alice reaches her rootless container"
+kill "$ap"
+
+# 4. record -a on the host says what it leaves out.
+contain env LD_LIBRARY_PATH="$T/bin" "$T/bin/tracee" paced 10 10 -1 >"$T/c2.out" 2>&1 &
+c2=$!
+BG_PIDS="$BG_PIDS $c2"
+wait_for "a second contained program" "grep -q '^ready' '$T/c2.out'"
+"$EVTRACE" record -a -o "$T/all" >/dev/null 2>"$T/all.err" &
+all=$!
+BG_PIDS="$BG_PIDS $all"
+wait_for "record -a to say what it does not cover" "grep -q 'containers' '$T/all.err'"
+kill -INT "$all"
+wait "$all" || true
+expect_grep "^evtrace: record: -a covers the processes of $R/run; traced processes in [0-9]* other mount namespace" "$T/all.err" \
+	"record -a names the containers it leaves out"
+expect_grep "record -p HOSTPID reaches one" "$T/all.err" "and how to reach one"
+kill "$c2"
+
