@@ -527,6 +527,10 @@ static int route(struct record_args *a)
 		return cli_error("record", "kernel events of a process in a "
 				 "container are not yet supported; record its own "
 				 "events, or run evtrace inside the container");
+	if (where == CLI_LOCAL && cli_routed_container()) {
+		a->o.container_pidns = cli_routed_container()->pidns;
+		a->o.container_cgroup = cli_routed_container()->cgroup;
+	}
 	return where < 0 ? 1 : -1;
 }
 

@@ -11,6 +11,7 @@
 
 #include "align.h"
 #include "cli.h"
+#include "trace_index.h"
 #include "report_filter.h"
 
 enum report_output { OUT_TEXT, OUT_JSON, OUT_STATS };
@@ -75,6 +76,32 @@ static void summary(const struct report *r, const struct evt_trace_stats *st)
 	if (st->errors)
 		fprintf(f, ", %" PRIu64 " error%s", st->errors, cli_plural(st->errors));
 	fprintf(f, "\n");
+}
+
+/* A trace recorded from the host in a container: the container, and the
+ * pid the host saw of each process (the events name the container's). */
+static void container_summary(FILE *f, const char *dir)
+{
+	struct evt_trace_index ix = { 0 };
+	char err[PATH_MAX + 300];
+	uint32_t i;
+	bool any = false;
+
+	if (evt_trace_index_read_dir(dir, &ix, err, sizeof(err)) ||
+	    !ix.container_pidns) {
+		evt_trace_index_free(&ix);
+		return;
+	}
+	fprintf(f, "# %s: recorded from the host in a container, pid namespace "
+		"%" PRIu64 ", cgroup %s; its pids, and the host's:", dir,
+		ix.container_pidns, ix.container_cgroup[0] ? ix.container_cgroup : "?");
+	for (i = 0; i < ix.nstreams; i++)
+		if (ix.streams[i].host_pid) {
+			fprintf(f, " %u=%u", ix.streams[i].pid, ix.streams[i].host_pid);
+			any = true;
+		}
+	fprintf(f, "%s\n", any ? "" : " (the host's not found)");
+	evt_trace_index_free(&ix);
 }
 
 int cmd_report(int argc, char **argv)
@@ -160,6 +187,8 @@ int cmd_report(int argc, char **argv)
 		report_stats_print(stdout, r.stats, r.clock, r.filter.start_monotonic_ns,
 				   r.filter.realtime_offset_ns);
 	summary(&r, &st);
+	for (unsigned k = 0; k < ndirs; k++)
+		container_summary(r.output == OUT_JSON ? stderr : stdout, dirs[k]);
 	fflush(stdout);
 	report_filter_note_unmatched(&r.filter, "report");
 	ret = st.errors ? 1 : 0;

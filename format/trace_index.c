@@ -40,7 +40,9 @@ int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
 		from = &all;
 	if (head) {
 		fprintf(f, "evtrace-index %u\nclock %u %" PRIu64 " %" PRIu64 " %" PRId64
-			" %" PRId64 "\n", ix->version ? ix->version : EVT_TRACE_INDEX_VERSION,
+			" %" PRId64 "\n", ix->version ? ix->version :
+			ix->container_pidns ? EVT_TRACE_INDEX_CONTAINER_VERSION :
+			EVT_TRACE_INDEX_VERSION,
 			ix->clock.kind, ix->clock.freq_hz,
 			ix->clock.ref_value, ix->clock.ref_monotonic_ns,
 			ix->clock.ref_realtime_ns);
@@ -49,6 +51,11 @@ int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
 			evt_quote(f, ix->host);
 			fputc(' ', f);
 			evt_quote(f, ix->boot_id);
+			fputc('\n', f);
+		}
+		if (ix->container_pidns) {
+			fprintf(f, "container %" PRIu64 " ", ix->container_pidns);
+			evt_quote(f, ix->container_cgroup);
 			fputc('\n', f);
 		}
 	}
@@ -64,6 +71,9 @@ int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
 		fprintf(f, "stream %u %u ", ix->streams[i].sid, ix->streams[i].pid);
 		evt_quote(f, ix->streams[i].comm);
 		fputc('\n', f);
+		if (ix->streams[i].host_pid)
+			fprintf(f, "host-pid %u %u\n", ix->streams[i].sid,
+				ix->streams[i].host_pid);
 	}
 	for (i = from->events; i < ix->nevents; i++) {
 		const struct evt_event_desc *e = &ix->events[i];
@@ -230,6 +240,26 @@ static int add_stream(struct evt_trace_index *ix, const char *line,
 	return 0;
 }
 
+/* "host-pid SID PID": of a stream class already read. */
+static int add_host_pid(struct evt_trace_index *ix, const char *line,
+			char *why, size_t why_size)
+{
+	unsigned sid, pid;
+	uint32_t i;
+	int n = -1;
+
+	if (sscanf(line, "host-pid %u %u%n", &sid, &pid, &n) != 2 || n < 0 ||
+	    line[n] || !pid)
+		return snprintf(why, why_size, "malformed host-pid line"), -1;
+	for (i = ix->nstreams; i-- > 0;)
+		if (ix->streams[i].sid == sid && !ix->streams[i].kernel) {
+			ix->streams[i].host_pid = pid;
+			return 0;
+		}
+	return snprintf(why, why_size, "host-pid of stream %u, not described "
+			"before", sid), -1;
+}
+
 static int cmp_stream(const void *a, const void *b)
 {
 	const struct evt_stream_class *x = a, *y = b;
@@ -287,8 +317,10 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 				ix->version = 3;
 			} else if (!strcmp(line, "evtrace-index 4")) {
 				ix->version = 4;
+			} else if (!strcmp(line, "evtrace-index 5")) {
+				ix->version = 5;
 			} else {
-				snprintf(why, sizeof(why), "not an evtrace-index 1 to 4 file");
+				snprintf(why, sizeof(why), "not an evtrace-index 1 to 5 file");
 				goto out_bad;
 			}
 		} else if (!strncmp(line, "clock ", 6)) {
@@ -331,6 +363,20 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 			}
 		} else if (!strncmp(line, "function ", 9)) {
 			if (add_function(ix, line, why, sizeof(why)))
+				goto out_bad;
+		} else if (ix->version >= 5 && !strncmp(line, "container ", 10)) {
+			const char *p;
+			int n = -1;
+
+			if (sscanf(line, "container %" SCNu64 " %n", &ix->container_pidns,
+				   &n) != 1 || n < 0 || !ix->container_pidns ||
+			    (p = line + n, evt_unquote(&p, ix->container_cgroup,
+						       sizeof(ix->container_cgroup))) || *p) {
+				snprintf(why, sizeof(why), "bad container line");
+				goto out_bad;
+			}
+		} else if (ix->version >= 5 && !strncmp(line, "host-pid ", 9)) {
+			if (add_host_pid(ix, line, why, sizeof(why)))
 				goto out_bad;
 		} else if (line[0]) {
 			snprintf(why, sizeof(why), "unknown line");

@@ -48,12 +48,18 @@ struct evt_event_desc {
 
 struct evt_stream_class {
 	uint32_t sid;
-	uint32_t pid;
+	uint32_t pid;			/* as the process sees itself */
 	char comm[17];
 	bool kernel;			/* records carry evt_kernel_context */
+	uint32_t host_pid;		/* a container's process: the pid the
+					 * recorder saw it by; 0: the same */
 };
 
+/* 5 says what a container's recording adds (the "container" and
+ * "host-pid" lines); others are written as 4, which readers before 5
+ * take. */
 #define EVT_TRACE_INDEX_VERSION 4
+#define EVT_TRACE_INDEX_CONTAINER_VERSION 5
 
 /* The trace clock read with CLOCK_MONOTONIC and CLOCK_REALTIME. */
 struct evt_clock_snapshot {
@@ -81,6 +87,10 @@ struct evt_trace_index {
 	char boot_id[40];
 	struct evt_clock_snapshot *snapshots;	/* in the order taken */
 	uint32_t nsnapshots;
+	/* Recorded in a container from the host: its pid namespace's inode
+	 * (0: not) and cgroup path. */
+	uint64_t container_pidns;
+	char container_cgroup[256];
 };
 
 int evt_trace_index_write(FILE *f, const struct evt_trace_index *ix);

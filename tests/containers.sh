@@ -68,6 +68,12 @@ wait "$st" || fail "stream -p of a contained program: $(cat "$T/stream.err")"
 "$EVTRACE" report "$T/host" >"$T/host.report"
 expect_grep "^# 100 events, 0 lost, 1 stream$" "$T/host.report" "record -p from the host: every event"
 expect_eq "$(sed -n 's/^.*: burst //p' "$T/host.report" | tr '\n' ' ')" "$(seq 0 99 | tr '\n' ' ')" "in order, none twice"
+expect_grep "^ *tracee-1 " "$T/host.report" "the events name the pid the container sees"
+expect_grep "^# $T/host: recorded from the host in a container, pid namespace $ns, cgroup /.*; its pids, and the host's: 1=$hp\$" \
+	"$T/host.report" "the trace says the container and the host's pid"
+expect_grep "^evtrace-index 5\$" "$T/host/evtrace/index" "a container's trace index"
+expect_grep "^container $ns \"/" "$T/host/evtrace/index" "the container in the index"
+bt_agrees "$T/host"
 expect_eq "$(sed -n 's/^.*: burst //p' "$T/stream" | tr '\n' ' ')" "95 96 97 98 99 " "stream -p from the host"
 
 # 3b. Alice reaches her own rootless container's program the same way.

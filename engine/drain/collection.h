@@ -92,6 +92,11 @@ struct evt_collection_opts {
 	/* Streamed to this relay (discard mode), besides the trace
 	 * directory, or instead of it when output is NULL. */
 	const struct evt_relay_opts *relay;
+	/* The run directory is a container's, seen from the host: its pid
+	 * namespace's inode (0: not) and cgroup, said in the trace's index
+	 * with the pid the host sees of each process. */
+	uint64_t container_pidns;
+	const char *container_cgroup;
 };
 
 struct evt_collection_stats {

@@ -49,6 +49,9 @@ int evt__coll_clock_start(struct evt_collection *c, char *err, size_t err_size)
 	if (gethostname(c->ix.host, sizeof(c->ix.host) - 1) || !c->ix.host[0])
 		snprintf(c->ix.host, sizeof(c->ix.host), "unknown");
 	read_boot_id(c->ix.boot_id, sizeof(c->ix.boot_id));
+	c->ix.container_pidns = c->o.container_pidns;
+	snprintf(c->ix.container_cgroup, sizeof(c->ix.container_cgroup), "%s",
+		 c->o.container_cgroup ? c->o.container_cgroup : "");
 	snapshot(c);
 	if (c->o.snapshot_since_ns > 0 && c->ix.nsnapshots) {
 		const struct evt_clock_snapshot *s = &c->ix.snapshots[c->ix.nsnapshots - 1];

@@ -4,6 +4,7 @@
  * class, the index and metadata rewritten before the packets they
  * describe.
  */
+#include "container.h"
 #include "collection_local.h"
 
 int evt__coll_flush_index(struct evt_collection *c, char *err, size_t err_size)
@@ -114,6 +115,9 @@ static int add_stream_class(struct evt_collection *c, const struct tracked *t)
 	sc->sid = process_classes(c);
 	c->ix.nstreams++;
 	sc->pid = t->ctl->h.pid;
+	if (c->o.container_pidns)
+		sc->host_pid = (uint32_t)evt_container_host_pid(c->o.container_pidns,
+								(pid_t)sc->pid);
 	memcpy(sc->comm, t->ctl->h.comm, 16);
 	sc->comm[16] = '\0';
 	c->index_dirty = true;
