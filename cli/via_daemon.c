@@ -105,8 +105,19 @@ int cli_route(const char *cmd, int *pids, unsigned npids)
 		    route_container(cmd, pids, npids, i, &info) : 0;
 		if (n < 0)
 			return -1;
-		if (n > 0 || info.euid == geteuid())
+		if (n > 0)
 			continue;
+		if (info.euid == geteuid()) {
+			/* Ours, in another run directory of ours (a recording
+			 * that found every slot taken made it one). */
+			char mine[EVT_RUNDIR_PATH_MAX];
+
+			if (info.rundir[0] && !evt_rundir_path(mine, sizeof(mine), err,
+							       sizeof(err)) &&
+			    strcmp(mine, info.rundir))
+				setenv("EVTRACE_RUNDIR", info.rundir, 1);
+			continue;
+		}
 		if (!cli_root())
 			return CLI_VIA_DAEMON;
 		/* Root: to the run directory the process uses. */

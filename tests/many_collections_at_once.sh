@@ -35,7 +35,29 @@ done
 expect_grep "): end one of them first\$" "$T/err" "what to do"
 expect_eq "$(grep -o 'evtrace stream -e [^;)]*' "$T/err" | sort | uniq -c | sed 's/^ *//')" "$(printf '%s\n' "2 evtrace stream -e ftrace/print" "4 evtrace stream -e $alive" "1 evtrace stream -e $alive ...")" "what each holder is"
 expect_status 1 "$EVTRACE" record -p "$p" -o "$T/tr"
-expect_grep "record: .*all 7 collection slots are in use" "$T/err" "a recording is refused too"
+expect_grep "record: .*all 7 collection slots are in use" "$T/err" "a recording of running processes is refused too"
+# A recording of a command it starts goes on, in a run directory of its
+# own, exact; the directory is gone after it.
+"$EVTRACE" record -o "$T/own" -- "$TRACEE" threads 2 50 >/dev/null 2>"$T/own.err" ||
+	fail "record of a command with every slot taken: $(cat "$T/own.err")"
+expect_grep "^evtrace: record: note: every collection slot of $EVTRACE_RUNDIR is in use, so this recording and its command use a run directory of their own, $EVTRACE_RUNDIR/record-[0-9]* " \
+	"$T/own.err" "the recording says where it went"
+"$EVTRACE" report "$T/own" >"$T/own.report"
+bt "$T/own" >"$T/own.bt"
+python3 "$CHECK" count "$T/own.report" "$T/own.bt" 100 "seq " >"$T/own.counts" ||
+	fail "the recording in its own run directory: $(cat "$T/own.counts")"
+expect_grep "^# 100 events, 0 lost, 2 streams$" "$T/own.report" "every event"
+[ -z "$(ls -d "$EVTRACE_RUNDIR"/record-* 2>/dev/null)" ] || fail "its run directory is left: $(ls "$EVTRACE_RUNDIR")"
+# ls -p finds a process of such a recording by its pid.
+"$EVTRACE" record -o "$T/own2" -- "$TRACEE" paced 10 10 -1 >"$T/own2.out" 2>"$T/own2.err" &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+wait_for "the program of the second such recording" "grep -q '^ready' '$T/own2.out'"
+op=$(sed -n 's/^ready //p' "$T/own2.out")
+wait_for "ls -p $op to find it in its run directory" "'$EVTRACE' ls -p $op 2>/dev/null | grep -q '^# collection slot 1: pid $rec, evtrace record'"
+kill -USR1 "$op"
+wait "$rec" || fail "the second recording: $(cat "$T/own2.err")"
+expect_grep "^# 10 events, 0 lost" "$("$EVTRACE" report "$T/own2" >"$T/own2.report"; echo "$T/own2.report")" "the second recording, exact"
 # One after another they end; those left read on.
 for s in $pids; do
 	kill -INT "$s"

@@ -97,6 +97,7 @@ int evt_slot_claim(const struct evt_rundir *rd, const char *what,
 					k > first ? "; " : "", holders[k]);
 	if (len < err_size)
 		snprintf(err + len, err_size - len, "): end one of them first");
+	errno = EBUSY;
 	return -1;
 }
 

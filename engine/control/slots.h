@@ -29,6 +29,7 @@
 #define EVT_GUEST_SLOT_FIRST (EVT_NSLOTS - EVT_GUEST_SLOTS)
 
 /*
+ * (All taken: errno EBUSY.)
  * Takes the first free slot of 1..EVT_NSLOTS-1 (of the guest slots alone
  * for a guest engine) and writes "what" (e.g. "evtrace record -o tr")
  * into its lock file.  Returns the slot and sets *lock_fd, or returns -1

@@ -232,6 +232,7 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 			  size_t err_size)
 {
 	struct evt_collection *c = calloc(1, sizeof(*c));
+	bool busy = false;
 
 	*out = NULL;
 	if (!c)
@@ -264,8 +265,10 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	if (getrandom(&c->id, sizeof(c->id), 0) != sizeof(c->id) || !c->id)
 		c->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
 	if (opts->recover || opts->snapshot ? adopt_slot(c, err, err_size) :
-	    claim_slot(c, err, err_size))
+	    claim_slot(c, err, err_size)) {
+		busy = errno == EBUSY;
 		goto out_free;
+	}
 	c->ids.registry = evt_id_registry_open(&c->rd);
 	if (opts->snapshot)	/* every process of the recording */
 		c->o.npids = 0;
@@ -315,6 +318,7 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	return 0;
 out_free:
 	evt_collection_destroy(c);
+	errno = busy ? EBUSY : EINVAL;
 	return -1;
 }
 unsigned evt_collection_running(const struct evt_collection *c)

@@ -128,8 +128,10 @@ struct evt_collection;
  * with perf_event_open (kernel_record.h) in the processes it attaches to,
  * in a command through evt_collection_kernel_command(), or, with all, on
  * every CPU.  Counting leaves them to kernel_count.h.
+ *
+ * 0, or -1 with err set, and errno EBUSY when every collection slot of
+ * the run directory is taken.
  */
-
 int evt_collection_create(const struct evt_collection_opts *opts,
 			  struct evt_collection **out, char *err,
 			  size_t err_size);
