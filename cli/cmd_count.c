@@ -206,6 +206,7 @@ int cmd_count(int argc, char **argv)
 	struct evt_collection *c = NULL;
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	int opt, ret = 1, interval_ms = 0;
+	bool own = false;
 	int *pids = NULL;
 	unsigned npids = 0, nuser, nkernel = 0;
 	struct cli_session run;
@@ -303,8 +304,20 @@ int cmd_count(int argc, char **argv)
 	}
 	o.rundir = rundir;
 	if (evt_collection_create(&o, &c, err, sizeof(err))) {
-		cli_error("count", "%s", err);
-		goto out;
+		char shared[sizeof(rundir)];
+
+		if (errno != EBUSY || npids || o.all || optind >= argc) {
+			cli_error("count", "%s", err);
+			goto out;
+		}
+		snprintf(shared, sizeof(shared), "%s", rundir);
+		if (cli_own_rundir(rundir, sizeof(rundir), err, sizeof(err)) ||
+		    evt_collection_create(&o, &c, err, sizeof(err))) {
+			cli_error("count", "%s", err);
+			goto out;
+		}
+		own = true;
+		cli_note_own_rundir("count", shared, rundir);
 	}
 	/* Its processes' events, for the patterns that name none. */
 	if (npids && evt_collection_poll(c, err, sizeof(err)) < 0) {
@@ -383,6 +396,8 @@ int cmd_count(int argc, char **argv)
 			stats.unfollowed);
 out:
 	evt_collection_destroy(c);
+	if (own)
+		cli_own_rundir_remove(rundir);
 	evt_kernel_count_close(u.kernel);
 	free(u.iv.last);
 	free(u.kiv.last);

@@ -771,72 +771,6 @@ static void complete_patterns(struct record_args *a)
 	a->patterns[o->npatterns++] = "ftrace/print";
 }
 
-/*
- * Every collection slot of the run directory is taken (a test suite run
- * in parallel, each test under record): the command gets a run directory
- * of its own, rundir/record-PID, made here, whose slots are its own.
- * rundir becomes it.  0, or -1 with err set.
- */
-static int own_rundir(char *rundir, size_t size, char *err, size_t err_size)
-{
-	char name[32], path[EVT_RUNDIR_PATH_MAX];
-	struct evt_rundir rd;
-
-	snprintf(name, sizeof(name), "record-%d", (int)getpid());
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", rundir, name) >= sizeof(path))
-		return snprintf(err, err_size, "%s/%s: too long a path", rundir,
-				name), -1;
-	if (evt_rundir_open(&rd, rundir, 0, err, err_size))
-		return -1;
-	if (mkdirat(rd.fd, name, 0700) && errno != EEXIST) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		evt_rundir_close(&rd);
-		return -1;
-	}
-	evt_rundir_close(&rd);
-	snprintf(rundir, size, "%s", path);
-	return 0;
-}
-
-/* The run directory of its own, at the end: removed with what is left
- * in it, unless a process there still runs (its control file locked). */
-static void own_rundir_remove(const char *path)
-{
-	char err[PATH_MAX + 300];
-	struct evt_rundir rd;
-	struct dirent *e;
-	bool busy = false;
-	DIR *d;
-
-	if (evt_rundir_open(&rd, path, 0, err, sizeof(err)))
-		return;
-	d = fdopendir(dup(rd.fd));
-	while (d && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		int fd;
-
-		if (e->d_name[0] == '.')
-			continue;
-		if (n > 4 && !strcmp(e->d_name + n - 4, ".ctl")) {
-			fd = openat(rd.fd, e->d_name, O_RDONLY | O_NOFOLLOW |
-				    O_NONBLOCK | O_CLOEXEC);
-			if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
-				busy = true;	/* its process runs on */
-				close(fd);
-				continue;
-			}
-			if (fd >= 0)
-				close(fd);
-		}
-		unlinkat(rd.fd, e->d_name, 0);
-	}
-	if (d)
-		closedir(d);
-	evt_rundir_close(&rd);
-	if (!busy)
-		rmdir(path);
-}
-
 /* Records here (not through evtraced); the exit status. */
 static int record_here(struct record_args *a)
 {
@@ -884,14 +818,11 @@ static int record_here(struct record_args *a)
 		if (errno != EBUSY || !a->cmdv || a->npids || o->all)
 			return cli_error("record", "%s", err);
 		snprintf(shared, sizeof(shared), "%s", rundir);
-		if (own_rundir(rundir, sizeof(rundir), err, sizeof(err)) ||
+		if (cli_own_rundir(rundir, sizeof(rundir), err, sizeof(err)) ||
 		    evt_collection_create(o, &c, err, sizeof(err)))
 			return cli_error("record", "%s", err);
 		own = true;
-		fprintf(stderr, "evtrace: record: note: every collection slot of %s "
-			"is in use, so this recording and its command use a run "
-			"directory of their own, %s (ls, stream and record -p "
-			"reach its processes by their pids)\n", shared, rundir);
+		cli_note_own_rundir("record", shared, rundir);
 	}
 	if (a->nkeep && keep_start(a, rundir, evt_collection_slot(c), &u.keep, err,
 				   sizeof(err))) {
@@ -1030,7 +961,7 @@ out:
 	evt_collection_destroy(u.keep);
 	evt_collection_destroy(c);
 	if (own)
-		own_rundir_remove(rundir);
+		cli_own_rundir_remove(rundir);
 	return ret;
 }
 

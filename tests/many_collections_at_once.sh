@@ -48,6 +48,11 @@ python3 "$CHECK" count "$T/own.report" "$T/own.bt" 100 "seq " >"$T/own.counts" |
 	fail "the recording in its own run directory: $(cat "$T/own.counts")"
 expect_grep "^# 100 events, 0 lost, 2 streams$" "$T/own.report" "every event"
 [ -z "$(ls -d "$EVTRACE_RUNDIR"/record-* 2>/dev/null)" ] || fail "its run directory is left: $(ls "$EVTRACE_RUNDIR")"
+"$EVTRACE" count -- "$TRACEE" threads 2 50 >/dev/null 2>"$T/own.count" ||
+	fail "count of a command with every slot taken: $(cat "$T/own.count")"
+expect_grep "^evtrace: count: note: every collection slot of $EVTRACE_RUNDIR is in use, so this count and its command use a run directory of their own" \
+	"$T/own.count" "the count says where it went"
+expect_grep "^ *100 *printk/tracee/tests/progs/tracee.c/[0-9]*$" "$T/own.count" "the count, exact"
 # ls -p finds a process of such a recording by its pid.
 "$EVTRACE" record -o "$T/own2" -- "$TRACEE" paced 10 10 -1 >"$T/own2.out" 2>"$T/own2.err" &
 rec=$!
