@@ -26,15 +26,23 @@ static int ns_inode(pid_t pid, const char *ns, uint64_t *ino)
 	return 0;
 }
 
+/* /proc/PID/name, to read lines from; NULL when it cannot be. */
+static FILE *proc_file(pid_t pid, const char *name)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	return fopen(path, "re");
+}
+
 /* The last pid of its NSpid line: the pid it sees itself by. */
 static pid_t inner_pid(pid_t pid)
 {
-	char path[64], line[256];
+	char line[256];
 	pid_t inner = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
+	f = proc_file(pid, "status");
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f))
@@ -57,12 +65,11 @@ static pid_t inner_pid(pid_t pid)
 
 static void cgroup_of(pid_t pid, char *out, size_t size)
 {
-	char path[64], line[512];
+	char line[512];
 	FILE *f;
 
 	out[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	f = fopen(path, "re");
+	f = proc_file(pid, "cgroup");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f))
@@ -79,12 +86,11 @@ static void cgroup_of(pid_t pid, char *out, size_t size)
 static uid_t inner_uid(pid_t pid, uid_t uid)
 {
 	unsigned inside, outside, count;
-	char path[64], line[128];
+	char line[128];
 	uid_t inner = uid;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)pid);
-	f = fopen(path, "re");
+	f = proc_file(pid, "uid_map");
 	if (!f)
 		return uid;
 	while (fgets(line, sizeof(line), f))
@@ -165,12 +171,11 @@ pid_t evt_container_host_pid(uint64_t pidns, pid_t pid)
 /* Whether pid has libevtrace mapped. */
 static bool traced(pid_t pid)
 {
-	char path[64], line[512];
+	char line[512];
 	bool found = false;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
+	f = proc_file(pid, "maps");
 	if (!f)
 		return false;
 	while (!found && fgets(line, sizeof(line), f))
