@@ -21,7 +21,7 @@
 static int target(const char *arg, char *rundir, size_t size)
 {
 	char err[PATH_MAX + 200], copy[PATH_MAX];
-	int pid;
+	int pid, route;
 
 	if (strchr(arg, '/') || strstr(arg, ".ctl")) {
 		snprintf(copy, sizeof(copy), "%s", arg);
@@ -34,6 +34,15 @@ static int target(const char *arg, char *rundir, size_t size)
 		return pid;
 	}
 	pid = cli_parse_pid("recover", arg);
+	/* Its run directory: a container's, a recording's of its own, or
+	 * (root) another user's. */
+	route = pid > 0 ? cli_route("recover", &pid, 1) : CLI_LOCAL;
+	if (route < 0)
+		return -1;
+	if (route == CLI_VIA_DAEMON)
+		return cli_error("recover", "pid %d: another user's processes are "
+				 "not yet supported (evtraced does not recover)",
+				 pid), -1;
 	if (pid > 0 && evt_rundir_path(rundir, size, err, sizeof(err)))
 		return cli_error("recover", "%s", err), -1;
 	return pid;

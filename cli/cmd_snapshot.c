@@ -82,7 +82,7 @@ int cmd_snapshot(int argc, char **argv)
 	struct evt_collection *c;
 	uint32_t keep;
 	char rundir[PATH_MAX], what[PATH_MAX + 32], err[PATH_MAX + 400];
-	int opt, pid = 0, slot;
+	int opt, pid = 0, slot, route;
 	bool kernel = true;
 
 	optind = 1;
@@ -130,6 +130,15 @@ int cmd_snapshot(int argc, char **argv)
 			  "names the recording)", argv[optind]);
 		return cli_usage("snapshot");
 	}
+	/* Its run directory: a container's, a recording's of its own, or
+	 * (root) another user's. */
+	route = pid ? cli_route("snapshot", &pid, 1) : CLI_LOCAL;
+	if (route < 0)
+		return 1;
+	if (route == CLI_VIA_DAEMON)
+		return cli_error("snapshot", "pid %d: another user's processes are "
+				 "not yet supported (evtraced does not take a "
+				 "snapshot)", pid);
 	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err)))
 		return cli_error("snapshot", "%s", err);
 	if (pid) {

@@ -49,6 +49,10 @@ burst=printk/tracee/tests/progs/tracee.c/$(grep -n 'trace_printk("burst %ld' "$T
 rec=$!
 wait_for "the program to be ready" "grep -q '^ready' '$T/w.out'"
 prog=$(sed -n 's/^ready //p' "$T/w.out")
+# The recording's own index names the program's events before the disk
+# fills: only the window is to meet the full disk (an index the recorder
+# could not write would stop the recording, as it must).
+wait_for "the recording's index to name the burst's site" "grep -q '\"$burst\"' '$T/disk/rec/evtrace/index'"
 dd if=/dev/zero of="$T/disk/filler" bs=64k 2>/dev/null || true	# until full
 kill -USR1 "$prog"
 wait_for "the window to fail" "grep -q 'could not be written' '$T/w.err'"
