@@ -191,9 +191,6 @@ struct trigger *trigger_parse(const char *expr, char *err, size_t err_size)
 	}
 	if (evt_pattern_check(w[0], why, sizeof(why)))
 		return fail(t, err, err_size, expr, 0, why);
-	if (evt_pattern_has_selectors(w[0]))
-		return fail(t, err, err_size, expr, 0, "fn: and fmt: are not yet "
-			    "supported in a trigger; name the sites by path");
 	t->kernel = evt_is_kernel_path(w[0]);
 	t->pattern = strdup(w[0]);
 	if (n == 1) {
@@ -320,7 +317,8 @@ static void on_event(const struct evt_live_event *e, void *ctx)
 	for (k = 0; k < rt->o.ntriggers; k++) {
 		struct trigger *t = rt->o.triggers[k];
 
-		if (t->kind == T_LOST || !evt_pattern_match(t->pattern, e->path))
+		if (t->kind == T_LOST ||
+		    !evt_pattern_match_site(t->pattern, e->path, e->func, e->format))
 			continue;
 		if (t->kind == T_EVENT)
 			fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path);

@@ -100,5 +100,10 @@ expect_grep "^evtrace: record: --events-from $T/nosuch: No such file or director
 printf 'printk/x\n# a comment\n\nsched/fn:y\n' >"$T/badlist"
 expect_status 1 "$EVTRACE" record --events-from "$T/badlist" -- true
 expect_grep "^evtrace: record: $T/badlist:4: pattern 'sched/fn:y': " "$T/err" "the bad line named"
-expect_status 1 "$EVTRACE" record --overwrite --trigger 'fn:handle_request' -- true
-expect_grep "fn: and fmt: are not yet supported in a trigger" "$T/err" "a trigger by function"
+# A trigger by function and format fires on that site alone.
+cd "$T"
+"$EVTRACE" record -q --overwrite --trigger 'fmt:request?timeout*' --after 10ms -o "$T/trig" -- "$T/ab" \
+	>/dev/null 2>"$T/trig.err" || fail "record --trigger fmt:: $(cat "$T/trig.err")"
+expect_grep "^evtrace: record: triggers fired 1 time, 1 window written" "$T/trig.err" "a trigger by format fired once"
+"$EVTRACE" report "$T/trig/window-1" >"$T/trig.report" 2>&1
+expect_grep ": printk/ab/main.cpp/2: request timeout after 30 ms$" "$T/trig.report" "the window holds the site"

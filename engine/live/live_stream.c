@@ -487,7 +487,8 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 					.id = s->slot && r.id < w->enabled_upto ?
 					      evt_event_ids_public(&s->ids, w->gids[r.id]) :
 					      EVT_NO_ID,
-					.format = ev->format, .layout = &ev->layout,
+					.format = ev->format, .func = ev->func,
+					.layout = &ev->layout,
 					.payload = r.payload,
 					.payload_size = r.payload_size,
 				};

@@ -35,6 +35,7 @@ struct evt_live_event {
 	/* The record itself (not for a lost-events line): */
 	uint32_t id;		/* global id; EVT_NO_ID in the default collection */
 	const char *format;
+	const char *func;	/* a printk site's function, or NULL */
 	const struct evt_event_layout *layout;
 	const uint8_t *payload;
 	size_t payload_size;
