@@ -49,6 +49,28 @@ bool cli_root(void)
 	       inside == 0 && outside == 0 && count == 4294967295u;
 }
 
+/*
+ * Root follows a process into the run directory its environment names,
+ * which its user chose: only into one of that user's (a directory named
+ * elsewhere, or a symlink in a container's /dev/shm, would take root into
+ * someone else's), and one that exists (root would make it).  0, or -1
+ * (said).
+ */
+static int theirs(const char *cmd, int pid, const char *dir, uid_t euid,
+		  const char *user)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return cli_error(cmd, "pid %d: not traced (its run directory %s: "
+				 "%s)", pid, dir, strerror(errno)), -1;
+	if (st.st_uid != euid)
+		return cli_error(cmd, "pid %d: its run directory %s belongs to uid "
+				 "%u, not to its user %s: not followed", pid, dir,
+				 (unsigned)st.st_uid, user), -1;
+	return 0;
+}
+
 static struct evt_container routed;
 static bool routed_any;
 
@@ -83,6 +105,8 @@ static int route_container(const char *cmd, int *pids, unsigned npids,
 	if (npids > 1 && !routed_any && i > 0)
 		return cli_error(cmd, "pid %d is in a container, pid %d is not: "
 				 "one at a time", pids[i], pids[0]), -1;
+	if (theirs(cmd, pids[i], c.rundir, info->euid, info->user))
+		return -1;
 	routed = c;
 	routed_any = true;
 	pids[i] = c.pid;
@@ -124,6 +148,8 @@ int cli_route(const char *cmd, int *pids, unsigned npids)
 		if (!info.rundir[0])
 			return cli_error(cmd, "pid %d: its environment cannot be read",
 					 pids[i]), -1;
+		if (theirs(cmd, pids[i], info.rundir, info.euid, info.user))
+			return -1;
 		setenv("EVTRACE_RUNDIR", info.rundir, 1);
 	}
 	return CLI_LOCAL;

@@ -50,7 +50,9 @@ grep -q "printk/tracee: named" "$T/err" && fail "a pattern that matched was name
 "$EVTRACE" record -q -o "$T/early" -e printk/nosuch -e printk/tracee -- \
 	"$TRACEE" paced 10 1 -1 >"$T/early.out" 2>"$T/early.err" &
 rec=$!
+BG_PIDS="$BG_PIDS $rec"
 wait_for "the tracee ready" "grep -q '^ready' '$T/early.out'"
+BG_PIDS="$BG_PIDS $(sed -n 's/^ready //p' "$T/early.out")"
 wait_for "record saying the typo early" "grep -q '^evtrace: record: printk/nosuch: no such event or directory now; it covers those registered later\$' '$T/early.err'"
 grep -q "printk/tracee: no such" "$T/early.err" && fail "a pattern that matched was said early"
 kill -USR1 "$(sed -n 's/^ready //p' "$T/early.out")"

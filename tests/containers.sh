@@ -12,16 +12,18 @@ make_users
 chmod 755 "$R"
 # A command in a container: its own pid and mount namespaces, /proc and
 # /dev/shm.  $USERNS adds a user namespace, its root the caller.
+# (exec: in the background, $! is unshare's pid, whose end ends the
+# container's processes)
 contain() {
-	unshare ${USERNS:-} --pid --mount --fork --kill-child sh -c \
+	exec unshare ${USERNS:-} --pid --mount --fork --kill-child sh -c \
 		'mount -t tmpfs none /dev/shm && mount -t proc proc /proc && exec "$@"' sh \
 		env -u EVTRACE_RUNDIR "$@"
 }
 
 # 1. Inside, evtrace installed there records as anywhere: pids are the
 # container's (record is its pid 1, the program's threads come next).
-contain env LD_LIBRARY_PATH="$T/bin" "$T/bin/evtrace" record -q -o "$T/inside" -- \
-	"$T/bin/tracee" threads 2 50 >/dev/null 2>"$T/inside.err" || fail "record inside: $(cat "$T/inside.err")"
+(contain env LD_LIBRARY_PATH="$T/bin" "$T/bin/evtrace" record -q -o "$T/inside" -- \
+	"$T/bin/tracee" threads 2 50) >/dev/null 2>"$T/inside.err" || fail "record inside: $(cat "$T/inside.err")"
 "$EVTRACE" report "$T/inside" >"$T/inside.report"
 expect_grep "^# 100 events, 0 lost, 2 streams$" "$T/inside.report" "inside: every event"
 [ -z "$(grep -v '^#' "$T/inside.report" | grep -v '^ *tracee-[2-9] ')" ] ||
@@ -42,13 +44,14 @@ expect_grep "^# 100 events, 0 lost, 2 streams$" "$T/alice.report" "a rootless co
 expect_eq "$(stat -c %U "$T/alice/tr/evtrace/index")" evt-alice "her trace is hers"
 
 # 3. Root on the host, by the pid it sees: ls, record and stream.
+: >"$T/c.out"
 contain env LD_LIBRARY_PATH="$T/bin" "$T/bin/tracee" paced 100 10 -1 >"$T/c.out" 2>"$T/c.err" &
-BG_PIDS="$BG_PIDS $!"
+up=$!
+BG_PIDS="$BG_PIDS $up"
 wait_for "the contained program" "grep -q '^ready' '$T/c.out'"
 expect_eq "$(sed -n 's/^ready //p' "$T/c.out")" 1 "the program is pid 1 in its container"
-hp=$(pgrep -f "$T/bin/tracee paced 100 10 -1" | while read -r p; do
-	grep -q '^NSpid:.*[[:space:]]1$' "/proc/$p/status" && echo "$p"; done | head -1)
-[ -n "$hp" ] || fail "the contained program's host pid not found"
+hp=$(pgrep -P "$up")
+grep -q '^NSpid:.*[[:space:]]1$' "/proc/$hp/status" || fail "the contained program's host pid not found ($hp)"
 ns=$(stat -L -c %i "/proc/$hp/ns/pid")
 "$EVTRACE" ls -p "$hp" >"$T/ls" 2>"$T/ls.err" || fail "ls -p $hp: $(cat "$T/ls.err")"
 expect_grep "^# pid 1 (tracee), host pid $hp, in a container: pid namespace $ns, cgroup /" "$T/ls" \
@@ -94,7 +97,38 @@ as_user evt-alice env -u EVTRACE_RUNDIR "$T/bin/evtrace" ls -p "$ap" >"$T/als" 2
 expect_grep "^# pid 1 (tracee), host pid $ap, in a container: " "$T/als" "alice reaches her rootless container"
 kill "$ap"
 
+# 3c. Root follows a process only into a run directory of its own user:
+# a container whose /dev/shm/evtrace-0 is a symlink to a host directory of
+# bob's, and alice's process naming bob's as its EVTRACE_RUNDIR, are not
+# followed there.
+mkdir -m 700 "$T/bobs" && chown evt-bob "$T/bobs"
+: >"$T/sym.out"
+unshare --pid --mount --fork --kill-child sh -c \
+	'mount -t tmpfs none /dev/shm && mount -t proc proc /proc && ln -s "$1" /dev/shm/evtrace-0 && shift && exec "$@"' \
+	sh "$T/bobs" env -u EVTRACE_RUNDIR LD_LIBRARY_PATH="$T/bin" "$T/bin/tracee" paced 10 10 -1 >"$T/sym.out" 2>&1 &
+up=$!
+BG_PIDS="$BG_PIDS $up"
+wait_for "the program with a planted run directory" "grep -q '^ready' '$T/sym.out'"
+sp=$(pgrep -P "$up")
+[ -n "$sp" ] || fail "the program with a planted run directory not found"
+expect_status 1 "$EVTRACE" record -p "$sp" -o "$T/planted"
+expect_grep "^evtrace: record: pid $sp: its run directory /proc/$sp/root/dev/shm/evtrace-0 belongs to uid $(id -u evt-bob), not to its user root: not followed$" \
+	"$T/err" "a planted symlink in a container is not followed"
+[ -z "$(ls -A "$T/bobs")" ] || fail "root wrote into bob's directory: $(ls -A "$T/bobs")"
+kill "$sp"
+: >"$T/env.out"
+setpriv --reuid=evt-alice --regid="$(id -g evt-alice)" --clear-groups \
+	env EVTRACE_RUNDIR="$T/bobs" LD_LIBRARY_PATH="$T/bin" "$T/bin/tracee" paced 10 10 -1 >"$T/env.out" 2>&1 &
+ep=$!
+BG_PIDS="$BG_PIDS $ep"
+wait_for "alice's program naming bob's directory" "grep -q '^ready' '$T/env.out'"
+expect_status 1 "$EVTRACE" ls -p "$ep"
+expect_grep "^evtrace: ls: pid $ep: its run directory $T/bobs belongs to uid $(id -u evt-bob), not to its user evt-alice: not followed$" \
+	"$T/err" "another user's directory named in the environment is not followed"
+kill "$ep"
+
 # 4. record -a on the host says what it leaves out.
+: >"$T/c2.out"
 contain env LD_LIBRARY_PATH="$T/bin" "$T/bin/tracee" paced 10 10 -1 >"$T/c2.out" 2>&1 &
 c2=$!
 BG_PIDS="$BG_PIDS $c2"
@@ -108,5 +142,5 @@ wait "$all" || true
 expect_grep "^evtrace: record: -a covers the processes of $R/run; traced processes in [0-9]* other mount namespace" "$T/all.err" \
 	"record -a names the containers it leaves out"
 expect_grep "record -p HOSTPID reaches one" "$T/all.err" "and how to reach one"
-kill "$c2"
+kill -9 "$c2"	# (unshare --fork ignores SIGTERM)
 

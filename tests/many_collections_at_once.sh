@@ -59,6 +59,7 @@ rec=$!
 BG_PIDS="$BG_PIDS $rec"
 wait_for "the program of the second such recording" "grep -q '^ready' '$T/own2.out'"
 op=$(sed -n 's/^ready //p' "$T/own2.out")
+BG_PIDS="$BG_PIDS $op"
 wait_for "ls -p $op to find it in its run directory" "'$EVTRACE' ls -p $op 2>/dev/null | grep -q '^# collection slot 1: pid $rec, evtrace record'"
 kill -USR1 "$op"
 wait "$rec" || fail "the second recording: $(cat "$T/own2.err")"
