@@ -107,6 +107,8 @@ static int route_container(const char *cmd, int *pids, unsigned npids,
 				 "one at a time", pids[i], pids[0]), -1;
 	if (theirs(cmd, pids[i], c.rundir, info->euid, info->user))
 		return -1;
+	if (info->euid != geteuid())
+		evt_rundir_expect_owner(info->euid);
 	routed = c;
 	routed_any = true;
 	pids[i] = c.pid;
@@ -150,6 +152,7 @@ int cli_route(const char *cmd, int *pids, unsigned npids)
 					 pids[i]), -1;
 		if (theirs(cmd, pids[i], info.rundir, info.euid, info.user))
 			return -1;
+		evt_rundir_expect_owner(info.euid);
 		setenv("EVTRACE_RUNDIR", info.rundir, 1);
 	}
 	return CLI_LOCAL;

@@ -117,6 +117,13 @@ static int fail(char *err, size_t err_size, const char *dir, const char *name,
 	return -1;
 }
 
+static uid_t expected_owner = (uid_t)-1;
+
+void evt_rundir_expect_owner(uid_t uid)
+{
+	expected_owner = uid;
+}
+
 int evt_rundir_open(struct evt_rundir *rd, const char *path, int flags,
 		    char *err, size_t err_size)
 {
@@ -149,6 +156,15 @@ int evt_rundir_open(struct evt_rundir *rd, const char *path, int flags,
 	}
 	if (fstat(fd, &st))
 		return fail(err, err_size, path, NULL, errno, fd);
+	/* What was checked by name is checked again on what was opened. */
+	if ((flags & EVT_RUNDIR_ROOT_ENTERS) && expected_owner != (uid_t)-1 &&
+	    st.st_uid != expected_owner) {
+		close(fd);
+		return refuse(err, err_size, path, NULL, EPERM,
+			      "owned by uid %u, not by uid %u, the user of the "
+			      "process it was found by: not followed",
+			      (unsigned)st.st_uid, (unsigned)expected_owner);
+	}
 	if (st.st_uid != me && !(me == 0 && (flags & EVT_RUNDIR_ROOT_ENTERS))) {
 		close(fd);
 		return refuse(err, err_size, path, NULL, EPERM,

@@ -71,6 +71,12 @@ enum {
 int evt_rundir_open(struct evt_rundir *rd, const char *path, int flags,
 		    char *err, size_t err_size);
 void evt_rundir_close(struct evt_rundir *rd);
+/* From now on, in this process, a directory root enters
+ * (EVT_RUNDIR_ROOT_ENTERS) must be uid's, or it is refused: the run
+ * directory of a process root was sent to by that process's environment
+ * (checked by name first, then on the directory opened, which a swap of
+ * a symlink between the two cannot change). */
+void evt_rundir_expect_owner(uid_t uid);
 
 /*
  * Opens name, a file in the run directory, with flags (O_NOFOLLOW,
