@@ -82,15 +82,19 @@ int cli_route(const char *cmd, int *pids, unsigned npids);
 struct evt_container;
 const struct evt_container *cli_routed_container(void);
 /*
- * Every collection slot of the run directory is taken (a test suite run
- * in parallel, each test under record): a command's recording or count
- * takes a run directory of its own, RUNDIR/record-PID, made here, whose
- * slots are its own; rundir becomes it.  0, or -1 with err set.  Said by
- * cli_note_own_rundir; removed at the end, with what is left in it,
- * unless a process there still runs.
+ * evt_collection_create() of o in rundir, for cmd (said when it fails).
+ * When every collection slot there is taken (a test suite run in
+ * parallel, each test under record), a command's recording or count
+ * (command, no pids, not all) takes a run directory of its own,
+ * RUNDIR/record-PID, whose slots are its own: rundir becomes it, *own is
+ * set, and it is said; cli_own_rundir_remove() removes it at the end,
+ * with what is left in it, unless a process there still runs.  0, or -1.
  */
-int cli_own_rundir(char *rundir, size_t size, char *err, size_t err_size);
-void cli_note_own_rundir(const char *cmd, const char *shared, const char *own);
+struct evt_collection;
+struct evt_collection_opts;
+int cli_collection_create(const char *cmd, struct evt_collection_opts *o,
+			  bool command, char *rundir, size_t size,
+			  struct evt_collection **c, bool *own);
 void cli_own_rundir_remove(const char *path);
 /* Whether this is the machine's root: uid 0 in the initial user
  * namespace.  Root in a namespace of a user's own is that user outside,

@@ -303,22 +303,9 @@ int cmd_count(int argc, char **argv)
 		goto out;
 	}
 	o.rundir = rundir;
-	if (evt_collection_create(&o, &c, err, sizeof(err))) {
-		char shared[sizeof(rundir)];
-
-		if (errno != EBUSY || npids || o.all || optind >= argc) {
-			cli_error("count", "%s", err);
-			goto out;
-		}
-		snprintf(shared, sizeof(shared), "%s", rundir);
-		if (cli_own_rundir(rundir, sizeof(rundir), err, sizeof(err)) ||
-		    evt_collection_create(&o, &c, err, sizeof(err))) {
-			cli_error("count", "%s", err);
-			goto out;
-		}
-		own = true;
-		cli_note_own_rundir("count", shared, rundir);
-	}
+	if (cli_collection_create("count", &o, optind < argc, rundir,
+				  sizeof(rundir), &c, &own))
+		goto out;
 	/* Its processes' events, for the patterns that name none. */
 	if (npids && evt_collection_poll(c, err, sizeof(err)) < 0) {
 		cli_error("count", "%s", err);

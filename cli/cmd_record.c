@@ -290,12 +290,12 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		case 1003: {
 			unsigned from = a->o.npatterns, k;
 
-			unsigned cap = a->o.npatterns + EVT_RULES_MAX_PATTERNS +
-				       1 - a->nfrom_files;
+			/* (as many as a selection takes: at most that many
+			 * strings of the files are ever held) */
+			unsigned cap = EVT_RULES_MAX_PATTERNS < a->patterns_cap - 3 ?
+				       EVT_RULES_MAX_PATTERNS : a->patterns_cap - 3;
 			int bad = cli_read_patterns("record", optarg, a->patterns,
-						    &a->o.npatterns,
-						    cap < a->patterns_cap - 3 ?
-						    cap : a->patterns_cap - 3);
+						    &a->o.npatterns, cap);
 
 			for (k = from; k < a->o.npatterns; k++) {
 				a->nkernel += evt_is_kernel_path(a->patterns[k]);
@@ -812,18 +812,9 @@ static int record_here(struct record_args *a)
 	o->hold_dead_ms = (uint32_t)(a->trig.after_ns / 1000000) + 2000;
 	o->excludes = a->keep;	/* the pinned sites: in their own rings */
 	o->nexcludes = a->nkeep;
-	if (evt_collection_create(o, &c, err, sizeof(err))) {
-		char shared[sizeof(rundir)];
-
-		if (errno != EBUSY || !a->cmdv || a->npids || o->all)
-			return cli_error("record", "%s", err);
-		snprintf(shared, sizeof(shared), "%s", rundir);
-		if (cli_own_rundir(rundir, sizeof(rundir), err, sizeof(err)) ||
-		    evt_collection_create(o, &c, err, sizeof(err)))
-			return cli_error("record", "%s", err);
-		own = true;
-		cli_note_own_rundir("record", shared, rundir);
-	}
+	if (cli_collection_create("record", o, a->cmdv != NULL, rundir,
+				  sizeof(rundir), &c, &own))
+		return 1;
 	if (a->nkeep && keep_start(a, rundir, evt_collection_slot(c), &u.keep, err,
 				   sizeof(err))) {
 		ret = cli_error("record", "--keep: %s", err);

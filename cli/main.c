@@ -436,7 +436,7 @@ int cli_read_patterns(const char *cmd, const char *file, const char **patterns,
 		}
 		if (*n >= cap || !(patterns[*n] = strdup(line))) {
 			fclose(f);
-			return cli_error(cmd, "%s:%u: more than %u patterns", file,
+			return cli_error(cmd, "%s:%u: more than %u patterns in all", file,
 					 lineno, cap);
 		}
 		(*n)++;

@@ -14,9 +14,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "collection.h"
 #include "rundir.h"
 
-int cli_own_rundir(char *rundir, size_t size, char *err, size_t err_size)
+/* Makes rundir/record-PID; rundir becomes it.  0, or -1 with err set. */
+static int own_rundir(char *rundir, size_t size, char *err, size_t err_size)
 {
 	char name[32], path[EVT_RUNDIR_PATH_MAX];
 	struct evt_rundir rd;
@@ -74,11 +76,27 @@ void cli_own_rundir_remove(const char *path)
 		rmdir(path);
 }
 
-void cli_note_own_rundir(const char *cmd, const char *shared, const char *own)
+int cli_collection_create(const char *cmd, struct evt_collection_opts *o,
+			  bool command, char *rundir, size_t size,
+			  struct evt_collection **c, bool *own)
 {
+	char err[PATH_MAX + 300], shared[EVT_RUNDIR_PATH_MAX];
+
+	*own = false;
+	o->rundir = rundir;
+	if (!evt_collection_create(o, c, err, sizeof(err)))
+		return 0;
+	if (errno != EBUSY || !command || o->npids || o->all)
+		return cli_error(cmd, "%s", err), -1;
+	snprintf(shared, sizeof(shared), "%s", rundir);
+	if (own_rundir(rundir, size, err, sizeof(err)) ||
+	    evt_collection_create(o, c, err, sizeof(err)))
+		return cli_error(cmd, "%s", err), -1;
+	*own = true;
 	fprintf(stderr, "evtrace: %s: note: every collection slot of %s is in "
 		"use, so this %s and its command use a run directory of their "
 		"own, %s (ls, stream and record -p reach its processes by their "
 		"pids)\n", cmd, shared, strcmp(cmd, "count") ? "recording" :
-		"count", own);
+		"count", rundir);
+	return 0;
 }

@@ -126,6 +126,20 @@ expect_status 1 "$EVTRACE" ls -p "$ep"
 expect_grep "^evtrace: ls: pid $ep: its run directory $T/bobs belongs to uid $(id -u evt-bob), not to its user evt-alice: not followed$" \
 	"$T/err" "another user's directory named in the environment is not followed"
 kill "$ep"
+# ... nor made where none is (its run directory could not be made: it runs
+# untraced).
+mkdir -m 700 "$T/rootonly"
+: >"$T/none.out"
+setpriv --reuid=evt-alice --regid="$(id -g evt-alice)" --clear-groups \
+	env EVTRACE_RUNDIR="$T/rootonly/run" LD_LIBRARY_PATH="$T/bin" "$T/bin/tracee" paced 10 10 -1 >"$T/none.out" 2>&1 &
+np=$!
+BG_PIDS="$BG_PIDS $np"
+wait_for "alice's untraced program" "grep -q '^ready' '$T/none.out'"
+expect_status 1 "$EVTRACE" record -p "$np" -o "$T/none"
+expect_grep "^evtrace: record: pid $np: not traced (its run directory $T/rootonly/run: No such file or directory)$" "$T/err" \
+	"a run directory that is not there is not made"
+[ ! -e "$T/rootonly/run" ] || fail "root made the run directory of another user's process"
+kill "$np"
 
 # 4. record -a on the host says what it leaves out.
 : >"$T/c2.out"

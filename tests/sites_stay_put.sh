@@ -97,6 +97,9 @@ expect_status 1 "$EVTRACE" record -e 'fn:a/b' -- true
 expect_grep "selectors at position 1 are not fn:GLOB, fmt:GLOB or fn:GLOB/fmt:GLOB" "$T/err" "a bad selector"
 expect_status 1 "$EVTRACE" record --events-from "$T/nosuch" -- true
 expect_grep "^evtrace: record: --events-from $T/nosuch: No such file or directory$" "$T/err" "a missing list"
+seq 70 | sed 's|^|printk/many/|' >"$T/longlist"
+expect_status 1 "$EVTRACE" record --events-from "$T/longlist" -- true
+expect_grep "^evtrace: record: $T/longlist:65: more than 64 patterns in all$" "$T/err" "a list longer than a selection takes"
 printf 'printk/x\n# a comment\n\nsched/fn:y\n' >"$T/badlist"
 expect_status 1 "$EVTRACE" record --events-from "$T/badlist" -- true
 expect_grep "^evtrace: record: $T/badlist:4: pattern 'sched/fn:y': " "$T/err" "the bad line named"

@@ -50,6 +50,8 @@ expect_eq "$(sed -n 's/^.*: burst //p' "$T/sf" | tr '\n' ' ')" "7 190 191 192 19
 	"stream -F: the events whose arg0 passes"
 expect_eq "$(grep -c ': burst' "$T/sn" || true)" 0 "stream -F: nothing passed"
 expect_grep "^evtrace: stream: --filter '$burst if arg0 > 1000': no event passed it$" "$T/sn.err" "stream: a filter nothing passed, said"
+expect_status 1 "$EVTRACE" stream -p "$p" -e 'fn:main' -F "$burst if arg0 > 1"
+expect_grep "^evtrace: stream: fn: beside --filter is not yet supported" "$T/err" "stream: fn: beside -F refused"
 # A second reader of the default collection is refused.
 "$EVTRACE" enable -p "$p" "$ev"
 "$EVTRACE" stream -p "$p" >"$T/s2" 2>&1 &
