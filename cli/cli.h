@@ -38,8 +38,8 @@ int cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Parses a pid argument; reports and returns -1 when it is not one. */
 int cli_parse_pid(const char *cmd, const char *arg);
-/* A collection slot argument of option opt: 1 .. EVT_NSLOTS - 1; -1
- * reported. */
+/* A collection number argument of option opt: 1 .. EVT_MAX_NUMBERS - 1;
+ * -1 reported. */
 int cli_parse_slot(const char *cmd, const char *opt, const char *arg);
 /* --kernel-buffer KIB: a power of two from 8 to 1048576; 0, or -1
  * reported. */
@@ -83,10 +83,9 @@ struct evt_container;
 const struct evt_container *cli_routed_container(void);
 /*
  * evt_collection_create() of o in rundir, for cmd (said when it fails).
- * When every collection slot there is taken (a test suite run in
- * parallel, each test under record), a command's recording or count
- * (command, no pids, not all) takes a run directory of its own,
- * RUNDIR/record-PID, whose slots are its own: rundir becomes it, *own is
+ * When every collection number there is taken, a command's recording or
+ * count (command, no pids, not all) takes a run directory of its own,
+ * RUNDIR/record-PID, whose numbers are its own: rundir becomes it, *own is
  * set, and it is said; cli_own_rundir_remove() removes it at the end,
  * with what is left in it, unless a process there still runs.  0, or -1.
  */

@@ -190,7 +190,7 @@ static int set_in_collection(const char *cmd, const struct target *t, bool on)
 		return cli_error(cmd, "%s", err);
 	if (!evt_slot_holder(&rd, (unsigned)t->collection, who, sizeof(who))) {
 		evt_rundir_close(&rd);
-		return cli_error(cmd, "collection slot %d: no engine holds it "
+		return cli_error(cmd, "collection %d: no engine holds it "
 				 "(ls shows the collections of each process)",
 				 t->collection);
 	}
@@ -200,7 +200,7 @@ static int set_in_collection(const char *cmd, const struct target *t, bool on)
 	if (n < 0)
 		return cli_error(cmd, "%s", err);
 	if (on && n == 0)
-		fprintf(stderr, "evtrace: %s: %s: no event of collection slot %d's "
+		fprintf(stderr, "evtrace: %s: %s: no event of collection %d's "
 			"processes now; it takes those registered later\n", cmd,
 			t->path, t->collection);
 	return 0;
@@ -257,7 +257,7 @@ static bool shrank(const char *cmd, const struct evt_ctl *c)
 	return true;
 }
 
-/* " [1,3]": the collections (slots 1..7) that have event i on. */
+/* " [1,3]": the collections (by number) that have event i on. */
 static void print_collections(const struct evt_ctl *c, int i)
 {
 	uint32_t word = __atomic_load_n(&c->enable[c->events[i].id], __ATOMIC_RELAXED);
@@ -266,7 +266,7 @@ static void print_collections(const struct evt_ctl *c, int i)
 
 	for (s = 1; s < EVT_NSLOTS; s++)
 		if (word & (1u << s)) {
-			printf("%s%u", sep, s);
+			printf("%s%u", sep, evt_slot_number(c, s));
 			sep = ",";
 		}
 	if (*sep == ',')
@@ -283,11 +283,13 @@ static void print_slots(const struct evt_rundir *rd, const struct evt_ctl *c)
 		if (__atomic_load_n(&c->slots[s].state, __ATOMIC_ACQUIRE) !=
 		    EVT_SLOT_ACTIVE)
 			continue;
-		if (evt_slot_holder(rd, s, who, sizeof(who)))
-			printf("# collection %s\n", who);
+		if (evt_slot_owned(rd, c, s) &&
+		    evt_slot_holder(rd, evt_slot_number(c, s), who, sizeof(who)))
+			printf("# %s (slot %u)\n", who, s);
 		else
-			printf("# collection slot %u: its engine is gone (the next "
-			       "one switches its events off)\n", s);
+			printf("# collection %u (slot %u): its engine is gone (the "
+			       "next one switches its events off)\n",
+			       evt_slot_number(c, s), s);
 	}
 }
 

@@ -815,7 +815,7 @@ static int record_here(struct record_args *a)
 	if (cli_collection_create("record", o, a->cmdv != NULL, rundir,
 				  sizeof(rundir), &c, &own))
 		return 1;
-	if (a->nkeep && keep_start(a, rundir, evt_collection_slot(c), &u.keep, err,
+	if (a->nkeep && keep_start(a, rundir, evt_collection_number(c), &u.keep, err,
 				   sizeof(err))) {
 		ret = cli_error("record", "--keep: %s", err);
 		evt_collection_finish(c, NULL, err, sizeof(err));
@@ -834,7 +834,7 @@ static int record_here(struct record_args *a)
 	}
 	a->trig.rundir = rundir;
 	a->trig.outdir = o->output;
-	a->trig.slot = evt_collection_slot(c);
+	a->trig.slot = evt_collection_number(c);
 	a->trig.lost_now = lost_now;
 	a->trig.kernel_window = a->nkernel ? kernel_window : NULL;
 	a->trig.recorder = c;

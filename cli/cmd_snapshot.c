@@ -154,8 +154,8 @@ int cmd_snapshot(int argc, char **argv)
 		evt_collection_destroy(c);
 		return cli_error("snapshot", "%s", err);
 	}
-	keep = evt_collection_keep_slot(c);
-	slot = (int)evt_collection_slot(c);
+	keep = evt_collection_keep_number(c);
+	slot = (int)evt_collection_number(c);
 	evt_collection_destroy(c);
 	if (keep && snapshot_keep(&o, keep))
 		return 1;

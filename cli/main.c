@@ -202,7 +202,7 @@ static const struct command commands[] = {
 	  "  -o, --output DIR       trace directory; a trace there is kept as\n"
 	  "                         DIR.old\n"
 	  "  -p, --pid PID          the recording that covers this process\n"
-	  "  -c, --collection N     the recording in collection slot N (evtrace\n"
+	  "  -c, --collection N     the recording of collection number N (evtrace\n"
 	  "                         ls names them); without -p or -c, the only\n"
 	  "                         running --overwrite recording\n"
 	  "      --before DURATION  only the last DURATION of it (5s, 200ms: each\n"
@@ -217,8 +217,9 @@ static const struct command commands[] = {
 	  "clears what gone recorders left.\n\n"
 	  "  -o, --output DIR       trace directory; a trace there is kept as\n"
 	  "                         DIR.old\n"
-	  "      --slot N           the slot to read when several recorders that\n"
-	  "                         are gone left buffers (evtrace ls -p PID)\n" },
+	  "      --slot N           the collection number to read when several\n"
+	  "                         recorders that are gone left buffers (evtrace\n"
+	  "                         ls -p PID)\n" },
 	{ "ls", cmd_ls, "ls [-p PID] [-f] [--ids] [--patterns] [PATH]",
 	  "Show the event tree of running traced processes (or of PID) with the\n"
 	  "state of every directory and event: 0, 1, X (mixed) or ? (nothing\n"
@@ -378,9 +379,9 @@ int cli_parse_slot(const char *cmd, const char *opt, const char *arg)
 
 	errno = 0;
 	v = strtol(arg, &end, 10);
-	if (errno || *end || end == arg || v < 1 || v >= EVT_NSLOTS)
-		return cli_error(cmd, "%s '%s': not a collection slot (1 to %d, as "
-				 "ls shows them)", opt, arg, EVT_NSLOTS - 1), -1;
+	if (errno || *end || end == arg || v < 1 || v >= EVT_MAX_NUMBERS)
+		return cli_error(cmd, "%s '%s': not a collection number (1 to %d, "
+				 "as ls shows them)", opt, arg, EVT_MAX_NUMBERS - 1), -1;
 	return (int)v;
 }
 

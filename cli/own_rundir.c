@@ -1,6 +1,6 @@
 /*
  * own_rundir.c - a run directory of a command's own, for a recording or
- * count of a command that found every collection slot of the user's
+ * count of a command that found every collection number of the user's
  * taken (cli.h).
  */
 #include <dirent.h>
@@ -93,8 +93,8 @@ int cli_collection_create(const char *cmd, struct evt_collection_opts *o,
 	    evt_collection_create(o, c, err, sizeof(err)))
 		return cli_error(cmd, "%s", err), -1;
 	*own = true;
-	fprintf(stderr, "evtrace: %s: note: every collection slot of %s is in "
-		"use, so this %s and its command use a run directory of their "
+	fprintf(stderr, "evtrace: %s: note: every collection number of %s is "
+		"in use, so this %s and its command use a run directory of their "
 		"own, %s (ls, stream and record -p reach its processes by their "
 		"pids)\n", cmd, shared, strcmp(cmd, "count") ? "recording" :
 		"count", rundir);

@@ -16,7 +16,7 @@
  *
  *   0            +-----------------------------+
  *                | struct evt_ctl_header       |
- *   slots_off    | struct evt_ctl_slot [8]     |  collection slots
+ *   slots_off    | struct evt_ctl_slot [8]     |  collection slots (below)
  *   tbufs_off    | struct evt_ctl_tbuf [N]     |  one per (thread, slot) buffer
  *   enable_off   | uint32_t enable[max_events] |  bit s = slot s wants it
  *   registry_off | registry entries ...        |  append-only
@@ -37,7 +37,29 @@
 
 #define EVT_CTL_MAGIC		0x43545645u	/* "EVTC" little endian */
 #define EVT_CTL_VERSION		6
+/*
+ * A process has EVT_NSLOTS collection slots.  Slot 0 is the default
+ * collection's (what `evtrace enable` switches); each other collection
+ * takes the first slot free in each process it records, so slot 2 of one
+ * process and slot 5 of another may be the same collection's.  The slot's
+ * descriptor names it by its id, and by its number in the run directory
+ * (1 .. EVT_MAX_NUMBERS-1: its lock file slot-<n>.lock, its requests,
+ * `snapshot --collection N`).  A user may so run any number of
+ * collections at once (up to the numbers), a process be in EVT_NSLOTS-1
+ * of them.
+ */
 #define EVT_NSLOTS		8
+#define EVT_MAX_NUMBERS		256
+/*
+ * The last numbers and, in a process, the last slots are the only ones a
+ * collection of a user without privilege towards the processes may take
+ * (evtraced acting for a guest): however many such users come, the run
+ * directory's owner and root keep the others.
+ */
+#define EVT_GUEST_SLOTS		2
+#define EVT_GUEST_SLOT_FIRST	(EVT_NSLOTS - EVT_GUEST_SLOTS)
+#define EVT_GUEST_NUMBERS	32
+#define EVT_GUEST_NUMBER_FIRST	(EVT_MAX_NUMBERS - EVT_GUEST_NUMBERS)
 #define EVT_MAX_EVENTS		16384
 #define EVT_MAX_TBUFS		512
 #define EVT_REGISTRY_BYTES	(1u << 20)
@@ -114,7 +136,12 @@ enum evt_slot_state {
 struct evt_ctl_slot {
 	uint32_t state;			/* enum evt_slot_state */
 	uint32_t mode;			/* enum evt_buffer_mode */
-	uint64_t collection_id;		/* owner; 0 for the default slot */
+	uint64_t collection_id;		/* owner; 0 for the default slot and
+					 * a free one (a collection takes a
+					 * slot by swapping 0 for its id, and
+					 * whoever frees it swaps state ACTIVE
+					 * for FREE first, then clears its
+					 * bits, then stores 0 here) */
 	uint32_t packet_size;		/* bytes */
 	uint32_t packet_count;
 	uint32_t gen;			/* bumped when the slot changes owner;
@@ -126,11 +153,14 @@ struct evt_ctl_slot {
 					 * buffer full waits this long at most
 					 * for a packet back, instead of dropping
 					 * (at most EVT_BLOCK_MAX_US) */
-	uint32_t keep_of;		/* a record --keep collection: the slot
-					 * + 1 of the recording whose pinned
-					 * sites it holds; 0 otherwise (engines
-					 * only; for snapshot) */
-	uint8_t reserved[16];
+	uint32_t keep_of;		/* a record --keep collection: the
+					 * number + 1 of the recording whose
+					 * pinned sites it holds; 0 otherwise
+					 * (engines only; for snapshot) */
+	uint32_t number;		/* the collection's number in the run
+					 * directory (its lock, slot-<n>.lock);
+					 * 0 for the default slot */
+	uint8_t reserved[12];
 };
 
 #define EVT_BLOCK_MAX_US	1000000u

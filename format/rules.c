@@ -157,8 +157,8 @@ int evt_rules_parse(const char *text, size_t len, struct evt_rules *rules,
 		}
 		if (parse_u64(arg, &v))
 			goto bad_value;
-		if (!strcmp(line, "slot") && v < EVT_NSLOTS)
-			rules->slot = v;
+		if (!strcmp(line, "number") && v < EVT_MAX_NUMBERS)
+			rules->number = v;
 		else if (!strcmp(line, "collection") && v)
 			rules->collection_id = v;
 		else if (!strcmp(line, "packet-size") && v <= UINT32_MAX)
@@ -167,7 +167,7 @@ int evt_rules_parse(const char *text, size_t len, struct evt_rules *rules,
 			rules->packet_count = v;
 		else if (!strcmp(line, "block-us") && v <= EVT_BLOCK_MAX_US)
 			rules->block_us = v;
-		else if (!strcmp(line, "slot") || !strcmp(line, "collection") ||
+		else if (!strcmp(line, "number") || !strcmp(line, "collection") ||
 			 !strcmp(line, "packet-size") || !strcmp(line, "packet-count") ||
 			 !strcmp(line, "block-us"))
 			goto bad_value;
@@ -183,9 +183,9 @@ bad_value:
 			 line, arg);
 		return -1;
 	}
-	if (rules->slot && !rules->collection_id) {
-		snprintf(err, err_size, "no collection given for slot %u",
-			 rules->slot);
+	if (rules->number && !rules->collection_id) {
+		snprintf(err, err_size, "no collection given for number %u",
+			 rules->number);
 		return -1;
 	}
 	if (evt_buffer_config_check(rules->packet_size, rules->packet_count,
@@ -198,8 +198,8 @@ int evt_rules_write(FILE *f, const struct evt_rules *rules)
 {
 	unsigned i;
 
-	fprintf(f, "evtrace-rules 1\nslot %u\n", rules->slot);
-	if (rules->slot)
+	fprintf(f, "evtrace-rules 1\nnumber %u\n", rules->number);
+	if (rules->number)
 		fprintf(f, "collection %" PRIu64 "\n", rules->collection_id);
 	fprintf(f, "scope %s\nmode %s\npacket-size %u\npacket-count %u\n",
 		rules->scope == EVT_SCOPE_ALL ? "all" : "tree",

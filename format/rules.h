@@ -10,7 +10,7 @@
  *                          environment of a recorded command (children
  *                          inherit it); scope all: every process of the
  *                          run directory, started before or after
- *   default.rules          slot 0, the default collection: what `evtrace
+ *   default.rules          number 0, the default collection: what `evtrace
  *                          enable` and `disable` said of directories and
  *                          patterns, so that events registered later (a
  *                          library dlopen'd, a process started) follow it
@@ -18,8 +18,9 @@
  * Text, one directive per line:
  *
  *   evtrace-rules 1
- *   slot 1                    (0: the default collection)
- *   collection 1234567890     (not for slot 0)
+ *   number 1                  (its number in the run directory, slots.h;
+ *                              0: the default collection)
+ *   collection 1234567890     (its id; not for number 0)
  *   scope tree | all
  *   mode discard | overwrite | count
  *   packet-size 65536
@@ -29,7 +30,7 @@
  *   disable <pattern>          pattern names an event decides; ":<pid>"
  *   enable:<pid> <pattern>     after the verb limits a line to the
  *                              process with that pid)
- *   rate <n> <pattern>        (slot 0: each event the pattern names is
+ *   rate <n> <pattern>        (number 0: each event the pattern names is
  *   rate:<pid> <n> <pattern>   capped at n a second per thread, 0: not;
  *                              the last such line decides, apart from
  *                              enable and disable)
@@ -53,7 +54,7 @@ enum evt_rules_scope {
 };
 
 struct evt_rules {
-	uint32_t slot;
+	uint32_t number;		/* the collection's (0: the default) */
 	uint64_t collection_id;
 	uint32_t scope;			/* enum evt_rules_scope */
 	uint32_t mode;

@@ -294,3 +294,19 @@ const char *evt_rundir_strerror(const char *dir, int e, char *buf,
 		 evt_rundir_full(dir, full, sizeof(full)));
 	return buf;
 }
+
+/* By hand: the library reads it in signal handlers too. */
+uint64_t evt_rundir_lock_id(const char *text)
+{
+	const char *p = strstr(text, "\nid ");
+	uint64_t id = 0;
+
+	if (!p)
+		return 0;
+	for (p += 4; *p >= '0' && *p <= '9'; p++) {
+		if (id > (UINT64_MAX - 9) / 10)
+			return 0;
+		id = id * 10 + (uint64_t)(*p - '0');
+	}
+	return *p == '\n' || !*p ? id : 0;
+}

@@ -27,6 +27,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* The longest run directory path: room is left for the names in it. */
@@ -97,5 +98,11 @@ const char *evt_rundir_strerror(const char *dir, int e, char *buf,
 				size_t size);
 /* Only the part in parentheses above, into buf; buf. */
 const char *evt_rundir_full(const char *dir, char *buf, size_t size);
+
+/*
+ * A collection number's lock file (slot-<n>.lock) says who holds it:
+ * "<pid> <what>\nid <collection id>\n".  The id in text, or 0.
+ */
+uint64_t evt_rundir_lock_id(const char *text);
 
 #endif

@@ -259,8 +259,8 @@ static void publish_header(void)
 	__atomic_store_n(&evt__proc.hdr->magic, EVT_CTL_MAGIC, __ATOMIC_RELEASE);
 }
 
-void evt__slot_configure(uint32_t s, uint32_t mode, uint64_t id,
-			 uint32_t block_us, uint32_t packet_size,
+void evt__slot_configure(uint32_t s, uint32_t number, uint32_t mode,
+			 uint64_t id, uint32_t block_us, uint32_t packet_size,
 			 uint32_t packet_count)
 {
 	struct evt_ctl_slot *slot = &evt__proc.slots[s];
@@ -268,6 +268,7 @@ void evt__slot_configure(uint32_t s, uint32_t mode, uint64_t id,
 	slot->mode = mode;
 	slot->block_us = block_us;
 	slot->collection_id = id;
+	slot->number = number;
 	slot->packet_size = packet_size;
 	slot->packet_count = packet_count;
 	slot->gen += 2;		/* even: odd means an engine is rewriting it */
@@ -378,7 +379,7 @@ int evt__process_init_locked(void)
 	set_pointers(base, &l);
 	guard_mapping();
 	fill_header(evt__proc.hdr, &l);
-	evt__slot_configure(0, EVT_MODE_DISCARD, 0, 0, EVT_PACKET_DEFAULT_BYTES,
+	evt__slot_configure(0, 0, EVT_MODE_DISCARD, 0, 0, EVT_PACKET_DEFAULT_BYTES,
 			    EVT_PACKETS_DEFAULT);
 	evt__rules_load_locked(&rd);
 	evt__dead_files_remove(&rd);

@@ -65,37 +65,75 @@ fail:
 	return NULL;
 }
 
-/* Whether an engine holds the lock of slot s (shared flock, not waited
- * for: it fails while an engine holds it exclusively). */
-static bool slot_held(const struct evt_rundir *rd, uint32_t s)
+/*
+ * Whether collection id runs: an engine holds the lock of its number n
+ * (a shared flock, never waited for, fails while it holds it
+ * exclusively) and the lock names id (slots.h).  System calls only: a
+ * thread may ask in a signal handler (evt__orphan_check).
+ */
+static bool collection_runs(int dfd, uint32_t n, uint64_t id)
 {
-	char name[32], err[EVT_RUNDIR_PATH_MAX + 300];
+	char name[32] = "slot-", text[300];
 	bool held;
-	int fd;
+	ssize_t len;
+	int fd, k = 5;
+	uint32_t d;
+	struct stat st;
 
-	snprintf(name, sizeof(name), "slot-%u.lock", s);
-	fd = evt_rundir_openat(rd, name, O_RDONLY, 0, err, sizeof(err));
+	if (n == 0 || n >= EVT_MAX_NUMBERS || !id)
+		return false;
+	for (d = 100; d; d /= 10)	/* by hand, as snprintf is not safe */
+		if (n >= d || d == 1)
+			name[k++] = (char)('0' + n / d % 10);
+	memcpy(name + k, ".lock", 6);
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	held = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	       flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	len = held ? pread(fd, text, sizeof(text) - 1, 0) : -1;
 	close(fd);	/* and with it a shared lock we got */
-	return held;
+	if (len <= 0)
+		return false;
+	text[len] = '\0';
+	return evt_rundir_lock_id(text) == id;
 }
 
-/* Takes up a collection's rules: its slot configured, its lines kept. */
+/* Takes up a collection's rules: a free slot configured for it, its
+ * lines kept.  Before the control file is published: no engine takes
+ * slots in it meanwhile. */
 static void adopt(const struct evt_rundir *rd, struct evt_rules *r,
 		  const char *name)
 {
-	if (r->slot == 0 || r->slot >= EVT_NSLOTS || evt__proc.rules[r->slot] ||
-	    !slot_held(rd, r->slot)) {
-		evt__debug("%s/%s: not applied (its slot is taken or its "
-			   "engine gone)", rd->path, name);
+	unsigned s, first = r->number >= EVT_GUEST_NUMBER_FIRST ?
+			    EVT_GUEST_SLOT_FIRST : 1;
+
+	if (!collection_runs(rd->fd, r->number, r->collection_id)) {
+		evt__debug("%s/%s: not applied (its engine is gone)", rd->path,
+			   name);
 		free(r);
 		return;
 	}
-	evt__proc.rules[r->slot] = r;
-	evt__slot_configure(r->slot, r->mode, r->collection_id, r->block_us,
-			    r->packet_size, r->packet_count);
+	for (s = 1; s < EVT_NSLOTS; s++)
+		if (evt__proc.slots[s].collection_id == r->collection_id) {
+			free(r);	/* named twice */
+			return;
+		}
+	for (s = first; s < EVT_NSLOTS; s++)
+		if (evt__proc.slots[s].state == EVT_SLOT_FREE &&
+		    !evt__proc.slots[s].collection_id)
+			break;
+	if (s == EVT_NSLOTS) {
+		evt__warn("%s/%s: not applied: every collection slot of this "
+			  "process is taken (evtrace ls -p %d names them); "
+			  "collection %u does not record it", rd->path, name,
+			  (int)evt__proc.pid, r->number);
+		free(r);
+		return;
+	}
+	evt__proc.rules[s] = r;
+	evt__slot_configure(s, r->number, r->mode, r->collection_id,
+			    r->block_us, r->packet_size, r->packet_count);
 }
 
 /* Whether name is one of the comma-separated names of list. */
@@ -142,8 +180,8 @@ static void load_default(const struct evt_rundir *rd)
 {
 	struct evt_rules *r = read_rules(rd, "default.rules", "default", true);
 
-	if (r && r->slot != 0) {
-		evt__warn("%s/default.rules: not for slot 0; ignored", rd->path);
+	if (r && r->number != 0) {
+		evt__warn("%s/default.rules: not for number 0; ignored", rd->path);
 		free(r);
 		r = NULL;
 	}
@@ -219,7 +257,11 @@ void evt__rules_apply_locked(uint32_t id, const char *path, uint32_t parent)
 	for (s = 0; s < EVT_NSLOTS; s++) {
 		const struct evt_rules *r = evt__proc.rules[s];
 
-		if (!r || evt_rules_decide(r, path, evt__proc.events[id].func,
+		/* (A slot let go of since is another collection's now.) */
+		if (!r || (s && (evt__proc.slots[s].collection_id != r->collection_id ||
+				 __atomic_load_n(&evt__proc.slots[s].state,
+						 __ATOMIC_ACQUIRE) != EVT_SLOT_ACTIVE)) ||
+		    evt_rules_decide(r, path, evt__proc.events[id].func,
 					   evt__proc.events[id].format,
 					   evt__proc.pid) != 1)
 			continue;
@@ -241,17 +283,20 @@ void evt__rules_apply_locked(uint32_t id, const char *path, uint32_t parent)
  * stream or recording leaves its events on until the next engine starts;
  * the process need not wait for one.)  At most about once a second per
  * process, with system calls only (this may run in a signal handler): if
- * nobody holds the slot's lock, its events are switched off and the slot
- * freed, under a shared lock that keeps a new owner out meanwhile.
+ * nobody holds the lock of the slot's number for its collection, its
+ * events are switched off and the slot freed, in the order slots.h gives
+ * (state, bits, id), so that of several who find it one alone does it.
  */
 void evt__orphan_check(unsigned s, uint64_t now)
 {
 	static uint64_t last;
 	uint64_t prev = __atomic_load_n(&last, __ATOMIC_RELAXED);
-	char name[16] = "slot-0.lock";
+	struct evt_ctl_slot *sl = &evt__proc.slots[s];
 	uint32_t mask = ~((1u << s) | (1u << (EVT_VIEW_SHIFT + s))), id, n;
-	struct stat st;
-	int dfd, fd, saved = errno;
+	uint32_t active = EVT_SLOT_ACTIVE;
+	uint64_t owner;
+	int dfd, saved = errno;
+	bool runs;
 
 	/* 2^31 clock units: 0.7 s of a 3 GHz TSC, 2.1 s of nanoseconds. */
 	if (now - prev < (1ull << 31) && prev)
@@ -259,25 +304,25 @@ void evt__orphan_check(unsigned s, uint64_t now)
 	if (!__atomic_compare_exchange_n(&last, &prev, now, 0, __ATOMIC_RELAXED,
 					 __ATOMIC_RELAXED))
 		return;		/* another thread looks */
-	name[5] = (char)('0' + s);
+	owner = __atomic_load_n(&sl->collection_id, __ATOMIC_ACQUIRE);
 	dfd = open(evt__proc.rundir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		goto out;
-	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	runs = collection_runs(dfd, __atomic_load_n(&sl->number, __ATOMIC_RELAXED),
+			       owner);
 	close(dfd);
-	if (fd < 0)
+	if (runs || !owner ||
+	    !__atomic_compare_exchange_n(&sl->state, &active, EVT_SLOT_FREE, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		goto out;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    flock(fd, LOCK_SH | LOCK_NB) == 0) {
-		n = __atomic_load_n(&evt__proc.nevents, __ATOMIC_ACQUIRE);
-		for (id = 0; id < n; id++)
-			if (__atomic_load_n(&evt__proc.enable[id], __ATOMIC_RELAXED) & ~mask)
-				__atomic_fetch_and(&evt__proc.enable[id], mask,
-						   __ATOMIC_RELEASE);
-		__atomic_store_n(&evt__proc.slots[s].state, EVT_SLOT_FREE,
-				 __ATOMIC_RELEASE);
-	}
-	close(fd);
+	n = __atomic_load_n(&evt__proc.nevents, __ATOMIC_ACQUIRE);
+	for (id = 0; id < n; id++)
+		if (__atomic_load_n(&evt__proc.enable[id], __ATOMIC_RELAXED) & ~mask)
+			__atomic_fetch_and(&evt__proc.enable[id], mask,
+					   __ATOMIC_RELEASE);
+	__atomic_store_n(&sl->number, 0, __ATOMIC_RELAXED);
+	__atomic_compare_exchange_n(&sl->collection_id, &owner, 0, 0,
+				    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 out:
 	errno = saved;
 }

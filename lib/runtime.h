@@ -141,8 +141,9 @@ uint32_t evt__event_add_site_locked(const char *path, const char *format,
 				    const uint8_t *types, uint8_t nargs,
 				    const char *func, int *reused);
 void evt__event_unload_locked(uint32_t id);
-void evt__slot_configure(uint32_t s, uint32_t mode, uint64_t id,
-			 uint32_t block_us, uint32_t packet_size,
+/* Sets slot s up for collection id, number number (layout.h). */
+void evt__slot_configure(uint32_t s, uint32_t number, uint32_t mode,
+			 uint64_t id, uint32_t block_us, uint32_t packet_size,
 			 uint32_t packet_count);
 
 /* dead_files.c: removes the control files of processes that are gone

@@ -64,7 +64,7 @@ rec=$!
 st=$!
 BG_PIDS="$BG_PIDS $rec $st"
 wait_for "the recording and the stream in the contained program" \
-	"[ \$('$EVTRACE' ls -p $hp 2>/dev/null | grep -c '^# collection slot') -ge 2 ]"
+	"[ \$('$EVTRACE' ls -p $hp 2>/dev/null | grep -c '^# collection [0-9]*: ') -ge 2 ]"
 kill -USR1 "$hp"
 wait "$rec" || fail "record -p of a contained program: $(cat "$T/host.err")"
 wait "$st" || fail "stream -p of a contained program: $(cat "$T/stream.err")"

@@ -79,9 +79,9 @@ as_bg evt-bob "$T/bin/evtrace" stream -p "$app" -e typed/all >/dev/null 2>"$T/bs
 bstream=$!
 # (typed/all is on already: the killed recorder's slot)
 wait_for "bob's stream's collection" \
-	"'$EVTRACE' ls -p '$app' | grep -q '^# collection slot [0-9]: pid [0-9]*, evtrace stream'"
+	"'$EVTRACE' ls -p '$app' | grep -q '^# collection [0-9]*: pid [0-9]*, evtrace stream'"
 "$EVTRACE" ls -p "$app" >"$T/ls"
-expect_grep "^# collection slot 6: pid [0-9]*, evtrace stream -e typed/all$" "$T/ls" "bob's stream in a guest slot (the worker's pid)"
+expect_grep "^# collection 2[2-5][0-9]: pid [0-9]*, evtrace stream -e typed/all (slot 6)$" "$T/ls" "bob's stream in a guest slot (the worker's pid)"
 kill -INT "$bstream"
 wait "$bstream" || fail "bob's stream failed: $(cat "$T/bstream.err")"
 as evt-alice env EVTRACE_RUNDIR="$R/alice/run" "$T/bin/evtrace" recover -o "$T/alice/rec" "$app" \

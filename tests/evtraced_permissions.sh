@@ -107,9 +107,9 @@ for _ in $(seq 100); do
 	[ "$("$EVTRACE" ls -p "$app" | grep -c '^# collection')" = 2 ] && break
 	sleep 0.05
 done
-expect_eq "$("$EVTRACE" ls -p "$app" | sed -n 's/^# collection slot \([0-9]\): .*/\1/p' | sort | tr '\n' ' ')" "6 7 " "the slots of bob's collections: $(cat "$T/record.err" "$T/stream.err")"
+expect_eq "$("$EVTRACE" ls -p "$app" | sed -n 's/^# collection 2[2-5][0-9]: .* (slot \([0-9]\))$/\1/p' | sort | tr '\n' ' ')" "6 7 " "the slots of bob's collections: $(cat "$T/record.err" "$T/stream.err")"
 as_status evt-bob 1 "$T/bin/evtrace" stream -p "$app" -e typed/all
-expect_grep "both collection slots open to other users are in use (slot 6: pid " "$T/err" "bob's third collection"
+expect_grep "pid $app: not streamed: every collection slot of the process is taken (slot 6: collection 2[2-5][0-9]: pid [0-9]*, evtrace .*; slot 7: collection 2[2-5][0-9]: pid " "$T/err" "bob's third collection"
 as_bg evt-alice env EVTRACE_RUNDIR="$R/alice/run" "$T/bin/evtrace" stream -p "$app" -e typed/all >"$T/alice.out" 2>"$T/alice.err" &
 alices=$!
 BG_PIDS="$BG_PIDS $alices"
@@ -118,7 +118,7 @@ for _ in $(seq 100); do
 	sleep 0.05
 done
 "$EVTRACE" ls -p "$app" >"$T/ls"
-expect_grep "^# collection slot 1: pid $alices, evtrace stream -e typed/all" "$T/ls" "alice's stream beside bob's two: $(cat "$T/alice.err")"
+expect_grep "^# collection 1: pid $alices, evtrace stream -e typed/all (slot 1)" "$T/ls" "alice's stream beside bob's two: $(cat "$T/alice.err")"
 kill -TERM "$alices"
 wait "$alices" || fail "alice's stream failed: $(cat "$T/alice.err")"
 feed app 5 5

@@ -153,10 +153,10 @@ ctl=$(first_ctl) || fail "no control file appeared (truncation)"
 # refuses the file as it finds it, and has no process to lose).
 pid=$(basename "$ctl" | cut -d- -f1)
 for _ in $(seq 100); do
-	"$EVTRACE" ls -p "$pid" 2>/dev/null | grep -q "^# collection slot" && break
+	"$EVTRACE" ls -p "$pid" 2>/dev/null | grep -q "^# collection [0-9]*: " && break
 	sleep 0.02
 done
-"$EVTRACE" ls -p "$pid" 2>/dev/null | grep -q "^# collection slot" || fail "the recorder did not take up the process"
+"$EVTRACE" ls -p "$pid" 2>/dev/null | grep -q "^# collection [0-9]*: " || fail "the recorder did not take up the process"
 "$SCRIBBLE" "$ctl" 600 truncate
 "$SCRIBBLE" "$ctl" 0 cut	# and it stays cut: the recorder must meet it
 set +e; wait "$rec"; st=$?; set -e

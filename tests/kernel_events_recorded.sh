@@ -136,7 +136,7 @@ wait_for "the program to be ready" "grep -q ready '$T/snap.out'"
 kill -STOP "$rec"
 "$EVTRACE" snapshot -o "$T/snap-st" 2>"$T/snap-st.err" || { kill -CONT "$rec"; fail "snapshot of a stopped recorder: $(cat "$T/snap-st.err")"; }
 kill -CONT "$rec"
-expect_grep "^evtrace: snapshot: note: the recording's kernel events are not in $T/snap-st: collection slot [0-9]*: its engine did not answer in 2 s\$" \
+expect_grep "^evtrace: snapshot: note: the recording's kernel events are not in $T/snap-st: collection [0-9]*: its engine did not answer in 2 s\$" \
 	"$T/snap-st.err" "a recorder that does not answer, said"
 "$EVTRACE" report "$T/snap-st" | grep -q ": alive [0-9]*$" || fail "the snapshot without its kernel events holds no event"
 touch "$T/snap.stop"

@@ -45,12 +45,12 @@ wait_for() {
 		sleep 0.05
 	done
 }
-# Whether an engine holds collection slot $1 of the run directory (0: a
+# Whether an engine holds collection number $1 of the run directory (0: a
 # reader of the default collection).
 slot_held() {
 	held_in "$EVTRACE_RUNDIR" "$1"
 }
-# The same in run directory $1, for slot $2.
+# The same in run directory $1, for number $2.
 held_in() {
 	[ -e "$1/slot-$2.lock" ] && ! flock -n -s "$1/slot-$2.lock" true 2>/dev/null
 }
@@ -68,7 +68,7 @@ reading_pipe() {
 # Whether the engine of pid $2 (a stream, a recording) has its collection
 # in process $1.
 collection_in() {
-	"$EVTRACE" ls -p "$1" 2>/dev/null | grep -q "^# collection slot [0-9]*: pid $2, "
+	"$EVTRACE" ls -p "$1" 2>/dev/null | grep -q "^# collection [0-9]*: pid $2, "
 }
 expect_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
 expect_grep() { grep -q -- "$1" "$2" || { cat "$2" >&2; fail "$3: no '$1' in $2"; }; }

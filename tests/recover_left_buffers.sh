@@ -72,7 +72,7 @@ expect_grep "evtrace: recover: pid 999999: no control file in " "$T/err" "no suc
 expect_status 2 "$EVTRACE" recover
 expect_grep "evtrace: recover: no process given" "$T/err" "no argument"
 expect_status 1 "$EVTRACE" recover --slot 0 1
-expect_grep "evtrace: recover: --slot '0': not a collection slot (1 to 7, as ls shows them)" "$T/err" "bad slot"
+expect_grep "evtrace: recover: --slot '0': not a collection number (1 to 255, as ls shows them)" "$T/err" "bad slot"
 expect_status 1 "$EVTRACE" recover "$T/not-a-control-file"
 expect_grep "not a control file (PID-N.ctl)" "$T/err" "bad control file"
 

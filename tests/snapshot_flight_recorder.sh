@@ -58,13 +58,13 @@ awk '$4 == 0 { exit 1 }' "$T/runs1" || fail "the rings did not wrap: $(cat "$T/r
 bt_agrees "$T/s1"
 
 sleep 0.3
-slot=$("$EVTRACE" ls -p "$pid" | sed -n 's/^# collection slot \([0-9]*\): pid [0-9]*, evtrace record .*/\1/p')
-[ -n "$slot" ] || fail "ls does not name the recording's slot"
+slot=$("$EVTRACE" ls -p "$pid" | sed -n 's/^# collection \([0-9]*\): pid [0-9]*, evtrace record .*/\1/p')
+[ -n "$slot" ] || fail "ls does not name the recording's number"
 "$EVTRACE" snapshot -o "$T/s2" --collection "$slot" 2>"$T/err" || fail "snapshot --collection: $(cat "$T/err")"
 "$EVTRACE" report "$T/s2" >"$T/r2"
 runs "$T/r2" >"$T/runs2" || fail "snapshot 2"
 paste "$T/runs1" "$T/runs2" | awk '$7 <= $3 { exit 1 }' || fail "snapshot 2 has no later events: $(paste "$T/runs1" "$T/runs2")"
-"$EVTRACE" ls -p "$pid" | grep -q "^# collection slot $slot: pid [0-9]*, evtrace record" ||
+"$EVTRACE" ls -p "$pid" | grep -q "^# collection $slot: pid [0-9]*, evtrace record" ||
 	fail "the recording lost its slot to the snapshots"
 
 # The recording goes on, and ends whole.
@@ -85,8 +85,8 @@ pid2=$(sed -n 's/^ready //p' "$T/loop2.out")
 expect_status 1 "$EVTRACE" snapshot -o "$T/none" -p "$pid2"
 expect_grep "evtrace: snapshot: pid $pid2: no running --overwrite recording (a snapshot is of a flight recorder" "$T/err" "a discard-mode recording"
 kill -TERM "$pid2"; wait "$rec" 2>/dev/null || true
-expect_status 1 "$EVTRACE" snapshot --collection 9
-expect_grep "evtrace: snapshot: --collection '9': not a collection slot (1 to 7, as ls shows them)" "$T/err" "bad slot"
+expect_status 1 "$EVTRACE" snapshot --collection 256
+expect_grep "evtrace: snapshot: --collection '256': not a collection number (1 to 255, as ls shows them)" "$T/err" "bad number"
 expect_status 2 "$EVTRACE" snapshot extra
 expect_grep "evtrace: snapshot: 'extra': unexpected" "$T/err" "stray argument"
 echo "ok: snapshots $(tr '\n' ';' <"$T/runs1") then $(tr '\n' ';' <"$T/runs2"), the recording $(tr '\n' ';' <"$T/runsf")"

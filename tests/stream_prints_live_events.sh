@@ -17,7 +17,7 @@ done
 # On in the stream's own collection, not in the default one.
 "$EVTRACE" ls -p "$p" "$ev" >"$T/ls"
 expect_eq "$(tail -1 "$T/ls")" "0 $ev [1]" "enabled while streaming"
-expect_grep "^# collection slot 1: pid $s, evtrace stream -e $ev\$" "$T/ls" "the stream's collection"
+expect_grep "^# collection 1: pid $s, evtrace stream -e $ev (slot 1)\$" "$T/ls" "the stream's collection"
 kill -INT "$s"
 wait "$s" || fail "stream did not exit cleanly on SIGINT"
 expect_eq "$("$EVTRACE" ls -p "$p" "$ev" | tail -1)" "0 $ev" "disabled after streaming"
@@ -82,7 +82,7 @@ sleep 0.5	# (not a wait: half a second of writing into a buffer nobody reads)
 running "$p" || fail "the program died with its stream"
 "$EVTRACE" ls -p "$p" "$ev" >"$T/ls"
 expect_eq "$(tail -1 "$T/ls")" "0 $ev [1]" "on after the stream died"
-expect_grep "^# collection slot 1: its engine is gone" "$T/ls" "ls says the engine is gone"
+expect_grep "^# collection 1 (slot 1): its engine is gone" "$T/ls" "ls says the engine is gone"
 other=ftrace/print
 "$EVTRACE" stream -p "$p" -e "$other" >"$T/s4" 2>&1 &
 s4=$!

@@ -91,7 +91,7 @@ static void tristate_folds(void)
 
 static void rules_round_trip_and_errors(void)
 {
-	struct evt_rules r = { .slot = 3, .collection_id = 77, .mode = EVT_MODE_OVERWRITE,
+	struct evt_rules r = { .number = 3, .collection_id = 77, .mode = EVT_MODE_OVERWRITE,
 			       .packet_size = 32768, .packet_count = 8, .npatterns = 2 };
 	struct evt_rules back;
 	char *text = NULL, err[200];
@@ -103,16 +103,16 @@ static void rules_round_trip_and_errors(void)
 	CHECK(evt_rules_write(f, &r) == 0);
 	fclose(f);
 	CHECK(evt_rules_parse(text, len, &back, err, sizeof(err)) == 0);
-	CHECK(back.slot == 3 && back.collection_id == 77 &&
+	CHECK(back.number == 3 && back.collection_id == 77 &&
 	      back.mode == EVT_MODE_OVERWRITE && back.packet_size == 32768 &&
 	      back.packet_count == 8 && back.npatterns == 2);
 	CHECK_STR(back.patterns[1], "ftrace/print");
 	free(text);
-	CHECK(evt_rules_parse("evtrace-rules 1\nslot 9\n", 22, &back, err, sizeof(err)) < 0);
-	CHECK_STR(err, "line 2: bad 'slot' value '9'");
+	CHECK(evt_rules_parse("evtrace-rules 1\nnumber 256\n", 26, &back, err, sizeof(err)) < 0);
+	CHECK_STR(err, "line 2: bad 'number' value '256'");
 	CHECK(evt_rules_parse("nope\n", 5, &back, err, sizeof(err)) < 0);
 	CHECK_STR(err, "line 1: not an evtrace-rules 1 file");
-	CHECK(evt_rules_parse("evtrace-rules 1\nslot 1\ncollection 5\npacket-size 12345\n",
+	CHECK(evt_rules_parse("evtrace-rules 1\nnumber 1\ncollection 5\npacket-size 12345\n",
 			      53, &back, err, sizeof(err)) < 0);
 }
 
@@ -163,22 +163,22 @@ static void rules_decide_and_compact(void)
 	f = open_memstream(&text, &len);
 	CHECK(evt_rules_write(f, &r) == 0);
 	fclose(f);
-	CHECK(strstr(text, "slot 0\nscope all\n") != NULL);
+	CHECK(strstr(text, "number 0\nscope all\n") != NULL);
 	CHECK(strstr(text, "collection") == NULL);
 	CHECK(evt_rules_parse(text, len, &back, err, sizeof(err)) == 0);
 	CHECK(back.npatterns == r.npatterns && back.scope == EVT_SCOPE_ALL);
 	CHECK(!memcmp(back.pid, r.pid, r.npatterns * sizeof(r.pid[0])) &&
 	      !memcmp(back.disable, r.disable, r.npatterns));
 	free(text);
-	CHECK(evt_rules_parse("evtrace-rules 1\nslot 0\nenable:x printk\n", strlen("evtrace-rules 1\nslot 0\nenable:x printk\n"),
+	CHECK(evt_rules_parse("evtrace-rules 1\nnumber 0\nenable:x printk\n", strlen("evtrace-rules 1\nnumber 0\nenable:x printk\n"),
 			      &back, err, sizeof(err)) < 0);
 	CHECK_STR(err, "line 3: bad 'enable:x' value 'printk'");
-	CHECK(evt_rules_parse("evtrace-rules 1\nslot 0\nenables printk\n", strlen("evtrace-rules 1\nslot 0\nenables printk\n"),
+	CHECK(evt_rules_parse("evtrace-rules 1\nnumber 0\nenables printk\n", strlen("evtrace-rules 1\nnumber 0\nenables printk\n"),
 			      &back, err, sizeof(err)) < 0);
 	CHECK_STR(err, "line 3: unknown directive 'enables'");
-	CHECK(evt_rules_parse("evtrace-rules 1\nslot 2\nenable printk\n", strlen("evtrace-rules 1\nslot 2\nenable printk\n"),
+	CHECK(evt_rules_parse("evtrace-rules 1\nnumber 2\nenable printk\n", strlen("evtrace-rules 1\nnumber 2\nenable printk\n"),
 			      &back, err, sizeof(err)) < 0);
-	CHECK_STR(err, "no collection given for slot 2");
+	CHECK_STR(err, "no collection given for number 2");
 	/* Full: refused with what to do. */
 	memset(&r, 0, sizeof(r));
 	for (int i = 0; i < EVT_RULES_MAX_PATTERNS; i++) {

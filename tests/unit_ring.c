@@ -47,7 +47,7 @@ struct writer {
 	struct evt_rundir rd;
 	struct evt_ctl *c;
 	int lock_fd;
-	unsigned slot;
+	unsigned number, slot;
 };
 
 /* What the reader took from the buffer so far. */
@@ -132,11 +132,17 @@ static int start_writer(struct writer *w, const char *prog, uint32_t mode,
 		return -1;
 	w->c = ctls[0];
 	free(ctls);
-	slot = evt_slot_claim(&w->rd, "unit_ring", &w->lock_fd, err, sizeof(err));
+	slot = evt_slot_claim(&w->rd, 0x5eed, "unit_ring", &w->lock_fd, err,
+			      sizeof(err));
 	if (slot < 0)
 		return fprintf(stderr, "%s\n", err), -1;
+	w->number = (unsigned)slot;
+	slot = evt_slot_take(&w->rd, w->c, 0x5eed, NULL, NULL, 0);
+	if (slot < 0)
+		return fprintf(stderr, "no slot free in the writer\n"), -1;
 	w->slot = (unsigned)slot;
-	evt_slot_attach(w->c, w->slot, 0x5eed, block_us, mode, PACKET, COUNT);
+	evt_slot_attach(w->c, w->slot, w->number, 0x5eed, block_us, mode,
+			PACKET, COUNT);
 	for (id = 0; id < w->c->nevents; id++)
 		evt_ctl_set_enable(w->c, id, w->slot, true);
 	CHECK(w->c->nevents == 3);	/* ftrace/print and its two sites */

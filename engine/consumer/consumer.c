@@ -178,8 +178,12 @@ static int open_engine(const struct evt_consumer_attr *attr,
 					   &c->stream, err, err_size))
 			goto fail;
 		if (c->pid && evt_live_stream_watched(c->stream) == 0) {
-			snprintf(err, err_size, "pid %d: no traced process with this "
-				 "pid in %s", c->pid, rundir);
+			if (evt_live_stream_full(c->stream))
+				snprintf(err, err_size, "%s",
+					 evt_live_stream_full(c->stream));
+			else
+				snprintf(err, err_size, "pid %d: no traced process "
+					 "with this pid in %s", c->pid, rundir);
 			goto fail;
 		}
 	} else {
@@ -469,7 +473,7 @@ static int window_engine(struct evt_consumer *c, const char *dir,
 	}
 	snprintf(what, sizeof(what), "a window of %s", c->what);
 	o.what = what;
-	o.adopt_slot = evt_collection_slot(c->coll);
+	o.adopt_slot = evt_collection_number(c->coll);
 	/* Processes started since the last read are in the window too. */
 	if (evt_collection_poll(c->coll, err, err_size) < 0 ||
 	    evt_collection_create(&o, &w, err, err_size) ||

@@ -102,7 +102,7 @@ static bool collection_alive(const struct evt_rundir *rd, const struct evt_ctl *
 
 	for (s = 1; s < EVT_NSLOTS; s++)
 		if (__atomic_load_n(&c->slots[s].state, __ATOMIC_ACQUIRE) &&
-		    evt_slot_held(rd, s))
+		    evt_slot_owned(rd, c, s))
 			return true;
 	return false;
 }
@@ -141,7 +141,7 @@ int evt_rundir_sweep(const struct evt_rundir *rd)
 			    !evt_slot_held(rd, slot) && unlinkat(rd->fd, name, 0) == 0)
 				removed++;
 		} else if (!strncmp(name, "collection-", 11)) {
-			/* A rules file: its collection's slot is in it. */
+			/* A rules file: its collection's number is in it. */
 			char text[64] = "";
 			unsigned slot = 0;
 			int fd = evt_rundir_openat(rd, name, O_RDONLY, 0, err,
@@ -152,8 +152,12 @@ int evt_rundir_sweep(const struct evt_rundir *rd)
 					text[0] = '\0';
 				close(fd);
 			}
-			if (sscanf(text, "evtrace-rules 1\nslot %u", &slot) == 1 &&
-			    slot > 0 && slot < EVT_NSLOTS && !evt_slot_held(rd, slot) &&
+			unsigned long long id = 0;
+
+			if (sscanf(text, "evtrace-rules 1\nnumber %u", &slot) == 1 &&
+			    sscanf(name, "collection-%llu.", &id) == 1 &&
+			    slot > 0 && slot < EVT_MAX_NUMBERS &&
+			    !evt_slot_live(rd, slot, id) &&
 			    unlinkat(rd->fd, name, 0) == 0)
 				removed++;
 		}

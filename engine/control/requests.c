@@ -82,7 +82,7 @@ static int ask(const struct evt_rundir *rd, unsigned slot, const char *kind,
 		return -1;
 	}
 	unlinkat(rd->fd, req, 0);
-	snprintf(err, err_size, "collection slot %u: its engine did not answer in 2 s",
+	snprintf(err, err_size, "collection %u: its engine did not answer in 2 s",
 		 slot);
 	return -1;
 }

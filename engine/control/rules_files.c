@@ -68,7 +68,7 @@ static int load(const struct evt_rundir *rd, struct evt_rules *r, char *err,
 		r->packet_count = EVT_PACKETS_DEFAULT;
 	}
 	free(buf);
-	r->slot = 0;
+	r->number = 0;
 	return 0;
 }
 
@@ -146,7 +146,7 @@ int evt_selection_publish(const struct evt_rundir *rd, const char *name,
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return snprintf(err, err_size, "out of memory"), -1;
-	r->slot = head->slot;
+	r->number = head->number;
 	r->collection_id = head->collection_id;
 	r->scope = head->scope;
 	r->mode = head->mode;

@@ -18,7 +18,7 @@
 
 /* What a collection's rules say besides its patterns. */
 struct evt_rules_head {
-	uint32_t slot;
+	uint32_t number;		/* in the run directory (slots.h) */
 	uint64_t collection_id;
 	uint32_t scope;			/* enum evt_rules_scope */
 	uint32_t mode;			/* enum evt_buffer_mode */

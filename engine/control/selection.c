@@ -137,11 +137,11 @@ bool evt_selection_has_pattern(const struct evt_selection *s, const char *patter
 	return false;
 }
 
-int evt_selection_not_there(const struct evt_selection *s, unsigned slot,
+int evt_selection_not_there(const struct evt_selection *s, unsigned number,
 			    const char *pattern, char *err, size_t err_size)
 {
-	size_t len = (size_t)snprintf(err, err_size, "collection slot %u has no "
-				      "pattern '%s' (it has:", slot, pattern);
+	size_t len = (size_t)snprintf(err, err_size, "collection %u has no "
+				      "pattern '%s' (it has:", number, pattern);
 	unsigned i;
 
 	for (i = 0; i < s->npatterns && len < err_size; i++)

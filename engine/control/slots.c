@@ -1,9 +1,10 @@
 /*
- * slots.c - collection slots in a run directory and in running processes
- * (see slots.h).
+ * slots.c - collections' numbers in a run directory and their slots in
+ * running processes (see slots.h).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -13,91 +14,204 @@
 #include "policy.h"
 #include "slots.h"
 
-int evt_rundir_slot_lock(const struct evt_rundir *rd, unsigned s, char *err,
+int evt_rundir_slot_lock(const struct evt_rundir *rd, unsigned n, char *err,
 			 size_t err_size)
 {
 	char name[32];
 
-	snprintf(name, sizeof(name), "slot-%u.lock", s);
+	snprintf(name, sizeof(name), "slot-%u.lock", n);
 	return evt_rundir_openat(rd, name, O_RDWR | O_CREAT, 0600, err, err_size);
 }
 
-/* "slot 3: pid 1234, evtrace record -o tr" from a held lock file. */
-static void describe_holder(int fd, unsigned s, char *out, size_t out_size)
+/* The lock file's text, NUL ended. */
+static void lock_text(int fd, char *text, size_t size)
 {
-	char text[200];
-	ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
-	int pid = 0, at = 0;
+	ssize_t n = pread(fd, text, size - 1, 0);
 
 	text[n > 0 ? n : 0] = '\0';
+}
+
+/* "collection 3: pid 1234, evtrace record -o tr" from a held lock file. */
+static void describe_holder(int fd, unsigned n, char *out, size_t out_size)
+{
+	char text[300];
+	int pid = 0, at = 0;
+
+	lock_text(fd, text, sizeof(text));
 	text[strcspn(text, "\n")] = '\0';
 	if (sscanf(text, "%d %n", &pid, &at) == 1 && pid > 0 && at > 0)
-		snprintf(out, out_size, "slot %u: pid %d, %s", s, pid, text + at);
+		snprintf(out, out_size, "collection %u: pid %d, %s", n, pid, text + at);
 	else
-		snprintf(out, out_size, "slot %u: an engine that did not say", s);
+		snprintf(out, out_size, "collection %u: an engine that did not say", n);
 }
 
-bool evt_slot_holder(const struct evt_rundir *rd, unsigned s, char *out,
-		     size_t out_size)
+void evt_slot_lock_describe(int lock_fd, uint64_t id, const char *what)
+{
+	char line[300];
+	int n = snprintf(line, sizeof(line), "%d %.200s\nid %" PRIu64 "\n",
+			 (int)getpid(), what, id);
+
+	if (ftruncate(lock_fd, 0) == 0 && n > 0)
+		(void)!pwrite(lock_fd, line, (size_t)n < sizeof(line) ?
+			      (size_t)n : sizeof(line) - 1, 0);
+}
+
+/* Opens number n's lock when an engine holds it; -1 otherwise. */
+static int open_held(const struct evt_rundir *rd, unsigned n)
 {
 	char name[32], err[PATH_MAX + 200];
-	bool held;
 	int fd;
 
-	if (s == 0 || s >= EVT_NSLOTS)
-		return false;
-	snprintf(name, sizeof(name), "slot-%u.lock", s);
+	if (n == 0 || n >= EVT_MAX_NUMBERS)
+		return -1;
+	snprintf(name, sizeof(name), "slot-%u.lock", n);
 	fd = evt_rundir_openat(rd, name, O_RDONLY, 0, err, sizeof(err));
 	if (fd < 0)
-		return false;
-	held = flock(fd, LOCK_SH | LOCK_NB) != 0;
-	if (held && out)
-		describe_holder(fd, s, out, out_size);
-	close(fd);
-	return held;
+		return -1;
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
+		close(fd);	/* and the shared lock we got */
+		return -1;
+	}
+	return fd;
 }
 
-bool evt_slot_held(const struct evt_rundir *rd, unsigned s)
+bool evt_slot_holder(const struct evt_rundir *rd, unsigned n, char *out,
+		     size_t out_size)
 {
-	return evt_slot_holder(rd, s, NULL, 0);
+	int fd = open_held(rd, n);
+
+	if (fd < 0)
+		return false;
+	if (out)
+		describe_holder(fd, n, out, out_size);
+	close(fd);
+	return true;
 }
 
-int evt_slot_claim(const struct evt_rundir *rd, const char *what,
+bool evt_slot_held(const struct evt_rundir *rd, unsigned n)
+{
+	return evt_slot_holder(rd, n, NULL, 0);
+}
+
+bool evt_slot_live(const struct evt_rundir *rd, unsigned n, uint64_t id)
+{
+	char text[300];
+	int fd = open_held(rd, n);
+
+	if (fd < 0)
+		return false;
+	lock_text(fd, text, sizeof(text));
+	close(fd);
+	return id && evt_rundir_lock_id(text) == id;
+}
+
+int evt_slot_claim(const struct evt_rundir *rd, uint64_t id, const char *what,
 		   int *lock_fd, char *err, size_t err_size)
 {
-	char holders[EVT_NSLOTS][256];
-	unsigned first = evt_policy_guest() ? EVT_GUEST_SLOT_FIRST : 1, s, k;
-	size_t len;
+	bool guest = evt_policy_guest();
+	unsigned first = guest ? EVT_GUEST_NUMBER_FIRST : 1, n;
 
-	for (s = first; s < EVT_NSLOTS; s++) {
-		char line[256];
-		int fd = evt_rundir_slot_lock(rd, s, err, err_size), n;
+	for (n = first; n < EVT_MAX_NUMBERS; n++) {
+		int fd;
 
+		/* Only the guests' numbers are left: leave them to guests. */
+		if (!guest && n == EVT_GUEST_NUMBER_FIRST)
+			break;
+		fd = evt_rundir_slot_lock(rd, n, err, err_size);
 		if (fd < 0)
 			return -1;
 		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-			n = snprintf(line, sizeof(line), "%d %s\n", (int)getpid(), what);
-			if (ftruncate(fd, 0) == 0 && n > 0)
-				(void)!pwrite(fd, line, (size_t)n < sizeof(line) ?
-					      (size_t)n : sizeof(line) - 1, 0);
+			evt_slot_lock_describe(fd, id, what);
 			*lock_fd = fd;
-			return (int)s;
+			return (int)n;
 		}
-		describe_holder(fd, s, holders[s], sizeof(holders[s]));
 		close(fd);
 	}
-	if (first > 1)
-		len = (size_t)snprintf(err, err_size, "%s: both collection slots "
-				       "open to other users are in use (", rd->path);
-	else
-		len = (size_t)snprintf(err, err_size, "%s: all %d collection slots "
-				       "are in use (", rd->path, EVT_NSLOTS - 1);
-	for (k = first; k < EVT_NSLOTS && len < err_size; k++)
-		len += (size_t)snprintf(err + len, err_size - len, "%s%s",
-					k > first ? "; " : "", holders[k]);
-	if (len < err_size)
-		snprintf(err + len, err_size - len, "): end one of them first");
+	snprintf(err, err_size, "%s: all %u collection numbers%s are in use "
+		 "(evtrace ls -p PID names the collections of a process): end "
+		 "one first", rd->path, guest ? EVT_GUEST_NUMBERS :
+		 EVT_GUEST_NUMBER_FIRST - 1, guest ? " open to other users" : "");
 	errno = EBUSY;
+	return -1;
+}
+
+int evt_slot_find(const struct evt_ctl *c, uint64_t id)
+{
+	unsigned s;
+
+	for (s = 1; s < EVT_NSLOTS && id && !c->shrank; s++)
+		if (__atomic_load_n(&c->slots[s].collection_id, __ATOMIC_ACQUIRE) == id &&
+		    __atomic_load_n(&c->slots[s].state, __ATOMIC_ACQUIRE) ==
+		    EVT_SLOT_ACTIVE)
+			return (int)s;
+	return -1;
+}
+
+uint32_t evt_slot_number(const struct evt_ctl *c, unsigned s)
+{
+	if (s == 0 || s >= EVT_NSLOTS || c->shrank)
+		return 0;
+	return __atomic_load_n(&c->slots[s].number, __ATOMIC_RELAXED);
+}
+
+bool evt_slot_owned(const struct evt_rundir *rd, const struct evt_ctl *c,
+		    unsigned s)
+{
+	if (s == 0 || s >= EVT_NSLOTS || c->shrank)
+		return false;
+	return evt_slot_live(rd, evt_slot_number(c, s),
+			     __atomic_load_n(&c->slots[s].collection_id,
+					     __ATOMIC_ACQUIRE));
+}
+
+/* The first free slot from first on, taken for id; -1 if none. */
+static int take_free(struct evt_ctl *c, unsigned first, uint64_t id)
+{
+	unsigned s;
+
+	for (s = first; s < EVT_NSLOTS && !c->shrank; s++) {
+		uint64_t none = 0;
+
+		if (__atomic_load_n(&c->slots[s].state, __ATOMIC_ACQUIRE) ==
+		    EVT_SLOT_FREE &&
+		    __atomic_compare_exchange_n(&c->slots[s].collection_id, &none,
+						id, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+			return (int)s;
+	}
+	return -1;
+}
+
+int evt_slot_take(const struct evt_rundir *rd, struct evt_ctl *c, uint64_t id,
+		  const char *done, char *why, size_t why_size)
+{
+	unsigned first = evt_policy_guest() ? EVT_GUEST_SLOT_FIRST : 1, s;
+	size_t len;
+	int got;
+
+	/* One it took before (a fork copied it, or the process took it up
+	 * from our rules), set up or not. */
+	for (s = first; s < EVT_NSLOTS && !c->shrank; s++)
+		if (__atomic_load_n(&c->slots[s].collection_id, __ATOMIC_ACQUIRE) == id)
+			return (int)s;
+	got = take_free(c, first, id);
+	if (got < 0 && evt_slot_release_orphans(rd, c))
+		got = take_free(c, first, id);
+	if (got >= 0 || !why)
+		return got;
+	len = (size_t)snprintf(why, why_size, "pid %u: not %s: every collection "
+			       "slot of the process is taken (", c->h.pid, done);
+	for (s = first; s < EVT_NSLOTS && len < why_size && !c->shrank; s++) {
+		char who[300];
+
+		if (!evt_slot_holder(rd, evt_slot_number(c, s), who, sizeof(who)))
+			snprintf(who, sizeof(who), "a collection starting or ending");
+		len += (size_t)snprintf(why + len, why_size - len, "%sslot %u: %s",
+					s > first ? "; " : "", s, who);
+	}
+	if (len < why_size)
+		snprintf(why + len, why_size - len, "): end one of those "
+			 "collections, or run fewer at once");
 	return -1;
 }
 
@@ -129,8 +243,9 @@ static void free_leftovers(struct evt_ctl *c, unsigned s)
 	}
 }
 
-void evt_slot_attach(struct evt_ctl *c, unsigned s, uint64_t collection_id,
-		     uint32_t block_us, uint32_t mode, uint32_t packet_size, uint32_t packet_count)
+void evt_slot_attach(struct evt_ctl *c, unsigned s, uint32_t number,
+		     uint64_t collection_id, uint32_t block_us, uint32_t mode,
+		     uint32_t packet_size, uint32_t packet_count)
 {
 	struct evt_ctl_slot *sl = &c->slots[s];
 
@@ -145,6 +260,7 @@ void evt_slot_attach(struct evt_ctl *c, unsigned s, uint64_t collection_id,
 	sl->mode = mode;
 	sl->block_us = block_us;
 	sl->collection_id = collection_id;
+	sl->number = number;
 	sl->packet_size = packet_size;
 	sl->packet_count = packet_count;
 	__atomic_store_n(&sl->nobuf_lost, 0, __ATOMIC_RELAXED);
@@ -154,35 +270,52 @@ void evt_slot_attach(struct evt_ctl *c, unsigned s, uint64_t collection_id,
 	__atomic_store_n(&sl->state, EVT_SLOT_ACTIVE, __ATOMIC_RELEASE);
 }
 
+/* Frees slot s, which was id's: state first, so that of several who
+ * find it left over one alone clears it, and the id last, so that no
+ * new owner takes it before its bits are clear. */
+static bool free_slot(struct evt_ctl *c, unsigned s, uint64_t id, bool active)
+{
+	struct evt_ctl_slot *sl = &c->slots[s];
+	uint32_t state = EVT_SLOT_ACTIVE;
+
+	if (active && !__atomic_compare_exchange_n(&sl->state, &state,
+						   EVT_SLOT_FREE, 0,
+						   __ATOMIC_ACQ_REL,
+						   __ATOMIC_RELAXED))
+		return false;
+	if (active)
+		clear_bits(c, s);
+	__atomic_store_n(&sl->number, 0, __ATOMIC_RELAXED);
+	return __atomic_compare_exchange_n(&sl->collection_id, &id, 0, 0,
+					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
 void evt_slot_detach(struct evt_ctl *c, unsigned s)
 {
-	if (c->shrank)
+	if (c->shrank || s == 0 || s >= EVT_NSLOTS)
 		return;
-	clear_bits(c, s);
-	__atomic_store_n(&c->slots[s].state, EVT_SLOT_FREE, __ATOMIC_RELEASE);
+	free_slot(c, s, __atomic_load_n(&c->slots[s].collection_id,
+					__ATOMIC_ACQUIRE), true);
 }
 
 unsigned evt_slot_release_orphans(const struct evt_rundir *rd, struct evt_ctl *c)
 {
-	char err[PATH_MAX + 200];
 	unsigned s, released = 0;
 
 	for (s = 1; s < EVT_NSLOTS && !c->shrank; s++) {
-		int fd;
+		struct evt_ctl_slot *sl = &c->slots[s];
+		uint64_t id = __atomic_load_n(&sl->collection_id, __ATOMIC_ACQUIRE);
+		bool active = __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) ==
+			      EVT_SLOT_ACTIVE;
+		uint32_t n = __atomic_load_n(&sl->number, __ATOMIC_RELAXED);
 
-		if (__atomic_load_n(&c->slots[s].state, __ATOMIC_ACQUIRE) !=
-		    EVT_SLOT_ACTIVE)
+		/* A slot being taken (an id, no number yet) is left alone. */
+		if (!id || (!active && !n) || evt_slot_live(rd, n, id))
 			continue;
-		/* Held while we clear, so that no new owner comes in between. */
-		fd = evt_rundir_slot_lock(rd, s, err, sizeof(err));
-		if (fd < 0)
-			continue;
-		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-			evt_slot_detach(c, s);
+		if (free_slot(c, s, id, active)) {
 			free_leftovers(c, s);
 			released++;
 		}
-		close(fd);
 	}
 	return released;
 }

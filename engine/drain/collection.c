@@ -10,18 +10,18 @@
 
 static int claim_slot(struct evt_collection *c, char *err, size_t err_size)
 {
-	int s = evt_slot_claim(&c->rd, c->o.what ? c->o.what : "evtrace",
+	int n = evt_slot_claim(&c->rd, c->id, c->o.what ? c->o.what : "evtrace",
 			       &c->lock_fd, err, err_size);
 
-	if (s < 0)
+	if (n < 0)
 		return -1;
-	c->slot = (uint32_t)s;
+	c->number = (uint32_t)n;
 	return 0;
 }
 static int write_rules(struct evt_collection *c, char *err, size_t err_size)
 {
 	const struct evt_rules_head head = {
-		.slot = c->slot, .collection_id = c->id,
+		.number = c->number, .collection_id = c->id,
 		.scope = c->o.all ? EVT_SCOPE_ALL : EVT_SCOPE_TREE,
 		.mode = c->o.mode, .packet_size = c->o.packet_size,
 		.packet_count = c->o.packet_count, .block_us = c->o.block_us,
@@ -70,10 +70,15 @@ static int attach(struct evt_collection *c, char *err, size_t err_size)
 			if ((int)c->tracked[k].ctl->h.pid == c->o.pids[i])
 				break;
 		if (k == c->ntracked && !c->o.untraced_ok) {
-			snprintf(err, err_size, "pid %d: no traced process with "
-				 "this pid in %s", c->o.pids[i], c->rd.path);
+			if (c->full_pid == c->o.pids[i])
+				snprintf(err, err_size, "%s", c->full);
+			else
+				snprintf(err, err_size, "pid %d: no traced process "
+					 "with this pid in %s", c->o.pids[i],
+					 c->rd.path);
 			for (k = 0; k < c->ntracked; k++)
-				evt_slot_detach(c->tracked[k].ctl, c->slot);
+				evt_slot_detach(c->tracked[k].ctl,
+						c->tracked[k].slot);
 			return -1;
 		}
 	}
@@ -130,6 +135,7 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 	int pid = c->o.npids ? c->o.pids[0] : 0;
 	struct evt_ctl **ctls = NULL;
 	uint32_t s, found = 0, count = 0;
+	uint64_t found_id = 0;
 	char who[32] = "the run directory";
 	int n, i, ret = -1;
 
@@ -146,20 +152,22 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 	for (i = 0; i < n; i++)
 		for (s = 1; s < EVT_NSLOTS && !ctls[i]->shrank; s++) {
 			const struct evt_ctl_slot *sl = &ctls[i]->slots[s];
+			uint32_t number = evt_slot_number(ctls[i], s);
 
 			if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) !=
-			    EVT_SLOT_ACTIVE || evt_slot_held(&c->rd, s) != running ||
-			    (c->o.adopt_slot && s != c->o.adopt_slot) ||
+			    EVT_SLOT_ACTIVE ||
+			    evt_slot_owned(&c->rd, ctls[i], s) != running ||
+			    (c->o.adopt_slot && number != c->o.adopt_slot) ||
 			    (running && sl->mode != EVT_MODE_OVERWRITE))
 				continue;
 			/* A recording's pinned sites go with it. */
 			if (running && __atomic_load_n(&sl->keep_of, __ATOMIC_RELAXED) &&
 			    !c->o.adopt_slot)
 				continue;
-			if (found != s)
+			if (found_id != sl->collection_id)
 				count++;
-			found = s;
-			c->id = sl->collection_id;
+			found = number;
+			found_id = sl->collection_id;
 			c->o.mode = sl->mode;
 			c->o.packet_size = sl->packet_size;
 			c->o.packet_count = sl->packet_count;
@@ -169,12 +177,12 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 			snprintf(err, err_size, "%s: no running --overwrite recording%s "
 				 "(a snapshot is of a flight recorder; evtrace ls%s "
 				 "names the collections)", who, c->o.adopt_slot ?
-				 " in that slot" : "", pid ? " -p PID" : "");
+				 " of that number" : "", pid ? " -p PID" : "");
 		else
 			snprintf(err, err_size, "%s: no buffers left by a recorder "
 				 "that is gone%s (a running recorder reads its own; "
 				 "see evtrace ls -p %d)", who, c->o.adopt_slot ?
-				 " in that slot" : "", pid);
+				 " of that number" : "", pid);
 		goto out;
 	}
 	if (count > 1) {
@@ -190,16 +198,17 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 					    __ATOMIC_RELAXED) == found + 1 &&
 			    __atomic_load_n(&ctls[i]->slots[s].state,
 					    __ATOMIC_ACQUIRE) == EVT_SLOT_ACTIVE)
-				c->keep_slot = s;
+				c->keep_number = evt_slot_number(ctls[i], s);
 	if (c->o.mode != EVT_MODE_DISCARD && c->o.mode != EVT_MODE_OVERWRITE) {
-		snprintf(err, err_size, "%s: slot %u was counting, not recording: "
-			 "there are no events to recover", who, found);
+		snprintf(err, err_size, "%s: collection %u was counting, not "
+			 "recording: there are no events to recover", who, found);
 		goto out;
 	}
 	if (evt_buffer_config_check(c->o.packet_size, c->o.packet_count, err,
 				    err_size))
 		goto out;
-	c->slot = found;
+	c->number = found;
+	c->id = found_id;
 	if (running) {
 		ret = 0;
 		goto out;
@@ -208,19 +217,13 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 	if (c->lock_fd < 0)
 		goto out;
 	if (flock(c->lock_fd, LOCK_EX | LOCK_NB)) {
-		snprintf(err, err_size, "slot %u: taken by another engine meanwhile",
-			 found);
+		snprintf(err, err_size, "collection %u: taken by another engine "
+			 "meanwhile", found);
 		goto out;
 	}
-	{	/* who holds it now, for others who find it taken */
-		char line[256];
-		int len = snprintf(line, sizeof(line), "%d %s\n", (int)getpid(),
-				   c->o.what ? c->o.what : "evtrace recover");
-
-		if (ftruncate(c->lock_fd, 0) == 0 && len > 0)
-			(void)!pwrite(c->lock_fd, line, (size_t)len < sizeof(line) ?
-				      (size_t)len : sizeof(line) - 1, 0);
-	}
+	/* who holds it now, for others who find it taken */
+	evt_slot_lock_describe(c->lock_fd, c->id, c->o.what ? c->o.what :
+			       "evtrace recover");
 	ret = 0;
 out:
 	if (n > 0)
@@ -332,13 +335,13 @@ unsigned evt_collection_running(const struct evt_collection *c)
 		n += kill(c->kernel_pids[k], 0) == 0 || errno == EPERM;
 	return n;
 }
-uint32_t evt_collection_slot(const struct evt_collection *c)
+uint32_t evt_collection_number(const struct evt_collection *c)
 {
-	return c->slot;
+	return c->number;
 }
-uint32_t evt_collection_keep_slot(const struct evt_collection *c)
+uint32_t evt_collection_keep_number(const struct evt_collection *c)
 {
-	return c->keep_slot;
+	return c->keep_number;
 }
 
 const char *evt_collection_rules_name(const struct evt_collection *c)
@@ -352,7 +355,7 @@ static int answer(void *ctx, bool enable, const char *pattern, char *err,
 	struct evt_collection *c = ctx;
 
 	if (!enable && !evt_selection_has_pattern(&c->sel, pattern))
-		return evt_selection_not_there(&c->sel, c->slot, pattern, err,
+		return evt_selection_not_there(&c->sel, c->number, pattern, err,
 					       err_size);
 	return evt_collection_select(c, enable, pattern, 0, err, err_size);
 }
@@ -381,8 +384,8 @@ int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size)
 	if (changed || c->unpublished || now - c->last_discover_ms >= RESCAN_MS) {
 		evt__coll_discover(c);
 		if (!c->failed && !c->finishing) {
-			evt_requests_serve(&c->rd, c->slot, answer, c);
-			evt_window_requests_serve(&c->rd, c->slot, window_answer, c);
+			evt_requests_serve(&c->rd, c->number, answer, c);
+			evt_window_requests_serve(&c->rd, c->number, window_answer, c);
 		}
 		c->last_discover_ms = now;
 	}
@@ -418,7 +421,7 @@ void evt_collection_wait(struct evt_collection *c, int timeout_ms)
 
 			if (t->dead || t->done)
 				continue;
-			word = &t->ctl->slots[c->slot].waiting;
+			word = &t->ctl->slots[t->slot].waiting;
 			/* Pairs with the writer's exchange: it sees 1 and
 			 * wakes us, or the kernel sees its 0 and returns. */
 			__atomic_store_n(word, 1, __ATOMIC_SEQ_CST);
@@ -547,7 +550,7 @@ int evt_collection_finish(struct evt_collection *c,
 		struct evt_ctl *ctl = c->tracked[k].ctl;
 
 		for (id = 0; ctl && id < ctl->nevents; id++)
-			evt_ctl_set_enable(ctl, id, c->slot, false);
+			evt_ctl_set_enable(ctl, id, c->tracked[k].slot, false);
 	}
 	if (!c->o.snapshot)
 		nanosleep(&settle, NULL);	/* let writes in flight finish */
@@ -560,9 +563,8 @@ int evt_collection_finish(struct evt_collection *c,
 	for (k = 0; k < c->ntracked; k++) {
 		struct tracked *t = &c->tracked[k];
 
-		if (t->ctl && !t->ctl->shrank && !c->o.snapshot)
-			__atomic_store_n(&t->ctl->slots[c->slot].state,
-					 EVT_SLOT_FREE, __ATOMIC_RELEASE);
+		if (t->ctl && !c->o.snapshot)
+			evt_slot_detach(t->ctl, t->slot);
 	}
 	if (c->relay) {
 		struct evt_relay_stats rs;

@@ -1,10 +1,12 @@
 /*
- * collection.h - a recording collection: one slot in every process it
+ * collection.h - a recording collection: a slot in every process it
  * covers, drained into a CTF trace directory.
  *
- * It claims a free slot (1..7) in the run directory (slots.h), publishes
- * its rules there for processes to apply at registration or attaches to
- * running processes, follows the run directory for their control files, and copies whole packets of its slot, without
+ * It claims a number in the run directory (slots.h), publishes its rules
+ * there for processes to apply at registration (each takes a slot for
+ * it) or takes a slot in running processes it attaches to, follows the
+ * run directory for their control files, and copies whole packets of its
+ * slots, without
  * decoding them, into one stream file per thread buffer.  The metadata and
  * the index are rewritten whenever new processes or events appear.
  */
@@ -57,16 +59,16 @@ struct evt_collection_opts {
 	uint32_t kernel_ring_kib;	/* 0: the default */
 	/*
 	 * Recover (with one pid, no patterns): instead of a new collection,
-	 * take over the collection slot that a recorder which is gone left
-	 * in that process's control files (adopt_slot, or 0: the only one
+	 * take over the collection that a recorder which is gone left in
+	 * that process's control files (its number adopt_slot, or 0: the only one
 	 * so left), with its mode and buffers, and read what they hold.  The
 	 * run directory is not swept first, which would remove the control
 	 * file of a process that is gone.
 	 */
 	bool recover;
-	uint32_t adopt_slot;		/* also: snapshot's collection */
+	uint32_t adopt_slot;		/* a number; also snapshot's */
 	/*
-	 * Snapshot: of the running --overwrite recording in slot
+	 * Snapshot: of the running --overwrite recording of number
 	 * adopt_slot (or the only one in o.pids[0], or in the run
 	 * directory): what its buffers hold now, read without touching
 	 * them; the recording goes on.  Finish at once.
@@ -75,7 +77,7 @@ struct evt_collection_opts {
 	/* Snapshot: only packets that end after this CLOCK_MONOTONIC time
 	 * (0: all the buffers hold). */
 	int64_t snapshot_since_ns;
-	/* record --keep's collection: the slot of the recording whose
+	/* record --keep's collection: the number of the recording whose
 	 * pinned sites it holds, + 1 (said in its slots for snapshot). */
 	uint32_t keep_of;
 	/*
@@ -129,7 +131,7 @@ struct evt_collection;
  * in a command through evt_collection_kernel_command(), or, with all, on
  * every CPU.  Counting leaves them to kernel_count.h.
  *
- * 0, or -1 with err set, and errno EBUSY when every collection slot of
+ * 0, or -1 with err set, and errno EBUSY when every collection number of
  * the run directory is taken.
  */
 int evt_collection_create(const struct evt_collection_opts *opts,
@@ -138,10 +140,10 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 /* The file to name in $EVTRACE_COLLECTION for covered processes: a name
  * in the run directory. */
 const char *evt_collection_rules_name(const struct evt_collection *c);
-/* A snapshot: the slot of the recording's --keep collection, or 0. */
-uint32_t evt_collection_keep_slot(const struct evt_collection *c);
-/* Its slot in the run directory (what snapshot --collection names). */
-uint32_t evt_collection_slot(const struct evt_collection *c);
+/* A snapshot: the number of the recording's --keep collection, or 0. */
+uint32_t evt_collection_keep_number(const struct evt_collection *c);
+/* Its number in the run directory (what snapshot --collection names). */
+uint32_t evt_collection_number(const struct evt_collection *c);
 /* How many of its processes still run (an attached recording ends when
  * none does). */
 unsigned evt_collection_running(const struct evt_collection *c);

@@ -35,7 +35,7 @@ void evt__coll_count_tbuf(struct evt_collection *c, struct tracked *t, uint32_t 
 	uint32_t was = EVT_TBUF_EXITED;
 
 	if ((state != EVT_TBUF_OWNED && state != EVT_TBUF_EXITED) ||
-	    d->slot != c->slot)
+	    d->slot != t->slot)
 		return;
 	if (d->slot_gen == t->slot_gen &&
 	    (state == EVT_TBUF_EXITED || t->dead || final))
@@ -71,7 +71,7 @@ int evt_collection_counts(struct evt_collection *c, evt_count_cb cb, void *ctx)
 			const struct evt_ctl_tbuf *d = &t->ctl->tbufs[i];
 
 			if (__atomic_load_n(&d->state, __ATOMIC_ACQUIRE) == EVT_TBUF_OWNED &&
-			    d->slot == c->slot && d->slot_gen == t->slot_gen)
+			    d->slot == t->slot && d->slot_gen == t->slot_gen)
 				add_counters(t, d, sums);
 		}
 	}

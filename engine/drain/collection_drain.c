@@ -285,7 +285,7 @@ static int write_lost_packet(struct evt_collection *c, struct tracked *t,
  */
 static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 {
-	uint64_t n = __atomic_load_n(&t->ctl->slots[c->slot].nobuf_lost,
+	uint64_t n = __atomic_load_n(&t->ctl->slots[t->slot].nobuf_lost,
 				     __ATOMIC_RELAXED);
 	uint8_t pkt[sizeof(struct evt_packet_header) + EVT_CPU_RECORD_BYTES +
 		    DROPS_MAX * (EVT_HDR_EXTENDED_BYTES + EVT_LOST_PAYLOAD_BYTES)];
@@ -299,7 +299,7 @@ static int write_unbuffered_lost(struct evt_collection *c, struct tracked *t)
 	if (!n)
 		return 0;
 	now = evt_clock_now(c->clock_kind, &cpu);
-	len += name_drops(c, t, EVT_DROPS_OF_SLOT(t->ctl->h.max_tbufs, c->slot),
+	len += name_drops(c, t, EVT_DROPS_OF_SLOT(t->ctl->h.max_tbufs, t->slot),
 			  n, now, pkt + sizeof(h));
 	evt_packet_header_open(&h, t->cls, 0, now, len, n, 0,
 			       t->ctl->h.pid, t->ctl->h.pid, t->ctl->h.comm);
@@ -530,7 +530,7 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 	struct evt_ring r;
 	uint64_t produced;
 
-	if (!evt_ring_open(&r, t->ctl, i, c->slot, &t->slot_gen,
+	if (!evt_ring_open(&r, t->ctl, i, t->slot, &t->slot_gen,
 			   !t->dead && !c->o.snapshot))
 		return 0;
 	if (st->epoch != r.epoch) {
@@ -611,9 +611,9 @@ int evt__coll_output_failed(struct evt_collection *c, char *err, size_t err_size
 			if (!t->ctl)
 				continue;
 			for (id = 0; id < t->ctl->nevents; id++)
-				evt_ctl_set_enable(t->ctl, id, c->slot, false);
+				evt_ctl_set_enable(t->ctl, id, t->slot, false);
 			if (!t->ctl->shrank)
-				__atomic_store_n(&t->ctl->slots[c->slot].state,
+				__atomic_store_n(&t->ctl->slots[t->slot].state,
 						 EVT_SLOT_FREE, __ATOMIC_RELEASE);
 			t->dead = t->dead || !evt_ctl_alive(t->ctl);
 			evt__coll_release(c, t);
@@ -701,7 +701,7 @@ int evt__coll_drain(struct evt_collection *c, bool final, char *err,
 		} else if ((t->dead || final) && c->o.mode == EVT_MODE_COUNT) {
 			t->done = true;
 			c->stats.lost_unbuffered += __atomic_load_n(
-				&t->ctl->slots[c->slot].nobuf_lost, __ATOMIC_RELAXED);
+				&t->ctl->slots[t->slot].nobuf_lost, __ATOMIC_RELAXED);
 		} else if (t->dead || final) {
 			t->done = true;
 			t->done_ms = now_ms();

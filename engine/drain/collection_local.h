@@ -100,6 +100,7 @@ struct out_stream {
 
 struct tracked {
 	struct evt_ctl *ctl;
+	uint32_t slot;		/* the collection's slot in the process */
 	uint32_t cls;		/* its stream class, EVT_NO_CLASS before any */
 	uint32_t serial;	/* processes tracked before it: names files */
 	uint32_t slot_gen;
@@ -121,7 +122,10 @@ struct evt_collection {
 	struct evt_rundir rd;
 	struct evt_trace_dir out;
 	char rules_name[64];
-	uint32_t slot;
+	uint32_t number;	/* in the run directory (slots.h) */
+	int full_pid;		/* the last process whose slots were all
+				 * taken, and what was said of it */
+	char full[1280];
 	uint64_t id;
 	int lock_fd;
 	int inotify_fd;
@@ -173,7 +177,8 @@ struct evt_collection {
 	struct evt_index_marks relay_sent;	/* of ix, in its metadata */
 	int64_t snapshot_ms;	/* the last clock snapshot taken */
 	uint64_t since_value;	/* snapshot_since_ns as a trace clock value */
-	uint32_t keep_slot;	/* a snapshot: the recording's --keep slot */
+	uint32_t keep_number;	/* a snapshot: the recording's --keep
+				 * collection's number */
 	int64_t clock_offset_ns;	/* $EVTRACE_CLOCK_OFFSET (tests) */
 	int64_t relay_horizon_ms;
 	struct class_layouts {	/* ix.events index by local id, per class */

@@ -92,12 +92,12 @@ uint64_t evt_collection_lost_now(const struct evt_collection *c)
 		for (i = 0; i < used; i++) {
 			const struct evt_ctl_tbuf *d = &t->ctl->tbufs[i];
 
-			if (__atomic_load_n(&d->slot, __ATOMIC_RELAXED) == c->slot &&
+			if (__atomic_load_n(&d->slot, __ATOMIC_RELAXED) == t->slot &&
 			    __atomic_load_n(&d->state, __ATOMIC_ACQUIRE) != EVT_TBUF_FREE)
 				n += __atomic_load_n(&d->lost, __ATOMIC_RELAXED) +
 				     __atomic_load_n(&d->nested_lost, __ATOMIC_RELAXED);
 		}
-		n += __atomic_load_n(&t->ctl->slots[c->slot].nobuf_lost, __ATOMIC_RELAXED);
+		n += __atomic_load_n(&t->ctl->slots[t->slot].nobuf_lost, __ATOMIC_RELAXED);
 	}
 	return n;
 }
@@ -113,7 +113,7 @@ static void tally_unwritten(struct evt_collection *c, struct tracked *t,
 	uint64_t produced, seq;
 	const char *why;
 
-	if (!evt_ring_open(&r, t->ctl, i, c->slot, &t->slot_gen, false) ||
+	if (!evt_ring_open(&r, t->ctl, i, t->slot, &t->slot_gen, false) ||
 	    r.epoch != st->epoch || st->finished || !evt_ring_map(&r, t->ctl))
 		return;
 	produced = evt_ring_produced(&r);

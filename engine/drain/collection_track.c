@@ -45,29 +45,50 @@ void evt__coll_unfollowed(struct evt_collection *c, uint32_t pid, const char *pa
 		"missing, in a number nobody knows", pid, path, why);
 	c->stats.unfollowed++;
 }
-/*
- * Whether the process is ours: it took up our slot itself (our rules),
- * or a fork copied it, or it is in an attached collection's scope and
- * we take the slot up in it now.
- */
-static bool ours(struct evt_collection *c, struct evt_ctl *ctl)
+/* Whether -p named pid. */
+static bool named(const struct evt_collection *c, int pid)
 {
-	struct evt_ctl_slot *slot = &ctl->slots[c->slot];
+	unsigned i;
 
-	if (__atomic_load_n(&slot->state, __ATOMIC_ACQUIRE) == EVT_SLOT_ACTIVE &&
-	    slot->collection_id == c->id) {
+	for (i = 0; i < c->o.npids; i++)
+		if (c->o.pids[i] == pid)
+			return true;
+	return false;
+}
+/*
+ * The collection's slot in the process, or -1 when it is not ours: it
+ * took up our slot itself (our rules), or a fork copied it, or it is in
+ * an attached collection's scope and we take a slot in it now.
+ */
+static int ours(struct evt_collection *c, struct evt_ctl *ctl)
+{
+	int s = evt_slot_find(ctl, c->id);
+
+	if (s > 0) {
 		/* (a snapshot or recovery reads the slot: its owner says) */
 		if (!c->o.snapshot && !c->o.recover)
-			__atomic_store_n(&slot->keep_of, c->o.keep_of, __ATOMIC_RELAXED);
-		return true;
+			__atomic_store_n(&ctl->slots[s].keep_of, c->o.keep_of,
+					 __ATOMIC_RELAXED);
+		return s;
 	}
 	if (c->failed || c->finishing || (!c->o.all && !c->o.npids) ||
+	    c->o.snapshot || c->o.recover ||
 	    (!c->o.all && !evt__coll_in_scope(c, (int)ctl->h.pid)) || !evt_ctl_alive(ctl))
-		return false;
-	evt_slot_attach(ctl, c->slot, c->id, c->o.block_us, c->o.mode,
-			c->o.packet_size, c->o.packet_count);
-	__atomic_store_n(&slot->keep_of, c->o.keep_of, __ATOMIC_RELAXED);
-	return true;
+		return -1;
+	s = evt_slot_take(&c->rd, ctl, c->id, c->o.mode == EVT_MODE_COUNT ?
+			  "counted" : "recorded", c->full, sizeof(c->full));
+	if (s < 0) {
+		/* Said once (for -p, by attach() as its error). */
+		c->full_pid = (int)ctl->h.pid;
+		if (c->o.all || c->o.untraced_ok || !named(c, c->full_pid))
+			evt_report("%s", c->full);
+		c->stats.unfollowed++;
+		return -1;
+	}
+	evt_slot_attach(ctl, (unsigned)s, c->number, c->id, c->o.block_us,
+			c->o.mode, c->o.packet_size, c->o.packet_count);
+	__atomic_store_n(&ctl->slots[s].keep_of, c->o.keep_of, __ATOMIC_RELAXED);
+	return s;
 }
 /* Starts following control file name, or sets it aside for good; false
  * when it is to be looked at again (not published yet, or fds or memory
@@ -80,7 +101,7 @@ bool evt__coll_track(struct evt_collection *c, const char *name, ino_t ino)
 	struct evt_ctl *ctl;
 	struct tracked *t;
 	void *grown;
-	int ret;
+	int ret, ours_at;
 
 	ret = evt_ctl_open(&c->rd, name, &ctl, err, sizeof(err));
 	if (ret == -EAGAIN)
@@ -100,12 +121,13 @@ bool evt__coll_track(struct evt_collection *c, const char *name, ino_t ino)
 		remember_foreign(c, name, ino);
 		return true;
 	}
-	if (!ours(c, ctl)) {
+	ours_at = ours(c, ctl);
+	if (ours_at < 0) {
 		evt_ctl_close(ctl);
 		remember_foreign(c, name, ino);
 		return true;
 	}
-	slot = &ctl->slots[c->slot];
+	slot = &ctl->slots[ours_at];
 	if (ctl->h.clock_kind != c->clock_kind) {
 		evt_report("%s: uses another trace clock; skipped",
 			ctl->path);
@@ -128,6 +150,7 @@ bool evt__coll_track(struct evt_collection *c, const char *name, ino_t ino)
 		return false;
 	}
 	t->ctl = ctl;
+	t->slot = (uint32_t)ours_at;
 	t->cls = EVT_NO_CLASS;
 	t->serial = c->stats.processes;
 	t->slot_gen = slot->gen;
@@ -193,9 +216,8 @@ void evt__coll_release(struct evt_collection *c, struct tracked *t)
 	free(t->gids);
 	t->gids = NULL;
 	if (t->dead && !t->ctl->shrank && !c->o.snapshot) {
-		__atomic_store_n(&t->ctl->slots[c->slot].state, EVT_SLOT_FREE,
-				 __ATOMIC_RELEASE);
-		if (!others_active(t->ctl, c->slot) &&
+		evt_slot_detach(t->ctl, t->slot);
+		if (!others_active(t->ctl, t->slot) &&
 		    unlinkat(c->rd.fd, t->ctl->name, 0) == 0)
 			t->name[0] = '\0';	/* the name may come back */
 	}
@@ -232,8 +254,8 @@ void evt__coll_apply_selection(struct evt_collection *c, struct tracked *t)
 	for (i = from; i < upto && !ctl->shrank; i++) {
 		bool want = evt__coll_wanted(c, t, i);
 
-		if (want != evt_ctl_enabled(ctl, ctl->events[i].id, c->slot))
-			evt_ctl_set_enable(ctl, ctl->events[i].id, c->slot, want);
+		if (want != evt_ctl_enabled(ctl, ctl->events[i].id, t->slot))
+			evt_ctl_set_enable(ctl, ctl->events[i].id, t->slot, want);
 	}
 	t->enabled_upto = upto;
 }

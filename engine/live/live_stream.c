@@ -49,6 +49,7 @@ struct cursor {
 
 struct watched {
 	struct evt_ctl *ctl;
+	uint32_t slot;		/* ours in the process (0: the default) */
 	uint32_t slot_gen;	/* of our slot when we took it up */
 	struct cursor *cursors;
 	uint32_t enabled_upto;	/* events the selection was applied to */
@@ -70,11 +71,13 @@ struct evt_live_stream {
 	int pid;
 	struct evt_selection sel;	/* what our own slot wants */
 	struct evt_event_ids ids;
-	unsigned slot;		/* 0: the default collection; else our own */
+	unsigned number;	/* 0: the default collection; else our own's
+				 * number in the run directory */
 	uint64_t id;		/* our collection's, in slot descriptors */
 	uint32_t block_us;	/* what its writers wait for it */
 	int lock_fd;
 	char rules_name[64];	/* published for processes started later */
+	char full[1280];	/* why a process was not taken: its slots */
 	char (*passed)[64];	/* control files not ours, not to open again */
 	unsigned npassed;
 	struct evt_clock_calibration clock;
@@ -97,7 +100,7 @@ struct evt_live_stream {
 static int publish(struct evt_live_stream *s, char *err, size_t err_size)
 {
 	const struct evt_rules_head head = {
-		.slot = s->slot, .collection_id = s->id,
+		.number = s->number, .collection_id = s->id,
 		.scope = s->pid == EVT_LIVE_COMMAND ? EVT_SCOPE_TREE : EVT_SCOPE_ALL,
 		.mode = EVT_MODE_DISCARD, .packet_size = EVT_PACKET_DEFAULT_BYTES,
 		.packet_count = EVT_PACKETS_DEFAULT, .block_us = s->block_us,
@@ -131,14 +134,15 @@ int evt_live_stream_create(const char *rundir, int pid, const char *what,
 	evt_rundir_sweep(&s->rd);
 	s->ids.registry = evt_id_registry_open(&s->rd);
 	if (what) {
-		int slot;
+		int number;
 
-		slot = evt_slot_claim(&s->rd, what, &s->lock_fd, err, err_size);
-		if (slot < 0)
-			goto out_free;
-		s->slot = (unsigned)slot;
 		if (getrandom(&s->id, sizeof(s->id), 0) != sizeof(s->id) || !s->id)
 			s->id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
+		number = evt_slot_claim(&s->rd, s->id, what, &s->lock_fd, err,
+					err_size);
+		if (number < 0)
+			goto out_free;
+		s->number = (unsigned)number;
 		if (pid <= 0 && publish(s, err, err_size))
 			goto out_free;
 	} else {
@@ -211,25 +215,32 @@ static void refused(const char *name, void *ctx)
 }
 
 /*
- * Whether to read the process: any of pid's (or every one) for the
- * default collection; for our own, one a fork gave our slot, or one in
- * scope, whose slot we take up now.
+ * Our slot in the process, or -1 not to read it: 0 for the default
+ * collection (any of pid's processes, or every one); for our own, the
+ * slot a fork copied, or one we take now in a process in scope.
  */
-static bool take(struct evt_live_stream *s, struct evt_ctl *c)
+static int take(struct evt_live_stream *s, struct evt_ctl *c)
 {
-	struct evt_ctl_slot *sl;
+	int slot;
 
-	if (!s->slot)
-		return true;
-	sl = &c->slots[s->slot];
-	if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) == EVT_SLOT_ACTIVE &&
-	    sl->collection_id == s->id)
-		return true;
+	if (!s->number)
+		return 0;
+	slot = evt_slot_find(c, s->id);
+	if (slot > 0)
+		return slot;
 	if ((s->pid && (int)c->h.pid != s->pid) || !evt_ctl_alive(c))
-		return false;
-	evt_slot_attach(c, s->slot, s->id, s->block_us, EVT_MODE_DISCARD,
-			EVT_PACKET_DEFAULT_BYTES, EVT_PACKETS_DEFAULT);
-	return true;
+		return -1;
+	slot = evt_slot_take(&s->rd, c, s->id, "streamed", s->full,
+			     sizeof(s->full));
+	if (slot < 0) {
+		if (!s->pid)	/* (else the caller's error) */
+			evt_report("stream: %s", s->full);
+		return -1;
+	}
+	evt_slot_attach(c, (unsigned)slot, s->number, s->id, s->block_us,
+			EVT_MODE_DISCARD, EVT_PACKET_DEFAULT_BYTES,
+			EVT_PACKETS_DEFAULT);
+	return slot;
 }
 
 /* Opens the processes not watched yet; the watched ones are not touched. */
@@ -241,12 +252,14 @@ static void discover(struct evt_live_stream *s)
 	/* Our own collection also takes the children a process forks. */
 	/* A process of our own collection that has exited is read too:
 	 * what it wrote before we found it is ours. */
-	n = evt_rundir_open_watched(&s->rd, s->slot ? 0 : s->pid, s->slot != 0,
+	n = evt_rundir_open_watched(&s->rd, s->number ? 0 : s->pid, s->number != 0,
 				    watching, refused, s, &ctls);
 	for (i = 0; i < n; i++) {
 		struct watched *grown;
+		int slot = ctls[i]->h.clock_kind != s->clock.kind ? -1 :
+			   take(s, ctls[i]);
 
-		if (ctls[i]->h.clock_kind != s->clock.kind || !take(s, ctls[i])) {
+		if (slot < 0) {
 			pass(s, ctls[i]->name);
 			evt_ctl_close(ctls[i]);
 			continue;
@@ -258,7 +271,8 @@ static void discover(struct evt_live_stream *s)
 		s->w = grown;
 		memset(&s->w[s->nw], 0, sizeof(s->w[s->nw]));
 		s->w[s->nw].ctl = ctls[i];
-		s->w[s->nw].slot_gen = ctls[i]->slots[s->slot].gen;
+		s->w[s->nw].slot = (uint32_t)slot;
+		s->w[s->nw].slot_gen = ctls[i]->slots[slot].gen;
 		s->w[s->nw].cursors = calloc(ctls[i]->h.max_tbufs + 1,
 					     sizeof(struct cursor));
 		if (!s->w[s->nw].cursors) {
@@ -378,13 +392,13 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 	char text[EVT_RENDER_MAX_BYTES];
 
 	/* The default collection has no generations to tell apart. */
-	if (!evt_ring_open(&ring, c, i, s->slot, s->slot ? &w->slot_gen : NULL,
+	if (!evt_ring_open(&ring, c, i, w->slot, s->number ? &w->slot_gen : NULL,
 			   !w->dead))
 		return;
 	if (cur->epoch != ring.epoch) {
 		memset(cur, 0, sizeof(*cur));
 		cur->epoch = ring.epoch;
-		if (!s->slot)	/* ours are new: nobody read them before */
+		if (!s->number)	/* ours are new: nobody read them before */
 			resume(&ring, cur);
 	}
 	if (cur->broken)
@@ -484,7 +498,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 					.path = ev->path,
 					.text = s->no_text ? NULL : text,
 					.text_len = (size_t)len,
-					.id = s->slot && r.id < w->enabled_upto ?
+					.id = s->number && r.id < w->enabled_upto ?
 					      evt_event_ids_public(&s->ids, w->gids[r.id]) :
 					      EVT_NO_ID,
 					.format = ev->format, .func = ev->func,
@@ -534,8 +548,8 @@ static void release(struct evt_live_stream *s, struct watched *w)
 	unsigned k;
 	bool others = false;
 
-	if (s->slot && !c->shrank) {
-		evt_slot_detach(c, s->slot);
+	if (s->number && !c->shrank) {
+		evt_slot_detach(c, w->slot);
 		for (k = 1; k < EVT_NSLOTS; k++)
 			others |= __atomic_load_n(&c->slots[k].state,
 						  __ATOMIC_ACQUIRE) != EVT_SLOT_FREE;
@@ -579,8 +593,8 @@ static void apply(struct evt_live_stream *s, struct watched *w)
 						c->events[i].format) &&
 			    evt_policy_may_record(&c->events[i]);
 
-		if (want != evt_ctl_enabled(c, c->events[i].id, s->slot))
-			evt_ctl_set_enable(c, c->events[i].id, s->slot, want);
+		if (want != evt_ctl_enabled(c, c->events[i].id, w->slot))
+			evt_ctl_set_enable(c, c->events[i].id, w->slot, want);
 	}
 	w->enabled_upto = c->nevents;
 }
@@ -596,8 +610,8 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 	char err[PATH_MAX + 200];
 
 	discover(s);
-	if (s->slot)
-		evt_requests_serve(&s->rd, s->slot, answer, s);
+	if (s->number)
+		evt_requests_serve(&s->rd, s->number, answer, s);
 	for (k = 0; k < s->nw; k++) {
 		struct watched *w = &s->w[k];
 
@@ -615,14 +629,14 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 		else
 			alive++;
 		evt_ctl_refresh(w->ctl, err, sizeof(err));
-		if (s->slot)
+		if (s->number)
 			apply(s, w);
 		for (i = 0; i < evt_ctl_tbufs_used(w->ctl); i++) {
 			size_t before = s->npend;
 
 			read_tbuf(s, w, i);
 			s->sources += s->npend > before;
-			if (!s->slot && w->cursors[i].epoch &&
+			if (!s->number && w->cursors[i].epoch &&
 			    !w->cursors[i].broken && !w->ctl->shrank)
 				evt_ring_leave(&w->ctl->tbufs[i], w->cursors[i].epoch,
 					       &w->cursors[i].at);
@@ -687,7 +701,7 @@ static int changed(struct evt_live_stream *s, char *err, size_t err_size)
 	for (k = 0; k < s->nw; k++)
 		if (!s->w[k].dead)
 			apply(s, &s->w[k]);
-	if (s->pid <= 0 && s->slot)
+	if (s->pid <= 0 && s->number)
 		return publish(s, err, err_size);
 	return 0;
 }
@@ -731,7 +745,7 @@ int evt_live_stream_select(struct evt_live_stream *s, bool add,
 			   const char *pattern, uint32_t id, char *err,
 			   size_t err_size)
 {
-	if (!s->slot)
+	if (!s->number)
 		return snprintf(err, err_size, "the default collection's events "
 				"are switched with evtrace enable"), -1;
 	discover(s);
@@ -751,7 +765,7 @@ int evt_live_stream_events(struct evt_live_stream *s,
 	unsigned k;
 
 	discover(s);
-	for (k = 0; k < s->nw && s->slot; k++)
+	for (k = 0; k < s->nw && s->number; k++)
 		if (!s->w[k].dead && !s->w[k].ctl->shrank) {
 			evt_ctl_refresh(s->w[k].ctl, why, sizeof(why));
 			apply(s, &s->w[k]);	/* gives ids */
@@ -765,6 +779,11 @@ int evt_live_stream_watched(struct evt_live_stream *s)
 	return (int)s->nw;
 }
 
+const char *evt_live_stream_full(const struct evt_live_stream *s)
+{
+	return s->full[0] ? s->full : NULL;
+}
+
 /* `evtrace enable/disable --collection N` (requests.h). */
 static int answer(void *ctx, bool enable, const char *pattern, char *err,
 		  size_t err_size)
@@ -772,7 +791,7 @@ static int answer(void *ctx, bool enable, const char *pattern, char *err,
 	struct evt_live_stream *s = ctx;
 
 	if (!enable && !evt_selection_has_pattern(&s->sel, pattern))
-		return evt_selection_not_there(&s->sel, s->slot, pattern, err,
+		return evt_selection_not_there(&s->sel, s->number, pattern, err,
 					       err_size);
 	return evt_live_stream_select(s, enable, pattern, 0, err, err_size);
 }

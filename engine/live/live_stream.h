@@ -81,6 +81,9 @@ const struct evt_clock_calibration *evt_live_stream_clock(const struct evt_live_
 const char *evt_live_stream_rules_name(const struct evt_live_stream *s);
 /* Looks for new processes; returns how many it watches. */
 int evt_live_stream_watched(struct evt_live_stream *s);
+/* Why the last process it could not take was not taken (every slot of
+ * it another collection's, and whose), or NULL. */
+const char *evt_live_stream_full(const struct evt_live_stream *s);
 /* Calls cb for every distinct event seen so far, by global id; returns
  * how many. */
 int evt_live_stream_events(struct evt_live_stream *s,
