@@ -95,6 +95,7 @@ int cmd_stream(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char **patterns = calloc(2 * (size_t)argc + 1, sizeof(char *));
+	const char **exprs = calloc((size_t)argc + 1, sizeof(char *));
 	struct report_field_filter *filters = calloc((size_t)argc + 1, sizeof(*filters));
 	struct evt_live_stream *s = NULL;
 	struct evt_consumer *c = NULL;
@@ -105,9 +106,10 @@ int cmd_stream(int argc, char **argv)
 	unsigned npatterns = 0, nfilters = 0, nuser = 0, i;
 	int opt, pid = 0, ret = 1, seen = 0;
 
-	if (!patterns || !filters) {
+	if (!patterns || !filters || !exprs) {
 		free(patterns);
 		free(filters);
+		free(exprs);
 		return cli_error("stream", "out of memory");
 	}
 	while ((opt = getopt_long(argc, argv, "p:e:F:h", longopts, NULL)) != -1) {
@@ -130,7 +132,7 @@ int cmd_stream(int argc, char **argv)
 				report_field_filter_free(&filters[nfilters]);
 				goto out;
 			}
-			nfilters++;
+			exprs[nfilters++] = optarg;
 			break;
 		case 'h':
 			ret = cli_help("stream");
@@ -165,20 +167,18 @@ int cmd_stream(int argc, char **argv)
 	if (pid) {
 		int route = cli_route("stream", &pid, 1);
 
-		if (route == CLI_VIA_DAEMON && nfilters) {
-			cli_error("stream", "--filter of another user's process is "
-				  "not yet supported; give -e");
-			goto out;
-		}
 		if (route == CLI_VIA_DAEMON) {
+			/* The daemon's stream tests the fields: it gets the
+			 * -e patterns and the filters as given. */
 			struct evt_request r = {
 				.verb = EVT_VERB_STREAM, .npids = 1, .pids = { pid },
-				.nevents = npatterns,
+				.nevents = nuser, .nfilters = nfilters,
 			};
 
 			if (!cli_patterns_fit("stream", npatterns, 0))
 				goto out;
-			memcpy(r.events, patterns, npatterns * sizeof(*patterns));
+			memcpy(r.events, patterns, nuser * sizeof(*patterns));
+			memcpy(r.filters, exprs, nfilters * sizeof(*exprs));
 			ret = cli_via_daemon("stream", &r, NULL);
 			goto out;
 		}
@@ -270,5 +270,6 @@ out:
 		report_field_filter_free(&filters[i]);
 	free(filters);
 	free(patterns);
+	free(exprs);
 	return ret;
 }

@@ -185,7 +185,7 @@ static int connect_daemon(const char *cmd, const struct evt_request *r)
 /* record's trace directory, made and opened by the user, for the daemon
  * to write into as theirs.  A trace there before is kept as DIR.old here:
  * the daemon has the directory, not its name. */
-static int open_output(const char *cmd, const char *output)
+static int open_output(const char *cmd, const char *output, bool *made)
 {
 	char err[PATH_MAX + 300];
 	struct stat st;
@@ -193,7 +193,8 @@ static int open_output(const char *cmd, const char *output)
 
 	if (evt_trace_dir_keep_old(output, err, sizeof(err)))
 		return cli_error(cmd, "%s", err), -1;
-	if (mkdir(output, 0700) && errno != EEXIST)
+	*made = mkdir(output, 0700) == 0;
+	if (!*made && errno != EEXIST)
 		return cli_error(cmd, "%s: %s", output, strerror(errno)), -1;
 	fd = open(output, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -227,13 +228,13 @@ int cli_via_daemon(const char *cmd, const struct evt_request *r,
 	struct sigaction on = { .sa_handler = on_interrupt };
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	int sock, dir = -1, len, status = -1;
-	bool stop_sent = false;
+	bool stop_sent = false, made = false;
 	char err[200];
 
 	len = evt_proto_format(r, buf, sizeof(buf));
 	if (len < 0)
 		return cli_error(cmd, "the request is too long for evtraced");
-	if (output && (dir = open_output(cmd, output)) < 0)
+	if (output && (dir = open_output(cmd, output, &made)) < 0)
 		return 1;
 	sock = connect_daemon(cmd, r);
 	/* A daemon that refuses a client (too many) says why and closes
@@ -247,6 +248,8 @@ int cli_via_daemon(const char *cmd, const struct evt_request *r,
 	if (sock < 0) {
 		if (dir >= 0)
 			close(dir);
+		if (made)
+			rmdir(output);
 		return 1;
 	}
 	if (dir >= 0)
@@ -290,5 +293,9 @@ int cli_via_daemon(const char *cmd, const struct evt_request *r,
 		}
 	}
 	close(sock);
+	/* A refused recording leaves no empty directory behind (rmdir
+	 * takes only an empty one). */
+	if (made && status != 0)
+		rmdir(output);
 	return status < 0 ? 1 : status;
 }

@@ -54,6 +54,8 @@ void evt_audit_request(const struct evt_peer *peer, const struct evt_request *r)
 		ADD("%s%d", i ? "," : " -p ", r->pids[i]);
 	for (i = 0; i < r->nevents; i++)
 		ADD(" -e %s", r->events[i]);
+	for (i = 0; i < r->nfilters; i++)
+		ADD(" -F %s", r->filters[i]);
 	if (r->has_id)
 		ADD(" id %u", r->id);
 	if (r->path)

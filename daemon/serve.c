@@ -184,21 +184,30 @@ static int check_rights(struct client *c)
 			      who), -1;
 	case EVT_VERB_STREAM:
 	case EVT_VERB_RECORD:
-		if (!c->req.nevents && c->req.verb == EVT_VERB_STREAM)
+		if (!c->req.nevents && !c->req.nfilters &&
+		    c->req.verb == EVT_VERB_STREAM)
 			return refuse(c, 1, "pid %d (%s, user %s): reading its default "
 				      "collection needs privilege towards the process: "
 				      "%s; give -e for a stream of your own", c->req.pids[0],
 				      c->info.comm, c->info.user, who), -1;
-		if (!c->req.nevents)
+		if (!c->req.nevents && !c->req.nfilters)
 			return refuse(c, 1, "pid %d (%s, user %s): without -e, record "
 				      "takes every printk event, and recording their "
 				      "fields needs privilege towards the process: %s; "
 				      "give -e for events flagged CAP_ANY", c->req.pids[0],
 				      c->info.comm, c->info.user, who), -1;
 		for (i = 0; i < c->nctls; i++)
-			for (k = 0; k < c->req.nevents; k++) {
-				const struct evt_ctl_event *e =
-					evt_uncapped_event(c->ctls[i], c->req.events[k]);
+			for (k = 0; k < c->req.nevents + c->req.nfilters; k++) {
+				char pattern[EVT_RULES_PATTERN_MAX] = "";
+				const struct evt_ctl_event *e;
+
+				if (k < c->req.nevents)
+					snprintf(pattern, sizeof(pattern), "%s",
+						 c->req.events[k]);
+				else
+					evt_proto_filter_pattern(c->req.filters[k - c->req.nevents],
+								 pattern, sizeof(pattern));
+				e = evt_uncapped_event(c->ctls[i], pattern);
 
 				if (e) {
 					evt_refuse_fields(&c->info, c->ctls[i]->h.pid,
@@ -240,6 +249,10 @@ static int build_argv(const struct client *c, char **argv, char *pids,
 	for (i = 0; i < r->nevents; i++) {
 		argv[argc++] = "-e";
 		argv[argc++] = (char *)r->events[i];
+	}
+	for (i = 0; i < r->nfilters; i++) {
+		argv[argc++] = "-F";
+		argv[argc++] = (char *)r->filters[i];
 	}
 	if (r->interval_ms) {
 		argv[argc++] = "-I";

@@ -111,12 +111,23 @@ static int field(struct evt_request *r, const char *key, const char *v,
 			if (r->path)
 				return snprintf(err, err_size, "a second path"), -1;
 			r->path = v;
-		} else if (r->nevents == EVT_RULES_MAX_PATTERNS) {
+		} else if (r->nevents + r->nfilters >= EVT_RULES_MAX_PATTERNS) {
 			return snprintf(err, err_size, "more than %d events",
 					EVT_RULES_MAX_PATTERNS), -1;
 		} else {
 			r->events[r->nevents++] = v;
 		}
+	} else if (!strcmp(key, "filter")) {
+		char pattern[EVT_RULES_PATTERN_MAX];
+
+		if (!evt_proto_filter_pattern(v, pattern, sizeof(pattern)))
+			return snprintf(err, err_size, "pattern too long"), -1;
+		if (evt_pattern_check(pattern, why, sizeof(why)))
+			return snprintf(err, err_size, "pattern: %s", why), -1;
+		if (r->nevents + r->nfilters >= EVT_RULES_MAX_PATTERNS)
+			return snprintf(err, err_size, "more than %d events",
+					EVT_RULES_MAX_PATTERNS), -1;
+		r->filters[r->nfilters++] = v;
 	} else if (!strcmp(key, "formats") || !strcmp(key, "overwrite") ||
 		   !strcmp(key, "count") || !strcmp(key, "ids") ||
 		   !strcmp(key, "tracefs")) {
@@ -176,6 +187,17 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 		if (evt_is_kernel_path(r->events[i]))
 			return snprintf(err, err_size, "%s: %s", r->events[i],
 					EVT_PROTO_NO_KERNEL_EVENTS), -1;
+	for (unsigned i = 0; i < r->nfilters; i++) {
+		char pattern[EVT_RULES_PATTERN_MAX];
+
+		if (evt_proto_filter_pattern(r->filters[i], pattern, sizeof(pattern)) &&
+		    evt_is_kernel_path(pattern))
+			return snprintf(err, err_size, "%s: %s", pattern,
+					EVT_PROTO_NO_KERNEL_EVENTS), -1;
+	}
+	if (r->nfilters && r->verb != EVT_VERB_STREAM)
+		return snprintf(err, err_size, "%s: filter is for stream",
+				evt_verb_name(r->verb)), -1;
 	if (r->tracefs && (r->verb != EVT_VERB_FORMAT || !kernel))
 		return snprintf(err, err_size, "%s: tracefs is for a kernel event's "
 				"format", evt_verb_name(r->verb)), -1;
@@ -305,6 +327,8 @@ int evt_proto_format(const struct evt_request *r, char *buf, size_t size)
 		PUT("pid %d\n", r->pids[i]);
 	for (i = 0; i < r->nevents; i++)
 		PUT("event %s\n", r->events[i]);
+	for (i = 0; i < r->nfilters; i++)
+		PUT("filter %s\n", r->filters[i]);
 	if (r->path)
 		PUT("path %s\n", r->path);
 	if (r->formats)
@@ -608,4 +632,16 @@ const char *evt_wire_get_str(struct evt_wire *w)
 		return NULL;
 	}
 	return s;
+}
+
+bool evt_proto_filter_pattern(const char *f, char *out, size_t out_size)
+{
+	const char *test = strstr(f, " if ");
+	size_t n = test ? (size_t)(test - f) : strlen(f);
+
+	if (n >= out_size)
+		return false;
+	memcpy(out, f, n);
+	out[n] = '\0';
+	return true;
 }

@@ -9,6 +9,8 @@
  *   verb record            ls, format, enable, disable, count, stream,
  *   pid 1234                 record: the evtrace command of that name
  *   event printk/app.c     (any number)     pattern of what to take
+ *   filter P if F < 0      stream -F (any number; with the events, 64 at
+ *                          most): P's events only when the test holds
  *   path printk/app.c      ls, format, enable, disable: what to act on
  *                          (ls and format of kernel/... take no pid: the
  *                          daemon shows the kernel's events to anyone)
@@ -91,6 +93,8 @@ struct evt_request {
 	unsigned npids;
 	const char *events[EVT_RULES_MAX_PATTERNS];	/* point into the body */
 	unsigned nevents;
+	const char *filters[EVT_RULES_MAX_PATTERNS];	/* stream -F, whole */
+	unsigned nfilters;
 	const char *path;
 	bool formats, ids, overwrite, count, tracefs;
 	uint32_t interval_ms, packet_size, packet_count;	/* 0: not given */
@@ -100,6 +104,10 @@ struct evt_request {
 	const char *session, *hostname;	/* with relay; NULL: not given */
 	uint32_t relay_buffer_mib;	/* with relay; 0: not given */
 };
+
+/* The pattern of filter f ("PATTERN" or "PATTERN if ..."), copied into
+ * out; false when it does not fit. */
+bool evt_proto_filter_pattern(const char *f, char *out, size_t out_size);
 
 /* The verb's name ("ls"), or NULL. */
 const char *evt_verb_name(enum evt_verb verb);

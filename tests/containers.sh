@@ -158,3 +158,39 @@ expect_grep "^evtrace: record: -a covers the processes of $R/run; traced process
 expect_grep "record -p HOSTPID reaches one" "$T/all.err" "and how to reach one"
 kill -9 "$c2"	# (unshare --fork ignores SIGTERM)
 
+# 5. A container's root is not the host's root: alice, root in a user
+# namespace of her own, is a stranger to root's program.  evtrace goes
+# through evtraced for her (not into root's run directory), and evtraced
+# knows her by her host uid: she may list its events, not record them.
+SOCK=$T/evtraced.sock
+"$EVTRACE" daemon --socket "$SOCK" 2>"$T/daemon.log" &
+daemon=$!
+BG_PIDS="$BG_PIDS $daemon"
+wait_for "evtraced to listen on $SOCK" "[ -S '$SOCK' ] || ! running $daemon"
+: >"$T/h.out"
+env LD_LIBRARY_PATH="$T/bin" "$T/bin/tracee" paced 10 10 -1 >"$T/h.out" 2>&1 &
+hp2=$!
+BG_PIDS="$BG_PIDS $hp2"
+wait_for "root's program on the host" "grep -q '^ready' '$T/h.out'"
+ns_root() {	# as root of alice's user namespace, stderr in $T/err
+	setpriv --reuid=evt-alice --regid="$(id -g evt-alice)" --clear-groups \
+		unshare --user --map-root-user env LD_LIBRARY_PATH="$T/bin" \
+		EVTRACE_DAEMON_SOCKET="$SOCK" "$@" 2>"$T/err"
+}
+expect_eq "$(ns_root id -u)" 0 "alice is root in her namespace"
+ns_root "$T/bin/evtrace" ls -p "$hp2" >"$T/nsls" || fail "ls -p as a namespace's root: $(cat "$T/err")"
+expect_grep "^0 $burst\$" "$T/nsls" "she lists root's program's events, through evtraced"
+expect_grep "^evtraced: client pid [0-9]* uid $(id -u evt-alice) (evt-alice): asks ls -p $hp2\$" "$T/daemon.log" \
+	"evtraced knows her by her host uid"
+if ns_root "$T/bin/evtrace" record -p "$hp2" -e "$burst" -o "$T/alice/nsrec"; then
+	fail "a namespace's root recorded root's program"
+fi
+expect_grep "^evtrace: record: $burst in pid $hp2 (tracee, user root): recording its fields needs privilege towards the process: .*; others may record only events flagged CAP_ANY\$" \
+	"$T/err" "her recording refused as a stranger's"
+expect_grep "^evtraced: client pid [0-9]* uid $(id -u evt-alice) (evt-alice): refused: " "$T/daemon.log" "the refusal audited as hers"
+if ns_root "$T/bin/evtrace" enable -p "$hp2" "$burst"; then
+	fail "a namespace's root switched root's program's event"
+fi
+expect_eq "$("$EVTRACE" ls -p "$hp2" "$burst" | tail -1)" "0 $burst" "the event stayed off"
+[ ! -e "$T/alice/nsrec" ] || fail "a trace was written for her"
+kill "$hp2"

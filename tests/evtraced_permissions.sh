@@ -156,6 +156,25 @@ expect_eq "$(head -1 "$T/out")" "added -1: $SECRET in pid $app (typed, user evt-
 "$EVTRACE" ls -p "$app" >"$T/ls"
 if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "bob's consumers left events on"; fi
 
+# A filter through the daemon: his stream shows the typed/all rows whose
+# u32 is 9 or more, the daemon's worker testing the fields; a filter on
+# an event he may not record is refused as an -e of it is.
+: >"$T/fstream.out"
+as_bg evt-bob "$T/bin/evtrace" stream -p "$app" -F 'typed/all if u32 >= 9' >>"$T/fstream.out" 2>"$T/fstream.err" &
+fstream=$!
+BG_PIDS="$BG_PIDS $fstream"
+wait_for "bob's filtered stream to switch typed/all on" \
+	"'$EVTRACE' ls -p '$app' typed/all 2>/dev/null | grep -q '\\[' || ! running $fstream"
+running "$fstream" || fail "bob's filtered stream: $(cat "$T/fstream.err")"
+feed app 3 11
+wait_for "bob's filtered stream to print 2 rows" "[ \"\$(grep -c ': typed/all: ' '$T/fstream.out')\" = 2 ]"
+kill -INT "$fstream"
+wait "$fstream" || fail "bob's filtered stream: $(cat "$T/fstream.err")"
+expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/fstream.out" | tr '\n' ' ')" "9 10 " "rows bob's filter let through"
+expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): asks stream -p $app -F typed/all if u32 >= 9\$" "$T/daemon.log" "the audit: the filter asked"
+as_status evt-bob 1 "$T/bin/evtrace" stream -p "$app" -F 'printk/typed/* if arg0 > 1'
+expect_grep "evtrace: stream: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege" "$T/err" "a filter on a printk event refused"
+
 # Bob streams typed/all to an lttng-relayd through the daemon (its
 # worker connects, as root, where he said): the relay files it under the
 # host and session he named, and it reads as his local trace did.
@@ -166,14 +185,14 @@ as_bg evt-bob "$T/bin/evtrace" record -p "$app" -e typed --relay 127.0.0.1:$P \
 recorder=$!
 BG_PIDS="$BG_PIDS $recorder"
 wait_on "$app" typed/all
-feed app 4 12
+feed app 4 15
 kill -TERM "$recorder"	# (it drains and sends the rest as it ends)
 wait "$recorder" || fail "bob's relay record failed: $(cat "$T/relay.err")"
 expect_grep "for relay 127.0.0.1; 0 events lost" "$T/relay.err" "bob's relay recording"
 expect_grep "relay 127.0.0.1 took [1-9][0-9]* packets\{0,1\} in 1 session$" "$T/relay.err" "what the relay took for bob"
 stored=$(ls -d "$T"/relay/hostB/bobs-*/trace) || fail "no trace of bob's on the relay: $(cat "$T/relay.err")"
 "$EVTRACE" report "$stored" >"$T/report"
-expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "8 9 10 11 " "typed/all values bob streamed to the relay"
+expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "11 12 13 14 " "typed/all values bob streamed to the relay"
 expect_eq "$(grep -c 'secret\|ftrace/print' "$T/report" || true)" 0 "events bob may not record, on the relay"
 expect_eq "$(babeltrace2 "$stored" | grep -c ' typed/all: ')" 4 "babeltrace2 on bob's relay trace"
 # His own tool streams too (consumer.h's relay mode, through the daemon),
@@ -182,14 +201,14 @@ as_bg evt-bob "$T/bin/consume" relay "$app" typed/ 127.0.0.1:$P bobtool hostBT >
 tool=$!
 BG_PIDS="$BG_PIDS $tool"
 wait_on "$app" typed/all
-feed app 2 14
+feed app 2 17
 kill -TERM "$tool"	# (it sends the rest as it closes)
 wait "$tool" || fail "bob's relay consumer exited $?: $(cat "$T/tool.out")"
 expect_eq "$(head -1 "$T/tool.out")" "added 1" "bob's relay consumer added typed/all"
 expect_grep "^relay sessions=1 packets>0=1 refused=0 queued=0 lost=0$" "$T/tool.out" "what bob's relay consumer says it sent"
 stored=$(ls -d "$T"/relay/hostBT/bobtool-*/trace) || fail "no trace of bob's tool on the relay: $(cat "$T/tool.out")"
 "$EVTRACE" report "$stored" >"$T/report"
-expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "12 13 " "typed/all values bob's tool streamed to the relay"
+expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "15 16 " "typed/all values bob's tool streamed to the relay"
 as_status evt-bob 124 timeout 1 "$T/bin/consume" relay "$app" printk 127.0.0.1:$P
 expect_eq "$(head -1 "$T/out")" "added -1: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege towards the process: $NOBODY; others may record only events flagged CAP_ANY" "bob's relay consumer refused a printk event"
 kill "$RELAYD"
@@ -325,7 +344,7 @@ consumer=$!
 BG_PIDS="$BG_PIDS $recorder $consumer"
 wait_on "$app" typed/all
 for _ in $(seq 100); do grep -q '^added 1$' "$T/consume.out" && break; sleep 0.05; done
-feed app 4 18
+feed app 4 21
 wait_for "bob's consumer to read the 4 events" "[ \$(grep -c '^typed/all ' '$T/consume.out') = 4 ]"
 kill -9 "$DAEMON"
 set +e; wait "$recorder"; got=$?; set -e
@@ -338,7 +357,7 @@ expect_grep "^read: evtraced ended the session (did it stop?)$" "$T/consume.out"
 for _ in $(seq 100); do "$EVTRACE" ls -p "$app" typed/all | grep -q '\[' || break; sleep 0.05; done
 "$EVTRACE" ls -p "$app" typed/all >"$T/ls"
 if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "the dead daemon's collection left typed/all on"; fi
-feed app 2 20
+feed app 2 23
 running "$app" || fail "alice's program died with the daemon"
 "$EVTRACE" report "$T/bob/tr2" >"$T/report"
-expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "14 15 16 17 " "what bob's recording kept"
+expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "17 18 19 20 " "what bob's recording kept"

@@ -29,6 +29,23 @@ static void requests_round_trip(void)
 	CHECK(parse(buf, &back, err) == 0);
 	CHECK(back.verb == r.verb && back.npids == 2 && back.nevents == 2);
 	CHECK(evt_proto_format(&r, buf, 20) == -1);
+	/* stream -F: a filter whole, its pattern checked as an event's. */
+	CHECK(parse("verb stream\npid 7\nfilter typed/all if u32 >= 9\n", &r, err) == 0);
+	CHECK(r.nfilters == 1 && !strcmp(r.filters[0], "typed/all if u32 >= 9"));
+	n = evt_proto_format(&r, buf, sizeof(buf));
+	CHECK(n > 0 && strstr(buf, "filter typed/all if u32 >= 9\n") != NULL);
+	{
+		char pattern[64];
+
+		CHECK(evt_proto_filter_pattern(r.filters[0], pattern, sizeof(pattern)) &&
+		      !strcmp(pattern, "typed/all"));
+		CHECK(!evt_proto_filter_pattern(r.filters[0], pattern, 4));
+	}
+	CHECK(parse("verb record\npid 7\nfilter typed/all if u32 >= 9\n", &r, err) < 0);
+	CHECK_STR(err, "record: filter is for stream");
+	CHECK(parse("verb stream\npid 7\nfilter kernel/sched/sched_switch if prev_pid == 0\n",
+		    &r, err) < 0);
+	CHECK(strstr(err, "evtraced does not open them for anyone") != NULL);
 	CHECK(parse("verb ls\npid 7\nformats 1\nids 1\n", &r, err) == 0);
 	CHECK(r.verb == EVT_VERB_LS && r.formats && r.ids && !r.path);
 	CHECK(parse("verb count\npid 7\nids 1\n", &r, err) < 0);
