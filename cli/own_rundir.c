@@ -74,6 +74,9 @@ void cli_own_rundir_remove(const char *path)
 	evt_rundir_close(&rd);
 	if (!busy)
 		rmdir(path);
+	else
+		fprintf(stderr, "evtrace: note: %s stays: a process traced there "
+			"runs on (ls -p PID reaches it)\n", path);
 }
 
 int cli_collection_create(const char *cmd, struct evt_collection_opts *o,

@@ -80,3 +80,10 @@ as_login 'cd && '"$cc_line"' && ./demo && evtrace record -o tr -- ./demo && evtr
 expect_grep ': printk/demo/demo.c/5: migrate task kworker/0:42$' "$T/root.out" "the system install traces the example"
 as_login 'man -w evtrace' >"$T/man" 2>&1 || fail "man evtrace: $(cat "$T/man")"
 expect_grep '^/usr/local/\(share/\)\?man/man1/evtrace\.1' "$T/man" "the man page found"
+# As root into a directory the loader does not search (PREFIX=/opt/...):
+# said, with both ways out.
+mkdir -p "$T/opt/lib" "$T/opt/bin"
+sh "$SRC/scripts/after_install.sh" "$T/opt" "$T/opt/lib" "$T/opt/bin" >"$T/opt.out" 2>&1 ||
+	fail "after_install.sh into $T/opt: $(cat "$T/opt.out")"
+expect_eq "$(cat "$T/opt.out")" "evtrace: the loader does not look in $T/opt/lib: add that directory to a file in /etc/ld.so.conf.d/ and run ldconfig, or set LD_LIBRARY_PATH=$T/opt/lib for programs built against evtrace" \
+	"make install as root where the loader does not look"

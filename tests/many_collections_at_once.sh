@@ -148,6 +148,23 @@ wait_for "ls -p $op to find it in its run directory" "'$EVTRACE' ls -p $op 2>/de
 kill -USR1 "$op"
 wait "$rec" || fail "the second recording: $(cat "$T/own2.err")"
 expect_grep "^# 10 events, 0 lost" "$("$EVTRACE" report "$T/own2" >"$T/own2.report"; echo "$T/own2.report")" "the second recording, exact"
+# One whose command runs on after a second ^C: its run directory stays,
+# and says so.
+"$EVTRACE" record -o "$T/own3" -- "$TRACEE" graceful 30 100 >"$T/own3.out" 2>"$T/own3.err" &
+rec=$!
+wait_for "the command of the third such recording" "grep -q ready '$T/own3.out'"
+child=$(sed -n "s/^ready \([0-9]*\).*/\1/p" "$T/own3.out" | head -1)
+BG_PIDS="$BG_PIDS $child"
+kill -INT "$rec"
+wait_for "record to say it waits" "grep -q 'waiting for' '$T/own3.err'"
+kill -INT "$rec"
+set +e; wait "$rec"; got=$?; set -e
+expect_eq "$got" 130 "the third recording stopped by a second ^C"
+own3=$(sed -n 's/^evtrace: note: \(.*\) stays: a process traced there runs on (ls -p PID reaches it)$/\1/p' "$T/own3.err")
+[ -n "$own3" ] || fail "the run directory kept is not said: $(cat "$T/own3.err")"
+[ -d "$own3" ] && ls "$own3" | grep -q "^$child-.*\.ctl\$" || fail "$own3 is not kept with the process's control file"
+"$EVTRACE" ls -p "$child" >/dev/null 2>&1 || fail "ls -p does not reach the process that runs on"
+kill -KILL "$child"
 kill "$planter"
 # One after another they end; those left read on.
 for s in $pids; do
