@@ -41,6 +41,17 @@ expect_grep "): end one of those collections, or run fewer at once\$" "$T/err" "
 expect_eq "$(grep -o 'evtrace stream -e [^;)]*' "$T/err" | sort | uniq -c | sed 's/^ *//')" "$(printf '%s\n' "2 evtrace stream -e ftrace/print" "4 evtrace stream -e $alive" "1 evtrace stream -e $alive ...")" "what each holder is"
 expect_status 1 "$EVTRACE" record -p "$p" -o "$T/tr"
 expect_grep "record: pid $p: not recorded: every collection slot of the process is taken (slot 1: " "$T/err" "a recording of the process is refused too"
+# record -a records the others and leaves it out, said.
+: >"$T/all.err"
+"$EVTRACE" record -a -o "$T/all" 2>"$T/all.err" &
+all=$!
+BG_PIDS="$BG_PIDS $all"
+wait_for "record -a to say what it leaves out" "grep -q 'not recorded' '$T/all.err'"
+kill -INT "$all"
+wait "$all" || fail "record -a: $(cat "$T/all.err")"
+expect_grep "^evtrace: pid $p: not recorded: every collection slot of the process is taken (slot 1: collection [0-9]*: pid [0-9]*, evtrace stream -e " \
+	"$T/all.err" "record -a leaves the full process out, said"
+expect_grep "and an unknown number from 1 process it could not follow (named above)\$" "$T/all.err" "record -a's summary counts it"
 # 64 recordings of commands and 9 of other processes, all at once beside
 # the seven streams: each exact, none in a run directory of its own.
 waiters=
