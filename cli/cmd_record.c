@@ -167,7 +167,7 @@ static int via_daemon(const int *pids, unsigned npids,
 	return cli_via_daemon("record", &r, o->output);
 }
 
-/* --block[=MS]: 1 to 1000 ms, 5 when not given. */
+/* --block[=MS|inf]: 1 to 1000 ms, 5 when not given. */
 static int parse_block(const char *arg, uint32_t *us)
 {
 	char *end;
@@ -177,12 +177,16 @@ static int parse_block(const char *arg, uint32_t *us)
 		*us = EVT_BLOCK_DEFAULT_MS * 1000;
 		return 0;
 	}
+	if (!strcmp(arg, "inf")) {
+		*us = EVT_BLOCK_INF;
+		return 0;
+	}
 	errno = 0;
 	ms = strtoul(arg, &end, 10);
 	if (errno || end == arg || *end || arg[0] == '-' || ms < 1 ||
 	    ms > EVT_BLOCK_MAX_US / 1000)
 		return cli_error("record", "--block=%s: a wait in milliseconds, "
-				 "1 to %u", arg, EVT_BLOCK_MAX_US / 1000), -1;
+				 "1 to %u, or inf", arg, EVT_BLOCK_MAX_US / 1000), -1;
 	*us = (uint32_t)ms * 1000;
 	return 0;
 }

@@ -24,7 +24,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [--events-from FILE] [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--keep PATTERN]... [--trigger EXPR]... [--before DURATION] [--after DURATION] [--max-windows N] | --block[=MS]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--guard PERCENT] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [--events-from FILE] [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--keep PATTERN]... [--trigger EXPR]... [--before DURATION] [--after DURATION] [--max-windows N] | --block[=MS|inf]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--guard PERCENT] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -76,7 +76,8 @@ static const struct command commands[] = {
 	  "      --max-windows N    write at most N windows (default 5); later\n"
 	  "                         firings are counted\n"
 	  "      --block[=MS]       a thread whose buffer is full waits for the\n"
-	  "                         recorder, MS at most (1..1000, default 5),\n"
+	  "                         recorder, MS at most (1..1000, default 5), or\n"
+	  "                         with inf as long as the recorder lives,\n"
 	  "                         instead of dropping the event\n"
 	  "      --packet-size N    bytes per packet (power of two, 16 KiB..16 MiB)\n"
 	  "      --packets N        packets per thread buffer (2..4096)\n"

@@ -152,7 +152,8 @@ struct evt_ctl_slot {
 	uint32_t block_us;		/* discard mode: a writer that finds its
 					 * buffer full waits this long at most
 					 * for a packet back, instead of dropping
-					 * (at most EVT_BLOCK_MAX_US) */
+					 * (at most EVT_BLOCK_MAX_US), or as long
+					 * as its engine lives (EVT_BLOCK_INF) */
 	uint32_t keep_of;		/* a record --keep collection: the
 					 * number + 1 of the recording whose
 					 * pinned sites it holds; 0 otherwise
@@ -160,10 +161,20 @@ struct evt_ctl_slot {
 	uint32_t number;		/* the collection's number in the run
 					 * directory (its lock, slot-<n>.lock);
 					 * 0 for the default slot */
-	uint8_t reserved[12];
+	uint32_t heartbeat;		/* bumped by its engine at every turn
+					 * of its loop (EVT_BLOCK_INF) */
+	uint8_t reserved[8];
 };
 
 #define EVT_BLOCK_MAX_US	1000000u
+/*
+ * block_us EVT_BLOCK_INF: a writer waits as long as the slot's engine
+ * lives, which it tells by the heartbeat moving: one that has not moved
+ * for EVT_BLOCK_STALL_MS (an engine stopped, killed, or stuck) ends the
+ * wait, and the event is dropped and counted.
+ */
+#define EVT_BLOCK_INF		0xffffffffu
+#define EVT_BLOCK_STALL_MS	1000u
 #define EVT_BLOCK_DEFAULT_MS	5u
 
 enum evt_tbuf_state {

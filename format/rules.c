@@ -165,7 +165,8 @@ int evt_rules_parse(const char *text, size_t len, struct evt_rules *rules,
 			rules->packet_size = v;
 		else if (!strcmp(line, "packet-count") && v <= UINT32_MAX)
 			rules->packet_count = v;
-		else if (!strcmp(line, "block-us") && v <= EVT_BLOCK_MAX_US)
+		else if (!strcmp(line, "block-us") &&
+			 (v <= EVT_BLOCK_MAX_US || v == EVT_BLOCK_INF))
 			rules->block_us = v;
 		else if (!strcmp(line, "number") || !strcmp(line, "collection") ||
 			 !strcmp(line, "packet-size") || !strcmp(line, "packet-count") ||

@@ -25,7 +25,8 @@
  *   mode discard | overwrite | count
  *   packet-size 65536
  *   packet-count 16
- *   block-us 5000             (discard mode: writers wait, see layout.h)
+ *   block-us 5000             (discard mode: writers wait, see layout.h;
+ *                              4294967295: as long as the engine lives)
  *   enable <pattern>          (any number, in order; the last line whose
  *   disable <pattern>          pattern names an event decides; ":<pid>"
  *   enable:<pid> <pattern>     after the verb limits a line to the

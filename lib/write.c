@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -77,6 +78,8 @@ struct evt__thread {
 	/* Counts a signal handler could not add while this thread was
 	 * getting counters: added by it when it has them. */
 	volatile uint32_t acquiring;
+	bool sigmask_seen;		/* sigmask_usual: see in_signal_handler() */
+	uint64_t sigmask_usual;
 	uint32_t npending;
 	struct { uint32_t id, slot; } pending[16];
 	/* Events with a rate limit it met lately: how many it wrote in
@@ -108,6 +111,7 @@ static void thread_reset(struct evt__thread *t)
 {
 	memset(t->slot, 0, sizeof(t->slot));
 	memset(t->rates, 0, sizeof(t->rates));
+	t->sigmask_seen = false;
 	t->fork_gen = evt__proc.fork_gen;
 	t->tid = gettid();
 	prctl(PR_GET_NAME, t->comm);
@@ -797,29 +801,65 @@ static void wake_engine(uint32_t *waiting)
 }
 
 /*
+ * Whether the thread runs a signal handler, as far as its signal mask
+ * tells: a handler runs with its own signal blocked (unless installed
+ * with SA_NODEFER), so a mask with a signal the thread's usual one lacks
+ * is taken for one.  The usual mask is the least the thread was seen
+ * with here.  (A thread that blocks signals for a while in its own code
+ * is taken for a handler then too, and does not wait.)
+ */
+static bool in_signal_handler(struct evt__thread *t)
+{
+	uint64_t mask = 0;
+
+	if (syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, &mask, sizeof(mask)))
+		return false;
+	if (!t->sigmask_seen) {
+		t->sigmask_seen = true;
+		t->sigmask_usual = mask;
+		return false;
+	}
+	t->sigmask_usual &= mask;
+	return (mask & ~t->sigmask_usual) != 0;
+}
+
+/*
  * A full buffer of a slot whose recorder asks writers to wait: waits for
- * it to give a packet back, block_us at most, asleep on the low half of
- * consumed (it wakes us when it stores consumed and sees writer_waits),
- * looking again every millisecond whatever it does.  0 when there is
- * room.  A recorder that gave nothing back in a whole wait is not waited
- * for again until it does: one that died costs the thread one wait, not
- * one per event.  A write nested in another never gets here (dropped).
+ * it to give a packet back, asleep on the low half of consumed (it wakes
+ * us when it stores consumed and sees writer_waits), looking again every
+ * millisecond whatever it does: block_us at most, or, with EVT_BLOCK_INF,
+ * as long as the slot's heartbeat moves (layout.h).  0 when there is
+ * room; -1 when the wait ran out; -2 when it did not wait (a signal
+ * handler's write under EVT_BLOCK_INF, which must not hold its thread
+ * for as long as a recorder takes).  A recorder that gave nothing back
+ * in a whole wait is not waited for again until it does: one that died
+ * costs the thread one wait, not one per event.  A write nested in
+ * another never gets here (dropped).
  */
 __attribute__((cold, noinline))
-static int wait_for_room(struct tslot *ts, uint32_t block_us, uint32_t *waiting)
+static int wait_for_room(struct evt__thread *t, struct tslot *ts,
+			 uint32_t block_us, struct evt_ctl_slot *sl)
 {
 	struct evt_ctl_tbuf *d = ts->desc;
 	uint64_t consumed = __atomic_load_n(&d->consumed, __ATOMIC_ACQUIRE);
-	int64_t limit_ns, waited_ns;
+	bool inf = block_us == EVT_BLOCK_INF;
+	uint32_t beat = __atomic_load_n(&sl->heartbeat, __ATOMIC_RELAXED);
+	uint32_t gen = __atomic_load_n(&sl->gen, __ATOMIC_RELAXED);
+	int64_t limit_ns, waited_ns, beat_ns = 0;
 	struct timespec start, now, left;
 	int saved = errno, ret = -1;
 
 	if (ts->gave_up_at == consumed + 1)
 		return -1;
-	limit_ns = (int64_t)(block_us < EVT_BLOCK_MAX_US ? block_us : EVT_BLOCK_MAX_US) * 1000;
+	if (inf && in_signal_handler(t)) {
+		errno = saved;
+		return -2;
+	}
+	limit_ns = inf ? (int64_t)EVT_BLOCK_STALL_MS * 1000000 :
+		   (int64_t)(block_us < EVT_BLOCK_MAX_US ? block_us : EVT_BLOCK_MAX_US) * 1000;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	__atomic_store_n(&d->writer_waits, 1, __ATOMIC_SEQ_CST);
-	wake_engine(waiting);
+	wake_engine(&sl->waiting);
 	for (;;) {
 		/* Pairs with the recorder's store of consumed. */
 		consumed = __atomic_load_n(&d->consumed, __ATOMIC_SEQ_CST);
@@ -830,10 +870,26 @@ static int wait_for_room(struct tslot *ts, uint32_t block_us, uint32_t *waiting)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		waited_ns = (now.tv_sec - start.tv_sec) * 1000000000LL +
 			    (now.tv_nsec - start.tv_nsec);
-		if (waited_ns >= limit_ns)
+		if (inf) {
+			uint32_t b = __atomic_load_n(&sl->heartbeat, __ATOMIC_RELAXED);
+
+			/* The engine went, or another took the slot. */
+			if (__atomic_load_n(&sl->gen, __ATOMIC_RELAXED) != gen ||
+			    __atomic_load_n(&sl->state, __ATOMIC_RELAXED) !=
+			    EVT_SLOT_ACTIVE)
+				break;
+			if (b != beat) {
+				beat = b;
+				beat_ns = waited_ns;
+			}
+			if (waited_ns - beat_ns >= limit_ns)
+				break;
+		} else if (waited_ns >= limit_ns) {
 			break;
+		}
 		left.tv_sec = 0;
-		left.tv_nsec = limit_ns - waited_ns < 1000000 ? limit_ns - waited_ns : 1000000;
+		left.tv_nsec = inf || limit_ns - waited_ns >= 1000000 ? 1000000 :
+			       limit_ns - waited_ns;
 		syscall(SYS_futex, (uint32_t *)&d->consumed, FUTEX_WAIT,
 			(uint32_t)consumed, &left, NULL, 0);
 	}
@@ -996,9 +1052,11 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 			uint32_t block_us = __atomic_load_n(&evt__proc.slots[s].block_us,
 							    __ATOMIC_RELAXED);
 
-			if (!block_us ||
-			    wait_for_room(ts, block_us, &evt__proc.slots[s].waiting)) {
-				note_drop(ts, id, block_us ? EVT_LOSS_BLOCK_TIMEOUT :
+			int waited = block_us ? wait_for_room(t, ts, block_us,
+							      &evt__proc.slots[s]) : -2;
+
+			if (waited) {
+				note_drop(ts, id, waited == -1 ? EVT_LOSS_BLOCK_TIMEOUT :
 						  EVT_LOSS_FULL);
 				if (s != 0)
 					evt__orphan_check(s, now);

@@ -1,7 +1,10 @@
 # record --block: a writer whose buffer is full waits for the recorder
 # instead of dropping; a recorder that stops answering costs a thread one
 # wait, after which it drops and counts until the recorder reads again; a
-# recorder that dies leaves the program unharmed.
+# recorder that dies leaves the program unharmed.  --block=inf: nothing
+# lost with both CPUs held by other work; a recorder stopped for longer
+# than a second is waited for that second, then events are dropped and
+# counted.
 . "$(dirname "$0")/lib.sh"
 small="--packet-size 16384 --packets 2"
 lost_of() { sed -n 's/.*; \([0-9]*\) events\{0,1\} lost$/\1/p' "$1" | head -1; }
@@ -20,6 +23,18 @@ expect_eq "$(lost_of "$T/block.err")" 0 "events lost with --block"
 sed -n 's/.*: burst \([0-9]*\)$/\1/p' "$T/block.txt" |
 	awk '$1 != NR - 1 { exit 1 } END { exit NR == 200000 ? 0 : 1 }' ||
 	fail "not every burst event once and in order"
+
+# 2b. --block=inf with both CPUs held by other work: none lost either.
+for _ in 1 2; do sh -c 'while :; do :; done' & BG_PIDS="$BG_PIDS $!"; done
+hogs=$BG_PIDS
+# shellcheck disable=SC2086
+"$EVTRACE" record --block=inf -o "$T/inf" $small -- "$TRACEE" burst 200000 >/dev/null 2>"$T/inf.err"
+expect_eq "$(lost_of "$T/inf.err")" 0 "events lost with --block=inf and busy CPUs"
+"$EVTRACE" report "$T/inf" | sed -n 's/.*: burst \([0-9]*\)$/\1/p' |
+	awk '$1 != NR - 1 { exit 1 } END { exit NR == 200000 ? 0 : 1 }' ||
+	fail "--block=inf: not every burst event once and in order"
+# shellcheck disable=SC2086
+kill $hogs 2>/dev/null || true
 
 # 3. A recorder stopped (SIGSTOP) while the program writes: the program
 # waits 100 ms once, then drops; it ends while the recorder is still
@@ -45,6 +60,30 @@ lost=$(lost_of "$T/stop.err")
 read=$("$EVTRACE" report "$T/stop" | grep -c ': burst [0-9]*$')
 expect_eq "$((read + lost))" $N "events read and lost"
 
+# 3b. The same with --block=inf: the program waits the second a stopped
+# recorder is given, then drops; what it dropped is counted, as a wait
+# that ran out.
+# shellcheck disable=SC2086
+"$EVTRACE" record --block=inf -o "$T/stopinf" $small -- "$TRACEE" paced $N 1000 300 \
+	>"$T/stopinf.out" 2>"$T/stopinf.err" &
+rec=$!
+wait_for "the program under --block=inf" "pgrep -P $rec >/dev/null"
+prog=$(pgrep -P $rec)
+wait_for "the program to write" "[ -n \"\$(ls '$EVTRACE_RUNDIR' | grep '^$prog-')\" ]"
+kill -STOP $rec
+i=0
+while running "$prog" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+running "$prog" && { kill -CONT $rec; fail "--block=inf: the program still runs 10 s after its recorder stopped"; }
+kill -CONT $rec
+wait $rec || fail "record --block=inf: $(cat "$T/stopinf.err")"
+expect_grep "^tried $N$" "$T/stopinf.out" "--block=inf: the program ran to its end"
+lost=$(lost_of "$T/stopinf.err")
+[ "$lost" -gt 0 ] || fail "--block=inf: no event dropped while the recorder was stopped"
+expect_grep "^evtrace: record: lost $lost events: $lost of printk/tracee/.* (block timeout)" "$T/stopinf.err" \
+	"--block=inf: the drops named as a wait that ran out"
+read=$("$EVTRACE" report "$T/stopinf" | grep -c ': burst [0-9]*$')
+expect_eq "$((read + lost))" $N "--block=inf: events read and lost"
+
 # 4. A recorder killed: the program is not held up.
 # shellcheck disable=SC2086
 "$EVTRACE" record --block=1000 -o "$T/kill" $small -- "$TRACEE" paced $N 1000 300 \
@@ -61,7 +100,7 @@ expect_grep "^tried $N$" "$T/kill.out" "the program ran to its end"
 
 # 5. Bad values.
 expect_status 1 "$EVTRACE" record --block=0 -- true
-expect_grep "evtrace: record: --block=0: a wait in milliseconds, 1 to 1000" "$T/err" "--block=0"
+expect_grep "evtrace: record: --block=0: a wait in milliseconds, 1 to 1000, or inf$" "$T/err" "--block=0"
 expect_status 1 "$EVTRACE" record --block=1001 -- true
 expect_grep "1 to 1000" "$T/err" "--block=1001"
 expect_status 1 "$EVTRACE" record --block=5ms -- true

@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
@@ -59,6 +60,7 @@ struct reader {
 	uint64_t discarded;	/* the last packet header's count */
 	uint64_t named;		/* lost events evtrace/lost records named */
 	uint32_t named_site;	/* the site of the last one */
+	uint8_t named_cause;	/* and its cause */
 	uint64_t packets;
 	const char *why;	/* the buffer was refused */
 	struct evt_ring_packet open;	/* the open packet, as last read */
@@ -270,10 +272,12 @@ static bool read_ring(struct writer *w, struct reader *x)
 				return x->why = "record unreadable", false;
 			if (rec.id == EVT_LOST_EVENT_ID) {
 				if (evt_record_lost(&rec, p.end - x->off, &lost) ||
-				    lost.cause != EVT_LOSS_FULL)
+				    (lost.cause != EVT_LOSS_FULL &&
+				     lost.cause != EVT_LOSS_BLOCK_TIMEOUT))
 					return x->why = "lost record unreadable", false;
 				x->named += lost.count;
 				x->named_site = lost.site;
+				x->named_cause = (uint8_t)lost.cause;
 				x->off += rec.header_bytes + rec.payload_size;
 				continue;
 			}
@@ -350,6 +354,99 @@ static void test_loss(const char *prog)
 	CHECK(x.named == lost);
 	CHECK(x.named_site < w.c->nevents &&
 	      !strcmp(w.c->events[x.named_site].format, "n=%ld pad=%.*s\n"));
+	CHECK(stop(&w) == 0);
+}
+
+/* Bumps the slot's heartbeat, as a live recorder does, until told. */
+struct beating {
+	struct writer *w;
+	volatile bool stop;
+};
+
+/* (3 s at most: a writer that waits when it must not is then let go,
+ * and the test fails instead of hanging.) */
+static void *beat(void *arg)
+{
+	struct beating *b = arg;
+	struct timespec tick = { 0, 10 * 1000 * 1000 }, t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!b->stop && elapsed_ms(&t0) < 3000) {
+		__atomic_fetch_add(&b->w->c->slots[b->w->slot].heartbeat, 1,
+				   __ATOMIC_RELAXED);
+		nanosleep(&tick, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * --block=inf: a writer whose buffer is full waits as long as its
+ * recorder's heartbeat moves, past the stall bound; once it stops moving,
+ * the writer waits the bound, then drops and counts (block timeout); a
+ * write in a signal handler never waits, and drops (buffer full).
+ */
+static void test_block_inf(const char *prog)
+{
+	struct writer w;
+	struct reader x = { 0 };
+	struct beating b = { .w = &w };
+	struct timespec t0;
+	pthread_t beater;
+	long ms, fit;
+	uint64_t lost;
+
+	if (start(&w, prog, EVT_MODE_DISCARD, EVT_BLOCK_INF))
+		return;
+	/* A recorder that lives and reads nothing for 1.5 s (past the
+	 * 1 s bound): the writer waits all of it, loses nothing. */
+	CHECK(pthread_create(&beater, NULL, beat, &b) == 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	say(&w, "write 0 20000");
+	while (elapsed_ms(&t0) < 1500)
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	while (x.next < 20000 && elapsed_ms(&t0) < 20000)
+		if (!read_ring(&w, &x))
+			break;
+	CHECK(answer(&w, "ok"));
+	ms = elapsed_ms(&t0);
+	CHECK(x.why == NULL && x.next == 20000 && x.discarded == 0);
+	CHECK(ms >= 1500);
+	b.stop = true;
+	pthread_join(beater, NULL);
+	/* It stops: the writer waits the bound once, then drops. */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	say(&w, "write 20000 20000");
+	CHECK(answer(&w, "ok"));
+	ms = elapsed_ms(&t0);
+	CHECK(ms >= (long)EVT_BLOCK_STALL_MS && ms < 5 * (long)EVT_BLOCK_STALL_MS);
+	CHECK(read_ring(&w, &x));
+	fit = x.next - 20000;
+	CHECK(fit > 100 && fit < 10000);
+	/* Room again: the next packet names what was dropped, and why. */
+	say(&w, "write 40000 10");
+	CHECK(answer(&w, "ok"));
+	CHECK(read_ring(&w, &x) && x.why == NULL);
+	CHECK(x.discarded == (uint64_t)(20000 - fit) && x.next == 40010);
+	CHECK(x.named == x.discarded && x.named_cause == EVT_LOSS_BLOCK_TIMEOUT);
+	lost = x.discarded;
+	/* A signal handler's writes, a live recorder reading nothing: no
+	 * wait at all, the rest dropped as a full buffer's. */
+	b.stop = false;
+	CHECK(pthread_create(&beater, NULL, beat, &b) == 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	say(&w, "handler 40010 20000");
+	CHECK(answer(&w, "ok"));
+	ms = elapsed_ms(&t0);
+	b.stop = true;
+	pthread_join(beater, NULL);
+	CHECK(ms < (long)EVT_BLOCK_STALL_MS / 2);
+	CHECK(read_ring(&w, &x));
+	fit = x.next - 40010;
+	say(&w, "write 60010 10");
+	CHECK(answer(&w, "ok"));
+	CHECK(read_ring(&w, &x) && x.why == NULL && x.next == 60020);
+	CHECK(x.discarded == lost + (uint64_t)(20000 - fit));
+	CHECK(x.named == x.discarded && x.named_cause == EVT_LOSS_FULL);
 	CHECK(stop(&w) == 0);
 }
 
@@ -430,6 +527,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	test_wrap(argv[1]);
 	test_loss(argv[1]);
+	test_block_inf(argv[1]);
 	test_crash_and_hostile(argv[1]);
 	UNIT_DONE();
 }

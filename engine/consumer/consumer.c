@@ -110,11 +110,14 @@ static int open_engine(const struct evt_consumer_attr *attr,
 	/* (0.1.2 added block_ms: a smaller attr is one from before) */
 	if (attr->size >= offsetof(struct evt_consumer_attr, block_ms) +
 			  sizeof(attr->block_ms)) {
-		if (attr->block_ms > EVT_BLOCK_MAX_US / 1000) {
-			return snprintf(err, err_size, "block_ms %u: at most %u",
-					attr->block_ms, EVT_BLOCK_MAX_US / 1000), -1;
+		if (attr->block_ms > EVT_BLOCK_MAX_US / 1000 &&
+		    attr->block_ms != EVT_CONSUMER_BLOCK_INF) {
+			return snprintf(err, err_size, "block_ms %u: at most %u, "
+					"or EVT_CONSUMER_BLOCK_INF", attr->block_ms,
+					EVT_BLOCK_MAX_US / 1000), -1;
 		}
-		block_us = attr->block_ms * 1000;
+		block_us = attr->block_ms == EVT_CONSUMER_BLOCK_INF ?
+			   EVT_BLOCK_INF : attr->block_ms * 1000;
 	}
 	if (attr->rundir) {
 		if (snprintf(rundir, sizeof(rundir), "%s", attr->rundir) >=

@@ -359,6 +359,20 @@ static int answer(void *ctx, bool enable, const char *pattern, char *err,
 					       err_size);
 	return evt_collection_select(c, enable, pattern, 0, err, err_size);
 }
+/* --block=inf: writers wait while this moves in their slot (layout.h). */
+static void beat(struct evt_collection *c)
+{
+	unsigned k;
+
+	c->heartbeat++;
+	for (k = 0; k < c->ntracked; k++) {
+		struct tracked *t = &c->tracked[k];
+
+		if (t->ctl && !t->dead && !t->ctl->shrank)
+			__atomic_store_n(&t->ctl->slots[t->slot].heartbeat,
+					 c->heartbeat, __ATOMIC_RELAXED);
+	}
+}
 /* `evtrace snapshot` asks for the kernel events of its window. */
 static int window_answer(void *ctx, int64_t from_ns, const char *dir, char *err,
 			 size_t err_size)
@@ -391,6 +405,8 @@ int evt_collection_poll(struct evt_collection *c, char *err, size_t err_size)
 	}
 	if (c->o.mode != EVT_MODE_COUNT)
 		evt__coll_clock_tick(c);
+	if (c->o.block_us == EVT_BLOCK_INF)
+		beat(c);
 	return evt__coll_drain(c, false, err, err_size);
 }
 static void wait_inotify(struct evt_collection *c, int timeout_ms)

@@ -123,6 +123,7 @@ struct evt_collection {
 	struct evt_trace_dir out;
 	char rules_name[64];
 	uint32_t number;	/* in the run directory (slots.h) */
+	uint32_t heartbeat;	/* --block=inf: beat() */
 	int full_pid;		/* the last process whose slots were all
 				 * taken, and what was said of it */
 	char full[1280];

@@ -75,6 +75,7 @@ struct evt_live_stream {
 				 * number in the run directory */
 	uint64_t id;		/* our collection's, in slot descriptors */
 	uint32_t block_us;	/* what its writers wait for it */
+	uint32_t heartbeat;	/* EVT_BLOCK_INF: bumped at each poll */
 	int lock_fd;
 	char rules_name[64];	/* published for processes started later */
 	char full[1280];	/* why a process was not taken: its slots */
@@ -612,11 +613,16 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 	discover(s);
 	if (s->number)
 		evt_requests_serve(&s->rd, s->number, answer, s);
+	s->heartbeat++;
 	for (k = 0; k < s->nw; k++) {
 		struct watched *w = &s->w[k];
 
 		if (w->dead)
 			continue;
+		/* Writers that wait as long as we live see us live. */
+		if (s->block_us == EVT_BLOCK_INF && !w->ctl->shrank)
+			__atomic_store_n(&w->ctl->slots[w->slot].heartbeat,
+					 s->heartbeat, __ATOMIC_RELAXED);
 		if (w->ctl->shrank) {
 			evt_report("stream: %s: the control file shrank "
 				"under the stream; pid %u is no longer read",

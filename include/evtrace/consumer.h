@@ -51,6 +51,9 @@ enum evt_consumer_mode {
 					 * them on demand */
 };
 
+/* block_ms: wait as long as the consumer lives (since 0.1.7). */
+#define EVT_CONSUMER_BLOCK_INF 0xffffffffu
+
 /* What evt_consumer_open() is to do.  Zero it, then set size. */
 struct evt_consumer_attr {
 	uint32_t size;			/* sizeof(struct evt_consumer_attr) */
@@ -66,7 +69,10 @@ struct evt_consumer_attr {
 	/* Since 0.1.2, record (and relay) mode: a traced thread whose
 	 * buffer is full waits up to this many milliseconds (at most 1000)
 	 * for the consumer to read, instead of dropping the event; 0: it
-	 * drops (counted).
+	 * drops (counted); EVT_CONSUMER_BLOCK_INF (since 0.1.7): it waits
+	 * as long as the consumer lives, and drops once the consumer has
+	 * not read for a second (not reading, stopped or gone), or when
+	 * the write is in a signal handler.
 	 * A wait that runs out makes it drop until the consumer reads
 	 * again.  Not for a process of another user read through evtraced. */
 	uint32_t block_ms;

@@ -169,7 +169,8 @@ static struct evt_consumer *open_consumer_attr(int pid, uint32_t mode,
 	char err[1024];
 
 	if (block)
-		attr.block_ms = (uint32_t)atoi(block);
+		attr.block_ms = !strcmp(block, "inf") ? EVT_CONSUMER_BLOCK_INF :
+				(uint32_t)atoi(block);
 	if (getenv("CONSUME_REPORT")) {
 		attr.report = print_report;
 		attr.report_ctx = (void *)"ctx";
