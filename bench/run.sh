@@ -26,10 +26,15 @@ RUNS=7
 tracing=/sys/kernel/tracing
 marker_was=""
 spin=""
+hogs=""
 
 cleanup() {
 	if [ -n "$spin" ]; then
 		kill "$spin" 2>/dev/null || true
+	fi
+	if [ -n "$hogs" ]; then
+		# shellcheck disable=SC2086
+		kill $hogs 2>/dev/null || true
 	fi
 	if [ -n "$marker_was" ]; then
 		echo "$marker_was" >"$tracing/tracing_on" 2>/dev/null || true
@@ -100,6 +105,17 @@ evtrace_rows() {	# W TRACER PATTERN
 	record 1 "$2" "$3" --block; bn=$(ns <"$work/out"); bl1=$(lost)
 	record 2 "$2" "$3" --block; br2=$(rate <"$work/out"); bl2=$(lost)
 	row "$1" "evtrace record --block (5 ms)" - - "$bn" "$br2" "$bl1 of $((N * RUNS)) (1 thread); $bl2 of $((2 * N * RUNS)) (2 threads)"
+	# The same with both CPUs held by other work (two busy loops), and
+	# --block=inf beside it: a bounded wait runs out there, the
+	# unbounded one must lose nothing; the ns are what waiting costs.
+	for _ in 1 2; do sh -c 'while :; do :; done' & hogs="$hogs $!"; done
+	record 1 "$2" "$3" --block; hn=$(ns <"$work/out"); hl1=$(lost)
+	record 1 "$2" "$3" --block=inf; in=$(ns <"$work/out"); il1=$(lost)
+	record 2 "$2" "$3" --block=inf; ir2=$(rate <"$work/out"); il2=$(lost)
+	# shellcheck disable=SC2086
+	kill $hogs; hogs=
+	row "$1" "evtrace record --block (5 ms), both CPUs busy" - - "$hn" - "$hl1 of $((N * RUNS)) (1 thread)"
+	row "$1" "evtrace record --block=inf, both CPUs busy" - - "$in" "$ir2" "$il1 of $((N * RUNS)) (1 thread); $il2 of $((2 * N * RUNS)) (2 threads)"
 	# Scaling: 1 and 2 threads in alternation, the ratio of each pair,
 	# so that the VM's slow spells (minutes long here) hit both sides.
 	: >"$work/scale"
@@ -108,7 +124,7 @@ evtrace_rows() {	# W TRACER PATTERN
 		record 2 "$2" "$3" --overwrite; b=$(rate <"$work/out")
 		echo "$b / $a" | bc -l >>"$work/scale"
 	done
-	eval "ev_$1_bpe=$bpe ev_$1_lost1=$l1 ev_$1_lostp=$lp ev_$1_block_lost=$bl1/$bl2 ev_$1_en=$en ev_$1_best=$best ev_$1_instr=$di ev_$1_scale=$(printf '%.2f' "$(median <"$work/scale")")"
+	eval "ev_$1_bpe=$bpe ev_$1_lost1=$l1 ev_$1_lostp=$lp ev_$1_block_lost=$bl1/$bl2 ev_$1_inf_lost=$il1/$il2 ev_$1_busy_block_lost=$hl1 ev_$1_en=$en ev_$1_best=$best ev_$1_instr=$di ev_$1_scale=$(printf '%.2f' "$(median <"$work/scale")")"
 }
 evtrace_rows W1 evtrace printk
 evtrace_rows W2 evtrace-event bench
@@ -554,6 +570,7 @@ out=$here/results/$(date +%F).md
 	echo "| events lost, 1 thread at full speed, discard mode, W1 / W2 | $ev_W1_lost1 / $ev_W2_lost1 of $((N * RUNS)) | 0 |"
 	echo "| the same, recorder and writer pinned to CPUs 0 and 1, W1 / W2 | $ev_W1_lostp / $ev_W2_lostp of $((N * RUNS)) | 0 |"
 	echo "| events lost with --block, 1 thread / 2 threads, W1; W2 | $ev_W1_block_lost; $ev_W2_block_lost | 0 |"
+	echo "| both CPUs held by two busy loops: events lost with --block (5 ms), 1 thread, W1 / W2; with --block=inf, 1 / 2 threads, W1; W2 | $ev_W1_busy_block_lost / $ev_W2_busy_block_lost; $ev_W1_inf_lost; $ev_W2_inf_lost | stated; 0 |"
 	echo "| 2-thread throughput / 1-thread (median of 5 alternated pairs), W1 / W2 | $ev_W1_scale / $ev_W2_scale | >= 1.8 |"
 	echo "| W2, 1 thread with a plain loop busy on the other CPU: ns per event; 2-thread throughput / that | $ev_W2_busy_en; $ev_W2_busy_scale | |"
 	echo "| W3 as fast as they go: M events/s written, events lost | $w3_full_rate, $w3_full_lost | no loss while the recorder keeps up |"
