@@ -67,6 +67,20 @@ __attribute__((noinline)) static void run_evtrace_event(const char *comm, long n
 		trace_bench_w2((uint64_t)i, (uint32_t)i, (int32_t)-i, comm);
 }
 
+/* W1's arguments as a typed event: a string and an int. */
+EVT_EVENT(bench, migrate,
+	EVT_PROTO(const char *comm, int pid),
+	EVT_ARGS(comm, pid),
+	EVT_FIELDS(evt_string(comm, comm), evt_integer(int, pid, pid)))
+
+__attribute__((noinline)) static void run_evtrace_typed_w1(const char *comm, long n)
+{
+	int pid = 1000;
+
+	for (long i = 0; i < n; i++)
+		trace_bench_migrate(comm, pid++);
+}
+
 __attribute__((noinline)) static void run_evtrace_scope(const char *comm, long n)
 {
 	for (long i = 0; i < n; i++) {
@@ -193,6 +207,7 @@ static const struct {
 } tracers[] = {
 	{ "evtrace", run_evtrace },
 	{ "evtrace-event", run_evtrace_event },
+	{ "evtrace-typed-w1", run_evtrace_typed_w1 },
 	{ "evtrace-scope", run_evtrace_scope },
 	{ "evtrace-counter", run_evtrace_counter },
 	{ "empty", run_empty },

@@ -157,7 +157,9 @@ int evt_rules_parse(const char *text, size_t len, struct evt_rules *rules,
 		}
 		if (parse_u64(arg, &v))
 			goto bad_value;
-		if (!strcmp(line, "number") && v < EVT_MAX_NUMBERS)
+		/* "slot": what files written before 0.1.7 say */
+		if ((!strcmp(line, "number") || !strcmp(line, "slot")) &&
+		    v < EVT_MAX_NUMBERS)
 			rules->number = v;
 		else if (!strcmp(line, "collection") && v)
 			rules->collection_id = v;
@@ -168,7 +170,8 @@ int evt_rules_parse(const char *text, size_t len, struct evt_rules *rules,
 		else if (!strcmp(line, "block-us") &&
 			 (v <= EVT_BLOCK_MAX_US || v == EVT_BLOCK_INF))
 			rules->block_us = v;
-		else if (!strcmp(line, "number") || !strcmp(line, "collection") ||
+		else if (!strcmp(line, "number") || !strcmp(line, "slot") ||
+			 !strcmp(line, "collection") ||
 			 !strcmp(line, "packet-size") || !strcmp(line, "packet-count") ||
 			 !strcmp(line, "block-us"))
 			goto bad_value;
