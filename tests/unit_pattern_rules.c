@@ -110,6 +110,9 @@ static void rules_round_trip_and_errors(void)
 	free(text);
 	CHECK(evt_rules_parse("evtrace-rules 1\nnumber 256\n", 26, &back, err, sizeof(err)) < 0);
 	CHECK_STR(err, "line 2: bad 'number' value '256'");
+	/* Files written before 0.1.7 say "slot". */
+	CHECK(evt_rules_parse("evtrace-rules 1\nslot 2\ncollection 5\n", 36, &back,
+			      err, sizeof(err)) == 0 && back.number == 2);
 	CHECK(evt_rules_parse("nope\n", 5, &back, err, sizeof(err)) < 0);
 	CHECK_STR(err, "line 1: not an evtrace-rules 1 file");
 	CHECK(evt_rules_parse("evtrace-rules 1\nnumber 1\ncollection 5\npacket-size 12345\n",
