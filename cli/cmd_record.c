@@ -139,16 +139,12 @@ static int via_daemon(const int *pids, unsigned npids,
 	struct evt_request r = {
 		.verb = EVT_VERB_RECORD, .npids = npids,
 		.overwrite = o->mode == EVT_MODE_OVERWRITE,
-		.nevents = o->npatterns, .relay = relay,
+		.nevents = o->npatterns, .relay = relay, .block_us = o->block_us,
 	};
 
 	if (show_stats)
 		return cli_error("record", "--stats: not for a recording evtraced "
 				 "makes (its CPU time is the daemon's)");
-	if (o->block_us)
-		return cli_error("record", "--block: not yet supported for a "
-				 "recording evtraced makes (another user's "
-				 "processes); record without it");
 	if (npids > EVT_PROTO_MAX_PIDS)
 		return cli_error("record", "more than %d pids for evtraced",
 				 EVT_PROTO_MAX_PIDS);

@@ -62,6 +62,10 @@ void evt_audit_request(const struct evt_peer *peer, const struct evt_request *r)
 		ADD(" %s", r->path);
 	if (r->relay)
 		ADD(" --relay %s", r->relay);
+	if (r->block_us == EVT_BLOCK_INF)
+		ADD(" --block=inf");
+	else if (r->block_us)
+		ADD(" --block=%uus", r->block_us);
 #undef ADD
 	evt_audit(peer, "%s", text);
 }

@@ -158,6 +158,13 @@ static int check_rights(struct client *c)
 	if (c->privileged)
 		return 0;
 	evt_privileged_who(&c->info, evt_ctl_optin_gid(c->ctls[0]), who, sizeof(who));
+	/* A stranger's reader must not set another user's pace. */
+	if (c->req.block_us)
+		return refuse(c, 1, "pid %d (%s, user %s): making another user's "
+			      "threads wait for your reader (--block, block_ms) "
+			      "needs privilege towards the process: %s; read "
+			      "without it (what your reader misses is counted)",
+			      c->req.pids[0], c->info.comm, c->info.user, who), -1;
 	switch (c->req.verb) {
 	case EVT_VERB_LS:
 	case EVT_VERB_FORMAT:
@@ -284,6 +291,14 @@ static int build_argv(const struct client *c, char **argv, char *pids,
 	}
 	if (r->overwrite)
 		argv[argc++] = "--overwrite";
+	if (r->block_us == EVT_BLOCK_INF) {
+		argv[argc++] = "--block=inf";
+	} else if (r->block_us) {
+		/* (to the millisecond above, as a wait is never shorter) */
+		sprintf(numbers, "--block=%u", (r->block_us + 999) / 1000);
+		argv[argc++] = numbers;
+		numbers += 16;
+	}
 	if (r->packet_size) {
 		argv[argc++] = "--packet-size";
 		sprintf(numbers, "%u", r->packet_size);
@@ -319,7 +334,7 @@ static void __attribute__((noreturn))
 worker(const struct client *c, int out, int err, evt_command_fn run)
 {
 	char *argv[32 + 2 * EVT_RULES_MAX_PATTERNS], pids[EVT_PROTO_MAX_PIDS * 12];
-	char numbers[64];
+	char numbers[96];	/* 16 bytes a number, five at most */
 	int argc = build_argv(c, argv, pids, sizeof(pids), numbers);
 
 	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)

@@ -192,6 +192,9 @@ void evt_serve_consumer(struct evt_session *s)
 	snprintf(name, sizeof(name), "evtraced for uid %u (pid %d)",
 		 (unsigned)s->uid, (int)s->client_pid);
 	attr.name = name;
+	if (s->req->block_us)
+		attr.block_ms = s->req->block_us == EVT_BLOCK_INF ?
+				EVT_CONSUMER_BLOCK_INF : (s->req->block_us + 999) / 1000;
 	if (s->req->relay) {	/* checked by evt_proto_parse */
 		attr.mode = EVT_CONSUMER_RELAY;
 		attr.relay = s->req->relay;

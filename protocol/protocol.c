@@ -145,6 +145,12 @@ static int field(struct evt_request *r, const char *key, const char *v,
 		if (!number(v, 10, 3600 * 1000, &n))
 			return snprintf(err, err_size, "not 10 to 3600000 ms"), -1;
 		r->interval_ms = (uint32_t)n;
+	} else if (!strcmp(key, "block-us")) {
+		if (!number(v, 1, UINT32_MAX, &n) ||
+		    (n > EVT_BLOCK_MAX_US && n != EVT_BLOCK_INF))
+			return snprintf(err, err_size, "not 1 to %u, or %u",
+					EVT_BLOCK_MAX_US, EVT_BLOCK_INF), -1;
+		r->block_us = (uint32_t)n;
 	} else if (!strcmp(key, "packet-size") || !strcmp(key, "packets")) {
 		if (!number(v, 1, UINT32_MAX, &n))
 			return snprintf(err, err_size, "not a positive number"), -1;
@@ -213,6 +219,11 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 	if (r->relay && r->overwrite)
 		return snprintf(err, err_size, "record: relay and overwrite exclude "
 				"each other"), -1;
+	if (r->block_us && ((r->verb != EVT_VERB_RECORD && r->verb != EVT_VERB_CONSUME) ||
+			    r->overwrite || r->count))
+		return snprintf(err, err_size, "%s: block-us is for record and "
+				"consume, not with overwrite or count",
+				evt_verb_name(r->verb)), -1;
 	if (r->verb == EVT_VERB_STOP || session) {
 		bool selects = r->verb == EVT_VERB_ADD || r->verb == EVT_VERB_REMOVE;
 
@@ -233,7 +244,7 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 		if (r->npids != 1 || r->nevents || r->path || r->formats || r->ids ||
 		    r->overwrite || r->interval_ms || r->packet_size || r->packet_count)
 			return snprintf(err, err_size, "consume: one pid, and count, "
-					"relay or nothing"), -1;
+					"relay, block-us or nothing"), -1;
 		return 0;
 	}
 	if (kernel && r->npids)
@@ -345,6 +356,8 @@ int evt_proto_format(const struct evt_request *r, char *buf, size_t size)
 		PUT("packet-size %" PRIu32 "\n", r->packet_size);
 	if (r->packet_count)
 		PUT("packets %" PRIu32 "\n", r->packet_count);
+	if (r->block_us)
+		PUT("block-us %" PRIu32 "\n", r->block_us);
 	if (r->count)
 		PUT("count 1\n");
 	if (r->has_id)

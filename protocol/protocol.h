@@ -21,6 +21,8 @@
  *   overwrite 1            record --overwrite
  *   packet-size 65536      record --packet-size
  *   packets 16             record --packets
+ *   block-us 5000          record --block, consume's block_ms (in us;
+ *                          4294967295: as long as the reader lives)
  *   relay host:5342:5343   record --relay (and session NAME, hostname
  *                          NAME, relay-buffer MIB: its other options)
  *
@@ -98,6 +100,7 @@ struct evt_request {
 	const char *path;
 	bool formats, ids, overwrite, count, tracefs;
 	uint32_t interval_ms, packet_size, packet_count;	/* 0: not given */
+	uint32_t block_us;		/* 0: not given; layout.h's values */
 	bool has_id;
 	uint32_t id;			/* add, remove: a global id */
 	const char *relay;		/* record: HOST[:PORT[:DATA_PORT]] */

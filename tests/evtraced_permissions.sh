@@ -76,7 +76,9 @@ as_status evt-bob 1 "$T/bin/evtrace" record -p "$app" -e typed -e kernel/sched/s
 expect_eq "$(cat "$T/err")" "evtrace: record: kernel/sched/sched_switch: kernel events of another user's process are the kernel's to grant (root or CAP_PERFMON), and evtraced does not open them for anyone: a user's evtrace opens those of their own processes itself" "kernel events through evtraced refused"
 [ ! -e "$T/bob/nok" ] || fail "a refused record left a directory"
 as_status evt-bob 1 "$T/bin/evtrace" record --block -p "$app" -e typed -o "$T/bob/nob"
-expect_eq "$(cat "$T/err")" "evtrace: record: --block: not yet supported for a recording evtraced makes (another user's processes); record without it" "--block through evtraced refused"
+expect_eq "$(cat "$T/err")" "evtrace: record: pid $app (typed, user evt-alice): making another user's threads wait for your reader (--block, block_ms) needs privilege towards the process: $NOBODY; read without it (what your reader misses is counted)" "a stranger's --block refused: it would set alice's pace"
+CONSUME_BLOCK_MS=inf as_status evt-bob 1 "$T/bin/consume" record "$app" typed/
+expect_grep "making another user's threads wait for your reader" "$T/out" "a stranger's consumer with block_ms refused"
 [ ! -e "$T/bob/nob" ] || fail "a refused --block record left a directory"
 as_status evt-bob 1 "$T/bin/evtrace" record --relay 127.0.0.1:1 -p "$app" -e printk
 expect_grep "evtrace: record: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege" "$T/err" "--relay of a printk event refused"
@@ -223,7 +225,7 @@ as_status evt-carol+team 0 "$T/bin/evtrace" enable -p "$team" "$SECRET"
 as_status evt-carol+team 0 "$T/bin/evtrace" ls -p "$team" "$SECRET"
 expect_grep "^1 $SECRET$" "$T/out" "carol enabled the printk event"
 as_status evt-carol+team 0 "$T/bin/evtrace" disable -p "$team" "$SECRET"
-as_bg evt-carol+team "$T/bin/evtrace" record -p "$team" -e printk -o "$T/carol/tr" 2>"$T/carol.err" &
+as_bg evt-carol+team "$T/bin/evtrace" record --block=inf -p "$team" -e printk -o "$T/carol/tr" 2>"$T/carol.err" &
 carol=$!
 BG_PIDS="$BG_PIDS $carol"
 wait_on "$team" "$SECRET"
@@ -232,6 +234,8 @@ kill -TERM "$carol"	# (it drains the rest as it ends)
 wait "$carol" || fail "carol's record failed: $(cat "$T/carol.err")"
 "$EVTRACE" report "$T/carol/tr" >"$T/report"
 expect_eq "$(grep -o 'secret [0-9]*' "$T/report" | tr '\n' ' ')" "secret 0 secret 1 secret 2 " "printk events carol recorded"
+expect_grep "^evtraced: client pid [0-9]* uid [0-9]* (evt-carol): asks record -p $team -e printk --block=inf\$" "$T/daemon.log" \
+	"carol's --block=inf went to evtraced, which took it (she may set the pace of the program that opted into her group)"
 as_status evt-carol+team 1 "$T/bin/evtrace" enable -p "$app" printk
 expect_grep "needs privilege towards the process: $NOBODY" "$T/err" "carol on the program that did not opt in"
 

@@ -29,6 +29,17 @@ static void requests_round_trip(void)
 	CHECK(parse(buf, &back, err) == 0);
 	CHECK(back.verb == r.verb && back.npids == 2 && back.nevents == 2);
 	CHECK(evt_proto_format(&r, buf, 20) == -1);
+	/* --block through the daemon: record and consume, a bound or inf. */
+	CHECK(parse("verb record\npid 7\nevent typed\nblock-us 4294967295\n", &r, err) == 0 &&
+	      r.block_us == EVT_BLOCK_INF);
+	n = evt_proto_format(&r, buf, sizeof(buf));
+	CHECK(n > 0 && strstr(buf, "block-us 4294967295\n") != NULL);
+	CHECK(parse("verb consume\npid 7\nblock-us 5000\n", &r, err) == 0 && r.block_us == 5000);
+	CHECK(parse("verb record\npid 7\nblock-us 1000001\n", &r, err) < 0);
+	CHECK_STR(err, "request line 3: not 1 to 1000000, or 4294967295");
+	CHECK(parse("verb stream\npid 7\nevent typed\nblock-us 5000\n", &r, err) < 0);
+	CHECK_STR(err, "stream: block-us is for record and consume, not with overwrite or count");
+	CHECK(parse("verb consume\npid 7\ncount 1\nblock-us 5000\n", &r, err) < 0);
 	/* stream -F: a filter whole, its pattern checked as an event's. */
 	CHECK(parse("verb stream\npid 7\nfilter typed/all if u32 >= 9\n", &r, err) == 0);
 	CHECK(r.nfilters == 1 && !strcmp(r.filters[0], "typed/all if u32 >= 9"));
@@ -51,7 +62,7 @@ static void requests_round_trip(void)
 	CHECK(parse("verb count\npid 7\nids 1\n", &r, err) < 0);
 	CHECK(parse("verb consume\npid 7\ncount 1\n", &r, err) == 0 && r.count);
 	CHECK(parse("verb consume\npid 7\npid 8\n", &r, err) < 0);
-	CHECK_STR(err, "consume: one pid, and count, relay or nothing");
+	CHECK_STR(err, "consume: one pid, and count, relay, block-us or nothing");
 	CHECK(parse("verb add\nid 12\n", &r, err) == 0 && r.has_id && r.id == 12);
 	CHECK(parse("verb add\nid 12\nevent x\n", &r, err) < 0);
 	CHECK_STR(err, "add: one event or one id");

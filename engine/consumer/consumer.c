@@ -155,15 +155,15 @@ static int open_engine(const struct evt_consumer_attr *attr,
 		snprintf(what, sizeof(what), "a consumer, pid %d", (int)getpid());
 	what[strcspn(what, "\n")] = '\0';	/* one line in the lock file */
 	if (!attr->rundir && evt_remote_needed(c->pid) &&
-	    (block_us || c->mode == EVT_CONSUMER_FLIGHT)) {
-		snprintf(err, err_size, "%s: not yet supported for a process of "
-			 "another user (read through evtraced)",
-			 block_us ? "block_ms" : "flight mode");
+	    c->mode == EVT_CONSUMER_FLIGHT) {
+		snprintf(err, err_size, "flight mode: not yet supported for a "
+			 "process of another user (read through evtraced)");
 		goto fail;
 	} else if (!attr->rundir && evt_remote_needed(c->pid)) {
 		struct evt_request r = {
 			.verb = EVT_VERB_CONSUME, .npids = 1, .pids = { c->pid },
 			.count = c->mode == EVT_CONSUMER_COUNT,
+			.block_us = c->mode == EVT_CONSUMER_COUNT ? 0 : block_us,
 		};
 
 		if (c->mode == EVT_CONSUMER_RELAY) {

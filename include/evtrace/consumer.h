@@ -74,7 +74,9 @@ struct evt_consumer_attr {
 	 * not read for a second (not reading, stopped or gone), or when
 	 * the write is in a signal handler.
 	 * A wait that runs out makes it drop until the consumer reads
-	 * again.  Not for a process of another user read through evtraced. */
+	 * again.  For a process of another user read through evtraced,
+	 * only with privilege towards it (a stranger may not set its
+	 * pace). */
 	uint32_t block_ms;
 	/*
 	 * Since 0.1.3, relay mode: the lttng-relayd to stream to,
