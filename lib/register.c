@@ -62,6 +62,8 @@ static const char *source_path(const char *file)
  * before kind. */
 #define EVT_SITE_SIZE_0_1_0 offsetof(struct evt_site, order)
 #define EVT_SITE_SIZE_0_1_4 offsetof(struct evt_site, kind)
+#define EVT_SITE_SIZE_0_1_5 offsetof(struct evt_site, enable_slot)
+#define EVT_SITE_SIZE_0_1_7 sizeof(struct evt_site)
 
 /* The site's function, when its headers were new enough to say. */
 const char *evt__site_func(const struct evt_site *site)
@@ -72,7 +74,7 @@ const char *evt__site_func(const struct evt_site *site)
 /* What the site records: EVT_SITE_PRINTK for headers before spans. */
 static uint32_t site_kind(const struct evt_site *site)
 {
-	return site->size >= sizeof(struct evt_site) ? site->kind : EVT_SITE_PRINTK;
+	return site->size >= EVT_SITE_SIZE_0_1_5 ? site->kind : EVT_SITE_PRINTK;
 }
 
 /* The format as a C literal would show it, for messages. */
@@ -126,9 +128,18 @@ void evt__site_write_types(const struct evt_printk_format *f,
 /* Where refused or unregistrable sites point: they stay off for good. */
 static const uint32_t site_off;
 
+void evt__site_point(struct evt_site *site, const volatile uint32_t *word)
+{
+	/* Pairs with nothing: a plain pointer store the fast path may see
+	 * late, which only delays the site's first event. */
+	__atomic_store_n(&site->enable, word, __ATOMIC_RELEASE);
+	if (site->size >= EVT_SITE_SIZE_0_1_7 && site->enable_slot)
+		__atomic_store_n(site->enable_slot, word, __ATOMIC_RELEASE);
+}
+
 void evt__site_stays_off(struct evt_site *site)
 {
-	__atomic_store_n(&site->enable, &site_off, __ATOMIC_RELEASE);
+	evt__site_point(site, &site_off);
 }
 
 static void register_printk_site(struct evt_site *site, const char *module,
@@ -187,8 +198,7 @@ static void register_printk_site(struct evt_site *site, const char *module,
 		/* Another instantiation of its template: one event. */
 		site->runtime = evt__proc.events[id].rt;
 		*id_out = id;
-		__atomic_store_n(&site->enable, &evt__proc.enable[id],
-				 __ATOMIC_RELEASE);
+		evt__site_point(site, &evt__proc.enable[id]);
 		return;
 	}
 	rt = evt__proc.events[id].rt = &evt__proc.events[id].rt_store;
@@ -198,9 +208,7 @@ static void register_printk_site(struct evt_site *site, const char *module,
 	rt->max_record_bytes = evt__record_max_bytes(f.arg_types, f.nargs);
 	site->runtime = rt;
 	*id_out = id;
-	/* Pairs with nothing: a plain pointer store the fast path may see
-	 * late, which only delays the site's first event. */
-	__atomic_store_n(&site->enable, &evt__proc.enable[id], __ATOMIC_RELEASE);
+	evt__site_point(site, &evt__proc.enable[id]);
 }
 
 static void register_site(struct evt_site *site, const char *module,

@@ -138,5 +138,5 @@ void evt__span_site_register_locked(struct evt_site *site, uint32_t *id_out)
 	site->runtime = evt__proc.events[id].rt;
 	*id_out = id;
 	/* As a printk site's: a plain store the fast path may see late. */
-	__atomic_store_n(&site->enable, &evt__proc.enable[sw], __ATOMIC_RELEASE);
+	evt__site_point(site, &evt__proc.enable[sw]);
 }

@@ -158,6 +158,9 @@ void evt__orphan_check(unsigned s, uint64_t now);
 
 /* register.c */
 void evt__site_register_lazy(struct evt_site *site);
+/* Points the site (and its fast path's copy, evt_site.enable_slot) at
+ * the enable word. */
+void evt__site_point(struct evt_site *site, const volatile uint32_t *word);
 /* Where refused sites point: they stay off for good. */
 void evt__site_stays_off(struct evt_site *site);
 /* The site's function, or NULL when its headers were too old to say. */

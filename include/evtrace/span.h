@@ -67,6 +67,9 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 #define EVT__SITE_DEFINE(k, name_, format_)				\
 	EVT__STATIC_ASSERT(EVT__IS_LITERAL(name_),			\
 		"the name of a span or counter must be a string literal"); \
+	static const volatile uint32_t *evt__enable			\
+	__attribute__((section("evt_enables"), used)) =			\
+		&evt__site_unregistered;				\
 	static struct evt_site evt__site = {				\
 		.enable = &evt__site_unregistered,			\
 		.size = sizeof(struct evt_site),			\
@@ -78,6 +81,7 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 		.func = __func__,					\
 		.kind = (k),						\
 		.name = "" name_ "",					\
+		.enable_slot = &evt__enable,				\
 	};								\
 	static struct evt_site *evt__site_ptr				\
 	__attribute__((section("evt_site_ptrs"), used)) = &evt__site;
@@ -86,7 +90,7 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 		__label__ evt__on;					\
 		EVT__SITE_DEFINE(k, name_, format_)			\
 		if (0) { check; }					\
-		EVT__GOTO_IF_ON(evt__site.enable, evt__on);		\
+		EVT__GOTO_IF_ON(evt__enable, evt__on);			\
 		break;							\
 	evt__on: EVT__COLD_LABEL;					\
 		write;							\
