@@ -89,8 +89,16 @@ bench: | deps
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing && \
 		{ [ ! -f $(BUILD)/build.ninja ] || meson setup --reconfigure $(BUILD); }; \
 	fi
+	@# A build set up before sys/sdt.h was there keeps meson's cached "no"
+	@# (a reconfigure does not ask again): set it up anew, or the USDT
+	@# rows are missing.
+	@if echo '#include <sys/sdt.h>' | $(CC) -E -x c - >/dev/null 2>&1 && \
+	    [ -f $(BUILD)/build.ninja ] && ! grep -q HAVE_SDT $(BUILD)/build.ninja; then \
+		meson setup --wipe $(BUILD); \
+	fi
 	$(MAKE) all
-	ninja -C $(BUILD) bench/w4_traced bench/w4_plain
+	ninja -C $(BUILD) bench/w4_traced bench/w4_plain bench/w4d_traced bench/w4d_plain \
+		$$(ninja -C $(BUILD) -t targets all | grep -o '^bench/w4d\?_usdt' | sort -u)
 	sh bench/run.sh $(BUILD)
 
 # Each libFuzzer harness for FUZZ_SECONDS (not part of make check).  All

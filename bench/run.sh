@@ -375,14 +375,26 @@ while True:
 	rm -rf "$work/relay"
 fi
 
-# W4: the same 10,000 small functions with and without evtrace, alternately.
-: >"$work/w4.plain"; : >"$work/w4.traced"
-for _ in $(seq $RUNS); do
-	"$B/bench/w4_plain" 300 | awk '{ print $2 }' >>"$work/w4.plain"
-	"$B/bench/w4_traced" 300 | awk '{ print $2 }' >>"$work/w4.traced"
-done
-w4_plain=$(median <"$work/w4.plain"); w4_traced=$(median <"$work/w4.traced")
+# W4: the same 10,000 small functions without tracing, with a USDT probe
+# at each site (where sys/sdt.h was there to build it) and with evtrace
+# (sites disabled), alternately; the same for the dense shape, 1,000
+# functions of 10 sites with a multiply-add between them.
+w4_runs() {	# NAME LOOPS: medians in NAME_plain, NAME_usdt, NAME_traced
+	: >"$work/$1.plain"; : >"$work/$1.usdt"; : >"$work/$1.traced"
+	for _ in $(seq $RUNS); do
+		"$B/bench/$1_plain" "$2" | awk '{ print $2 }' >>"$work/$1.plain"
+		if [ -x "$B/bench/$1_usdt" ]; then
+			"$B/bench/$1_usdt" "$2" | awk '{ print $2 }' >>"$work/$1.usdt"
+		fi
+		"$B/bench/$1_traced" "$2" | awk '{ print $2 }' >>"$work/$1.traced"
+	done
+	eval "$1_plain=$(median <"$work/$1.plain") $1_usdt=$(median <"$work/$1.usdt") $1_traced=$(median <"$work/$1.traced")"
+}
+ratio2() { case "$1$2" in *-*|*n/a*) echo "-";; *) printf '%.2fx' "$(echo "$1 / $2" | bc -l)";; esac; }
+w4_runs w4 300
+w4_runs w4d 3000
 w4_pct=$(printf '%.1f' "$(echo "100 * ($w4_traced - $w4_plain) / $w4_plain" | bc -l)")
+w4d_pct=$(printf '%.1f' "$(echo "100 * ($w4d_traced - $w4d_plain) / $w4d_plain" | bc -l)")
 
 # fork+_exit of a pre-fork server's children, tracing off, against the
 # same program without evtrace, alternately; and what the children left
@@ -544,10 +556,11 @@ out=$here/results/$(date +%F).md
 	echo
 	echo "## W4: 10,000 disabled sites in a loop (bench/w4_gen.py)"
 	echo
-	echo "| build | ns per site call |"
-	echo "|---|---|"
-	echo "| without evtrace | $w4_plain |"
-	echo "| with evtrace, sites disabled | $w4_traced |"
+	echo "| build | ns per site, W4 (a function a site) | ns per site, dense (10 sites a function) |"
+	echo "|---|---|---|"
+	echo "| without tracing | $w4_plain | $w4d_plain |"
+	echo "| a USDT probe (sys/sdt.h) at each site | $w4_usdt | $w4d_usdt |"
+	echo "| evtrace, sites disabled | $w4_traced | $w4d_traced |"
 	echo
 	echo "## W5: $((2 * W5_ROUNDS)) system calls (getppid, write to /dev/null) under a system call tracer"
 	echo
@@ -564,6 +577,7 @@ out=$here/results/$(date +%F).md
 	echo "|---|---|---|"
 	echo "| disabled: instructions per site, W1 / W2 | $ev_W1_instr / $ev_W2_instr | <= 3 |"
 	echo "| W4: 10,000 disabled sites against no evtrace | +$w4_pct% | within 1% |"
+	echo "| disabled sites against a USDT probe, W4 / dense shape (against no tracing: +$w4d_pct%) | $(ratio2 "$w4_traced" "$w4_usdt") / $(ratio2 "$w4d_traced" "$w4d_usdt") | <= 1.2x |"
 	echo "| enabled, 1 thread: ns per event, median (best of $RUNS), W1 / W2 | $ev_W1_en ($ev_W1_best) / $ev_W2_en ($ev_W2_best) | <= 20 |"
 	echo "| cheaper than the LTTng-UST tracepoint, W1 / W2 | $(lt_ratio W1 "$ev_W1_en") / $(lt_ratio W2 "$ev_W2_en") | >= 6x |"
 	echo "| bytes per event in the trace, W1 / W2 (payload 12 / 24 bytes) | $ev_W1_bpe / $ev_W2_bpe | <= 16 / <= 32 |"
