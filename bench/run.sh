@@ -375,6 +375,19 @@ while True:
 	rm -rf "$work/relay"
 fi
 
+# W1 call by call (bench/per_call.c, rdtscp around each call, under a
+# recording that drains): in each of 10 runs, the median call less an
+# empty pair's median, over one rdtsc; the median run, and the lowest and
+# highest, which show a run where every call is slower.
+: >"$work/percall"
+for _ in $(seq 10); do
+	"$evtrace" record -q -e printk -o "$work/trace" -- "$B/bench/per_call" 200000 2>/dev/null |
+		awk '{ printf "%.2f\n", ($2 - $6) * 100 / $8 }' >>"$work/percall"
+done
+percall_med=$(median <"$work/percall")
+percall_lo=$(sort -n "$work/percall" | head -1)
+percall_hi=$(sort -n "$work/percall" | tail -1)
+
 # W4: the same 10,000 small functions without tracing, with a USDT probe
 # at each site (where sys/sdt.h was there to build it) and with evtrace
 # (sites disabled), alternately; the same for the dense shape, 1,000
@@ -599,6 +612,7 @@ out=$here/results/$(date +%F).md
 	echo "| triggers: the recorder's evaluation, M events per CPU second (its stream lost) | $tg_rate (${tg_missed:-0}) | stated |"
 	echo "| a scope (begin and end) / a counter, enabled, against a W1 event | $(ratio "$sp_scope" "$sp_w1") / $(ratio "$sp_counter" "$sp_w1") | <= 2x / <= 1x |"
 	echo "| query: M events/s read into SQLite, no cache / peak MiB; report's M events/s | $(q_rate "$work/q.nocache") / $(q_rss "$work/q.nocache"); $(q_rate "$work/q.report") | >= 1 / bounded |"
+	echo "| W1 call by call: median call over one rdtsc, median of 10 runs (lowest / highest run) | $percall_med ($percall_lo / $percall_hi) | <= 1.3 |"
 	echo "| one rdtsc on this machine, ns | $("$bench" rdtsc $N 1 $RUNS | ns) | |"
 } | tee "$out"
 echo
