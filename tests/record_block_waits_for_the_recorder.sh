@@ -41,48 +41,38 @@ kill $hogs 2>/dev/null || true
 # stopped.  Continued, the recorder writes what it had: read + lost is
 # what was written.
 N=1000000
-# shellcheck disable=SC2086
-"$EVTRACE" record --block=100 -o "$T/stop" $small -- "$TRACEE" paced $N 1000 300 \
-	>"$T/stop.out" 2>"$T/stop.err" &
-rec=$!
-sleep 0.5
-prog=$(pgrep -P $rec)
-[ -n "$prog" ] || fail "no program under the recorder"
-kill -STOP $rec
-i=0
-while running "$prog" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-running "$prog" && { kill -CONT $rec; fail "the program still runs 10 s after its recorder stopped"; }
-kill -CONT $rec
-wait $rec || fail "record: $(cat "$T/stop.err")"
-expect_grep "^tried $N$" "$T/stop.out" "the program ran to its end"
-lost=$(lost_of "$T/stop.err")
-[ "$lost" -gt 0 ] || fail "no event dropped while the recorder was stopped"
-read=$("$EVTRACE" report "$T/stop" | grep -c ': burst [0-9]*$')
-expect_eq "$((read + lost))" $N "events read and lost"
+# stopped_recorder BLOCK NAME: the program under record --BLOCK, its
+# recorder stopped while it writes; the program must end while it is
+# stopped, and, continued, the recorder writes what it had: read + lost
+# is what was written.  Sets lost.
+stopped_recorder() {
+	# shellcheck disable=SC2086
+	"$EVTRACE" record "--$1" -o "$T/$2" $small -- "$TRACEE" paced $N 1000 300 \
+		>"$T/$2.out" 2>"$T/$2.err" &
+	rec=$!
+	wait_for "the program under --$1" "pgrep -P $rec >/dev/null"
+	prog=$(pgrep -P $rec)
+	wait_for "the program to write" "[ -n \"\$(ls '$EVTRACE_RUNDIR' | grep '^$prog-')\" ]"
+	kill -STOP $rec
+	i=0
+	while running "$prog" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	running "$prog" && { kill -CONT $rec; fail "--$1: the program still runs 10 s after its recorder stopped"; }
+	kill -CONT $rec
+	wait $rec || fail "record --$1: $(cat "$T/$2.err")"
+	expect_grep "^tried $N$" "$T/$2.out" "--$1: the program ran to its end"
+	lost=$(lost_of "$T/$2.err")
+	[ "$lost" -gt 0 ] || fail "--$1: no event dropped while the recorder was stopped"
+	read=$("$EVTRACE" report "$T/$2" | grep -c ': burst [0-9]*$')
+	expect_eq "$((read + lost))" $N "--$1: events read and lost"
+}
+stopped_recorder block=100 stop
 
 # 3b. The same with --block=inf: the program waits the second a stopped
 # recorder is given, then drops; what it dropped is counted, as a wait
 # that ran out.
-# shellcheck disable=SC2086
-"$EVTRACE" record --block=inf -o "$T/stopinf" $small -- "$TRACEE" paced $N 1000 300 \
-	>"$T/stopinf.out" 2>"$T/stopinf.err" &
-rec=$!
-wait_for "the program under --block=inf" "pgrep -P $rec >/dev/null"
-prog=$(pgrep -P $rec)
-wait_for "the program to write" "[ -n \"\$(ls '$EVTRACE_RUNDIR' | grep '^$prog-')\" ]"
-kill -STOP $rec
-i=0
-while running "$prog" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-running "$prog" && { kill -CONT $rec; fail "--block=inf: the program still runs 10 s after its recorder stopped"; }
-kill -CONT $rec
-wait $rec || fail "record --block=inf: $(cat "$T/stopinf.err")"
-expect_grep "^tried $N$" "$T/stopinf.out" "--block=inf: the program ran to its end"
-lost=$(lost_of "$T/stopinf.err")
-[ "$lost" -gt 0 ] || fail "--block=inf: no event dropped while the recorder was stopped"
+stopped_recorder block=inf stopinf
 expect_grep "^evtrace: record: lost $lost events: $lost of printk/tracee/.* (block timeout)" "$T/stopinf.err" \
 	"--block=inf: the drops named as a wait that ran out"
-read=$("$EVTRACE" report "$T/stopinf" | grep -c ': burst [0-9]*$')
-expect_eq "$((read + lost))" $N "--block=inf: events read and lost"
 
 # 4. A recorder killed: the program is not held up.
 # shellcheck disable=SC2086
