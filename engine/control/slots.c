@@ -185,7 +185,8 @@ static int take_free(struct evt_ctl *c, unsigned first, uint64_t id)
 int evt_slot_take(const struct evt_rundir *rd, struct evt_ctl *c, uint64_t id,
 		  const char *done, char *why, size_t why_size)
 {
-	unsigned first = evt_policy_guest() ? EVT_GUEST_SLOT_FIRST : 1, s;
+	bool guest = evt_policy_guest();
+	unsigned first = guest ? EVT_GUEST_SLOT_FIRST : 1, s;
 	size_t len;
 	int got;
 
@@ -195,7 +196,9 @@ int evt_slot_take(const struct evt_rundir *rd, struct evt_ctl *c, uint64_t id,
 		if (__atomic_load_n(&c->slots[s].collection_id, __ATOMIC_ACQUIRE) == id)
 			return (int)s;
 	got = take_free(c, first, id);
-	if (got < 0 && evt_slot_release_orphans(rd, c))
+	/* Slots a gone engine left: freed, unless this engine is a guest's
+	 * (what a dead flight recorder left is its owner's to recover). */
+	if (got < 0 && !guest && evt_slot_release_orphans(rd, c))
 		got = take_free(c, first, id);
 	if (got >= 0 || !why)
 		return got;
