@@ -74,19 +74,24 @@ stopped_recorder block=inf stopinf
 expect_grep "^evtrace: record: lost $lost events: $lost of printk/tracee/.* (block timeout)" "$T/stopinf.err" \
 	"--block=inf: the drops named as a wait that ran out"
 
-# 4. A recorder killed: the program is not held up.
-# shellcheck disable=SC2086
-"$EVTRACE" record --block=1000 -o "$T/kill" $small -- "$TRACEE" paced $N 1000 300 \
-	>"$T/kill.out" 2>/dev/null &
-rec=$!
-sleep 0.5
-prog=$(pgrep -P $rec)
-kill -9 $rec
-wait $rec 2>/dev/null || true
-i=0
-while running "$prog" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-running "$prog" && { kill -9 "$prog"; fail "the program still runs 10 s after its recorder died"; }
-expect_grep "^tried $N$" "$T/kill.out" "the program ran to its end"
+# 4. A recorder killed: the program is not held up, whether its threads
+# wait a bounded time or as long as the recorder lives.
+for block in block=1000 block=inf; do
+	# shellcheck disable=SC2086
+	"$EVTRACE" record --$block -o "$T/kill" $small -- "$TRACEE" paced $N 1000 300 \
+		>"$T/kill.out" 2>/dev/null &
+	rec=$!
+	wait_for "the program under --$block" "pgrep -P $rec >/dev/null"
+	prog=$(pgrep -P $rec)
+	wait_for "the program to write" "[ -n \"\$(ls '$EVTRACE_RUNDIR' | grep '^$prog-')\" ]"
+	kill -9 $rec
+	wait $rec 2>/dev/null || true
+	i=0
+	while running "$prog" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	running "$prog" && { kill -9 "$prog"; fail "--$block: the program still runs 10 s after its recorder died"; }
+	expect_grep "^tried $N$" "$T/kill.out" "--$block: the program ran to its end"
+	rm -rf "$T/kill"
+done
 
 # 5. Bad values.
 expect_status 1 "$EVTRACE" record --block=0 -- true
