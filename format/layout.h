@@ -36,7 +36,7 @@
 #include <stdint.h>
 
 #define EVT_CTL_MAGIC		0x43545645u	/* "EVTC" little endian */
-#define EVT_CTL_VERSION		6
+#define EVT_CTL_VERSION		7
 /*
  * A process has EVT_NSLOTS collection slots.  Slot 0 is the default
  * collection's (what `evtrace enable` switches); each other collection
