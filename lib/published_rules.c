@@ -4,9 +4,10 @@
  *
  * At start: the collections named in $EVTRACE_COLLECTION (one, or several
  * separated by commas: a recording and the stream of its triggers), every collection
- * of scope "all", and default.rules (slot 0).  A collection's file counts
- * only while an engine holds its slot's lock (a shared flock, never
- * waited for, tells): a file left by a dead one configures nothing.
+ * of scope "all", and default.rules (number 0).  A collection's file
+ * counts only while an engine holds its number's lock for it
+ * (slot_owner.h): a file left by a dead one configures nothing; each
+ * takes a free slot of the process.
  * default.rules is read again whenever a module registers (dlopen), so
  * that an `enable` of a directory after the process started covers the
  * libraries it loads later.
@@ -17,11 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runtime.h"
+#include "slot_owner.h"
 
 /* Rules files are small; a line may carry a pid. */
 #define RULES_FILE_MAX (EVT_RULES_MAX_PATTERNS * (EVT_RULES_PATTERN_MAX + 24) + 256)
@@ -67,18 +67,15 @@ fail:
 
 /*
  * Whether collection id runs: an engine holds the lock of its number n
- * (a shared flock, never waited for, fails while it holds it
- * exclusively) and the lock names id (slots.h).  System calls only: a
- * thread may ask in a signal handler (evt__orphan_check).
+ * for it (slot_owner.h).  System calls only: a thread may ask in a signal
+ * handler (evt__orphan_check).
  */
 static bool collection_runs(int dfd, uint32_t n, uint64_t id)
 {
-	char name[32] = "slot-", text[300];
-	bool held;
-	ssize_t len;
+	char name[32] = "slot-";
+	bool runs;
 	int fd, k = 5;
 	uint32_t d;
-	struct stat st;
 
 	if (n == 0 || n >= EVT_MAX_NUMBERS || !id)
 		return false;
@@ -89,14 +86,9 @@ static bool collection_runs(int dfd, uint32_t n, uint64_t id)
 	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	held = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	       flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-	len = held ? pread(fd, text, sizeof(text) - 1, 0) : -1;
-	close(fd);	/* and with it a shared lock we got */
-	if (len <= 0)
-		return false;
-	text[len] = '\0';
-	return evt_rundir_lock_id(text) == id;
+	runs = evt_slot_lock_holds(fd, id);
+	close(fd);	/* and with it a shared lock it may have got */
+	return runs;
 }
 
 /* Takes up a collection's rules: a free slot configured for it, its
@@ -292,8 +284,6 @@ void evt__orphan_check(unsigned s, uint64_t now)
 	static uint64_t last;
 	uint64_t prev = __atomic_load_n(&last, __ATOMIC_RELAXED);
 	struct evt_ctl_slot *sl = &evt__proc.slots[s];
-	uint32_t mask = ~((1u << s) | (1u << (EVT_VIEW_SHIFT + s))), id, n;
-	uint32_t active = EVT_SLOT_ACTIVE;
 	uint64_t owner;
 	int dfd, saved = errno;
 	bool runs;
@@ -311,18 +301,10 @@ void evt__orphan_check(unsigned s, uint64_t now)
 	runs = collection_runs(dfd, __atomic_load_n(&sl->number, __ATOMIC_RELAXED),
 			       owner);
 	close(dfd);
-	if (runs || !owner ||
-	    !__atomic_compare_exchange_n(&sl->state, &active, EVT_SLOT_FREE, 0,
-					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-		goto out;
-	n = __atomic_load_n(&evt__proc.nevents, __ATOMIC_ACQUIRE);
-	for (id = 0; id < n; id++)
-		if (__atomic_load_n(&evt__proc.enable[id], __ATOMIC_RELAXED) & ~mask)
-			__atomic_fetch_and(&evt__proc.enable[id], mask,
-					   __ATOMIC_RELEASE);
-	__atomic_store_n(&sl->number, 0, __ATOMIC_RELAXED);
-	__atomic_compare_exchange_n(&sl->collection_id, &owner, 0, 0,
-				    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	if (!runs && owner)
+		evt_slot_let_go(sl, s, owner, true, evt__proc.enable,
+				__atomic_load_n(&evt__proc.nevents, __ATOMIC_ACQUIRE),
+				NULL);
 out:
 	errno = saved;
 }

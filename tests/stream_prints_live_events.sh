@@ -90,6 +90,9 @@ BG_PIDS="$BG_PIDS $s4"
 wait_for "stream $s4's collection" 'collection_in "$p" "$s4"'
 "$EVTRACE" ls -p "$p" >"$T/ls"
 kill -INT "$s4"; wait "$s4" || true
+# The new stream has the dead one's number: the dead one's slot is told
+# apart by its id, not its number, and freed.
+grep -q "^# collection 1: pid $s4, " "$T/ls" || { cat "$T/ls" >&2; fail "the new stream did not take number 1 again: a reused number is not tested"; }
 grep -q "^0 $ev\$" "$T/ls" || { cat "$T/ls" >&2; fail "the dead stream's event is still on"; }
 grep -q "^0 $other \[1\]\$" "$T/ls" || { cat "$T/ls" >&2; fail "the new stream did not take the freed slot"; }
 grep -q ': legacy [0-9]*$' "$T/s4" || fail "the new stream read nothing"

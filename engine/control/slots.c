@@ -12,6 +12,7 @@
 
 #include "live.h"
 #include "policy.h"
+#include "slot_owner.h"
 #include "slots.h"
 
 int evt_rundir_slot_lock(const struct evt_rundir *rd, unsigned n, char *err,
@@ -23,21 +24,14 @@ int evt_rundir_slot_lock(const struct evt_rundir *rd, unsigned n, char *err,
 	return evt_rundir_openat(rd, name, O_RDWR | O_CREAT, 0600, err, err_size);
 }
 
-/* The lock file's text, NUL ended. */
-static void lock_text(int fd, char *text, size_t size)
-{
-	ssize_t n = pread(fd, text, size - 1, 0);
-
-	text[n > 0 ? n : 0] = '\0';
-}
-
 /* "collection 3: pid 1234, evtrace record -o tr" from a held lock file. */
 static void describe_holder(int fd, unsigned n, char *out, size_t out_size)
 {
 	char text[300];
+	ssize_t len = pread(fd, text, sizeof(text) - 1, 0);
 	int pid = 0, at = 0;
 
-	lock_text(fd, text, sizeof(text));
+	text[len > 0 ? len : 0] = '\0';
 	text[strcspn(text, "\n")] = '\0';
 	if (sscanf(text, "%d %n", &pid, &at) == 1 && pid > 0 && at > 0)
 		snprintf(out, out_size, "collection %u: pid %d, %s", n, pid, text + at);
@@ -56,8 +50,9 @@ void evt_slot_lock_describe(int lock_fd, uint64_t id, const char *what)
 			      (size_t)n : sizeof(line) - 1, 0);
 }
 
-/* Opens number n's lock when an engine holds it; -1 otherwise. */
-static int open_held(const struct evt_rundir *rd, unsigned n)
+/* Number n's lock, open, when an engine holds it (for id, unless 0);
+ * else -1. */
+static int open_held(const struct evt_rundir *rd, unsigned n, uint64_t id)
 {
 	char name[32], err[PATH_MAX + 200];
 	int fd;
@@ -66,11 +61,9 @@ static int open_held(const struct evt_rundir *rd, unsigned n)
 		return -1;
 	snprintf(name, sizeof(name), "slot-%u.lock", n);
 	fd = evt_rundir_openat(rd, name, O_RDONLY, 0, err, sizeof(err));
-	if (fd < 0)
-		return -1;
-	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
-		close(fd);	/* and the shared lock we got */
-		return -1;
+	if (fd >= 0 && !evt_slot_lock_holds(fd, id)) {
+		close(fd);	/* and the shared lock it may have got */
+		fd = -1;
 	}
 	return fd;
 }
@@ -78,7 +71,7 @@ static int open_held(const struct evt_rundir *rd, unsigned n)
 bool evt_slot_holder(const struct evt_rundir *rd, unsigned n, char *out,
 		     size_t out_size)
 {
-	int fd = open_held(rd, n);
+	int fd = open_held(rd, n, 0);
 
 	if (fd < 0)
 		return false;
@@ -95,14 +88,12 @@ bool evt_slot_held(const struct evt_rundir *rd, unsigned n)
 
 bool evt_slot_live(const struct evt_rundir *rd, unsigned n, uint64_t id)
 {
-	char text[300];
-	int fd = open_held(rd, n);
+	int fd = id ? open_held(rd, n, id) : -1;
 
 	if (fd < 0)
 		return false;
-	lock_text(fd, text, sizeof(text));
 	close(fd);
-	return id && evt_rundir_lock_id(text) == id;
+	return true;
 }
 
 int evt_slot_claim(const struct evt_rundir *rd, uint64_t id, const char *what,
@@ -218,16 +209,6 @@ int evt_slot_take(const struct evt_rundir *rd, struct evt_ctl *c, uint64_t id,
 	return -1;
 }
 
-/* Clears slot s's bits, and its view bits, in every enable word. */
-static void clear_bits(struct evt_ctl *c, unsigned s)
-{
-	uint32_t mask = ~((1u << s) | (1u << (EVT_VIEW_SHIFT + s))), id;
-
-	for (id = 0; id < c->h.max_events && !c->shrank; id++)
-		if (__atomic_load_n(&c->enable[id], __ATOMIC_RELAXED) & ~mask)
-			__atomic_fetch_and(&c->enable[id], mask, __ATOMIC_RELEASE);
-}
-
 /* Buffers a former owner of slot s left behind, filled and let go of by
  * their threads: nobody will read them, the process may reuse them. */
 static void free_leftovers(struct evt_ctl *c, unsigned s)
@@ -255,7 +236,7 @@ void evt_slot_attach(struct evt_ctl *c, unsigned s, uint32_t number,
 	uint32_t gen = __atomic_load_n(&sl->gen, __ATOMIC_RELAXED);
 
 	__atomic_store_n(&sl->state, EVT_SLOT_FREE, __ATOMIC_RELEASE);
-	clear_bits(c, s);
+	evt_slot_clear_bits(c->enable, c->h.max_events, s, &c->shrank);
 	free_leftovers(c, s);
 	/* Odd while the fields change (lib/write.c); a hostile odd gen
 	 * from before is made even by the second step. */
@@ -273,24 +254,11 @@ void evt_slot_attach(struct evt_ctl *c, unsigned s, uint32_t number,
 	__atomic_store_n(&sl->state, EVT_SLOT_ACTIVE, __ATOMIC_RELEASE);
 }
 
-/* Frees slot s, which was id's: state first, so that of several who
- * find it left over one alone clears it, and the id last, so that no
- * new owner takes it before its bits are clear. */
+/* Frees slot s, which was id's (slot_owner.h). */
 static bool free_slot(struct evt_ctl *c, unsigned s, uint64_t id, bool active)
 {
-	struct evt_ctl_slot *sl = &c->slots[s];
-	uint32_t state = EVT_SLOT_ACTIVE;
-
-	if (active && !__atomic_compare_exchange_n(&sl->state, &state,
-						   EVT_SLOT_FREE, 0,
-						   __ATOMIC_ACQ_REL,
-						   __ATOMIC_RELAXED))
-		return false;
-	if (active)
-		clear_bits(c, s);
-	__atomic_store_n(&sl->number, 0, __ATOMIC_RELAXED);
-	return __atomic_compare_exchange_n(&sl->collection_id, &id, 0, 0,
-					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	return evt_slot_let_go(&c->slots[s], s, id, active, c->enable,
+			       c->h.max_events, &c->shrank);
 }
 
 void evt_slot_detach(struct evt_ctl *c, unsigned s)

@@ -1,0 +1,57 @@
+/*
+ * slot_owner.c - whose a collection slot is, and letting it go (see
+ * slot_owner.h).
+ */
+#include <errno.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rundir.h"
+#include "slot_owner.h"
+
+bool evt_slot_lock_holds(int fd, uint64_t id)
+{
+	char text[300];
+	struct stat st;
+	ssize_t len;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    flock(fd, LOCK_SH | LOCK_NB) == 0 || errno != EWOULDBLOCK)
+		return false;
+	if (!id)
+		return true;
+	len = pread(fd, text, sizeof(text) - 1, 0);
+	if (len <= 0)
+		return false;
+	text[len] = '\0';
+	return evt_rundir_lock_id(text) == id;
+}
+
+void evt_slot_clear_bits(uint32_t *enable, uint32_t n, unsigned s,
+			 const volatile int *stop)
+{
+	uint32_t mask = ~((1u << s) | (1u << (EVT_VIEW_SHIFT + s))), i;
+
+	for (i = 0; i < n && !(stop && *stop); i++)
+		if (__atomic_load_n(&enable[i], __ATOMIC_RELAXED) & ~mask)
+			__atomic_fetch_and(&enable[i], mask, __ATOMIC_RELEASE);
+}
+
+bool evt_slot_let_go(struct evt_ctl_slot *sl, unsigned s, uint64_t id,
+		     bool active, uint32_t *enable, uint32_t n,
+		     const volatile int *stop)
+{
+	uint32_t state = EVT_SLOT_ACTIVE;
+
+	if (active && !__atomic_compare_exchange_n(&sl->state, &state,
+						   EVT_SLOT_FREE, 0,
+						   __ATOMIC_ACQ_REL,
+						   __ATOMIC_RELAXED))
+		return false;
+	if (active)
+		evt_slot_clear_bits(enable, n, s, stop);
+	__atomic_store_n(&sl->number, 0, __ATOMIC_RELAXED);
+	return __atomic_compare_exchange_n(&sl->collection_id, &id, 0, 0,
+					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
