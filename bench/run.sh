@@ -470,8 +470,8 @@ w5() {	# NAME COMMAND...: a row of the W5 table
 }
 : >"$work/w5"
 w5 none "$B/bench/syscall_loop" $W5_ROUNDS
-w5 "evtrace trace" "$evtrace" trace -- "$B/bench/syscall_loop" $W5_ROUNDS
-w5 "evtrace trace, 1 MiB rings" "$evtrace" trace --kernel-buffer 1024 -- "$B/bench/syscall_loop" $W5_ROUNDS
+w5 "evtrace trace" "$evtrace" trace -o "$work/w5.file" -- "$B/bench/syscall_loop" $W5_ROUNDS
+w5 "evtrace trace, 1 MiB rings" "$evtrace" trace -o "$work/w5.file" --kernel-buffer 1024 -- "$B/bench/syscall_loop" $W5_ROUNDS
 if command -v strace >/dev/null; then
 	w5 "strace -f" strace -f -o "$work/w5.file" "$B/bench/syscall_loop" $W5_ROUNDS
 fi

@@ -153,9 +153,9 @@ void cli_fprint_lost(FILE *f, const char *comm, uint32_t tid,
 void cli_print_event(const char *comm, uint32_t tid, uint16_t cpu,
 		     int64_t monotonic_ns, const char *path, const char *text,
 		     size_t text_len);
-/* The same prefix, then text as it stands. */
-void cli_print_line(const char *comm, uint32_t tid, uint16_t cpu,
-		    int64_t monotonic_ns, const char *text, size_t text_len);
+/* The same prefix, then text as it stands, to f. */
+void cli_fprint_line(FILE *f, const char *comm, uint32_t tid, uint16_t cpu,
+		     int64_t monotonic_ns, const char *text, size_t text_len);
 void cli_print_lost(const char *comm, uint32_t tid, int64_t monotonic_ns,
 		    uint64_t lost);
 /* The same lines with the time already written as text. */

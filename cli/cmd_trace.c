@@ -7,9 +7,13 @@
  * (kernel_sampler.h), user events from a live stream of the command's
  * processes (live_stream.h), both on the trace clock; lines are held back
  * HOLD_MS so that both sources have handed over what came before them.
- * With -o, what both hand over is also written as a trace
- * (live_record.h, kernel_record.h).
+ * Lines go to standard error (strace's habit: the command's own output
+ * stays as it is) or to -o FILE; -e trace=SPEC picks the system calls
+ * (syscall_set.h), -c counts them instead (-C: both).  With -w, what both
+ * sources hand over is also written as a trace (live_record.h,
+ * kernel_record.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -18,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,8 +36,10 @@
 #include "live_record.h"
 #include "live_stream.h"
 #include "rules.h"
+#include "report.h"
 #include "rundir.h"
 #include "session.h"
+#include "syscall_set.h"
 #include "trace_lines.h"
 
 #define HOLD_MS 100
@@ -45,7 +53,7 @@
 #define SYS_EXIT "kernel/raw_syscalls/sys_exit"
 
 /* (glibc takes a size only with a buffer) */
-static char stdout_buffer[TRACE_STDOUT_BUFFER];
+static char output_buffer[TRACE_OUTPUT_BUFFER];
 
 /* Where the fields of the raw_syscalls records are. */
 struct raw_fields {
@@ -229,6 +237,61 @@ static int kernel_command(pid_t child, void *ctx)
 	return 0;
 }
 
+/*
+ * -p: the system calls of every thread of pid from now on, and of what
+ * they start (the kernel's inherit).  Listed again until no thread is
+ * new, for one a thread started while the others were being attached.
+ * 0, or -1 said.
+ */
+static int attach_threads(struct trace *t, pid_t pid)
+{
+	char dir[64], err[PATH_MAX + 300];
+	pid_t *done = NULL;
+	size_t ndone = 0, cap = 0, i;
+	bool added = true;
+	int ret = 0;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	while (added && !ret) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		if (!d) {
+			ret = cli_error("trace", "pid %d: %s", (int)pid,
+					errno == ENOENT ? "no such process" : strerror(errno));
+			break;
+		}
+		added = false;
+		while ((e = readdir(d)) && !ret) {
+			pid_t tid = (pid_t)atoi(e->d_name);
+
+			for (i = 0; i < ndone && done[i] != tid; i++)
+				;
+			if (tid <= 0 || i < ndone)
+				continue;
+			if (ndone == cap) {
+				pid_t *grown = realloc(done, (cap = cap ? 2 * cap : 64) *
+							     sizeof(*grown));
+
+				if (!grown) {
+					ret = cli_error("trace", "out of memory");
+					break;
+				}
+				done = grown;
+			}
+			done[ndone++] = tid;
+			added = true;
+			/* A thread that ended since the listing is no error. */
+			if (evt_kernel_sampler_task(t->kernel, tid, false, err, sizeof(err)) &&
+			    !kill(tid, 0))
+				ret = cli_error("trace", "%s", err);
+		}
+		closedir(d);
+	}
+	free(done);
+	return ret ? -1 : 0;
+}
+
 /* Reads both sources, then prints what is older than HOLD_MS (all, with
  * final).  0, or -1 with err set. */
 static int step(struct trace *t, bool final, char *err, size_t err_size)
@@ -253,15 +316,15 @@ static int step(struct trace *t, bool final, char *err, size_t err_size)
 	return 0;
 }
 
-static int start(struct trace *t, const char **patterns, unsigned n,
+static int start(struct trace *t, int pid, const char **patterns, unsigned n,
 		 const char **kpatterns, unsigned nk, uint32_t ring_kib,
 		 const char *rundir, const char *output, char *err,
 		 size_t err_size)
 {
 	unsigned i;
 
-	if (evt_live_stream_create(rundir, EVT_LIVE_COMMAND, "evtrace trace", 0,
-				   &t->live, err, err_size))
+	if (evt_live_stream_create(rundir, pid ? pid : EVT_LIVE_COMMAND,
+				   "evtrace trace", 0, &t->live, err, err_size))
 		return -1;
 	for (i = 0; i < n; i++)
 		if (evt_live_stream_select(t->live, true, patterns[i], 0, err,
@@ -293,27 +356,45 @@ int cmd_trace(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "kernel-buffer", required_argument, NULL, 'K' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "write", required_argument, NULL, 'w' },
+		{ "summary-only", no_argument, NULL, 'c' },
+		{ "summary", no_argument, NULL, 'C' },
+		{ "follow-forks", no_argument, NULL, 'f' },
+		{ "pid", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static bool want[EVT_SYSCALL_NR_MAX], one[EVT_SYSCALL_NR_MAX];
 	const char **patterns = calloc(argc + 3, sizeof(char *));
 	const char **kpatterns = calloc(argc + 3, sizeof(char *));
 	struct trace t = { 0 };
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
-	unsigned n = 0, nk = 0;
+	unsigned n = 0, nk = 0, i;
 	uint32_t ring_kib = RING_KIB;
-	const char *output = NULL;
-	int opt, ret = 1;
-	bool failed = false;
+	const char *output = NULL, *lines_file = NULL;
+	FILE *out = stderr;
+	int opt, ret = 1, pid = 0, pidfd = -1;
+	bool failed = false, some = false, summary = false, quiet = false;
 	struct cli_session run;
 
 	if (!patterns || !kpatterns) {
 		ret = cli_error("trace", "out of memory");
 		goto out;
 	}
-	while ((opt = getopt_long(argc, argv, "+e:o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:o:w:p:cCfh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
+			if (!strncmp(optarg, "trace=", 6)) {
+				if (evt_syscall_set_parse(optarg + 6, one, err,
+							  sizeof(err))) {
+					cli_error("trace", "-e %s", err);
+					goto out;
+				}
+				for (i = 0; i < EVT_SYSCALL_NR_MAX; i++)
+					want[i] |= one[i];
+				some = true;
+				break;
+			}
 			if (!cli_pattern_ok("trace", optarg))
 				goto out;
 			if (evt_is_kernel_path(optarg))
@@ -326,7 +407,22 @@ int cmd_trace(int argc, char **argv)
 				goto out;
 			break;
 		case 'o':
+			lines_file = optarg;
+			break;
+		case 'w':
 			output = optarg;
+			break;
+		case 'c':
+			summary = quiet = true;
+			break;
+		case 'C':
+			summary = true;
+			break;
+		case 'f':	/* strace's: children are always followed */
+			break;
+		case 'p':
+			if ((pid = cli_parse_pid("trace", optarg)) < 0)
+				goto out;
 			break;
 		case 'h':
 			ret = cli_help("trace");
@@ -336,10 +432,32 @@ int cmd_trace(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (optind >= argc) {
-		cli_error("trace", "no command to run");
+	if (optind >= argc && !pid) {
+		cli_error("trace", "no command to run (or -p PID)");
 		ret = cli_usage("trace");
 		goto out;
+	}
+	if (optind < argc && pid) {
+		cli_error("trace", "-p %d and a command: trace one or the other", pid);
+		ret = cli_usage("trace");
+		goto out;
+	}
+	if (pid) {
+		int route = cli_route("trace", &pid, 1);
+
+		if (route == CLI_VIA_DAEMON) {
+			cli_error("trace", "pid %d is another user's process: only root "
+				  "may trace its system calls", pid);
+			goto out;
+		}
+		if (route < 0)
+			goto out;
+		/* Readable once the process has exited, zombie or not. */
+		if ((pidfd = (int)syscall(SYS_pidfd_open, pid, 0)) < 0) {
+			cli_error("trace", "pid %d: %s", pid, errno == ESRCH ?
+				  "no such process" : strerror(errno));
+			goto out;
+		}
 	}
 	if (!cli_patterns_fit("trace", n, 1))	/* ftrace/print */
 		goto out;
@@ -348,29 +466,54 @@ int cmd_trace(int argc, char **argv)
 	patterns[n++] = "ftrace/print";
 	kpatterns[nk++] = SYS_ENTER;
 	kpatterns[nk++] = SYS_EXIT;
+	if (lines_file) {
+		FILE *f = fopen(lines_file, "we");
+
+		if (!f) {
+			cli_error("trace", "-o %s: %s", lines_file, strerror(errno));
+			goto out;
+		}
+		out = f;
+	}
 	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err)) ||
-	    !(t.lines = trace_lines_new()) ||
-	    start(&t, patterns, n, kpatterns, nk, ring_kib, rundir, output, err,
+	    !(t.lines = trace_lines_new(out)) ||
+	    start(&t, pid, patterns, n, kpatterns, nk, ring_kib, rundir, output, err,
 		  sizeof(err))) {
 		cli_error("trace", "%s", t.lines ? err : "out of memory");
 		goto out;
 	}
+	if (some)
+		trace_lines_only(t.lines, want);
+	trace_lines_quiet(t.lines, quiet);
 	cli_session_start(&run, "trace", "tracing", "traced");
 	signal(SIGPIPE, SIG_IGN);
-	setvbuf(stdout, stdout_buffer, _IOFBF, sizeof(stdout_buffer));
-	ret = cli_session_spawn(&run, argv + optind,
-				evt_live_stream_rules_name(t.live), rundir,
-				kernel_command, &t);
+	setvbuf(out, output_buffer, _IOFBF, sizeof(output_buffer));
+	if (pid) {
+		ret = attach_threads(&t, pid) ? 1 : 0;
+		if (!ret)	/* as strace says it, for whoever waits for it */
+			evt_report("trace: process %d attached", pid);
+		run.name = "";
+	} else {
+		ret = cli_session_spawn(&run, argv + optind,
+					evt_live_stream_rules_name(t.live), rundir,
+					kernel_command, &t);
+	}
 	if (ret)
 		goto out;
 	while (!cli_session_over(&run)) {
+		struct pollfd gone = { .fd = pidfd, .events = POLLIN };
+
+		if (pid && poll(&gone, 1, 0) > 0)
+			break;	/* -p: it exited; what it did is read below */
 		if (step(&t, false, err, sizeof(err))) {
 			cli_error("trace", "%s; tracing stopped, '%s' runs on "
-				  "untraced", err, argv[optind]);
+				  "untraced", err, pid ? "the process" : argv[optind]);
 			failed = true;
 			break;
 		}
-		if (ferror(stdout)) {	/* the reader is gone */
+		if (ferror(out) && pid)
+			break;
+		if (ferror(out)) {	/* the reader is gone */
 			kill(run.child, SIGTERM);
 			waitpid(run.child, &run.status, 0);
 			run.exited = true;
@@ -380,6 +523,9 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (step(&t, true, err, sizeof(err)))
 		cli_error("trace", "%s", err);
+	if (summary)
+		trace_lines_summary(t.lines, out);
+	fflush(out);
 	fprintf(stderr, "evtrace: trace: %" PRIu64 " system calls, %" PRIu64
 		" other events; %" PRIu64 " kernel records read, %" PRIu64
 		" events lost\n", trace_lines_syscalls(t.lines), t.events,
@@ -401,6 +547,10 @@ out:
 	evt_kernel_sampler_destroy(t.kernel);
 	evt_live_stream_destroy(t.live);
 	trace_lines_free(t.lines);
+	if (out != stderr && fclose(out) && ret == 0)
+		ret = cli_error("trace", "-o %s: %s", lines_file, strerror(errno));
+	if (pidfd >= 0)
+		close(pidfd);
 	free(t.payload);
 	free(patterns);
 	free(kpatterns);

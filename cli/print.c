@@ -75,15 +75,15 @@ void cli_print_event(const char *comm, uint32_t tid, uint16_t cpu,
 	cli_fprint_event(stdout, comm, tid, cpu, monotonic_ns, path, text, n);
 }
 
-void cli_print_line(const char *comm, uint32_t tid, uint16_t cpu,
-		    int64_t monotonic_ns, const char *text, size_t n)
+void cli_fprint_line(FILE *f, const char *comm, uint32_t tid, uint16_t cpu,
+		     int64_t monotonic_ns, const char *text, size_t n)
 {
 	char cpu_text[8];
 
 	snprintf(cpu_text, sizeof(cpu_text), "%03u", cpu);
-	print_prefix(stdout, comm, tid, cpu_text, monotonic_ns);
-	fwrite(text, 1, n, stdout);
-	putchar('\n');
+	print_prefix(f, comm, tid, cpu_text, monotonic_ns);
+	fwrite(text, 1, n, f);
+	putc('\n', f);
 }
 
 unsigned cli_loss_parts(const struct evt_trace_item *it,

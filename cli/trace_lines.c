@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "syscall_set.h"
 #include "syscall_text.h"
 #include "trace_lines.h"
 
@@ -40,10 +41,17 @@ struct trace_lines {
 	size_t np, pcap;
 	struct evt_syscall_text *text;
 	uint64_t syscalls;
-	size_t unflushed;	/* bytes in stdout's buffer, about */
+	FILE *out;
+	size_t unflushed;	/* bytes in out's buffer, about */
+	const bool *want;	/* by nr; NULL: all */
+	bool quiet;
+	struct call_stats {
+		uint64_t calls, errors;
+		int64_t ns;
+	} stats[EVT_SYSCALL_NR_MAX];
 };
 
-struct trace_lines *trace_lines_new(void)
+struct trace_lines *trace_lines_new(FILE *out)
 {
 	struct trace_lines *l = calloc(1, sizeof(*l));
 
@@ -51,7 +59,95 @@ struct trace_lines *trace_lines_new(void)
 		free(l);
 		l = NULL;
 	}
+	if (l)
+		l->out = out;
 	return l;
+}
+
+void trace_lines_only(struct trace_lines *l, const bool *want)
+{
+	l->want = want;
+}
+
+void trace_lines_quiet(struct trace_lines *l, bool quiet)
+{
+	l->quiet = quiet;
+}
+
+static bool wanted(const struct trace_lines *l, long nr)
+{
+	return nr >= 0 && nr < EVT_SYSCALL_NR_MAX && (!l->want || l->want[nr]);
+}
+
+/* A call seen whole or in part: ns < 0 when its start was not. */
+static void count_call(struct trace_lines *l, long nr, int64_t ret, int64_t ns)
+{
+	struct call_stats *c = &l->stats[nr];
+
+	c->calls++;
+	if (ret < 0 && ret >= -4095)
+		c->errors++;
+	if (ns > 0)
+		c->ns += ns;
+}
+
+struct summary_row {
+	long nr;
+	const struct call_stats *c;
+};
+
+static int by_time_spent(const void *a, const void *b)
+{
+	const struct summary_row *x = a, *y = b;
+
+	if (x->c->ns != y->c->ns)
+		return x->c->ns > y->c->ns ? -1 : 1;
+	if (x->c->calls != y->c->calls)
+		return x->c->calls > y->c->calls ? -1 : 1;
+	return x->nr < y->nr ? -1 : 1;
+}
+
+void trace_lines_summary(const struct trace_lines *l, FILE *out)
+{
+	static const char rule[] = "------ ----------- ----------- --------- "
+				   "--------- ----------------\n";
+	struct summary_row rows[EVT_SYSCALL_NR_MAX];
+	uint64_t calls = 0, errors = 0;
+	int64_t ns = 0;
+	size_t n = 0, i;
+	char name[64];
+
+	for (long nr = 0; nr < EVT_SYSCALL_NR_MAX; nr++)
+		if (l->stats[nr].calls) {
+			rows[n++] = (struct summary_row){ nr, &l->stats[nr] };
+			calls += l->stats[nr].calls;
+			errors += l->stats[nr].errors;
+			ns += l->stats[nr].ns;
+		}
+	qsort(rows, n, sizeof(*rows), by_time_spent);
+	fprintf(out, "%% time     seconds  usecs/call     calls    errors syscall\n%s",
+		rule);
+	for (i = 0; i < n; i++) {
+		const struct call_stats *c = rows[i].c;
+
+		fprintf(out, "%6.2f %11.6f %11" PRIu64 " %9" PRIu64 " ",
+			ns ? 100.0 * (double)c->ns / (double)ns : 0.0, c->ns / 1e9,
+			(uint64_t)(c->ns / 1000) / c->calls, c->calls);
+		if (c->errors)
+			fprintf(out, "%9" PRIu64, c->errors);
+		else
+			fprintf(out, "%9s", "");
+		fprintf(out, " %s\n", evt_syscall_text_name(rows[i].nr, name, sizeof(name)));
+	}
+	fprintf(out, "%s%6.2f %11.6f %11" PRIu64 " %9" PRIu64 " ", rule,
+		n ? 100.0 : 0.0, ns / 1e9, calls ? (uint64_t)(ns / 1000) / calls : 0,
+		calls);
+	if (errors)
+		fprintf(out, "%9" PRIu64, errors);
+	else
+		fprintf(out, "%9s", "");
+	fprintf(out, " total\n");
+	fflush(out);
 }
 
 void trace_lines_free(struct trace_lines *l)
@@ -114,7 +210,7 @@ void trace_lines_text(struct trace_lines *l, const struct trace_when *w,
 void trace_lines_enter(struct trace_lines *l, const struct trace_when *w,
 		       long nr, const uint64_t args[6])
 {
-	struct line *x = add(l, w, ENTER);
+	struct line *x = wanted(l, nr) ? add(l, w, ENTER) : NULL;
 
 	if (x) {
 		x->nr = nr;
@@ -125,7 +221,7 @@ void trace_lines_enter(struct trace_lines *l, const struct trace_when *w,
 void trace_lines_exit(struct trace_lines *l, const struct trace_when *w,
 		      long nr, int64_t ret)
 {
-	struct line *x = add(l, w, EXIT);
+	struct line *x = wanted(l, nr) ? add(l, w, EXIT) : NULL;
 
 	if (x) {
 		x->nr = nr;
@@ -139,17 +235,20 @@ uint64_t trace_lines_syscalls(const struct trace_lines *l)
 }
 
 /*
- * stdout is shared with the command, whose output lands between what
- * write(2) puts out; stdout's buffer (STDOUT_BUFFER) is written out
- * before it is half full, so always at the end of a line.
+ * The output may be shared with the command (stderr, as strace's), whose
+ * output lands between what write(2) puts out; its buffer
+ * (TRACE_OUTPUT_BUFFER) is written out before it is half full, so always
+ * at the end of a line.
  */
 static void line_out(struct trace_lines *l, const char *comm, uint32_t tid,
 		     uint16_t cpu, int64_t ns, const char *text, size_t len)
 {
-	cli_print_line(comm, tid, cpu, ns, text, len);
+	if (l->quiet)
+		return;
+	cli_fprint_line(l->out, comm, tid, cpu, ns, text, len);
 	l->unflushed += len + 64;
-	if (l->unflushed >= TRACE_STDOUT_BUFFER / 2) {
-		fflush(stdout);
+	if (l->unflushed >= TRACE_OUTPUT_BUFFER / 2) {
+		fflush(l->out);
 		l->unflushed = 0;
 	}
 }
@@ -190,6 +289,7 @@ static void show_unreturned(struct trace_lines *l, struct pending *p)
 {
 	char call[1024], name[64], text[1100];
 
+	count_call(l, p->enter.nr, 0, -1);
 	if (p->shown) {
 		snprintf(text, sizeof(text), "<... %s resumed> = ?",
 			 evt_syscall_text_name(p->enter.nr, name, sizeof(name)));
@@ -208,6 +308,8 @@ static void show_exit(struct trace_lines *l, const struct line *x)
 	char call[1024], ret[128], name[64], text[1300];
 
 	evt_syscall_text_ret(x->nr, x->ret, ret, sizeof(ret));
+	count_call(l, x->nr, x->ret, p && p->enter.nr == x->nr ?
+				    x->w.ns - p->enter.w.ns : -1);
 	if (!p || p->enter.nr != x->nr) {	/* entered before we looked */
 		snprintf(text, sizeof(text), "<... %s resumed> = %s",
 			 evt_syscall_text_name(x->nr, name, sizeof(name)), ret);
@@ -257,6 +359,7 @@ static void show(struct trace_lines *l, const struct line *x)
 		if (never_returns(x->nr)) {
 			char call[1024], text[1100];
 
+			count_call(l, x->nr, 0, -1);
 			evt_syscall_text_call(l->text, x->nr, x->args, call, sizeof(call));
 			snprintf(text, sizeof(text), "%s = ?", call);
 			put(l, x, x->w.ns, text);
@@ -334,7 +437,7 @@ void trace_lines_print(struct trace_lines *l, uint64_t ts, bool final)
 {
 	order(l);
 	while (l->head < l->n && (final || l->v[l->head].w.ts <= ts) &&
-	       !ferror(stdout)) {
+	       !ferror(l->out)) {
 		show(l, &l->v[l->head]);
 		free(l->v[l->head].text);
 		l->head++;
@@ -343,6 +446,6 @@ void trace_lines_print(struct trace_lines *l, uint64_t ts, bool final)
 		l->head = l->sorted = l->n = 0;
 	while (final && l->np)
 		show_unreturned(l, &l->p[0]);
-	fflush(stdout);
+	fflush(l->out);
 	l->unflushed = 0;
 }

@@ -12,11 +12,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct trace_lines;
 
-/* The buffer stdout is to have (setvbuf) while lines are printed. */
-#define TRACE_STDOUT_BUFFER (1u << 20)
+/* The buffer the output is to have (setvbuf) while lines are printed. */
+#define TRACE_OUTPUT_BUFFER (1u << 20)
 
 /* What a line is about: whose, on which CPU, and when (ts orders lines,
  * on the trace clock; ns is what is printed). */
@@ -28,7 +29,16 @@ struct trace_when {
 	const char *comm;
 };
 
-struct trace_lines *trace_lines_new(void);
+/* Lines go to out. */
+struct trace_lines *trace_lines_new(FILE *out);
+/* Only the system calls nr with want[nr] (EVT_SYSCALL_NR_MAX of them)
+ * are shown and counted; want is kept. */
+void trace_lines_only(struct trace_lines *l, const bool *want);
+/* With quiet, no line is printed: the calls are only counted (-c). */
+void trace_lines_quiet(struct trace_lines *l, bool quiet);
+/* strace -c's table of the calls seen: time, calls, errors by call,
+ * the most time first. */
+void trace_lines_summary(const struct trace_lines *l, FILE *out);
 void trace_lines_free(struct trace_lines *l);
 /* A line of text (a user event, a kernel event, a loss). */
 void trace_lines_text(struct trace_lines *l, const struct trace_when *w,

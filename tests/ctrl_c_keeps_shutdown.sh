@@ -147,8 +147,8 @@ for cmd in count trace; do
 		"$T/err-$cmd" "$cmd: what the first SIGINT does"
 	case $cmd in
 	count) expect_grep "^ *3      $flush\$" "$T/err-$cmd" "count: the command's shutdown counted" ;;
-	trace) expect_grep "flushing part 3" "$T/out-$cmd" "trace: the command's shutdown shown"
-	       expect_grep "clean exit after 1 signals" "$T/out-$cmd" "trace: the signal passed on once" ;;
+	trace) expect_grep "flushing part 3" "$T/err-$cmd" "trace: the command's shutdown shown"
+	       expect_grep "clean exit after 1 signals" "$T/err-$cmd" "trace: the signal passed on once" ;;
 	esac
 
 	"$EVTRACE" $cmd -- "$TRACEE" graceful 30 100 >"$T/out2-$cmd" 2>"$T/err2-$cmd" &

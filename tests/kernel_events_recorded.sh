@@ -281,8 +281,16 @@ bob "$EVTRACE_U" record -o "$T/bobout/t" -e "$(tracee_event "before getppid")" -
 	-e "$ENTER" -e "$EXIT" -- "$TRACEE_U" syscalls 4 >/dev/null 2>"$T/err" || fail "bob's record: $(cat "$T/err")"
 "$EVTRACE" report "$T/bobout/t" >"$T/report-bob"
 rounds_in_order "$T/report-bob" 4 || fail "bob's recording: rounds out of order"
-bob "$EVTRACE_U" trace -- "$TRACEE_U" syscalls 2 >"$T/trace-bob" 2>"$T/err" || fail "bob's trace: $(cat "$T/err")"
+bob "$EVTRACE_U" trace -- "$TRACEE_U" syscalls 2 >/dev/null 2>"$T/trace-bob" || fail "bob's trace: $(cat "$T/trace-bob")"
 [ "$(grep -c ': getppid() = [0-9]* <' "$T/trace-bob")" -ge 6 ] || fail "bob's trace: not the rounds' calls: $(cat "$T/trace-bob")"
+# Not root's process: bob may trace only his own.
+"$TRACEE" wait >/dev/null 2>&1 &
+rootproc=$!
+BG_PIDS="$BG_PIDS $rootproc"
+set +e; bob "$EVTRACE_U" trace -p "$rootproc" >/dev/null 2>"$T/err"; st=$?; set -e
+expect_eq "$st" 1 "bob: trace -p of root's process"
+expect_grep "pid $rootproc is another user's process: only root may trace its system calls" "$T/err" "bob refused, with the rule"
+kill "$rootproc"
 set +e; bob "$EVTRACE_U" record -o "$T/bobout/t" -e kernel/sched/sched_process_exec -- true 2>"$T/err"; st=$?; set -e
 expect_eq "$st" 1 "bob: a scheduler event"
 expect_grep "kernel/sched/sched_process_exec: the kernel refuses to record it in pid [0-9]* (perf_event_open: Operation not permitted): kernel.perf_event_paranoid is 1" "$T/err" "bob refused by the kernel"

@@ -238,10 +238,29 @@ static void task_learn(struct task *t, uint32_t pid)
 		n = read(fd, t->comm, sizeof(t->comm));
 		close(fd);
 	}
-	if (n <= 0)
-		snprintf(t->comm, sizeof(t->comm), "?");
-	else
+	if (n > 0)
 		t->comm[strcspn(t->comm, "\n")] = '\0';
+	else if (!t->comm[0])	/* gone: the name known before stays */
+		snprintf(t->comm, sizeof(t->comm), "?");
+}
+
+/* A task attached while it runs: its process and name now, which a
+ * sample read after it has exited could no longer find. */
+static void task_attached(struct evt_kernel_sampler *k, pid_t tid)
+{
+	char path[64], line[128];
+	unsigned tgid = 0;
+	struct task *t;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if (!(f = fopen(path, "re")))
+		return;
+	while (fgets(line, sizeof(line), f) && sscanf(line, "Tgid: %u", &tgid) != 1)
+		;
+	fclose(f);
+	if (tgid && (t = task_get(k, (uint32_t)tid)))
+		task_learn(t, tgid);
 }
 
 /* ---- records, in order ---- */
@@ -614,7 +633,11 @@ static int open_events(struct evt_kernel_sampler *k, pid_t pid, bool on_exec,
 int evt_kernel_sampler_task(struct evt_kernel_sampler *k, pid_t tid,
 			    bool on_exec, char *err, size_t err_size)
 {
-	return open_events(k, tid, on_exec, err, err_size);
+	if (open_events(k, tid, on_exec, err, err_size))
+		return -1;
+	if (!on_exec)
+		task_attached(k, tid);
+	return 0;
 }
 
 int evt_kernel_sampler_all_cpus(struct evt_kernel_sampler *k, char *err,

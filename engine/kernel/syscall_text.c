@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernel_events.h"
+#include "syscall_args.h"
 #include "syscall_names.h"
 #include "syscall_text.h"
 
@@ -18,9 +19,10 @@
 struct args {
 	bool loaded;		/* tried: nargs < 0 when it has no format */
 	int nargs;
+	bool open_mode;		/* open/openat: mode shown only with O_CREAT */
+	bool fcntl_arg;		/* fcntl: the argument shown only where used */
 	struct arg {
-		char name[32];
-		bool pointer, is_signed, hex, octal;
+		enum evt_arg_show how;
 		unsigned bits;	/* of its C type */
 	} a[MAX_ARGS];
 };
@@ -84,19 +86,17 @@ static unsigned type_bits(const char *type)
 	return 64;
 }
 
-static void describe(struct arg *a, const struct evt_field_format *f)
+static void describe(struct arg *a, const char *call,
+		     const struct evt_field_format *f)
 {
 	const char *type = f->type;
+	bool pointer = strchr(type, '*') != NULL;
 
-	snprintf(a->name, sizeof(a->name), "%s", f->name);
-	a->pointer = strchr(type, '*') != NULL;
 	a->bits = type_bits(type);
-	a->is_signed = !a->pointer && !strstr(type, "unsigned") &&
-		       strncmp(type, "u", 1) && strncmp(type, "__u", 3) &&
-		       strcmp(type, "size_t") && strcmp(type, "umode_t");
-	a->hex = strstr(f->name, "flags") || !strcmp(f->name, "prot") ||
-		 !strcmp(f->name, "cmd") || !strcmp(f->name, "request");
-	a->octal = !strcmp(type, "umode_t");
+	a->how = evt_syscall_arg_show(call, f->name, pointer,
+				      !pointer && !strstr(type, "unsigned") &&
+				      strncmp(type, "u", 1) && strncmp(type, "__u", 3) &&
+				      strcmp(type, "size_t"), a->bits);
 }
 
 static const struct args *args_of(struct evt_syscall_text *t, long nr)
@@ -129,25 +129,14 @@ static const struct args *args_of(struct evt_syscall_text *t, long nr)
 	a->nargs = 0;
 	for (i = 0; i < e.format.nfields && a->nargs < MAX_ARGS; i++)
 		if (strcmp(e.format.fields[i].name, "__syscall_nr"))
-			describe(&a->a[a->nargs++], &e.format.fields[i]);
+			describe(&a->a[a->nargs++], name, &e.format.fields[i]);
+	a->open_mode = (!strcmp(name, "open") || !strcmp(name, "openat")) &&
+		       a->nargs >= 2 && a->a[a->nargs - 2].how == EVT_SHOW_OPEN_FLAGS &&
+		       a->a[a->nargs - 1].how == EVT_SHOW_OCTAL;
+	a->fcntl_arg = !strcmp(name, "fcntl") && a->nargs == 3 &&
+		       a->a[1].how == EVT_SHOW_FCNTL_CMD;
 	evt_kernel_event_free(&e);
 	return a;
-}
-
-static int put_value(char *out, size_t size, const struct arg *a, uint64_t v)
-{
-	if (a->bits == 32)
-		v = a->is_signed ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
-	if (a->pointer)
-		return v ? snprintf(out, size, "0x%" PRIx64, v) :
-			   snprintf(out, size, "NULL");
-	if (a->octal)
-		return snprintf(out, size, v ? "0%" PRIo64 : "0", v);
-	if (a->hex)
-		return snprintf(out, size, "0x%" PRIx64, v);
-	if (a->is_signed)
-		return snprintf(out, size, "%" PRId64, (int64_t)v);
-	return snprintf(out, size, "%" PRIu64, v);
 }
 
 void evt_syscall_text_call(struct evt_syscall_text *t, long nr,
@@ -156,22 +145,25 @@ void evt_syscall_text_call(struct evt_syscall_text *t, long nr,
 	const struct args *a = args_of(t, nr);
 	char name[64];
 	size_t n;
-	int i;
+	int i, nargs = a ? a->nargs : MAX_ARGS;
 
+	/* strace's open(at) shows the mode only when the flags use it. */
+	if (a && a->open_mode && !evt_syscall_open_has_mode(args[nargs - 2]))
+		nargs--;
+	if (a && a->fcntl_arg && !evt_syscall_fcntl_has_arg(args[1]))
+		nargs--;
 	n = (size_t)snprintf(out, size, "%s(", evt_syscall_text_name(nr, name,
 								      sizeof(name)));
-	for (i = 0; i < (a ? a->nargs : MAX_ARGS) && n < size; i++) {
+	for (i = 0; i < nargs && n < size; i++) {
 		if (i)
 			n += (size_t)snprintf(out + n, size - n, ", ");
 		if (n >= size)
 			break;
-		if (a) {
-			n += (size_t)snprintf(out + n, size - n, "%s=", a->a[i].name);
-			if (n < size)
-				n += (size_t)put_value(out + n, size - n, &a->a[i], args[i]);
-		} else {
-			n += (size_t)snprintf(out + n, size - n, "0x%" PRIx64, args[i]);
-		}
+		if (a)
+			n += (size_t)evt_syscall_arg_put(a->a[i].how, a->a[i].bits,
+							 args[i], out + n, size - n);
+		else
+			n += (size_t)snprintf(out + n, size - n, "%#" PRIx64, args[i]);
 	}
 	if (n < size)
 		snprintf(out + n, size - n, ")");

@@ -1,9 +1,10 @@
 /*
  * syscall_text.h - a system call as strace shows it, from the kernel's
- * raw_syscalls records: its name, its arguments named and typed by the
- * syscalls/sys_enter_<name> tracepoint's format (read once per system
- * call), its return value with the errno's name.  The kernel records no
- * user memory, so a pointer shows as its address.
+ * raw_syscalls records: its name, its arguments in strace's notation
+ * (syscall_args.h) as the syscalls/sys_enter_<name> tracepoint's format
+ * types and names them (read once per system call), its return value with
+ * the errno's name.  The kernel records no user memory, so a pointer
+ * shows as its address.
  */
 #ifndef EVT_ENGINE_SYSCALL_TEXT_H
 #define EVT_ENGINE_SYSCALL_TEXT_H
@@ -17,7 +18,7 @@ struct evt_syscall_text *evt_syscall_text_new(void);
 void evt_syscall_text_free(struct evt_syscall_text *t);
 /* "name" of nr, or "syscall_NNN" for one without a name; into out. */
 const char *evt_syscall_text_name(long nr, char *out, size_t size);
-/* "openat(dfd=-100, filename=0x7ffc12340000, flags=0x80000, mode=0)". */
+/* "openat(AT_FDCWD, 0x7ffc12340000, O_RDONLY|O_CLOEXEC)". */
 void evt_syscall_text_call(struct evt_syscall_text *t, long nr,
 			   const uint64_t args[6], char *out, size_t size);
 /* "3", "-1 ENOENT (No such file or directory)" or, for a call that

@@ -5,6 +5,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -611,6 +613,72 @@ static int mode_syscalls(int n)
 	return 0;
 }
 
+/*
+ * System calls with known arguments, made directly (no C library
+ * wrapper adding flags), for evtrace trace's notation; file is a path the
+ * test may create.  Its output says what the calls returned.
+ */
+static int mode_strace_calls(const char *file)
+{
+	int fd, sock;
+	void *p;
+
+	syscall(SYS_openat, AT_FDCWD, "/nonexistent-evtrace", O_RDONLY | O_CLOEXEC);
+	fd = (int)syscall(SYS_openat, AT_FDCWD, file, O_RDWR | O_CREAT | O_TRUNC, 0640);
+	syscall(SYS_lseek, fd, 0L, SEEK_END);
+	syscall(SYS_fcntl, fd, F_GETFL);
+	syscall(SYS_close, -1);
+	p = (void *)syscall(SYS_mmap, NULL, 4096L, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0L);
+	syscall(SYS_mprotect, p, 4096L, PROT_NONE);
+	syscall(SYS_munmap, p, 4096L);
+	signal(SIGUSR2, SIG_IGN);
+	syscall(SYS_kill, getpid(), SIGUSR2);
+	sock = (int)syscall(SYS_socket, AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	syscall(SYS_close, sock);
+	syscall(SYS_close, fd);
+	printf("fd %d socket %d map %p\n", fd, sock, p);
+	return 0;
+}
+
+static pthread_mutex_t strace_go_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t strace_go_cond = PTHREAD_COND_INITIALIZER;
+static int strace_go;
+
+static void *getppid_on_go(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&strace_go_lock);
+	while (!strace_go)
+		pthread_cond_wait(&strace_go_cond, &strace_go_lock);
+	pthread_mutex_unlock(&strace_go_lock);
+	syscall(SYS_getppid);
+	return NULL;
+}
+
+/* Says "ready PID", waits for SIGUSR1, then a second thread calls
+ * getppid() and this one makes the calls of strace-calls (for trace -p). */
+static int mode_strace_calls_on_signal(const char *file)
+{
+	pthread_t th;
+	sigset_t usr1;
+	int sig;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+	pthread_create(&th, NULL, getppid_on_go, NULL);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	sigwait(&usr1, &sig);
+	pthread_mutex_lock(&strace_go_lock);
+	strace_go = 1;
+	pthread_cond_signal(&strace_go_cond);
+	pthread_mutex_unlock(&strace_go_lock);
+	pthread_join(th, NULL);
+	return mode_strace_calls(file);
+}
+
 /* Hops between the first two CPUs it may run on, n times, tracing after
  * each hop the CPU it was moved to; then one ftrace_printk(). */
 static int mode_migrate(int n)
@@ -721,6 +789,10 @@ int main(int argc, char **argv)
 		ret = mode_threads(atoi(argv[2]), atoi(argv[3]));
 	else if (!strcmp(mode, "syscalls") && argc == 3)
 		ret = mode_syscalls(atoi(argv[2]));
+	else if (!strcmp(mode, "strace-calls") && argc == 3)
+		ret = mode_strace_calls(argv[2]);
+	else if (!strcmp(mode, "strace-calls-on-signal") && argc == 3)
+		ret = mode_strace_calls_on_signal(argv[2]);
 	else if (!strcmp(mode, "concurrent") && argc == 3)
 		ret = mode_concurrent(atoi(argv[2]));
 	else if (!strcmp(mode, "sequential") && argc == 3)

@@ -1,0 +1,397 @@
+/*
+ * syscall_args.c - system call arguments in strace's notation (see
+ * syscall_args.h).  The names are this architecture's, from the C
+ * library's headers; a value with bits no name covers shows them in hex
+ * after the names (O_RDONLY|0x40000000).
+ */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "syscall_args.h"
+
+struct name {
+	uint64_t value;
+	const char *name;
+};
+
+#define N(x) { (uint64_t)(x), #x }
+#define COUNT(a) (sizeof(a) / sizeof(*(a)))
+
+static const struct name open_flags[] = {
+	N(O_CREAT), N(O_EXCL), N(O_NOCTTY), N(O_TRUNC), N(O_APPEND),
+	N(O_NONBLOCK), N(O_DSYNC), N(O_ASYNC), N(O_DIRECT), N(O_LARGEFILE),
+	N(O_DIRECTORY), N(O_NOFOLLOW), N(O_NOATIME), N(O_CLOEXEC),
+	N(O_PATH), N(O_TMPFILE), N(O_SYNC),
+};
+static const struct name at_flags[] = {
+	N(AT_SYMLINK_NOFOLLOW), N(AT_REMOVEDIR), N(AT_SYMLINK_FOLLOW),
+	N(AT_NO_AUTOMOUNT), N(AT_EMPTY_PATH), N(AT_EACCESS),
+};
+static const struct name prot[] = {
+	N(PROT_READ), N(PROT_WRITE), N(PROT_EXEC), N(PROT_GROWSDOWN),
+	N(PROT_GROWSUP),
+};
+static const struct name map_flags[] = {
+	N(MAP_FIXED), N(MAP_ANONYMOUS), N(MAP_GROWSDOWN), N(MAP_DENYWRITE),
+	N(MAP_EXECUTABLE), N(MAP_LOCKED), N(MAP_NORESERVE), N(MAP_POPULATE),
+	N(MAP_NONBLOCK), N(MAP_STACK), N(MAP_HUGETLB), N(MAP_SYNC),
+	N(MAP_FIXED_NOREPLACE), N(MAP_32BIT),
+};
+static const struct name map_type[] = {
+	N(MAP_SHARED), N(MAP_PRIVATE), N(MAP_SHARED_VALIDATE),
+};
+static const struct name sigmask_how[] = {
+	N(SIG_BLOCK), N(SIG_UNBLOCK), N(SIG_SETMASK),
+};
+static const struct name families[] = {
+	N(AF_UNSPEC), N(AF_UNIX), N(AF_INET), N(AF_INET6), N(AF_NETLINK),
+	N(AF_PACKET), N(AF_BLUETOOTH), N(AF_ALG), N(AF_VSOCK), N(AF_KEY),
+	N(AF_APPLETALK), N(AF_X25), N(AF_CAN), N(AF_TIPC), N(AF_XDP),
+};
+static const struct name sock_types[] = {
+	N(SOCK_STREAM), N(SOCK_DGRAM), N(SOCK_RAW), N(SOCK_RDM),
+	N(SOCK_SEQPACKET), N(SOCK_DCCP), N(SOCK_PACKET),
+};
+static const struct name sock_flags[] = {
+	N(SOCK_NONBLOCK), N(SOCK_CLOEXEC),
+};
+static const struct name fcntl_cmds[] = {
+	N(F_DUPFD), N(F_GETFD), N(F_SETFD), N(F_GETFL), N(F_SETFL),
+	N(F_GETLK), N(F_SETLK), N(F_SETLKW), N(F_SETOWN), N(F_GETOWN),
+	N(F_SETSIG), N(F_GETSIG), N(F_SETOWN_EX), N(F_GETOWN_EX),
+	N(F_OFD_GETLK), N(F_OFD_SETLK), N(F_OFD_SETLKW), N(F_SETLEASE),
+	N(F_GETLEASE), N(F_NOTIFY), N(F_DUPFD_CLOEXEC), N(F_SETPIPE_SZ),
+	N(F_GETPIPE_SZ), N(F_ADD_SEALS), N(F_GET_SEALS),
+};
+static const struct name whence[] = {
+	N(SEEK_SET), N(SEEK_CUR), N(SEEK_END), N(SEEK_DATA), N(SEEK_HOLE),
+};
+static const struct name clone_flags[] = {
+	N(CLONE_VM), N(CLONE_FS), N(CLONE_FILES), N(CLONE_SIGHAND),
+	N(CLONE_PIDFD), N(CLONE_PTRACE), N(CLONE_VFORK), N(CLONE_PARENT),
+	N(CLONE_THREAD), N(CLONE_NEWNS), N(CLONE_SYSVSEM), N(CLONE_SETTLS),
+	N(CLONE_PARENT_SETTID), N(CLONE_CHILD_CLEARTID), N(CLONE_DETACHED),
+	N(CLONE_UNTRACED), N(CLONE_CHILD_SETTID), N(CLONE_NEWCGROUP),
+	N(CLONE_NEWUTS), N(CLONE_NEWIPC), N(CLONE_NEWUSER), N(CLONE_NEWPID),
+	N(CLONE_NEWNET), N(CLONE_IO),
+};
+static const struct name access_modes[] = {
+	N(R_OK), N(W_OK), N(X_OK),
+};
+static const struct name futex_ops[] = {
+	N(FUTEX_WAIT), N(FUTEX_WAKE), N(FUTEX_FD), N(FUTEX_REQUEUE),
+	N(FUTEX_CMP_REQUEUE), N(FUTEX_WAKE_OP), N(FUTEX_LOCK_PI),
+	N(FUTEX_UNLOCK_PI), N(FUTEX_TRYLOCK_PI), N(FUTEX_WAIT_BITSET),
+	N(FUTEX_WAKE_BITSET), N(FUTEX_WAIT_REQUEUE_PI),
+	N(FUTEX_CMP_REQUEUE_PI), N(FUTEX_LOCK_PI2),
+};
+static const struct name clocks[] = {
+	N(CLOCK_REALTIME), N(CLOCK_MONOTONIC), N(CLOCK_PROCESS_CPUTIME_ID),
+	N(CLOCK_THREAD_CPUTIME_ID), N(CLOCK_MONOTONIC_RAW),
+	N(CLOCK_REALTIME_COARSE), N(CLOCK_MONOTONIC_COARSE), N(CLOCK_BOOTTIME),
+	N(CLOCK_REALTIME_ALARM), N(CLOCK_BOOTTIME_ALARM), N(CLOCK_TAI),
+};
+static const struct name wait_options[] = {
+	N(WNOHANG), N(WUNTRACED), N(WEXITED), N(WCONTINUED), N(WNOWAIT),
+	N(__WNOTHREAD), N(__WALL), N(__WCLONE),
+};
+static const struct name madvise_advice[] = {
+	N(MADV_NORMAL), N(MADV_RANDOM), N(MADV_SEQUENTIAL), N(MADV_WILLNEED),
+	N(MADV_DONTNEED), N(MADV_FREE), N(MADV_REMOVE), N(MADV_DONTFORK),
+	N(MADV_DOFORK), N(MADV_MERGEABLE), N(MADV_UNMERGEABLE),
+	N(MADV_HUGEPAGE), N(MADV_NOHUGEPAGE), N(MADV_DONTDUMP),
+	N(MADV_DODUMP), N(MADV_WIPEONFORK), N(MADV_KEEPONFORK), N(MADV_COLD),
+	N(MADV_PAGEOUT), N(MADV_HWPOISON),
+};
+static const struct name shutdown_how[] = {
+	N(SHUT_RD), N(SHUT_WR), N(SHUT_RDWR),
+};
+
+/* The name of v, or a number when none has it. */
+static int put_enum(const struct name *t, size_t n, uint64_t v, bool is_signed,
+		    char *out, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].value == v)
+			return snprintf(out, size, "%s", t[i].name);
+	return is_signed ? snprintf(out, size, "%" PRId64, (int64_t)v) :
+			   snprintf(out, size, "%#" PRIx64, v);
+}
+
+/* The names of v's bits after what out holds already (n bytes, first:
+ * nothing yet), and the rest in hex; "0" for nothing at all. */
+static int put_flags(const struct name *t, size_t nt, uint64_t v, int n,
+		     bool first, char *out, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < nt && v; i++) {
+		if (t[i].value && (v & t[i].value) == t[i].value) {
+			n += snprintf(out + n, (size_t)n < size ? size - (size_t)n : 0,
+				      "%s%s", first ? "" : "|", t[i].name);
+			v &= ~t[i].value;
+			first = false;
+		}
+	}
+	if (v || first)
+		n += snprintf(out + n, (size_t)n < size ? size - (size_t)n : 0,
+			      first ? "%#" PRIx64 : "|%#" PRIx64, v);
+	return n;
+}
+
+static int put_signal(uint64_t v, char *out, size_t size)
+{
+	int sig = (int)v;
+	const char *abbrev = sig > 0 ? sigabbrev_np(sig) : NULL;
+
+	if (abbrev)
+		return snprintf(out, size, "SIG%s", abbrev);
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		return snprintf(out, size, "SIGRT_%d", sig - SIGRTMIN);
+	return snprintf(out, size, "%d", sig);
+}
+
+static int put_open_flags(uint64_t v, char *out, size_t size)
+{
+	static const struct name acc[] = { N(O_RDONLY), N(O_WRONLY), N(O_RDWR) };
+	uint64_t mode = v & O_ACCMODE, rest = v & ~(uint64_t)O_ACCMODE;
+	int n = put_enum(acc, COUNT(acc), mode, false, out, size);
+
+	/* O_SYNC holds O_DSYNC's bit, O_TMPFILE O_DIRECTORY's: the wider
+	 * name first. */
+	if ((rest & O_TMPFILE) == O_TMPFILE) {
+		n += snprintf(out + n, (size_t)n < size ? size - (size_t)n : 0,
+			      "|O_TMPFILE");
+		rest &= ~(uint64_t)O_TMPFILE;
+	}
+	if ((rest & O_SYNC) == O_SYNC) {
+		n += snprintf(out + n, (size_t)n < size ? size - (size_t)n : 0,
+			      "|O_SYNC");
+		rest &= ~(uint64_t)O_SYNC;
+	}
+	return rest ? put_flags(open_flags, COUNT(open_flags), rest, n, false, out,
+				size) : n;
+}
+
+static int put_map_flags(uint64_t v, char *out, size_t size)
+{
+	int n = put_enum(map_type, COUNT(map_type), v & MAP_TYPE, false, out, size);
+
+	v &= ~(uint64_t)MAP_TYPE;
+	return v ? put_flags(map_flags, COUNT(map_flags), v, n, false, out, size) : n;
+}
+
+static int put_sock_type(uint64_t v, char *out, size_t size)
+{
+	uint64_t flags = v & (SOCK_NONBLOCK | SOCK_CLOEXEC);
+	int n = put_enum(sock_types, COUNT(sock_types), v & ~flags, false, out, size);
+
+	return flags ? put_flags(sock_flags, COUNT(sock_flags), flags, n, false,
+				 out, size) : n;
+}
+
+/* clone's flags hold the child's exit signal in their low byte. */
+static int put_clone_flags(uint64_t v, char *out, size_t size)
+{
+	uint64_t sig = v & CSIGNAL;
+	int n = 0;
+
+	v &= ~(uint64_t)CSIGNAL;
+	if (v)
+		n = put_flags(clone_flags, COUNT(clone_flags), v, 0, true, out, size);
+	if (sig || !v) {
+		if (n)
+			n += snprintf(out + n, (size_t)n < size ? size - (size_t)n : 0, "|");
+		n += put_signal(sig, out + n, (size_t)n < size ? size - (size_t)n : 0);
+	}
+	return n;
+}
+
+static int put_futex_op(uint64_t v, char *out, size_t size)
+{
+	uint64_t cmd = v & FUTEX_CMD_MASK;
+	int n = put_enum(futex_ops, COUNT(futex_ops), cmd, false, out, size);
+
+	if (v & FUTEX_PRIVATE_FLAG)
+		n += snprintf(out + n, (size_t)n < size ? size - (size_t)n : 0,
+			      "_PRIVATE");
+	if (v & FUTEX_CLOCK_REALTIME)
+		n += snprintf(out + n, (size_t)n < size ? size - (size_t)n : 0,
+			      "|FUTEX_CLOCK_REALTIME");
+	return n;
+}
+
+bool evt_syscall_fcntl_has_arg(uint64_t cmd)
+{
+	switch ((int)cmd) {
+	case F_GETFD: case F_GETFL: case F_GETOWN: case F_GETSIG:
+	case F_GETLEASE: case F_GETPIPE_SZ: case F_GET_SEALS:
+		return false;
+	}
+	return true;
+}
+
+bool evt_syscall_open_has_mode(uint64_t flags)
+{
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
+}
+
+static bool is(const char *s, const char *a, const char *b)
+{
+	return !strcmp(s, a) || (b && !strcmp(s, b));
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+
+	return n >= m && !strcmp(s + n - m, tail);
+}
+
+enum evt_arg_show evt_syscall_arg_show(const char *call, const char *arg,
+				       bool pointer, bool is_signed,
+				       unsigned bits)
+{
+	/* Addresses the kernel types unsigned long. */
+	if (pointer || is(arg, "addr", "start") || is(arg, "brk", "new_addr") ||
+	    is(arg, "old_addr", NULL))
+		return EVT_SHOW_POINTER;
+	if (is(arg, "dfd", "olddfd") || is(arg, "newdfd", "dirfd"))
+		return EVT_SHOW_DIRFD;
+	if (is(arg, "fd", "oldfd") || is(arg, "newfd", "epfd") ||
+	    is(arg, "fd_in", "fd_out") || is(arg, "fildes", "out_fd") ||
+	    is(arg, "in_fd", NULL))
+		return EVT_SHOW_FD;
+	if (is(call, "open", "openat") && is(arg, "flags", NULL))
+		return EVT_SHOW_OPEN_FLAGS;
+	if (is(arg, "mode", "umode") && is(call, "access", "faccessat"))
+		return EVT_SHOW_ACCESS_MODE;
+	if (is(call, "faccessat2", NULL) && is(arg, "mode", NULL))
+		return EVT_SHOW_ACCESS_MODE;
+	if ((is(arg, "flag", "flags") || is(arg, "at_flags", NULL)) &&
+	    (ends_with(call, "at") || ends_with(call, "at2") ||
+	     is(call, "statx", "name_to_handle_at") || is(call, "open_tree", NULL)) &&
+	    !is(call, "openat", NULL))
+		return EVT_SHOW_AT_FLAGS;
+	if (is(arg, "prot", NULL))
+		return EVT_SHOW_PROT;
+	if (is(call, "mmap", NULL) && is(arg, "flags", NULL))
+		return EVT_SHOW_MAP_FLAGS;
+	if (is(arg, "sig", "signum") || (is(arg, "signal", NULL) && !pointer))
+		return EVT_SHOW_SIGNAL;
+	if (is(call, "rt_sigprocmask", NULL) && is(arg, "how", NULL))
+		return EVT_SHOW_SIGMASK_HOW;
+	if (is(call, "socket", "socketpair") && is(arg, "family", NULL))
+		return EVT_SHOW_FAMILY;
+	if (is(call, "socket", "socketpair") && is(arg, "type", NULL))
+		return EVT_SHOW_SOCK_TYPE;
+	if (is(call, "fcntl", NULL) && is(arg, "cmd", NULL))
+		return EVT_SHOW_FCNTL_CMD;
+	if (is(arg, "whence", "origin"))
+		return EVT_SHOW_WHENCE;
+	if (is(call, "clone", NULL) && is(arg, "clone_flags", NULL))
+		return EVT_SHOW_CLONE_FLAGS;
+	if (is(call, "futex", NULL) && is(arg, "op", NULL))
+		return EVT_SHOW_FUTEX_OP;
+	if (is(arg, "which_clock", "clockid"))
+		return EVT_SHOW_CLOCK;
+	if (is(call, "wait4", "waitid") && is(arg, "options", NULL))
+		return EVT_SHOW_WAIT_OPTIONS;
+	if (is(call, "madvise", "process_madvise") && is(arg, "behavior", NULL))
+		return EVT_SHOW_MADVISE;
+	if (is(call, "shutdown", NULL) && is(arg, "how", NULL))
+		return EVT_SHOW_SHUTDOWN;
+	if (is(arg, "mode", NULL) && (strstr(call, "open") || strstr(call, "mkdir") ||
+				     strstr(call, "chmod") || strstr(call, "mknod") ||
+				     is(call, "creat", NULL)))
+		return EVT_SHOW_OCTAL;
+	if (strstr(arg, "flags") || is(arg, "cmd", "request"))
+		return EVT_SHOW_HEX;
+	/* Pids, counts and results the kernel types unsigned are still
+	 * what the program passed: an int -1 shows as -1. */
+	if (is_signed || bits == 32)
+		return EVT_SHOW_SIGNED;
+	return EVT_SHOW_UNSIGNED;
+}
+
+int evt_syscall_arg_put(enum evt_arg_show how, unsigned bits, uint64_t v,
+			char *out, size_t size)
+{
+	/* A descriptor is an int even where the kernel takes a long (mmap). */
+	if ((bits == 32 && how != EVT_SHOW_UNSIGNED && how != EVT_SHOW_POINTER) ||
+	    how == EVT_SHOW_FD || how == EVT_SHOW_DIRFD)
+		v = (uint64_t)(int64_t)(int32_t)v;
+	else if (bits == 32)
+		v = (uint32_t)v;
+	switch (how) {
+	case EVT_SHOW_POINTER:
+		return v ? snprintf(out, size, "%#" PRIx64, v) : snprintf(out, size, "NULL");
+	case EVT_SHOW_DIRFD:
+		if ((int)v == AT_FDCWD)
+			return snprintf(out, size, "AT_FDCWD");
+		/* fall through */
+	case EVT_SHOW_FD:
+	case EVT_SHOW_SIGNED:
+		return snprintf(out, size, "%" PRId64, (int64_t)v);
+	case EVT_SHOW_UNSIGNED:
+		return snprintf(out, size, "%" PRIu64, v);
+	case EVT_SHOW_HEX:
+		return snprintf(out, size, "%#" PRIx64, v);
+	case EVT_SHOW_OCTAL:
+		return snprintf(out, size, "%#" PRIo64, v & 07777777);
+	case EVT_SHOW_OPEN_FLAGS:
+		return put_open_flags(v & 0xffffffff, out, size);
+	case EVT_SHOW_AT_FLAGS:
+		return put_flags(at_flags, COUNT(at_flags), v & 0xffffffff, 0, true,
+				 out, size);
+	case EVT_SHOW_PROT:
+		if (!v)
+			return snprintf(out, size, "PROT_NONE");
+		return put_flags(prot, COUNT(prot), v, 0, true, out, size);
+	case EVT_SHOW_MAP_FLAGS:
+		return put_map_flags(v & 0xffffffff, out, size);
+	case EVT_SHOW_SIGNAL:
+		return put_signal(v, out, size);
+	case EVT_SHOW_SIGMASK_HOW:
+		return put_enum(sigmask_how, COUNT(sigmask_how), v, true, out, size);
+	case EVT_SHOW_FAMILY:
+		return put_enum(families, COUNT(families), v, true, out, size);
+	case EVT_SHOW_SOCK_TYPE:
+		return put_sock_type(v & 0xffffffff, out, size);
+	case EVT_SHOW_FCNTL_CMD:
+		return put_enum(fcntl_cmds, COUNT(fcntl_cmds), v, true, out, size);
+	case EVT_SHOW_WHENCE:
+		return put_enum(whence, COUNT(whence), v & 0xffffffff, true, out, size);
+	case EVT_SHOW_CLONE_FLAGS:
+		return put_clone_flags(v, out, size);
+	case EVT_SHOW_ACCESS_MODE:
+		if (!v)
+			return snprintf(out, size, "F_OK");
+		return put_flags(access_modes, COUNT(access_modes), v & 0xffffffff, 0,
+				 true, out, size);
+	case EVT_SHOW_FUTEX_OP:
+		return put_futex_op(v & 0xffffffff, out, size);
+	case EVT_SHOW_CLOCK:
+		return put_enum(clocks, COUNT(clocks), v, true, out, size);
+	case EVT_SHOW_WAIT_OPTIONS:
+		return put_flags(wait_options, COUNT(wait_options), v & 0xffffffff, 0,
+				 true, out, size);
+	case EVT_SHOW_MADVISE:
+		return put_enum(madvise_advice, COUNT(madvise_advice), v, true, out, size);
+	case EVT_SHOW_SHUTDOWN:
+		return put_enum(shutdown_how, COUNT(shutdown_how), v, true, out, size);
+	}
+	return snprintf(out, size, "%#" PRIx64, v);
+}

@@ -1,0 +1,60 @@
+/*
+ * syscall_args.h - the arguments of a system call in strace's notation:
+ * flags and enums by their names (O_RDWR|O_CREAT, AT_FDCWD, PROT_READ,
+ * MAP_PRIVATE, SIGTERM, AF_INET, ...), descriptors and pids signed, modes
+ * in octal, pointers in hex.  Which names an argument takes is known from
+ * the call and the argument's name in the kernel's syscalls/ formats.
+ */
+#ifndef EVT_ENGINE_SYSCALL_ARGS_H
+#define EVT_ENGINE_SYSCALL_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* How an argument is shown. */
+enum evt_arg_show {
+	EVT_SHOW_SIGNED,	/* a C int or long, signed */
+	EVT_SHOW_UNSIGNED,
+	EVT_SHOW_HEX,		/* flags without names, ioctl requests */
+	EVT_SHOW_OCTAL,		/* a mode */
+	EVT_SHOW_POINTER,	/* 0x..., or NULL */
+	EVT_SHOW_FD,		/* a descriptor: signed */
+	EVT_SHOW_DIRFD,		/* AT_FDCWD, or a descriptor */
+	EVT_SHOW_OPEN_FLAGS,	/* O_RDONLY|O_CLOEXEC */
+	EVT_SHOW_AT_FLAGS,	/* AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH */
+	EVT_SHOW_PROT,		/* PROT_READ|PROT_WRITE, PROT_NONE */
+	EVT_SHOW_MAP_FLAGS,	/* MAP_PRIVATE|MAP_ANONYMOUS */
+	EVT_SHOW_SIGNAL,	/* SIGTERM */
+	EVT_SHOW_SIGMASK_HOW,	/* SIG_BLOCK */
+	EVT_SHOW_FAMILY,	/* AF_INET */
+	EVT_SHOW_SOCK_TYPE,	/* SOCK_STREAM|SOCK_CLOEXEC */
+	EVT_SHOW_FCNTL_CMD,	/* F_GETFL */
+	EVT_SHOW_WHENCE,	/* SEEK_SET */
+	EVT_SHOW_CLONE_FLAGS,	/* CLONE_VM|CLONE_FS|...|SIGCHLD */
+	EVT_SHOW_ACCESS_MODE,	/* F_OK, R_OK|W_OK */
+	EVT_SHOW_FUTEX_OP,	/* FUTEX_WAIT_PRIVATE */
+	EVT_SHOW_CLOCK,		/* CLOCK_MONOTONIC */
+	EVT_SHOW_WAIT_OPTIONS,	/* WNOHANG|__WALL */
+	EVT_SHOW_MADVISE,	/* MADV_DONTNEED */
+	EVT_SHOW_SHUTDOWN,	/* SHUT_WR */
+};
+
+/*
+ * How argument arg (the kernel's name for it) of system call call is
+ * shown, given its C type from the format: pointer, signed, 32 bits wide.
+ */
+enum evt_arg_show evt_syscall_arg_show(const char *call, const char *arg,
+				       bool pointer, bool is_signed,
+				       unsigned bits);
+/* Puts v as how says into out (snprintf's return). */
+int evt_syscall_arg_put(enum evt_arg_show how, unsigned bits, uint64_t v,
+			char *out, size_t size);
+/* Whether open/openat's mode is shown for these flags (O_CREAT or
+ * O_TMPFILE: strace leaves it out otherwise). */
+bool evt_syscall_open_has_mode(uint64_t flags);
+/* Whether fcntl's third argument means anything for cmd (strace leaves
+ * it out for F_GETFL and the other getters). */
+bool evt_syscall_fcntl_has_arg(uint64_t cmd);
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * unit_syscall_args.c - system call arguments in strace's notation: each
+ * way of showing on values with and without names, bits no name covers
+ * in hex after the names, ints signed; which way an argument takes from
+ * the call's and the argument's names; strace's -e trace= sets.
+ */
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+
+#include "syscall_args.h"
+#include "syscall_names.h"
+#include "syscall_set.h"
+#include "unit.h"
+
+static const char *put(enum evt_arg_show how, unsigned bits, uint64_t v)
+{
+	static char out[256];
+
+	evt_syscall_arg_put(how, bits, v, out, sizeof(out));
+	return out;
+}
+
+static long nr(const char *name)
+{
+	for (long n = 0; n < EVT_SYSCALL_NR_MAX; n++)
+		if (evt_syscall_name(n) && !strcmp(evt_syscall_name(n), name))
+			return n;
+	return -1;
+}
+
+int main(void)
+{
+	bool want[EVT_SYSCALL_NR_MAX];
+	char err[256];
+
+	CHECK_STR(put(EVT_SHOW_OPEN_FLAGS, 32, O_RDONLY), "O_RDONLY");
+	CHECK_STR(put(EVT_SHOW_OPEN_FLAGS, 32, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC),
+		  "O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC");
+	CHECK_STR(put(EVT_SHOW_OPEN_FLAGS, 32, O_RDWR | O_TMPFILE), "O_RDWR|O_TMPFILE");
+	CHECK_STR(put(EVT_SHOW_OPEN_FLAGS, 32, O_RDONLY | O_SYNC), "O_RDONLY|O_SYNC");
+	CHECK_STR(put(EVT_SHOW_OPEN_FLAGS, 32, O_RDONLY | 0x40000000), "O_RDONLY|0x40000000");
+	CHECK_STR(put(EVT_SHOW_DIRFD, 64, (uint64_t)-100), "AT_FDCWD");
+	CHECK_STR(put(EVT_SHOW_DIRFD, 32, 7), "7");
+	CHECK_STR(put(EVT_SHOW_FD, 64, 0xffffffffu), "-1");
+	CHECK_STR(put(EVT_SHOW_SIGNED, 32, 0xfffffffeu), "-2");
+	CHECK_STR(put(EVT_SHOW_UNSIGNED, 64, 42), "42");
+	CHECK_STR(put(EVT_SHOW_POINTER, 64, 0), "NULL");
+	CHECK_STR(put(EVT_SHOW_POINTER, 64, 0x7f00dead0000), "0x7f00dead0000");
+	CHECK_STR(put(EVT_SHOW_OCTAL, 32, 0644), "0644");
+	CHECK_STR(put(EVT_SHOW_OCTAL, 32, 0), "0");
+	CHECK_STR(put(EVT_SHOW_PROT, 64, 0), "PROT_NONE");
+	CHECK_STR(put(EVT_SHOW_PROT, 64, PROT_READ | PROT_EXEC), "PROT_READ|PROT_EXEC");
+	CHECK_STR(put(EVT_SHOW_MAP_FLAGS, 64, MAP_SHARED | MAP_FIXED), "MAP_SHARED|MAP_FIXED");
+	CHECK_STR(put(EVT_SHOW_AT_FLAGS, 32, 0), "0");
+	CHECK_STR(put(EVT_SHOW_AT_FLAGS, 32, AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH),
+		  "AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH");
+	CHECK_STR(put(EVT_SHOW_SIGNAL, 32, SIGKILL), "SIGKILL");
+	CHECK_STR(put(EVT_SHOW_SIGNAL, 32, 0), "0");
+	CHECK_STR(put(EVT_SHOW_SIGNAL, 32, (uint64_t)SIGRTMIN + 2), "SIGRT_2");
+	CHECK_STR(put(EVT_SHOW_SIGMASK_HOW, 32, SIG_SETMASK), "SIG_SETMASK");
+	CHECK_STR(put(EVT_SHOW_FAMILY, 32, AF_UNIX), "AF_UNIX");
+	CHECK_STR(put(EVT_SHOW_FAMILY, 32, 250), "250");
+	CHECK_STR(put(EVT_SHOW_SOCK_TYPE, 32, SOCK_STREAM | SOCK_NONBLOCK),
+		  "SOCK_STREAM|SOCK_NONBLOCK");
+	CHECK_STR(put(EVT_SHOW_CLONE_FLAGS, 64, CLONE_VM | CLONE_VFORK | SIGCHLD),
+		  "CLONE_VM|CLONE_VFORK|SIGCHLD");
+	CHECK_STR(put(EVT_SHOW_CLONE_FLAGS, 64, CLONE_THREAD), "CLONE_THREAD");
+	CHECK_STR(put(EVT_SHOW_ACCESS_MODE, 32, 0), "F_OK");
+	CHECK_STR(put(EVT_SHOW_ACCESS_MODE, 32, 6), "R_OK|W_OK");
+	CHECK_STR(put(EVT_SHOW_FUTEX_OP, 32, 128), "FUTEX_WAIT_PRIVATE");
+	CHECK_STR(put(EVT_SHOW_FUTEX_OP, 32, 1), "FUTEX_WAKE");
+	CHECK_STR(put(EVT_SHOW_CLOCK, 32, 1), "CLOCK_MONOTONIC");
+	CHECK_STR(put(EVT_SHOW_WAIT_OPTIONS, 32, 1), "WNOHANG");
+	CHECK_STR(put(EVT_SHOW_WHENCE, 32, 2), "SEEK_END");
+	CHECK_STR(put(EVT_SHOW_FCNTL_CMD, 32, F_SETFD), "F_SETFD");
+	CHECK_STR(put(EVT_SHOW_HEX, 64, 0x5401), "0x5401");
+
+	CHECK(evt_syscall_arg_show("openat", "dfd", false, true, 32) == EVT_SHOW_DIRFD);
+	CHECK(evt_syscall_arg_show("openat", "flags", false, true, 32) == EVT_SHOW_OPEN_FLAGS);
+	CHECK(evt_syscall_arg_show("openat", "mode", false, false, 32) == EVT_SHOW_OCTAL);
+	CHECK(evt_syscall_arg_show("newfstatat", "flag", false, true, 32) == EVT_SHOW_AT_FLAGS);
+	CHECK(evt_syscall_arg_show("mmap", "flags", false, false, 64) == EVT_SHOW_MAP_FLAGS);
+	CHECK(evt_syscall_arg_show("mmap", "addr", false, false, 64) == EVT_SHOW_POINTER);
+	CHECK(evt_syscall_arg_show("close", "fd", false, false, 32) == EVT_SHOW_FD);
+	CHECK(evt_syscall_arg_show("kill", "sig", false, true, 32) == EVT_SHOW_SIGNAL);
+	CHECK(evt_syscall_arg_show("read", "count", false, false, 64) == EVT_SHOW_UNSIGNED);
+	CHECK(evt_syscall_arg_show("read", "buf", true, false, 64) == EVT_SHOW_POINTER);
+	CHECK(evt_syscall_arg_show("ioctl", "cmd", false, false, 32) == EVT_SHOW_HEX);
+	CHECK(evt_syscall_open_has_mode(O_CREAT) && !evt_syscall_open_has_mode(O_RDWR));
+	CHECK(!evt_syscall_fcntl_has_arg(F_GETFL) && evt_syscall_fcntl_has_arg(F_SETFL));
+
+	/* Sets that need no kernel format. */
+	CHECK(evt_syscall_set_parse("%network,close", want, err, sizeof(err)) == 0);
+	CHECK(want[nr("socket")] && want[nr("connect")] && want[nr("close")]);
+	CHECK(!want[nr("read")] && !want[nr("openat")]);
+	CHECK(evt_syscall_set_parse("!memory", want, err, sizeof(err)) == 0);
+	CHECK(!want[nr("mmap")] && !want[nr("brk")] && want[nr("read")]);
+	CHECK(evt_syscall_set_parse("process", want, err, sizeof(err)) == 0);
+	CHECK(want[nr("execve")] && want[nr("exit_group")] && !want[nr("write")]);
+	CHECK(evt_syscall_set_parse("reed", want, err, sizeof(err)) == -1);
+	CHECK_STR(err, "trace=reed: no system call or class of that name (classes: "
+		  "file, desc, process, network, memory, signal, ipc)");
+	CHECK(evt_syscall_set_parse("%nope", want, err, sizeof(err)) == -1);
+	CHECK_STR(err, "trace=%nope: no such class (file, desc, process, network, "
+		  "memory, signal, ipc)");
+	CHECK(evt_syscall_set_parse("", want, err, sizeof(err)) == -1);
+	CHECK_STR(err, "trace=: name a system call or a class");
+	CHECK(evt_syscall_set_parse("!", want, err, sizeof(err)) == -1);
+	UNIT_DONE();
+}
