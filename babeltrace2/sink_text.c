@@ -16,6 +16,7 @@
 #include <babeltrace2/babeltrace.h>
 
 #include "field_text.h"
+#include "kernel_text.h"
 #include "lost_record.h"
 #include "record_header.h"
 
@@ -43,6 +44,7 @@ struct text_sink {
 	struct thread *threads;
 	size_t nthreads, cap;
 	uint64_t events, lost;
+	struct evt_bt2_kernels *kernels;
 };
 
 static struct thread *thread_of(struct text_sink *s, const bt_stream *stream)
@@ -190,7 +192,8 @@ static void print_event(struct text_sink *s, const bt_message *msg)
 	const bt_field *tid = member(ctx, "tid"), *comm = member(ctx, "comm");
 	const bt_packet *p = bt_event_borrow_packet_const(e);
 	struct thread *t = p ? thread_of(s, bt_packet_borrow_stream_const(p)) : NULL;
-	char when[64];
+	char when[64], text[4096];
+	uint64_t cpu_id;
 
 	/* Records carry no CPU: this event says it for the ones after it
 	 * (an evtrace trace before 0.1.2 had it in every record's context). */
@@ -218,13 +221,19 @@ static void print_event(struct text_sink *s, const bt_message *msg)
 	if (name && (!strncmp(name, "printk/", 7) || !strcmp(name, "ftrace/print") ||
 		     span_name(name)))
 		format = bt_event_class_get_emf_uri(cls);
+	cpu_id = cpu ? bt_field_integer_unsigned_get_value(cpu) : t ? t->cpu : 0;
 	time_text(when, sizeof(when),
 		  bt_message_event_borrow_default_clock_snapshot_const(msg));
 	printf("%16s-%-7" PRIu64 " [%03" PRIu64 "] %s: %s: ", t ? t->comm : "?",
-	       t ? t->tid : 0, cpu ? bt_field_integer_unsigned_get_value(cpu) :
-	       t ? t->cpu : 0,
-	       when, name ? name : "?");
-	if (name && span_name(name))
+	       t ? t->tid : 0, cpu_id, when, name ? name : "?");
+	/* A kernel event's format file, for its print fmt. */
+	if (name && !strncmp(name, "kernel/", 7) && bt_event_class_get_emf_uri(cls) &&
+	    evt_bt2_kernel_text(&s->kernels, cls, name, bt_event_class_get_emf_uri(cls),
+				bt_event_borrow_payload_field_const(e),
+				t ? (uint32_t)t->tid : 0, (uint16_t)cpu_id, text,
+				sizeof(text)) >= 0)
+		fputs(text, stdout);
+	else if (name && span_name(name))
 		evt_bt2_span_text(stdout, bt_event_borrow_payload_field_const(e), format);
 	else
 		evt_bt2_payload_text(stdout, bt_event_borrow_payload_field_const(e), format);
@@ -274,6 +283,7 @@ static void text_finalize(bt_self_component_sink *self)
 	for (i = 0; i < s->nthreads; i++)
 		free(s->threads[i].pending);
 	free(s->threads);
+	evt_bt2_kernels_free(s->kernels);
 	free(s);
 }
 

@@ -30,6 +30,7 @@
 
 #include "cli.h"
 #include "kernel_events.h"
+#include "kernel_print.h"
 #include "kernel_record.h"
 #include "kernel_sampler.h"
 #include "layout.h"
@@ -66,6 +67,7 @@ struct trace {
 	struct evt_kernel_sampler *kernel;
 	struct evt_live_stream *live;
 	struct raw_fields raw;
+	struct evt_kernel_print *print;	/* kernel events by their print fmt */
 	uint64_t events;
 	uint64_t kernel_records;
 	uint64_t lost;
@@ -161,6 +163,13 @@ static int kernel_sample(void *ctx, const struct evt_kernel_sample *s)
 		return 0;
 	}
 	e = evt_kernel_sampler_event(t->kernel, s->event);
+	len = snprintf(text, sizeof(text), "%s: ", e->path);
+	if (evt_kernel_print_raw(t->print, s->event, s->raw, s->raw_size,
+				 (uint16_t)s->cpu, text + len, sizeof(text) - len) >= 0) {
+		trace_lines_text(t->lines, &w, text, strlen(text));
+		t->events++;
+		return 0;
+	}
 	max = evt_kernel_payload_max(e, s->raw_size);
 	if (max > t->payload_cap) {
 		uint8_t *grown = realloc(t->payload, max);
@@ -171,7 +180,6 @@ static int kernel_sample(void *ctx, const struct evt_kernel_sample *s)
 		t->payload_cap = max;
 	}
 	n = evt_kernel_payload(e, s->raw, s->raw_size, t->payload);
-	len = snprintf(text, sizeof(text), "%s: ", e->path);
 	if (n < 0 || evt_event_format_render(&e->format, t->payload, (size_t)n,
 					     text + len, sizeof(text) - len) < 0)
 		snprintf(text + len, sizeof(text) - len, "(a record its format "
@@ -316,6 +324,27 @@ static int step(struct trace *t, bool final, char *err, size_t err_size)
 	return 0;
 }
 
+/* The printer of the sampler's events (NULL: field=value). */
+static struct evt_kernel_print *kernel_printer(struct evt_kernel_sampler *k)
+{
+	unsigned i, n = evt_kernel_sampler_nevents(k);
+	char **paths = calloc(n ? n : 1, sizeof(char *));
+	char **texts = calloc(n ? n : 1, sizeof(char *));
+	struct evt_kernel_print *p = NULL;
+
+	for (i = 0; paths && texts && i < n; i++) {
+		const struct evt_kernel_event *e = evt_kernel_sampler_event(k, i);
+
+		paths[i] = e->path;
+		texts[i] = e->tracefs_format;
+	}
+	if (paths && texts)
+		p = evt_kernel_print_new(paths, texts, n);
+	free(paths);
+	free(texts);
+	return p;
+}
+
 static int start(struct trace *t, int pid, const char **patterns, unsigned n,
 		 const char **kpatterns, unsigned nk, uint32_t ring_kib,
 		 const char *rundir, const char *output, char *err,
@@ -334,6 +363,7 @@ static int start(struct trace *t, int pid, const char **patterns, unsigned n,
 				      ring_kib, &t->kernel, err, err_size) ||
 	    find_raw_fields(t, err, err_size))
 		return -1;
+	t->print = kernel_printer(t->kernel);
 	if (!output)
 		return 0;
 	/* The kernel's stream class is described before any of its packets. */
@@ -545,6 +575,7 @@ out:
 	evt_kernel_record_destroy(t.kout);
 	evt_live_record_close(t.out);
 	evt_kernel_sampler_destroy(t.kernel);
+	evt_kernel_print_free(t.print);
 	evt_live_stream_destroy(t.live);
 	trace_lines_free(t.lines);
 	if (out != stderr && fclose(out) && ret == 0)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kernel_print.h"
 #include "trace_sql.h"
 #include "kernel_events.h"
 #include "layout.h"
@@ -549,6 +550,8 @@ int main(int argc, char **argv)
 {
 	const struct command *c;
 
+	/* Kernel events in traces print as the kernel prints them. */
+	evt_trace_reader_kernel_printer(&evt_kernel_print_ops);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

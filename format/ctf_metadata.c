@@ -147,7 +147,8 @@ static void write_stream(FILE *f, const struct evt_stream_class *s,
 /*
  * A printk event's format rides in its model.emf.uri, the one free-text
  * attribute of an event that CTF 1.8 has and babeltrace2 keeps (it warns
- * about unknown ones): sink.evtrace.text renders messages from it.
+ * about unknown ones): sink.evtrace.text renders messages from it.  A
+ * kernel event's format file rides there too, for its print fmt.
  */
 static void write_format_attribute(FILE *f, const char *format)
 {
@@ -197,6 +198,8 @@ static void write_event(FILE *f, const struct evt_event_desc *e)
 	fprintf(f, ";\n\tid = %u;\n\tstream_id = %u;\n", e->id, e->sid);
 	if (!evt_event_kind_is_typed(e->layout.kind))
 		write_format_attribute(f, e->format);
+	else if (e->kernel_format)	/* its print fmt, for sink.evtrace.text */
+		write_format_attribute(f, e->kernel_format);
 	fputs("\tfields := struct {\n", f);
 	if (evt_event_kind_is_typed(e->layout.kind))
 		evt_event_format_write_ctf(f, &e->layout.typed);

@@ -34,15 +34,20 @@ int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
 			       bool head, const struct evt_index_marks *from)
 {
 	static const struct evt_index_marks all;
-	uint32_t i, j;
+	uint32_t i, j, version = EVT_TRACE_INDEX_VERSION;
 
 	if (!from)
 		from = &all;
+	if (ix->container_pidns)
+		version = EVT_TRACE_INDEX_CONTAINER_VERSION;
+	for (i = 0; i < ix->nevents; i++)
+		if (ix->events[i].kernel_format)
+			version = EVT_TRACE_INDEX_KERNEL_FORMAT_VERSION;
+	if (ix->version > version)
+		version = ix->version;
 	if (head) {
 		fprintf(f, "evtrace-index %u\nclock %u %" PRIu64 " %" PRIu64 " %" PRId64
-			" %" PRId64 "\n", ix->version ? ix->version :
-			ix->container_pidns ? EVT_TRACE_INDEX_CONTAINER_VERSION :
-			EVT_TRACE_INDEX_VERSION,
+			" %" PRId64 "\n", version,
 			ix->clock.kind, ix->clock.freq_hz,
 			ix->clock.ref_value, ix->clock.ref_monotonic_ns,
 			ix->clock.ref_realtime_ns);
@@ -91,6 +96,11 @@ int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
 			evt_quote(f, e->func);
 			fputc('\n', f);
 		}
+		if (e->kernel_format) {
+			fprintf(f, "kernel-format %u %u ", e->sid, e->id);
+			evt_quote(f, e->kernel_format);
+			fputc('\n', f);
+		}
 	}
 	if (ix->complete)
 		fputs("complete\n", f);
@@ -110,6 +120,7 @@ void evt_trace_index_free(struct evt_trace_index *ix)
 		free(ix->events[i].path);
 		free(ix->events[i].format);
 		free(ix->events[i].func);
+		free(ix->events[i].kernel_format);
 		evt_event_layout_free(&ix->events[i].layout);
 	}
 	free(ix->events);
@@ -208,6 +219,34 @@ static int add_function(struct evt_trace_index *ix, const char *line,
 	e->func = strdup(func);
 	if (!e->func)
 		return snprintf(why, why_size, "out of memory"), -1;
+	return 0;
+}
+
+/* A kernel-format line: its event is the one on the line before (or
+ * before its function line). */
+static int add_kernel_format(struct evt_trace_index *ix, const char *line,
+			     size_t len, char *why, size_t why_size)
+{
+	struct evt_event_desc *e = ix->nevents ? &ix->events[ix->nevents - 1] : NULL;
+	unsigned sid, id;
+	const char *p;
+	char *text;
+	int n = 0;
+
+	if (sscanf(line, "kernel-format %u %u %n", &sid, &id, &n) != 2 || !n)
+		return snprintf(why, why_size, "malformed kernel-format line"), -1;
+	if (!e || e->sid != sid || e->id != id || e->kernel_format ||
+	    e->layout.kind != EVT_KIND_KERNEL)
+		return snprintf(why, why_size, "a kernel-format line not after "
+				"its kernel event's"), -1;
+	if (!(text = malloc(len + 1)))
+		return snprintf(why, why_size, "out of memory"), -1;
+	p = line + n;
+	if (evt_unquote(&p, text, len + 1) || *p) {
+		free(text);
+		return snprintf(why, why_size, "bad quoted kernel format"), -1;
+	}
+	e->kernel_format = text;
 	return 0;
 }
 
@@ -319,8 +358,10 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 				ix->version = 4;
 			} else if (!strcmp(line, "evtrace-index 5")) {
 				ix->version = 5;
+			} else if (!strcmp(line, "evtrace-index 6")) {
+				ix->version = 6;
 			} else {
-				snprintf(why, sizeof(why), "not an evtrace-index 1 to 5 file");
+				snprintf(why, sizeof(why), "not an evtrace-index 1 to 6 file");
 				goto out_bad;
 			}
 		} else if (!strncmp(line, "clock ", 6)) {
@@ -363,6 +404,10 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 			}
 		} else if (!strncmp(line, "function ", 9)) {
 			if (add_function(ix, line, why, sizeof(why)))
+				goto out_bad;
+		} else if (!strncmp(line, "kernel-format ", 14)) {
+			/* (in a growing index before its head says 6) */
+			if (add_kernel_format(ix, line, (size_t)len, why, sizeof(why)))
 				goto out_bad;
 		} else if (ix->version >= 5 && !strncmp(line, "container ", 10)) {
 			const char *p;

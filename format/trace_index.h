@@ -20,6 +20,10 @@
  *   clock-snapshot <value> <monotonic_ns> <realtime_ns>
  *                             (the clocks read together, at the start, at
  *                              least every 10 s and at the end: version 4)
+ *   kernel-format <sid> <id> "<text>"
+ *                             (after a kernel event's line: its format file
+ *                              as tracefs had it, whose print fmt says how
+ *                              the kernel prints it: version 6)
  * types: comma-separated enum evt_arg_type numbers (printk kinds); the
  * format of a typed or stable event is its format text (event_format.h).
  * Version 2 and 3 traces have compact record headers (record_header.h),
@@ -42,6 +46,8 @@ struct evt_event_desc {
 	char *path;
 	char *format;
 	char *func;			/* a printk site's function, or NULL */
+	char *kernel_format;		/* a kernel event's tracefs format
+					 * file, or NULL */
 	struct evt_event_layout layout;	/* kind, and the format parsed */
 	uint32_t line;			/* in the index file it was read from */
 };
@@ -60,6 +66,8 @@ struct evt_stream_class {
  * take. */
 #define EVT_TRACE_INDEX_VERSION 4
 #define EVT_TRACE_INDEX_CONTAINER_VERSION 5
+/* 6: kernel events with their tracefs format (kernel-format lines). */
+#define EVT_TRACE_INDEX_KERNEL_FORMAT_VERSION 6
 
 /* The trace clock read with CLOCK_MONOTONIC and CLOCK_REALTIME. */
 struct evt_clock_snapshot {

@@ -57,7 +57,15 @@ struct reader {
 	int64_t mono_shift;		/* real time less the first trace's
 					 * CLOCK_MONOTONIC (merged) */
 	struct evt_trace_stats *stats;
+	void *printer;			/* kernel_printer's for this trace */
 };
+
+static const struct evt_kernel_printer_ops *kernel_printer;
+
+void evt_trace_reader_kernel_printer(const struct evt_kernel_printer_ops *ops)
+{
+	kernel_printer = ops;
+}
 
 /* All the streams read, merged. */
 struct merge {
@@ -261,8 +269,14 @@ static int decode_record(struct reader *r, struct cursor *c)
 		cursor_error(r, c, c->pos, why);
 		return -1;
 	}
-	len = evt_record_render(&rec, &e->layout, e->format, c->text,
-				sizeof(c->text));
+	len = -1;
+	if (c->kernel && r->printer)
+		len = kernel_printer->render(r->printer, e, rec.payload,
+					     rec.payload_size, kc.tid, rec.cpu,
+					     c->text, sizeof(c->text));
+	if (len < 0)
+		len = evt_record_render(&rec, &e->layout, e->format, c->text,
+					sizeof(c->text));
 	if (len < 0) {
 		cursor_error(r, c, c->pos, "arguments do not fit the format");
 		return -1;
@@ -428,6 +442,8 @@ static int open_reader(struct reader *r, const char *dir, struct dirent ***names
 				"the directory record writes)", dir), -1;
 	if (evt_trace_index_read_dir(dir, &r->ix, err, err_size))
 		return -1;
+	if (kernel_printer)
+		r->printer = kernel_printer->open(&r->ix);
 	if (evt_clock_map_init(&r->map, &r->ix, msg, sizeof(msg)))
 		return snprintf(err, err_size, "out of memory"), -1;
 	if (msg[0] && r->merged)
@@ -535,6 +551,9 @@ out:
 		}
 	free(heap);
 	free(m.cursors);
+	for (d = 0; readers && d < ndirs; d++)
+		if (readers[d].printer)
+			kernel_printer->close(readers[d].printer);
 	for (d = 0; readers && names && nnames && d < ndirs; d++) {
 		for (i = 0; i < nnames[d]; i++)
 			free(names[d][i]);

@@ -68,6 +68,25 @@ struct evt_trace_stats {
 typedef int (*evt_trace_item_cb)(const struct evt_trace_item *item, void *ctx);
 
 /*
+ * How kernel events are printed where a trace keeps the kernel's format
+ * files (the index's kernel-format lines): a printer a program registers
+ * once, before reading (engine/kernel/kernel_print.h); without one, or
+ * for a record it cannot print, the fields show as field=value.
+ */
+struct evt_kernel_printer_ops {
+	/* The printer of the trace whose index is ix, or NULL. */
+	void *(*open)(const struct evt_trace_index *ix);
+	/* The text of e's record (e is one of ix's events), its length; or
+	 * -1 to leave it to field=value. */
+	int (*render)(void *printer, const struct evt_event_desc *e,
+		      const uint8_t *payload, size_t size, uint32_t tid,
+		      uint16_t cpu, char *out, size_t out_size);
+	void (*close)(void *printer);
+};
+
+void evt_trace_reader_kernel_printer(const struct evt_kernel_printer_ops *ops);
+
+/*
  * Reads the trace in dir, calling cb for each item in time order; a
  * non-zero return from cb stops the walk.  Returns 0 when the trace could
  * be opened (item errors are counted in stats), or -1 with err set.

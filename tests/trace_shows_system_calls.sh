@@ -65,7 +65,7 @@ records=$(sed -n 's/.* \([0-9]*\) kernel records read, 0 events lost$/\1/p' "$T/
 expect_grep "^evtrace: trace: $((records + 180)) events written to $T/kept; 0 events lost$" "$T/err" "trace -w's summary"
 "$EVTRACE" report "$T/kept" >"$T/kept.report"
 expect_grep "^# $((records + 180)) events, 0 lost" "$T/kept.report" "the trace kept, read back"
-expect_eq "$(grep -c 'kernel/raw_syscalls/sys_enter: id=110 ' "$T/kept.report")" \
+expect_eq "$(grep -c 'kernel/raw_syscalls/sys_enter: NR 110 (' "$T/kept.report")" \
 	"$(grep -c ': \(getppid()\|<\.\.\. getppid resumed>\) = [0-9]* <' "$T/out")" "getppid calls kept and shown"
 python3 - "$T/kept.report" <<'PY' || fail "the trace kept: rounds out of order"
 import re, sys
@@ -74,7 +74,7 @@ for l in open(sys.argv[1]):
     m = re.match(r'^ *\S+-(\d+) +\[\d+\] [\d.]+: (\S+): (.*)$', l)
     if not m:
         continue
-    if m.group(2) == 'kernel/raw_syscalls/sys_enter' and m.group(3).startswith('id=110 '):
+    if m.group(2) == 'kernel/raw_syscalls/sys_enter' and m.group(3).startswith('NR 110 ('):
         seq.setdefault(m.group(1), []).append('G')
     elif re.match(r'(before|after) getppid \d+$', m.group(3)):
         seq.setdefault(m.group(1), []).append(m.group(3))
@@ -210,7 +210,7 @@ expect_grep "^evtrace: trace: -p 1 and a command: trace one or the other$" "$T/e
 # 3. Kernel events named beside the system calls, and a full ring: each
 # loss said where it happened, and the total the sum of them.
 "$EVTRACE" trace -o "$T/out" -e kernel/sched/sched_process_fork -- sh -c 'true & wait' 2>"$T/err" || fail "trace: $(cat "$T/err")"
-expect_grep "^ *sh-[0-9]* .*kernel/sched/sched_process_fork: parent_comm=\"sh\" parent_pid=[0-9]* child_comm=\"sh\"" "$T/out" "a kernel event among the calls"
+expect_grep "^ *sh-[0-9]* .*kernel/sched/sched_process_fork: comm=sh pid=[0-9]* child_comm=sh child_pid=[0-9]*$" "$T/out" "a kernel event among the calls"
 "$EVTRACE" trace -o "$T/out" --kernel-buffer 8 -e "$(tracee_event "before getppid")" -- "$TRACEE" syscalls 20000 >/dev/null 2>"$T/err" || fail "trace: $(cat "$T/err")"
 lost=$(sed -n 's/.*kernel records read, \([0-9]*\) events lost$/\1/p' "$T/err")
 said=$(sed -n 's/.*\] [0-9.]*: lost \([0-9]*\) kernel records$/\1/p' "$T/out" | awk '{s += $1} END {print s + 0}')

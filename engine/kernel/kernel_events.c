@@ -143,39 +143,13 @@ int evt_kernel_match(const char *const *patterns, unsigned npatterns,
 	return 0;
 }
 
-/* "kernel/<system>/<event>" into its two names, neither empty nor
- * starting with '.'.  0, or -1 with err set. */
-static int split_path(const char *path, char system[256], char name[256],
-		      char *err, size_t err_size)
-{
-	const char *p = path, *slash;
-	size_t slen;
-
-	while (*p == '/')
-		p++;
-	if (strncmp(p, EVT_KERNEL_PREFIX, strlen(EVT_KERNEL_PREFIX)))
-		goto bad;
-	p += strlen(EVT_KERNEL_PREFIX);
-	slash = strchr(p, '/');
-	slen = slash ? (size_t)(slash - p) : 0;
-	if (!slen || slen > 255 || strchr(slash + 1, '/') || !slash[1] ||
-	    strlen(slash + 1) > 255 || *p == '.' || slash[1] == '.')
-		goto bad;
-	snprintf(system, 256, "%.*s", (int)slen, p);
-	snprintf(name, 256, "%s", slash + 1);
-	return 0;
-bad:
-	return snprintf(err, err_size, "%s: not a kernel event "
-			"(kernel/<system>/<event>)", path), -1;
-}
-
 long evt_kernel_event_id(const char *path, char *err, size_t err_size)
 {
 	char system[256], name[256], *text;
 	long id = -1;
 	int size;
 
-	if (split_path(path, system, name, err, err_size))
+	if (evt_kernel_split_path(path, system, name, err, err_size))
 		return -1;
 	text = tracefs_event_file_read(NULL, system, name, "id", &size);
 	if (text)
@@ -188,148 +162,6 @@ long evt_kernel_event_id(const char *path, char *err, size_t err_size)
 
 /* The type of an array's element: "char[16]" without "[16]", and a
  * __data_loc's without its keyword. */
-static void element_type(const char *type, char *out, size_t size)
-{
-	const char *t = type;
-
-	if (!strncmp(t, "__data_loc ", 11))
-		t += 11;
-	else if (!strncmp(t, "__rel_loc ", 10))
-		t += 10;
-	snprintf(out, size, "%.*s", (int)strcspn(t, "["), t);
-	while (*out && out[strlen(out) - 1] == ' ')
-		out[strlen(out) - 1] = '\0';
-}
-
-static bool int_size(unsigned bytes)
-{
-	return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8;
-}
-
-/* One kernel field as an evtrace field, and where its bytes are. */
-static int convert_field(const struct tep_format_field *k,
-			 struct evt_field_format *f,
-			 struct evt_kernel_field_src *src, char *err,
-			 size_t err_size)
-{
-	unsigned long fl = k->flags;
-	unsigned elem = k->elementsize ? k->elementsize : 1;
-
-	memset(f, 0, sizeof(*f));
-	snprintf(f->name, sizeof(f->name), "%s", k->name);
-	element_type(k->type, f->type, sizeof(f->type));
-	f->is_signed = !!(fl & TEP_FIELD_IS_SIGNED);
-	if (k->offset < 0 || k->size <= 0 || k->offset > 0xffff || k->size > 0xffff)
-		return snprintf(err, err_size, "field %s: offset %d, size %d",
-				k->name, k->offset, k->size), -1;
-	*src = (struct evt_kernel_field_src){
-		.how = EVT_KSRC_COPY, .offset = (uint16_t)k->offset,
-		.size = (uint16_t)k->size,
-	};
-	if (fl & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE)) {
-		src->relative = !!(fl & TEP_FIELD_IS_RELATIVE);
-		if ((fl & TEP_FIELD_IS_STRING) || !strcmp(f->type, "char")) {
-			f->kind = EVT_FIELD_STRING;
-			snprintf(f->type, sizeof(f->type), "char");
-			elem = 1;
-		} else {
-			f->kind = EVT_FIELD_SEQUENCE;
-		}
-		if (f->kind == EVT_FIELD_SEQUENCE && !strchr(k->type, '[')) {
-			/* not an array (a bitmask, a struct): its bytes */
-			snprintf(f->type, sizeof(f->type), "uint8_t");
-			f->is_signed = 0;
-			elem = 1;
-		}
-		src->how = f->kind == EVT_FIELD_STRING ? EVT_KSRC_STRING :
-			   EVT_KSRC_SEQUENCE;
-		if (k->size != 4)
-			return snprintf(err, err_size, "field %s: a dynamic field "
-					"of %d bytes", k->name, k->size), -1;
-	} else if (fl & TEP_FIELD_IS_ARRAY) {
-		f->kind = EVT_FIELD_ARRAY;
-		f->count = k->arraylen ? k->arraylen : (unsigned)k->size / elem;
-		if ((uint64_t)f->count * elem != (unsigned)k->size)
-			return snprintf(err, err_size, "field %s: %u elements of %u "
-					"bytes in %d", k->name, f->count, elem,
-					k->size), -1;
-	} else if (int_size((unsigned)k->size)) {
-		f->kind = EVT_FIELD_INTEGER;
-		elem = (unsigned)k->size;
-		if (fl & TEP_FIELD_IS_POINTER)
-			f->is_signed = 0;
-	} else {			/* a struct or odd size: its bytes */
-		f->kind = EVT_FIELD_ARRAY;
-		snprintf(f->type, sizeof(f->type), "uint8_t");
-		f->is_signed = 0;
-		elem = 1;
-		f->count = (unsigned)k->size;
-	}
-	if (!int_size(elem))
-		return snprintf(err, err_size, "field %s: elements of %u bytes",
-				k->name, elem), -1;
-	f->size_bits = elem * 8;
-	f->align = elem;
-	src->elem = (uint16_t)elem;
-	return 0;
-}
-
-int evt_kernel_event_parse(const char *path, const char *text, size_t len,
-			   struct evt_kernel_event *out, char *err,
-			   size_t err_size)
-{
-	struct tep_format_field **fields = NULL;
-	struct tep_handle *tep = NULL;
-	struct tep_event *event = NULL;
-	char system[256], name[256], why[300];
-	unsigned i, n = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (split_path(path, system, name, err, err_size))
-		return -1;
-	tep = tep_alloc();
-	if (tep && tep_parse_event(tep, text, (unsigned long)len, system) == 0)
-		event = tep_find_event_by_name(tep, system, name);
-	if (!event) {
-		tep_free(tep);
-		return snprintf(err, err_size, "%s: no such kernel event (or "
-				"libtraceevent cannot parse its format)", path), -1;
-	}
-	fields = tep_event_fields(event);
-	while (fields && fields[n])
-		n++;
-	out->id = event->id;
-	out->path = strdup(path);
-	out->format.fields = calloc(n ? n : 1, sizeof(*out->format.fields));
-	out->src = calloc(n ? n : 1, sizeof(*out->src));
-	if (!out->path || !out->format.fields || !out->src) {
-		snprintf(err, err_size, "out of memory");
-		goto fail;
-	}
-	for (i = 0; i < n; i++, out->format.nfields++)
-		if (convert_field(fields[i], &out->format.fields[i], &out->src[i],
-				  why, sizeof(why))) {
-			snprintf(err, err_size, "%s: %s: evtrace cannot express it",
-				 path, why);
-			goto fail;
-		}
-	if (!strcmp(system, "syscalls") || !strcmp(system, "raw_syscalls"))
-		/* TRACE_EVENT_FL_CAP_ANY */
-		out->format.flags = EVT_FORMAT_FL_CAP_ANY;
-	if (evt_event_format_check(&out->format, why, sizeof(why))) {
-		snprintf(err, err_size, "%s: %s", path, why);
-		goto fail;
-	}
-	free(fields);
-	tep_free(tep);
-	return 0;
-fail:
-	free(fields);
-	tep_free(tep);
-	evt_kernel_event_free(out);
-	return -1;
-}
-
 char *evt_kernel_event_tracefs_format(const char *path, size_t *len, char *err,
 				      size_t err_size)
 {
@@ -337,7 +169,7 @@ char *evt_kernel_event_tracefs_format(const char *path, size_t *len, char *err,
 	int size = 0;
 
 	if (!tracing_dir(err, err_size) ||
-	    split_path(path, system, name, err, err_size))
+	    evt_kernel_split_path(path, system, name, err, err_size))
 		return NULL;
 	/* Its own format file only: a system may have hundreds. */
 	text = tracefs_event_file_read(NULL, system, name, "format", &size);
@@ -377,14 +209,6 @@ int evt_kernel_event_load(const char *path, struct evt_kernel_event *out,
 	ret = evt_kernel_event_parse(path, text, len, out, err, err_size);
 	free(text);
 	return ret;
-}
-
-void evt_kernel_event_free(struct evt_kernel_event *e)
-{
-	free(e->path);
-	free(e->src);
-	evt_event_format_free(&e->format);
-	memset(e, 0, sizeof(*e));
 }
 
 int evt_kernel_event_format(const char *path, struct evt_event_format *out,

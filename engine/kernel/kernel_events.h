@@ -46,6 +46,10 @@ int evt_kernel_match(const char *const *patterns, unsigned npatterns,
 		     char *const *paths, unsigned npaths, unsigned **chosen,
 		     unsigned *nchosen, char *err, size_t err_size);
 
+/* "kernel/<system>/<event>" into its two names, neither empty nor
+ * starting with '.'.  0, or -1 with err set. */
+int evt_kernel_split_path(const char *path, char system[256], char name[256],
+			  char *err, size_t err_size);
 /* The kernel's tracepoint id of the event at path (tracefs's "id" file),
  * or -1 with err set. */
 long evt_kernel_event_id(const char *path, char *err, size_t err_size);
@@ -85,6 +89,7 @@ struct evt_kernel_event {
 	long id;
 	struct evt_event_format format;
 	struct evt_kernel_field_src *src;	/* [format.nfields] */
+	char *tracefs_format;			/* the text it was parsed from */
 };
 
 /*

@@ -247,11 +247,14 @@ int evt_kernel_record_describe(struct evt_kernel_record *k,
 		e->id = i;
 		e->path = strdup(ke->path);
 		e->format = evt_event_format_text(&ke->format);
-		if (!e->path || !e->format ||
+		/* How the kernel prints it, for report, query and trace. */
+		e->kernel_format = ke->tracefs_format ? strdup(ke->tracefs_format) : NULL;
+		if (!e->path || !e->format || (ke->tracefs_format && !e->kernel_format) ||
 		    evt_event_layout_load(&e->layout, EVT_KIND_KERNEL, e->format,
 					  NULL, 0, why, sizeof(why))) {
 			free(e->path);
 			free(e->format);
+			free(e->kernel_format);
 			return -1;
 		}
 		ix->nevents++;

@@ -4,12 +4,14 @@
  * library's headers; a value with bits no name covers shows them in hex
  * after the names (O_RDONLY|0x40000000).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -394,4 +396,171 @@ int evt_syscall_arg_put(enum evt_arg_show how, unsigned bits, uint64_t v,
 		return put_enum(shutdown_how, COUNT(shutdown_how), v, true, out, size);
 	}
 	return snprintf(out, size, "%#" PRIx64, v);
+}
+
+/* ---- whole calls ---- */
+
+static bool is_word(const char *type, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = type;
+
+	while ((p = strstr(p, word))) {
+		if ((p == type || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* How wide the C type is: the kernel stores every argument as a long. */
+static unsigned type_bits(const char *type)
+{
+	static const char *const narrow[] = {
+		"int", "pid_t", "uid_t", "gid_t", "qid_t", "mqd_t", "clockid_t",
+		"key_t", "rwf_t", "umode_t", "u32", "s32", "__u32", "__s32",
+		"old_uid_t", "old_gid_t",
+	};
+	size_t i;
+
+	if (is_word(type, "long") || strchr(type, '*'))
+		return 64;
+	for (i = 0; i < sizeof(narrow) / sizeof(*narrow); i++)
+		if (is_word(type, narrow[i]))
+			return 32;
+	return 64;
+}
+
+static void describe(struct evt_syscall_arg *a, const char *call,
+		     const struct evt_field_format *f)
+{
+	const char *type = f->type;
+	bool pointer = strchr(type, '*') != NULL;
+
+	a->bits = type_bits(type);
+	a->how = evt_syscall_arg_show(call, f->name, pointer,
+				      !pointer && !strstr(type, "unsigned") &&
+				      strncmp(type, "u", 1) && strncmp(type, "__u", 3) &&
+				      strcmp(type, "size_t"), a->bits);
+}
+
+/* The arguments of call as the fields of its sys_enter format say. */
+void evt_syscall_args_describe(struct evt_syscall_args *a, const char *call,
+			       const struct evt_event_format *f)
+{
+	uint32_t i;
+
+	a->nargs = 0;
+	for (i = 0; i < f->nfields && a->nargs < EVT_SYSCALL_MAX_ARGS; i++)
+		if (strcmp(f->fields[i].name, "__syscall_nr"))
+			describe(&a->a[a->nargs++], call, &f->fields[i]);
+	a->open_mode = (!strcmp(call, "open") || !strcmp(call, "openat")) &&
+		       a->nargs >= 2 && a->a[a->nargs - 2].how == EVT_SHOW_OPEN_FLAGS &&
+		       a->a[a->nargs - 1].how == EVT_SHOW_OCTAL;
+	a->fcntl_arg = !strcmp(call, "fcntl") && a->nargs == 3 &&
+		       a->a[1].how == EVT_SHOW_FCNTL_CMD;
+}
+
+int evt_syscall_call_put(const char *name, const struct evt_syscall_args *a,
+			 const uint64_t args[6], char *out, size_t size)
+{
+	size_t n;
+	int i, nargs = a ? a->nargs : EVT_SYSCALL_MAX_ARGS;
+
+	/* strace's open(at) shows the mode only when the flags use it. */
+	if (a && a->open_mode && !evt_syscall_open_has_mode(args[nargs - 2]))
+		nargs--;
+	if (a && a->fcntl_arg && !evt_syscall_fcntl_has_arg(args[1]))
+		nargs--;
+	n = (size_t)snprintf(out, size, "%s(", name);
+	for (i = 0; i < nargs && n < size; i++) {
+		if (i)
+			n += (size_t)snprintf(out + n, size - n, ", ");
+		if (n >= size)
+			break;
+		if (a)
+			n += (size_t)evt_syscall_arg_put(a->a[i].how, a->a[i].bits,
+							 args[i], out + n, size - n);
+		else
+			n += (size_t)snprintf(out + n, size - n, "%#" PRIx64, args[i]);
+	}
+	if (n < size)
+		n += (size_t)snprintf(out + n, size - n, ")");
+	return n < size ? (int)n : (int)size - 1;
+}
+
+static bool returns_address(const char *name)
+{
+	static const char *const calls[] = { "mmap", "mremap", "brk", "shmat" };
+	size_t i;
+
+	for (i = 0; name && i < sizeof(calls) / sizeof(*calls); i++)
+		if (!strcmp(name, calls[i]))
+			return true;
+	return false;
+}
+
+void evt_syscall_ret_put(const char *call, int64_t ret, char *out, size_t size)
+{
+	if (ret < 0 && ret >= -4095) {
+		const char *err = strerrorname_np((int)-ret);
+
+		if (err)
+			snprintf(out, size, "-1 %s (%s)", err, strerror((int)-ret));
+		else
+			snprintf(out, size, "-1 errno %d", (int)-ret);
+	} else if (returns_address(call)) {
+		snprintf(out, size, "0x%" PRIx64, (uint64_t)ret);
+	} else {
+		snprintf(out, size, "%" PRId64, ret);
+	}
+}
+
+/* An integer field of 1 to 8 bytes, sign-extended when it is signed. */
+static uint64_t field_value(const struct evt_field_format *fd, const uint8_t *p)
+{
+	unsigned bytes = fd->size_bits / 8;
+	uint64_t v = 0;
+
+	memcpy(&v, p, bytes > 8 ? 8 : bytes);
+	if (fd->is_signed && bytes < 8 && (v >> (bytes * 8 - 1)) & 1)
+		v |= ~0ull << (bytes * 8);
+	return v;
+}
+
+int evt_syscall_text_record(const char *event, const struct evt_event_format *f,
+			    const uint8_t *payload, size_t size, char *out,
+			    size_t out_size)
+{
+	bool enter = !strncmp(event, "sys_enter_", 10);
+	const char *call = event + (enter ? 10 : 9);
+	uint64_t args[EVT_SYSCALL_MAX_ARGS] = { 0 };
+	struct evt_syscall_args a;
+	size_t at = 0;
+	uint32_t i;
+	int n = 0;
+	long len;
+
+	if ((!enter && strncmp(event, "sys_exit_", 9)) || !f->nfields ||
+	    strcmp(f->fields[0].name, "__syscall_nr"))
+		return -1;
+	for (i = 0; i < f->nfields; i++, at += (size_t)len) {
+		const struct evt_field_format *fd = &f->fields[i];
+
+		len = evt_event_field_bytes(fd, payload + at, size - at);
+		if (len < 0 || fd->kind != EVT_FIELD_INTEGER)
+			return -1;
+		if (i && n < EVT_SYSCALL_MAX_ARGS)
+			args[n++] = field_value(fd, payload + at);
+	}
+	if (enter) {
+		evt_syscall_args_describe(&a, call, f);
+		return evt_syscall_call_put(call, &a, args, out, out_size);
+	}
+	if (n != 1)
+		return -1;
+	n = snprintf(out, out_size, "<... %s resumed> = ", call);
+	if (n >= 0 && (size_t)n < out_size)
+		evt_syscall_ret_put(call, (int64_t)args[0], out + n, out_size - (size_t)n);
+	return (int)strlen(out);
 }

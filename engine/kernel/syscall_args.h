@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event_format.h"
+
 /* How an argument is shown. */
 enum evt_arg_show {
 	EVT_SHOW_SIGNED,	/* a C int or long, signed */
@@ -56,5 +58,41 @@ bool evt_syscall_open_has_mode(uint64_t flags);
 /* Whether fcntl's third argument means anything for cmd (strace leaves
  * it out for F_GETFL and the other getters). */
 bool evt_syscall_fcntl_has_arg(uint64_t cmd);
+
+/* ---- whole calls ---- */
+
+#define EVT_SYSCALL_MAX_ARGS 6
+
+/* What a system call's sys_enter format says of its arguments. */
+struct evt_syscall_args {
+	int nargs;
+	bool open_mode;		/* open/openat: mode shown only with O_CREAT */
+	bool fcntl_arg;		/* fcntl: the argument shown only where used */
+	struct evt_syscall_arg {
+		enum evt_arg_show how;
+		unsigned bits;	/* of its C type */
+	} a[EVT_SYSCALL_MAX_ARGS];
+};
+
+/* The arguments of call as the fields of its sys_enter format f say
+ * (__syscall_nr skipped). */
+void evt_syscall_args_describe(struct evt_syscall_args *a, const char *call,
+			       const struct evt_event_format *f);
+/* "name(args...)" into out, its length; a NULL: six in hex. */
+int evt_syscall_call_put(const char *name, const struct evt_syscall_args *a,
+			 const uint64_t args[6], char *out, size_t size);
+/* A result: "3", "-1 ENOENT (No such file or directory)", or an address
+ * in hex for the calls that return one. */
+void evt_syscall_ret_put(const char *call, int64_t ret, char *out, size_t size);
+/*
+ * A syscalls/ event's record in the same notation: sys_enter_<name>'s as
+ * the call ("openat(AT_FDCWD, 0x7ffd12340000, O_RDONLY)"), sys_exit_<name>'s
+ * as its result ("<... openat resumed> = 3"), by the event's format f
+ * (__syscall_nr first), as a trace keeps it.  The text's length, or -1
+ * when the record is not one of those.
+ */
+int evt_syscall_text_record(const char *event, const struct evt_event_format *f,
+			    const uint8_t *payload, size_t size, char *out,
+			    size_t out_size);
 
 #endif

@@ -122,6 +122,8 @@ static int add_class(const char *class, bool *want, char *err, size_t err_size)
 		list = signal_calls;
 	else if (!strcmp(class, "ipc"))
 		list = ipc_calls;
+	else if (!strcmp(class, "none"))
+		return 0;
 	else if (strcmp(class, "file") && strcmp(class, "desc") && strcmp(class, "all"))
 		return 1;
 	for (nr = 0; nr < EVT_SYSCALL_NR_MAX; nr++) {
