@@ -5,8 +5,9 @@
 #   W2 event (u64 a, u32 b, i32 c, 7-character s)
 #   W3 burst: 4 threads x 1M W2 events, default buffers, drained to tmpfs
 #   W4 idle: 10,000 disabled sites in a loop, against no evtrace at all
-#   W5 system calls: a getppid/write loop under evtrace trace, strace and
-#      perf trace, its cost per call and what each tool kept
+#   W5 system calls: a getppid/write loop under evtrace trace (with the
+#      written bytes copied by eBPF, and without), strace and perf trace,
+#      its cost per call and what each tool kept
 #   triggers: W1 under a flight recorder with and without triggers, and
 #             how fast the recorder evaluates them
 #   spans and counters: a scope and a counter against W1
@@ -472,6 +473,7 @@ w5() {	# NAME COMMAND...: a row of the W5 table
 w5 none "$B/bench/syscall_loop" $W5_ROUNDS
 w5 "evtrace trace" "$evtrace" trace -o "$work/w5.file" -- "$B/bench/syscall_loop" $W5_ROUNDS
 w5 "evtrace trace, 1 MiB rings" "$evtrace" trace -o "$work/w5.file" --kernel-buffer 1024 -- "$B/bench/syscall_loop" $W5_ROUNDS
+w5 "evtrace trace, addresses only (no eBPF)" env EVTRACE_NO_EBPF=1 "$evtrace" trace -o "$work/w5.file" -- "$B/bench/syscall_loop" $W5_ROUNDS
 if command -v strace >/dev/null; then
 	w5 "strace -f" strace -f -o "$work/w5.file" "$B/bench/syscall_loop" $W5_ROUNDS
 fi

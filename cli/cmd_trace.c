@@ -40,6 +40,9 @@
 #include "report.h"
 #include "rundir.h"
 #include "session.h"
+#include "syscall_bpf.h"
+#include "syscall_memory.h"
+#include "syscall_names.h"
 #include "syscall_set.h"
 #include "trace_lines.h"
 
@@ -68,6 +71,18 @@ struct trace {
 	struct evt_live_stream *live;
 	struct raw_fields raw;
 	struct evt_kernel_print *print;	/* kernel events by their print fmt */
+	/* System calls with their arguments' memory (eBPF), or NULL: from
+	 * the raw_syscalls records, addresses only. */
+	struct evt_syscall_bpf *bpf;
+	uint64_t bpf_lost;
+	uint32_t strsize;		/* -s */
+	/* The command's process until its exec succeeds: its calls are
+	 * trace's own (the wait to start, execvp's tries along PATH), but
+	 * for that execve, held until it returns. */
+	pid_t command;
+	bool execd;
+	struct evt_cap_call exec_enter;
+	char *exec_texts[6];
 	uint64_t events;
 	uint64_t kernel_records;
 	uint64_t lost;
@@ -151,15 +166,18 @@ static int kernel_sample(void *ctx, const struct evt_kernel_sample *s)
 	t->kernel_records++;
 	if (t->kout && !t->out_failed && t->ksink.sample(t->ksink.ctx, s))
 		output_failed(t);
+	if (((int)s->event == t->raw.enter || (int)s->event == t->raw.exit) && t->bpf)
+		return 0;	/* kept (-w), and shown from the eBPF program's */
 	if ((int)s->event == t->raw.enter) {
 		for (i = 0; i < 6; i++)
 			args[i] = raw_u64(s, t->raw.enter_args + 8 * i);
-		trace_lines_enter(t->lines, &w, (long)raw_u64(s, t->raw.enter_id), args);
+		trace_lines_enter(t->lines, &w, (long)raw_u64(s, t->raw.enter_id), args,
+				  NULL);
 		return 0;
 	}
 	if ((int)s->event == t->raw.exit) {
 		trace_lines_exit(t->lines, &w, (long)raw_u64(s, t->raw.exit_id),
-				 (int64_t)raw_u64(s, t->raw.exit_ret));
+				 (int64_t)raw_u64(s, t->raw.exit_ret), NULL);
 		return 0;
 	}
 	e = evt_kernel_sampler_event(t->kernel, s->event);
@@ -234,13 +252,157 @@ static void user_event(const struct evt_live_event *e, void *ctx)
 	t->events++;
 }
 
+/* The texts of the memory a call's record brought, by argument (an
+ * argv's elements joined); the caller frees them. */
+static void memory_texts(const struct evt_cap_call *c, uint32_t strsize,
+			 char *texts[6])
+{
+	const char *name = evt_syscall_name(c->nr), *elems[EVT_CAP_VEC_MAX];
+	char one[20000];
+	unsigned i, nelems[6] = { 0 }, cut[6] = { 0 };
+	char *elem_text[6][EVT_CAP_VEC_MAX] = { { 0 } };
+
+	memset(texts, 0, 6 * sizeof(*texts));
+	for (i = 0; name && i < c->nmem; i++) {
+		const struct evt_cap_bytes *m = &c->mem[i];
+		unsigned arg = m->arg % 8, elem = m->arg / 8;
+
+		if (arg >= 6)
+			continue;
+		evt_syscall_memory_text(name, m->arg, m->bytes, m->len, m->flags,
+					m->addr, strsize, one, sizeof(one));
+		if (!elem) {
+			free(texts[arg]);
+			texts[arg] = strdup(one);
+		} else if (elem <= EVT_CAP_VEC_MAX && nelems[arg] == elem - 1) {
+			/* (an element's own cut is in its text; the
+			 * argv's, after the last element shown) */
+			elem_text[arg][nelems[arg]++] = strdup(one);
+			cut[arg] = (m->flags & EVT_CAP_MORE) != 0;
+		}
+	}
+	for (i = 0; i < 6; i++) {
+		unsigned k;
+
+		if (!nelems[i])
+			continue;
+		for (k = 0; k < nelems[i]; k++)
+			elems[k] = elem_text[i][k] ? elem_text[i][k] : "?";
+		evt_syscall_memory_argv(elems, nelems[i], (int)cut[i], one, sizeof(one));
+		free(texts[i]);
+		texts[i] = strdup(one);
+		for (k = 0; k < nelems[i]; k++)
+			free(elem_text[i][k]);
+	}
+}
+
+static void drop_texts(char *texts[6])
+{
+	unsigned i;
+
+	for (i = 0; i < 6; i++) {
+		free(texts[i]);
+		texts[i] = NULL;
+	}
+}
+
+/*
+ * The command's calls before its exec are dropped, but for the execve
+ * that succeeds: its entry is held until it returns 0 and then shown
+ * with its exit.  Whether c was taken (texts then freed or kept).
+ */
+static bool held_before_exec(struct trace *t, const struct evt_cap_call *c,
+			     const struct trace_when *w, char *texts[6])
+{
+	const char *name;
+	struct trace_when ew;
+
+	if (t->execd || !t->command || c->pid != (uint32_t)t->command)
+		return false;
+	name = evt_syscall_name(c->nr);
+	if (!name || strcmp(name, "execve")) {
+		drop_texts(texts);
+		return true;
+	}
+	if (c->type == EVT_CAP_ENTER) {
+		drop_texts(t->exec_texts);
+		t->exec_enter = *c;
+		t->exec_enter.mem = NULL;
+		memcpy(t->exec_texts, texts, 6 * sizeof(*texts));
+		return true;
+	}
+	if (c->ret == 0 && t->exec_enter.nr == c->nr) {
+		ew = *w;
+		ew.ts = evt_clock_from_monotonic_ns(evt_live_stream_clock(t->live),
+						    (int64_t)t->exec_enter.ktime);
+		ew.ns = (int64_t)t->exec_enter.ktime;
+		trace_lines_enter(t->lines, &ew, c->nr, t->exec_enter.args,
+				  (const char *const *)t->exec_texts);
+		t->execd = true;
+		drop_texts(t->exec_texts);
+		return false;	/* and its exit shown */
+	}
+	drop_texts(texts);
+	return true;
+}
+
+/* The eBPF program's: a system call's entry or exit, with its memory. */
+static void bpf_call(void *ctx, const struct evt_cap_call *c)
+{
+	struct trace *t = ctx;
+	const struct evt_clock_calibration *clock = evt_live_stream_clock(t->live);
+	struct trace_when w = { evt_clock_from_monotonic_ns(clock, (int64_t)c->ktime),
+				(int64_t)c->ktime, c->tid, c->cpu, c->comm };
+	char *texts[6];
+	unsigned i;
+
+	t->kernel_records++;
+	memory_texts(c, t->strsize, texts);
+	if (held_before_exec(t, c, &w, texts))
+		return;
+	if (c->type == EVT_CAP_ENTER)
+		trace_lines_enter(t->lines, &w, c->nr, c->args, (const char *const *)texts);
+	else
+		trace_lines_exit(t->lines, &w, c->nr, c->ret, (const char *const *)texts);
+	for (i = 0; i < 6; i++)
+		free(texts[i]);
+}
+
+/* What the eBPF program's ring could not take since the last look: a
+ * line, and the total. */
+static void bpf_losses(struct trace *t)
+{
+	uint64_t lost = evt_syscall_bpf_lost(t->bpf);
+	const struct evt_clock_calibration *clock = evt_live_stream_clock(t->live);
+	struct timespec now;
+	char text[128];
+
+	if (lost <= t->bpf_lost)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	{
+		int64_t ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+		struct trace_when w = { evt_clock_from_monotonic_ns(clock, ns), ns, 0,
+					0, "kernel" };
+
+		snprintf(text, sizeof(text), "lost %" PRIu64 " kernel records",
+			 lost - t->bpf_lost);
+		trace_lines_text(t->lines, &w, text, strlen(text));
+	}
+	t->lost += lost - t->bpf_lost;
+	t->bpf_lost = lost;
+}
+
 /* cli_spawn's hook: the command's system calls from its exec on. */
 static int kernel_command(pid_t child, void *ctx)
 {
 	struct trace *t = ctx;
 	char err[PATH_MAX + 300];
 
-	if (evt_kernel_sampler_task(t->kernel, child, true, err, sizeof(err)))
+	if (t->bpf && evt_syscall_bpf_follow(t->bpf, child, err, sizeof(err)))
+		return cli_error("trace", "%s", err), -1;
+	t->command = child;
+	if (t->kernel && evt_kernel_sampler_task(t->kernel, child, true, err, sizeof(err)))
 		return cli_error("trace", "%s", err), -1;
 	return 0;
 }
@@ -259,6 +421,8 @@ static int attach_threads(struct trace *t, pid_t pid)
 	bool added = true;
 	int ret = 0;
 
+	if (t->bpf && evt_syscall_bpf_follow(t->bpf, pid, err, sizeof(err)))
+		return cli_error("trace", "%s", err), -1;
 	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
 	while (added && !ret) {
 		DIR *d = opendir(dir);
@@ -290,7 +454,8 @@ static int attach_threads(struct trace *t, pid_t pid)
 			done[ndone++] = tid;
 			added = true;
 			/* A thread that ended since the listing is no error. */
-			if (evt_kernel_sampler_task(t->kernel, tid, false, err, sizeof(err)) &&
+			if (t->kernel &&
+			    evt_kernel_sampler_task(t->kernel, tid, false, err, sizeof(err)) &&
 			    !kill(tid, 0))
 				ret = cli_error("trace", "%s", err);
 		}
@@ -310,7 +475,12 @@ static int step(struct trace *t, bool final, char *err, size_t err_size)
 	uint64_t now, hold;
 
 	evt_live_stream_poll(t->live, user_event, t);
-	if (evt_kernel_sampler_drain(t->kernel, final, &sink, err, err_size) < 0)
+	if (t->bpf) {
+		if (evt_syscall_bpf_read(t->bpf, bpf_call, t, err, err_size) < 0)
+			return -1;
+		bpf_losses(t);
+	}
+	if (t->kernel && evt_kernel_sampler_drain(t->kernel, final, &sink, err, err_size) < 0)
 		return -1;
 	if (final)
 		evt_live_stream_poll(t->live, user_event, t);
@@ -360,10 +530,14 @@ static int start(struct trace *t, int pid, const char **patterns, unsigned n,
 					   err_size) < 0)
 			return -1;
 	if (evt_kernel_sampler_create(kpatterns, nk, evt_live_stream_clock(t->live),
-				      ring_kib, &t->kernel, err, err_size) ||
-	    find_raw_fields(t, err, err_size))
+				      ring_kib, &t->kernel, err, err_size))
 		return -1;
-	t->print = kernel_printer(t->kernel);
+	t->raw.enter = t->raw.exit = -1;
+	if (t->kernel && !t->bpf && find_raw_fields(t, err, err_size))
+		return -1;
+	if (t->kernel && t->bpf && output)
+		find_raw_fields(t, err, err_size);
+	t->print = t->kernel ? kernel_printer(t->kernel) : NULL;
 	if (!output)
 		return 0;
 	/* The kernel's stream class is described before any of its packets. */
@@ -391,6 +565,7 @@ int cmd_trace(int argc, char **argv)
 		{ "summary", no_argument, NULL, 'C' },
 		{ "follow-forks", no_argument, NULL, 'f' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "string-limit", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -404,6 +579,8 @@ int cmd_trace(int argc, char **argv)
 	const char *output = NULL, *lines_file = NULL;
 	FILE *out = stderr;
 	int opt, ret = 1, pid = 0, pidfd = -1;
+	unsigned long strsize = 32;
+	char *end;
 	bool failed = false, some = false, summary = false, quiet = false;
 	struct cli_session run;
 
@@ -411,7 +588,7 @@ int cmd_trace(int argc, char **argv)
 		ret = cli_error("trace", "out of memory");
 		goto out;
 	}
-	while ((opt = getopt_long(argc, argv, "+e:o:w:p:cCfh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:o:w:p:s:cCfh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if (!strncmp(optarg, "trace=", 6)) {
@@ -454,6 +631,16 @@ int cmd_trace(int argc, char **argv)
 			if ((pid = cli_parse_pid("trace", optarg)) < 0)
 				goto out;
 			break;
+		case 's':
+			errno = 0;
+			strsize = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || *optarg == '-' ||
+			    strsize > EVT_CAP_BYTES_MAX) {
+				cli_error("trace", "-s %s: not a size from 0 to %u bytes",
+					  optarg, EVT_CAP_BYTES_MAX);
+				goto out;
+			}
+			break;
 		case 'h':
 			ret = cli_help("trace");
 			goto out;
@@ -494,8 +681,23 @@ int cmd_trace(int argc, char **argv)
 	if (n == 0)
 		patterns[n++] = "printk";
 	patterns[n++] = "ftrace/print";
-	kpatterns[nk++] = SYS_ENTER;
-	kpatterns[nk++] = SYS_EXIT;
+	/* The system calls' memory through eBPF, where it can be loaded;
+	 * said once, addresses otherwise. */
+	t.strsize = (uint32_t)strsize;
+	/* One ring for all CPUs: as much as the kernel's rings per CPU. */
+	if (getenv("EVTRACE_NO_EBPF"))
+		snprintf(err, sizeof(err), "eBPF: not used ($EVTRACE_NO_EBPF is set)");
+	else
+		t.bpf = evt_syscall_bpf_open((unsigned)strsize,
+					     ring_kib * (unsigned)sysconf(_SC_NPROCESSORS_ONLN),
+					     err, sizeof(err));
+	if (!t.bpf)
+		cli_error("trace", "%s; system calls show the addresses of their "
+			  "arguments, not the memory there", err);
+	if (!t.bpf || output) {
+		kpatterns[nk++] = SYS_ENTER;
+		kpatterns[nk++] = SYS_EXIT;
+	}
 	if (lines_file) {
 		FILE *f = fopen(lines_file, "we");
 
@@ -549,7 +751,15 @@ int cmd_trace(int argc, char **argv)
 			run.exited = true;
 			break;
 		}
-		evt_kernel_sampler_wait(t.kernel, POLL_MS);
+		if (t.bpf) {	/* (kernel events too are read each turn) */
+			evt_syscall_bpf_wait(t.bpf, POLL_MS);
+		} else if (t.kernel) {
+			evt_kernel_sampler_wait(t.kernel, POLL_MS);
+		} else {
+			struct timespec tick = { 0, POLL_MS * 1000000L };
+
+			nanosleep(&tick, NULL);
+		}
 	}
 	if (step(&t, true, err, sizeof(err)))
 		cli_error("trace", "%s", err);
@@ -576,6 +786,8 @@ out:
 	evt_live_record_close(t.out);
 	evt_kernel_sampler_destroy(t.kernel);
 	evt_kernel_print_free(t.print);
+	evt_syscall_bpf_close(t.bpf);
+	drop_texts(t.exec_texts);
 	evt_live_stream_destroy(t.live);
 	trace_lines_free(t.lines);
 	if (out != stderr && fclose(out) && ret == 0)

@@ -14,6 +14,10 @@
 
 enum kind { TEXT, ENTER, EXIT };
 
+/* A call's text: six arguments' memory, each a path of up to 4096 bytes
+ * escaped, fit. */
+#define CALL_BYTES (128u << 10)
+
 struct line {
 	struct trace_when w;
 	char comm[17];
@@ -24,7 +28,37 @@ struct line {
 	int64_t ret;
 	char *text;
 	size_t len;
+	char *mem[6];		/* an argument's memory as text, or NULL */
 };
+
+static void free_mem(struct line *x)
+{
+	unsigned i;
+
+	for (i = 0; i < 6; i++) {
+		free(x->mem[i]);
+		x->mem[i] = NULL;
+	}
+}
+
+static void take_mem(struct line *x, const char *const *mem)
+{
+	unsigned i;
+
+	for (i = 0; mem && i < 6; i++)
+		x->mem[i] = mem[i] ? strdup(mem[i]) : NULL;
+}
+
+/* The texts of a call whose exit copied some (out) over those of its
+ * entry. */
+static void merge_mem(const char **to, const struct line *enter,
+		      const struct line *exit)
+{
+	unsigned i;
+
+	for (i = 0; i < 6; i++)
+		to[i] = exit && exit->mem[i] ? exit->mem[i] : enter->mem[i];
+}
 
 /* A call of a thread whose result is still to come. */
 struct pending {
@@ -156,8 +190,12 @@ void trace_lines_free(struct trace_lines *l)
 
 	if (!l)
 		return;
-	for (i = l->head; i < l->n; i++)
+	for (i = l->head; i < l->n; i++) {
 		free(l->v[i].text);
+		free_mem(&l->v[i]);
+	}
+	for (i = 0; i < l->np; i++)
+		free_mem(&l->p[i].enter);
 	free(l->v);
 	free(l->p);
 	evt_syscall_text_free(l->text);
@@ -208,24 +246,26 @@ void trace_lines_text(struct trace_lines *l, const struct trace_when *w,
 }
 
 void trace_lines_enter(struct trace_lines *l, const struct trace_when *w,
-		       long nr, const uint64_t args[6])
+		       long nr, const uint64_t args[6], const char *const *mem)
 {
 	struct line *x = wanted(l, nr) ? add(l, w, ENTER) : NULL;
 
 	if (x) {
 		x->nr = nr;
 		memcpy(x->args, args, sizeof(x->args));
+		take_mem(x, mem);
 	}
 }
 
 void trace_lines_exit(struct trace_lines *l, const struct trace_when *w,
-		      long nr, int64_t ret)
+		      long nr, int64_t ret, const char *const *mem)
 {
 	struct line *x = wanted(l, nr) ? add(l, w, EXIT) : NULL;
 
 	if (x) {
 		x->nr = nr;
 		x->ret = ret;
+		take_mem(x, mem);
 	}
 }
 
@@ -261,9 +301,10 @@ static void put(struct trace_lines *l, const struct line *x, int64_t ns,
 
 static void show_unfinished(struct trace_lines *l, struct pending *p)
 {
-	char call[1024], text[1100];
+	char call[CALL_BYTES], text[CALL_BYTES + 100];
 
-	evt_syscall_text_call(l->text, p->enter.nr, p->enter.args, call, sizeof(call));
+	evt_syscall_text_call(l->text, p->enter.nr, p->enter.args,
+			      (const char *const *)p->enter.mem, call, sizeof(call));
 	snprintf(text, sizeof(text), "%s <unfinished ...>", call);
 	put(l, &p->enter, p->enter.w.ns, text);
 	p->shown = true;
@@ -281,21 +322,22 @@ static struct pending *pending_of(struct trace_lines *l, uint32_t tid)
 
 static void drop_pending(struct trace_lines *l, struct pending *p)
 {
+	free_mem(&p->enter);
 	*p = l->p[--l->np];
 }
 
 /* A call that never returned (exit_group, or the end came first). */
 static void show_unreturned(struct trace_lines *l, struct pending *p)
 {
-	char call[1024], name[64], text[1100];
+	char call[CALL_BYTES], name[64], text[CALL_BYTES + 100];
 
 	count_call(l, p->enter.nr, 0, -1);
 	if (p->shown) {
 		snprintf(text, sizeof(text), "<... %s resumed> = ?",
 			 evt_syscall_text_name(p->enter.nr, name, sizeof(name)));
 	} else {
-		evt_syscall_text_call(l->text, p->enter.nr, p->enter.args, call,
-				      sizeof(call));
+		evt_syscall_text_call(l->text, p->enter.nr, p->enter.args,
+				      (const char *const *)p->enter.mem, call, sizeof(call));
 		snprintf(text, sizeof(text), "%s = ?", call);
 	}
 	put(l, &p->enter, p->enter.w.ns, text);
@@ -305,24 +347,29 @@ static void show_unreturned(struct trace_lines *l, struct pending *p)
 static void show_exit(struct trace_lines *l, const struct line *x)
 {
 	struct pending *p = pending_of(l, x->w.tid);
-	char call[1024], ret[128], name[64], text[1300];
+	char call[CALL_BYTES], ret[128], text[CALL_BYTES + 200];
+	const char *mem[6];
 
 	evt_syscall_text_ret(x->nr, x->ret, ret, sizeof(ret));
 	count_call(l, x->nr, x->ret, p && p->enter.nr == x->nr ?
 				    x->w.ns - p->enter.w.ns : -1);
 	if (!p || p->enter.nr != x->nr) {	/* entered before we looked */
-		snprintf(text, sizeof(text), "<... %s resumed> = %s",
-			 evt_syscall_text_name(x->nr, name, sizeof(name)), ret);
+		evt_syscall_text_resumed(l->text, x->nr, x->args,
+					 (const char *const *)x->mem, call, sizeof(call));
+		snprintf(text, sizeof(text), "%s = %s", call, ret);
 		put(l, x, x->w.ns, text);
 		return;
 	}
 	if (p->shown) {
-		snprintf(text, sizeof(text), "<... %s resumed> = %s <%.6f>",
-			 evt_syscall_text_name(x->nr, name, sizeof(name)), ret,
+		evt_syscall_text_resumed(l->text, x->nr, p->enter.args,
+					 (const char *const *)x->mem, call, sizeof(call));
+		snprintf(text, sizeof(text), "%s = %s <%.6f>", call, ret,
 			 (x->w.ns - p->enter.w.ns) / 1e9);
 		put(l, x, x->w.ns, text);
 	} else {
-		evt_syscall_text_call(l->text, x->nr, p->enter.args, call, sizeof(call));
+		merge_mem(mem, &p->enter, x);
+		evt_syscall_text_call(l->text, x->nr, p->enter.args, mem, call,
+				      sizeof(call));
 		snprintf(text, sizeof(text), "%s = %s <%.6f>", call, ret,
 			 (x->w.ns - p->enter.w.ns) / 1e9);
 		put(l, &p->enter, p->enter.w.ns, text);
@@ -338,7 +385,7 @@ static bool never_returns(long nr)
 	return !strcmp(name, "exit") || !strcmp(name, "exit_group");
 }
 
-static void show(struct trace_lines *l, const struct line *x)
+static void show(struct trace_lines *l, struct line *x)
 {
 	struct pending *p;
 	size_t i;
@@ -357,10 +404,11 @@ static void show(struct trace_lines *l, const struct line *x)
 			show_unreturned(l, p);
 		l->syscalls++;
 		if (never_returns(x->nr)) {
-			char call[1024], text[1100];
+			char call[CALL_BYTES], text[CALL_BYTES + 100];
 
 			count_call(l, x->nr, 0, -1);
-			evt_syscall_text_call(l->text, x->nr, x->args, call, sizeof(call));
+			evt_syscall_text_call(l->text, x->nr, x->args,
+					      (const char *const *)x->mem, call, sizeof(call));
 			snprintf(text, sizeof(text), "%s = ?", call);
 			put(l, x, x->w.ns, text);
 			break;
@@ -376,6 +424,7 @@ static void show(struct trace_lines *l, const struct line *x)
 		}
 		l->p[l->np++] = (struct pending){ .enter = *x };
 		l->p[l->np - 1].enter.text = NULL;
+		memset(x->mem, 0, sizeof(x->mem));	/* the pending's now */
 		break;
 	case EXIT:
 		show_exit(l, x);
@@ -440,6 +489,7 @@ void trace_lines_print(struct trace_lines *l, uint64_t ts, bool final)
 	       !ferror(l->out)) {
 		show(l, &l->v[l->head]);
 		free(l->v[l->head].text);
+		free_mem(&l->v[l->head]);
 		l->head++;
 	}
 	if (l->head == l->n)

@@ -43,10 +43,12 @@ void trace_lines_free(struct trace_lines *l);
 /* A line of text (a user event, a kernel event, a loss). */
 void trace_lines_text(struct trace_lines *l, const struct trace_when *w,
 		      const char *text, size_t len);
+/* A call's entry and exit; mem (NULL: none) holds, by argument, the text
+ * of the memory it points to as copied then (syscall_memory.h), or NULL. */
 void trace_lines_enter(struct trace_lines *l, const struct trace_when *w,
-		       long nr, const uint64_t args[6]);
+		       long nr, const uint64_t args[6], const char *const *mem);
 void trace_lines_exit(struct trace_lines *l, const struct trace_when *w,
-		      long nr, int64_t ret);
+		      long nr, int64_t ret, const char *const *mem);
 /* Prints the lines up to ts, in order (all, and the calls that never
  * returned, with final). */
 void trace_lines_print(struct trace_lines *l, uint64_t ts, bool final);

@@ -118,6 +118,15 @@ int64_t evt_clock_to_monotonic_ns(const struct evt_clock_calibration *cal,
 	       (int64_t)(d * 1000000000 / (__int128)cal->freq_hz);
 }
 
+uint64_t evt_clock_from_monotonic_ns(const struct evt_clock_calibration *cal,
+				     int64_t ns)
+{
+	__int128 d = (__int128)ns - (__int128)cal->ref_monotonic_ns;
+
+	return (uint64_t)((__int128)cal->ref_value +
+			  d * (__int128)cal->freq_hz / 1000000000);
+}
+
 void evt_clock_ctf_offset(const struct evt_clock_calibration *c,
 			  int64_t *offset_s, uint64_t *offset_cycles)
 {

@@ -87,6 +87,9 @@ int evt_clock_calibrate(uint32_t kind, struct evt_clock_calibration *cal);
 int evt_clock_refine(struct evt_clock_calibration *cal);
 int64_t evt_clock_to_monotonic_ns(const struct evt_clock_calibration *cal,
 				  uint64_t value);
+/* The trace clock value at CLOCK_MONOTONIC ns (an eBPF program's time). */
+uint64_t evt_clock_from_monotonic_ns(const struct evt_clock_calibration *cal,
+				     int64_t ns);
 /* The CTF clock's offset: real time at value 0, as whole seconds and the
  * cycles of the rest. */
 void evt_clock_ctf_offset(const struct evt_clock_calibration *cal,

@@ -10,7 +10,13 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 
+#include <netinet/in.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+
 #include "syscall_args.h"
+#include "syscall_memory.h"
 #include "syscall_names.h"
 #include "syscall_set.h"
 #include "unit.h"
@@ -21,6 +27,12 @@ static const char *put(enum evt_arg_show how, unsigned bits, uint64_t v)
 
 	evt_syscall_arg_put(how, bits, v, out, sizeof(out));
 	return out;
+}
+
+static void mem(char *out, const char *call, unsigned arg, const uint8_t *b,
+		uint32_t len, uint32_t flags, uint32_t strsize)
+{
+	evt_syscall_memory_text(call, arg, b, len, flags, 0x1000, strsize, out, 512);
 }
 
 static long nr(const char *name)
@@ -91,6 +103,42 @@ int main(void)
 	CHECK(evt_syscall_arg_show("ioctl", "cmd", false, false, 32) == EVT_SHOW_HEX);
 	CHECK(evt_syscall_open_has_mode(O_CREAT) && !evt_syscall_open_has_mode(O_RDWR));
 	CHECK(!evt_syscall_fcntl_has_arg(F_GETFL) && evt_syscall_fcntl_has_arg(F_SETFL));
+
+	/* Memory as strace shows it. */
+	{
+		static const uint8_t bin[] = "a\"b\\\n\t\0017\033[0m\377";
+		struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(443),
+					  .sin_addr.s_addr = htonl(0x7f000001) };
+		struct sockaddr_un un = { .sun_family = AF_UNIX, .sun_path = "\0abs" };
+		struct timespec ts = { 3, 25 };
+		struct stat st = { .st_mode = S_IFDIR | 0755, .st_size = 4096 };
+		const char *elems[] = { "\"ls\"", "\"-l\"" };
+		char out[512];
+
+		mem(out, "write", 1, bin, sizeof(bin) - 1, 0, 32);
+		CHECK_STR(out, "\"a\\\"b\\\\\\n\\t\\0017\\33[0m\\377\"");
+		mem(out, "write", 1, (const uint8_t *)"abcdef", 6, 0, 4);
+		CHECK_STR(out, "\"abcd\"...");
+		mem(out, "read", 1, (const uint8_t *)"ab", 2, EVT_CAP_CUT, 32);
+		CHECK_STR(out, "\"ab\"...");
+		mem(out, "openat", 1, (const uint8_t *)"/a/long/path", 12, 0, 4);
+		CHECK_STR(out, "\"/a/long/path\"");
+		mem(out, "openat", 1, NULL, 0, EVT_CAP_FAULT, 32);
+		CHECK_STR(out, "0x1000");
+		mem(out, "connect", 1, (const uint8_t *)&in, sizeof(in), 0, 32);
+		CHECK_STR(out, "{sa_family=AF_INET, sin_port=htons(443), "
+			  "sin_addr=inet_addr(\"127.0.0.1\")}");
+		mem(out, "bind", 1, (const uint8_t *)&un, 6, 0, 32);
+		CHECK_STR(out, "{sa_family=AF_UNIX, sun_path=@\"abs\"}");
+		mem(out, "nanosleep", 0, (const uint8_t *)&ts, sizeof(ts), 0, 32);
+		CHECK_STR(out, "{tv_sec=3, tv_nsec=25}");
+		mem(out, "nanosleep", 0, (const uint8_t *)&ts, 4, 0, 32);
+		CHECK_STR(out, "0x1000");	/* short of its struct */
+		mem(out, "stat", 1, (const uint8_t *)&st, sizeof(st), 0, 32);
+		CHECK_STR(out, "{st_mode=S_IFDIR|0755, st_size=4096, ...}");
+		evt_syscall_memory_argv(elems, 2, 1, out, sizeof(out));
+		CHECK_STR(out, "[\"ls\", \"-l\", ...]");
+	}
 
 	/* Sets that need no kernel format. */
 	CHECK(evt_syscall_set_parse("%network,close", want, err, sizeof(err)) == 0);

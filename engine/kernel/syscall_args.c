@@ -268,7 +268,7 @@ enum evt_arg_show evt_syscall_arg_show(const char *call, const char *arg,
 {
 	/* Addresses the kernel types unsigned long. */
 	if (pointer || is(arg, "addr", "start") || is(arg, "brk", "new_addr") ||
-	    is(arg, "old_addr", NULL))
+	    is(arg, "old_addr", NULL) || (is(call, "ioctl", NULL) && is(arg, "arg", NULL)))
 		return EVT_SHOW_POINTER;
 	if (is(arg, "dfd", "olddfd") || is(arg, "newdfd", "dirfd"))
 		return EVT_SHOW_DIRFD;
@@ -462,9 +462,10 @@ void evt_syscall_args_describe(struct evt_syscall_args *a, const char *call,
 }
 
 int evt_syscall_call_put(const char *name, const struct evt_syscall_args *a,
-			 const uint64_t args[6], char *out, size_t size)
+			 const uint64_t args[6], const char *const *shown,
+			 unsigned first, char *out, size_t size)
 {
-	size_t n;
+	size_t n = 0;
 	int i, nargs = a ? a->nargs : EVT_SYSCALL_MAX_ARGS;
 
 	/* strace's open(at) shows the mode only when the flags use it. */
@@ -472,13 +473,18 @@ int evt_syscall_call_put(const char *name, const struct evt_syscall_args *a,
 		nargs--;
 	if (a && a->fcntl_arg && !evt_syscall_fcntl_has_arg(args[1]))
 		nargs--;
-	n = (size_t)snprintf(out, size, "%s(", name);
-	for (i = 0; i < nargs && n < size; i++) {
-		if (i)
+	if (!first)
+		n = (size_t)snprintf(out, size, "%s(", name);
+	else if (size)
+		out[0] = '\0';
+	for (i = (int)first; i < nargs && n < size; i++) {
+		if (i > (int)first)
 			n += (size_t)snprintf(out + n, size - n, ", ");
 		if (n >= size)
 			break;
-		if (a)
+		if (shown && shown[i])
+			n += (size_t)snprintf(out + n, size - n, "%s", shown[i]);
+		else if (a)
 			n += (size_t)evt_syscall_arg_put(a->a[i].how, a->a[i].bits,
 							 args[i], out + n, size - n);
 		else
@@ -555,7 +561,7 @@ int evt_syscall_text_record(const char *event, const struct evt_event_format *f,
 	}
 	if (enter) {
 		evt_syscall_args_describe(&a, call, f);
-		return evt_syscall_call_put(call, &a, args, out, out_size);
+		return evt_syscall_call_put(call, &a, args, NULL, 0, out, out_size);
 	}
 	if (n != 1)
 		return -1;

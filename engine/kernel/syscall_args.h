@@ -78,9 +78,13 @@ struct evt_syscall_args {
  * (__syscall_nr skipped). */
 void evt_syscall_args_describe(struct evt_syscall_args *a, const char *call,
 			       const struct evt_event_format *f);
-/* "name(args...)" into out, its length; a NULL: six in hex. */
+/* "name(args...)" into out, its length; a NULL: six in hex.  shown[i]
+ * (shown NULL, or an entry NULL: none) is argument i's text instead of
+ * its value (the memory it points to); with first, only the arguments
+ * from first on and the ")" (a resumed call's rest). */
 int evt_syscall_call_put(const char *name, const struct evt_syscall_args *a,
-			 const uint64_t args[6], char *out, size_t size);
+			 const uint64_t args[6], const char *const *shown,
+			 unsigned first, char *out, size_t size);
 /* A result: "3", "-1 ENOENT (No such file or directory)", or an address
  * in hex for the calls that return one. */
 void evt_syscall_ret_put(const char *call, int64_t ret, char *out, size_t size);

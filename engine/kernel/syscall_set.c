@@ -8,6 +8,7 @@
 #include "kernel_events.h"
 #include "syscall_names.h"
 #include "syscall_set.h"
+#include "syscall_text.h"
 
 static const char *const process_calls[] = {
 	"fork", "vfork", "clone", "clone3", "execve", "execveat", "exit",
@@ -84,12 +85,11 @@ static int has_arg(const char *call, const char *const *names, char *err,
 		   size_t err_size)
 {
 	struct evt_kernel_event e;
-	char path[128], why[300];
+	char why[300];
 	uint32_t i;
 	int found = 0;
 
-	snprintf(path, sizeof(path), "kernel/syscalls/sys_enter_%s", call);
-	if (evt_kernel_event_load(path, &e, why, sizeof(why))) {
+	if (evt_syscall_enter_load(call, &e, why, sizeof(why))) {
 		/* A call without a syscalls/ event (some have none) is in
 		 * no class that asks; unreadable tracefs fails. */
 		if (evt_kernel_event_load("kernel/syscalls/sys_enter_close", &e, why,

@@ -47,9 +47,22 @@ const char *evt_syscall_text_name(long nr, char *out, size_t size)
 	return out;
 }
 
+int evt_syscall_enter_load(const char *call, struct evt_kernel_event *e,
+			   char *err, size_t err_size)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "kernel/syscalls/sys_enter_%s", call);
+	if (!evt_kernel_event_load(path, e, err, err_size))
+		return 0;
+	/* fstat, stat, lstat, uname: their events are the kernel's names */
+	snprintf(path, sizeof(path), "kernel/syscalls/sys_enter_new%s", call);
+	return evt_kernel_event_load(path, e, err, err_size);
+}
+
 static const struct evt_syscall_args *args_of(struct evt_syscall_text *t, long nr)
 {
-	char path[128], err[300], name[64];
+	char err[300], name[64];
 	struct evt_kernel_event e;
 	struct args *a;
 
@@ -69,9 +82,9 @@ static const struct evt_syscall_args *args_of(struct evt_syscall_text *t, long n
 		return a->a.nargs < 0 ? NULL : &a->a;
 	a->loaded = true;
 	a->a.nargs = -1;
-	snprintf(path, sizeof(path), "kernel/syscalls/sys_enter_%s",
-		 evt_syscall_text_name(nr, name, sizeof(name)));
-	if (!evt_syscall_name(nr) || evt_kernel_event_load(path, &e, err, sizeof(err)))
+	if (!evt_syscall_name(nr) ||
+	    evt_syscall_enter_load(evt_syscall_text_name(nr, name, sizeof(name)), &e,
+				   err, sizeof(err)))
 		return NULL;
 	evt_syscall_args_describe(&a->a, name, &e.format);
 	evt_kernel_event_free(&e);
@@ -79,12 +92,30 @@ static const struct evt_syscall_args *args_of(struct evt_syscall_text *t, long n
 }
 
 void evt_syscall_text_call(struct evt_syscall_text *t, long nr,
-			   const uint64_t args[6], char *out, size_t size)
+			   const uint64_t args[6], const char *const *shown,
+			   char *out, size_t size)
 {
 	char name[64];
 
 	evt_syscall_call_put(evt_syscall_text_name(nr, name, sizeof(name)),
-			     args_of(t, nr), args, out, size);
+			     args_of(t, nr), args, shown, 0, out, size);
+}
+
+void evt_syscall_text_resumed(struct evt_syscall_text *t, long nr,
+			      const uint64_t args[6], const char *const *shown,
+			      char *out, size_t size)
+{
+	char name[64];
+	unsigned first;
+	int n;
+
+	evt_syscall_text_name(nr, name, sizeof(name));
+	n = snprintf(out, size, "<... %s resumed>", name);
+	for (first = 0; shown && first < 6 && !shown[first]; first++)
+		;
+	if (shown && first < 6 && n >= 0 && (size_t)n < size)
+		evt_syscall_call_put(name, args_of(t, nr), args, shown, first,
+				     out + n, size - (size_t)n);
 }
 
 void evt_syscall_text_ret(long nr, int64_t ret, char *out, size_t size)

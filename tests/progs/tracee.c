@@ -17,8 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -613,6 +616,53 @@ static int mode_syscalls(int n)
 	return 0;
 }
 
+/* Calls whose arguments point to memory, for what trace shows of it:
+ * binary bytes and a terminal's escape, a buffer past -s, memory that is
+ * not mapped, a path longer than is copied, the structs shown. */
+static void strace_memory_calls(int fd)
+{
+	static const char bytes[] = "hello\n\033[31mred\0tail";
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(9),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_un un = { .sun_family = AF_UNIX,
+				  .sun_path = "/nonexistent-evtrace.sock" };
+	struct timespec nap = { 0, 1000 };
+	char buf[64], longpath[5001], cwd[4096];
+	struct stat st;
+	int s;
+
+	syscall(SYS_write, fd, bytes, sizeof(bytes) - 1);
+	syscall(SYS_lseek, fd, 0L, SEEK_SET);
+	syscall(SYS_read, fd, buf, sizeof(buf));
+	memset(buf, 'a', sizeof(buf));
+	syscall(SYS_write, fd, buf, sizeof(buf));
+	syscall(SYS_write, fd, (void *)1, 5);
+	syscall(SYS_fstat, fd, &st);
+	memset(longpath, 'x', sizeof(longpath) - 1);
+	longpath[sizeof(longpath) - 1] = '\0';
+	syscall(SYS_openat, AT_FDCWD, longpath, O_RDONLY);
+	syscall(SYS_nanosleep, &nap, NULL);
+	syscall(SYS_getcwd, cwd, sizeof(cwd));
+	s = (int)syscall(SYS_socket, AF_INET, SOCK_DGRAM, 0);
+	syscall(SYS_connect, s, &in, sizeof(in));
+	syscall(SYS_close, s);
+	s = (int)syscall(SYS_socket, AF_UNIX, SOCK_STREAM, 0);
+	syscall(SYS_connect, s, &un, sizeof(un));
+	syscall(SYS_close, s);
+	if (fork() == 0) {
+		/* On the stack: a string literal's page of the program's
+		 * file may not be mapped in the child yet, which the kernel
+		 * then shows as its address. */
+		char path[] = "/bin/true", a0[] = "true", a1[] = "a", a2[] = "b",
+		     a3[] = "c", a4[] = "d";
+		char *argv[] = { a0, a1, a2, a3, a4, NULL };
+
+		syscall(SYS_execve, path, argv, environ);
+		_exit(127);
+	}
+	wait(NULL);
+}
+
 /*
  * System calls with known arguments, made directly (no C library
  * wrapper adding flags), for evtrace trace's notation; file is a path the
@@ -636,6 +686,7 @@ static int mode_strace_calls(const char *file)
 	syscall(SYS_kill, getpid(), SIGUSR2);
 	sock = (int)syscall(SYS_socket, AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	syscall(SYS_close, sock);
+	strace_memory_calls(fd);
 	syscall(SYS_close, fd);
 	printf("fd %d socket %d map %p\n", fd, sock, p);
 	return 0;

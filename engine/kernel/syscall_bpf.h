@@ -1,0 +1,70 @@
+/*
+ * syscall_bpf.h - the eBPF program of evtrace trace (syscall_capture.h)
+ * loaded, told which processes to follow, and its ring read: each system
+ * call's entry and exit of those processes and their children, with the
+ * user memory of its arguments as it was at the call, joined back to the
+ * call.  Needs CAP_BPF and CAP_PERFMON (root); where the program cannot
+ * be loaded the caller says so and shows addresses instead.
+ */
+#ifndef EVT_ENGINE_SYSCALL_BPF_H
+#define EVT_ENGINE_SYSCALL_BPF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "syscall_capture.h"
+
+struct evt_syscall_bpf;
+
+/* One argument's copied memory. */
+struct evt_cap_bytes {
+	const uint8_t *bytes;
+	uint32_t len;
+	uint32_t flags;			/* EVT_CAP_CUT, EVT_CAP_FAULT */
+	uint64_t addr;			/* where it was */
+	uint8_t arg;			/* as the record says (argv: 8 * (i + 1)
+					 * + argument) */
+};
+
+/* A system call's entry or exit, with what was copied at it. */
+struct evt_cap_call {
+	int type;			/* EVT_CAP_ENTER or EVT_CAP_EXIT */
+	uint64_t ktime;			/* CLOCK_MONOTONIC ns */
+	uint32_t pid, tid;
+	const char *comm;
+	uint16_t cpu;
+	long nr;
+	int64_t ret;
+	uint64_t args[EVT_CAP_NARGS];	/* at entry */
+	const struct evt_cap_bytes *mem;
+	unsigned nmem;
+};
+
+typedef void (*evt_syscall_bpf_cb)(void *ctx, const struct evt_cap_call *call);
+
+/*
+ * Loads the program, its table of what to copy for each call and
+ * buf_bytes (-s, at most EVT_CAP_BYTES_MAX) for buffers, with a ring of
+ * ring_kib KiB (rounded up to a power of two); it follows no process
+ * yet.  NULL with err saying why (not built with eBPF, no privilege, a
+ * kernel that refuses).
+ */
+struct evt_syscall_bpf *evt_syscall_bpf_open(unsigned buf_bytes,
+					     unsigned ring_kib, char *err,
+					     size_t err_size);
+void evt_syscall_bpf_close(struct evt_syscall_bpf *b);
+/* Follows process pid and the children it forks from now on.  0, or -1
+ * with err set. */
+int evt_syscall_bpf_follow(struct evt_syscall_bpf *b, pid_t pid, char *err,
+			   size_t err_size);
+/* Hands over what the ring holds, call by call, in ring order (each
+ * task's in its order).  The number of calls, or -1 with err set. */
+int evt_syscall_bpf_read(struct evt_syscall_bpf *b, evt_syscall_bpf_cb cb,
+			 void *ctx, char *err, size_t err_size);
+/* Waits up to timeout_ms for the ring to hold something. */
+int evt_syscall_bpf_wait(struct evt_syscall_bpf *b, int timeout_ms);
+/* Records the ring had no room for, so far. */
+uint64_t evt_syscall_bpf_lost(struct evt_syscall_bpf *b);
+
+#endif

@@ -1,0 +1,380 @@
+/*
+ * syscall_capture.bpf.c - the eBPF program of evtrace trace: at each
+ * system call of a traced process, the user memory its arguments point
+ * to, copied at the moment of the call (see syscall_capture.h).  Built
+ * with clang -target bpf, loaded by syscall_bpf.c.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "syscall_capture.h"
+
+/* bpf_probe_read_user() and bpf_probe_read_user_str() are GPL-only. */
+/* Every program returns 1: a tracepoint program's 0 would drop the
+ * event for every perf user of that tracepoint (another tool's, and
+ * trace -w's own raw_syscalls records). */
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);		/* a process traced (its pid) */
+	__type(value, __u8);
+} tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, EVT_CAP_NR_MAX);
+	__type(key, __u32);
+	__type(value, struct evt_cap_spec);
+} spec SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct evt_cap_config);
+} config SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 32 << 20);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);		/* records the ring had no room for */
+} lost SEC(".maps");
+
+/* A call whose output arguments are copied at its exit. */
+struct pending {
+	__u64 args[EVT_CAP_NARGS];
+	__s64 nr;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);		/* tid */
+	__type(value, struct pending);
+} pending SEC(".maps");
+
+/* Twice the bytes ever copied: a length is masked with 2 * max - 1 in a
+ * way the compiler cannot drop as redundant, so that the verifier sees
+ * the bound, which it loses across a comparison's branches. */
+static __always_inline __u64 BOUND(__u64 n)
+{
+	asm volatile("%[n] &= 0x1fff" : [n] "+r"(n));
+	return n;
+}
+
+struct scratch {
+	struct evt_cap_head h;
+	char data[2 * EVT_CAP_BYTES_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
+/* The raw_syscalls tracepoints' records, after the 8 common bytes. */
+struct sys_enter_ctx {
+	__u64 common;
+	long id;
+	unsigned long args[EVT_CAP_NARGS];
+};
+
+struct sys_exit_ctx {
+	__u64 common;
+	long id;
+	long ret;
+};
+
+static __always_inline void count_lost(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+}
+
+static __always_inline int traced(void)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	return bpf_map_lookup_elem(&tasks, &tgid) != 0;
+}
+
+static __always_inline void head(struct evt_cap_head *h, __u8 type, long nr,
+				 __u64 ktime)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	h->ktime = ktime;
+	h->pid = id >> 32;
+	h->tid = (__u32)id;
+	bpf_get_current_comm(h->comm, sizeof(h->comm));
+	h->cpu = (__u16)bpf_get_smp_processor_id();
+	h->type = type;
+	h->arg = 0;
+	h->flags = 0;
+	h->len = 0;
+	h->nr = nr;
+	h->ret = 0;
+}
+
+static __always_inline void output(struct scratch *s, __u32 len)
+{
+	if (len > EVT_CAP_BYTES_MAX)
+		len = EVT_CAP_BYTES_MAX;
+	s->h.len = len;
+	if (bpf_ringbuf_output(&events, s, sizeof(s->h) + BOUND(len), 0))
+		count_lost();
+}
+
+/* A NUL-ended string at p, as argument record arg; its bytes without the
+ * NUL, cut (flagged) at max. */
+static __always_inline void put_string(struct scratch *s, __u8 arg, __u64 p,
+				       __u32 extra_flags)
+{
+	long n = bpf_probe_read_user_str(s->data, EVT_CAP_BYTES_MAX,
+					 (const void *)p);
+
+	s->h.type = EVT_CAP_ARG;
+	s->h.arg = arg;
+	s->h.flags = extra_flags;
+	s->h.ret = (long long)p;
+	if (n <= 0) {
+		s->h.flags |= EVT_CAP_FAULT;
+		output(s, 0);
+		return;
+	}
+	if (n >= EVT_CAP_BYTES_MAX)
+		s->h.flags |= EVT_CAP_CUT;
+	output(s, (__u32)(n - 1));
+}
+
+/* want bytes at p, at most max of them (flagged cut beyond). */
+static __always_inline void put_bytes(struct scratch *s, __u8 arg, __u64 p,
+				      __u64 want, __u32 max)
+{
+	__u32 n = want > max ? max : (__u32)want;
+
+	if (n > EVT_CAP_BYTES_MAX)
+		n = EVT_CAP_BYTES_MAX;
+	s->h.type = EVT_CAP_ARG;
+	s->h.arg = arg;
+	s->h.flags = want > n ? EVT_CAP_CUT : 0;
+	s->h.ret = (long long)p;
+	if (bpf_probe_read_user(s->data, BOUND(n), (const void *)p)) {
+		s->h.flags = EVT_CAP_FAULT;
+		n = 0;
+	}
+	output(s, n);
+}
+
+/* The first EVT_CAP_VEC_MAX strings of a NULL-ended array of them. */
+static __always_inline void put_argv(struct scratch *s, __u8 arg, __u64 p)
+{
+	__u64 elem[EVT_CAP_VEC_MAX + 1] = { 0 };
+	int i;
+
+	if (bpf_probe_read_user(elem, sizeof(elem), (const void *)p)) {
+		s->h.type = EVT_CAP_ARG;
+		s->h.arg = arg;
+		s->h.flags = EVT_CAP_FAULT;
+		s->h.ret = (long long)p;
+		output(s, 0);
+		return;
+	}
+#pragma unroll
+	for (i = 0; i < EVT_CAP_VEC_MAX; i++) {
+		if (!elem[i])
+			break;
+		put_string(s, (__u8)(8 * (i + 1) + arg), elem[i],
+			   i == EVT_CAP_VEC_MAX - 1 && elem[i + 1] ? EVT_CAP_MORE : 0);
+	}
+}
+
+/* Argument i (a value from the table): a switch, since the verifier
+ * refuses a stack slot at a computed index. */
+static __always_inline __u64 arg_at(const __u64 *args, __u8 i)
+{
+	switch (i) {
+	case 0: return args[0];
+	case 1: return args[1];
+	case 2: return args[2];
+	case 3: return args[3];
+	case 4: return args[4];
+	default: return args[5];
+	}
+}
+
+/* What the per-argument step of a call sees (bpf_loop's callback is
+ * verified once, not once per argument and kind). */
+struct step {
+	struct scratch *s;
+	const struct evt_cap_spec *sp;
+	const struct evt_cap_config *cfg;
+	__u64 args[EVT_CAP_NARGS];
+	long ret;
+	int outputs;		/* enter: some argument is copied at exit */
+};
+
+static long enter_arg(__u32 i, struct step *c)
+{
+	__u8 k, len_arg;
+	__u64 p;
+
+	if (i >= EVT_CAP_NARGS)
+		return 1;
+	k = c->sp->kind[i];
+	len_arg = c->sp->len_arg[i];
+	p = arg_at(c->args, (__u8)i);
+	if (k == EVT_CAP_NONE || !p)
+		return 0;
+	if (k == EVT_CAP_STRING)
+		put_string(c->s, (__u8)i, p, 0);
+	else if (k == EVT_CAP_BUF_IN)
+		put_bytes(c->s, (__u8)i, p, arg_at(c->args, len_arg), c->cfg->buf_bytes);
+	else if (k == EVT_CAP_STRUCT_IN)
+		put_bytes(c->s, (__u8)i, p, c->sp->size[i] ? c->sp->size[i] :
+			  arg_at(c->args, len_arg), c->sp->size[i] ? c->sp->size[i] : 128);
+	else if (k == EVT_CAP_ARGV)
+		put_argv(c->s, (__u8)i, p);
+	else
+		c->outputs = 1;
+	return 0;
+}
+
+static long exit_arg(__u32 i, struct step *c)
+{
+	__u8 k;
+	__u64 p;
+
+	if (i >= EVT_CAP_NARGS)
+		return 1;
+	k = c->sp->kind[i];
+	p = arg_at(c->args, (__u8)i);
+	if (!p)
+		return 0;
+	if (k == EVT_CAP_BUF_OUT)
+		put_bytes(c->s, (__u8)i, p, (__u64)c->ret, c->cfg->buf_bytes);
+	else if (k == EVT_CAP_STRUCT_OUT && c->ret == 0)
+		put_bytes(c->s, (__u8)i, p, c->sp->size[i], c->sp->size[i]);
+	else if (k == EVT_CAP_STRING_OUT && c->ret > 0)
+		put_string(c->s, (__u8)i, p, 0);
+	return 0;
+}
+
+SEC("tracepoint/raw_syscalls/sys_enter")
+int on_enter(struct sys_enter_ctx *ctx)
+{
+	__u32 zero = 0, nr, tid;
+	struct step c = { 0 };
+	struct pending saved;
+	__u64 now;
+	int i;
+
+	if (!traced())
+		return 1;
+	/* The tracepoint's record only at constant offsets (the verifier
+	 * refuses a moved context pointer). */
+	c.args[0] = ctx->args[0];
+	c.args[1] = ctx->args[1];
+	c.args[2] = ctx->args[2];
+	c.args[3] = ctx->args[3];
+	c.args[4] = ctx->args[4];
+	c.args[5] = ctx->args[5];
+	c.s = bpf_map_lookup_elem(&scratch, &zero);
+	c.cfg = bpf_map_lookup_elem(&config, &zero);
+	if (!c.s || !c.cfg)
+		return 1;
+	now = bpf_ktime_get_ns();
+	nr = (__u32)ctx->id;
+	c.sp = nr < EVT_CAP_NR_MAX ? bpf_map_lookup_elem(&spec, &nr) : 0;
+	head(&c.s->h, EVT_CAP_ENTER, ctx->id, now);
+	if (c.sp)
+		bpf_loop(EVT_CAP_NARGS, enter_arg, &c, 0);
+	if (c.outputs) {
+		tid = (__u32)bpf_get_current_pid_tgid();
+		for (i = 0; i < EVT_CAP_NARGS; i++)
+			saved.args[i] = c.args[i];
+		saved.nr = ctx->id;
+		bpf_map_update_elem(&pending, &tid, &saved, BPF_ANY);
+	}
+	head(&c.s->h, EVT_CAP_ENTER, ctx->id, now);
+	__builtin_memcpy(c.s->data, c.args, sizeof(c.args));
+	output(c.s, sizeof(c.args));
+	return 1;
+}
+
+SEC("tracepoint/raw_syscalls/sys_exit")
+int on_exit(struct sys_exit_ctx *ctx)
+{
+	__u32 zero = 0, tid, nr;
+	struct step c = { 0 };
+	struct pending *saved;
+	__u64 now;
+	int i;
+
+	if (!traced())
+		return 1;
+	c.s = bpf_map_lookup_elem(&scratch, &zero);
+	c.cfg = bpf_map_lookup_elem(&config, &zero);
+	if (!c.s || !c.cfg)
+		return 1;
+	now = bpf_ktime_get_ns();
+	tid = (__u32)bpf_get_current_pid_tgid();
+	nr = (__u32)ctx->id;
+	c.ret = ctx->ret;
+	saved = bpf_map_lookup_elem(&pending, &tid);
+	c.sp = nr < EVT_CAP_NR_MAX ? bpf_map_lookup_elem(&spec, &nr) : 0;
+	head(&c.s->h, EVT_CAP_EXIT, ctx->id, now);
+	if (saved && c.sp && saved->nr == ctx->id && c.ret >= 0) {
+		for (i = 0; i < EVT_CAP_NARGS; i++)
+			c.args[i] = saved->args[i];
+		bpf_loop(EVT_CAP_NARGS, exit_arg, &c, 0);
+	}
+	if (saved)
+		bpf_map_delete_elem(&pending, &tid);
+	head(&c.s->h, EVT_CAP_EXIT, ctx->id, now);
+	c.s->h.ret = ctx->ret;
+	output(c.s, 0);
+	return 1;
+}
+
+/* A traced process's child is traced from its first instruction. */
+SEC("tracepoint/sched/sched_process_fork")
+int on_fork(void *ctx)
+{
+	__u32 zero = 0, child = 0;
+	const struct evt_cap_config *cfg;
+	__u8 one = 1;
+
+	if (!traced() || !(cfg = bpf_map_lookup_elem(&config, &zero)))
+		return 1;
+	if (bpf_probe_read_kernel(&child, sizeof(child),
+				  (const char *)ctx + (cfg->fork_child_off & 0xfff)))
+		return 1;
+	bpf_map_update_elem(&tasks, &child, &one, BPF_ANY);
+	return 1;
+}
+
+SEC("tracepoint/sched/sched_process_exit")
+int on_process_exit(void *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32;
+
+	(void)ctx;
+	if ((__u32)id == tgid)
+		bpf_map_delete_elem(&tasks, &tgid);
+	return 1;
+}
