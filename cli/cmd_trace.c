@@ -22,7 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -34,6 +36,7 @@
 #include "kernel_record.h"
 #include "kernel_sampler.h"
 #include "layout.h"
+#include "protocol.h"
 #include "live_record.h"
 #include "live_stream.h"
 #include "rules.h"
@@ -75,6 +78,26 @@ struct trace {
 	 * the raw_syscalls records, addresses only. */
 	struct evt_syscall_bpf *bpf;
 	uint64_t bpf_lost;
+	/* The trace clock: the live stream's, or (evtraced's worker, which
+	 * streams no user events) one of its own. */
+	const struct evt_clock_calibration *clock;
+	struct evt_clock_calibration own_clock;
+	/* evtraced's worker: only the processes of this user are shown (a
+	 * setuid child of the client's is not); -1: any. */
+	long owner;
+	/* Through evtraced: the connection, the request, what is left of a
+	 * line, -c's table, the worker's status once it ended (-1 before). */
+	int sock;
+	struct evt_request *req;
+	char *partial;
+	size_t npartial;
+	char *table;
+	size_t ntable;
+	int remote_status;
+	unsigned hold_ms;		/* lines held back, for order */
+	uint64_t remote_upto;		/* the worker has sent all lines before */
+	bool for_client;		/* evtraced's worker */
+	FILE *lines_out;
 	uint32_t strsize;		/* -s */
 	/* The command's process until its exec succeeds: its calls are
 	 * trace's own (the wait to start, execvp's tries along PATH), but
@@ -333,7 +356,7 @@ static bool held_before_exec(struct trace *t, const struct evt_cap_call *c,
 	}
 	if (c->ret == 0 && t->exec_enter.nr == c->nr) {
 		ew = *w;
-		ew.ts = evt_clock_from_monotonic_ns(evt_live_stream_clock(t->live),
+		ew.ts = evt_clock_from_monotonic_ns(t->clock,
 						    (int64_t)t->exec_enter.ktime);
 		ew.ns = (int64_t)t->exec_enter.ktime;
 		trace_lines_enter(t->lines, &ew, c->nr, t->exec_enter.args,
@@ -350,7 +373,7 @@ static bool held_before_exec(struct trace *t, const struct evt_cap_call *c,
 static void bpf_call(void *ctx, const struct evt_cap_call *c)
 {
 	struct trace *t = ctx;
-	const struct evt_clock_calibration *clock = evt_live_stream_clock(t->live);
+	const struct evt_clock_calibration *clock = t->clock;
 	struct trace_when w = { evt_clock_from_monotonic_ns(clock, (int64_t)c->ktime),
 				(int64_t)c->ktime, c->tid, c->cpu, c->comm };
 	char *texts[6];
@@ -373,7 +396,7 @@ static void bpf_call(void *ctx, const struct evt_cap_call *c)
 static void bpf_losses(struct trace *t)
 {
 	uint64_t lost = evt_syscall_bpf_lost(t->bpf);
-	const struct evt_clock_calibration *clock = evt_live_stream_clock(t->live);
+	const struct evt_clock_calibration *clock = t->clock;
 	struct timespec now;
 	char text[128];
 
@@ -465,16 +488,151 @@ static int attach_threads(struct trace *t, pid_t pid)
 	return ret ? -1 : 0;
 }
 
+/*
+ * Whether the kernel refuses this user the system call events (Debian's
+ * default kernel.perf_event_paranoid 2 without CAP_PERFMON): then
+ * evtraced traces the user's own processes for them.
+ */
+static bool kernel_refuses_syscalls(void)
+{
+	struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct caps[2];
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int paranoid = 2;
+
+	if (geteuid() == 0)
+		return false;
+	if (f) {
+		if (fscanf(f, "%d", &paranoid) != 1)
+			paranoid = 2;
+		fclose(f);
+	}
+	if (paranoid < 2)
+		return false;
+	if (!syscall(SYS_capget, &head, caps) &&
+	    (caps[CAP_PERFMON / 32].effective & (1u << (CAP_PERFMON % 32)) ||
+	     caps[CAP_SYS_ADMIN / 32].effective & (1u << (CAP_SYS_ADMIN % 32))))
+		return false;
+	return true;
+}
+
+/* A worker's record line: "<ns> <tid> <cpu> <comm>\t<text>", or a table
+ * line after "#". */
+static void remote_line(struct trace *t, char *line)
+{
+	struct trace_when w = { 0 };
+	char *tab = strchr(line, '\t'), comm[17] = "?";
+	long long ns;
+	unsigned tid, cpu;
+
+	if (line[0] == 'W' && sscanf(line, "W %lld", &ns) == 1) {
+		t->remote_upto = evt_clock_from_monotonic_ns(t->clock, ns);
+		return;
+	}
+	if (line[0] == '#') {
+		size_t n = strlen(line + 1);
+		char *grown = realloc(t->table, t->ntable + n + 2);
+
+		if (grown) {
+			t->table = grown;
+			memcpy(t->table + t->ntable, line + 1, n);
+			t->ntable += n;
+			t->table[t->ntable++] = '\n';
+			t->table[t->ntable] = '\0';
+		}
+		return;
+	}
+	if (!tab || sscanf(line, "%lld %u %u %16s", &ns, &tid, &cpu, comm) != 4)
+		return;
+	w.ns = ns;
+	w.ts = evt_clock_from_monotonic_ns(t->clock, ns);
+	w.tid = tid;
+	w.cpu = (uint16_t)cpu;
+	w.comm = comm;
+	trace_lines_text(t->lines, &w, tab + 1, strlen(tab + 1));
+}
+
+/* One frame from evtraced: lines ('o'), messages ('e', but the one that
+ * says the worker attached, which *attached notes), the end ('x').
+ * -1 when the connection ended. */
+static int remote_frame(struct trace *t, int timeout_ms, bool *attached)
+{
+	static char buf[EVT_PROTO_MAX_BODY + 1];
+	char err[200], *line, *nl;
+	long n;
+
+	n = evt_proto_recv(t->sock, buf, NULL, timeout_ms, err, sizeof(err));
+	if (n < 1) {
+		cli_error("trace", "evtraced ended the connection (%s)",
+			  n == -2 ? "did it stop?" : err);
+		return -1;
+	}
+	buf[n] = '\0';
+	switch (buf[0]) {
+	case 'o': {
+		char *all = malloc(t->npartial + (size_t)n);
+
+		if (!all)
+			return 0;
+		if (t->npartial)
+			memcpy(all, t->partial, t->npartial);
+		memcpy(all + t->npartial, buf + 1, (size_t)n);	/* with the NUL */
+		for (line = all; (nl = strchr(line, '\n')); line = nl + 1) {
+			*nl = '\0';
+			remote_line(t, line);
+		}
+		free(t->partial);
+		t->npartial = strlen(line);
+		t->partial = strdup(line);
+		free(all);
+		break;
+	}
+	case 'e':
+		if (attached && strstr(buf + 1, " attached\n"))
+			*attached = true;
+		else
+			fputs(buf + 1, stderr);
+		break;
+	case 'x':
+		t->remote_status = atoi(buf + 1);
+		break;
+	}
+	return 0;
+}
+
+/* cli_spawn's hook through evtraced: asks it to trace the command held
+ * before its exec, and releases it once evtraced says it is attached. */
+static int remote_command(pid_t child, void *ctx)
+{
+	static char body[EVT_PROTO_MAX_BODY + 1];
+	struct trace *t = ctx;
+	bool attached = false;
+	int len;
+
+	t->req->pids[0] = child;
+	t->req->npids = 1;
+	len = evt_proto_format(t->req, body, sizeof(body));
+	if (len < 0)
+		return cli_error("trace", "the request is too long for evtraced"), -1;
+	if (evt_proto_send(t->sock, body, (size_t)len, -1))
+		return cli_error("trace", "evtraced: %s", strerror(errno)), -1;
+	while (!attached && t->remote_status < 0)
+		if (remote_frame(t, 10000, &attached))
+			return -1;
+	return attached ? 0 : -1;
+}
+
 /* Reads both sources, then prints what is older than HOLD_MS (all, with
  * final).  0, or -1 with err set. */
 static int step(struct trace *t, bool final, char *err, size_t err_size)
 {
 	const struct evt_kernel_sink sink = { kernel_sample, kernel_lost, t };
-	const struct evt_clock_calibration *clock = evt_live_stream_clock(t->live);
+	const struct evt_clock_calibration *clock = t->clock;
 	uint16_t cpu;
 	uint64_t now, hold;
 
-	evt_live_stream_poll(t->live, user_event, t);
+	if (t->live)
+		evt_live_stream_poll(t->live, user_event, t);
 	if (t->bpf) {
 		if (evt_syscall_bpf_read(t->bpf, bpf_call, t, err, err_size) < 0)
 			return -1;
@@ -482,15 +640,23 @@ static int step(struct trace *t, bool final, char *err, size_t err_size)
 	}
 	if (t->kernel && evt_kernel_sampler_drain(t->kernel, final, &sink, err, err_size) < 0)
 		return -1;
-	if (final)
+	if (final && t->live)
 		evt_live_stream_poll(t->live, user_event, t);
 	if (t->out && !t->out_failed &&
 	    (evt_live_record_flush(t->out, final, t->out_err, sizeof(t->out_err)) ||
 	     evt_kernel_record_flush(t->kout, final)))
 		output_failed(t);
 	now = evt_clock_now(clock->kind, &cpu);
-	hold = (uint64_t)((double)clock->freq_hz * HOLD_MS / 1000);
-	trace_lines_print(t->lines, now > hold ? now - hold : 0, final);
+	hold = (uint64_t)((double)clock->freq_hz * t->hold_ms / 1000);
+	now = now > hold ? now - hold : 0;
+	/* Through evtraced: no further than the worker has sent. */
+	if (t->req && !final && now > t->remote_upto)
+		now = t->remote_upto;
+	trace_lines_print(t->lines, now, final);
+	/* evtraced's worker: what its client may print up to. */
+	if (t->for_client)
+		fprintf(t->lines_out, "W %" PRId64 "\n",
+			evt_clock_to_monotonic_ns(t->clock, now));
 	return 0;
 }
 
@@ -522,14 +688,22 @@ static int start(struct trace *t, int pid, const char **patterns, unsigned n,
 {
 	unsigned i;
 
-	if (evt_live_stream_create(rundir, pid ? pid : EVT_LIVE_COMMAND,
-				   "evtrace trace", 0, &t->live, err, err_size))
+	if (!n) {	/* evtraced's worker: the client streams its events */
+		if (evt_clock_calibrate(evt_clock_detect(), &t->own_clock))
+			return snprintf(err, err_size, "the trace clock: %s",
+					strerror(errno)), -1;
+		t->clock = &t->own_clock;
+	} else if (evt_live_stream_create(rundir, pid ? pid : EVT_LIVE_COMMAND,
+					  "evtrace trace", 0, &t->live, err, err_size)) {
 		return -1;
+	} else {
+		t->clock = evt_live_stream_clock(t->live);
+	}
 	for (i = 0; i < n; i++)
 		if (evt_live_stream_select(t->live, true, patterns[i], 0, err,
 					   err_size) < 0)
 			return -1;
-	if (evt_kernel_sampler_create(kpatterns, nk, evt_live_stream_clock(t->live),
+	if (evt_kernel_sampler_create(kpatterns, nk, t->clock,
 				      ring_kib, &t->kernel, err, err_size))
 		return -1;
 	t->raw.enter = t->raw.exit = -1;
@@ -541,7 +715,7 @@ static int start(struct trace *t, int pid, const char **patterns, unsigned n,
 	if (!output)
 		return 0;
 	/* The kernel's stream class is described before any of its packets. */
-	if (evt_live_record_open(output, evt_live_stream_clock(t->live),
+	if (evt_live_record_open(output, t->clock,
 				 EVT_PACKET_DEFAULT_BYTES, &t->out, err, err_size) ||
 	    evt_kernel_record_on(t->kernel, EVT_PACKET_DEFAULT_BYTES, &t->kout, err,
 				 err_size))
@@ -566,13 +740,20 @@ int cmd_trace(int argc, char **argv)
 		{ "follow-forks", no_argument, NULL, 'f' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "string-limit", required_argument, NULL, 's' },
+		/* evtraced's worker's (not in --help) */
+		{ "from-exec", no_argument, NULL, 'X' },
+		{ "for-client", no_argument, NULL, 'Q' },
+		{ "owner", required_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static bool want[EVT_SYSCALL_NR_MAX], one[EVT_SYSCALL_NR_MAX];
 	const char **patterns = calloc(argc + 3, sizeof(char *));
 	const char **kpatterns = calloc(argc + 3, sizeof(char *));
-	struct trace t = { 0 };
+	struct trace t = { .owner = -1, .sock = -1, .remote_status = -1,
+			   .hold_ms = HOLD_MS };
+	static struct evt_request req = { .verb = EVT_VERB_TRACE };
+	bool remote = false, strsize_given = false, remote_other = false;
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	unsigned n = 0, nk = 0, i;
 	uint32_t ring_kib = RING_KIB;
@@ -581,6 +762,7 @@ int cmd_trace(int argc, char **argv)
 	int opt, ret = 1, pid = 0, pidfd = -1;
 	unsigned long strsize = 32;
 	char *end;
+	bool from_exec = false, for_client = false;
 	bool failed = false, some = false, summary = false, quiet = false;
 	struct cli_session run;
 
@@ -600,6 +782,8 @@ int cmd_trace(int argc, char **argv)
 				for (i = 0; i < EVT_SYSCALL_NR_MAX; i++)
 					want[i] |= one[i];
 				some = true;
+				if (req.nsyscalls < 8)	/* (for evtraced) */
+					req.syscalls[req.nsyscalls++] = optarg + 6;
 				break;
 			}
 			if (!cli_pattern_ok("trace", optarg))
@@ -627,12 +811,22 @@ int cmd_trace(int argc, char **argv)
 			break;
 		case 'f':	/* strace's: children are always followed */
 			break;
+		case 'X':
+			from_exec = true;
+			break;
+		case 'Q':
+			for_client = true;
+			break;
+		case 'U':
+			t.owner = strtol(optarg, NULL, 10);
+			break;
 		case 'p':
 			if ((pid = cli_parse_pid("trace", optarg)) < 0)
 				goto out;
 			break;
 		case 's':
 			errno = 0;
+			strsize_given = true;
 			strsize = strtoul(optarg, &end, 10);
 			if (errno || end == optarg || *end || *optarg == '-' ||
 			    strsize > EVT_CAP_BYTES_MAX) {
@@ -662,11 +856,8 @@ int cmd_trace(int argc, char **argv)
 	if (pid) {
 		int route = cli_route("trace", &pid, 1);
 
-		if (route == CLI_VIA_DAEMON) {
-			cli_error("trace", "pid %d is another user's process: only root "
-				  "may trace its system calls", pid);
-			goto out;
-		}
+		/* Another user's: evtraced answers, with its rule. */
+		remote_other = route == CLI_VIA_DAEMON;
 		if (route < 0)
 			goto out;
 		/* Readable once the process has exited, zombie or not. */
@@ -678,26 +869,80 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (!cli_patterns_fit("trace", n, 1))	/* ftrace/print */
 		goto out;
-	if (n == 0)
-		patterns[n++] = "printk";
-	patterns[n++] = "ftrace/print";
+	if (for_client) {	/* the client's own events are its to stream */
+		n = 0;
+	} else {
+		if (n == 0)
+			patterns[n++] = "printk";
+		patterns[n++] = "ftrace/print";
+	}
+	/* A user the kernel refuses the system call events: evtraced traces
+	 * the user's own processes for them (CAP_ANY), and its lines are
+	 * merged here with the command's events. */
+	remote = !for_client && (remote_other || kernel_refuses_syscalls());
+	if (remote && output) {
+		cli_error("trace", "-w %s: keeping a trace is not yet supported "
+			  "through evtraced (kernel.perf_event_paranoid is 2 here)",
+			  output);
+		goto out;
+	}
+	if (remote && (t.sock = evt_daemon_connect()) < 0 && remote_other) {
+		cli_error("trace", "pid %d is another user's process, whose system "
+			  "calls only root may trace", pid);
+		goto out;
+	}
+	if (remote && t.sock < 0) {
+		cli_error("trace", "kernel.perf_event_paranoid is 2, so the kernel "
+			  "lets only root (or CAP_PERFMON) record system calls, and "
+			  "evtraced, which traces those of your own processes for you, "
+			  "is not running (%s: %s): set kernel.perf_event_paranoid to 1 "
+			  "or less, or start evtraced ('evtrace daemon', or "
+			  "'systemctl start evtraced.socket')", evt_daemon_socket_path(),
+			  strerror(errno));
+		goto out;
+	}
+	if (remote) {
+		memcpy(req.events, kpatterns, nk * sizeof(*kpatterns));
+		req.nevents = nk;
+		nk = 0;
+		req.has_strsize = strsize_given;
+		req.strsize = (uint32_t)strsize;
+		req.summary = summary ? (quiet ? 1 : 2) : 0;
+		req.held = !pid;
+		t.req = &req;
+		t.hold_ms = HOLD_MS;	/* and no further than the worker sent */
+		summary = false;	/* the worker's; -c's quiet stays */
+	}
 	/* The system calls' memory through eBPF, where it can be loaded;
 	 * said once, addresses otherwise. */
 	t.strsize = (uint32_t)strsize;
 	/* One ring for all CPUs: as much as the kernel's rings per CPU. */
-	if (getenv("EVTRACE_NO_EBPF"))
+	if (remote)
+		;
+	else if (getenv("EVTRACE_NO_EBPF"))
 		snprintf(err, sizeof(err), "eBPF: not used ($EVTRACE_NO_EBPF is set)");
 	else
 		t.bpf = evt_syscall_bpf_open((unsigned)strsize,
 					     ring_kib * (unsigned)sysconf(_SC_NPROCESSORS_ONLN),
 					     err, sizeof(err));
-	if (!t.bpf)
+	/* evtraced's worker shows a client only the client's tasks, which
+	 * takes the eBPF program's check at each call. */
+	if (t.owner >= 0 && (!t.bpf ||
+			     evt_syscall_bpf_owner(t.bpf, (uid_t)t.owner, err, sizeof(err)))) {
+		cli_error("trace", "%s; evtraced traces a user's system calls only "
+			  "with its eBPF program, which leaves out the setuid "
+			  "programs the user starts", err);
+		goto out;
+	}
+	if (!t.bpf && !remote)
 		cli_error("trace", "%s; system calls show the addresses of their "
 			  "arguments, not the memory there", err);
-	if (!t.bpf || output) {
+	if ((!t.bpf || output) && !remote) {
 		kpatterns[nk++] = SYS_ENTER;
 		kpatterns[nk++] = SYS_EXIT;
 	}
+	if (for_client)		/* evtraced relays stdout as lines */
+		out = stdout;
 	if (lines_file) {
 		FILE *f = fopen(lines_file, "we");
 
@@ -720,7 +965,18 @@ int cmd_trace(int argc, char **argv)
 	cli_session_start(&run, "trace", "tracing", "traced");
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(out, output_buffer, _IOFBF, sizeof(output_buffer));
-	if (pid) {
+	if (for_client) {
+		trace_lines_for_client(t.lines);
+		setvbuf(out, NULL, _IOLBF, 0);
+		t.for_client = true;
+		t.lines_out = out;
+	}
+	if (pid && from_exec)	/* evtraced's worker, for a held command */
+		t.command = pid;
+	if (pid && remote) {
+		ret = remote_command(pid, &t) ? 1 : 0;
+		run.name = "";
+	} else if (pid) {
 		ret = attach_threads(&t, pid) ? 1 : 0;
 		if (!ret)	/* as strace says it, for whoever waits for it */
 			evt_report("trace: process %d attached", pid);
@@ -728,11 +984,28 @@ int cmd_trace(int argc, char **argv)
 	} else {
 		ret = cli_session_spawn(&run, argv + optind,
 					evt_live_stream_rules_name(t.live), rundir,
-					kernel_command, &t);
+					remote ? remote_command : kernel_command, &t);
 	}
 	if (ret)
 		goto out;
-	while (!cli_session_over(&run)) {
+	while (remote) {	/* until evtraced's worker has ended */
+		struct pollfd p = { .fd = t.sock, .events = POLLIN };
+		static bool stop_sent;
+
+		if (cli_session_over(&run) && !run.exited && !pid)
+			break;		/* a second signal */
+		if (cli_session_stops() && pid && !stop_sent) {
+			static const char stop[] = "verb stop\n";
+
+			evt_proto_send(t.sock, stop, sizeof(stop) - 1, -1);
+			stop_sent = true;
+		}
+		if (step(&t, false, err, sizeof(err)) || t.remote_status >= 0)
+			break;
+		if (poll(&p, 1, POLL_MS) > 0 && remote_frame(&t, 1000, NULL))
+			break;
+	}
+	while (!remote && !cli_session_over(&run)) {
 		struct pollfd gone = { .fd = pidfd, .events = POLLIN };
 
 		if (pid && poll(&gone, 1, 0) > 0)
@@ -765,11 +1038,17 @@ int cmd_trace(int argc, char **argv)
 		cli_error("trace", "%s", err);
 	if (summary)
 		trace_lines_summary(t.lines, out);
+	if (t.table)		/* evtraced's worker's -c */
+		fputs(t.table, out);
 	fflush(out);
-	fprintf(stderr, "evtrace: trace: %" PRIu64 " system calls, %" PRIu64
-		" other events; %" PRIu64 " kernel records read, %" PRIu64
-		" events lost\n", trace_lines_syscalls(t.lines), t.events,
-		t.kernel_records, t.lost);
+	if (remote)		/* (the worker said its own) */
+		fprintf(stderr, "evtrace: trace: %" PRIu64 " events of the "
+			"command's own\n", t.events);
+	else
+		fprintf(stderr, "evtrace: trace: %" PRIu64 " system calls, %" PRIu64
+			" other events; %" PRIu64 " kernel records read, %" PRIu64
+			" events lost\n", trace_lines_syscalls(t.lines), t.events,
+			t.kernel_records, t.lost);
 	if (t.out && !t.out_failed) {
 		uint64_t events, lost;
 		struct evt_kernel_record_stats ks;
@@ -781,7 +1060,13 @@ int cmd_trace(int argc, char **argv)
 			lost + ks.lost);
 	}
 	ret = failed ? 1 : cli_session_end(&run);
+	if (remote && !ret && t.remote_status > 0)
+		ret = t.remote_status;
 out:
+	if (t.sock >= 0)
+		close(t.sock);
+	free(t.partial);
+	free(t.table);
 	evt_kernel_record_destroy(t.kout);
 	evt_live_record_close(t.out);
 	evt_kernel_sampler_destroy(t.kernel);

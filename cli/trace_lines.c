@@ -79,6 +79,7 @@ struct trace_lines {
 	size_t unflushed;	/* bytes in out's buffer, about */
 	const bool *want;	/* by nr; NULL: all */
 	bool quiet;
+	bool for_client;
 	struct call_stats {
 		uint64_t calls, errors;
 		int64_t ns;
@@ -101,6 +102,11 @@ struct trace_lines *trace_lines_new(FILE *out)
 void trace_lines_only(struct trace_lines *l, const bool *want)
 {
 	l->want = want;
+}
+
+void trace_lines_for_client(struct trace_lines *l)
+{
+	l->for_client = true;
 }
 
 void trace_lines_quiet(struct trace_lines *l, bool quiet)
@@ -159,12 +165,14 @@ void trace_lines_summary(const struct trace_lines *l, FILE *out)
 			ns += l->stats[nr].ns;
 		}
 	qsort(rows, n, sizeof(*rows), by_time_spent);
-	fprintf(out, "%% time     seconds  usecs/call     calls    errors syscall\n%s",
-		rule);
+	const char *mark = l->for_client ? "#" : "";
+
+	fprintf(out, "%s%% time     seconds  usecs/call     calls    errors syscall\n%s%s",
+		mark, mark, rule);
 	for (i = 0; i < n; i++) {
 		const struct call_stats *c = rows[i].c;
 
-		fprintf(out, "%6.2f %11.6f %11" PRIu64 " %9" PRIu64 " ",
+		fprintf(out, "%s%6.2f %11.6f %11" PRIu64 " %9" PRIu64 " ", mark,
 			ns ? 100.0 * (double)c->ns / (double)ns : 0.0, c->ns / 1e9,
 			(uint64_t)(c->ns / 1000) / c->calls, c->calls);
 		if (c->errors)
@@ -173,9 +181,9 @@ void trace_lines_summary(const struct trace_lines *l, FILE *out)
 			fprintf(out, "%9s", "");
 		fprintf(out, " %s\n", evt_syscall_text_name(rows[i].nr, name, sizeof(name)));
 	}
-	fprintf(out, "%s%6.2f %11.6f %11" PRIu64 " %9" PRIu64 " ", rule,
-		n ? 100.0 : 0.0, ns / 1e9, calls ? (uint64_t)(ns / 1000) / calls : 0,
-		calls);
+	fprintf(out, "%s%s%s%6.2f %11.6f %11" PRIu64 " %9" PRIu64 " ", mark, rule,
+		mark, n ? 100.0 : 0.0, ns / 1e9,
+		calls ? (uint64_t)(ns / 1000) / calls : 0, calls);
 	if (errors)
 		fprintf(out, "%9" PRIu64, errors);
 	else
@@ -285,7 +293,11 @@ static void line_out(struct trace_lines *l, const char *comm, uint32_t tid,
 {
 	if (l->quiet)
 		return;
-	cli_fprint_line(l->out, comm, tid, cpu, ns, text, len);
+	if (l->for_client)
+		fprintf(l->out, "%" PRId64 " %u %u %s\t%.*s\n", ns, tid, cpu, comm,
+			(int)len, text);
+	else
+		cli_fprint_line(l->out, comm, tid, cpu, ns, text, len);
 	l->unflushed += len + 64;
 	if (l->unflushed >= TRACE_OUTPUT_BUFFER / 2) {
 		fflush(l->out);

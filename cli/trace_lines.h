@@ -34,6 +34,10 @@ struct trace_lines *trace_lines_new(FILE *out);
 /* Only the system calls nr with want[nr] (EVT_SYSCALL_NR_MAX of them)
  * are shown and counted; want is kept. */
 void trace_lines_only(struct trace_lines *l, const bool *want);
+/* Lines as records for a client to merge (evtraced's worker): each
+ * "<monotonic ns> <tid> <cpu> <comm>\t<text>", and -c's table lines
+ * after a "#". */
+void trace_lines_for_client(struct trace_lines *l);
 /* With quiet, no line is printed: the calls are only counted (-c). */
 void trace_lines_quiet(struct trace_lines *l, bool quiet);
 /* strace -c's table of the calls seen: time, calls, errors by call,

@@ -79,6 +79,32 @@ refuse(struct client *c, int status, const char *fmt, ...)
 	evt_proto_send_kind(c->sock, 'x', code, (size_t)n);
 }
 
+/*
+ * trace: the process exists, is seen by the client, and is the client's
+ * own, the kernel's CAP_ANY rule for the system call events: its user,
+ * and a task it could ptrace (/proc/PID is the user's only while the
+ * process is dumpable, not a setuid program's).  It need not be traced.
+ */
+static int trace_target(struct client *c)
+{
+	char err[PATH_MAX + 300], path[64];
+	int pid = c->req.pids[0], sees = 0;
+	struct stat st;
+
+	if (evt_process_info(pid, &c->info, err, sizeof(err)) == 0)
+		sees = evt_peer_sees(&c->peer, pid);
+	if (sees <= 0)
+		return refuse(c, 1, "pid %d: no such process", pid), -1;
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	if (c->peer.uid != 0 &&
+	    (c->info.euid != c->peer.uid || stat(path, &st) || st.st_uid != c->peer.uid))
+		return refuse(c, 1, "pid %d (%s, user %s): evtraced traces the "
+			      "system calls of your own processes only (the "
+			      "kernel's CAP_ANY rule: a task you own and could "
+			      "ptrace)", pid, c->info.comm, c->info.user), -1;
+	return 0;
+}
+
 /* Every pid exists, is seen by the client, and is traced in one run
  * directory (that of its user); their control files opened. */
 static int find_targets(struct client *c)
@@ -86,6 +112,8 @@ static int find_targets(struct client *c)
 	char err[PATH_MAX + 300];
 	unsigned i;
 
+	if (c->req.verb == EVT_VERB_TRACE)
+		return trace_target(c);
 	if (!c->req.npids)	/* the kernel's events: no process */
 		return 0;
 	c->ctls = calloc(c->req.npids, sizeof(*c->ctls));
@@ -150,6 +178,8 @@ static int check_rights(struct client *c)
 	unsigned k;
 
 	c->privileged = true;
+	if (c->req.verb == EVT_VERB_TRACE)	/* (trace_target checked) */
+		return 0;
 	if (!c->nctls)		/* kernel events' names and formats: anyone's */
 		return 0;
 	for (i = 0; i < c->nctls; i++)
@@ -230,6 +260,49 @@ static int check_rights(struct client *c)
 	}
 }
 
+/*
+ * trace's: the client's process, held before its exec, from its exec on
+ * (--from-exec), its lines as records for the client to merge with its
+ * own events (--for-client), only the calls of processes of the client's
+ * (--owner: a setuid child is not), and what the client asked.
+ */
+static int build_trace_argv(const struct client *c, char **argv, char *numbers)
+{
+	static char sets[8][300];
+	const struct evt_request *r = &c->req;
+	int argc = 0;
+	unsigned i;
+
+	argv[argc++] = "trace";
+	argv[argc++] = "-p";
+	sprintf(numbers, "%d", r->pids[0]);
+	argv[argc++] = numbers;
+	if (r->held)
+		argv[argc++] = "--from-exec";
+	argv[argc++] = "--for-client";
+	argv[argc++] = "--owner";
+	sprintf(numbers + 16, "%u", (unsigned)c->peer.uid);
+	argv[argc++] = numbers + 16;
+	for (i = 0; i < r->nevents; i++) {
+		argv[argc++] = "-e";
+		argv[argc++] = (char *)r->events[i];
+	}
+	for (i = 0; i < r->nsyscalls; i++) {
+		snprintf(sets[i], sizeof(sets[i]), "trace=%s", r->syscalls[i]);
+		argv[argc++] = "-e";
+		argv[argc++] = sets[i];
+	}
+	if (r->has_strsize) {
+		argv[argc++] = "-s";
+		sprintf(numbers + 32, "%u", r->strsize);
+		argv[argc++] = numbers + 32;
+	}
+	if (r->summary)
+		argv[argc++] = r->summary == 1 ? "-c" : "-C";
+	argv[argc] = NULL;
+	return argc;
+}
+
 /* The command line of the request. */
 static int build_argv(const struct client *c, char **argv, char *pids,
 		      size_t pids_size, char *numbers)
@@ -239,6 +312,8 @@ static int build_argv(const struct client *c, char **argv, char *pids,
 	size_t used = 0;
 	unsigned i;
 
+	if (r->verb == EVT_VERB_TRACE)
+		return build_trace_argv(c, argv, numbers);
 	for (i = 0; i < r->npids; i++)
 		used += (size_t)snprintf(pids + used, pids_size - used, "%s%d",
 					 i ? "," : "", r->pids[i]);
@@ -486,7 +561,8 @@ void evt_serve(int sock, evt_command_fn run)
 	}
 	c.verb = evt_verb_name(c.req.verb);
 	evt_audit_request(&c.peer, &c.req);
-	if (c.req.verb == EVT_VERB_STOP || c.req.verb > EVT_VERB_CONSUME) {
+	if (c.req.verb == EVT_VERB_STOP ||
+	    (c.req.verb > EVT_VERB_CONSUME && c.req.verb != EVT_VERB_TRACE)) {
 		refuse(&c, 2, "'%s' is not a first request", c.verb);
 		goto out;
 	}

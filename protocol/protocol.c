@@ -28,7 +28,7 @@ static const char *const verbs[] = {
 	[EVT_VERB_CONSUME] = "consume", [EVT_VERB_ADD] = "add",
 	[EVT_VERB_REMOVE] = "remove", [EVT_VERB_EVENTS] = "events",
 	[EVT_VERB_READ] = "read", [EVT_VERB_COUNTS] = "counts",
-	[EVT_VERB_RELAY_STATS] = "relay-stats",
+	[EVT_VERB_RELAY_STATS] = "relay-stats", [EVT_VERB_TRACE] = "trace",
 };
 
 const char *evt_verb_name(enum evt_verb verb)
@@ -128,6 +128,10 @@ static int field(struct evt_request *r, const char *key, const char *v,
 			return snprintf(err, err_size, "more than %d events",
 					EVT_RULES_MAX_PATTERNS), -1;
 		r->filters[r->nfilters++] = v;
+	} else if (!strcmp(key, "held")) {
+		if (strcmp(v, "1"))
+			return snprintf(err, err_size, "not 1"), -1;
+		r->held = true;
 	} else if (!strcmp(key, "formats") || !strcmp(key, "overwrite") ||
 		   !strcmp(key, "count") || !strcmp(key, "ids") ||
 		   !strcmp(key, "tracefs")) {
@@ -169,6 +173,20 @@ static int field(struct evt_request *r, const char *key, const char *v,
 			return snprintf(err, err_size, "not one name of "
 					EVT_RELAY_NAME_FORM), -1;
 		*name = v;
+	} else if (!strcmp(key, "syscalls")) {
+		if (r->nsyscalls == 8 || !*v ||
+		    strspn(v, "!%,_abcdefghijklmnopqrstuvwxyz0123456789") != strlen(v))
+			return snprintf(err, err_size, "not a set of system calls"), -1;
+		r->syscalls[r->nsyscalls++] = v;
+	} else if (!strcmp(key, "strsize")) {
+		if (!number(v, 0, 4096, &n) || r->has_strsize)
+			return snprintf(err, err_size, "not 0 to 4096 bytes"), -1;
+		r->has_strsize = true;
+		r->strsize = (uint32_t)n;
+	} else if (!strcmp(key, "summary")) {
+		if (!number(v, 1, 2, &n))
+			return snprintf(err, err_size, "not 1 or 2"), -1;
+		r->summary = (uint32_t)n;
 	} else if (!strcmp(key, "relay-buffer")) {
 		if (!number(v, 1, EVT_RELAY_QUEUE_MAX_MIB, &n))
 			return snprintf(err, err_size, "not 1 to %u MiB",
@@ -189,6 +207,24 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 	bool kernel = (r->verb == EVT_VERB_LS || r->verb == EVT_VERB_FORMAT) &&
 		      r->path && evt_is_kernel_path(r->path);
 
+	if (r->verb == EVT_VERB_TRACE) {
+		for (unsigned i = 0; i < r->nevents; i++)
+			if (evt_is_kernel_path(r->events[i]) &&
+			    strncmp(r->events[i], "kernel/syscalls/", 16) &&
+			    strncmp(r->events[i], "kernel/raw_syscalls/", 20))
+				return snprintf(err, err_size, "%s: %s", r->events[i],
+						EVT_PROTO_CAP_ANY_KERNEL), -1;
+		if (r->npids != 1 || r->path || r->nfilters || r->formats ||
+		    r->ids || r->overwrite || r->count || r->tracefs ||
+		    r->interval_ms || r->packet_size || r->packet_count ||
+		    r->block_us || r->relay || r->has_id)
+			return snprintf(err, err_size, "trace: one pid, events, "
+					"syscalls, strsize and summary"), -1;
+		return 0;
+	}
+	if (r->nsyscalls || r->has_strsize || r->summary || r->held)
+		return snprintf(err, err_size, "%s: syscalls, strsize and summary "
+				"are for trace", evt_verb_name(r->verb)), -1;
 	for (unsigned i = 0; i < r->nevents; i++)
 		if (evt_is_kernel_path(r->events[i]))
 			return snprintf(err, err_size, "%s: %s", r->events[i],
@@ -358,6 +394,14 @@ int evt_proto_format(const struct evt_request *r, char *buf, size_t size)
 		PUT("packets %" PRIu32 "\n", r->packet_count);
 	if (r->block_us)
 		PUT("block-us %" PRIu32 "\n", r->block_us);
+	for (i = 0; i < r->nsyscalls; i++)
+		PUT("syscalls %s\n", r->syscalls[i]);
+	if (r->has_strsize)
+		PUT("strsize %" PRIu32 "\n", r->strsize);
+	if (r->summary)
+		PUT("summary %" PRIu32 "\n", r->summary);
+	if (r->held)
+		PUT("held 1\n");
 	if (r->count)
 		PUT("count 1\n");
 	if (r->has_id)

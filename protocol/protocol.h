@@ -76,8 +76,9 @@ enum evt_verb {
 	EVT_VERB_COUNT, EVT_VERB_STREAM, EVT_VERB_RECORD, EVT_VERB_STOP,
 	EVT_VERB_CONSUME, EVT_VERB_ADD, EVT_VERB_REMOVE, EVT_VERB_EVENTS,
 	EVT_VERB_READ, EVT_VERB_COUNTS, EVT_VERB_RELAY_STATS,
+	EVT_VERB_TRACE,
 };
-#define EVT_VERB_LAST EVT_VERB_RELAY_STATS
+#define EVT_VERB_LAST EVT_VERB_TRACE
 
 /*
  * Why evtraced takes no kernel event in what it records, streams or
@@ -106,7 +107,24 @@ struct evt_request {
 	const char *relay;		/* record: HOST[:PORT[:DATA_PORT]] */
 	const char *session, *hostname;	/* with relay; NULL: not given */
 	uint32_t relay_buffer_mib;	/* with relay; 0: not given */
+	/* trace: -e trace=SET's sets, -s, -c (1) or -C (2) */
+	const char *syscalls[8];
+	unsigned nsyscalls;
+	bool has_strsize;
+	uint32_t strsize;
+	uint32_t summary;
+	bool held;			/* trace: the pid is a command held
+					 * before its exec */
 };
+
+/*
+ * The kernel events evtraced opens for a client who is not root: those
+ * flagged CAP_ANY (the system calls' own), and only in trace, for the
+ * client's own processes (the kernel's rule for them, from the seeds).
+ */
+#define EVT_PROTO_CAP_ANY_KERNEL "evtraced opens for you only the kernel " \
+	"events flagged CAP_ANY (kernel/syscalls/ and kernel/raw_syscalls/), " \
+	"for your own processes"
 
 /* The pattern of filter f ("PATTERN" or "PATTERN if ..."), copied into
  * out; false when it does not fit. */

@@ -8,6 +8,7 @@
  * them too.
  */
 #include <dirent.h>
+#include <time.h>
 
 #include "collection_local.h"
 #include "pattern.h"
@@ -182,6 +183,16 @@ int evt_collection_kernel_window(struct evt_collection *c, const char *window,
 		return -1;
 	if (!from_mono_ns)
 		from_value = earliest_begin(window);
+	/* A window of no process packet yet (a kernel event fired before
+	 * the process wrote anything): the last second of kernel events,
+	 * which holds the one that fired. */
+	if (!from_mono_ns && from_value == UINT64_MAX) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		from_mono_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
+			       1000000000;
+	}
 	if (evt_trace_dir_add_to(&w, window, err, err_size))
 		return -1;
 	d = entries(c->out.fd, ".");

@@ -156,7 +156,8 @@ static int fork_child_offset(unsigned *off, char *err, size_t err_size)
 static int fill_tables(struct evt_syscall_bpf *b, unsigned buf_bytes, char *err,
 		       size_t err_size)
 {
-	struct evt_cap_config cfg = { .buf_bytes = buf_bytes };
+	struct evt_cap_config cfg = { .buf_bytes = buf_bytes,
+				      .owner = EVT_CAP_ANY_OWNER };
 	int spec_fd = bpf_object__find_map_fd_by_name(b->obj, "spec");
 	int config_fd = bpf_object__find_map_fd_by_name(b->obj, "config");
 	uint32_t nr, zero = 0;
@@ -279,6 +280,23 @@ void evt_syscall_bpf_close(struct evt_syscall_bpf *b)
 	free(b);
 }
 
+int evt_syscall_bpf_owner(struct evt_syscall_bpf *b, uid_t uid, char *err,
+			  size_t err_size)
+{
+	int fd = bpf_object__find_map_fd_by_name(b->obj, "config");
+	struct evt_cap_config cfg;
+	uint32_t zero = 0;
+
+	if (bpf_map_lookup_elem(fd, &zero, &cfg))
+		return snprintf(err, err_size, "eBPF: its settings: %s",
+				strerror(errno)), -1;
+	cfg.owner = (uint32_t)uid;
+	if (bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY))
+		return snprintf(err, err_size, "eBPF: its settings: %s",
+				strerror(errno)), -1;
+	return 0;
+}
+
 int evt_syscall_bpf_follow(struct evt_syscall_bpf *b, pid_t pid, char *err,
 			   size_t err_size)
 {
@@ -344,6 +362,14 @@ struct evt_syscall_bpf *evt_syscall_bpf_open(unsigned buf_bytes,
 void evt_syscall_bpf_close(struct evt_syscall_bpf *b)
 {
 	(void)b;
+}
+
+int evt_syscall_bpf_owner(struct evt_syscall_bpf *b, uid_t uid, char *err,
+			  size_t err_size)
+{
+	(void)b;
+	(void)uid;
+	return snprintf(err, err_size, "eBPF: not built"), -1;
 }
 
 int evt_syscall_bpf_follow(struct evt_syscall_bpf *b, pid_t pid, char *err,

@@ -54,6 +54,10 @@ struct evt_syscall_bpf *evt_syscall_bpf_open(unsigned buf_bytes,
 					     unsigned ring_kib, char *err,
 					     size_t err_size);
 void evt_syscall_bpf_close(struct evt_syscall_bpf *b);
+/* Shows only the calls of tasks whose effective uid is uid (checked at
+ * each call: a setuid child is not uid's).  0, or -1 with err set. */
+int evt_syscall_bpf_owner(struct evt_syscall_bpf *b, uid_t uid, char *err,
+			  size_t err_size);
 /* Follows process pid and the children it forks from now on.  0, or -1
  * with err set. */
 int evt_syscall_bpf_follow(struct evt_syscall_bpf *b, pid_t pid, char *err,

@@ -5,6 +5,7 @@
  * with clang -target bpf, loaded by syscall_bpf.c.
  */
 #include <linux/bpf.h>
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
 #include "syscall_capture.h"
@@ -104,11 +105,40 @@ static __always_inline void count_lost(void)
 		__sync_fetch_and_add(n, 1);
 }
 
+/* The kernel's, as far as the owner check reads them: their offsets
+ * come from the kernel's BTF when the program is loaded (CO-RE). */
+typedef struct {
+	unsigned int val;
+} kuid_t;
+
+struct cred {
+	kuid_t euid;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+	const struct cred *cred;
+} __attribute__((preserve_access_index));
+
+/* A task of a followed process, and of the owner's when there is one:
+ * read at the call, so that a setuid program its client starts (euid
+ * root) is not shown to the client. */
 static __always_inline int traced(void)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, zero = 0, euid;
+	const struct evt_cap_config *cfg;
+	struct task_struct *task;
+	const struct cred *cred;
 
-	return bpf_map_lookup_elem(&tasks, &tgid) != 0;
+	if (!bpf_map_lookup_elem(&tasks, &tgid))
+		return 0;
+	cfg = bpf_map_lookup_elem(&config, &zero);
+	if (!cfg || cfg->owner == EVT_CAP_ANY_OWNER)
+		return 1;
+	task = (struct task_struct *)bpf_get_current_task();
+	cred = BPF_CORE_READ(task, cred);
+	if (!cred || bpf_core_read(&euid, sizeof(euid), &cred->euid.val))
+		return 0;
+	return euid == cfg->owner;
 }
 
 static __always_inline void head(struct evt_cap_head *h, __u8 type, long nr,

@@ -48,7 +48,12 @@ struct evt_cap_config {
 					 * EVT_CAP_BYTES_MAX */
 	unsigned int fork_child_off;	/* of child_pid in
 					 * sched_process_fork's record */
+	unsigned int owner;		/* only tasks of this effective uid
+					 * (evtraced's client's: not a setuid
+					 * child), or EVT_CAP_ANY_OWNER */
 };
+
+#define EVT_CAP_ANY_OWNER 0xffffffffu
 
 enum evt_cap_type {
 	EVT_CAP_ENTER = 1,
