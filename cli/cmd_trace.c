@@ -43,6 +43,7 @@
 #include "report.h"
 #include "rundir.h"
 #include "session.h"
+#include "syscall_args.h"
 #include "syscall_bpf.h"
 #include "syscall_memory.h"
 #include "syscall_names.h"
@@ -369,6 +370,24 @@ static bool held_before_exec(struct trace *t, const struct evt_cap_call *c,
 	return true;
 }
 
+/* strace's line for a process's end: "+++ exited with 1 +++", "+++ killed
+ * by SIGKILL (core dumped) +++". */
+static void process_gone(struct trace *t, const struct trace_when *w, int64_t code)
+{
+	char text[128], sig[32];
+
+	if (code & 0x7f) {
+		evt_syscall_arg_put(EVT_SHOW_SIGNAL, 32, (uint64_t)(code & 0x7f), sig,
+				    sizeof(sig));
+		snprintf(text, sizeof(text), "+++ killed by %s%s +++", sig,
+			 code & 0x80 ? " (core dumped)" : "");
+	} else {
+		snprintf(text, sizeof(text), "+++ exited with %d +++",
+			 (int)((code >> 8) & 0xff));
+	}
+	trace_lines_text(t->lines, w, text, strlen(text));
+}
+
 /* The eBPF program's: a system call's entry or exit, with its memory. */
 static void bpf_call(void *ctx, const struct evt_cap_call *c)
 {
@@ -380,6 +399,10 @@ static void bpf_call(void *ctx, const struct evt_cap_call *c)
 	unsigned i;
 
 	t->kernel_records++;
+	if (c->type == EVT_CAP_GONE) {
+		process_gone(t, &w, c->ret);
+		return;
+	}
 	memory_texts(c, t->strsize, texts);
 	if (held_before_exec(t, c, &w, texts))
 		return;

@@ -237,3 +237,47 @@ start_relay() {
 	for _ in $(seq 100); do listening $((P + 2)) && return; sleep 0.05; done
 	fail "lttng-relayd did not listen on $P..$((P + 2))"
 }
+
+# trace_rounds_in_order OUT N: in trace's lines OUT, each of the three
+# tasks of "tracee syscalls N" has its N rounds in order: "before", the
+# call with its result (the parent's pid), "after"; the two threads'
+# parent is the same (evtrace), the child's the main thread.
+trace_rounds_in_order() {
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+out, n = sys.argv[1], int(sys.argv[2])
+line_re = re.compile(r'^ *(\S+)-(\d+) +\[(\d+)\] (\d+\.\d+): (.*)$')
+tasks = {}
+for l in open(out):
+    m = line_re.match(l)
+    if m:
+        tasks.setdefault(int(m.group(2)), []).append((float(m.group(4)), m.group(5)))
+tasks = {t: e for t, e in tasks.items() if any(x[1].endswith(': before getppid 0') for x in e)}
+assert len(tasks) == 3, "tasks: %r" % sorted(tasks)
+parents = {}
+for tid, evs in tasks.items():
+    times = [e[0] for e in evs]
+    assert times == sorted(times), "tid %d: lines out of time order" % tid
+    first = next(i for i, e in enumerate(evs) if e[1].endswith(': before getppid 0'))
+    # The call on one line, or, interrupted by another task's line, its
+    # result on a "resumed" one; other calls (a buffer allocated) between.
+    toks = []
+    for _, text in evs[first:]:
+        m = re.match(r'^(?:getppid\(\)|<\.\.\. getppid resumed>) = (\d+) <0\.\d{6}>$', text)
+        if m:
+            toks.append(('G', m.group(1)))
+        elif re.search(r': (before|after) getppid \d+$', text):
+            toks.append(tuple(text.split(': ')[-1].rsplit(' getppid ', 1)))
+    want = []
+    for i in range(n):
+        want += [('before', str(i)), 'G', ('after', str(i))]
+    assert len(toks) == len(want), (tid, len(toks), toks[:6])
+    for got, w in zip(toks, want):
+        assert (got[0] == 'G') if w == 'G' else got == w, (tid, got, w)
+    parents[tid] = set(t[1] for t in toks if t[0] == 'G')
+main = min(tasks)
+assert all(len(p) == 1 for p in parents.values()), parents
+parents = {t: p.pop() for t, p in parents.items()}
+assert sorted(parents.values()).count(str(main)) == 1, parents
+PY
+}

@@ -47,7 +47,7 @@ import re, sys
 tasks = {}
 for l in open(sys.argv[1]):
     m = re.match(r'^ *\S+-(\d+) +\[\d+\] [\d.]+: (.*)$', l)
-    if m:
+    if m and not m.group(2).startswith('+++ '):
         tasks.setdefault(m.group(1), []).append(m.group(2))
 rounds = {t: e for t, e in tasks.items() if any(x.endswith(': before getppid 0') for x in e)}
 assert len(rounds) == 3, sorted(tasks)

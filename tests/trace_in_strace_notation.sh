@@ -59,10 +59,10 @@ expect_grep "^evtrace: trace: -s -1: not a size from 0 to 4096 bytes$" "$T/err" 
 
 # -e trace=: classes and names; only those calls shown and counted.
 "$EVTRACE" trace -e trace=%network,munmap -o "$T/out" -- "$TRACEE" strace-calls "$T/created" >/dev/null 2>"$T/err" || fail "trace: $(cat "$T/err")"
-expect_eq "$(sed 's/^.*[0-9]: \([a-z_0-9]*\)(.*/\1/' "$T/out" | sort -u | tr '\n' ' ')" \
+expect_eq "$(grep -v ': +++ ' "$T/out" | sed 's/^.*[0-9]: \([a-z_0-9]*\)(.*/\1/' | sort -u | tr '\n' ' ')" \
 	"connect munmap socket " "trace=%network,munmap: the calls shown"
 expect_eq "$(grep -c ': socket(' "$T/out")" 3 "trace=%network: the program's three socket()"
-expect_grep "^evtrace: trace: $(wc -l <"$T/out") system calls, " "$T/err" "only those counted"
+expect_grep "^evtrace: trace: $(grep -vc ': +++ ' "$T/out") system calls, " "$T/err" "only those counted"
 "$EVTRACE" trace -e trace=file -e trace=kill -o "$T/out" -- "$TRACEE" strace-calls "$T/created" >/dev/null 2>"$T/err" || fail "trace: $(cat "$T/err")"
 grep -q ": socket(" "$T/out" && fail "trace=file showed socket()"
 expect_grep ": openat(AT_FDCWD, \"$T/created\", O_RDWR|O_CREAT|O_TRUNC, 0640) = 3" "$T/out" "trace=file: openat"
@@ -135,4 +135,11 @@ expect_status 1 "$EVTRACE" trace -p "$gone"
 expect_grep "^evtrace: trace: pid $gone: no such process$" "$T/err" "-p of a process that is gone"
 expect_status 2 "$EVTRACE" trace -p 1 -- true
 expect_grep "^evtrace: trace: -p 1 and a command: trace one or the other$" "$T/err" "-p and a command"
+# A process's end as strace says it, whatever -e trace= leaves out.
+set +e; "$EVTRACE" trace -e trace=kill -o "$T/out" -- sh -c 'sh -c "kill -9 \$\$"; exit 3' 2>"$T/err"; st=$?; set -e
+expect_eq "$st" 3 "the command's status"
+expect_grep "^ *sh-[0-9]* .*: kill([0-9]*, SIGKILL) = " "$T/out" "the kill"
+expect_grep "^ *sh-[0-9]* .*: +++ killed by SIGKILL +++$" "$T/out" "a process killed"
+expect_grep "^ *sh-[0-9]* .*: +++ exited with 3 +++$" "$T/out" "a process that exited"
+grep -q "exit_group" "$T/out" && fail "-e trace=kill showed exit_group"
 echo "ok: trace in strace's notation"

@@ -27,9 +27,10 @@ struct evt_cap_bytes {
 					 * + argument) */
 };
 
-/* A system call's entry or exit, with what was copied at it. */
+/* A system call's entry or exit, with what was copied at it; or a
+ * followed process's end (EVT_CAP_GONE, ret its exit code). */
 struct evt_cap_call {
-	int type;			/* EVT_CAP_ENTER or EVT_CAP_EXIT */
+	int type;			/* EVT_CAP_ENTER, _EXIT or _GONE */
 	uint64_t ktime;			/* CLOCK_MONOTONIC ns */
 	uint32_t pid, tid;
 	const char *comm;

@@ -117,6 +117,7 @@ struct cred {
 
 struct task_struct {
 	const struct cred *cred;
+	int exit_code;
 } __attribute__((preserve_access_index));
 
 /* A task of a followed process, and of the owner's when there is one:
@@ -397,14 +398,31 @@ int on_fork(void *ctx)
 	return 1;
 }
 
+/* A followed process's end, as strace's "+++ exited with 0 +++". */
 SEC("tracepoint/sched/sched_process_exit")
 int on_process_exit(void *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = id >> 32;
+	__u32 tgid = id >> 32, zero = 0;
+	struct task_struct *task;
+	struct scratch *s;
+	int code = 0, shown;
 
 	(void)ctx;
-	if ((__u32)id == tgid)
-		bpf_map_delete_elem(&tasks, &tgid);
+	if ((__u32)id != tgid || !bpf_map_lookup_elem(&tasks, &tgid))
+		return 1;
+	shown = traced();
+	bpf_map_delete_elem(&tasks, &tgid);
+	if (!shown)
+		return 1;
+	s = bpf_map_lookup_elem(&scratch, &zero);
+	if (!s)
+		return 1;
+	task = (struct task_struct *)bpf_get_current_task();
+	if (bpf_core_read(&code, sizeof(code), &task->exit_code))
+		return 1;
+	head(&s->h, EVT_CAP_GONE, -1, bpf_ktime_get_ns());
+	s->h.ret = code;
+	output(s, 0);
 	return 1;
 }

@@ -60,6 +60,9 @@ enum evt_cap_type {
 	EVT_CAP_EXIT,
 	EVT_CAP_ARG,		/* an argument's bytes, before its call's
 				 * record */
+	EVT_CAP_GONE,		/* a followed process ended: ret is its
+				 * exit code (the exit status << 8, or the
+				 * signal, | 0x80 with a core) */
 };
 
 /* Flags of an argument's bytes. */
