@@ -3,15 +3,18 @@
  * calls as strace shows them among its own events (and any kernel events
  * named), one line each in time order, following the children it forks.
  *
- * System calls come from the kernel's raw_syscalls tracepoints
- * (kernel_sampler.h), user events from a live stream of the command's
+ * System calls come from the eBPF program (syscall_bpf.h, with the memory
+ * their arguments point to) or, without it, the kernel's raw_syscalls
+ * tracepoints (kernel_sampler.h), user events from a live stream of the command's
  * processes (live_stream.h), both on the trace clock; lines are held back
  * HOLD_MS so that both sources have handed over what came before them.
  * Lines go to standard error (strace's habit: the command's own output
  * stays as it is) or to -o FILE; -e trace=SPEC picks the system calls
  * (syscall_set.h), -c counts them instead (-C: both).  With -w, what both
  * sources hand over is also written as a trace (live_record.h,
- * kernel_record.h).
+ * kernel_record.h).  The eBPF program's calls become lines in
+ * trace_bpf.c; through evtraced (a user the kernel refuses the system
+ * call events), trace_remote.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,9 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/capability.h>
 #include <poll.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -43,15 +44,11 @@
 #include "report.h"
 #include "rundir.h"
 #include "session.h"
-#include "syscall_args.h"
 #include "syscall_bpf.h"
-#include "syscall_memory.h"
-#include "syscall_names.h"
 #include "syscall_set.h"
+#include "trace.h"
 #include "trace_lines.h"
 
-#define HOLD_MS 100
-#define POLL_MS 10
 /* Each CPU's ring: printing is slower than recording, so a burst of
  * system calls has more to wait in (a user gets what the kernel lets
  * them lock). */
@@ -62,63 +59,6 @@
 
 /* (glibc takes a size only with a buffer) */
 static char output_buffer[TRACE_OUTPUT_BUFFER];
-
-/* Where the fields of the raw_syscalls records are. */
-struct raw_fields {
-	int enter, exit;		/* their indexes in the sampler */
-	unsigned enter_id, enter_args, exit_id, exit_ret;	/* offsets */
-};
-
-struct trace {
-	struct trace_lines *lines;
-	struct evt_kernel_sampler *kernel;
-	struct evt_live_stream *live;
-	struct raw_fields raw;
-	struct evt_kernel_print *print;	/* kernel events by their print fmt */
-	/* System calls with their arguments' memory (eBPF), or NULL: from
-	 * the raw_syscalls records, addresses only. */
-	struct evt_syscall_bpf *bpf;
-	uint64_t bpf_lost;
-	/* The trace clock: the live stream's, or (evtraced's worker, which
-	 * streams no user events) one of its own. */
-	const struct evt_clock_calibration *clock;
-	struct evt_clock_calibration own_clock;
-	/* evtraced's worker: only the processes of this user are shown (a
-	 * setuid child of the client's is not); -1: any. */
-	long owner;
-	/* Through evtraced: the connection, the request, what is left of a
-	 * line, -c's table, the worker's status once it ended (-1 before). */
-	int sock;
-	struct evt_request *req;
-	char *partial;
-	size_t npartial;
-	char *table;
-	size_t ntable;
-	int remote_status;
-	unsigned hold_ms;		/* lines held back, for order */
-	uint64_t remote_upto;		/* the worker has sent all lines before */
-	bool for_client;		/* evtraced's worker */
-	FILE *lines_out;
-	uint32_t strsize;		/* -s */
-	/* The command's process until its exec succeeds: its calls are
-	 * trace's own (the wait to start, execvp's tries along PATH), but
-	 * for that execve, held until it returns. */
-	pid_t command;
-	bool execd;
-	struct evt_cap_call exec_enter;
-	char *exec_texts[6];
-	uint64_t events;
-	uint64_t kernel_records;
-	uint64_t lost;
-	uint8_t *payload;
-	size_t payload_cap;
-	/* -o: the trace kept, until its output fails */
-	struct evt_live_record *out;
-	struct evt_kernel_record *kout;
-	struct evt_kernel_sink ksink;
-	bool out_failed;
-	char out_err[PATH_MAX + 300];
-};
 
 /* The trace kept could not be written: said once, then no more of it. */
 static void output_failed(struct trace *t)
@@ -276,169 +216,6 @@ static void user_event(const struct evt_live_event *e, void *ctx)
 	t->events++;
 }
 
-/* The texts of the memory a call's record brought, by argument (an
- * argv's elements joined); the caller frees them. */
-static void memory_texts(const struct evt_cap_call *c, uint32_t strsize,
-			 char *texts[6])
-{
-	const char *name = evt_syscall_name(c->nr), *elems[EVT_CAP_VEC_MAX];
-	char one[20000];
-	unsigned i, nelems[6] = { 0 }, cut[6] = { 0 };
-	char *elem_text[6][EVT_CAP_VEC_MAX] = { { 0 } };
-
-	memset(texts, 0, 6 * sizeof(*texts));
-	for (i = 0; name && i < c->nmem; i++) {
-		const struct evt_cap_bytes *m = &c->mem[i];
-		unsigned arg = m->arg % 8, elem = m->arg / 8;
-
-		if (arg >= 6)
-			continue;
-		evt_syscall_memory_text(name, m->arg, m->bytes, m->len, m->flags,
-					m->addr, strsize, one, sizeof(one));
-		if (!elem) {
-			free(texts[arg]);
-			texts[arg] = strdup(one);
-		} else if (elem <= EVT_CAP_VEC_MAX && nelems[arg] == elem - 1) {
-			/* (an element's own cut is in its text; the
-			 * argv's, after the last element shown) */
-			elem_text[arg][nelems[arg]++] = strdup(one);
-			cut[arg] = (m->flags & EVT_CAP_MORE) != 0;
-		}
-	}
-	for (i = 0; i < 6; i++) {
-		unsigned k;
-
-		if (!nelems[i])
-			continue;
-		for (k = 0; k < nelems[i]; k++)
-			elems[k] = elem_text[i][k] ? elem_text[i][k] : "?";
-		evt_syscall_memory_argv(elems, nelems[i], (int)cut[i], one, sizeof(one));
-		free(texts[i]);
-		texts[i] = strdup(one);
-		for (k = 0; k < nelems[i]; k++)
-			free(elem_text[i][k]);
-	}
-}
-
-static void drop_texts(char *texts[6])
-{
-	unsigned i;
-
-	for (i = 0; i < 6; i++) {
-		free(texts[i]);
-		texts[i] = NULL;
-	}
-}
-
-/*
- * The command's calls before its exec are dropped, but for the execve
- * that succeeds: its entry is held until it returns 0 and then shown
- * with its exit.  Whether c was taken (texts then freed or kept).
- */
-static bool held_before_exec(struct trace *t, const struct evt_cap_call *c,
-			     const struct trace_when *w, char *texts[6])
-{
-	const char *name;
-	struct trace_when ew;
-
-	if (t->execd || !t->command || c->pid != (uint32_t)t->command)
-		return false;
-	name = evt_syscall_name(c->nr);
-	if (!name || strcmp(name, "execve")) {
-		drop_texts(texts);
-		return true;
-	}
-	if (c->type == EVT_CAP_ENTER) {
-		drop_texts(t->exec_texts);
-		t->exec_enter = *c;
-		t->exec_enter.mem = NULL;
-		memcpy(t->exec_texts, texts, 6 * sizeof(*texts));
-		return true;
-	}
-	if (c->ret == 0 && t->exec_enter.nr == c->nr) {
-		ew = *w;
-		ew.ts = evt_clock_from_monotonic_ns(t->clock,
-						    (int64_t)t->exec_enter.ktime);
-		ew.ns = (int64_t)t->exec_enter.ktime;
-		trace_lines_enter(t->lines, &ew, c->nr, t->exec_enter.args,
-				  (const char *const *)t->exec_texts);
-		t->execd = true;
-		drop_texts(t->exec_texts);
-		return false;	/* and its exit shown */
-	}
-	drop_texts(texts);
-	return true;
-}
-
-/* strace's line for a process's end: "+++ exited with 1 +++", "+++ killed
- * by SIGKILL (core dumped) +++". */
-static void process_gone(struct trace *t, const struct trace_when *w, int64_t code)
-{
-	char text[128], sig[32];
-
-	if (code & 0x7f) {
-		evt_syscall_arg_put(EVT_SHOW_SIGNAL, 32, (uint64_t)(code & 0x7f), sig,
-				    sizeof(sig));
-		snprintf(text, sizeof(text), "+++ killed by %s%s +++", sig,
-			 code & 0x80 ? " (core dumped)" : "");
-	} else {
-		snprintf(text, sizeof(text), "+++ exited with %d +++",
-			 (int)((code >> 8) & 0xff));
-	}
-	trace_lines_text(t->lines, w, text, strlen(text));
-}
-
-/* The eBPF program's: a system call's entry or exit, with its memory. */
-static void bpf_call(void *ctx, const struct evt_cap_call *c)
-{
-	struct trace *t = ctx;
-	const struct evt_clock_calibration *clock = t->clock;
-	struct trace_when w = { evt_clock_from_monotonic_ns(clock, (int64_t)c->ktime),
-				(int64_t)c->ktime, c->tid, c->cpu, c->comm };
-	char *texts[6];
-	unsigned i;
-
-	t->kernel_records++;
-	if (c->type == EVT_CAP_GONE) {
-		process_gone(t, &w, c->ret);
-		return;
-	}
-	memory_texts(c, t->strsize, texts);
-	if (held_before_exec(t, c, &w, texts))
-		return;
-	if (c->type == EVT_CAP_ENTER)
-		trace_lines_enter(t->lines, &w, c->nr, c->args, (const char *const *)texts);
-	else
-		trace_lines_exit(t->lines, &w, c->nr, c->ret, (const char *const *)texts);
-	for (i = 0; i < 6; i++)
-		free(texts[i]);
-}
-
-/* What the eBPF program's ring could not take since the last look: a
- * line, and the total. */
-static void bpf_losses(struct trace *t)
-{
-	uint64_t lost = evt_syscall_bpf_lost(t->bpf);
-	const struct evt_clock_calibration *clock = t->clock;
-	struct timespec now;
-	char text[128];
-
-	if (lost <= t->bpf_lost)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	{
-		int64_t ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-		struct trace_when w = { evt_clock_from_monotonic_ns(clock, ns), ns, 0,
-					0, "kernel" };
-
-		snprintf(text, sizeof(text), "lost %" PRIu64 " kernel records",
-			 lost - t->bpf_lost);
-		trace_lines_text(t->lines, &w, text, strlen(text));
-	}
-	t->lost += lost - t->bpf_lost;
-	t->bpf_lost = lost;
-}
-
 /* cli_spawn's hook: the command's system calls from its exec on. */
 static int kernel_command(pid_t child, void *ctx)
 {
@@ -511,140 +288,6 @@ static int attach_threads(struct trace *t, pid_t pid)
 	return ret ? -1 : 0;
 }
 
-/*
- * Whether the kernel refuses this user the system call events (Debian's
- * default kernel.perf_event_paranoid 2 without CAP_PERFMON): then
- * evtraced traces the user's own processes for them.
- */
-static bool kernel_refuses_syscalls(void)
-{
-	struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct caps[2];
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	int paranoid = 2;
-
-	if (geteuid() == 0)
-		return false;
-	if (f) {
-		if (fscanf(f, "%d", &paranoid) != 1)
-			paranoid = 2;
-		fclose(f);
-	}
-	if (paranoid < 2)
-		return false;
-	if (!syscall(SYS_capget, &head, caps) &&
-	    (caps[CAP_PERFMON / 32].effective & (1u << (CAP_PERFMON % 32)) ||
-	     caps[CAP_SYS_ADMIN / 32].effective & (1u << (CAP_SYS_ADMIN % 32))))
-		return false;
-	return true;
-}
-
-/* A worker's record line: "<ns> <tid> <cpu> <comm>\t<text>", or a table
- * line after "#". */
-static void remote_line(struct trace *t, char *line)
-{
-	struct trace_when w = { 0 };
-	char *tab = strchr(line, '\t'), comm[17] = "?";
-	long long ns;
-	unsigned tid, cpu;
-
-	if (line[0] == 'W' && sscanf(line, "W %lld", &ns) == 1) {
-		t->remote_upto = evt_clock_from_monotonic_ns(t->clock, ns);
-		return;
-	}
-	if (line[0] == '#') {
-		size_t n = strlen(line + 1);
-		char *grown = realloc(t->table, t->ntable + n + 2);
-
-		if (grown) {
-			t->table = grown;
-			memcpy(t->table + t->ntable, line + 1, n);
-			t->ntable += n;
-			t->table[t->ntable++] = '\n';
-			t->table[t->ntable] = '\0';
-		}
-		return;
-	}
-	if (!tab || sscanf(line, "%lld %u %u %16s", &ns, &tid, &cpu, comm) != 4)
-		return;
-	w.ns = ns;
-	w.ts = evt_clock_from_monotonic_ns(t->clock, ns);
-	w.tid = tid;
-	w.cpu = (uint16_t)cpu;
-	w.comm = comm;
-	trace_lines_text(t->lines, &w, tab + 1, strlen(tab + 1));
-}
-
-/* One frame from evtraced: lines ('o'), messages ('e', but the one that
- * says the worker attached, which *attached notes), the end ('x').
- * -1 when the connection ended. */
-static int remote_frame(struct trace *t, int timeout_ms, bool *attached)
-{
-	static char buf[EVT_PROTO_MAX_BODY + 1];
-	char err[200], *line, *nl;
-	long n;
-
-	n = evt_proto_recv(t->sock, buf, NULL, timeout_ms, err, sizeof(err));
-	if (n < 1) {
-		cli_error("trace", "evtraced ended the connection (%s)",
-			  n == -2 ? "did it stop?" : err);
-		return -1;
-	}
-	buf[n] = '\0';
-	switch (buf[0]) {
-	case 'o': {
-		char *all = malloc(t->npartial + (size_t)n);
-
-		if (!all)
-			return 0;
-		if (t->npartial)
-			memcpy(all, t->partial, t->npartial);
-		memcpy(all + t->npartial, buf + 1, (size_t)n);	/* with the NUL */
-		for (line = all; (nl = strchr(line, '\n')); line = nl + 1) {
-			*nl = '\0';
-			remote_line(t, line);
-		}
-		free(t->partial);
-		t->npartial = strlen(line);
-		t->partial = strdup(line);
-		free(all);
-		break;
-	}
-	case 'e':
-		if (attached && strstr(buf + 1, " attached\n"))
-			*attached = true;
-		else
-			fputs(buf + 1, stderr);
-		break;
-	case 'x':
-		t->remote_status = atoi(buf + 1);
-		break;
-	}
-	return 0;
-}
-
-/* cli_spawn's hook through evtraced: asks it to trace the command held
- * before its exec, and releases it once evtraced says it is attached. */
-static int remote_command(pid_t child, void *ctx)
-{
-	static char body[EVT_PROTO_MAX_BODY + 1];
-	struct trace *t = ctx;
-	bool attached = false;
-	int len;
-
-	t->req->pids[0] = child;
-	t->req->npids = 1;
-	len = evt_proto_format(t->req, body, sizeof(body));
-	if (len < 0)
-		return cli_error("trace", "the request is too long for evtraced"), -1;
-	if (evt_proto_send(t->sock, body, (size_t)len, -1))
-		return cli_error("trace", "evtraced: %s", strerror(errno)), -1;
-	while (!attached && t->remote_status < 0)
-		if (remote_frame(t, 10000, &attached))
-			return -1;
-	return attached ? 0 : -1;
-}
-
 /* Reads both sources, then prints what is older than HOLD_MS (all, with
  * final).  0, or -1 with err set. */
 static int step(struct trace *t, bool final, char *err, size_t err_size)
@@ -657,9 +300,9 @@ static int step(struct trace *t, bool final, char *err, size_t err_size)
 	if (t->live)
 		evt_live_stream_poll(t->live, user_event, t);
 	if (t->bpf) {
-		if (evt_syscall_bpf_read(t->bpf, bpf_call, t, err, err_size) < 0)
+		if (evt_syscall_bpf_read(t->bpf, trace_bpf_call, t, err, err_size) < 0)
 			return -1;
-		bpf_losses(t);
+		trace_bpf_losses(t);
 	}
 	if (t->kernel && evt_kernel_sampler_drain(t->kernel, final, &sink, err, err_size) < 0)
 		return -1;
@@ -902,7 +545,7 @@ int cmd_trace(int argc, char **argv)
 	/* A user the kernel refuses the system call events: evtraced traces
 	 * the user's own processes for them (CAP_ANY), and its lines are
 	 * merged here with the command's events. */
-	remote = !for_client && (remote_other || kernel_refuses_syscalls());
+	remote = !for_client && (remote_other || trace_kernel_refuses_syscalls());
 	if (remote && output) {
 		cli_error("trace", "-w %s: keeping a trace is not yet supported "
 			  "through evtraced (kernel.perf_event_paranoid is 2 here)",
@@ -997,7 +640,7 @@ int cmd_trace(int argc, char **argv)
 	if (pid && from_exec)	/* evtraced's worker, for a held command */
 		t.command = pid;
 	if (pid && remote) {
-		ret = remote_command(pid, &t) ? 1 : 0;
+		ret = trace_remote_command(pid, &t) ? 1 : 0;
 		run.name = "";
 	} else if (pid) {
 		ret = attach_threads(&t, pid) ? 1 : 0;
@@ -1007,7 +650,7 @@ int cmd_trace(int argc, char **argv)
 	} else {
 		ret = cli_session_spawn(&run, argv + optind,
 					evt_live_stream_rules_name(t.live), rundir,
-					remote ? remote_command : kernel_command, &t);
+					remote ? trace_remote_command : kernel_command, &t);
 	}
 	if (ret)
 		goto out;
@@ -1025,7 +668,7 @@ int cmd_trace(int argc, char **argv)
 		}
 		if (step(&t, false, err, sizeof(err)) || t.remote_status >= 0)
 			break;
-		if (poll(&p, 1, POLL_MS) > 0 && remote_frame(&t, 1000, NULL))
+		if (poll(&p, 1, POLL_MS) > 0 && trace_remote_frame(&t, 1000, NULL))
 			break;
 	}
 	while (!remote && !cli_session_over(&run)) {
@@ -1095,7 +738,7 @@ out:
 	evt_kernel_sampler_destroy(t.kernel);
 	evt_kernel_print_free(t.print);
 	evt_syscall_bpf_close(t.bpf);
-	drop_texts(t.exec_texts);
+	trace_drop_texts(t.exec_texts);
 	evt_live_stream_destroy(t.live);
 	trace_lines_free(t.lines);
 	if (out != stderr && fclose(out) && ret == 0)

@@ -32,8 +32,8 @@ for want in \
 	"openat(AT_FDCWD, \"$T/bob/created\", O_RDWR|O_CREAT|O_TRUNC, 0640) = 3" \
 	"write(3, \"hello\\\\n\\\\33\\[31mred\\\\0tail\", 19) = 19" \
 	"connect(5, {sa_family=AF_UNIX, sun_path=\"/nonexistent-evtrace.sock\"}, 110) = -1 ENOENT (No such file or directory)" \
-	"execve(\"/bin/true\", \\[\"true\", \"a\", \"b\", \"c\", \\.\\.\\.\\], 0x[0-9a-f]*) = 0"; do
-	grep -q "^ *[a-z]*-[0-9]* .*: $want" "$T/bob/lines" || { cp "$T/bob/lines" /tmp/bob-lines; fail "bob's $want"; }
+	"execve(\"/bin/true\", \\[\"true\", \"a\", \"b\", \"c\", \\.\\.\\.\\], 0x[0-9a-f]*)\\( = 0\\| <unfinished\\)"; do
+	expect_grep "^ *[a-z]*-[0-9]* .*: $want" "$T/bob/lines" "bob's $want"
 done
 expect_eq "$(grep -c ': execve(' "$T/bob/lines")" 2 "from the exec on: the command's and its child's"
 expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): asks trace -p [0-9]*\$" "$T/daemon.log" "the audit: what bob asked"

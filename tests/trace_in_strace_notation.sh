@@ -41,10 +41,12 @@ for want in \
 	"nanosleep({tv_sec=0, tv_nsec=1000}, NULL) = 0" \
 	"getcwd(\"$(pwd)\", 4096) = $(($(printf %s "$(pwd)" | wc -c) + 1))" \
 	"connect(5, {sa_family=AF_INET, sin_port=htons(9), sin_addr=inet_addr(\"127.0.0.1\")}, 16) = 0" \
-	"connect(5, {sa_family=AF_UNIX, sun_path=\"/nonexistent-evtrace.sock\"}, 110) = -1 ENOENT (No such file or directory)" \
-	"execve(\"/bin/true\", \\[\"true\", \"a\", \"b\", \"c\", \\.\\.\\.\\], 0x[0-9a-f]*) = 0"; do
+	"connect(5, {sa_family=AF_UNIX, sun_path=\"/nonexistent-evtrace.sock\"}, 110) = -1 ENOENT (No such file or directory)"; do
 	expect_grep "^ *[a-z]*-[0-9]* .*: $want <0\.[0-9]*>$" "$T/out" "$want"
 done
+# The child's, whose line its parent's wait4 may split ("<unfinished ...>").
+expect_grep "^ *[a-z]*-[0-9]* .*: execve(\"/bin/true\", \\[\"true\", \"a\", \"b\", \"c\", \\.\\.\\.\\], 0x[0-9a-f]*)\( = 0 <0\.[0-9]*>\| <unfinished \.\.\.>\)$" \
+	"$T/out" "a forked child's execve, its argv cut after four"
 expect_eq "$(grep -c 'execve(' "$T/out")" 2 "the command's one execve (not execvp's tries along PATH) and its child's"
 expect_grep "^evtrace: trace: [0-9]* system calls, 0 other events" "$T/out" "the summary on stderr"
 # -s: buffers and argv's strings cut there, paths whole.
@@ -125,7 +127,7 @@ kill -USR1 "$victim"
 set +e; wait "$tracer"; st=$?; set -e
 expect_eq "$st" 0 "trace -p's status once the process exited"
 expect_grep "^ *tracee-$victim .*: socket(AF_INET6, SOCK_DGRAM|SOCK_CLOEXEC, 0) = 5 <" "$T/out" "trace -p: the main thread's calls"
-expect_grep "^ *tracee-[0-9]* .*: getppid() = [0-9]* <" "$T/out" "trace -p: the other thread's call"
+expect_grep "^ *tracee-[0-9]* .*: \(getppid()\|<\.\.\. getppid resumed>\) = [0-9]* <" "$T/out" "trace -p: the other thread's call"
 grep ": getppid() = " "$T/out" | grep -q "tracee-$victim " && fail "trace -p: getppid on the wrong thread"
 expect_grep "^ *tracee-$victim .*: exit_group(0) = ?$" "$T/out" "trace -p: to its end"
 grep -q ": execve(\"$TRACEE\"" "$T/out" && fail "trace -p showed calls from before it attached"

@@ -1,0 +1,179 @@
+/*
+ * trace_bpf.c - evtrace trace's lines from the eBPF program's records
+ * (syscall_bpf.h): each call with the texts of the memory it pointed to
+ * (syscall_memory.h), the command's calls before its exec dropped, a
+ * process's end as strace says it, and what the ring lost.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "syscall_args.h"
+#include "syscall_bpf.h"
+#include "syscall_memory.h"
+#include "syscall_names.h"
+#include "trace.h"
+
+/* The texts of the memory a call's record brought, by argument (an
+ * argv's elements joined); the caller frees them. */
+static void memory_texts(const struct evt_cap_call *c, uint32_t strsize,
+			 char *texts[6])
+{
+	const char *name = evt_syscall_name(c->nr), *elems[EVT_CAP_VEC_MAX];
+	char one[20000];
+	unsigned i, nelems[6] = { 0 }, cut[6] = { 0 };
+	char *elem_text[6][EVT_CAP_VEC_MAX] = { { 0 } };
+
+	memset(texts, 0, 6 * sizeof(*texts));
+	for (i = 0; name && i < c->nmem; i++) {
+		const struct evt_cap_bytes *m = &c->mem[i];
+		unsigned arg = m->arg % 8, elem = m->arg / 8;
+
+		if (arg >= 6)
+			continue;
+		evt_syscall_memory_text(name, m->arg, m->bytes, m->len, m->flags,
+					m->addr, strsize, one, sizeof(one));
+		if (!elem) {
+			free(texts[arg]);
+			texts[arg] = strdup(one);
+		} else if (elem <= EVT_CAP_VEC_MAX && nelems[arg] == elem - 1) {
+			/* (an element's own cut is in its text; the
+			 * argv's, after the last element shown) */
+			elem_text[arg][nelems[arg]++] = strdup(one);
+			cut[arg] = (m->flags & EVT_CAP_MORE) != 0;
+		}
+	}
+	for (i = 0; i < 6; i++) {
+		unsigned k;
+
+		if (!nelems[i])
+			continue;
+		for (k = 0; k < nelems[i]; k++)
+			elems[k] = elem_text[i][k] ? elem_text[i][k] : "?";
+		evt_syscall_memory_argv(elems, nelems[i], (int)cut[i], one, sizeof(one));
+		free(texts[i]);
+		texts[i] = strdup(one);
+		for (k = 0; k < nelems[i]; k++)
+			free(elem_text[i][k]);
+	}
+}
+
+void trace_drop_texts(char *texts[6])
+{
+	unsigned i;
+
+	for (i = 0; i < 6; i++) {
+		free(texts[i]);
+		texts[i] = NULL;
+	}
+}
+
+/*
+ * The command's calls before its exec are dropped, but for the execve
+ * that succeeds: its entry is held until it returns 0 and then shown
+ * with its exit.  Whether c was taken (texts then freed or kept).
+ */
+static bool held_before_exec(struct trace *t, const struct evt_cap_call *c,
+			     const struct trace_when *w, char *texts[6])
+{
+	const char *name;
+	struct trace_when ew;
+
+	if (t->execd || !t->command || c->pid != (uint32_t)t->command)
+		return false;
+	name = evt_syscall_name(c->nr);
+	if (!name || strcmp(name, "execve")) {
+		trace_drop_texts(texts);
+		return true;
+	}
+	if (c->type == EVT_CAP_ENTER) {
+		trace_drop_texts(t->exec_texts);
+		t->exec_enter = *c;
+		t->exec_enter.mem = NULL;
+		memcpy(t->exec_texts, texts, 6 * sizeof(*texts));
+		return true;
+	}
+	if (c->ret == 0 && t->exec_enter.nr == c->nr) {
+		ew = *w;
+		ew.ts = evt_clock_from_monotonic_ns(t->clock,
+						    (int64_t)t->exec_enter.ktime);
+		ew.ns = (int64_t)t->exec_enter.ktime;
+		trace_lines_enter(t->lines, &ew, c->nr, t->exec_enter.args,
+				  (const char *const *)t->exec_texts);
+		t->execd = true;
+		trace_drop_texts(t->exec_texts);
+		return false;	/* and its exit shown */
+	}
+	trace_drop_texts(texts);
+	return true;
+}
+
+/* strace's line for a process's end: "+++ exited with 1 +++", "+++ killed
+ * by SIGKILL (core dumped) +++". */
+static void process_gone(struct trace *t, const struct trace_when *w, int64_t code)
+{
+	char text[128], sig[32];
+
+	if (code & 0x7f) {
+		evt_syscall_arg_put(EVT_SHOW_SIGNAL, 32, (uint64_t)(code & 0x7f), sig,
+				    sizeof(sig));
+		snprintf(text, sizeof(text), "+++ killed by %s%s +++", sig,
+			 code & 0x80 ? " (core dumped)" : "");
+	} else {
+		snprintf(text, sizeof(text), "+++ exited with %d +++",
+			 (int)((code >> 8) & 0xff));
+	}
+	trace_lines_text(t->lines, w, text, strlen(text));
+}
+
+/* The eBPF program's: a system call's entry or exit, with its memory. */
+void trace_bpf_call(void *ctx, const struct evt_cap_call *c)
+{
+	struct trace *t = ctx;
+	const struct evt_clock_calibration *clock = t->clock;
+	struct trace_when w = { evt_clock_from_monotonic_ns(clock, (int64_t)c->ktime),
+				(int64_t)c->ktime, c->tid, c->cpu, c->comm };
+	char *texts[6];
+	unsigned i;
+
+	t->kernel_records++;
+	if (c->type == EVT_CAP_GONE) {
+		process_gone(t, &w, c->ret);
+		return;
+	}
+	memory_texts(c, t->strsize, texts);
+	if (held_before_exec(t, c, &w, texts))
+		return;
+	if (c->type == EVT_CAP_ENTER)
+		trace_lines_enter(t->lines, &w, c->nr, c->args, (const char *const *)texts);
+	else
+		trace_lines_exit(t->lines, &w, c->nr, c->ret, (const char *const *)texts);
+	for (i = 0; i < 6; i++)
+		free(texts[i]);
+}
+
+/* What the eBPF program's ring could not take since the last look: a
+ * line, and the total. */
+void trace_bpf_losses(struct trace *t)
+{
+	uint64_t lost = evt_syscall_bpf_lost(t->bpf);
+	const struct evt_clock_calibration *clock = t->clock;
+	struct timespec now;
+	char text[128];
+
+	if (lost <= t->bpf_lost)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	{
+		int64_t ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+		struct trace_when w = { evt_clock_from_monotonic_ns(clock, ns), ns, 0,
+					0, "kernel" };
+
+		snprintf(text, sizeof(text), "lost %" PRIu64 " kernel records",
+			 lost - t->bpf_lost);
+		trace_lines_text(t->lines, &w, text, strlen(text));
+	}
+	t->lost += lost - t->bpf_lost;
+	t->bpf_lost = lost;
+}
