@@ -16,7 +16,6 @@
  * trace_bpf.c; through evtraced (a user the kernel refuses the system
  * call events), trace_remote.c.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -230,62 +229,16 @@ static int kernel_command(pid_t child, void *ctx)
 	return 0;
 }
 
-/*
- * -p: the system calls of every thread of pid from now on, and of what
- * they start (the kernel's inherit).  Listed again until no thread is
- * new, for one a thread started while the others were being attached.
- * 0, or -1 said.
- */
+/* -p: the system calls of pid's threads from now on, and of what they
+ * start.  0, or -1 said. */
 static int attach_threads(struct trace *t, pid_t pid)
 {
-	char dir[64], err[PATH_MAX + 300];
-	pid_t *done = NULL;
-	size_t ndone = 0, cap = 0, i;
-	bool added = true;
-	int ret = 0;
+	char err[PATH_MAX + 300];
 
-	if (t->bpf && evt_syscall_bpf_follow(t->bpf, pid, err, sizeof(err)))
+	if ((t->bpf && evt_syscall_bpf_follow(t->bpf, pid, err, sizeof(err))) ||
+	    (t->kernel && evt_kernel_sampler_process(t->kernel, pid, err, sizeof(err))))
 		return cli_error("trace", "%s", err), -1;
-	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
-	while (added && !ret) {
-		DIR *d = opendir(dir);
-		struct dirent *e;
-
-		if (!d) {
-			ret = cli_error("trace", "pid %d: %s", (int)pid,
-					errno == ENOENT ? "no such process" : strerror(errno));
-			break;
-		}
-		added = false;
-		while ((e = readdir(d)) && !ret) {
-			pid_t tid = (pid_t)atoi(e->d_name);
-
-			for (i = 0; i < ndone && done[i] != tid; i++)
-				;
-			if (tid <= 0 || i < ndone)
-				continue;
-			if (ndone == cap) {
-				pid_t *grown = realloc(done, (cap = cap ? 2 * cap : 64) *
-							     sizeof(*grown));
-
-				if (!grown) {
-					ret = cli_error("trace", "out of memory");
-					break;
-				}
-				done = grown;
-			}
-			done[ndone++] = tid;
-			added = true;
-			/* A thread that ended since the listing is no error. */
-			if (t->kernel &&
-			    evt_kernel_sampler_task(t->kernel, tid, false, err, sizeof(err)) &&
-			    !kill(tid, 0))
-				ret = cli_error("trace", "%s", err);
-		}
-		closedir(d);
-	}
-	free(done);
-	return ret ? -1 : 0;
+	return 0;
 }
 
 /* Reads both sources, then prints what is older than HOLD_MS (all, with

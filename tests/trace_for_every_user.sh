@@ -88,4 +88,21 @@ running "$app" || fail "alice's program"
 as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -e kernel/sched/sched_switch -- true
 expect_grep "kernel/sched/sched_switch: evtraced opens for you only the kernel events flagged CAP_ANY (kernel/syscalls/ and kernel/raw_syscalls/), for your own processes$" \
 	"$T/err" "a kernel event not flagged CAP_ANY"
+# Keeping a trace through evtraced is not there yet, and says so.
+as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -w "$T/bob/kept" -- true
+expect_eq "$(cat "$T/err")" "evtrace: trace: -w $T/bob/kept: keeping a trace is not yet supported through evtraced (kernel.perf_event_paranoid is 2 here)" "-w through evtraced"
+[ ! -e "$T/bob/kept" ] || fail "-w through evtraced left a directory"
+
+# An evtraced whose worker cannot load the eBPF program refuses rather
+# than trace without the check that leaves setuid programs out.
+kill "$DAEMON"
+wait_for "the daemon to end" "! running $DAEMON"
+rm -f "$SOCK"
+export EVTRACE_NO_EBPF=1
+start_daemon
+unset EVTRACE_NO_EBPF
+as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -- "$TRACEE_U" syscalls 1
+expect_grep "^evtrace: trace: eBPF: not used (\$EVTRACE_NO_EBPF is set); evtraced traces a user's system calls only with its eBPF program, which leaves out the setuid programs the user starts$" \
+	"$T/err" "no eBPF in evtraced's worker"
+grep -q "getppid\|tried" "$T/err" "$T/out" && fail "the command ran traced without the check: $(cat "$T/out")"
 echo "ok: trace through evtraced for a user at perf_event_paranoid 2"

@@ -68,6 +68,27 @@ static void requests_round_trip(void)
 	CHECK_STR(err, "add: one event or one id");
 	CHECK(parse("verb read\npid 1\n", &r, err) < 0);
 	CHECK_STR(err, "read takes nothing");
+	/* trace: one pid, CAP_ANY kernel events only, its own options; a
+	 * request formatted is parsed back the same. */
+	CHECK(parse("verb trace\npid 7\nevent printk\nevent kernel/syscalls/sys_enter_openat\n"
+		    "syscalls !close,%file\nsyscalls kill\nstrsize 0\nsummary 2\nheld 1\n",
+		    &r, err) == 0);
+	CHECK(r.verb == EVT_VERB_TRACE && r.npids == 1 && r.nevents == 2 &&
+	      r.nsyscalls == 2 && !strcmp(r.syscalls[0], "!close,%file") &&
+	      r.has_strsize && r.strsize == 0 && r.summary == 2 && r.held);
+	n = evt_proto_format(&r, buf, sizeof(buf));
+	CHECK(n > 0 && parse(buf, &back, err) == 0 && back.nsyscalls == 2 &&
+	      back.has_strsize && back.strsize == 0 && back.summary == 2 && back.held);
+	CHECK(parse("verb trace\npid 7\nevent kernel/sched/sched_switch\n", &r, err) < 0);
+	CHECK(strstr(err, "kernel/sched/sched_switch: evtraced opens for you only the "
+		      "kernel events flagged CAP_ANY") == err);
+	CHECK(parse("verb trace\npid 7\npid 8\n", &r, err) < 0);
+	CHECK_STR(err, "trace: one pid, events, syscalls, strsize and summary");
+	CHECK(parse("verb trace\npid 7\nstrsize 4097\n", &r, err) < 0);
+	CHECK(parse("verb trace\npid 7\nsyscalls open;rm\n", &r, err) < 0);
+	CHECK(parse("verb trace\npid 7\nsummary 3\n", &r, err) < 0);
+	CHECK(parse("verb stream\npid 7\nevent typed\nheld 1\n", &r, err) < 0);
+	CHECK_STR(err, "stream: syscalls, strsize and summary are for trace");
 	/* The kernel's events are the machine's: no pid. */
 	CHECK(parse("verb ls\npath kernel/sched\nids 1\n", &r, err) == 0);
 	CHECK(parse("verb format\npath kernel/sched/sched_switch\n", &r, err) == 0);

@@ -89,31 +89,13 @@ static int attach(struct evt_collection *c, char *err, size_t err_size)
 static int kernel_attach(struct evt_collection *c, int pid, char *err,
 			 size_t err_size)
 {
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
 	int *grown = realloc(c->kernel_pids, (c->nkernel_pids + 1) * sizeof(*grown));
 
 	if (!grown)
 		return snprintf(err, err_size, "out of memory"), -1;
 	c->kernel_pids = grown;
 	c->kernel_pids[c->nkernel_pids++] = pid;
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return snprintf(err, err_size, "pid %d: %s", pid,
-				errno == ENOENT ? "no such process" : strerror(errno)), -1;
-	while ((d = readdir(dir))) {
-		int tid = atoi(d->d_name);
-
-		if (tid > 0 && evt_kernel_record_task(c->kernel, tid, false, err,
-						      err_size)) {
-			closedir(dir);
-			return -1;
-		}
-	}
-	closedir(dir);
-	return 0;
+	return evt_kernel_record_process(c->kernel, pid, err, err_size);
 }
 int evt_collection_kernel_command(struct evt_collection *c, int pid, char *err,
 				  size_t err_size)

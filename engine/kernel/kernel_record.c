@@ -159,6 +159,12 @@ int evt_kernel_record_task(struct evt_kernel_record *k, pid_t tid,
 	return evt_kernel_sampler_task(k->sampler, tid, on_exec, err, err_size);
 }
 
+int evt_kernel_record_process(struct evt_kernel_record *k, pid_t pid,
+			      char *err, size_t err_size)
+{
+	return evt_kernel_sampler_process(k->sampler, pid, err, err_size);
+}
+
 int evt_kernel_record_all_cpus(struct evt_kernel_record *k, char *err,
 			       size_t err_size)
 {

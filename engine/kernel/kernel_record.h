@@ -69,9 +69,11 @@ int evt_kernel_record_flush(struct evt_kernel_record *k, bool final);
  * window must see the kernel events up to now).  0, or -1 with the
  * sink's err set. */
 int evt_kernel_record_write_open(struct evt_kernel_record *k);
-/* evt_kernel_sampler_task() and _all_cpus(). */
+/* evt_kernel_sampler_task(), _process() and _all_cpus(). */
 int evt_kernel_record_task(struct evt_kernel_record *k, pid_t tid,
 			   bool on_exec, char *err, size_t err_size);
+int evt_kernel_record_process(struct evt_kernel_record *k, pid_t pid,
+			      char *err, size_t err_size);
 int evt_kernel_record_all_cpus(struct evt_kernel_record *k, char *err,
 			       size_t err_size);
 /* Adds the kernel stream class and its events to ix (once: returns 1 when

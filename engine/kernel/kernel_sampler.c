@@ -2,11 +2,13 @@
  * kernel_sampler.c - kernel tracepoints sampled with perf_event_open, in
  * time order, with their tasks (see kernel_sampler.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -638,6 +640,57 @@ int evt_kernel_sampler_task(struct evt_kernel_sampler *k, pid_t tid,
 	if (!on_exec)
 		task_attached(k, tid);
 	return 0;
+}
+
+int evt_kernel_sampler_process(struct evt_kernel_sampler *k, pid_t pid,
+			       char *err, size_t err_size)
+{
+	char dir[64];
+	pid_t *done = NULL;
+	size_t ndone = 0, cap = 0, i;
+	bool added = true;
+	int ret = 0;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	while (added && !ret) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		if (!d) {
+			ret = snprintf(err, err_size, "pid %d: %s", (int)pid,
+				       errno == ENOENT ? "no such process" :
+				       strerror(errno));
+			break;
+		}
+		added = false;
+		while ((e = readdir(d)) && !ret) {
+			pid_t tid = (pid_t)atoi(e->d_name);
+
+			for (i = 0; i < ndone && done[i] != tid; i++)
+				;
+			if (tid <= 0 || i < ndone)
+				continue;
+			if (ndone == cap) {
+				pid_t *grown = realloc(done, (cap = cap ? 2 * cap : 64) *
+							     sizeof(*grown));
+
+				if (!grown) {
+					ret = snprintf(err, err_size, "out of memory");
+					break;
+				}
+				done = grown;
+			}
+			done[ndone++] = tid;
+			added = true;
+			/* A thread that ended since the listing is no error. */
+			if (evt_kernel_sampler_task(k, tid, false, err, err_size) &&
+			    !kill(tid, 0))
+				ret = -1;
+		}
+		closedir(d);
+	}
+	free(done);
+	return ret ? -1 : 0;
 }
 
 int evt_kernel_sampler_all_cpus(struct evt_kernel_sampler *k, char *err,

@@ -72,6 +72,13 @@ int evt_kernel_sampler_ring_cpu(const struct evt_kernel_sampler *k, unsigned rin
  */
 int evt_kernel_sampler_task(struct evt_kernel_sampler *k, pid_t tid,
 			    bool on_exec, char *err, size_t err_size);
+/*
+ * The same for every thread of the running process pid (listed again
+ * until none is new, for a thread started while the others were being
+ * attached; one that ended meanwhile is no error).  0, or -1 with err set.
+ */
+int evt_kernel_sampler_process(struct evt_kernel_sampler *k, pid_t pid,
+			       char *err, size_t err_size);
 /* Starts sampling on every CPU, whoever runs there. */
 int evt_kernel_sampler_all_cpus(struct evt_kernel_sampler *k, char *err,
 				size_t err_size);
