@@ -51,9 +51,6 @@ bool cli_pattern_ok(const char *cmd, const char *pattern);
  * 0, or 1 (said: the file, its line and why). */
 int cli_read_patterns(const char *cmd, const char *file, const char **patterns,
 		      unsigned *n, unsigned cap);
-/* The same for an -e of stream, which takes user events only (for now):
- * a kernel/ pattern is reported. */
-bool cli_user_pattern_ok(const char *cmd, const char *pattern);
 /* "PID[,PID]..." appended to *pids; reports and returns -1 when it is
  * not that. */
 int cli_parse_pids(const char *cmd, const char *arg, int **pids,

@@ -450,8 +450,31 @@ static void print_kernel_node(const struct evt_tree_node *n, char **paths,
 		print_kernel_node(n->children[i], paths, formats, ids);
 }
 
-/* ls kernel/...: the kernel's events, all off (no collection takes them
- * yet). */
+/* Which kernel events enable switched on in the default collection
+ * (on[i] for paths[i]); none when there is no run directory yet. */
+static void kernel_states(char **paths, unsigned n, bool *on)
+{
+	char dir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
+	struct evt_rundir rd;
+	struct evt_rules *r = malloc(sizeof(*r));
+	unsigned i;
+
+	if (!r || evt_rundir_path(dir, sizeof(dir), err, sizeof(err)) ||
+	    evt_rundir_open(&rd, dir, EVT_RUNDIR_ROOT_ENTERS, err, sizeof(err))) {
+		free(r);
+		return;
+	}
+	if (evt_default_rules_kernel(&rd, 0, r, err, sizeof(err)))
+		cli_error("ls", "%s", err);
+	else
+		for (i = 0; i < n; i++)
+			on[i] = evt_rules_decide(r, paths[i], NULL, NULL, 0) == 1;
+	evt_rundir_close(&rd);
+	free(r);
+}
+
+/* ls kernel/...: the kernel's events, on where enable switched them on in
+ * the default collection. */
 static int ls_kernel(const struct target *t)
 {
 	const struct evt_tree_node *node;
@@ -466,6 +489,8 @@ static int ls_kernel(const struct target *t)
 	if (evt_kernel_event_paths(&paths, &n, err, sizeof(err)))
 		return kernel_via_daemon("ls", EVT_VERB_LS, t, err);
 	off = calloc(n + 1, sizeof(*off));
+	if (off)
+		kernel_states(paths, n, off);
 	root = off ? evt_tree_build_paths((const char *const *)paths, off, n) : NULL;
 	if (!root) {
 		free(off);
@@ -575,6 +600,46 @@ static int set_rate(const char *cmd, struct target *t)
 	return ret;
 }
 
+/*
+ * Kernel events in the default collection: a line of default.rules,
+ * which the reader of the default collection (stream without -e) samples
+ * while it says so.  Every process's: there is no process to switch them
+ * in, and they are the kernel's.
+ */
+static int set_kernel(const char *cmd, const struct target *t, bool on)
+{
+	char dir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300], **paths = NULL;
+	unsigned npaths = 0, *chosen = NULL, nchosen = 0;
+	struct evt_rundir rd;
+	long *ids = NULL;
+	int ret;
+
+	if (t->pid)
+		return cli_error(cmd, "-p %d %s: kernel events are switched for "
+				 "every process (stream -p PID, without -e, shows "
+				 "those of PID)", t->pid, t->path);
+	if (t->rate >= 0)
+		return cli_error(cmd, "--rate %s: kernel events take no rate cap",
+				 t->path);
+	if (evt_kernel_event_paths_any(&paths, &ids, &npaths, err, sizeof(err)) ||
+	    evt_kernel_match(&t->path, 1, paths, npaths, &chosen, &nchosen, err,
+			     sizeof(err))) {
+		free(ids);
+		evt_kernel_event_paths_free(paths, npaths);
+		return cli_error(cmd, "%s", err);
+	}
+	free(chosen);
+	free(ids);
+	evt_kernel_event_paths_free(paths, npaths);
+	if (evt_rundir_path(dir, sizeof(dir), err, sizeof(err)) ||
+	    evt_rundir_open(&rd, dir, EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS,
+			    err, sizeof(err)))
+		return cli_error(cmd, "%s", err);
+	ret = evt_default_rules_add(&rd, on, 0, t->path, err, sizeof(err));
+	evt_rundir_close(&rd);
+	return ret ? cli_error(cmd, "%s", err) : 0;
+}
+
 static int set_enable(const char *cmd, int argc, char **argv, bool on)
 {
 	char err[PATH_MAX + 300];
@@ -590,8 +655,7 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 	if (t.collection)
 		return set_in_collection(cmd, &t, on);
 	if (evt_is_kernel_path(t.path))
-		return cli_error(cmd, "%s: switching kernel events is not yet "
-				 "supported (ls and format show them)", t.path);
+		return set_kernel(cmd, &t, on);
 	if (t.rate >= 0)
 		return set_rate(cmd, &t);
 	n = via_daemon(cmd, on ? EVT_VERB_ENABLE : EVT_VERB_DISABLE, &t, &ret);

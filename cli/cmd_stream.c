@@ -120,7 +120,7 @@ int cmd_stream(int argc, char **argv)
 				goto out;
 			break;
 		case 'e':
-			if (!cli_user_pattern_ok("stream", optarg))
+			if (!cli_pattern_ok("stream", optarg))
 				goto out;
 			patterns[npatterns++] = optarg;
 			break;
@@ -128,7 +128,7 @@ int cmd_stream(int argc, char **argv)
 			if (report_field_filter_parse(&filters[nfilters], "stream",
 						      optarg))
 				goto out;
-			if (!cli_user_pattern_ok("stream", filters[nfilters].pattern)) {
+			if (!cli_pattern_ok("stream", filters[nfilters].pattern)) {
 				report_field_filter_free(&filters[nfilters]);
 				goto out;
 			}
@@ -175,6 +175,12 @@ int cmd_stream(int argc, char **argv)
 				.nevents = nuser, .nfilters = nfilters,
 			};
 
+			for (i = 0; i < npatterns; i++)
+				if (evt_is_kernel_path(patterns[i])) {
+					cli_error("stream", "%s: %s", patterns[i],
+						  EVT_PROTO_NO_KERNEL_EVENTS);
+					goto out;
+				}
 			if (!cli_patterns_fit("stream", npatterns, 0))
 				goto out;
 			memcpy(r.events, patterns, nuser * sizeof(*patterns));

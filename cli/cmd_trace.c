@@ -122,7 +122,6 @@ static int kernel_sample(void *ctx, const struct evt_kernel_sample *s)
 	const struct evt_kernel_event *e;
 	char text[EVT_RENDER_MAX_BYTES];
 	uint64_t args[6];
-	size_t max;
 	long n;
 	int i, len;
 
@@ -145,26 +144,9 @@ static int kernel_sample(void *ctx, const struct evt_kernel_sample *s)
 	}
 	e = evt_kernel_sampler_event(t->kernel, s->event);
 	len = snprintf(text, sizeof(text), "%s: ", e->path);
-	if (evt_kernel_print_raw(t->print, s->event, s->raw, s->raw_size,
-				 (uint16_t)s->cpu, text + len, sizeof(text) - len) >= 0) {
-		trace_lines_text(t->lines, &w, text, strlen(text));
-		t->events++;
-		return 0;
-	}
-	max = evt_kernel_payload_max(e, s->raw_size);
-	if (max > t->payload_cap) {
-		uint8_t *grown = realloc(t->payload, max);
-
-		if (!grown)
-			return 0;
-		t->payload = grown;
-		t->payload_cap = max;
-	}
-	n = evt_kernel_payload(e, s->raw, s->raw_size, t->payload);
-	if (n < 0 || evt_event_format_render(&e->format, t->payload, (size_t)n,
-					     text + len, sizeof(text) - len) < 0)
-		snprintf(text + len, sizeof(text) - len, "(a record its format "
-			 "does not describe)");
+	n = evt_kernel_sample_payload(t->kernel, s, &t->payload, &t->payload_cap);
+	evt_kernel_sample_text(t->kernel, t->print, s, t->payload, n, text + len,
+			       sizeof(text) - len);
 	trace_lines_text(t->lines, &w, text, strlen(text));
 	t->events++;
 	return 0;
@@ -279,27 +261,6 @@ static int step(struct trace *t, bool final, char *err, size_t err_size)
 	return 0;
 }
 
-/* The printer of the sampler's events (NULL: field=value). */
-static struct evt_kernel_print *kernel_printer(struct evt_kernel_sampler *k)
-{
-	unsigned i, n = evt_kernel_sampler_nevents(k);
-	char **paths = calloc(n ? n : 1, sizeof(char *));
-	char **texts = calloc(n ? n : 1, sizeof(char *));
-	struct evt_kernel_print *p = NULL;
-
-	for (i = 0; paths && texts && i < n; i++) {
-		const struct evt_kernel_event *e = evt_kernel_sampler_event(k, i);
-
-		paths[i] = e->path;
-		texts[i] = e->tracefs_format;
-	}
-	if (paths && texts)
-		p = evt_kernel_print_new(paths, texts, n);
-	free(paths);
-	free(texts);
-	return p;
-}
-
 static int start(struct trace *t, int pid, const char **patterns, unsigned n,
 		 const char **kpatterns, unsigned nk, uint32_t ring_kib,
 		 const char *rundir, const char *output, char *err,
@@ -330,7 +291,7 @@ static int start(struct trace *t, int pid, const char **patterns, unsigned n,
 		return -1;
 	if (t->kernel && t->bpf && output)
 		find_raw_fields(t, err, err_size);
-	t->print = t->kernel ? kernel_printer(t->kernel) : NULL;
+	t->print = t->kernel ? evt_kernel_sampler_printer(t->kernel) : NULL;
 	if (!output)
 		return 0;
 	/* The kernel's stream class is described before any of its packets. */

@@ -241,9 +241,12 @@ static const struct command commands[] = {
 	  "Enable the event or directory PATH in running processes (or in PID).\n"
 	  "The root enables everything except printk/; name printk/ or below\n"
 	  "to enable printk events.  It is also a rule for events registered\n"
-	  "later: libraries loaded and, without -p, processes started after it.\n\n"
+	  "later: libraries loaded and, without -p, processes started after it.\n"
+	  "PATH under kernel/ switches kernel tracepoints, for every process:\n"
+	  "a stream without -e shows them.\n\n"
 	  "  -c, --collection N     in the running collection of slot N (a\n"
-	  "                         recording, stream or count; ls shows them)\n"
+	  "                         recording, stream, count or consumer; ls\n"
+	  "                         shows them)\n"
 	  "                         instead of the default collection\n"
 	  "  --rate N[/s]           instead, cap each event under PATH at N events\n"
 	  "                         a second in each thread, for every collection\n"
@@ -294,7 +297,9 @@ static const struct command commands[] = {
 	  "the default collection (what enable switched on), one such stream at\n"
 	  "a time.  With -e, the stream is a collection of its own: PATTERN is\n"
 	  "on for it alone while it runs (also for events registered later),\n"
-	  "and off again however it ends; many such streams run at once.\n\n"
+	  "and off again however it ends; many such streams run at once.\n"
+	  "Kernel events (kernel/...) are of PID and its children, or without\n"
+	  "-p of every CPU, in time order with the processes' own.\n\n"
 	  "  -e, --event PATTERN    the events PATTERN names (repeatable)\n"
 	  "  -F, --filter 'PATTERN if FIELD OP VALUE'\n"
 	  "                         also those PATTERN names whose FIELD compares,\n"
@@ -466,18 +471,6 @@ int cli_read_patterns(const char *cmd, const char *file, const char **patterns,
 	}
 	fclose(f);
 	return 0;
-}
-
-bool cli_user_pattern_ok(const char *cmd, const char *pattern)
-{
-	if (!cli_pattern_ok(cmd, pattern))
-		return false;
-	if (!evt_is_kernel_path(pattern))
-		return true;
-	cli_error(cmd, "-e %s: kernel events in a live %s are not yet supported "
-		  "(record and count take them; ls kernel/ and format list them)",
-		  pattern, cmd);
-	return false;
 }
 
 static const struct command *find(const char *name)

@@ -115,10 +115,14 @@ expect_status 1 "$EVTRACE" ls kernel/nosuch
 expect_eq "$(cat "$T/err")" "evtrace: ls: kernel/nosuch: no such kernel event or directory" "ls of nothing"
 expect_status 1 "$EVTRACE" ls -p 1 kernel/
 expect_eq "$(cat "$T/err")" "evtrace: ls: -p: kernel events are the whole system's, not a process's" "ls -p of kernel events"
-expect_status 1 "$EVTRACE" enable kernel/sched
-expect_eq "$(cat "$T/err")" "evtrace: enable: kernel/sched: switching kernel events is not yet supported (ls and format show them)" "enable"
-expect_status 1 "$EVTRACE" stream -e kernel/sched/sched_switch
-expect_eq "$(cat "$T/err")" "evtrace: stream: -e kernel/sched/sched_switch: kernel events in a live stream are not yet supported (record and count take them; ls kernel/ and format list them)" "stream -e kernel/"
+expect_status 1 "$EVTRACE" enable kernel/nosuch
+expect_eq "$(cat "$T/err")" "evtrace: enable: kernel/nosuch: no such kernel event" "enable of nothing"
+expect_status 1 "$EVTRACE" enable -p 1 kernel/sched
+expect_eq "$(cat "$T/err")" "evtrace: enable: -p 1 kernel/sched: kernel events are switched for every process (stream -p PID, without -e, shows those of PID)" "enable -p of kernel events"
+expect_status 1 "$EVTRACE" enable --rate 5 kernel/sched
+expect_eq "$(cat "$T/err")" "evtrace: enable: --rate kernel/sched: kernel events take no rate cap" "enable --rate of kernel events"
+expect_status 1 "$EVTRACE" stream -e kernel/sched/nosuch
+expect_eq "$(cat "$T/err")" "evtrace: stream: kernel/sched/nosuch: no such kernel event" "stream -e of nothing"
 
 # 4. A user tracefs does not let in is told, and evtraced shows them.
 make_users

@@ -245,10 +245,15 @@ static int select_events(struct evt_consumer *c, bool add, const char *pattern,
 static int add_engine(struct evt_consumer *c, const char *pattern, char *err,
 		     size_t err_size)
 {
-	if (pattern && evt_is_kernel_path(pattern))
-		return snprintf(err, err_size, "%s: kernel events in a consumer are "
-				"not yet supported (evtrace record and trace take "
-				"them)", pattern), -1;
+	if (pattern && evt_is_kernel_path(pattern) && c->sock >= 0)
+		return snprintf(err, err_size, "%s: " EVT_PROTO_NO_KERNEL_EVENTS,
+				pattern), -1;
+	if (pattern && evt_is_kernel_path(pattern) && !c->stream)
+		return snprintf(err, err_size, "%s: kernel events in a %s consumer "
+				"are not yet supported (a recording consumer, "
+				"EVT_CONSUMER_RECORD, takes them)", pattern,
+				c->mode == EVT_CONSUMER_COUNT ? "counting" :
+				c->mode == EVT_CONSUMER_RELAY ? "relay" : "flight"), -1;
 	return select_events(c, true, pattern, 0, err, err_size);
 }
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pattern.h"
 #include "rules_files.h"
 #include "layout.h"
 #include "report.h"
@@ -40,8 +41,10 @@ static int take_lock(const struct evt_rundir *rd, char *err, size_t err_size)
 	return -1;
 }
 
-static int load(const struct evt_rundir *rd, struct evt_rules *r, char *err,
-		size_t err_size)
+/* default.rules into r (none: empty rules); a bad one is empty rules,
+ * said as the writer starting it again (writing) or as an error. */
+static int load(const struct evt_rundir *rd, struct evt_rules *r, bool writing,
+		char *err, size_t err_size)
 {
 	char why[200], *buf;
 	ssize_t n;
@@ -56,6 +59,13 @@ static int load(const struct evt_rundir *rd, struct evt_rules *r, char *err,
 	buf = malloc(RULES_FILE_MAX);
 	n = buf ? read(fd, buf, RULES_FILE_MAX) : -1;
 	close(fd);
+	if (!writing && (n < 0 || n == RULES_FILE_MAX ||
+			 evt_rules_parse(buf, (size_t)n, r, why, sizeof(why)))) {
+		snprintf(err, err_size, "%s/default.rules: %s", rd->path,
+			 n < 0 || n == RULES_FILE_MAX ? "unreadable or too large" : why);
+		free(buf);
+		return -1;
+	}
 	if (n < 0 || n == RULES_FILE_MAX ||
 	    evt_rules_parse(buf, (size_t)n, r, why, sizeof(why))) {
 		/* Ours to write: a bad one is started again, and said. */
@@ -181,7 +191,7 @@ static int default_rules_line(const struct evt_rundir *rd, bool enable,
 	lock = take_lock(rd, err, err_size);
 	if (lock < 0)
 		goto out;
-	if (load(rd, r, err, err_size) == 0) {
+	if (load(rd, r, true, err, err_size) == 0) {
 		drop_dead(r);
 		if ((rate_line ? evt_rules_add_rate(r, pid, pattern, rate, err, err_size) :
 		     evt_rules_add(r, enable, pid, pattern, err, err_size)) == 0)
@@ -191,6 +201,21 @@ static int default_rules_line(const struct evt_rundir *rd, bool enable,
 out:
 	free(r);
 	return ret;
+}
+
+int evt_default_rules_kernel(const struct evt_rundir *rd, int pid,
+			     struct evt_rules *r, char *err, size_t err_size)
+{
+	unsigned i, n = 0;
+
+	if (load(rd, r, false, err, err_size))
+		return -1;
+	for (i = 0; i < r->npatterns; i++)
+		if (evt_is_kernel_path(r->patterns[i]) && !r->is_rate[i] &&
+		    (!r->pid[i] || (int)r->pid[i] == pid))
+			evt_rules_move(r, n++, i);
+	r->npatterns = n;
+	return 0;
 }
 
 int evt_default_rules_add(const struct evt_rundir *rd, bool enable,

@@ -35,6 +35,13 @@ int evt_rundir_put(const struct evt_rundir *rd, const char *name,
 int evt_rules_publish(const struct evt_rundir *rd, const char *name,
 		      const struct evt_rules *rules, char *err, size_t err_size);
 
+/* The lines of default.rules about kernel events (enable kernel/...),
+ * for every process or pid: only they decide a kernel event (the root
+ * does not name them there).  0, or -1 with err set (not readable, or
+ * not rules). */
+int evt_default_rules_kernel(const struct evt_rundir *rd, int pid,
+			     struct evt_rules *r, char *err, size_t err_size);
+
 /*
  * Adds "enable PATTERN" or "disable PATTERN" (for process pid only, or
  * every process when 0) to default.rules, under a lock; lines of pids

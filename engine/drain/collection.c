@@ -336,6 +336,12 @@ static int answer(void *ctx, bool enable, const char *pattern, char *err,
 {
 	struct evt_collection *c = ctx;
 
+	/* Its kernel stream class was described when it started. */
+	if (evt_is_kernel_path(pattern))
+		return snprintf(err, err_size, "%s: the kernel events of a recording "
+				"or count are those it started with (-e kernel/...); "
+				"a stream or consumer takes them while it runs",
+				pattern), -1;
 	if (!enable && !evt_selection_has_pattern(&c->sel, pattern))
 		return evt_selection_not_there(&c->sel, c->number, pattern, err,
 					       err_size);

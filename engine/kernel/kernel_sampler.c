@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel_print.h"
 #include "kernel_sampler.h"
 #include "layout.h"
 #include "perf_events.h"
@@ -894,4 +895,59 @@ void evt_kernel_sampler_destroy(struct evt_kernel_sampler *k)
 	free(k->arena);
 	free(k->batch);
 	free(k);
+}
+
+struct evt_kernel_print *evt_kernel_sampler_printer(const struct evt_kernel_sampler *k)
+{
+	unsigned i, n = evt_kernel_sampler_nevents(k);
+	char **paths = calloc(n ? n : 1, sizeof(char *));
+	char **texts = calloc(n ? n : 1, sizeof(char *));
+	struct evt_kernel_print *p = NULL;
+
+	for (i = 0; paths && texts && i < n; i++) {
+		const struct evt_kernel_event *e = evt_kernel_sampler_event(k, i);
+
+		paths[i] = e->path;
+		texts[i] = e->tracefs_format;
+	}
+	if (paths && texts)
+		p = evt_kernel_print_new(paths, texts, n);
+	free(paths);
+	free(texts);
+	return p;
+}
+
+long evt_kernel_sample_payload(const struct evt_kernel_sampler *k,
+			       const struct evt_kernel_sample *s, uint8_t **buf,
+			       size_t *cap)
+{
+	const struct evt_kernel_event *e = &k->ev[s->event];
+	size_t max = evt_kernel_payload_max(e, s->raw_size);
+
+	if (max > *cap) {
+		uint8_t *grown = realloc(*buf, max);
+
+		if (!grown)
+			return -1;
+		*buf = grown;
+		*cap = max;
+	}
+	return evt_kernel_payload(e, s->raw, s->raw_size, *buf);
+}
+
+size_t evt_kernel_sample_text(const struct evt_kernel_sampler *k,
+			      struct evt_kernel_print *p,
+			      const struct evt_kernel_sample *s, const uint8_t *payload,
+			      long payload_len, char *out, size_t out_size)
+{
+	int len = evt_kernel_print_raw(p, s->event, s->raw, s->raw_size,
+				       (uint16_t)s->cpu, out, out_size);
+
+	if (len >= 0)
+		return strlen(out);
+	if (payload_len < 0 ||
+	    evt_event_format_render(&k->ev[s->event].format, payload,
+				    (size_t)payload_len, out, out_size) < 0)
+		snprintf(out, out_size, "(a record its format does not describe)");
+	return strlen(out);
 }

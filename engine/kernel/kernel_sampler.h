@@ -93,6 +93,22 @@ long evt_kernel_sampler_drain(struct evt_kernel_sampler *k, bool final,
 			      size_t err_size);
 /* Waits up to timeout_ms, less when a ring is a quarter full. */
 void evt_kernel_sampler_wait(struct evt_kernel_sampler *k, int timeout_ms);
+/* A printer of its events by their print fmt (kernel_print.h), or NULL. */
+struct evt_kernel_print;
+struct evt_kernel_print *evt_kernel_sampler_printer(const struct evt_kernel_sampler *k);
+/* A sample's fields in evtrace's layout (kernel_events.h) in *buf, grown
+ * as needed: their bytes, or -1 (no memory, or a field outside the
+ * record). */
+long evt_kernel_sample_payload(const struct evt_kernel_sampler *k,
+			       const struct evt_kernel_sample *s, uint8_t **buf,
+			       size_t *cap);
+/* A sample's text by its print fmt through p, else its fields (the
+ * payload above, payload_len -1 when there is none) as field=value:
+ * its length in out. */
+size_t evt_kernel_sample_text(const struct evt_kernel_sampler *k,
+			      struct evt_kernel_print *p,
+			      const struct evt_kernel_sample *s, const uint8_t *payload,
+			      long payload_len, char *out, size_t out_size);
 void evt_kernel_sampler_destroy(struct evt_kernel_sampler *k);
 
 #endif

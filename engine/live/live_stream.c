@@ -14,11 +14,14 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "live.h"
+#include "kernel_events.h"
+#include "live_kernel.h"
 #include "report.h"
 #include "live_stream.h"
 #include "record.h"
@@ -90,6 +93,9 @@ struct evt_live_stream {
 	uint8_t *bytes;		/* the pending events' copies, one poll's */
 	size_t nbytes, capbytes;
 	bool no_text;		/* evt_live_stream_want_text(false) */
+	struct evt_live_kernel *kernel;	/* its kernel/ events, or NULL */
+	struct stat rules_seen;		/* default.rules when last read */
+	bool handing;			/* in a poll's callbacks */
 };
 
 /*
@@ -331,6 +337,21 @@ static void push(struct evt_live_stream *s, const struct evt_live_event *e)
 	if (p->payload_at == NONE)
 		p->e.payload_size = 0;
 	s->npend++;
+}
+
+static void push_kernel(const struct evt_live_event *e, void *ctx)
+{
+	push(ctx, e);
+}
+
+/* What the kernel's rings hold, to be handed at the next poll with what
+ * the buffers hold then, before its events change (a remove does not
+ * take back what came before it).  Not from a callback of a poll, whose
+ * events are being handed. */
+static void kernel_before_change(struct evt_live_stream *s)
+{
+	if (!s->handing)
+		s->sources += evt_live_kernel_drain(s->kernel, push_kernel, s) > 0;
 }
 
 /* Gives up on a buffer that makes no sense, and says so once. */
@@ -603,8 +624,118 @@ static void apply(struct evt_live_stream *s, struct watched *w)
 static int answer(void *ctx, bool enable, const char *pattern, char *err,
 		  size_t err_size);
 
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * The events from pend[from] on are kept for the next poll, their bytes
+ * moved to the start.  With kernel events, a poll hands over only what
+ * came before it started reading: a kernel event drained after the
+ * buffers were read may be later than a record committed since, which
+ * the next poll will read.
+ */
+static void hold(struct evt_live_stream *s, size_t from)
+{
+	size_t n, need = 0, at = 0;
+	uint8_t *bytes;
+
+	for (n = from; n < s->npend; n++)
+		need += (s->pend[n].text_at == NONE ? 0 : s->pend[n].e.text_len + 1) +
+			(s->pend[n].payload_at == NONE ? 0 : s->pend[n].e.payload_size);
+	if (from == s->npend) {
+		s->npend = s->nbytes = 0;
+		return;
+	}
+	bytes = malloc(need ? need : 1);
+	for (n = from; bytes && n < s->npend; n++) {
+		struct pending *p = &s->pend[n];
+
+		if (p->text_at != NONE) {
+			memcpy(bytes + at, s->bytes + p->text_at, p->e.text_len + 1);
+			p->text_at = at;
+			at += p->e.text_len + 1;
+		}
+		if (p->payload_at != NONE) {
+			memcpy(bytes + at, s->bytes + p->payload_at, p->e.payload_size);
+			p->payload_at = at;
+			at += p->e.payload_size;
+		}
+	}
+	if (bytes) {	/* else they stay where they are */
+		free(s->bytes);
+		s->bytes = bytes;
+		s->capbytes = s->nbytes = need;
+	}
+	memmove(s->pend, s->pend + from, (s->npend - from) * sizeof(*s->pend));
+	s->npend -= from;
+	s->sources = 2;		/* what comes next is sorted among them */
+}
+
+/* The kernel events the kernel lines of default.rules want. */
+static int kernel_wanted(const struct evt_live_stream *s, struct evt_rules *r,
+			 const char ***out, unsigned *nout, char ***paths,
+			 unsigned *npaths, char *err, size_t err_size)
+{
+	long *ids = NULL;
+	unsigned i;
+
+	*out = NULL;
+	*nout = 0;
+	if (!r->npatterns)
+		return 0;
+	if (evt_kernel_event_paths_any(paths, &ids, npaths, err, err_size))
+		return -1;
+	free(ids);
+	if (!(*out = calloc(*npaths ? *npaths : 1, sizeof(**out))))
+		return snprintf(err, err_size, "out of memory"), -1;
+	for (i = 0; i < *npaths; i++)
+		if (evt_rules_decide(r, (*paths)[i], NULL, NULL, (uint32_t)s->pid) == 1)
+			(*out)[(*nout)++] = (*paths)[i];
+	return 0;
+}
+
+/* The default collection: the kernel events `enable` switched on, read
+ * again whenever default.rules changed (it is replaced, never written in
+ * place). */
+static void default_kernel(struct evt_live_stream *s)
+{
+	struct evt_rules *r;
+	struct stat st = { 0 };
+	const char **want = NULL;
+	char **paths = NULL, err[PATH_MAX + 300];
+	unsigned nwant = 0, npaths = 0;
+
+	if (fstatat(s->rd.fd, "default.rules", &st, AT_SYMLINK_NOFOLLOW))
+		memset(&st, 0, sizeof(st));
+	if (st.st_ino == s->rules_seen.st_ino && st.st_size == s->rules_seen.st_size &&
+	    st.st_mtim.tv_sec == s->rules_seen.st_mtim.tv_sec &&
+	    st.st_mtim.tv_nsec == s->rules_seen.st_mtim.tv_nsec)
+		return;
+	s->rules_seen = st;
+	if (!(r = malloc(sizeof(*r))))
+		return;
+	if (evt_default_rules_kernel(&s->rd, s->pid, r, err, sizeof(err)) ||
+	    kernel_wanted(s, r, &want, &nwant, &paths, &npaths, err, sizeof(err)))
+		evt_report("stream: %s", err);
+	else if ((nwant || s->kernel) &&
+		 (s->kernel || (s->kernel = evt_live_kernel_new(s->pid, &s->clock))) &&
+		 (kernel_before_change(s),
+		  evt_live_kernel_want(s->kernel, want, nwant, err, sizeof(err))))
+		evt_report("stream: the kernel events evtrace enable switched on: %s",
+			   err);
+	free(want);
+	evt_kernel_event_paths_free(paths, npaths);
+	free(r);
+}
+
 int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 {
+	int64_t upto;
 	unsigned k, alive = 0;
 	uint32_t i;
 	size_t n;
@@ -613,6 +744,9 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 	discover(s);
 	if (s->number)
 		evt_requests_serve(&s->rd, s->number, answer, s);
+	else if (s->pid >= 0)
+		default_kernel(s);
+	upto = evt_live_kernel_any(s->kernel) ? now_ns() : INT64_MAX;
 	s->heartbeat++;
 	for (k = 0; k < s->nw; k++) {
 		struct watched *w = &s->w[k];
@@ -648,22 +782,29 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 					       &w->cursors[i].at);
 		}
 	}
+	/* The kernel's after the buffers': all it has up to their last. */
+	s->sources += evt_live_kernel_drain(s->kernel, push_kernel, s) > 0;
 	/* Each buffer's events are in order: one buffer's need no sort. */
 	if (s->sources > 1)
 		qsort(s->pend, s->npend, sizeof(*s->pend), by_time);
 	s->sources = 0;
+	s->handing = true;
 	for (n = 0; n < s->npend; n++) {
 		struct pending *p = &s->pend[n];
 
+		if (p->e.monotonic_ns > upto && alive)
+			break;
 		p->e.text = p->text_at == NONE ? NULL : (const char *)s->bytes + p->text_at;
 		p->e.payload = p->payload_at == NONE ? NULL : s->bytes + p->payload_at;
 		cb(&p->e, ctx);
 	}
-	s->npend = 0;
-	s->nbytes = 0;
+	s->handing = false;
+	hold(s, n);
+	evt_live_kernel_release(s->kernel);
 	/* The dead were read to their end above: let go of them, so that
-	 * a long stream keeps no file or mapping of theirs. */
-	for (k = 0; k < s->nw; k++)
+	 * a long stream keeps no file or mapping of theirs (once no event
+	 * held refers to them). */
+	for (k = 0; k < s->nw && !s->npend; k++)
 		if (s->w[k].dead) {
 			release(s, &s->w[k]);
 			s->w[k--] = s->w[--s->nw];
@@ -692,6 +833,7 @@ void evt_live_stream_destroy(struct evt_live_stream *s)
 	free(s->passed);
 	free(s->pend);
 	free(s->bytes);
+	evt_live_kernel_free(s->kernel);
 	evt_selection_free(&s->sel);
 	evt_event_ids_free(&s->ids);
 	close(s->lock_fd);
@@ -754,6 +896,12 @@ int evt_live_stream_select(struct evt_live_stream *s, bool add,
 	if (!s->number)
 		return snprintf(err, err_size, "the default collection's events "
 				"are switched with evtrace enable"), -1;
+	if (pattern && evt_is_kernel_path(pattern)) {
+		if (!s->kernel && !(s->kernel = evt_live_kernel_new(s->pid, &s->clock)))
+			return snprintf(err, err_size, "out of memory"), -1;
+		kernel_before_change(s);
+		return evt_live_kernel_select(s->kernel, add, pattern, err, err_size);
+	}
 	discover(s);
 	if (evt_selection_change(&s->sel, add, pattern, id, err, err_size))
 		return -1;
@@ -776,7 +924,8 @@ int evt_live_stream_events(struct evt_live_stream *s,
 			evt_ctl_refresh(s->w[k].ctl, why, sizeof(why));
 			apply(s, &s->w[k]);	/* gives ids */
 		}
-	return evt_event_ids_each(&s->ids, cb, ctx);
+	return evt_event_ids_each(&s->ids, cb, ctx) +
+	       evt_live_kernel_events(s->kernel, cb, ctx);
 }
 
 int evt_live_stream_watched(struct evt_live_stream *s)
@@ -796,7 +945,8 @@ static int answer(void *ctx, bool enable, const char *pattern, char *err,
 {
 	struct evt_live_stream *s = ctx;
 
-	if (!enable && !evt_selection_has_pattern(&s->sel, pattern))
+	if (!enable && !evt_is_kernel_path(pattern) &&
+	    !evt_selection_has_pattern(&s->sel, pattern))
 		return evt_selection_not_there(&s->sel, s->number, pattern, err,
 					       err_size);
 	return evt_live_stream_select(s, enable, pattern, 0, err, err_size);

@@ -142,7 +142,7 @@ struct evt_field {
  * NULL.
  */
 struct evt_consumer_record {
-	uint32_t id;			/* global id */
+	uint32_t id;			/* global id; UINT32_MAX: a kernel event */
 	const char *path;		/* printk/<module>/<file>/<line>, ... */
 	const char *format;		/* printk format, or the format text */
 	int64_t time_ns;		/* CLOCK_MONOTONIC */
@@ -176,8 +176,14 @@ int evt_consumer_open(const struct evt_consumer_attr *attr,
  * event tree, or a glob whose '*' crosses '/'; the root names everything
  * but printk/), now and as the processes register more.  Returns how
  * many events of the processes covered now it names (0: none yet, which
- * a tool should say), or -1 with err set (a bad pattern: its position;
- * kernel/..., which consumers do not take yet).
+ * a tool should say), or -1 with err set (a bad pattern: its position).
+ * Since 0.1.8, in a recording consumer, "kernel/..." adds the kernel
+ * tracepoints it names (an error when it names none): sampled in attr.pid
+ * and its children, or on every CPU for a consumer of every process, as
+ * the kernel allows the caller (its refusal is the error); their records
+ * come in time order with the others', id UINT32_MAX, text as the
+ * kernel's print fmt gives it.  Not through evtraced, nor in counting,
+ * relay or flight mode.
  */
 int evt_consumer_add(struct evt_consumer *c, const char *pattern, char *err,
 		     size_t err_size);

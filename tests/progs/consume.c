@@ -120,6 +120,8 @@ static void print_record(const struct evt_consumer_record *r, void *ctx)
 	}
 	nrecords++;
 	printf("%s id=%u pid=%u", r->path, r->id, r->pid);
+	if (getenv("CONSUME_TID"))
+		printf(" tid=%u", r->tid);
 	for (i = 0; i < r->nfields; i++)
 		print_field(&r->fields[i]);
 	/* A printk text ends in its format's newline, mostly. */
@@ -225,15 +227,17 @@ int main(int argc, char **argv)
 	int pid, n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: consume record|ids|count|errors|flight|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
+		fprintf(stderr, "usage: consume record PID PATTERN... | ids|count|errors|flight|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, getenv("CONSUME_BUFFERED") ? _IOFBF : _IOLBF, 0);
 	pid = atoi(argv[2]);
-	if (!strcmp(argv[1], "record") && argc == 4) {
+	if (!strcmp(argv[1], "record") && argc >= 4) {	/* PATTERN... */
 		c = open_consumer(pid, EVT_CONSUMER_RECORD);
-		n = evt_consumer_add(c, argv[3], err, sizeof(err));
-		printf("added %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
+		for (int i = 3; i < argc; i++) {
+			n = evt_consumer_add(c, argv[i], err, sizeof(err));
+			printf("added %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
+		}
 		if (getenv("CONSUME_RATE")) {	/* evt_consumer_set_rate */
 			n = evt_consumer_set_rate(c, argv[3],
 						  (uint32_t)atol(getenv("CONSUME_RATE")),
@@ -313,7 +317,8 @@ int main(int argc, char **argv)
 		printf("not added: %d %s\n", evt_consumer_remove(c, "printk/", err, sizeof(err)), err);
 		printf("counts: %d %s\n", evt_consumer_counts(c, print_count, NULL, err, sizeof(err)), err);
 		printf("none yet: %d\n", evt_consumer_add(c, "printk/nosuch", err, sizeof(err)));
-		printf("kernel: %d %s\n", evt_consumer_add(c, "kernel/sched", err, sizeof(err)), err);
+		printf("kernel: %d %s\n", evt_consumer_add(c, "kernel/nosuch", err, sizeof(err)), err);
+		printf("kernel not added: %d %s\n", evt_consumer_remove(c, "kernel/sched", err, sizeof(err)), err);
 		for (n = 0; n < 70; n++) {
 			char pat[32];
 
@@ -324,6 +329,7 @@ int main(int argc, char **argv)
 		printf("patterns: %d %s\n", n, err);
 		d = open_consumer(pid, EVT_CONSUMER_COUNT);
 		printf("read: %d %s\n", evt_consumer_read(d, print_record, NULL, err, sizeof(err)), err);
+		printf("kernel counted: %d %s\n", evt_consumer_add(d, "kernel/sched/sched_switch", err, sizeof(err)), err);
 		printf("window: %d %s\n", evt_consumer_window(d, "w", 0, err,
 						      sizeof(err)), err);
 		printf("relay stats: %d %s\n", evt_consumer_relay_stats(d,
@@ -331,7 +337,7 @@ int main(int argc, char **argv)
 		       sizeof(err)), err);
 		evt_consumer_close(d);
 	} else {
-		fprintf(stderr, "usage: consume record|ids|count|errors|flight|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
+		fprintf(stderr, "usage: consume record PID PATTERN... | ids|count|errors|flight|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
 		return 2;
 	}
 	evt_consumer_close(c);

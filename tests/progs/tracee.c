@@ -616,6 +616,26 @@ static int mode_syscalls(int n)
 	return 0;
 }
 
+/* The same once SIGUSR1 comes: a stream attaches first.  Then it waits
+ * for a second SIGUSR1 (the stream saw it all) before it ends. */
+static int mode_syscalls_on_signal(int n)
+{
+	sigset_t usr1;
+	int sig;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	sigwait(&usr1, &sig);
+	mode_syscalls(n);
+	printf("done\n");
+	fflush(stdout);
+	sigwait(&usr1, &sig);
+	return 0;
+}
+
 /* Calls whose arguments point to memory, for what trace shows of it:
  * binary bytes and a terminal's escape, a buffer past -s, memory that is
  * not mapped, a path longer than is copied, the structs shown. */
@@ -840,6 +860,8 @@ int main(int argc, char **argv)
 		ret = mode_threads(atoi(argv[2]), atoi(argv[3]));
 	else if (!strcmp(mode, "syscalls") && argc == 3)
 		ret = mode_syscalls(atoi(argv[2]));
+	else if (!strcmp(mode, "syscalls-on-signal") && argc == 3)
+		ret = mode_syscalls_on_signal(atoi(argv[2]));
 	else if (!strcmp(mode, "strace-calls") && argc == 3)
 		ret = mode_strace_calls(argv[2]);
 	else if (!strcmp(mode, "strace-calls-on-signal") && argc == 3)
