@@ -80,7 +80,7 @@ check-fast: all
 	meson test -C $(BUILD) --print-errorlogs
 
 # The peers are installed from Debian when missing (as root), then rebuilt in.
-BENCH_DEPS := valgrind bc liblttng-ust-dev lttng-tools systemtap-sdt-dev strace linux-perf
+BENCH_DEPS := valgrind bc time liblttng-ust-dev lttng-tools systemtap-sdt-dev strace linux-perf
 bench: | deps
 	@missing=""; for p in $(BENCH_DEPS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \

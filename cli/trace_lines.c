@@ -3,6 +3,7 @@
  * trace_lines.h).
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,10 +357,39 @@ static void show_unreturned(struct trace_lines *l, struct pending *p)
 	drop_pending(l, p);
 }
 
+/* The strings up to NULL, one after the other, cut to fit out. */
+static void join(char *out, size_t size, ...)
+{
+	const char *s;
+	size_t n = 0, len;
+	va_list ap;
+
+	va_start(ap, size);
+	while ((s = va_arg(ap, const char *)) && n + 1 < size) {
+		len = strlen(s);
+		if (len > size - 1 - n)
+			len = size - 1 - n;
+		memcpy(out + n, s, len);
+		n += len;
+	}
+	va_end(ap);
+	out[n] = '\0';
+}
+
+/* A call's duration as strace's -T shows it, "%.6f" of its seconds,
+ * without floating point (a line's most costly part otherwise). */
+static const char *seconds(char out[32], int64_t ns)
+{
+	uint64_t us = ns < 0 ? 0 : ((uint64_t)ns + 500) / 1000;
+
+	snprintf(out, 32, "%" PRIu64 ".%06" PRIu64, us / 1000000, us % 1000000);
+	return out;
+}
+
 static void show_exit(struct trace_lines *l, const struct line *x)
 {
 	struct pending *p = pending_of(l, x->w.tid);
-	char call[CALL_BYTES], ret[128], text[CALL_BYTES + 200];
+	char call[CALL_BYTES], ret[128], text[CALL_BYTES + 200], dur[32];
 	const char *mem[6];
 
 	evt_syscall_text_ret(x->nr, x->ret, ret, sizeof(ret));
@@ -368,22 +398,22 @@ static void show_exit(struct trace_lines *l, const struct line *x)
 	if (!p || p->enter.nr != x->nr) {	/* entered before we looked */
 		evt_syscall_text_resumed(l->text, x->nr, x->args,
 					 (const char *const *)x->mem, call, sizeof(call));
-		snprintf(text, sizeof(text), "%s = %s", call, ret);
+		join(text, sizeof(text), call, " = ", ret, NULL);
 		put(l, x, x->w.ns, text);
 		return;
 	}
 	if (p->shown) {
 		evt_syscall_text_resumed(l->text, x->nr, p->enter.args,
 					 (const char *const *)x->mem, call, sizeof(call));
-		snprintf(text, sizeof(text), "%s = %s <%.6f>", call, ret,
-			 (x->w.ns - p->enter.w.ns) / 1e9);
+		join(text, sizeof(text), call, " = ", ret, " <",
+		     seconds(dur, x->w.ns - p->enter.w.ns), ">", NULL);
 		put(l, x, x->w.ns, text);
 	} else {
 		merge_mem(mem, &p->enter, x);
 		evt_syscall_text_call(l->text, x->nr, p->enter.args, mem, call,
 				      sizeof(call));
-		snprintf(text, sizeof(text), "%s = %s <%.6f>", call, ret,
-			 (x->w.ns - p->enter.w.ns) / 1e9);
+		join(text, sizeof(text), call, " = ", ret, " <",
+		     seconds(dur, x->w.ns - p->enter.w.ns), ">", NULL);
 		put(l, &p->enter, p->enter.w.ns, text);
 	}
 	drop_pending(l, p);

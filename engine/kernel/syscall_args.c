@@ -328,6 +328,44 @@ enum evt_arg_show evt_syscall_arg_show(const char *call, const char *arg,
 	return EVT_SHOW_UNSIGNED;
 }
 
+/*
+ * Text appended as snprintf would (cut to fit out's size bytes, NUL
+ * ended; the length it wanted returned), without parsing a format: a
+ * trace prints these by the hundred thousand a second.
+ */
+static int put_text(char *out, size_t size, const char *s, size_t len)
+{
+	if (size) {
+		size_t fit = len < size ? len : size - 1;
+
+		memcpy(out, s, fit);
+		out[fit] = '\0';
+	}
+	return (int)len;
+}
+
+/* v in decimal (signed: as int64_t) or, hex, as %#x. */
+static int put_number(char *out, size_t size, uint64_t v, bool is_signed,
+		      bool hex)
+{
+	char buf[24], *at = buf + sizeof(buf);
+	bool minus = is_signed && (int64_t)v < 0;
+
+	if (minus)
+		v = -v;
+	do {
+		*--at = "0123456789abcdef"[hex ? v % 16 : v % 10];
+		v = hex ? v / 16 : v / 10;
+	} while (v);
+	if (hex && !(at[0] == '0' && at + 1 == buf + sizeof(buf))) {
+		*--at = 'x';
+		*--at = '0';
+	}
+	if (minus)
+		*--at = '-';
+	return put_text(out, size, at, (size_t)(buf + sizeof(buf) - at));
+}
+
 int evt_syscall_arg_put(enum evt_arg_show how, unsigned bits, uint64_t v,
 			char *out, size_t size)
 {
@@ -339,18 +377,19 @@ int evt_syscall_arg_put(enum evt_arg_show how, unsigned bits, uint64_t v,
 		v = (uint32_t)v;
 	switch (how) {
 	case EVT_SHOW_POINTER:
-		return v ? snprintf(out, size, "%#" PRIx64, v) : snprintf(out, size, "NULL");
+		return v ? put_number(out, size, v, false, true) :
+			   put_text(out, size, "NULL", 4);
 	case EVT_SHOW_DIRFD:
 		if ((int)v == AT_FDCWD)
-			return snprintf(out, size, "AT_FDCWD");
+			return put_text(out, size, "AT_FDCWD", 8);
 		/* fall through */
 	case EVT_SHOW_FD:
 	case EVT_SHOW_SIGNED:
-		return snprintf(out, size, "%" PRId64, (int64_t)v);
+		return put_number(out, size, v, true, false);
 	case EVT_SHOW_UNSIGNED:
-		return snprintf(out, size, "%" PRIu64, v);
+		return put_number(out, size, v, false, false);
 	case EVT_SHOW_HEX:
-		return snprintf(out, size, "%#" PRIx64, v);
+		return put_number(out, size, v, false, true);
 	case EVT_SHOW_OCTAL:
 		return snprintf(out, size, "%#" PRIo64, v & 07777777);
 	case EVT_SHOW_OPEN_FLAGS:
@@ -473,25 +512,28 @@ int evt_syscall_call_put(const char *name, const struct evt_syscall_args *a,
 		nargs--;
 	if (a && a->fcntl_arg && !evt_syscall_fcntl_has_arg(args[1]))
 		nargs--;
-	if (!first)
-		n = (size_t)snprintf(out, size, "%s(", name);
-	else if (size)
+	if (size)
 		out[0] = '\0';
+	if (!first) {
+		n = (size_t)put_text(out, size, name, strlen(name));
+		if (n < size)
+			n += (size_t)put_text(out + n, size - n, "(", 1);
+	}
 	for (i = (int)first; i < nargs && n < size; i++) {
 		if (i > (int)first)
-			n += (size_t)snprintf(out + n, size - n, ", ");
+			n += (size_t)put_text(out + n, size - n, ", ", 2);
 		if (n >= size)
 			break;
 		if (shown && shown[i])
-			n += (size_t)snprintf(out + n, size - n, "%s", shown[i]);
+			n += (size_t)put_text(out + n, size - n, shown[i], strlen(shown[i]));
 		else if (a)
 			n += (size_t)evt_syscall_arg_put(a->a[i].how, a->a[i].bits,
 							 args[i], out + n, size - n);
 		else
-			n += (size_t)snprintf(out + n, size - n, "%#" PRIx64, args[i]);
+			n += (size_t)put_number(out + n, size - n, args[i], false, true);
 	}
 	if (n < size)
-		n += (size_t)snprintf(out + n, size - n, ")");
+		n += (size_t)put_text(out + n, size - n, ")", 1);
 	return n < size ? (int)n : (int)size - 1;
 }
 
@@ -516,9 +558,12 @@ void evt_syscall_ret_put(const char *call, int64_t ret, char *out, size_t size)
 		else
 			snprintf(out, size, "-1 errno %d", (int)-ret);
 	} else if (returns_address(call)) {
-		snprintf(out, size, "0x%" PRIx64, (uint64_t)ret);
+		if (ret)
+			put_number(out, size, (uint64_t)ret, false, true);
+		else
+			put_text(out, size, "0x0", 3);
 	} else {
-		snprintf(out, size, "%" PRId64, ret);
+		put_number(out, size, (uint64_t)ret, true, false);
 	}
 }
 

@@ -40,10 +40,14 @@ const char *evt_syscall_text_name(long nr, char *out, size_t size)
 {
 	const char *name = evt_syscall_name(nr);
 
-	if (name)
-		snprintf(out, size, "%s", name);
-	else
+	if (name) {
+		size_t n = strlen(name) < size ? strlen(name) : size - 1;
+
+		memcpy(out, name, n);	/* (snprintf's cost, per line) */
+		out[n] = '\0';
+	} else {
 		snprintf(out, size, "syscall_%ld", nr);
+	}
 	return out;
 }
 
