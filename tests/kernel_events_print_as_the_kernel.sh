@@ -16,10 +16,11 @@ set --
 for e in $EVENTS; do set -- "$@" -e "kernel/$e"; done
 # capture N: the events recorded by evtrace (record and trace) and in a
 # tracefs instance alongside, whose records the kernel's trace file and
-# trace-cmd extract then give.  Fails when extract does (libtracecmd has
-# been seen to refuse its output file at times, "Invalid argument", with
-# other tests beside it): extract consumes the instance, so the whole
-# capture is made again.
+# trace-cmd extract then give.  Fails when extract does: it copies
+# /proc/kallsyms and gives up when its size changes meanwhile, as it does
+# when an eBPF program is loaded (so this test is a serial one: other
+# tests' evtrace trace load theirs); extract consumes the instance, so
+# the whole capture is made again.
 capture() {
 	n=$1
 	shift
