@@ -17,17 +17,6 @@
 #include "quote.h"
 #include "trace_reader.h"
 
-/* A thread names itself (prctl): its control characters become '?',
- * so that no escape sequence of its reaches a reader's terminal. */
-static void print_prefix_at(FILE *f, const char *comm, uint32_t tid,
-			    const char *cpu, const char *time)
-{
-	char safe[64];
-
-	fprintf(f, "%16s-%-7u [%s] %s: ", evt_printable(safe, sizeof(safe), comm),
-		tid, cpu, time);
-}
-
 /* v in decimal, at least width digits (zeros before), ending at end:
  * where it starts. */
 static char *digits(char *end, uint64_t v, int width)
@@ -40,15 +29,23 @@ static char *digits(char *end, uint64_t v, int width)
 	return end;
 }
 
+static char *append(char *at, const char *s, size_t n)
+{
+	memcpy(at, s, n);
+	return at + n;
+}
+
 /*
- * A line's prefix, as print_prefix_at's printf would make it, into out
- * (at least CLI_PREFIX_MAX bytes): its length.  Lines of trace and stream
- * come by the hundred thousand a second; printf's parsing of its format
- * was most of their cost.
+ * A line's prefix, "%16s-%-7u [%s] %s: " of comm, tid, cpu and time, into
+ * out (CLI_PREFIX_MAX bytes): its length.  Built by hand: lines of trace
+ * and stream come by the hundred thousand a second, and printf's parsing
+ * of its format was most of their cost.  A thread names itself (prctl):
+ * its control characters become '?', so that no escape sequence of its
+ * reaches a reader's terminal.
  */
-#define CLI_PREFIX_MAX 128
-static size_t prefix(char *out, const char *comm, uint32_t tid, uint16_t cpu,
-		     int64_t ns)
+#define CLI_PREFIX_MAX 256
+static size_t prefix_of(char *out, const char *comm, uint32_t tid,
+			const char *cpu, const char *time)
 {
 	char safe[64], num[24], *at = out, *d;
 	size_t n;
@@ -59,60 +56,62 @@ static size_t prefix(char *out, const char *comm, uint32_t tid, uint16_t cpu,
 		memset(at, ' ', 16 - n);
 		at += 16 - n;
 	}
-	memcpy(at, safe, n);
-	at += n;
+	at = append(at, safe, n);
 	*at++ = '-';
 	d = digits(num + sizeof(num), tid, 1);
 	n = (size_t)(num + sizeof(num) - d);
-	memcpy(at, d, n);
-	at += n;
+	at = append(at, d, n);
 	for (; n < 7; n++)
 		*at++ = ' ';
-	memcpy(at, " [", 2);
-	at += 2;
-	d = digits(num + sizeof(num), cpu, 3);
-	n = (size_t)(num + sizeof(num) - d);
-	memcpy(at, d, n);
-	at += n;
-	memcpy(at, "] ", 2);
-	at += 2;
-	if (ns < 0)
-		ns = 0;
-	d = digits(num + sizeof(num), (uint64_t)ns / 1000000000, 1);
-	n = (size_t)(num + sizeof(num) - d);
-	memcpy(at, d, n);
-	at += n;
-	*at++ = '.';
-	d = digits(num + sizeof(num), (uint64_t)ns % 1000000000, 9);
-	memcpy(at, d, 9);
-	at += 9;
-	memcpy(at, ": ", 2);
-	return (size_t)(at + 2 - out);
+	at = append(at, " [", 2);
+	at = append(at, cpu, strnlen(cpu, 16));
+	at = append(at, "] ", 2);
+	at = append(at, time, strnlen(time, 64));
+	at = append(at, ": ", 2);
+	return (size_t)(at - out);
 }
 
-static void print_prefix(FILE *f, const char *comm, uint32_t tid,
-			 const char *cpu, int64_t ns)
+/* A CPU's number as %03u, into out[8]. */
+static const char *cpu_text(char out[8], uint16_t cpu)
 {
-	char time[32];
+	char *d = digits(out + 7, cpu, 3);
+
+	out[7] = '\0';
+	return d;
+}
+
+/* A time as seconds.nanoseconds (a negative one as 0), into out[32]. */
+static const char *time_text(char out[32], int64_t ns)
+{
+	char *d;
 
 	if (ns < 0)
 		ns = 0;
-	snprintf(time, sizeof(time), "%" PRId64 ".%09" PRId64, ns / 1000000000,
-		 ns % 1000000000);
-	print_prefix_at(f, comm, tid, cpu, time);
+	out[31] = '\0';
+	d = digits(out + 31, (uint64_t)ns % 1000000000, 9);
+	*--d = '.';
+	return digits(d, (uint64_t)ns / 1000000000, 1);
+}
+
+static size_t prefix(char *out, const char *comm, uint32_t tid, uint16_t cpu,
+		     int64_t ns)
+{
+	char c[8], t[32];
+
+	return prefix_of(out, comm, tid, cpu_text(c, cpu), time_text(t, ns));
 }
 
 void cli_fprint_event_at(FILE *f, const char *comm, uint32_t tid,
 			 uint16_t cpu, const char *time, const char *path,
 			 const char *text, size_t n)
 {
-	char cpu_text[8];
+	char line[CLI_PREFIX_MAX], c[8];
 
 	if (n && text[n - 1] == '\n')
 		n--;
-	snprintf(cpu_text, sizeof(cpu_text), "%03u", cpu);
-	print_prefix_at(f, comm, tid, cpu_text, time);
-	fprintf(f, "%s: ", path);
+	fwrite(line, 1, prefix_of(line, comm, tid, cpu_text(c, cpu), time), f);
+	fputs(path, f);
+	fwrite(": ", 1, 2, f);
 	fwrite(text, 1, n, f);	/* as printf made it, NULs included */
 	putc('\n', f);
 }
@@ -121,15 +120,10 @@ void cli_fprint_event(FILE *f, const char *comm, uint32_t tid, uint16_t cpu,
 		      int64_t monotonic_ns, const char *path, const char *text,
 		      size_t n)
 {
-	char line[CLI_PREFIX_MAX];
+	char t[32];
 
-	if (n && text[n - 1] == '\n')
-		n--;
-	fwrite(line, 1, prefix(line, comm, tid, cpu, monotonic_ns), f);
-	fputs(path, f);
-	fwrite(": ", 1, 2, f);
-	fwrite(text, 1, n, f);	/* as printf made it, NULs included */
-	putc('\n', f);
+	cli_fprint_event_at(f, comm, tid, cpu, time_text(t, monotonic_ns), path,
+			    text, n);
 }
 
 void cli_print_event(const char *comm, uint32_t tid, uint16_t cpu,
@@ -175,9 +169,9 @@ void cli_fprint_lost_at(FILE *f, const char *time,
 {
 	struct evt_loss_part parts[EVT_LOSS_SITES_MAX];
 	unsigned n = cli_loss_parts(it, parts);
-	char text[EVT_LOSS_SITES_MAX * (PATH_MAX / 4)];
+	char text[EVT_LOSS_SITES_MAX * (PATH_MAX / 4)], line[CLI_PREFIX_MAX];
 
-	print_prefix_at(f, it->comm, it->tid, "---", time);
+	fwrite(line, 1, prefix_of(line, it->comm, it->tid, "---", time), f);
 	evt_loss_text(text, sizeof(text), it->lost, parts, n);
 	fprintf(f, "%s\n", text);
 }
@@ -185,7 +179,9 @@ void cli_fprint_lost_at(FILE *f, const char *time,
 void cli_fprint_lost(FILE *f, const char *comm, uint32_t tid,
 		     int64_t monotonic_ns, uint64_t lost)
 {
-	print_prefix(f, comm, tid, "---", monotonic_ns);
+	char line[CLI_PREFIX_MAX], t[32];
+
+	fwrite(line, 1, prefix_of(line, comm, tid, "---", time_text(t, monotonic_ns)), f);
 	fprintf(f, "lost %" PRIu64 " event%s\n", lost, cli_plural(lost));
 }
 

@@ -84,6 +84,8 @@ as_status evt-bob 1 "$T/bin/evtrace" record --relay 127.0.0.1:1 -p "$app" -e pri
 expect_grep "evtrace: record: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege" "$T/err" "--relay of a printk event refused"
 as_status evt-bob 1 "$T/bin/evtrace" stream -p "$app" -e 'printk/typed/*'
 expect_grep "evtrace: stream: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege" "$T/err" "stream of a printk event refused"
+as_status evt-bob 1 "$T/bin/evtrace" stream -p "$app" -e kernel/syscalls/sys_enter_getppid
+expect_eq "$(cat "$T/err")" "evtrace: stream: kernel/syscalls/sys_enter_getppid: kernel events of another user's process are the kernel's to grant (root or CAP_PERFMON), and evtraced does not open them for anyone: a user's evtrace opens those of their own processes itself" "stream of another user's kernel events refused"
 "$EVTRACE" ls -p "$app" >"$T/ls"
 if grep -q '^1 \|\[' "$T/ls"; then cat "$T/ls" >&2; fail "a refused request switched something on"; fi
 
@@ -155,6 +157,8 @@ expect_grep "^typed/all id=$TYPED_ID pid=$app " "$T/consume.out" "the id bob's c
 expect_eq "$(sed -n 's/^typed\/all id=[0-9]* pid='"$app"' .* u32=u:\([0-9]*\) .*text=s:6:shared .*/\1/p' "$T/consume.out" | tr '\n' ' ')" "5 6 7 " "typed/all records bob's consumer read"
 as_status evt-bob 124 timeout 1 "$T/bin/consume" record "$app" printk
 expect_eq "$(head -1 "$T/out")" "added -1: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege towards the process: $NOBODY; others may record only events flagged CAP_ANY" "bob's consumer refused a printk event"
+as_status evt-bob 124 timeout 1 "$T/bin/consume" record "$app" kernel/syscalls/sys_enter_getppid
+expect_eq "$(head -1 "$T/out")" "added -1: kernel/syscalls/sys_enter_getppid: kernel events of another user's process are the kernel's to grant (root or CAP_PERFMON), and evtraced does not open them for anyone: a user's evtrace opens those of their own processes itself" "bob's consumer refused a kernel event"
 "$EVTRACE" ls -p "$app" >"$T/ls"
 if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "bob's consumers left events on"; fi
 

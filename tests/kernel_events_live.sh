@@ -160,3 +160,17 @@ wait "$d" || fail "the default stream: $(cat "$T/d.err")"
 rounds_in_order "$T/d" 2 || { cat "$T/d" >&2; fail "the default stream: rounds"; }
 expect_eq "$(grep -c ': kernel/syscalls/sys_exit_getppid: <... getppid resumed> = '"$q"'$' "$T/d")" \
 	"$((N + 1))" "the child's calls in the default stream"
+
+# 4. default.rules that are not rules: the default stream says so, once,
+# and streams on without kernel events.
+printf 'junk\n' >"$EVTRACE_RUNDIR/default.rules"
+"$EVTRACE" stream -p "$WAIT_PID" >"$T/j" 2>"$T/j.err" &
+j=$!
+BG_PIDS="$BG_PIDS $j"
+wait_for "the default stream to read the rules" "[ -s '$T/j.err' ]"
+wait_for "the default stream to read the program's events" "grep -q ': alive' '$T/j'"
+kill -INT "$j"
+wait "$j" || fail "the default stream after bad rules: $(cat "$T/j.err")"
+expect_eq "$(cat "$T/j.err")" "evtrace: stream: $EVTRACE_RUNDIR/default.rules: line 1: not an evtrace-rules 1 file" \
+	"bad default.rules said once"
+if grep -q ': kernel/' "$T/j"; then fail "kernel events from rules that are not rules"; fi

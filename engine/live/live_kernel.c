@@ -13,6 +13,7 @@
 #include "live_kernel.h"
 #include "pattern.h"
 #include "record.h"
+#include "rules.h"
 
 /* One sampler: the events one add started. */
 struct sampler {
@@ -185,8 +186,9 @@ out:
 	return ret;
 }
 
-int evt_live_kernel_want(struct evt_live_kernel *k, const char *const *paths,
-			 unsigned n, char *err, size_t err_size)
+/* Wants exactly the events at paths. */
+static int want_paths(struct evt_live_kernel *k, const char *const *paths,
+		      unsigned n, char *err, size_t err_size)
 {
 	unsigned i, e, p;
 
@@ -224,6 +226,34 @@ int evt_live_kernel_select(struct evt_live_kernel *k, bool on,
 	if (!named)
 		return snprintf(err, err_size, "'%s': not added", pattern), -1;
 	return 0;
+}
+
+int evt_live_kernel_want_rules(struct evt_live_kernel *k,
+			       const struct evt_rules *r, char *err,
+			       size_t err_size)
+{
+	const char **want = NULL;
+	char **paths = NULL;
+	long *ids = NULL;
+	unsigned npaths = 0, nwant = 0, i;
+	int ret = -1;
+
+	if (r->npatterns &&
+	    evt_kernel_event_paths_any(&paths, &ids, &npaths, err, err_size))
+		return -1;
+	free(ids);
+	if (!(want = calloc(npaths ? npaths : 1, sizeof(*want)))) {
+		snprintf(err, err_size, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < npaths; i++)
+		if (evt_rules_decide(r, paths[i], NULL, NULL, (uint32_t)k->pid) == 1)
+			want[nwant++] = paths[i];
+	ret = want_paths(k, want, nwant, err, err_size);
+out:
+	free(want);
+	evt_kernel_event_paths_free(paths, npaths);
+	return ret;
 }
 
 bool evt_live_kernel_any(const struct evt_live_kernel *k)

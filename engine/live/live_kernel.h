@@ -35,11 +35,13 @@ struct evt_live_kernel *evt_live_kernel_new(int pid,
  */
 int evt_live_kernel_select(struct evt_live_kernel *k, bool add,
 			   const char *pattern, char *err, size_t err_size);
-/* Wants exactly the events at paths (the default collection's, as
- * enable and disable said them).  0, or -1 with err set (the kernel's
- * refusal of those not sampled before). */
-int evt_live_kernel_want(struct evt_live_kernel *k, const char *const *paths,
-			 unsigned n, char *err, size_t err_size);
+/* Wants exactly the events the rules decide on (default.rules' kernel
+ * lines, evt_default_rules_kernel()) for its pid.  0, or -1 with err set
+ * (the kernel's refusal of those not sampled before). */
+struct evt_rules;
+int evt_live_kernel_want_rules(struct evt_live_kernel *k,
+			       const struct evt_rules *r, char *err,
+			       size_t err_size);
 /* Whether any kernel event is wanted. */
 bool evt_live_kernel_any(const struct evt_live_kernel *k);
 /* Hands what the rings hold to cb as events (and each loss as a line

@@ -20,7 +20,6 @@
 
 #include "clock.h"
 #include "live.h"
-#include "kernel_events.h"
 #include "live_kernel.h"
 #include "report.h"
 #include "live_stream.h"
@@ -66,6 +65,8 @@ struct watched {
 struct pending {
 	struct evt_live_event e;
 	size_t text_at, payload_at;
+	const struct evt_ctl *ctl;	/* whose buffer it came from (the
+					 * kernel's: NULL) */
 };
 #define NONE SIZE_MAX
 
@@ -96,6 +97,7 @@ struct evt_live_stream {
 	struct evt_live_kernel *kernel;	/* its kernel/ events, or NULL */
 	struct stat rules_seen;		/* default.rules when last read */
 	bool handing;			/* in a poll's callbacks */
+	const struct evt_ctl *reading;	/* whose buffers are read now */
 };
 
 /*
@@ -331,6 +333,7 @@ static void push(struct evt_live_stream *s, const struct evt_live_event *e)
 	}
 	p = &s->pend[s->npend];
 	p->e = *e;
+	p->ctl = s->reading;
 	p->text_at = e->text ? keep(s, e->text, e->text_len, true) : NONE;
 	p->payload_at = e->payload_size ? keep(s, e->payload, e->payload_size,
 					       false) : NONE;
@@ -644,13 +647,13 @@ static void hold(struct evt_live_stream *s, size_t from)
 	size_t n, need = 0, at = 0;
 	uint8_t *bytes;
 
-	for (n = from; n < s->npend; n++)
-		need += (s->pend[n].text_at == NONE ? 0 : s->pend[n].e.text_len + 1) +
-			(s->pend[n].payload_at == NONE ? 0 : s->pend[n].e.payload_size);
 	if (from == s->npend) {
 		s->npend = s->nbytes = 0;
 		return;
 	}
+	for (n = from; n < s->npend; n++)
+		need += (s->pend[n].text_at == NONE ? 0 : s->pend[n].e.text_len + 1) +
+			(s->pend[n].payload_at == NONE ? 0 : s->pend[n].e.payload_size);
 	bytes = malloc(need ? need : 1);
 	for (n = from; bytes && n < s->npend; n++) {
 		struct pending *p = &s->pend[n];
@@ -676,27 +679,15 @@ static void hold(struct evt_live_stream *s, size_t from)
 	s->sources = 2;		/* what comes next is sorted among them */
 }
 
-/* The kernel events the kernel lines of default.rules want. */
-static int kernel_wanted(const struct evt_live_stream *s, struct evt_rules *r,
-			 const char ***out, unsigned *nout, char ***paths,
-			 unsigned *npaths, char *err, size_t err_size)
+/* Whether an event held for the next poll came from c's buffers. */
+static bool holds_from(const struct evt_live_stream *s, const struct evt_ctl *c)
 {
-	long *ids = NULL;
-	unsigned i;
+	size_t n;
 
-	*out = NULL;
-	*nout = 0;
-	if (!r->npatterns)
-		return 0;
-	if (evt_kernel_event_paths_any(paths, &ids, npaths, err, err_size))
-		return -1;
-	free(ids);
-	if (!(*out = calloc(*npaths ? *npaths : 1, sizeof(**out))))
-		return snprintf(err, err_size, "out of memory"), -1;
-	for (i = 0; i < *npaths; i++)
-		if (evt_rules_decide(r, (*paths)[i], NULL, NULL, (uint32_t)s->pid) == 1)
-			(*out)[(*nout)++] = (*paths)[i];
-	return 0;
+	for (n = 0; n < s->npend; n++)
+		if (s->pend[n].ctl == c)
+			return true;
+	return false;
 }
 
 /* The default collection: the kernel events `enable` switched on, read
@@ -706,9 +697,7 @@ static void default_kernel(struct evt_live_stream *s)
 {
 	struct evt_rules *r;
 	struct stat st = { 0 };
-	const char **want = NULL;
-	char **paths = NULL, err[PATH_MAX + 300];
-	unsigned nwant = 0, npaths = 0;
+	char err[PATH_MAX + 300];
 
 	if (fstatat(s->rd.fd, "default.rules", &st, AT_SYMLINK_NOFOLLOW))
 		memset(&st, 0, sizeof(st));
@@ -719,17 +708,14 @@ static void default_kernel(struct evt_live_stream *s)
 	s->rules_seen = st;
 	if (!(r = malloc(sizeof(*r))))
 		return;
-	if (evt_default_rules_kernel(&s->rd, s->pid, r, err, sizeof(err)) ||
-	    kernel_wanted(s, r, &want, &nwant, &paths, &npaths, err, sizeof(err)))
+	if (evt_default_rules_kernel(&s->rd, s->pid, r, err, sizeof(err)))
 		evt_report("stream: %s", err);
-	else if ((nwant || s->kernel) &&
+	else if ((r->npatterns || s->kernel) &&
 		 (s->kernel || (s->kernel = evt_live_kernel_new(s->pid, &s->clock))) &&
 		 (kernel_before_change(s),
-		  evt_live_kernel_want(s->kernel, want, nwant, err, sizeof(err))))
+		  evt_live_kernel_want_rules(s->kernel, r, err, sizeof(err))))
 		evt_report("stream: the kernel events evtrace enable switched on: %s",
 			   err);
-	free(want);
-	evt_kernel_event_paths_free(paths, npaths);
 	free(r);
 }
 
@@ -774,7 +760,9 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 		for (i = 0; i < evt_ctl_tbufs_used(w->ctl); i++) {
 			size_t before = s->npend;
 
+			s->reading = w->ctl;
 			read_tbuf(s, w, i);
+			s->reading = NULL;
 			s->sources += s->npend > before;
 			if (!s->number && w->cursors[i].epoch &&
 			    !w->cursors[i].broken && !w->ctl->shrank)
@@ -803,9 +791,9 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 	evt_live_kernel_release(s->kernel);
 	/* The dead were read to their end above: let go of them, so that
 	 * a long stream keeps no file or mapping of theirs (once no event
-	 * held refers to them). */
-	for (k = 0; k < s->nw && !s->npend; k++)
-		if (s->w[k].dead) {
+	 * held refers to their paths and formats). */
+	for (k = 0; k < s->nw; k++)
+		if (s->w[k].dead && !holds_from(s, s->w[k].ctl)) {
 			release(s, &s->w[k]);
 			s->w[k--] = s->w[--s->nw];
 		}
