@@ -109,8 +109,8 @@ static bool held_before_exec(struct trace *t, const struct evt_cap_call *c,
 	return true;
 }
 
-/* strace's line for a process's end: "+++ exited with 1 +++", "+++ killed
- * by SIGKILL (core dumped) +++". */
+/* strace's line for a task's end (each thread's, then its process's):
+ * "+++ exited with 1 +++", "+++ killed by SIGKILL (core dumped) +++". */
 static void process_gone(struct trace *t, const struct trace_when *w, int64_t code)
 {
 	char text[128], sig[32];
@@ -124,7 +124,7 @@ static void process_gone(struct trace *t, const struct trace_when *w, int64_t co
 		snprintf(text, sizeof(text), "+++ exited with %d +++",
 			 (int)((code >> 8) & 0xff));
 	}
-	trace_lines_text(t->lines, w, text, strlen(text));
+	trace_lines_gone(t->lines, w, text, strlen(text));
 }
 
 /* The eBPF program's: a system call's entry or exit, with its memory. */
@@ -140,6 +140,13 @@ void trace_bpf_call(void *ctx, const struct evt_cap_call *c)
 	t->kernel_records++;
 	if (c->type == EVT_CAP_GONE) {
 		process_gone(t, &w, c->ret);
+		return;
+	}
+	if (c->type == EVT_CAP_SIGNAL) {
+		char text[160];
+
+		evt_syscall_signal_put((int)c->nr, (int)c->ret, text, sizeof(text));
+		trace_lines_text(t->lines, &w, text, strlen(text));
 		return;
 	}
 	memory_texts(c, t->strsize, texts);

@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #include "syscall_text.h"
 #include "trace_lines.h"
 
-enum kind { TEXT, ENTER, EXIT };
+enum kind { TEXT, GONE, ENTER, EXIT };
 
 /* A call's text: six arguments' memory, each a path of up to 4096 bytes
  * escaped, fit. */
@@ -81,6 +82,7 @@ struct trace_lines {
 	const bool *want;	/* by nr; NULL: all */
 	bool quiet;
 	bool for_client;
+	int64_t last_ns;	/* of the last line shown */
 	struct call_stats {
 		uint64_t calls, errors;
 		int64_t ns;
@@ -241,10 +243,10 @@ static struct line *add(struct trace_lines *l, const struct trace_when *w,
 	return x;
 }
 
-void trace_lines_text(struct trace_lines *l, const struct trace_when *w,
-		      const char *text, size_t len)
+static void add_text(struct trace_lines *l, const struct trace_when *w,
+		     enum kind kind, const char *text, size_t len)
 {
-	struct line *x = add(l, w, TEXT);
+	struct line *x = add(l, w, kind);
 
 	if (!x)
 		return;
@@ -252,6 +254,18 @@ void trace_lines_text(struct trace_lines *l, const struct trace_when *w,
 	if (x->text)
 		memcpy(x->text, text, len);
 	x->len = x->text ? len : 0;
+}
+
+void trace_lines_text(struct trace_lines *l, const struct trace_when *w,
+		      const char *text, size_t len)
+{
+	add_text(l, w, TEXT, text, len);
+}
+
+void trace_lines_gone(struct trace_lines *l, const struct trace_when *w,
+		      const char *text, size_t len)
+{
+	add_text(l, w, GONE, text, len);
 }
 
 void trace_lines_enter(struct trace_lines *l, const struct trace_when *w,
@@ -269,7 +283,8 @@ void trace_lines_enter(struct trace_lines *l, const struct trace_when *w,
 void trace_lines_exit(struct trace_lines *l, const struct trace_when *w,
 		      long nr, int64_t ret, const char *const *mem)
 {
-	struct line *x = wanted(l, nr) ? add(l, w, EXIT) : NULL;
+	/* (-1: rt_sigreturn's, whose registers it restored) */
+	struct line *x = wanted(l, nr) || nr == -1 ? add(l, w, EXIT) : NULL;
 
 	if (x) {
 		x->nr = nr;
@@ -292,6 +307,8 @@ uint64_t trace_lines_syscalls(const struct trace_lines *l)
 static void line_out(struct trace_lines *l, const char *comm, uint32_t tid,
 		     uint16_t cpu, int64_t ns, const char *text, size_t len)
 {
+	if (ns > l->last_ns)
+		l->last_ns = ns;
 	if (l->quiet)
 		return;
 	if (l->for_client)
@@ -339,8 +356,9 @@ static void drop_pending(struct trace_lines *l, struct pending *p)
 	*p = l->p[--l->np];
 }
 
-/* A call that never returned (exit_group, or the end came first). */
-static void show_unreturned(struct trace_lines *l, struct pending *p)
+/* A call that never returned (its thread ended, it called another, or
+ * the trace's end came first), at time ns. */
+static void show_unreturned(struct trace_lines *l, struct pending *p, int64_t ns)
 {
 	char call[CALL_BYTES], name[64], text[CALL_BYTES + 100];
 
@@ -353,7 +371,7 @@ static void show_unreturned(struct trace_lines *l, struct pending *p)
 				      (const char *const *)p->enter.mem, call, sizeof(call));
 		snprintf(text, sizeof(text), "%s = ?", call);
 	}
-	put(l, &p->enter, p->enter.w.ns, text);
+	put(l, &p->enter, ns, text);
 	drop_pending(l, p);
 }
 
@@ -438,12 +456,16 @@ static void show(struct trace_lines *l, struct line *x)
 		if (!l->p[i].shown && !(x->kind == EXIT && l->p[i].enter.w.tid == x->w.tid))
 			show_unfinished(l, &l->p[i]);
 	switch (x->kind) {
+	case GONE:	/* a thread that died in a call: strace's "= ?" */
+		if ((p = pending_of(l, x->w.tid)))
+			show_unreturned(l, p, x->w.ns);
+		/* fall through */
 	case TEXT:
 		line_out(l, x->comm, x->w.tid, x->w.cpu, x->w.ns, x->text, x->len);
 		break;
 	case ENTER:
 		if ((p = pending_of(l, x->w.tid)))
-			show_unreturned(l, p);
+			show_unreturned(l, p, x->w.ns);
 		l->syscalls++;
 		if (never_returns(x->nr)) {
 			char call[CALL_BYTES], text[CALL_BYTES + 100];
@@ -469,7 +491,13 @@ static void show(struct trace_lines *l, struct line *x)
 		memset(x->mem, 0, sizeof(x->mem));	/* the pending's now */
 		break;
 	case EXIT:
-		show_exit(l, x);
+		/* rt_sigreturn restores the registers, its number too: the
+		 * kernel's exit record of it says -1. */
+		if (x->nr == -1 && (p = pending_of(l, x->w.tid)) &&
+		    p->enter.nr == SYS_rt_sigreturn)
+			x->nr = p->enter.nr;
+		if (x->nr >= 0)
+			show_exit(l, x);
 		break;
 	}
 }
@@ -537,7 +565,7 @@ void trace_lines_print(struct trace_lines *l, uint64_t ts, bool final)
 	if (l->head == l->n)
 		l->head = l->sorted = l->n = 0;
 	while (final && l->np)
-		show_unreturned(l, &l->p[0]);
+		show_unreturned(l, &l->p[0], l->last_ns);
 	fflush(l->out);
 	l->unflushed = 0;
 }

@@ -47,6 +47,10 @@ void trace_lines_free(struct trace_lines *l);
 /* A line of text (a user event, a kernel event, a loss). */
 void trace_lines_text(struct trace_lines *l, const struct trace_when *w,
 		      const char *text, size_t len);
+/* A task's end ("+++ exited with 0 +++"): a call it was in is shown
+ * as never returning ("= ?") first. */
+void trace_lines_gone(struct trace_lines *l, const struct trace_when *w,
+		      const char *text, size_t len);
 /* A call's entry and exit; mem (NULL: none) holds, by argument, the text
  * of the memory it points to as copied then (syscall_memory.h), or NULL. */
 void trace_lines_enter(struct trace_lines *l, const struct trace_when *w,

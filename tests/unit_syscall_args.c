@@ -46,7 +46,7 @@ static long nr(const char *name)
 int main(void)
 {
 	bool want[EVT_SYSCALL_NR_MAX];
-	char err[256];
+	char err[256], text[256];
 
 	CHECK_STR(put(EVT_SHOW_OPEN_FLAGS, 32, O_RDONLY), "O_RDONLY");
 	CHECK_STR(put(EVT_SHOW_OPEN_FLAGS, 32, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC),
@@ -157,5 +157,28 @@ int main(void)
 	CHECK(evt_syscall_set_parse("", want, err, sizeof(err)) == -1);
 	CHECK_STR(err, "trace=: name a system call or a class");
 	CHECK(evt_syscall_set_parse("!", want, err, sizeof(err)) == -1);
+	/* A signal's delivery; results, the kernel's restarts too. */
+	evt_syscall_signal_put(SIGUSR1, 0, text, sizeof(text));
+	CHECK_STR(text, "--- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_USER} ---");
+	evt_syscall_signal_put(SIGCHLD, 1, text, sizeof(text));
+	CHECK_STR(text, "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED} ---");
+	evt_syscall_signal_put(SIGSEGV, 0x80, text, sizeof(text));
+	CHECK_STR(text, "--- SIGSEGV {si_signo=SIGSEGV, si_code=SI_KERNEL} ---");
+	evt_syscall_signal_put(SIGSYS, 1, text, sizeof(text));
+	CHECK_STR(text, "--- SIGSYS {si_signo=SIGSYS, si_code=SYS_SECCOMP} ---");
+	evt_syscall_signal_put(SIGTERM, -6, text, sizeof(text));
+	CHECK_STR(text, "--- SIGTERM {si_signo=SIGTERM, si_code=SI_TKILL} ---");
+	evt_syscall_signal_put(SIGUSR2, 42, text, sizeof(text));
+	CHECK_STR(text, "--- SIGUSR2 {si_signo=SIGUSR2, si_code=42} ---");
+	evt_syscall_ret_put("pause", -514, text, sizeof(text));
+	CHECK_STR(text, "? ERESTARTNOHAND (To be restarted if no handler)");
+	evt_syscall_ret_put("read", -512, text, sizeof(text));
+	CHECK_STR(text, "? ERESTARTSYS (To be restarted if SA_RESTART is set)");
+	evt_syscall_ret_put("read", -4, text, sizeof(text));
+	CHECK_STR(text, "-1 EINTR (Interrupted system call)");
+	evt_syscall_ret_put("mmap", 0, text, sizeof(text));
+	CHECK_STR(text, "0x0");
+	evt_syscall_ret_put("getppid", 110, text, sizeof(text));
+	CHECK_STR(text, "110");
 	UNIT_DONE();
 }

@@ -537,6 +537,58 @@ int evt_syscall_call_put(const char *name, const struct evt_syscall_args *a,
 	return n < size ? (int)n : (int)size - 1;
 }
 
+/* si_code's names: those any signal may have, and those of one signal
+ * (their values overlap from one signal to another). */
+static const struct name si_codes[] = {
+	N(SI_USER), N(SI_KERNEL), N(SI_QUEUE), N(SI_TIMER), N(SI_MESGQ),
+	N(SI_ASYNCIO), N(SI_SIGIO), N(SI_TKILL),
+};
+static const struct name sigchld_codes[] = {
+	N(CLD_EXITED), N(CLD_KILLED), N(CLD_DUMPED), N(CLD_TRAPPED),
+	N(CLD_STOPPED), N(CLD_CONTINUED),
+};
+static const struct name sigsegv_codes[] = {
+	N(SEGV_MAPERR), N(SEGV_ACCERR), N(SEGV_BNDERR), N(SEGV_PKUERR),
+};
+static const struct name sigbus_codes[] = {
+	N(BUS_ADRALN), N(BUS_ADRERR), N(BUS_OBJERR),
+};
+static const struct name sigfpe_codes[] = {
+	N(FPE_INTDIV), N(FPE_INTOVF), N(FPE_FLTDIV), N(FPE_FLTOVF),
+	N(FPE_FLTUND), N(FPE_FLTRES), N(FPE_FLTINV), N(FPE_FLTSUB),
+};
+static const struct name sigill_codes[] = {
+	N(ILL_ILLOPC), N(ILL_ILLOPN), N(ILL_ILLADR), N(ILL_ILLTRP),
+	N(ILL_PRVOPC), N(ILL_PRVREG), N(ILL_COPROC), N(ILL_BADSTK),
+};
+static const struct name sigsys_codes[] = {
+	{ 1, "SYS_SECCOMP" },
+};
+
+void evt_syscall_signal_put(int sig, int code, char *out, size_t size)
+{
+	static const struct { int sig; const struct name *t; size_t n; } own[] = {
+		{ SIGCHLD, sigchld_codes, COUNT(sigchld_codes) },
+		{ SIGSEGV, sigsegv_codes, COUNT(sigsegv_codes) },
+		{ SIGBUS, sigbus_codes, COUNT(sigbus_codes) },
+		{ SIGFPE, sigfpe_codes, COUNT(sigfpe_codes) },
+		{ SIGILL, sigill_codes, COUNT(sigill_codes) },
+		{ SIGSYS, sigsys_codes, COUNT(sigsys_codes) },
+	};
+	const struct name *t = si_codes;
+	size_t nt = COUNT(si_codes), i;
+	char name[32], what[48];
+
+	for (i = 0; code > 0 && code != SI_KERNEL && i < COUNT(own); i++)
+		if (own[i].sig == sig) {
+			t = own[i].t;
+			nt = own[i].n;
+		}
+	put_signal((uint64_t)(unsigned)sig, name, sizeof(name));
+	put_enum(t, nt, (uint64_t)(int64_t)code, true, what, sizeof(what));
+	snprintf(out, size, "--- %s {si_signo=%s, si_code=%s} ---", name, name, what);
+}
+
 static bool returns_address(const char *name)
 {
 	static const char *const calls[] = { "mmap", "mremap", "brk", "shmat" };
@@ -550,7 +602,19 @@ static bool returns_address(const char *name)
 
 void evt_syscall_ret_put(const char *call, int64_t ret, char *out, size_t size)
 {
-	if (ret < 0 && ret >= -4095) {
+	/* The kernel's own, which a signal's handling turns into a restart
+	 * or EINTR before the program sees them. */
+	static const char *const restart[] = {
+		"ERESTARTSYS (To be restarted if SA_RESTART is set)",
+		"ERESTARTNOINTR (To be restarted)",
+		"ERESTARTNOHAND (To be restarted if no handler)",
+		"ENOIOCTLCMD (Inappropriate ioctl for device)",
+		"ERESTART_RESTARTBLOCK (Interrupted by signal)",
+	};
+
+	if (ret <= -512 && ret >= -516) {
+		snprintf(out, size, "? %s", restart[-ret - 512]);
+	} else if (ret < 0 && ret >= -4095) {
 		const char *err = strerrorname_np((int)-ret);
 
 		if (err)

@@ -88,6 +88,10 @@ int evt_syscall_call_put(const char *name, const struct evt_syscall_args *a,
 /* A result: "3", "-1 ENOENT (No such file or directory)", or an address
  * in hex for the calls that return one. */
 void evt_syscall_ret_put(const char *call, int64_t ret, char *out, size_t size);
+/* A signal's delivery as strace shows it, without the fields its
+ * siginfo has beyond the code: "--- SIGUSR1 {si_signo=SIGUSR1,
+ * si_code=SI_USER} ---". */
+void evt_syscall_signal_put(int sig, int code, char *out, size_t size);
 /*
  * A syscalls/ event's record in the same notation: sys_enter_<name>'s as
  * the call ("openat(AT_FDCWD, 0x7ffd12340000, O_RDONLY)"), sys_exit_<name>'s

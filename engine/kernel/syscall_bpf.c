@@ -35,9 +35,13 @@ struct pend {
 	uint8_t *store[MEM_MAX];
 };
 
+/* The programs of syscall_capture.bpf.c: system call entry and exit,
+ * fork, a task's end, a signal's delivery. */
+#define PROGRAMS 5
+
 struct evt_syscall_bpf {
 	struct bpf_object *obj;
-	struct bpf_link *links[4];
+	struct bpf_link *links[PROGRAMS];
 	unsigned nlinks;
 	struct ring_buffer *ring;
 	int tasks_fd, lost_fd;
@@ -137,23 +141,24 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* Where child_pid is in sched_process_fork's record: its layout changed
- * in 6.x (the comms became __data_loc). */
-static int fork_child_offset(unsigned *off, char *err, size_t err_size)
+/* Where a field is in a tracepoint's record, from its format (layouts
+ * change: sched_process_fork's comms became __data_loc in 6.x). */
+static int field_offset(const char *event, const char *field, unsigned *off,
+			char *err, size_t err_size)
 {
 	struct evt_kernel_event e;
 	uint32_t i;
 
-	if (evt_kernel_event_load("kernel/sched/sched_process_fork", &e, err, err_size))
+	if (evt_kernel_event_load(event, &e, err, err_size))
 		return -1;
 	for (i = 0; i < e.format.nfields; i++)
-		if (!strcmp(e.format.fields[i].name, "child_pid")) {
+		if (!strcmp(e.format.fields[i].name, field)) {
 			*off = e.src[i].offset;
 			evt_kernel_event_free(&e);
 			return 0;
 		}
 	evt_kernel_event_free(&e);
-	return snprintf(err, err_size, "sched_process_fork has no child_pid"), -1;
+	return snprintf(err, err_size, "%s has no %s", event, field), -1;
 }
 
 static int fill_tables(struct evt_syscall_bpf *b, unsigned buf_bytes, char *err,
@@ -165,8 +170,17 @@ static int fill_tables(struct evt_syscall_bpf *b, unsigned buf_bytes, char *err,
 	int config_fd = bpf_object__find_map_fd_by_name(b->obj, "config");
 	uint32_t nr, zero = 0;
 
-	if (fork_child_offset(&cfg.fork_child_off, err, err_size))
+	if (field_offset("kernel/sched/sched_process_fork", "child_pid",
+			 &cfg.fork_child_off, err, err_size) ||
+	    field_offset("kernel/signal/signal_deliver", "sig", &cfg.signal_sig_off,
+			 err, err_size) ||
+	    field_offset("kernel/signal/signal_deliver", "code",
+			 &cfg.signal_code_off, err, err_size))
 		return -1;
+	/* (since 6.16; before it, the leader's end is the process's) */
+	if (field_offset("kernel/sched/sched_process_exit", "group_dead",
+			 &cfg.exit_group_dead_off, err, err_size))
+		cfg.exit_group_dead_off = 0;
 	for (nr = 0; nr < EVT_CAP_NR_MAX; nr++) {
 		const char *name = evt_syscall_name(nr);
 		struct evt_cap_spec sp;
@@ -228,7 +242,7 @@ struct evt_syscall_bpf *evt_syscall_bpf_open(unsigned buf_bytes,
 	if (fill_tables(b, buf_bytes, err, err_size))
 		goto fail;
 	bpf_object__for_each_program(prog, b->obj) {
-		struct bpf_link *link = b->nlinks < 4 ? bpf_program__attach(prog) : NULL;
+		struct bpf_link *link = b->nlinks < PROGRAMS ? bpf_program__attach(prog) : NULL;
 
 		if (!link) {
 			snprintf(err, err_size, "eBPF: cannot attach %s: %s",
@@ -259,8 +273,8 @@ static void *destroy_link(void *link)
 
 void evt_syscall_bpf_close(struct evt_syscall_bpf *b)
 {
-	pthread_t th[4];
-	bool started[4] = { false };
+	pthread_t th[PROGRAMS];
+	bool started[PROGRAMS] = { false };
 	size_t i;
 
 	if (!b)

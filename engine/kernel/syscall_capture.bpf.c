@@ -398,21 +398,30 @@ int on_fork(void *ctx)
 	return 1;
 }
 
-/* A followed process's end, as strace's "+++ exited with 0 +++". */
+/* A followed task's end, as strace's "+++ exited with 0 +++": each
+ * thread's, then its process's. */
 SEC("tracepoint/sched/sched_process_exit")
 int on_process_exit(void *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, zero = 0;
+	const struct evt_cap_config *cfg;
 	struct task_struct *task;
 	struct scratch *s;
 	int code = 0, shown;
+	__u8 last = 0;	/* the process's last task */
 
-	(void)ctx;
-	if ((__u32)id != tgid || !bpf_map_lookup_elem(&tasks, &tgid))
+	if (!bpf_map_lookup_elem(&tasks, &tgid) ||
+	    !(cfg = bpf_map_lookup_elem(&config, &zero)))
 		return 1;
 	shown = traced();
-	bpf_map_delete_elem(&tasks, &tgid);
+	if (cfg->exit_group_dead_off)
+		bpf_probe_read_kernel(&last, sizeof(last),
+				      (const char *)ctx + (cfg->exit_group_dead_off & 0xfff));
+	else
+		last = (__u32)id == tgid;
+	if (last)
+		bpf_map_delete_elem(&tasks, &tgid);
 	if (!shown)
 		return 1;
 	s = bpf_map_lookup_elem(&scratch, &zero);
@@ -422,6 +431,31 @@ int on_process_exit(void *ctx)
 	if (bpf_core_read(&code, sizeof(code), &task->exit_code))
 		return 1;
 	head(&s->h, EVT_CAP_GONE, -1, bpf_ktime_get_ns());
+	s->h.ret = code;
+	output(s, 0);
+	return 1;
+}
+
+/* A signal delivered to a followed task, as strace's "--- SIGUSR1 ...
+ * ---" (SIGKILL, which strace never sees, is left to the task's end). */
+SEC("tracepoint/signal/signal_deliver")
+int on_signal(void *ctx)
+{
+	const struct evt_cap_config *cfg;
+	__u32 zero = 0;
+	struct scratch *s;
+	int sig = 0, code = 0;
+
+	if (!traced() || !(cfg = bpf_map_lookup_elem(&config, &zero)) ||
+	    !(s = bpf_map_lookup_elem(&scratch, &zero)))
+		return 1;
+	if (bpf_probe_read_kernel(&sig, sizeof(sig),
+				  (const char *)ctx + (cfg->signal_sig_off & 0xfff)) ||
+	    bpf_probe_read_kernel(&code, sizeof(code),
+				  (const char *)ctx + (cfg->signal_code_off & 0xfff)) ||
+	    sig == 9)
+		return 1;
+	head(&s->h, EVT_CAP_SIGNAL, sig, bpf_ktime_get_ns());
 	s->h.ret = code;
 	output(s, 0);
 	return 1;

@@ -48,6 +48,10 @@ struct evt_cap_config {
 					 * EVT_CAP_BYTES_MAX */
 	unsigned int fork_child_off;	/* of child_pid in
 					 * sched_process_fork's record */
+	unsigned int signal_sig_off;	/* of sig and code in */
+	unsigned int signal_code_off;	/* signal_deliver's */
+	unsigned int exit_group_dead_off; /* of group_dead in
+					 * sched_process_exit's, or 0 */
 	unsigned int owner;		/* only tasks of this effective uid
 					 * (evtraced's client's: not a setuid
 					 * child), or EVT_CAP_ANY_OWNER */
@@ -60,9 +64,12 @@ enum evt_cap_type {
 	EVT_CAP_EXIT,
 	EVT_CAP_ARG,		/* an argument's bytes, before its call's
 				 * record */
-	EVT_CAP_GONE,		/* a followed process ended: ret is its
-				 * exit code (the exit status << 8, or the
+	EVT_CAP_GONE,		/* a followed task ended (each thread,
+				 * then its process): ret is its exit
+				 * code (the exit status << 8, or the
 				 * signal, | 0x80 with a core) */
+	EVT_CAP_SIGNAL,		/* a signal delivered (not SIGKILL): nr
+				 * is the signal, ret its si_code */
 };
 
 /* Flags of an argument's bytes. */

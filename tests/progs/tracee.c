@@ -16,7 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -636,6 +640,79 @@ static int mode_syscalls_on_signal(int n)
 	return 0;
 }
 
+static void getppid_handler(int sig)
+{
+	(void)sig;
+	syscall(SYS_getppid);
+}
+
+static void *pause_forever(void *arg)
+{
+	(void)arg;
+	pause();
+	return NULL;
+}
+
+/* Whether thread tid is blocked in system call nr (/proc's view). */
+static int in_call(pid_t tid, long nr)
+{
+	char path[64], buf[64];
+	FILE *f;
+	long now = -2;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)tid);
+	f = fopen(path, "r");
+	if (f && fgets(buf, sizeof(buf), f))
+		now = strtol(buf, NULL, 10);
+	if (f)
+		fclose(f);
+	return now == nr;
+}
+
+static pid_t pause_tid;
+
+static void *pause_noting_tid(void *arg)
+{
+	__atomic_store_n(&pause_tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	return pause_forever(arg);
+}
+
+/*
+ * How calls end otherwise than by returning, as strace shows them: a
+ * child killed by seccomp at getppid; a signal handled (its handler's
+ * getppid, rt_sigreturn); then exit(3) while a second thread is in
+ * pause().
+ */
+static int mode_strace_ends(void)
+{
+	struct sock_filter kill_getppid[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { 4, kill_getppid };
+	struct rlimit no_core = { 0, 0 };
+	pthread_t th;
+	pid_t child = fork();
+
+	if (child == 0) {
+		setrlimit(RLIMIT_CORE, &no_core);
+		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+		prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+		syscall(SYS_getppid);
+		_exit(0);
+	}
+	waitpid(child, NULL, 0);
+	signal(SIGUSR1, getppid_handler);
+	kill(getpid(), SIGUSR1);
+	pthread_create(&th, NULL, pause_noting_tid, NULL);
+	while (!__atomic_load_n(&pause_tid, __ATOMIC_ACQUIRE) ||
+	       !in_call(pause_tid, SYS_pause))
+		sched_yield();
+	exit(3);
+}
+
 /* Calls whose arguments point to memory, for what trace shows of it:
  * binary bytes and a terminal's escape, a buffer past -s, memory that is
  * not mapped, a path longer than is copied, the structs shown. */
@@ -862,6 +939,8 @@ int main(int argc, char **argv)
 		ret = mode_syscalls(atoi(argv[2]));
 	else if (!strcmp(mode, "syscalls-on-signal") && argc == 3)
 		ret = mode_syscalls_on_signal(atoi(argv[2]));
+	else if (!strcmp(mode, "strace-ends"))
+		ret = mode_strace_ends();
 	else if (!strcmp(mode, "strace-calls") && argc == 3)
 		ret = mode_strace_calls(argv[2]);
 	else if (!strcmp(mode, "strace-calls-on-signal") && argc == 3)
