@@ -10,7 +10,8 @@ need_tracefs "tracefs, eBPF"
 # it means something; the memory arguments point to, as it was at the
 # call (eBPF): paths whole, buffers cut at -s, binary bytes and a
 # terminal's escape escaped, memory not mapped as its address, the
-# structs strace decodes, argv; a forked child's calls; the command's
+# structs strace decodes, argv, iovecs (four elements shown, a read's
+# as far as it filled them); a forked child's calls; the command's
 # stdout its own.
 "$EVTRACE" trace -- "$TRACEE" strace-calls "$T/created" >"$T/cmd.out" 2>"$T/out" || fail "trace: $(cat "$T/out")"
 expect_grep "^fd 3 socket 5 map 0x" "$T/cmd.out" "the command's output on its stdout"
@@ -37,6 +38,9 @@ for want in \
 	"write(3, \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"\\.\\.\\., 64) = 64" \
 	"write(3, 0x1, 5) = -1 EFAULT (Bad address)" \
 	"fstat(3, {st_mode=S_IFREG|0640, st_size=83, \\.\\.\\.}) = 0" \
+	"writev(3, \\[{iov_base=\"ab\", iov_len=2}, {iov_base=\"cde\", iov_len=3}, {iov_base=\"f\", iov_len=1}, {iov_base=\"g\", iov_len=1}, \\.\\.\\.\\], 5) = 8" \
+	"readv(3, \\[{iov_base=\"hell\", iov_len=4}, {iov_base=\"o\\\\n\\\\33\\[31mred\\\\0tailaaaaa\", iov_len=20}\\], 2) = 24" \
+	"writev(3, \\[{iov_base=0x1, iov_len=5}\\], 1) = -1 EFAULT (Bad address)" \
 	"openat(AT_FDCWD, \"$long\"\\.\\.\\., O_RDONLY) = -1 ENAMETOOLONG (File name too long)" \
 	"nanosleep({tv_sec=0, tv_nsec=1000}, NULL) = 0" \
 	"getcwd(\"$(pwd)\", 4096) = $(($(printf %s "$(pwd)" | wc -c) + 1))" \

@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <string.h>
 #include <time.h>
 
 #include "syscall_args.h"
@@ -121,6 +122,17 @@ int main(void)
 		CHECK_STR(out, "\"abcd\"...");
 		mem(out, "read", 1, (const uint8_t *)"ab", 2, EVT_CAP_CUT, 32);
 		CHECK_STR(out, "\"ab\"...");
+		{	/* an iovec's element: its iov_len, then its bytes */
+			uint8_t iov[8 + 5] = { 5 };
+
+			memcpy(iov + 8, "hello", 5);
+			mem(out, "writev", 9, iov, sizeof(iov), 0, 32);
+			CHECK_STR(out, "{iov_base=\"hello\", iov_len=5}");
+			mem(out, "readv", 17, iov, sizeof(iov), 0, 2);
+			CHECK_STR(out, "{iov_base=\"he\"..., iov_len=5}");
+			mem(out, "writev", 9, iov, 8, EVT_CAP_FAULT, 32);
+			CHECK_STR(out, "{iov_base=0x1000, iov_len=5}");
+		}
 		mem(out, "openat", 1, (const uint8_t *)"/a/long/path", 12, 0, 4);
 		CHECK_STR(out, "\"/a/long/path\"");
 		mem(out, "openat", 1, NULL, 0, EVT_CAP_FAULT, 32);

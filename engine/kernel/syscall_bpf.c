@@ -231,11 +231,13 @@ struct evt_syscall_bpf *evt_syscall_bpf_open(unsigned buf_bytes,
 	if (bpf_object__load(b->obj)) {
 		int e = errno;
 
+		/* EPERM: no privilege; EACCES: the verifier's refusal */
 		snprintf(err, err_size, "eBPF: the kernel refuses the program (%s)%s%s",
-			 strerror(e), e == EPERM || e == EACCES ?
-			 ": it needs CAP_BPF and CAP_PERFMON (root)" : "",
-			 libbpf_said[0] && e != EPERM && e != EACCES ? "; libbpf: " : "");
-		if (libbpf_said[0] && e != EPERM && e != EACCES)
+			 strerror(e), e == EPERM ?
+			 ": it needs CAP_BPF and CAP_PERFMON (root)" :
+			 e == EACCES ? ": its verifier refused it" : "",
+			 libbpf_said[0] && e != EPERM ? "; libbpf: " : "");
+		if (libbpf_said[0] && e != EPERM)
 			snprintf(err + strlen(err), err_size - strlen(err), "%s", libbpf_said);
 		goto fail;
 	}

@@ -71,9 +71,19 @@ static __always_inline __u64 BOUND(__u64 n)
 	return n;
 }
 
+/* The same for bytes after an 8-byte head (an iovec element's iov_len):
+ * less than EVT_CAP_BYTES_MAX of them. */
+static __always_inline __u64 BOUND_AFTER_HEAD(__u64 n)
+{
+	asm volatile("%[n] &= 0xfff" : [n] "+r"(n));
+	return n;
+}
+
 struct scratch {
 	struct evt_cap_head h;
 	char data[2 * EVT_CAP_BYTES_MAX];
+	__u64 vec[2 * EVT_CAP_VEC_MAX];	/* an iovec array read */
+	__u64 want[EVT_CAP_VEC_MAX];	/* its bytes to show, by element */
 };
 
 struct {
@@ -210,6 +220,16 @@ static __always_inline void put_bytes(struct scratch *s, __u8 arg, __u64 p,
 	output(s, n);
 }
 
+/* Argument arg's memory at p could not be read: its address only. */
+static __always_inline void put_fault(struct scratch *s, __u8 arg, __u64 p)
+{
+	s->h.type = EVT_CAP_ARG;
+	s->h.arg = arg;
+	s->h.flags = EVT_CAP_FAULT;
+	s->h.ret = (long long)p;
+	output(s, 0);
+}
+
 /* The first EVT_CAP_VEC_MAX strings of a NULL-ended array of them. */
 static __always_inline void put_argv(struct scratch *s, __u8 arg, __u64 p)
 {
@@ -217,11 +237,7 @@ static __always_inline void put_argv(struct scratch *s, __u8 arg, __u64 p)
 	int i;
 
 	if (bpf_probe_read_user(elem, sizeof(elem), (const void *)p)) {
-		s->h.type = EVT_CAP_ARG;
-		s->h.arg = arg;
-		s->h.flags = EVT_CAP_FAULT;
-		s->h.ret = (long long)p;
-		output(s, 0);
+		put_fault(s, arg, p);
 		return;
 	}
 #pragma unroll
@@ -231,6 +247,70 @@ static __always_inline void put_argv(struct scratch *s, __u8 arg, __u64 p)
 		put_string(s, (__u8)(8 * (i + 1) + arg), elem[i],
 			   i == EVT_CAP_VEC_MAX - 1 && elem[i + 1] ? EVT_CAP_MORE : 0);
 	}
+}
+
+/* What the step of an iovec's element sees (bpf_loop: verified once). */
+struct iov_step {
+	struct scratch *s;
+	__u32 max;
+	__u8 arg;
+	__u64 count;
+};
+
+static long iov_elem(__u32 i, struct iov_step *c)
+{
+	struct scratch *s = c->s;
+	__u64 base, len, want, j = i;
+	__u32 k;
+
+	if (i >= EVT_CAP_VEC_MAX)
+		return 1;
+	/* (masked where the verifier sees it: the compiler may index from
+	 * a copy of i the comparison above did not bound) */
+	asm volatile("%[j] &= 3" : [j] "+r"(j));
+	base = s->vec[2 * j];
+	len = s->vec[2 * j + 1];
+	want = s->want[j];
+	k = want > c->max ? c->max : (__u32)want;
+	if (k > EVT_CAP_BYTES_MAX - 8)
+		k = EVT_CAP_BYTES_MAX - 8;
+	s->h.type = EVT_CAP_ARG;
+	s->h.arg = (__u8)(8 * (i + 1) + c->arg);
+	s->h.flags = (want > k ? EVT_CAP_CUT : 0) |
+		     (i == EVT_CAP_VEC_MAX - 1 && c->count > EVT_CAP_VEC_MAX ?
+		      EVT_CAP_MORE : 0);
+	s->h.ret = (long long)base;
+	__builtin_memcpy(s->data, &len, 8);
+	if (bpf_probe_read_user(s->data + 8, BOUND_AFTER_HEAD(k), (const void *)base)) {
+		s->h.flags |= EVT_CAP_FAULT;
+		k = 0;
+	}
+	output(s, 8 + k);
+	return 0;
+}
+
+/*
+ * The first EVT_CAP_VEC_MAX buffers of an iovec array of count elements:
+ * each its iov_len, then its bytes, at most max, and for a call's output
+ * (total >= 0) no more than the total it says it filled, in order.
+ */
+static __always_inline void put_iovec(struct scratch *s, __u8 arg, __u64 p,
+				      __u64 count, __u32 max, long total)
+{
+	struct iov_step c = { s, max, arg, count };
+	__u32 n = count > EVT_CAP_VEC_MAX ? EVT_CAP_VEC_MAX : (__u32)count;
+	__u64 left = total < 0 ? ~0ULL : (__u64)total;
+	int j;
+
+	if (!n || bpf_probe_read_user(s->vec, (n * 16) & 0x7f, (const void *)p)) {
+		put_fault(s, arg, p);
+		return;
+	}
+	for (j = 0; j < EVT_CAP_VEC_MAX; j++) {
+		s->want[j] = s->vec[2 * j + 1] < left ? s->vec[2 * j + 1] : left;
+		left -= s->want[j];
+	}
+	bpf_loop(n, iov_elem, &c, 0);
 }
 
 /* Argument i (a value from the table): a switch, since the verifier
@@ -279,6 +359,9 @@ static long enter_arg(__u32 i, struct step *c)
 			  arg_at(c->args, len_arg), c->sp->size[i] ? c->sp->size[i] : 128);
 	else if (k == EVT_CAP_ARGV)
 		put_argv(c->s, (__u8)i, p);
+	else if (k == EVT_CAP_IOVEC_IN)
+		put_iovec(c->s, (__u8)i, p, arg_at(c->args, len_arg),
+			  c->cfg->buf_bytes, -1);
 	else
 		c->outputs = 1;
 	return 0;
@@ -301,6 +384,9 @@ static long exit_arg(__u32 i, struct step *c)
 		put_bytes(c->s, (__u8)i, p, c->sp->size[i], c->sp->size[i]);
 	else if (k == EVT_CAP_STRING_OUT && c->ret > 0)
 		put_string(c->s, (__u8)i, p, 0);
+	else if (k == EVT_CAP_IOVEC_OUT && c->ret >= 0)
+		put_iovec(c->s, (__u8)i, p, arg_at(c->args, c->sp->len_arg[i]),
+			  c->cfg->buf_bytes, c->ret);
 	return 0;
 }
 

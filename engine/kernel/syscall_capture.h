@@ -33,6 +33,11 @@ enum evt_cap_kind {
 	EVT_CAP_STRING_OUT,	/* at exit, to its NUL (getcwd's) */
 	EVT_CAP_ARGV,		/* at entry, the first strings of a
 				 * NULL-ended array (execve's argv) */
+	EVT_CAP_IOVEC_IN,	/* at entry, the first buffers of an
+				 * iovec array of argument len_arg's
+				 * elements (writev's) */
+	EVT_CAP_IOVEC_OUT,	/* at exit, the same, filled as far as the
+				 * result says (readv's) */
 };
 
 /* A system call's table entry (the map "spec", by number). */
@@ -94,6 +99,10 @@ struct evt_cap_head {
 	long long ret;			/* EVT_CAP_EXIT; EVT_CAP_ARG: the
 					 * address copied from */
 };
+/* An iovec element's record (argument 8 * (i + 1) + arg, as an argv's)
+ * holds its iov_len first, as an unsigned long long, then its bytes;
+ * EVT_CAP_FAULT: none could be read.  The array's own record (argument
+ * arg), only when it could not be read. */
 /* After an EVT_CAP_ENTER record's head: its arguments, as len bytes of
  * unsigned long long[EVT_CAP_NARGS]. */
 

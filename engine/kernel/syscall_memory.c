@@ -25,6 +25,7 @@ enum decode {
 	AS_TIMESPEC,
 	AS_SOCKADDR,
 	AS_ARGV,
+	AS_IOVEC,		/* elements: iov_len, then the bytes */
 };
 
 struct rule {
@@ -105,6 +106,12 @@ static const struct rule rules[] = {
 	{ "recvfrom", 1, EVT_CAP_BUF_OUT, 0, AS_BUFFER, 0 },
 	{ "connect", 1, EVT_CAP_STRUCT_IN, 2, AS_SOCKADDR, 0 },
 	{ "bind", 1, EVT_CAP_STRUCT_IN, 2, AS_SOCKADDR, 0 },
+	{ "writev", 1, EVT_CAP_IOVEC_IN, 2, AS_IOVEC, 0 },
+	{ "pwritev", 1, EVT_CAP_IOVEC_IN, 2, AS_IOVEC, 0 },
+	{ "pwritev2", 1, EVT_CAP_IOVEC_IN, 2, AS_IOVEC, 0 },
+	{ "readv", 1, EVT_CAP_IOVEC_OUT, 2, AS_IOVEC, 0 },
+	{ "preadv", 1, EVT_CAP_IOVEC_OUT, 2, AS_IOVEC, 0 },
+	{ "preadv2", 1, EVT_CAP_IOVEC_OUT, 2, AS_IOVEC, 0 },
 	{ "nanosleep", 0, EVT_CAP_STRUCT_IN, 0, AS_TIMESPEC, sizeof(struct timespec) },
 	{ "clock_nanosleep", 2, EVT_CAP_STRUCT_IN, 0, AS_TIMESPEC, sizeof(struct timespec) },
 };
@@ -277,6 +284,29 @@ static size_t sockaddr_text(const uint8_t *b, uint32_t len, char *out, size_t si
 	return put(out, size, n, "}");
 }
 
+/* An iovec element: "{iov_base="...", iov_len=5}", its bytes cut at
+ * strsize; the address where they could not be read. */
+static size_t iovec_text(const uint8_t *b, uint32_t len, uint32_t flags,
+			 uint64_t addr, uint32_t strsize, char *out, size_t size)
+{
+	unsigned long long iov_len;
+	size_t n = put(out, size, 0, "{iov_base=");
+
+	memcpy(&iov_len, b, 8);
+	b += 8;
+	len -= 8;
+	if (flags & EVT_CAP_FAULT) {
+		n = put(out, size, n, "%#" PRIx64, addr);
+	} else {
+		if (len > strsize) {
+			len = strsize;
+			flags |= EVT_CAP_CUT;
+		}
+		n = quote(b, len, flags & EVT_CAP_CUT, out, size, n);
+	}
+	return put(out, size, n, ", iov_len=%llu}", iov_len);
+}
+
 int evt_syscall_memory_text(const char *call, unsigned arg,
 			    const uint8_t *bytes, uint32_t len, uint32_t flags,
 			    uint64_t addr, uint32_t strsize, char *out, size_t size)
@@ -287,6 +317,8 @@ int evt_syscall_memory_text(const char *call, unsigned arg,
 	if (!size)
 		return 0;
 	out[0] = '\0';
+	if (arg >= 8 && r && r->decode == AS_IOVEC && len >= 8)
+		return (int)iovec_text(bytes, len, flags, addr, strsize, out, size);
 	if ((flags & EVT_CAP_FAULT) || !r)
 		return (int)put(out, size, 0, "%#" PRIx64, addr);
 	if (arg >= 8 || r->decode == AS_BUFFER) {	/* strings, not paths: -s */

@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -735,6 +736,18 @@ static void strace_memory_calls(int fd)
 	syscall(SYS_write, fd, buf, sizeof(buf));
 	syscall(SYS_write, fd, (void *)1, 5);
 	syscall(SYS_fstat, fd, &st);
+	{	/* iovecs: five buffers (four shown), two filled, one unmapped */
+		struct iovec w[5] = { { (void *)"ab", 2 }, { (void *)"cde", 3 },
+				      { (void *)"f", 1 }, { (void *)"g", 1 },
+				      { (void *)"h", 1 } };
+		struct iovec r[2] = { { buf, 4 }, { buf + 4, 20 } };
+		struct iovec bad = { (void *)1, 5 };
+
+		syscall(SYS_writev, fd, w, 5);
+		syscall(SYS_lseek, fd, 0L, SEEK_SET);
+		syscall(SYS_readv, fd, r, 2);
+		syscall(SYS_writev, fd, &bad, 1);
+	}
 	memset(longpath, 'x', sizeof(longpath) - 1);
 	longpath[sizeof(longpath) - 1] = '\0';
 	syscall(SYS_openat, AT_FDCWD, longpath, O_RDONLY);
