@@ -50,7 +50,7 @@ exec 8>"$T/in"
 counter=$!
 wait_for "count's perf counters" "ls -l /proc/$counter/fd 2>/dev/null | grep -q perf_event"
 echo 7 >&8
-for _ in $(seq 100); do grep -q 'done 7' "$T/loop.out" && break; sleep 0.05; done
+wait_for "the shell's round" "grep -q 'done 7' '$T/loop.out'"
 kill -INT "$counter"
 wait "$counter" || fail "count -p failed: $(cat "$T/p")"
 exec 8>&-

@@ -238,6 +238,49 @@ start_relay() {
 	fail "lttng-relayd did not listen on $P..$((P + 2))"
 }
 
+# report_rounds_in_order REPORT N: in report's lines, each of the three
+# tasks of "tracee syscalls N" (recorded with its before/after getppid
+# events and sys_enter/sys_exit_getppid) has its N rounds in order, each
+# whole: "before", the call's entry and exit (the parent's pid), "after".
+report_rounds_in_order() {
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+report, n = sys.argv[1], int(sys.argv[2])
+tasks = {}
+line_re = re.compile(r'^ *(\S+)-(\d+) +\[(\d+)\] (\d+\.\d+): (\S+): (.*)$')
+for l in open(report):
+    m = line_re.match(l)
+    if m:
+        tasks.setdefault(int(m.group(2)), []).append((m.group(5), m.group(6), m.group(1)))
+# (A sanitized build's own thread may make system calls too: tasks
+# without rounds are not the program's.)
+tasks = {t: e for t, e in tasks.items() if any(x[1] == 'before getppid 0' for x in e)}
+assert len(tasks) == 3, "tasks: %r" % sorted(tasks)
+main = min(tasks)
+for tid, evs in tasks.items():
+    first = next(i for i, e in enumerate(evs) if e[1] == 'before getppid 0')
+    evs = evs[first:]
+    assert len(evs) == 4 * n, "tid %d: %d events after the first round began" % (tid, len(evs))
+    rets = set()
+    for i in range(n):
+        r = evs[4 * i:4 * i + 4]
+        kinds = [e[0].split('/')[0] + ':' + (e[1] if e[0].startswith('printk') else e[0].split('/')[-1]) for e in r]
+        want = ['printk:before getppid %d' % i, 'kernel:sys_enter_getppid',
+                'kernel:sys_exit_getppid', 'printk:after getppid %d' % i]
+        assert kinds == want, "tid %d round %d: %r" % (tid, i, kinds)
+        assert r[1][1] == 'getppid()', r[1]
+        rets.add(re.fullmatch(r'<\.\.\. getppid resumed> = (\d+)', r[2][1]).group(1))
+        assert all(e[2] == 'tracee' for e in r), r
+    assert len(rets) == 1, rets
+    tasks[tid] = rets.pop()
+# The forked child's parent is the main thread; the threads' parent is
+# evtrace, the same for both.
+child = [t for t in tasks if tasks[t] == str(main)]
+assert len(child) == 1, tasks
+others = [tasks[t] for t in tasks if t not in child]
+assert len(set(others)) == 1 and others[0] != str(main), tasks
+PY
+}
 # trace_rounds_in_order OUT N: in trace's lines OUT, each of the three
 # tasks of "tracee syscalls N" has its N rounds in order: "before", the
 # call with its result (the parent's pid), "after"; the two threads'

@@ -28,6 +28,14 @@ sys.exit(os.waitstatus_to_exitcode(st))
 PY
 }
 
+# The three recordings at once (each lasts 3 s, longer than the 2 s
+# before a line is drawn): -q, and stderr into a file, beside the one on
+# a terminal.
+on_pty "$T/quiet" "$EVTRACE" record -q -o "$T/trq" -- "$TRACEE" paced 60000 20 0 &
+quiet=$!
+"$EVTRACE" record -o "$T/trf" -- "$TRACEE" paced 60000 20 0 >"$T/out" 2>"$T/err" &
+tofile=$!
+BG_PIDS="$BG_PIDS $quiet $tofile"
 on_pty "$T/tty" "$EVTRACE" record -o "$T/tr" -- "$TRACEE" paced 60000 20 0 || fail "record on a terminal"
 python3 - "$T/tty" <<'PY' || fail "the status line"
 import re, sys
@@ -49,11 +57,11 @@ PY
 expect_grep "tried 60000" "$T/tty" "the program ran"
 "$EVTRACE" report "$T/tr" | grep -q "^# 60000 events, 0 lost" || fail "the recording under a status line"
 
-on_pty "$T/quiet" "$EVTRACE" record -q -o "$T/trq" -- "$TRACEE" paced 60000 20 0 || fail "record -q"
+wait "$quiet" || fail "record -q"
 grep -q "recording " "$T/quiet" && fail "-q still shows a status line"
 expect_grep "evtrace: record: every event" "$T/quiet" "-q keeps the summary"
 
-"$EVTRACE" record -o "$T/trf" -- "$TRACEE" paced 60000 20 0 >"$T/out" 2>"$T/err"
+wait "$tofile" || fail "record into a file: $(cat "$T/err")"
 grep -q "recording \|$(printf '\033')" "$T/err" && fail "a status line on a stderr that is no terminal"
 expect_grep "^evtrace: record: every event" "$T/err" "the summary in a file"
 echo "ok: the status line drawn $(grep -o 'recording [0-9]* s' "$T/tty" | wc -l) times, none with -q or into a file"
