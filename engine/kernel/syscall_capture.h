@@ -34,8 +34,8 @@ enum evt_cap_kind {
 	EVT_CAP_ARGV,		/* at entry, the first strings of a
 				 * NULL-ended array (execve's argv) */
 	EVT_CAP_IOVEC_IN,	/* at entry, the first buffers of an
-				 * iovec array of argument len_arg's
-				 * elements (writev's) */
+				 * iovec array: argument 1, its count
+				 * argument 2 (writev's) */
 	EVT_CAP_IOVEC_OUT,	/* at exit, the same, filled as far as the
 				 * result says (readv's) */
 };
