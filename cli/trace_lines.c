@@ -398,10 +398,19 @@ static void join(char *out, size_t size, ...)
  * without floating point (a line's most costly part otherwise). */
 static const char *seconds(char out[32], int64_t ns)
 {
-	uint64_t us = ns < 0 ? 0 : ((uint64_t)ns + 500) / 1000;
+	uint64_t us = ns < 0 ? 0 : ((uint64_t)ns + 500) / 1000, s = us / 1000000;
+	char *at = out + 31;
+	int i;
 
-	snprintf(out, 32, "%" PRIu64 ".%06" PRIu64, us / 1000000, us % 1000000);
-	return out;
+	*at = '\0';
+	for (i = 0; i < 6; i++, us /= 10)
+		*--at = (char)('0' + us % 10);
+	*--at = '.';
+	do {
+		*--at = (char)('0' + s % 10);
+		s /= 10;
+	} while (s);
+	return at;
 }
 
 static void show_exit(struct trace_lines *l, const struct line *x)

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -155,38 +156,58 @@ static size_t put(char *out, size_t size, size_t n, const char *fmt, ...)
 	return k < 0 ? n : n + (size_t)k < size ? n + (size_t)k : size - 1;
 }
 
+/* len bytes of s appended to out (n used of size), cut to fit; the new
+ * length. */
+static size_t add(char *out, size_t size, size_t n, const char *s, size_t len)
+{
+	if (n >= size)
+		return n;
+	if (len > size - 1 - n)
+		len = size - 1 - n;
+	memcpy(out + n, s, len);
+	out[n + len] = '\0';
+	return n + len;
+}
+
 /* Bytes quoted as strace quotes them: escapes for the C ones, octal for
  * other bytes that are not printable ASCII (three digits before a
- * digit), never a terminal's control sequence as it stands. */
+ * digit), never a terminal's control sequence as it stands.  Built a
+ * byte at a time without printf: a trace quotes millions of bytes. */
 static size_t quote(const uint8_t *b, uint32_t len, int cut, char *out,
 		    size_t size, size_t n)
 {
+	static const char escaped[256] = {
+		['"'] = '"', ['\\'] = '\\', ['\t'] = 't', ['\n'] = 'n',
+		['\v'] = 'v', ['\f'] = 'f', ['\r'] = 'r',
+	};
+	char e[4];
 	uint32_t i;
 
-	n = put(out, size, n, "\"");
+	n = add(out, size, n, "\"", 1);
 	for (i = 0; i < len && n + 5 < size; i++) {
 		uint8_t c = b[i];
+		size_t k = 0;
 
-		switch (c) {
-		case '"': n = put(out, size, n, "\\\""); break;
-		case '\\': n = put(out, size, n, "\\\\"); break;
-		case '\t': n = put(out, size, n, "\\t"); break;
-		case '\n': n = put(out, size, n, "\\n"); break;
-		case '\v': n = put(out, size, n, "\\v"); break;
-		case '\f': n = put(out, size, n, "\\f"); break;
-		case '\r': n = put(out, size, n, "\\r"); break;
-		default:
-			if (c >= 0x20 && c < 0x7f)
-				n = put(out, size, n, "%c", c);
-			else if (i + 1 < len && b[i + 1] >= '0' && b[i + 1] <= '7')
-				n = put(out, size, n, "\\%03o", c);
-			else
-				n = put(out, size, n, "\\%o", c);
+		if (escaped[c]) {
+			e[k++] = '\\';
+			e[k++] = escaped[c];
+		} else if (c >= 0x20 && c < 0x7f) {
+			e[k++] = (char)c;
+		} else {
+			bool digit_next = i + 1 < len && b[i + 1] >= '0' && b[i + 1] <= '7';
+
+			e[k++] = '\\';
+			if (c >= 0100 || digit_next)
+				e[k++] = (char)('0' + (c >> 6));
+			if (c >= 010 || digit_next)
+				e[k++] = (char)('0' + ((c >> 3) & 7));
+			e[k++] = (char)('0' + (c & 7));
 		}
+		n = add(out, size, n, e, k);
 	}
-	n = put(out, size, n, "\"");
+	n = add(out, size, n, "\"", 1);
 	if (cut || i < len)
-		n = put(out, size, n, "...");
+		n = add(out, size, n, "...", 3);
 	return n;
 }
 
