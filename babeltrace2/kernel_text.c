@@ -35,11 +35,34 @@ void evt_bt2_kernels_free(struct evt_bt2_kernels *k)
 	free(k);
 }
 
+/* A sys_exit_ class's sys_enter_ sibling in its stream class, whose
+ * format types the arguments a resumed call shows; or NULL. */
+static const bt_event_class *enter_class(const bt_event_class *cls, const char *name)
+{
+	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(cls);
+	const char *prefix = "kernel/syscalls/sys_exit_";
+	uint64_t i, n = bt_stream_class_get_event_class_count(sc);
+
+	if (strncmp(name, prefix, strlen(prefix)))
+		return NULL;
+	for (i = 0; i < n; i++) {
+		const bt_event_class *e = bt_stream_class_borrow_event_class_by_index_const(sc, i);
+		const char *other = bt_event_class_get_name(e);
+
+		if (other && !strncmp(other, "kernel/syscalls/sys_enter_", 26) &&
+		    !strcmp(other + 26, name + strlen(prefix)) &&
+		    bt_event_class_get_emf_uri(e))
+			return e;
+	}
+	return NULL;
+}
+
 static struct printer *printer_of(struct evt_bt2_kernels *k,
 				  const bt_event_class *cls, const char *name,
 				  const char *format)
 {
-	char *paths[1] = { (char *)name }, *texts[1] = { (char *)format };
+	char *paths[2] = { (char *)name }, *texts[2] = { (char *)format };
+	const bt_event_class *enter = enter_class(cls, name);
 	size_t i;
 
 	for (i = 0; i < k->n; i++)
@@ -54,7 +77,12 @@ static struct printer *printer_of(struct evt_bt2_kernels *k,
 		k->v = grown;
 		k->cap = cap;
 	}
-	k->v[k->n] = (struct printer){ cls, evt_kernel_print_new(paths, texts, 1) };
+	if (enter) {
+		paths[1] = (char *)bt_event_class_get_name(enter);
+		texts[1] = (char *)bt_event_class_get_emf_uri(enter);
+	}
+	k->v[k->n] = (struct printer){ cls, evt_kernel_print_new(paths, texts,
+								 enter ? 2 : 1) };
 	return &k->v[k->n++];
 }
 

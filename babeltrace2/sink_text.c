@@ -45,6 +45,8 @@ struct text_sink {
 	size_t nthreads, cap;
 	uint64_t events, lost;
 	struct evt_bt2_kernels *kernels;
+	char text[32768];	/* a kernel event's: a system call's path of
+				 * 4 KiB, escaped, fits */
 };
 
 static struct thread *thread_of(struct text_sink *s, const bt_stream *stream)
@@ -192,7 +194,7 @@ static void print_event(struct text_sink *s, const bt_message *msg)
 	const bt_field *tid = member(ctx, "tid"), *comm = member(ctx, "comm");
 	const bt_packet *p = bt_event_borrow_packet_const(e);
 	struct thread *t = p ? thread_of(s, bt_packet_borrow_stream_const(p)) : NULL;
-	char when[64], text[4096];
+	char when[64];
 	uint64_t cpu_id;
 
 	/* Records carry no CPU: this event says it for the ones after it
@@ -230,9 +232,9 @@ static void print_event(struct text_sink *s, const bt_message *msg)
 	if (name && !strncmp(name, "kernel/", 7) && bt_event_class_get_emf_uri(cls) &&
 	    evt_bt2_kernel_text(&s->kernels, cls, name, bt_event_class_get_emf_uri(cls),
 				bt_event_borrow_payload_field_const(e),
-				t ? (uint32_t)t->tid : 0, (uint16_t)cpu_id, text,
-				sizeof(text)) >= 0)
-		fputs(text, stdout);
+				t ? (uint32_t)t->tid : 0, (uint16_t)cpu_id, s->text,
+				sizeof(s->text)) >= 0)
+		fputs(s->text, stdout);
 	else if (name && span_name(name))
 		evt_bt2_span_text(stdout, bt_event_borrow_payload_field_const(e), format);
 	else

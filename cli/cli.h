@@ -44,6 +44,10 @@ int cli_parse_slot(const char *cmd, const char *opt, const char *arg);
 /* --kernel-buffer KIB: a power of two from 8 to 1048576; 0, or -1
  * reported. */
 int cli_parse_kernel_buffer(const char *cmd, const char *arg, uint32_t *kib);
+/* A size of copied memory, strace's -s: 0 to EVT_CAP_BYTES_MAX bytes.  0,
+ * or -1 said ("<option> <arg>: not a size ..."). */
+int cli_parse_strsize(const char *cmd, const char *option, const char *arg,
+		      uint32_t *bytes);
 /* Checks a pattern's syntax; reports with the position when it is bad. */
 bool cli_pattern_ok(const char *cmd, const char *pattern);
 /* --events-from FILE: its patterns, a line each ('#' lines and empty ones

@@ -261,6 +261,7 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		{ "packet-size", required_argument, NULL, 'S' },
 		{ "packets", required_argument, NULL, 'N' },
 		{ "kernel-buffer", required_argument, NULL, 'K' },
+		{ "strsize", required_argument, NULL, 1004 },
 		{ "relay", required_argument, NULL, 'R' },
 		{ "session", required_argument, NULL, 'n' },
 		{ "hostname", required_argument, NULL, 'H' },
@@ -368,6 +369,11 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 			break;
 		case 'K':
 			if (cli_parse_kernel_buffer("record", optarg, &a->o.kernel_ring_kib))
+				return 1;
+			break;
+		case 1004:
+			if (cli_parse_strsize("record", "--strsize", optarg,
+					      &a->o.syscall_memory))
 				return 1;
 			break;
 		case 'q':
@@ -963,6 +969,7 @@ int cmd_record(int argc, char **argv)
 			.output = "trace", .mode = EVT_MODE_DISCARD,
 			.packet_size = EVT_PACKET_DEFAULT_BYTES,
 			.packet_count = EVT_PACKETS_DEFAULT,
+			.syscall_memory = 32,	/* strace's -s */
 		},
 		.relay = { .session = "evtrace",
 			   .live_timer_us = EVT_RELAY_LIVE_TIMER_US },

@@ -340,8 +340,7 @@ int cmd_trace(int argc, char **argv)
 	const char *output = NULL, *lines_file = NULL;
 	FILE *out = stderr;
 	int opt, ret = 1, pid = 0, pidfd = -1;
-	unsigned long strsize = 32;
-	char *end;
+	uint32_t strsize = 32;
 	bool from_exec = false, for_client = false;
 	bool failed = false, some = false, summary = false, quiet = false;
 	struct cli_session run;
@@ -405,15 +404,9 @@ int cmd_trace(int argc, char **argv)
 				goto out;
 			break;
 		case 's':
-			errno = 0;
 			strsize_given = true;
-			strsize = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || *optarg == '-' ||
-			    strsize > EVT_CAP_BYTES_MAX) {
-				cli_error("trace", "-s %s: not a size from 0 to %u bytes",
-					  optarg, EVT_CAP_BYTES_MAX);
+			if (cli_parse_strsize("trace", "-s", optarg, &strsize))
 				goto out;
-			}
 			break;
 		case 'h':
 			ret = cli_help("trace");
@@ -652,7 +645,7 @@ out:
 	evt_kernel_sampler_destroy(t.kernel);
 	evt_kernel_print_free(t.print);
 	evt_syscall_bpf_close(t.bpf);
-	trace_drop_texts(t.exec_texts);
+	evt_syscall_memory_texts_free(t.exec_texts);
 	evt_live_stream_destroy(t.live);
 	trace_lines_free(t.lines);
 	if (out != stderr && fclose(out) && ret == 0)

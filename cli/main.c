@@ -15,6 +15,7 @@
 #include "layout.h"
 #include "pattern.h"
 #include "rundir.h"
+#include "syscall_capture.h"
 
 struct command {
 	const char *name;
@@ -25,7 +26,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [--events-from FILE] [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--keep PATTERN]... [--trigger EXPR]... [--before DURATION] [--after DURATION] [--max-windows N] | --block[=MS|inf]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--guard PERCENT] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [--events-from FILE] [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--keep PATTERN]... [--trigger EXPR]... [--before DURATION] [--after DURATION] [--max-windows N] | --block[=MS|inf]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--strsize SIZE] [--guard PERCENT] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -84,6 +85,11 @@ static const struct command commands[] = {
 	  "      --packets N        packets per thread buffer (2..4096)\n"
 	  "      --kernel-buffer KIB  each CPU's ring for kernel events (power of\n"
 	  "                         two, 8..1048576; default 1024)\n"
+	  "      --strsize SIZE     kernel/syscalls/ events keep the memory their\n"
+	  "                         arguments point to, copied at the call by an\n"
+	  "                         eBPF program (root): paths whole, buffers'\n"
+	  "                         first SIZE bytes (0..4096, default 32), as\n"
+	  "                         trace's -s; 0: addresses only\n"
 	  "      --guard PERCENT    cap, in its process, a site that takes more\n"
 	  "                         than PERCENT of a thread's buffer in a second\n"
 	  "                         (1..100; not with --overwrite); said at the end\n"
@@ -423,6 +429,21 @@ int cli_parse_kernel_buffer(const char *cmd, const char *arg, uint32_t *kib)
 		return cli_error(cmd, "--kernel-buffer %s: not a power of two from 8 "
 				 "to 1048576 (KiB)", arg), -1;
 	*kib = (uint32_t)v;
+	return 0;
+}
+
+int cli_parse_strsize(const char *cmd, const char *option, const char *arg,
+		      uint32_t *bytes)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v > EVT_CAP_BYTES_MAX)
+		return cli_error(cmd, "%s %s: not a size from 0 to %u bytes", option,
+				 arg, EVT_CAP_BYTES_MAX), -1;
+	*bytes = (uint32_t)v;
 	return 0;
 }
 

@@ -87,10 +87,9 @@ struct trace {
 
 /* trace_bpf.c: the eBPF program's record (evt_syscall_bpf_read's
  * callback, ctx the trace); what its ring lost since the last look, as a
- * line and in the total; a call's argument texts freed. */
+ * line and in the total. */
 void trace_bpf_call(void *ctx, const struct evt_cap_call *c);
 void trace_bpf_losses(struct trace *t);
-void trace_drop_texts(char *texts[6]);
 
 /* trace_remote.c: whether the kernel refuses this user the system call
  * events (then evtraced traces the user's own processes); one frame from

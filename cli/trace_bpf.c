@@ -15,60 +15,6 @@
 #include "syscall_names.h"
 #include "trace.h"
 
-/* The texts of the memory a call's record brought, by argument (an
- * argv's elements joined); the caller frees them. */
-static void memory_texts(const struct evt_cap_call *c, uint32_t strsize,
-			 char *texts[6])
-{
-	const char *name = evt_syscall_name(c->nr), *elems[EVT_CAP_VEC_MAX];
-	char one[20000];
-	unsigned i, nelems[6] = { 0 }, cut[6] = { 0 };
-	char *elem_text[6][EVT_CAP_VEC_MAX] = { { 0 } };
-
-	memset(texts, 0, 6 * sizeof(*texts));
-	for (i = 0; name && i < c->nmem; i++) {
-		const struct evt_cap_bytes *m = &c->mem[i];
-		unsigned arg = m->arg % 8, elem = m->arg / 8;
-
-		if (arg >= 6)
-			continue;
-		evt_syscall_memory_text(name, m->arg, m->bytes, m->len, m->flags,
-					m->addr, strsize, one, sizeof(one));
-		if (!elem) {
-			free(texts[arg]);
-			texts[arg] = strdup(one);
-		} else if (elem <= EVT_CAP_VEC_MAX && nelems[arg] == elem - 1) {
-			/* (an element's own cut is in its text; the
-			 * argv's, after the last element shown) */
-			elem_text[arg][nelems[arg]++] = strdup(one);
-			cut[arg] = (m->flags & EVT_CAP_MORE) != 0;
-		}
-	}
-	for (i = 0; i < 6; i++) {
-		unsigned k;
-
-		if (!nelems[i])
-			continue;
-		for (k = 0; k < nelems[i]; k++)
-			elems[k] = elem_text[i][k] ? elem_text[i][k] : "?";
-		evt_syscall_memory_argv(elems, nelems[i], (int)cut[i], one, sizeof(one));
-		free(texts[i]);
-		texts[i] = strdup(one);
-		for (k = 0; k < nelems[i]; k++)
-			free(elem_text[i][k]);
-	}
-}
-
-void trace_drop_texts(char *texts[6])
-{
-	unsigned i;
-
-	for (i = 0; i < 6; i++) {
-		free(texts[i]);
-		texts[i] = NULL;
-	}
-}
-
 /*
  * The command's calls before its exec are dropped, but for the execve
  * that succeeds: its entry is held until it returns 0 and then shown
@@ -84,11 +30,11 @@ static bool held_before_exec(struct trace *t, const struct evt_cap_call *c,
 		return false;
 	name = evt_syscall_name(c->nr);
 	if (!name || strcmp(name, "execve")) {
-		trace_drop_texts(texts);
+		evt_syscall_memory_texts_free(texts);
 		return true;
 	}
 	if (c->type == EVT_CAP_ENTER) {
-		trace_drop_texts(t->exec_texts);
+		evt_syscall_memory_texts_free(t->exec_texts);
 		t->exec_enter = *c;
 		t->exec_enter.mem = NULL;
 		memcpy(t->exec_texts, texts, 6 * sizeof(*texts));
@@ -102,10 +48,10 @@ static bool held_before_exec(struct trace *t, const struct evt_cap_call *c,
 		trace_lines_enter(t->lines, &ew, c->nr, t->exec_enter.args,
 				  (const char *const *)t->exec_texts);
 		t->execd = true;
-		trace_drop_texts(t->exec_texts);
+		evt_syscall_memory_texts_free(t->exec_texts);
 		return false;	/* and its exit shown */
 	}
-	trace_drop_texts(texts);
+	evt_syscall_memory_texts_free(texts);
 	return true;
 }
 
@@ -149,7 +95,8 @@ void trace_bpf_call(void *ctx, const struct evt_cap_call *c)
 		trace_lines_text(t->lines, &w, text, strlen(text));
 		return;
 	}
-	memory_texts(c, t->strsize, texts);
+	evt_syscall_memory_texts(evt_syscall_name(c->nr), c->mem, c->nmem,
+				 t->strsize, texts);
 	if (held_before_exec(t, c, &w, texts))
 		return;
 	if (c->type == EVT_CAP_ENTER)

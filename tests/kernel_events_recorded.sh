@@ -29,7 +29,7 @@ done
 grep -m1 "$EXIT" "$T/bt.agree" >"$T/bt.exit"
 expect_grep '{ pid = [0-9]*, tid = [0-9]*, comm = "tracee" }, { __syscall_nr = 110, ret = [0-9]* }' \
 	"$T/bt.exit" "babeltrace2's kernel record"
-ls "$T/tr-default" | grep -q '^stream_kernel_cpu[0-9]*$' || fail "no kernel stream files"
+ls "$T/tr-default" | grep -q '^stream_kernel_\(cpu[0-9]*\|syscalls\)$' || fail "no kernel stream files"
 
 # 1b. A flight recorder's window (record --overwrite --trigger) holds the
 # recording's kernel events too, in the window's own directory: every
@@ -39,7 +39,7 @@ ls "$T/tr-default" | grep -q '^stream_kernel_cpu[0-9]*$' || fail "no kernel stre
 	--trigger "$after if arg0 == 20" --max-windows 1 \
 	-- "$TRACEE" syscalls 40 >/dev/null 2>"$T/rec-win" || fail "record: $(cat "$T/rec-win")"
 expect_grep "window $T/tr-win/window-1\$" "$T/rec-win" "a window written"
-ls "$T/tr-win/window-1" | grep -q '^stream_kernel_cpu[0-9]*$' || fail "no kernel stream files in the window"
+ls "$T/tr-win/window-1" | grep -q '^stream_kernel_\(cpu[0-9]*\|syscalls\)$' || fail "no kernel stream files in the window"
 "$EVTRACE" report "$T/tr-win/window-1" >"$T/report-win"
 python3 - "$T/report-win" <<'PY' || fail "the window's kernel events (report in $T/report-win)"
 import re, sys
@@ -87,11 +87,12 @@ expect_eq "$(cat "$T/err")" "evtrace: record: --trigger '$EXIT if nope == 1': no
 # 1d. snapshot on demand of a flight recorder with kernel events: its
 # recorder adds those of the snapshot's time; --no-kernel leaves them out.
 "$EVTRACE" record --overwrite -o "$T/tr-snap" -e "printk/tracee/**" -e kernel/sched/sched_process_exec \
-	-- sh -c '"$1" wait >"$2" & w=$!; while [ ! -e "$3" ]; do /bin/true; done; kill $w' \
-	sh "$TRACEE" "$T/snap.out" "$T/snap.stop" 2>"$T/rec-snap" &
+	-- sh -c '"$1" wait >"$2" & w=$!; while [ ! -e "$3" ]; do /bin/true; : >"$4"; done; kill $w' \
+	sh "$TRACEE" "$T/snap.out" "$T/snap.stop" "$T/snap.looped" 2>"$T/rec-snap" &
 rec=$!
 BG_PIDS="$BG_PIDS $rec"
 wait_for "the program to be ready" "grep -q ready '$T/snap.out'"
+wait_for "an exec of /bin/true" "[ -e '$T/snap.looped' ]"
 "$EVTRACE" snapshot -o "$T/snap" 2>"$T/snap.err" || fail "snapshot: $(cat "$T/snap.err")"
 "$EVTRACE" snapshot --no-kernel -o "$T/snap-nk" 2>"$T/snap-nk.err" || fail "snapshot --no-kernel: $(cat "$T/snap-nk.err")"
 # A recorder that does not answer (stopped): the snapshot stands, said.
@@ -180,7 +181,7 @@ expect_eq "$(cat "$T/err")" "evtrace: record: --kernel-buffer 12: not a power of
 # 6. A damaged kernel stream or index: errors name the file, the offset
 # or the line; the rest is read; nothing crashes.
 good=$T/tr-default
-k=$(ls "$good"/stream_kernel_cpu* | head -1)
+k=$(ls "$good"/stream_kernel_* | head -1)
 cp -r "$good" "$T/bad"
 kb=$T/bad/$(basename "$k")
 # content_size (bits, at offset 24) of the first packet: its header and

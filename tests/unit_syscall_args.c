@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kernel_events.h"
 #include "syscall_args.h"
 #include "syscall_memory.h"
 #include "syscall_names.h"
@@ -42,6 +43,99 @@ static long nr(const char *name)
 		if (evt_syscall_name(n) && !strcmp(evt_syscall_name(n), name))
 			return n;
 	return -1;
+}
+
+/* A recorded call's memory field: packed and unpacked, cut where it
+ * does not fit, refused when its lengths lie; and a record's text with
+ * it, through the format a trace keeps. */
+static void memory_field(void)
+{
+	static const char enter_fmt[] =
+		"name: sys_enter_write\nID: 700\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\tfield:const char * buf;\toffset:24;\tsize:8;\tsigned:0;\n"
+		"\tfield:size_t count;\toffset:32;\tsize:8;\tsigned:0;\n"
+		"\tfield:__data_loc uint8_t[] evtrace_memory;\toffset:40;\tsize:4;\tsigned:0;\n"
+		"\nprint fmt: \"fd: 0x%08lx\", ((unsigned long)(REC->fd))\n";
+	static const char exit_fmt[] =
+		"name: sys_exit_read\nID: 701\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n"
+		"\tfield:__data_loc uint8_t[] evtrace_memory;\toffset:24;\tsize:4;\tsigned:0;\n"
+		"\nprint fmt: \"0x%lx\", REC->ret\n";
+	const struct evt_cap_bytes in[2] = {
+		{ (const uint8_t *)"hi\n", 3, 0, 0x1000, 1 },
+		{ (const uint8_t *)"abcdef", 6, 0, 0x2000, 2 },
+	};
+	uint64_t args[6] = { 3, 0x1000, 64, 0, 0, 0 }, got_args[6];
+	struct evt_cap_bytes out[4];
+	struct evt_kernel_event e, x;
+	uint8_t packed[256], payload[512];
+	char err[300], text[512];
+	bool have;
+	size_t n, at;
+	uint32_t count;
+	int k;
+
+	n = evt_syscall_memory_pack(in, 2, args, packed, sizeof(packed));
+	CHECK(n == 16 + 48 + 16 + 3 + 16 + 6);
+	k = evt_syscall_memory_unpack(packed, n, out, 4, got_args, &have);
+	CHECK(k == 2 && have && got_args[2] == 64);
+	CHECK(out[0].arg == 1 && out[0].len == 3 && !memcmp(out[0].bytes, "hi\n", 3) &&
+	      out[0].addr == 0x1000 && out[1].arg == 2 && out[1].len == 6);
+	/* no room for all of the second: cut and flagged; none for a head */
+	n = evt_syscall_memory_pack(in, 2, NULL, packed, 16 + 3 + 16 + 2);
+	k = evt_syscall_memory_unpack(packed, n, out, 4, got_args, &have);
+	CHECK(k == 2 && !have && out[1].len == 2 && (out[1].flags & EVT_CAP_CUT));
+	n = evt_syscall_memory_pack(in, 2, NULL, packed, 16 + 3 + 15);
+	CHECK(n == 16 + 3);
+	/* a length past the field's end, a head cut short */
+	n = evt_syscall_memory_pack(in, 1, NULL, packed, sizeof(packed));
+	packed[4] = 200;
+	CHECK(evt_syscall_memory_unpack(packed, n, out, 4, got_args, &have) == -1);
+	CHECK(evt_syscall_memory_unpack(packed, 10, out, 4, got_args, &have) == -1);
+
+	CHECK(evt_kernel_event_parse("kernel/syscalls/sys_enter_write", enter_fmt,
+				     strlen(enter_fmt), &e, err, sizeof(err)) == 0);
+	CHECK(evt_kernel_event_parse("kernel/syscalls/sys_exit_read", exit_fmt,
+				     strlen(exit_fmt), &x, err, sizeof(err)) == 0);
+	/* sys_enter_write's payload: nr, fd, buf, count, the field */
+	memset(payload, 0, sizeof(payload));
+	at = 0;
+	memcpy(payload, &(int32_t){ 1 }, 4), at += 4;
+	memcpy(payload + at, &(uint64_t){ 1 }, 8), at += 8;
+	memcpy(payload + at, &(uint64_t){ 0x1000 }, 8), at += 8;
+	memcpy(payload + at, &(uint64_t){ 3 }, 8), at += 8;
+	n = evt_syscall_memory_pack(in, 1, NULL, payload + at + 4, 200);
+	count = (uint32_t)n;
+	memcpy(payload + at, &count, 4), at += 4 + n;
+	CHECK(evt_syscall_text_record("sys_enter_write", &e.format, NULL, payload, at,
+				      text, sizeof(text)) > 0);
+	CHECK_STR(text, "write(1, \"hi\\n\", 3)");
+	/* sys_exit_read's: nr, ret, the field with the entry's arguments */
+	at = 0;
+	memcpy(payload, &(int32_t){ 0 }, 4), at += 4;
+	memcpy(payload + at, &(int64_t){ 3 }, 8), at += 8;
+	n = evt_syscall_memory_pack(in, 1, args, payload + at + 4, 200);
+	count = (uint32_t)n;
+	memcpy(payload + at, &count, 4), at += 4 + n;
+	CHECK(evt_syscall_text_record("sys_exit_read", &x.format, NULL, payload, at,
+				      text, sizeof(text)) > 0);
+	CHECK_STR(text, "<... read resumed>\"hi\\n\") = 3");
+	/* a field whose lengths lie: the call without its memory */
+	payload[12 + 4 + 4] = 0xff;
+	CHECK(evt_syscall_text_record("sys_exit_read", &x.format, NULL, payload, at,
+				      text, sizeof(text)) > 0);
+	CHECK_STR(text, "<... read resumed> = 3");
+	evt_kernel_event_free(&e);
+	evt_kernel_event_free(&x);
 }
 
 int main(void)
@@ -192,5 +286,6 @@ int main(void)
 	CHECK_STR(text, "0x0");
 	evt_syscall_ret_put("getppid", 110, text, sizeof(text));
 	CHECK_STR(text, "110");
+	memory_field();
 	UNIT_DONE();
 }

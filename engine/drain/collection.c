@@ -270,7 +270,7 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	    (evt_kernel_record_create(opts->patterns, opts->npatterns, &c->ix.clock,
 				      opts->packet_size, opts->kernel_ring_kib
 				      ? opts->kernel_ring_kib : EVT_KERNEL_RING_KIB_DEFAULT,
-				      &c->kernel, err, err_size) ||
+				      opts->syscall_memory, &c->kernel, err, err_size) ||
 	     (c->kernel && evt_kernel_record_describe(c->kernel, &c->ix) < 0)))
 		goto out_free;
 	c->kernel_class = c->kernel != NULL;

@@ -57,6 +57,9 @@ struct evt_collection_opts {
 	 * one of the pids does. */
 	bool untraced_ok;
 	uint32_t kernel_ring_kib;	/* 0: the default */
+	/* Bytes of a buffer the syscalls/ events keep of the memory their
+	 * arguments point to (kernel_record.h), 0: addresses only. */
+	uint32_t syscall_memory;
 	/*
 	 * Recover (with one pid, no patterns): instead of a new collection,
 	 * take over the collection that a recorder which is gone left in

@@ -20,6 +20,7 @@ struct kev {
 	struct tep_event *te;		/* NULL: not printed by tep */
 	const char *name;		/* in ke.path, after the system */
 	bool syscall;			/* syscalls/: strace's notation */
+	int enter;			/* a sys_exit_'s sys_enter_, or -1 */
 	size_t fixed;			/* bytes before the dynamic data */
 	int type_off, pid_off;		/* common_type, common_pid */
 };
@@ -90,6 +91,21 @@ static void load(struct evt_kernel_print *p, struct kev *k, const char *path,
 		k->te = NULL;
 }
 
+/* The sys_enter_ event of a sys_exit_ one, for its arguments' types. */
+static int enter_of(const struct evt_kernel_print *p, const struct kev *k)
+{
+	unsigned i;
+
+	if (!k->loaded || !k->syscall || strncmp(k->name, "sys_exit_", 9))
+		return -1;
+	for (i = 0; i < p->n; i++)
+		if (p->ev[i].loaded && p->ev[i].syscall &&
+		    !strncmp(p->ev[i].name, "sys_enter_", 10) &&
+		    !strcmp(p->ev[i].name + 10, k->name + 9))
+			return (int)i;
+	return -1;
+}
+
 struct evt_kernel_print *evt_kernel_print_new(char *const *paths,
 					      char *const *texts, unsigned n)
 {
@@ -115,6 +131,8 @@ struct evt_kernel_print *evt_kernel_print_new(char *const *paths,
 		evt_kernel_print_free(p);
 		return NULL;
 	}
+	for (i = 0; i < n; i++)
+		p->ev[i].enter = enter_of(p, &p->ev[i]);
 	return p;
 }
 
@@ -217,6 +235,12 @@ static uint8_t *rebuild(struct evt_kernel_print *p, struct kev *k,
 	return raw;
 }
 
+static const struct evt_event_format *enter_format(const struct evt_kernel_print *p,
+						  const struct kev *k)
+{
+	return k->enter >= 0 ? &p->ev[k->enter].ke.format : NULL;
+}
+
 int evt_kernel_print_payload(struct evt_kernel_print *p, unsigned i,
 			     const uint8_t *payload, size_t size, uint32_t tid,
 			     uint16_t cpu, char *out, size_t out_size)
@@ -228,8 +252,8 @@ int evt_kernel_print_payload(struct evt_kernel_print *p, unsigned i,
 	if (!k || !k->loaded)
 		return -1;
 	if (k->syscall)
-		return evt_syscall_text_record(k->name, &k->ke.format, payload, size,
-					       out, out_size);
+		return evt_syscall_text_record(k->name, &k->ke.format, enter_format(p, k),
+					       payload, size, out, out_size);
 	if (!k->te || !(raw = rebuild(p, k, payload, size, tid, &raw_size)))
 		return -1;
 	return print_tep(p, raw, raw_size, cpu, out, out_size);
@@ -257,7 +281,8 @@ int evt_kernel_print_raw(struct evt_kernel_print *p, unsigned i,
 		int len = -1;
 
 		if (payload && (n = evt_kernel_payload(&k->ke, raw, raw_size, payload)) >= 0)
-			len = evt_syscall_text_record(k->name, &k->ke.format, payload,
+			len = evt_syscall_text_record(k->name, &k->ke.format,
+						      enter_format(p, k), payload,
 						      (size_t)n, out, out_size);
 		free(payload);
 		return len;

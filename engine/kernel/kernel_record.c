@@ -14,6 +14,7 @@
 #include "layout.h"
 #include "packet_writer.h"
 #include "record.h"
+#include "report.h"
 
 struct evt_kernel_record {
 	struct evt_kernel_sampler *sampler;
@@ -174,10 +175,11 @@ int evt_kernel_record_all_cpus(struct evt_kernel_record *k, char *err,
 int evt_kernel_record_create(const char *const *patterns, unsigned npatterns,
 			     const struct evt_clock_calibration *clock,
 			     uint32_t packet_size, uint32_t ring_kib,
-			     struct evt_kernel_record **out, char *err,
-			     size_t err_size)
+			     unsigned memory_bytes, struct evt_kernel_record **out,
+			     char *err, size_t err_size)
 {
 	struct evt_kernel_sampler *sampler;
+	char why[512];
 
 	*out = NULL;
 	if (evt_kernel_sampler_create(patterns, npatterns, clock, ring_kib,
@@ -185,6 +187,10 @@ int evt_kernel_record_create(const char *const *patterns, unsigned npatterns,
 		return -1;
 	if (!sampler)
 		return 0;
+	if (memory_bytes &&
+	    evt_kernel_sampler_capture(sampler, memory_bytes, why, sizeof(why)) < 0)
+		evt_report("kernel/syscalls/: the memory their arguments point to "
+			   "is not recorded, only its addresses (%s)", why);
 	if (evt_kernel_record_on(sampler, packet_size, out, err, err_size)) {
 		evt_kernel_sampler_destroy(sampler);
 		return -1;
@@ -211,8 +217,11 @@ int evt_kernel_record_on(struct evt_kernel_sampler *sampler,
 	for (i = 0; k->streams && i < k->nstreams; i++) {
 		char name[64];
 
-		snprintf(name, sizeof(name), "stream_kernel_cpu%d",
-			 evt_kernel_sampler_ring_cpu(sampler, i));
+		if (evt_kernel_sampler_ring_cpu(sampler, i) < 0)
+			snprintf(name, sizeof(name), "stream_kernel_syscalls");
+		else
+			snprintf(name, sizeof(name), "stream_kernel_cpu%d",
+				 evt_kernel_sampler_ring_cpu(sampler, i));
 		if (evt_packet_writer_init(&k->streams[i], name, EVT_KERNEL_STREAM_ID,
 					   packet_size, sizeof(struct evt_kernel_context)))
 			break;

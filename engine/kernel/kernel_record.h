@@ -3,7 +3,8 @@
  * its trace directory.
  *
  * The samples (kernel_sampler.h) go to one stream file per CPU,
- * stream_kernel_cpuN, of the kernel stream class (layout.h): each record
+ * stream_kernel_cpuN (and the eBPF program's system calls to
+ * stream_kernel_syscalls), of the kernel stream class (layout.h): each record
  * says whose it is (pid, tid, the task's name then) and holds its fields
  * in evtrace's layout (kernel_events.h), on the trace clock.  What a ring
  * lost is counted in the packet header after the records before it.
@@ -34,13 +35,17 @@ struct evt_kernel_record_stats {
  * Loads the kernel events the kernel patterns among patterns name
  * (evt_kernel_sampler_create(), whose rules hold).  0 and *out set (NULL
  * when no pattern is a kernel one), or -1 with err set.  Packets are of
- * packet_size bytes at most.
+ * packet_size bytes at most.  With memory_bytes, the syscalls/ events
+ * keep the memory their arguments point to, buffers up to memory_bytes
+ * (evt_kernel_sampler_capture(), in the stream stream_kernel_syscalls);
+ * where the eBPF program cannot be loaded, evt_report() says so once
+ * and they keep addresses only.
  */
 int evt_kernel_record_create(const char *const *patterns, unsigned npatterns,
 			     const struct evt_clock_calibration *clock,
 			     uint32_t packet_size, uint32_t ring_kib,
-			     struct evt_kernel_record **out, char *err,
-			     size_t err_size);
+			     unsigned memory_bytes, struct evt_kernel_record **out,
+			     char *err, size_t err_size);
 /* The same on a sampler of the caller's, which it neither drains nor
  * destroys: samples reach it through evt_kernel_record_sink(). */
 int evt_kernel_record_on(struct evt_kernel_sampler *sampler,

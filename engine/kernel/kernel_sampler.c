@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel_capture.h"
 #include "kernel_print.h"
 #include "kernel_sampler.h"
 #include "layout.h"
@@ -52,13 +53,27 @@ struct task {
 	char comm[16];
 };
 
+/* Where a record in the batch comes from. */
+enum from {
+	FROM_RING,		/* a CPU's ring of samples */
+	FROM_SIDE,		/* a CPU's ring of task names */
+	FROM_CAPTURE,		/* the eBPF program (kernel_capture.h) */
+};
+
 /* A record read from a ring, waiting in the batch to be put in order. */
 struct pending {
 	uint64_t time;
 	uint32_t cpu;		/* index into cpus */
 	uint32_t seq;		/* ties keep ring order */
-	bool side;		/* from the ring of task names */
+	uint8_t from;		/* enum from */
 	size_t off;		/* its copy in the batch arena */
+};
+
+/* A captured record's copy in the batch arena, its raw bytes after it. */
+struct captured {
+	uint32_t event, pid, tid, cpu, raw_size;
+	char comm[16];
+	int64_t mono;
 };
 
 struct clock_pair {
@@ -86,8 +101,13 @@ struct evt_kernel_sampler {
 	struct pending *batch;
 	unsigned nbatch, batch_cap;
 	uint32_t reading;		/* the cpu whose ring is being read */
-	bool reading_side;		/* its ring of task names */
+	uint8_t reading_from;		/* enum from */
 	bool oom;
+	/* The syscalls/ events taken by the eBPF program: their records
+	 * go to a ring of their own after the CPUs', capture_ring. */
+	struct evt_kernel_capture *capture;
+	bool *taken;			/* [nev] */
+	uint64_t capture_last_time, capture_lost;
 };
 
 static int64_t mono_ns(void)
@@ -324,6 +344,23 @@ static int take_sample(struct evt_kernel_sampler *k, unsigned ring,
 	return sink->sample(sink->ctx, &s);
 }
 
+/* A captured record to the sink, on the capture's ring. */
+static int take_captured(struct evt_kernel_sampler *k, const struct captured *c,
+			 const struct evt_kernel_sink *sink)
+{
+	struct evt_kernel_sample s = {
+		.ring = k->ncpus, .cpu = c->cpu, .event = c->event, .pid = c->pid,
+		.tid = c->tid, .comm = c->comm, .monotonic_ns = c->mono,
+		.raw = (const uint8_t *)(c + 1), .raw_size = c->raw_size,
+	};
+
+	s.time = trace_time(k, (uint64_t)c->mono);
+	if (s.time < k->capture_last_time)	/* CPUs reserve in their order */
+		s.time = k->capture_last_time;
+	k->capture_last_time = s.time;
+	return sink->sample(sink->ctx, &s);
+}
+
 /* One record, in time order: a sample, a loss, or news of tasks. */
 static int take_record(struct evt_kernel_sampler *k, const struct pending *p,
 		       const struct evt_kernel_sink *sink)
@@ -335,11 +372,13 @@ static int take_record(struct evt_kernel_sampler *k, const struct pending *p,
 	uint32_t v[4];
 	uint64_t lost;
 
+	if (p->from == FROM_CAPTURE)
+		return take_captured(k, (const struct captured *)h, sink);
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		return take_sample(k, p->cpu, body, size, sink);
 	case PERF_RECORD_LOST:
-		if (size < 16 || p->side)
+		if (size < 16 || p->from == FROM_SIDE)
 			return 0;	/* names lost: older ones stay */
 		memcpy(&lost, body + 8, 8);
 		return sink->lost(sink->ctx, p->cpu, lost, trace_time(k, p->time),
@@ -388,10 +427,11 @@ static uint64_t record_time(const struct perf_event_header *h)
 	return t;
 }
 
-/* evt_perf_ring_read's callback: the record copied into the batch. */
-static void batch_add(const struct perf_event_header *h, void *ctx)
+/* Room for a record of size bytes in the batch, at time: its copy's
+ * place in the arena, or NULL (k->oom set). */
+static void *batch_push(struct evt_kernel_sampler *k, uint64_t time, size_t size)
 {
-	struct evt_kernel_sampler *k = ctx;
+	void *at;
 
 	if (k->nbatch == k->batch_cap) {
 		unsigned cap = k->batch_cap ? k->batch_cap * 2 : 4096;
@@ -399,33 +439,60 @@ static void batch_add(const struct perf_event_header *h, void *ctx)
 
 		if (!grown) {
 			k->oom = true;
-			return;
+			return NULL;
 		}
 		k->batch = grown;
 		k->batch_cap = cap;
 	}
-	if (k->arena_used + h->size > k->arena_cap) {
+	if (k->arena_used + size > k->arena_cap) {
 		size_t cap = k->arena_cap ? k->arena_cap * 2 : 1u << 20;
 		uint8_t *grown;
 
-		while (cap < k->arena_used + h->size)
+		while (cap < k->arena_used + size)
 			cap *= 2;
 		grown = realloc(k->arena, cap);
 		if (!grown) {
 			k->oom = true;
-			return;
+			return NULL;
 		}
 		k->arena = grown;
 		k->arena_cap = cap;
 	}
-	memcpy(k->arena + k->arena_used, h, h->size);
+	at = k->arena + k->arena_used;
 	k->batch[k->nbatch] = (struct pending){
-		.time = record_time(h), .cpu = k->reading, .seq = k->nbatch,
-		.side = k->reading_side,
-		.off = k->arena_used,
+		.time = time, .cpu = k->reading, .seq = k->nbatch,
+		.from = k->reading_from, .off = k->arena_used,
 	};
-	k->arena_used += (h->size + 7) & ~(size_t)7;
+	k->arena_used += (size + 7) & ~(size_t)7;
 	k->nbatch++;
+	return at;
+}
+
+/* evt_perf_ring_read's callback: the record copied into the batch. */
+static void batch_add(const struct perf_event_header *h, void *ctx)
+{
+	struct evt_kernel_sampler *k = ctx;
+	void *at = batch_push(k, record_time(h), h->size);
+
+	if (at)
+		memcpy(at, h, h->size);
+}
+
+/* evt_kernel_capture_read's callback: the same for a captured record. */
+static int batch_add_captured(void *ctx, const struct evt_kernel_capture_record *r)
+{
+	struct evt_kernel_sampler *k = ctx;
+	struct captured *at = batch_push(k, (uint64_t)r->monotonic_ns,
+					 sizeof(*at) + r->raw_size);
+
+	if (!at)
+		return 0;	/* (k->oom says it) */
+	*at = (struct captured){ .event = r->event, .pid = r->pid, .tid = r->tid,
+				 .cpu = r->cpu, .raw_size = r->raw_size,
+				 .mono = r->monotonic_ns };
+	snprintf(at->comm, sizeof(at->comm), "%s", r->comm);
+	memcpy(at + 1, r->raw, r->raw_size);
+	return 0;
 }
 
 static int pending_cmp(const void *a, const void *b)
@@ -490,19 +557,26 @@ static long read_rings(struct evt_kernel_sampler *k,
 		       const struct evt_kernel_sink *sink, char *err,
 		       size_t err_size)
 {
+	uint64_t lost;
 	unsigned i;
 
 	k->nbatch = 0;
 	k->arena_used = 0;
 	for (i = 0; i < k->ncpus; i++) {
 		k->reading = i;
-		k->reading_side = false;
+		k->reading_from = FROM_RING;
 		if (k->cpus[i].ring_fd >= 0)
 			evt_perf_ring_read(&k->cpus[i].ring, batch_add, k);
-		k->reading_side = true;
+		k->reading_from = FROM_SIDE;
 		if (k->cpus[i].side_fd >= 0)
 			evt_perf_ring_read(&k->cpus[i].side, batch_add, k);
 	}
+	k->reading = k->ncpus;
+	k->reading_from = FROM_CAPTURE;
+	if (k->capture &&
+	    evt_kernel_capture_read(k->capture, batch_add_captured, k, err,
+				    err_size) < 0)
+		return -1;
 	if (k->oom) {	/* what was read is gone */
 		k->oom = false;
 		return snprintf(err, err_size, "kernel events: out of memory"), -1;
@@ -514,6 +588,14 @@ static long read_rings(struct evt_kernel_sampler *k,
 	for (i = 0; i < k->nbatch; i++)
 		if (take_record(k, &k->batch[i], sink))
 			return -1;
+	if (k->capture && (lost = evt_kernel_capture_lost(k->capture)) > k->capture_lost) {
+		int64_t now = mono_ns();
+
+		if (sink->lost(sink->ctx, k->ncpus, lost - k->capture_lost,
+			       trace_time(k, (uint64_t)now), now))
+			return -1;
+		k->capture_lost = lost;
+	}
 	return (long)k->nbatch;
 }
 
@@ -610,6 +692,8 @@ static int open_events(struct evt_kernel_sampler *k, pid_t pid, bool on_exec,
 			      SIDE_RING_BYTES, err, err_size))
 			return -1;
 		for (e = 0; e < k->nev; e++) {
+			if (k->taken && k->taken[e])
+				continue;	/* the eBPF program's */
 			attr = (struct perf_event_attr){
 				.type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr),
 				.config = (uint64_t)k->ev[e].id,
@@ -636,7 +720,9 @@ static int open_events(struct evt_kernel_sampler *k, pid_t pid, bool on_exec,
 int evt_kernel_sampler_task(struct evt_kernel_sampler *k, pid_t tid,
 			    bool on_exec, char *err, size_t err_size)
 {
-	if (open_events(k, tid, on_exec, err, err_size))
+	if (open_events(k, tid, on_exec, err, err_size) ||
+	    (k->capture && evt_kernel_capture_follow(k->capture, tid, on_exec, err,
+						     err_size)))
 		return -1;
 	if (!on_exec)
 		task_attached(k, tid);
@@ -697,7 +783,28 @@ int evt_kernel_sampler_process(struct evt_kernel_sampler *k, pid_t pid,
 int evt_kernel_sampler_all_cpus(struct evt_kernel_sampler *k, char *err,
 				size_t err_size)
 {
-	return open_events(k, -1, false, err, err_size);
+	return open_events(k, -1, false, err, err_size) ||
+	       (k->capture && evt_kernel_capture_all(k->capture, err, err_size)) ?
+	       -1 : 0;
+}
+
+int evt_kernel_sampler_capture(struct evt_kernel_sampler *k, unsigned buf_bytes,
+			       char *err, size_t err_size)
+{
+	if (k->nfds)
+		return snprintf(err, err_size, "kernel/syscalls/: the events are "
+				"open already"), -1;
+	if (!(k->taken = calloc(k->nev ? k->nev : 1, sizeof(*k->taken))))
+		return snprintf(err, err_size, "out of memory"), -1;
+	k->capture = evt_kernel_capture_open(k->ev, k->nev, k->taken, buf_bytes,
+					     (unsigned)(k->ring_bytes >> 10) * 4,
+					     err, err_size);
+	if (!k->capture) {
+		free(k->taken);
+		k->taken = NULL;
+		return err[0] ? -1 : 0;
+	}
+	return 1;
 }
 
 /* The CPUs that are online, from "0-3,5". */
@@ -801,6 +908,9 @@ void evt_kernel_sampler_wait(struct evt_kernel_sampler *k, int timeout_ms)
 		if (k->cpus[i].ring_fd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = k->cpus[i].ring_fd,
 						    .events = POLLIN };
+	if (k->capture && n < 64)
+		pfd[n++] = (struct pollfd){ .fd = evt_kernel_capture_fd(k->capture),
+					    .events = POLLIN };
 	poll(pfd, n, timeout_ms);
 }
 
@@ -817,12 +927,12 @@ const struct evt_kernel_event *evt_kernel_sampler_event(const struct evt_kernel_
 
 unsigned evt_kernel_sampler_nrings(const struct evt_kernel_sampler *k)
 {
-	return k->ncpus;
+	return k->ncpus + (k->capture != NULL);
 }
 
 int evt_kernel_sampler_ring_cpu(const struct evt_kernel_sampler *k, unsigned ring)
 {
-	return k->cpus[ring].cpu;
+	return ring < k->ncpus ? k->cpus[ring].cpu : -1;
 }
 
 static int int_cmp(const void *a, const void *b)
@@ -879,6 +989,8 @@ void evt_kernel_sampler_destroy(struct evt_kernel_sampler *k)
 	if (!k)
 		return;
 	close_fds(k->fds, k->nfds);
+	evt_kernel_capture_close(k->capture);
+	free(k->taken);
 	for (i = 0; i < k->ncpus; i++) {
 		if (k->cpus[i].flush_fd >= 0)
 			close(k->cpus[i].flush_fd);

@@ -60,10 +60,21 @@ int evt_kernel_sampler_create(const char *const *patterns, unsigned npatterns,
 			      const struct evt_clock_calibration *clock,
 			      uint32_t ring_kib, struct evt_kernel_sampler **out,
 			      char *err, size_t err_size);
+/*
+ * Takes its syscalls/ events from the eBPF program instead, with the
+ * memory their arguments point to (kernel_capture.h; buffers up to
+ * buf_bytes): before any task or CPU is sampled.  Their records go to a
+ * ring of their own, after the CPUs' (its cpu -1).  1 when it did, 0 when
+ * there is no such event, -1 with err set when the program cannot be
+ * loaded (they stay perf's then, without memory).
+ */
+int evt_kernel_sampler_capture(struct evt_kernel_sampler *k, unsigned buf_bytes,
+			       char *err, size_t err_size);
 unsigned evt_kernel_sampler_nevents(const struct evt_kernel_sampler *k);
 const struct evt_kernel_event *evt_kernel_sampler_event(const struct evt_kernel_sampler *k,
 							unsigned i);
 unsigned evt_kernel_sampler_nrings(const struct evt_kernel_sampler *k);
+/* The CPU of a ring, or -1 for the eBPF program's. */
 int evt_kernel_sampler_ring_cpu(const struct evt_kernel_sampler *k, unsigned ring);
 /*
  * Starts sampling in task tid and the children it forks from now on (all

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "syscall_args.h"
+#include "syscall_memory.h"
 
 struct name {
 	uint64_t value;
@@ -491,7 +492,8 @@ void evt_syscall_args_describe(struct evt_syscall_args *a, const char *call,
 
 	a->nargs = 0;
 	for (i = 0; i < f->nfields && a->nargs < EVT_SYSCALL_MAX_ARGS; i++)
-		if (strcmp(f->fields[i].name, "__syscall_nr"))
+		if (strcmp(f->fields[i].name, "__syscall_nr") &&
+		    strcmp(f->fields[i].name, EVT_SYSCALL_MEMORY_FIELD))
 			describe(&a->a[a->nargs++], call, &f->fields[i]);
 	a->open_mode = (!strcmp(call, "open") || !strcmp(call, "openat")) &&
 		       a->nargs >= 2 && a->a[a->nargs - 2].how == EVT_SHOW_OPEN_FLAGS &&
@@ -643,17 +645,100 @@ static uint64_t field_value(const struct evt_field_format *fd, const uint8_t *p)
 	return v;
 }
 
+/* The resumed call's text without its entry's format: the arguments
+ * from the first shown to the last, the others in hex. */
+static int resumed_bare(const uint64_t args[6], const char *const *shown,
+			unsigned first, char *out, size_t size)
+{
+	unsigned last = 5, i;
+	size_t n = 0;
+
+	while (last > first && !shown[last])
+		last--;
+	for (i = first; i <= last && n < size; i++) {
+		if (i > first)
+			n += (size_t)put_text(out + n, size - n, ", ", 2);
+		if (n >= size)
+			break;
+		if (shown[i])
+			n += (size_t)put_text(out + n, size - n, shown[i], strlen(shown[i]));
+		else
+			n += (size_t)put_number(out + n, size - n, args[i], false, true);
+	}
+	if (n < size)
+		n += (size_t)put_text(out + n, size - n, ")", 1);
+	return n < size ? (int)n : (int)size - 1;
+}
+
+/* A syscalls/ record's text from its values: the call, or its result
+ * with what its exit copied. */
+static int record_text(const char *call, bool enter,
+		       const struct evt_event_format *f,
+		       const struct evt_event_format *enter_f,
+		       const uint64_t values[EVT_SYSCALL_MAX_ARGS], unsigned nvalues,
+		       const uint8_t *memory, size_t memory_len, char *out,
+		       size_t out_size)
+{
+	struct evt_cap_bytes mem[EVT_CAP_NARGS + 2 * EVT_CAP_VEC_MAX];
+	uint64_t args[EVT_SYSCALL_MAX_ARGS] = { 0 };
+	char *texts[6] = { 0 };
+	struct evt_syscall_args a;
+	bool have_args = false;
+	unsigned first;
+	int n = -1, nmem = 0;
+
+	if (memory)
+		nmem = evt_syscall_memory_unpack(memory, memory_len, mem,
+						 sizeof(mem) / sizeof(*mem), args,
+						 &have_args);
+	if (nmem > 0)	/* (-s was applied when it was copied) */
+		evt_syscall_memory_texts(call, mem, (unsigned)nmem, UINT32_MAX, texts);
+	if (enter) {
+		evt_syscall_args_describe(&a, call, f);
+		n = evt_syscall_call_put(call, &a, values, nmem > 0 ?
+					 (const char *const *)texts : NULL, 0,
+					 out, out_size);
+		goto out;
+	}
+	if (nvalues != 1)
+		goto out;
+	n = snprintf(out, out_size, "<... %s resumed>", call);
+	for (first = 0; first < 6 && !texts[first]; first++)
+		;
+	if (have_args && first < 6 && n >= 0 && (size_t)n < out_size) {
+		if (enter_f) {
+			evt_syscall_args_describe(&a, call, enter_f);
+			n += evt_syscall_call_put(call, &a, args,
+						  (const char *const *)texts, first,
+						  out + n, out_size - (size_t)n);
+		} else {
+			n += resumed_bare(args, (const char *const *)texts, first,
+					  out + n, out_size - (size_t)n);
+		}
+	}
+	if (n >= 0 && (size_t)n + 3 < out_size) {
+		memcpy(out + n, " = ", 4);
+		evt_syscall_ret_put(call, (int64_t)values[0], out + n + 3,
+				    out_size - (size_t)n - 3);
+	}
+	n = (int)strlen(out);
+out:
+	evt_syscall_memory_texts_free(texts);
+	return n;
+}
+
 int evt_syscall_text_record(const char *event, const struct evt_event_format *f,
+			    const struct evt_event_format *enter_f,
 			    const uint8_t *payload, size_t size, char *out,
 			    size_t out_size)
 {
 	bool enter = !strncmp(event, "sys_enter_", 10);
 	const char *call = event + (enter ? 10 : 9);
-	uint64_t args[EVT_SYSCALL_MAX_ARGS] = { 0 };
-	struct evt_syscall_args a;
-	size_t at = 0;
-	uint32_t i;
-	int n = 0;
+	uint64_t values[EVT_SYSCALL_MAX_ARGS] = { 0 };
+	const uint8_t *memory = NULL;
+	size_t at = 0, memory_len = 0;
+	unsigned n = 0;
+	uint32_t i, count;
 	long len;
 
 	if ((!enter && strncmp(event, "sys_exit_", 9)) || !f->nfields ||
@@ -663,19 +748,20 @@ int evt_syscall_text_record(const char *event, const struct evt_event_format *f,
 		const struct evt_field_format *fd = &f->fields[i];
 
 		len = evt_event_field_bytes(fd, payload + at, size - at);
-		if (len < 0 || fd->kind != EVT_FIELD_INTEGER)
+		if (len < 0)
+			return -1;
+		if (fd->kind == EVT_FIELD_SEQUENCE &&
+		    !strcmp(fd->name, EVT_SYSCALL_MEMORY_FIELD) && len >= 4) {
+			memcpy(&count, payload + at, 4);
+			memory = payload + at + 4;
+			memory_len = (size_t)len - 4;
+			continue;
+		}
+		if (fd->kind != EVT_FIELD_INTEGER)
 			return -1;
 		if (i && n < EVT_SYSCALL_MAX_ARGS)
-			args[n++] = field_value(fd, payload + at);
+			values[n++] = field_value(fd, payload + at);
 	}
-	if (enter) {
-		evt_syscall_args_describe(&a, call, f);
-		return evt_syscall_call_put(call, &a, args, NULL, 0, out, out_size);
-	}
-	if (n != 1)
-		return -1;
-	n = snprintf(out, out_size, "<... %s resumed> = ", call);
-	if (n >= 0 && (size_t)n < out_size)
-		evt_syscall_ret_put(call, (int64_t)args[0], out + n, out_size - (size_t)n);
-	return (int)strlen(out);
+	return record_text(call, enter, f, enter_f, values, n, memory, memory_len,
+			   out, out_size);
 }

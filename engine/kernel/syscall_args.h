@@ -96,10 +96,16 @@ void evt_syscall_signal_put(int sig, int code, char *out, size_t size);
  * A syscalls/ event's record in the same notation: sys_enter_<name>'s as
  * the call ("openat(AT_FDCWD, 0x7ffd12340000, O_RDONLY)"), sys_exit_<name>'s
  * as its result ("<... openat resumed> = 3"), by the event's format f
- * (__syscall_nr first), as a trace keeps it.  The text's length, or -1
- * when the record is not one of those.
+ * (__syscall_nr first), as a trace keeps it.  A record that kept the
+ * memory its call's arguments pointed to (the field
+ * EVT_SYSCALL_MEMORY_FIELD, syscall_memory.h) shows it:
+ * ("openat(AT_FDCWD, "/etc/passwd", O_RDONLY)", "<... read
+ * resumed>"root:x:0:0:"..., 32) = 32"), the rest of a resumed call's
+ * arguments by enter_f, its sys_enter format, when there is one.  The
+ * text's length, or -1 when the record is not one of those.
  */
 int evt_syscall_text_record(const char *event, const struct evt_event_format *f,
+			    const struct evt_event_format *enter_f,
 			    const uint8_t *payload, size_t size, char *out,
 			    size_t out_size);
 

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -299,8 +300,10 @@ void evt_syscall_bpf_close(struct evt_syscall_bpf *b)
 	free(b);
 }
 
-int evt_syscall_bpf_owner(struct evt_syscall_bpf *b, uid_t uid, char *err,
-			  size_t err_size)
+/* Changes one of the program's settings: its offset in the config and
+ * the value. */
+static int set_config(struct evt_syscall_bpf *b, size_t off, uint32_t value,
+		      char *err, size_t err_size)
 {
 	int fd = bpf_object__find_map_fd_by_name(b->obj, "config");
 	struct evt_cap_config cfg;
@@ -309,11 +312,38 @@ int evt_syscall_bpf_owner(struct evt_syscall_bpf *b, uid_t uid, char *err,
 	if (bpf_map_lookup_elem(fd, &zero, &cfg))
 		return snprintf(err, err_size, "eBPF: its settings: %s",
 				strerror(errno)), -1;
-	cfg.owner = (uint32_t)uid;
+	memcpy((char *)&cfg + off, &value, sizeof(value));
 	if (bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY))
 		return snprintf(err, err_size, "eBPF: its settings: %s",
 				strerror(errno)), -1;
 	return 0;
+}
+
+int evt_syscall_bpf_owner(struct evt_syscall_bpf *b, uid_t uid, char *err,
+			  size_t err_size)
+{
+	return set_config(b, offsetof(struct evt_cap_config, owner), (uint32_t)uid,
+			  err, err_size);
+}
+
+int evt_syscall_bpf_follow_all(struct evt_syscall_bpf *b, char *err,
+			       size_t err_size)
+{
+	return evt_syscall_bpf_follow(b, 0, err, err_size);	/* (its key 0) */
+}
+
+int evt_syscall_bpf_want(struct evt_syscall_bpf *b, const uint8_t *want,
+			 char *err, size_t err_size)
+{
+	int fd = bpf_object__find_map_fd_by_name(b->obj, "wanted");
+	uint32_t nr;
+
+	for (nr = 0; nr < EVT_CAP_NR_MAX; nr++)
+		if (want[nr] && bpf_map_update_elem(fd, &nr, &want[nr], BPF_ANY))
+			return snprintf(err, err_size, "eBPF: its table of calls: %s",
+					strerror(errno)), -1;
+	return set_config(b, offsetof(struct evt_cap_config, filter), 1, err,
+			  err_size);
 }
 
 int evt_syscall_bpf_follow(struct evt_syscall_bpf *b, pid_t pid, char *err,
@@ -326,6 +356,11 @@ int evt_syscall_bpf_follow(struct evt_syscall_bpf *b, pid_t pid, char *err,
 		return snprintf(err, err_size, "eBPF: following pid %d: %s", (int)pid,
 				strerror(errno)), -1;
 	return 0;
+}
+
+int evt_syscall_bpf_fd(struct evt_syscall_bpf *b)
+{
+	return ring_buffer__epoll_fd(b->ring);
 }
 
 int evt_syscall_bpf_read(struct evt_syscall_bpf *b, evt_syscall_bpf_cb cb,
@@ -350,19 +385,29 @@ int evt_syscall_bpf_wait(struct evt_syscall_bpf *b, int timeout_ms)
 	return poll(&pfd, 1, timeout_ms);
 }
 
-uint64_t evt_syscall_bpf_lost(struct evt_syscall_bpf *b)
+/* The sum over the CPUs of count which of the map "lost". */
+static uint64_t lost_count(struct evt_syscall_bpf *b, uint32_t which)
 {
 	int ncpus = libbpf_num_possible_cpus(), i;
 	uint64_t *v, sum = 0;
-	uint32_t zero = 0;
 
 	if (ncpus <= 0 || !(v = calloc((size_t)ncpus, sizeof(*v))))
 		return 0;
-	if (!bpf_map_lookup_elem(b->lost_fd, &zero, v))
+	if (!bpf_map_lookup_elem(b->lost_fd, &which, v))
 		for (i = 0; i < ncpus; i++)
 			sum += v[i];
 	free(v);
 	return sum;
+}
+
+uint64_t evt_syscall_bpf_lost(struct evt_syscall_bpf *b)
+{
+	return lost_count(b, EVT_CAP_LOST_ALL);
+}
+
+uint64_t evt_syscall_bpf_lost_calls(struct evt_syscall_bpf *b)
+{
+	return lost_count(b, EVT_CAP_LOST_CALLS);
 }
 
 #else	/* built without eBPF */
@@ -399,6 +444,27 @@ int evt_syscall_bpf_follow(struct evt_syscall_bpf *b, pid_t pid, char *err,
 	return snprintf(err, err_size, "eBPF: not built"), -1;
 }
 
+int evt_syscall_bpf_follow_all(struct evt_syscall_bpf *b, char *err,
+			       size_t err_size)
+{
+	(void)b;
+	return snprintf(err, err_size, "eBPF: not built"), -1;
+}
+
+int evt_syscall_bpf_want(struct evt_syscall_bpf *b, const uint8_t *want,
+			 char *err, size_t err_size)
+{
+	(void)b;
+	(void)want;
+	return snprintf(err, err_size, "eBPF: not built"), -1;
+}
+
+int evt_syscall_bpf_fd(struct evt_syscall_bpf *b)
+{
+	(void)b;
+	return -1;
+}
+
 int evt_syscall_bpf_read(struct evt_syscall_bpf *b, evt_syscall_bpf_cb cb,
 			 void *ctx, char *err, size_t err_size)
 {
@@ -413,6 +479,12 @@ int evt_syscall_bpf_wait(struct evt_syscall_bpf *b, int timeout_ms)
 	(void)b;
 	(void)timeout_ms;
 	return -1;
+}
+
+uint64_t evt_syscall_bpf_lost_calls(struct evt_syscall_bpf *b)
+{
+	(void)b;
+	return 0;
 }
 
 uint64_t evt_syscall_bpf_lost(struct evt_syscall_bpf *b)

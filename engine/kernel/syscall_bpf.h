@@ -14,18 +14,9 @@
 #include <sys/types.h>
 
 #include "syscall_capture.h"
+#include "syscall_memory.h"
 
 struct evt_syscall_bpf;
-
-/* One argument's copied memory. */
-struct evt_cap_bytes {
-	const uint8_t *bytes;
-	uint32_t len;
-	uint32_t flags;			/* EVT_CAP_CUT, EVT_CAP_FAULT */
-	uint64_t addr;			/* where it was */
-	uint8_t arg;			/* as the record says (argv: 8 * (i + 1)
-					 * + argument) */
-};
 
 /* A system call's entry or exit, with what was copied at it; or a
  * followed process's end (EVT_CAP_GONE, ret its exit code). */
@@ -59,6 +50,15 @@ void evt_syscall_bpf_close(struct evt_syscall_bpf *b);
  * each call: a setuid child is not uid's).  0, or -1 with err set. */
 int evt_syscall_bpf_owner(struct evt_syscall_bpf *b, uid_t uid, char *err,
 			  size_t err_size);
+/* Follows every task of the machine (a recording of all CPUs).  0, or
+ * -1 with err set. */
+int evt_syscall_bpf_follow_all(struct evt_syscall_bpf *b, char *err,
+			       size_t err_size);
+/* Shows only the calls want names: want[nr] (EVT_CAP_NR_MAX of them)
+ * says EVT_CAP_WANT_ENTER, _EXIT or both (an exit's entry is shown too,
+ * for its arguments).  0, or -1 with err set. */
+int evt_syscall_bpf_want(struct evt_syscall_bpf *b, const uint8_t *want,
+			 char *err, size_t err_size);
 /* Follows process pid and the children it forks from now on.  0, or -1
  * with err set. */
 int evt_syscall_bpf_follow(struct evt_syscall_bpf *b, pid_t pid, char *err,
@@ -67,9 +67,14 @@ int evt_syscall_bpf_follow(struct evt_syscall_bpf *b, pid_t pid, char *err,
  * task's in its order).  The number of calls, or -1 with err set. */
 int evt_syscall_bpf_read(struct evt_syscall_bpf *b, evt_syscall_bpf_cb cb,
 			 void *ctx, char *err, size_t err_size);
+/* A descriptor that polls readable when the ring holds something. */
+int evt_syscall_bpf_fd(struct evt_syscall_bpf *b);
 /* Waits up to timeout_ms for the ring to hold something. */
 int evt_syscall_bpf_wait(struct evt_syscall_bpf *b, int timeout_ms);
 /* Records the ring had no room for, so far. */
 uint64_t evt_syscall_bpf_lost(struct evt_syscall_bpf *b);
+/* Of those, the calls' own records (an entry or an exit, of a call
+ * wanted as evt_syscall_bpf_want() says). */
+uint64_t evt_syscall_bpf_lost_calls(struct evt_syscall_bpf *b);
 
 #endif

@@ -19,7 +19,8 @@ char LICENSE[] SEC("license") = "GPL";
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
-	__type(key, __u32);		/* a process traced (its pid) */
+	__type(key, __u32);		/* a process traced (its pid); 0:
+					 * every process */
 	__type(value, __u8);
 } tasks SEC(".maps");
 
@@ -37,6 +38,14 @@ struct {
 	__type(value, struct evt_cap_config);
 } config SEC(".maps");
 
+/* With config's filter, the calls wanted (EVT_CAP_WANT_*), by number. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, EVT_CAP_NR_MAX);
+	__type(key, __u32);
+	__type(value, __u8);
+} wanted SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 32 << 20);
@@ -44,9 +53,11 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 	__type(key, __u32);
-	__type(value, __u64);		/* records the ring had no room for */
+	__type(value, __u64);		/* records the ring had no room for:
+					 * all of them, and the calls' own
+					 * (EVT_CAP_LOST_CALLS) */
 } lost SEC(".maps");
 
 /* A call whose output arguments are copied at its exit. */
@@ -93,6 +104,20 @@ struct {
 	__type(value, struct scratch);
 } scratch SEC(".maps");
 
+/* Which sides of the call are wanted (EVT_CAP_WANT_*): both without a
+ * filter, none of a call beyond the table with one.  An entry is shown
+ * for its exit too, whose arguments it gives. */
+static __always_inline __u8 wanted_sides(const struct evt_cap_config *cfg,
+					  __u32 *nr)
+{
+	__u8 *w;
+
+	if (!cfg->filter)
+		return EVT_CAP_WANT_ENTER | EVT_CAP_WANT_EXIT;
+	w = *nr < EVT_CAP_NR_MAX ? bpf_map_lookup_elem(&wanted, nr) : 0;
+	return w ? *w : 0;
+}
+
 /* The raw_syscalls tracepoints' records, after the 8 common bytes. */
 struct sys_enter_ctx {
 	__u64 common;
@@ -106,10 +131,9 @@ struct sys_exit_ctx {
 	long ret;
 };
 
-static __always_inline void count_lost(void)
+static __always_inline void count_lost(__u32 which)
 {
-	__u32 zero = 0;
-	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
+	__u64 *n = bpf_map_lookup_elem(&lost, &which);
 
 	if (n)
 		__sync_fetch_and_add(n, 1);
@@ -140,7 +164,10 @@ static __always_inline int traced(void)
 	struct task_struct *task;
 	const struct cred *cred;
 
-	if (!bpf_map_lookup_elem(&tasks, &tgid))
+	/* (a second lookup, not a setting read first: that made the
+	 * verifier follow the rest of each program twice) */
+	if (!bpf_map_lookup_elem(&tasks, &tgid) &&
+	    !bpf_map_lookup_elem(&tasks, &zero))
 		return 0;
 	cfg = bpf_map_lookup_elem(&config, &zero);
 	if (!cfg || cfg->owner == EVT_CAP_ANY_OWNER)
@@ -170,13 +197,24 @@ static __always_inline void head(struct evt_cap_head *h, __u8 type, long nr,
 	h->ret = 0;
 }
 
-static __always_inline void output(struct scratch *s, __u32 len)
+/* The record in s, len bytes after its head, into the ring; a call's
+ * own record, wanted for itself (not only for its exit's arguments),
+ * is counted among the calls' when the ring has no room for it. */
+static __always_inline void output_call(struct scratch *s, __u32 len, int wanted)
 {
 	if (len > EVT_CAP_BYTES_MAX)
 		len = EVT_CAP_BYTES_MAX;
 	s->h.len = len;
-	if (bpf_ringbuf_output(&events, s, sizeof(s->h) + BOUND(len), 0))
-		count_lost();
+	if (bpf_ringbuf_output(&events, s, sizeof(s->h) + BOUND(len), 0)) {
+		count_lost(EVT_CAP_LOST_ALL);
+		if (wanted)
+			count_lost(EVT_CAP_LOST_CALLS);
+	}
+}
+
+static __always_inline void output(struct scratch *s, __u32 len)
+{
+	output_call(s, len, 0);
 }
 
 /* A NUL-ended string at p, as argument record arg; its bytes without the
@@ -391,6 +429,7 @@ int on_enter(struct sys_enter_ctx *ctx)
 	struct step c = { 0 };
 	struct pending saved;
 	__u64 now;
+	__u8 sides;
 	int i;
 
 	if (!traced())
@@ -405,10 +444,10 @@ int on_enter(struct sys_enter_ctx *ctx)
 	c.args[5] = ctx->args[5];
 	c.s = bpf_map_lookup_elem(&scratch, &zero);
 	c.cfg = bpf_map_lookup_elem(&config, &zero);
-	if (!c.s || !c.cfg)
+	nr = (__u32)ctx->id;
+	if (!c.s || !c.cfg || !(sides = wanted_sides(c.cfg, &nr)))
 		return 1;
 	now = bpf_ktime_get_ns();
-	nr = (__u32)ctx->id;
 	c.sp = nr < EVT_CAP_NR_MAX ? bpf_map_lookup_elem(&spec, &nr) : 0;
 	head(&c.s->h, EVT_CAP_ENTER, ctx->id, now);
 	if (c.sp) {
@@ -419,7 +458,7 @@ int on_enter(struct sys_enter_ctx *ctx)
 		if (c.sp->kind[1] == EVT_CAP_IOVEC_IN)
 			put_iovec(c.s, 1, c.args[1], c.args[2], c.cfg->buf_bytes, -1);
 	}
-	if (c.outputs) {
+	if (c.outputs && (sides & EVT_CAP_WANT_EXIT)) {
 		tid = (__u32)bpf_get_current_pid_tgid();
 		for (i = 0; i < EVT_CAP_NARGS; i++)
 			saved.args[i] = c.args[i];
@@ -428,7 +467,7 @@ int on_enter(struct sys_enter_ctx *ctx)
 	}
 	head(&c.s->h, EVT_CAP_ENTER, ctx->id, now);
 	__builtin_memcpy(c.s->data, c.args, sizeof(c.args));
-	output(c.s, sizeof(c.args));
+	output_call(c.s, sizeof(c.args), sides & EVT_CAP_WANT_ENTER);
 	return 1;
 }
 
@@ -445,11 +484,11 @@ int on_exit(struct sys_exit_ctx *ctx)
 		return 1;
 	c.s = bpf_map_lookup_elem(&scratch, &zero);
 	c.cfg = bpf_map_lookup_elem(&config, &zero);
-	if (!c.s || !c.cfg)
+	nr = (__u32)ctx->id;
+	if (!c.s || !c.cfg || !(wanted_sides(c.cfg, &nr) & EVT_CAP_WANT_EXIT))
 		return 1;
 	now = bpf_ktime_get_ns();
 	tid = (__u32)bpf_get_current_pid_tgid();
-	nr = (__u32)ctx->id;
 	c.ret = ctx->ret;
 	saved = bpf_map_lookup_elem(&pending, &tid);
 	c.sp = nr < EVT_CAP_NR_MAX ? bpf_map_lookup_elem(&spec, &nr) : 0;
@@ -465,7 +504,7 @@ int on_exit(struct sys_exit_ctx *ctx)
 		bpf_map_delete_elem(&pending, &tid);
 	head(&c.s->h, EVT_CAP_EXIT, ctx->id, now);
 	c.s->h.ret = ctx->ret;
-	output(c.s, 0);
+	output_call(c.s, 0, 1);
 	return 1;
 }
 
@@ -477,7 +516,8 @@ int on_fork(void *ctx)
 	const struct evt_cap_config *cfg;
 	__u8 one = 1;
 
-	if (!traced() || !(cfg = bpf_map_lookup_elem(&config, &zero)))
+	if (!traced() || !(cfg = bpf_map_lookup_elem(&config, &zero)) ||
+	    bpf_map_lookup_elem(&tasks, &zero))
 		return 1;
 	if (bpf_probe_read_kernel(&child, sizeof(child),
 				  (const char *)ctx + (cfg->fork_child_off & 0xfff)))

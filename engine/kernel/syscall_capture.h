@@ -60,7 +60,17 @@ struct evt_cap_config {
 	unsigned int owner;		/* only tasks of this effective uid
 					 * (evtraced's client's: not a setuid
 					 * child), or EVT_CAP_ANY_OWNER */
+	unsigned int filter;		/* only the calls the map "wanted"
+					 * names (EVT_CAP_WANT_*, by number) */
 };
+
+/* The program's counts of records lost (its map "lost"): every one, and
+ * the calls' own, which a recording counts as events lost. */
+#define EVT_CAP_LOST_ALL 0
+#define EVT_CAP_LOST_CALLS 1
+
+#define EVT_CAP_WANT_ENTER 1
+#define EVT_CAP_WANT_EXIT 2
 
 #define EVT_CAP_ANY_OWNER 0xffffffffu
 

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -378,4 +379,130 @@ int evt_syscall_memory_argv(const char *const *elems, unsigned n, int cut,
 	if (cut)
 		used = put(out, size, used, "%s...", n ? ", " : "");
 	return (int)put(out, size, used, "]");
+}
+
+void evt_syscall_memory_texts(const char *call, const struct evt_cap_bytes *mem,
+			      unsigned n, uint32_t strsize, char *texts[6])
+{
+	const char *elems[EVT_CAP_VEC_MAX];
+	char one[20000];
+	unsigned i, nelems[6] = { 0 }, cut[6] = { 0 };
+	char *elem_text[6][EVT_CAP_VEC_MAX] = { { 0 } };
+
+	memset(texts, 0, 6 * sizeof(*texts));
+	for (i = 0; call && i < n; i++) {
+		const struct evt_cap_bytes *m = &mem[i];
+		unsigned arg = m->arg % 8, elem = m->arg / 8;
+
+		if (arg >= 6)
+			continue;
+		evt_syscall_memory_text(call, m->arg, m->bytes, m->len, m->flags,
+					m->addr, strsize, one, sizeof(one));
+		if (!elem) {
+			free(texts[arg]);
+			texts[arg] = strdup(one);
+		} else if (elem <= EVT_CAP_VEC_MAX && nelems[arg] == elem - 1) {
+			/* (an element's own cut is in its text; the
+			 * argv's, after the last element shown) */
+			elem_text[arg][nelems[arg]++] = strdup(one);
+			cut[arg] = (m->flags & EVT_CAP_MORE) != 0;
+		}
+	}
+	for (i = 0; i < 6; i++) {
+		unsigned k;
+
+		if (!nelems[i])
+			continue;
+		for (k = 0; k < nelems[i]; k++)
+			elems[k] = elem_text[i][k] ? elem_text[i][k] : "?";
+		evt_syscall_memory_argv(elems, nelems[i], (int)cut[i], one, sizeof(one));
+		free(texts[i]);
+		texts[i] = strdup(one);
+		for (k = 0; k < nelems[i]; k++)
+			free(elem_text[i][k]);
+	}
+}
+
+void evt_syscall_memory_texts_free(char *texts[6])
+{
+	unsigned i;
+
+	for (i = 0; i < 6; i++) {
+		free(texts[i]);
+		texts[i] = NULL;
+	}
+}
+
+/* A piece's head into out. */
+static void pack_head(uint8_t *out, uint8_t arg, uint32_t flags, uint32_t len,
+		      uint64_t addr)
+{
+	out[0] = arg;
+	out[1] = (uint8_t)flags;
+	out[2] = out[3] = 0;
+	memcpy(out + 4, &len, 4);
+	memcpy(out + 8, &addr, 8);
+}
+
+size_t evt_syscall_memory_pack(const struct evt_cap_bytes *mem, unsigned n,
+			       const uint64_t *args, uint8_t *out, size_t size)
+{
+	const size_t head = EVT_SYSCALL_MEMORY_HEAD;
+	size_t used = 0, room;
+	unsigned i;
+
+	if (args && size >= head + 6 * 8) {
+		pack_head(out, EVT_SYSCALL_MEMORY_ARGS, 0, 6 * 8, 0);
+		memcpy(out + head, args, 6 * 8);
+		used = head + 6 * 8;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t len = mem[i].len, flags = mem[i].flags;
+
+		if (size - used < head)
+			break;
+		room = size - used - head;
+		if (len > room) {
+			len = (uint32_t)room;
+			flags |= EVT_CAP_CUT;
+		}
+		pack_head(out + used, mem[i].arg, flags, len, mem[i].addr);
+		memcpy(out + used + head, mem[i].bytes, len);
+		used += head + len;
+	}
+	return used;
+}
+
+int evt_syscall_memory_unpack(const uint8_t *in, size_t len,
+			      struct evt_cap_bytes *mem, unsigned max,
+			      uint64_t args[6], bool *have_args)
+{
+	const size_t head = EVT_SYSCALL_MEMORY_HEAD;
+	size_t at = 0;
+	unsigned n = 0;
+	uint32_t size;
+
+	*have_args = false;
+	while (at < len) {
+		if (len - at < head)
+			return -1;
+		memcpy(&size, in + at + 4, 4);
+		if (size > len - at - head)
+			return -1;
+		if (in[at] == EVT_SYSCALL_MEMORY_ARGS) {
+			if (size != 6 * 8)
+				return -1;
+			memcpy(args, in + at + head, 6 * 8);
+			*have_args = true;
+		} else if (n < max) {
+			mem[n] = (struct evt_cap_bytes){ .bytes = in + at + head,
+							 .len = size,
+							 .flags = in[at + 1],
+							 .arg = in[at] };
+			memcpy(&mem[n].addr, in + at + 8, 8);
+			n++;
+		}
+		at += head + size;
+	}
+	return (int)n;
 }

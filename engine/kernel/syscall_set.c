@@ -66,19 +66,6 @@ static bool listed(const char *const *list, const char *name)
 	return false;
 }
 
-static long nr_of(const char *name)
-{
-	long nr;
-
-	for (nr = 0; nr < EVT_SYSCALL_NR_MAX; nr++) {
-		const char *n = evt_syscall_name(nr);
-
-		if (n && !strcmp(n, name))
-			return nr;
-	}
-	return -1;
-}
-
 /* Whether the kernel's format of the call has an argument in names;
  * -1 when the formats cannot be read. */
 static int has_arg(const char *call, const char *const *names, char *err,
@@ -176,7 +163,7 @@ int evt_syscall_set_parse(const char *spec, bool *want, char *err,
 				 "process, network, memory, signal, ipc)", tok);
 			ret = -1;
 		} else if (r > 0) {
-			if ((nr = nr_of(name)) < 0) {
+			if ((nr = evt_syscall_nr(name)) < 0) {
 				snprintf(err, err_size, "trace=%s: no system call or class "
 					 "of that name (classes: file, desc, process, "
 					 "network, memory, signal, ipc)", tok);

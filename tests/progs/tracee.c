@@ -623,21 +623,50 @@ static int mode_syscalls(int n)
 
 /* The same once SIGUSR1 comes: a stream attaches first.  Then it waits
  * for a second SIGUSR1 (the stream saw it all) before it ends. */
+/* Says "ready PID" and waits for SIGUSR1, kept blocked: usr1 is it. */
+static void ready_for_usr1(sigset_t *usr1)
+{
+	int sig;
+
+	sigemptyset(usr1);
+	sigaddset(usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, usr1, NULL);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	sigwait(usr1, &sig);
+}
+
+/* Says "done" and waits for the next SIGUSR1. */
+static void done_then_usr1(const sigset_t *usr1)
+{
+	int sig;
+
+	printf("done\n");
+	fflush(stdout);
+	sigwait(usr1, &sig);
+}
+
 static int mode_syscalls_on_signal(int n)
 {
 	sigset_t usr1;
-	int sig;
 
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
-	printf("ready %d\n", (int)getpid());
-	fflush(stdout);
-	sigwait(&usr1, &sig);
+	ready_for_usr1(&usr1);
 	mode_syscalls(n);
-	printf("done\n");
-	fflush(stdout);
-	sigwait(&usr1, &sig);
+	done_then_usr1(&usr1);
+	return 0;
+}
+
+/* n lseek(-1, i, SEEK_SET) calls, each failing at once, i telling them
+ * apart, when SIGUSR1 comes; it exits at the next. */
+static int mode_lseeks_on_signal(long n)
+{
+	sigset_t usr1;
+	long i;
+
+	ready_for_usr1(&usr1);
+	for (i = 0; i < n; i++)
+		syscall(SYS_lseek, -1, i, SEEK_SET);
+	done_then_usr1(&usr1);
 	return 0;
 }
 
@@ -952,6 +981,8 @@ int main(int argc, char **argv)
 		ret = mode_syscalls(atoi(argv[2]));
 	else if (!strcmp(mode, "syscalls-on-signal") && argc == 3)
 		ret = mode_syscalls_on_signal(atoi(argv[2]));
+	else if (!strcmp(mode, "lseeks-on-signal") && argc == 3)
+		ret = mode_lseeks_on_signal(atol(argv[2]));
 	else if (!strcmp(mode, "strace-ends"))
 		ret = mode_strace_ends();
 	else if (!strcmp(mode, "strace-calls") && argc == 3)
