@@ -6,7 +6,8 @@
 #   W3 burst: 4 threads x 1M W2 events, default buffers, drained to tmpfs
 #   W4 idle: 10,000 disabled sites in a loop, against no evtrace at all
 #   W5 system calls: a getppid/write loop under evtrace trace (with the
-#      written bytes copied by eBPF, and without), strace and perf trace,
+#      written bytes copied by eBPF, and without), under evtrace record
+#      -e kernel/syscalls/... (the same two ways), strace and perf trace,
 #      its cost per call and what each tool kept
 #   triggers: W1 under a flight recorder with and without triggers, and
 #             how fast the recorder evaluates them
@@ -463,10 +464,11 @@ w5() {	# NAME COMMAND...: a row of the W5 table
 		awk '{ printf "%d\n", $1 * 1000 }' "$work/w5.time" >>"$work/w5.cpu"
 		cat "$work/w5.out" "$work/w5.err" "$work/w5.file" 2>/dev/null |
 			sed -n 's/.*ns \([0-9.]*\) calls [0-9]*.*/\1/p' | head -1 >>"$work/w5.ns"
-		sed -n 's/.*kernel records read, \([0-9]*\) events lost$/\1/p' "$work/w5.err" >>"$work/w5.lost"
+		sed -n 's/.*\(kernel records read, \|written to .*; \)\([0-9]*\) events lost$/\2/p' \
+			"$work/w5.err" >>"$work/w5.lost"
 		grep -o 'LOST [0-9]* events' "$work/w5.file" 2>/dev/null | awk '{ s += $2 } END { if (NR) print s }' >>"$work/w5.lost"
 		cat "$work/w5.out" "$work/w5.file" 2>/dev/null | wc -l >>"$work/w5.lines"
-		rm -f "$work/w5.file"
+		rm -rf "$work/w5.file"
 	done
 	ns=$(median <"$work/w5.ns"); lost=$(median <"$work/w5.lost")
 	cpu=$(median <"$work/w5.cpu"); lines=$(median <"$work/w5.lines")
@@ -491,6 +493,14 @@ done
 w5_start_ms=$(median <"$work/w5.start")
 w5 "evtrace trace, 1 MiB rings" "$evtrace" trace -o "$work/w5.file" --kernel-buffer 1024 -- "$B/bench/syscall_loop" $W5_ROUNDS
 w5 "evtrace trace, addresses only (no eBPF)" env EVTRACE_NO_EBPF=1 "$evtrace" trace -o "$work/w5.file" -- "$B/bench/syscall_loop" $W5_ROUNDS
+# record -e kernel/syscalls/...: the calls' records with their memory (the
+# eBPF program), and with addresses only (perf), into a trace directory.
+w5_sys="-e kernel/syscalls/sys_enter_getppid -e kernel/syscalls/sys_exit_getppid
+	-e kernel/syscalls/sys_enter_write -e kernel/syscalls/sys_exit_write"
+# shellcheck disable=SC2086
+w5 "evtrace record -e kernel/syscalls/..., memory (eBPF)" "$evtrace" record -q -o "$work/w5.file" $w5_sys -- "$B/bench/syscall_loop" $W5_ROUNDS
+# shellcheck disable=SC2086
+w5 "evtrace record -e kernel/syscalls/..., addresses only (perf)" env EVTRACE_NO_EBPF=1 "$evtrace" record -q -o "$work/w5.file" $w5_sys -- "$B/bench/syscall_loop" $W5_ROUNDS
 if command -v strace >/dev/null; then
 	w5 "strace -f" strace -f -o "$work/w5.file" "$B/bench/syscall_loop" $W5_ROUNDS
 fi

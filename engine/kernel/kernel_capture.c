@@ -245,8 +245,9 @@ static bool before_exec(struct evt_kernel_capture *c, const struct evt_cap_call 
 	return false;
 }
 
-/* room bytes of the raw record, zeroed, or NULL. */
-static uint8_t *raw_room(struct evt_kernel_capture *c, size_t room)
+/* room bytes of the raw record, the first zeroed ones of them, or
+ * NULL. */
+static uint8_t *raw_room(struct evt_kernel_capture *c, size_t room, size_t zeroed)
 {
 	if (room > c->raw_cap) {
 		uint8_t *grown = realloc(c->raw, room);
@@ -256,7 +257,7 @@ static uint8_t *raw_room(struct evt_kernel_capture *c, size_t room)
 		c->raw = grown;
 		c->raw_cap = room;
 	}
-	memset(c->raw, 0, room);
+	memset(c->raw, 0, zeroed);
 	return c->raw;
 }
 
@@ -278,7 +279,7 @@ static int put_record(struct evt_kernel_capture *c, unsigned event,
 	for (i = 0; i < e->format.nfields; i++)
 		if ((size_t)e->src[i].offset + e->src[i].size > fixed)
 			fixed = (size_t)e->src[i].offset + e->src[i].size;
-	raw = raw_room(c, fixed + EVT_SEQUENCE_MAX_BYTES);
+	raw = raw_room(c, fixed + EVT_SEQUENCE_MAX_BYTES, fixed);
 	if (!raw)
 		return -1;
 	memcpy(raw, &type, 2);
