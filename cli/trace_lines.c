@@ -63,6 +63,8 @@ static void merge_mem(const char **to, const struct line *enter,
 }
 
 /* A call of a thread whose result is still to come. */
+#define TASKS_SEEN 1024
+
 struct pending {
 	struct line enter;
 	bool shown;		/* printed as <unfinished ...> */
@@ -83,6 +85,11 @@ struct trace_lines {
 	bool quiet;
 	bool for_client;
 	int64_t last_ns;	/* of the last line shown */
+	/* Tasks seen entering a call, by tid modulo TASKS_SEEN (a collision
+	 * forgets one): an exit without its entry is then a call whose
+	 * entry the kernel never reported (a seccomp filter stopped it),
+	 * not one that began before trace looked. */
+	uint32_t entered[TASKS_SEEN];
 	struct call_stats {
 		uint64_t calls, errors;
 		int64_t ns;
@@ -422,6 +429,17 @@ static void show_exit(struct trace_lines *l, const struct line *x)
 	evt_syscall_text_ret(x->nr, x->ret, ret, sizeof(ret));
 	count_call(l, x->nr, x->ret, p && p->enter.nr == x->nr ?
 				    x->w.ns - p->enter.w.ns : -1);
+	if ((!p || p->enter.nr != x->nr) &&
+	    l->entered[x->w.tid % TASKS_SEEN] == x->w.tid) {
+		/* never entered: strace's "getppid() = 110", the arguments
+		 * unknown ("?") */
+		static const char *const unknown[6] = { "?", "?", "?", "?", "?", "?" };
+
+		evt_syscall_text_call(l->text, x->nr, x->args, unknown, call, sizeof(call));
+		join(text, sizeof(text), call, " = ", ret, NULL);
+		put(l, x, x->w.ns, text);
+		return;
+	}
 	if (!p || p->enter.nr != x->nr) {	/* entered before we looked */
 		evt_syscall_text_resumed(l->text, x->nr, x->args,
 					 (const char *const *)x->mem, call, sizeof(call));
@@ -476,6 +494,7 @@ static void show(struct trace_lines *l, struct line *x)
 		if ((p = pending_of(l, x->w.tid)))
 			show_unreturned(l, p, x->w.ns);
 		l->syscalls++;
+		l->entered[x->w.tid % TASKS_SEEN] = x->w.tid;
 		if (never_returns(x->nr)) {
 			char call[CALL_BYTES], text[CALL_BYTES + 100];
 

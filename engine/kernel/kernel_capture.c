@@ -165,12 +165,17 @@ struct evt_kernel_capture *evt_kernel_capture_open(struct evt_kernel_event *ev,
 	/* The calls of the events, the ring carrying (and losing) only
 	 * those, and the execs that end a wait for one (until_exec). */
 	for (i = 0; i < nev; i++) {
-		const char *name = ev[i].path + strlen(prefix);
-		bool enter = !strncmp(name, "enter_", 6);
+		const char *name;
+		bool enter;
 
-		taken[i] = !strncmp(ev[i].path, prefix, strlen(prefix)) &&
-			   (enter || !strncmp(name, "exit_", 5)) &&
-			   (nr = nr_of(name + (enter ? 6 : 5))) >= 0;
+		taken[i] = false;
+		if (strncmp(ev[i].path, prefix, strlen(prefix)))
+			continue;
+		name = ev[i].path + strlen(prefix);
+		enter = !strncmp(name, "enter_", 6);
+		taken[i] = (enter || !strncmp(name, "exit_", 5)) &&
+			   (nr = nr_of(name + (enter ? 6 : 5))) >= 0 &&
+			   nr < EVT_CAP_NR_MAX;
 		if (taken[i])
 			want[nr] |= enter ? EVT_CAP_WANT_ENTER : EVT_CAP_WANT_EXIT;
 	}
