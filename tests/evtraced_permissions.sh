@@ -155,9 +155,9 @@ kill "$consumer"
 expect_eq "$(head -1 "$T/consume.out")" "added 1" "bob's consumer added typed/all"
 expect_grep "^typed/all id=$TYPED_ID pid=$app " "$T/consume.out" "the id bob's consumer reads"
 expect_eq "$(sed -n 's/^typed\/all id=[0-9]* pid='"$app"' .* u32=u:\([0-9]*\) .*text=s:6:shared .*/\1/p' "$T/consume.out" | tr '\n' ' ')" "5 6 7 " "typed/all records bob's consumer read"
-as_status evt-bob 124 timeout 1 "$T/bin/consume" record "$app" printk
+as_status evt-bob 3 env CONSUME_REFUSED_EXIT=1 "$T/bin/consume" record "$app" printk
 expect_eq "$(head -1 "$T/out")" "added -1: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege towards the process: $NOBODY; others may record only events flagged CAP_ANY" "bob's consumer refused a printk event"
-as_status evt-bob 124 timeout 1 "$T/bin/consume" record "$app" kernel/syscalls/sys_enter_getppid
+as_status evt-bob 3 env CONSUME_REFUSED_EXIT=1 "$T/bin/consume" record "$app" kernel/syscalls/sys_enter_getppid
 expect_eq "$(head -1 "$T/out")" "added -1: kernel/syscalls/sys_enter_getppid: kernel events of another user's process are the kernel's to grant (root or CAP_PERFMON), and evtraced does not open them for anyone: a user's evtrace opens those of their own processes itself" "bob's consumer refused a kernel event"
 "$EVTRACE" ls -p "$app" >"$T/ls"
 if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "bob's consumers left events on"; fi
@@ -215,7 +215,7 @@ expect_grep "^relay sessions=1 packets>0=1 refused=0 queued=0 lost=0$" "$T/tool.
 stored=$(ls -d "$T"/relay/hostBT/bobtool-*/trace) || fail "no trace of bob's tool on the relay: $(cat "$T/tool.out")"
 "$EVTRACE" report "$stored" >"$T/report"
 expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "15 16 " "typed/all values bob's tool streamed to the relay"
-as_status evt-bob 124 timeout 1 "$T/bin/consume" relay "$app" printk 127.0.0.1:$P
+as_status evt-bob 3 env CONSUME_REFUSED_EXIT=1 "$T/bin/consume" relay "$app" printk 127.0.0.1:$P
 expect_eq "$(head -1 "$T/out")" "added -1: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege towards the process: $NOBODY; others may record only events flagged CAP_ANY" "bob's relay consumer refused a printk event"
 kill "$RELAYD"
 

@@ -18,7 +18,9 @@
  *                                 taken it all (10 s at most), what it took
  * $CONSUME_BLOCK_MS sets the attribute block_ms, $CONSUME_RELAY_MIB
  * relay_buffer_mib; $CONSUME_BUFFERED buffers the records' output (a
- * line a write costs more than the event) but for the "added" line.
+ * line a write costs more than the event) but for the "added" line;
+ * with $CONSUME_REFUSED_EXIT, record and relay exit 3 at once when no
+ * pattern was added (for a refusal's test, which then waits for nothing).
  */
 #include <inttypes.h>
 #include <poll.h>
@@ -233,10 +235,17 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, getenv("CONSUME_BUFFERED") ? _IOFBF : _IOLBF, 0);
 	pid = atoi(argv[2]);
 	if (!strcmp(argv[1], "record") && argc >= 4) {	/* PATTERN... */
+		int added = 0;
+
 		c = open_consumer(pid, EVT_CONSUMER_RECORD);
 		for (int i = 3; i < argc; i++) {
 			n = evt_consumer_add(c, argv[i], err, sizeof(err));
 			printf("added %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
+			added += n >= 0;
+		}
+		if (!added && getenv("CONSUME_REFUSED_EXIT")) {
+			evt_consumer_close(c);
+			return 3;
 		}
 		if (getenv("CONSUME_RATE")) {	/* evt_consumer_set_rate */
 			n = evt_consumer_set_rate(c, argv[3],
@@ -288,6 +297,10 @@ int main(int argc, char **argv)
 		c = open_consumer_attr(pid, EVT_CONSUMER_RELAY, argv + 4, argc - 4);
 		n = added = evt_consumer_add(c, argv[3], err, sizeof(err));
 		printf("added %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
+		if (added < 0 && getenv("CONSUME_REFUSED_EXIT")) {
+			evt_consumer_close(c);
+			return 3;
+		}
 		printf("counts: %d %s\n", evt_consumer_counts(c, print_count, NULL,
 							    err, sizeof(err)), err);
 		pfd = (struct pollfd){ .fd = evt_consumer_fd(c), .events = POLLIN };
