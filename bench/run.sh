@@ -146,15 +146,19 @@ for w in W1 W2; do
 done
 
 # Spans and counters: a scope (begin and end) and an integer counter per
-# iteration, enabled under the same kind of recording as W1, alternated
-# with W1 so that the machine's slow spells hit all three.
-: >"$work/sp.w1"; : >"$work/sp.scope"; : >"$work/sp.counter"
+# iteration, and a typed event with W1's arguments (a string and an int),
+# enabled under the same kind of recording as W1, alternated with W1 so
+# that the machine's slow spells hit them all.
+: >"$work/sp.w1"; : >"$work/sp.scope"; : >"$work/sp.counter"; : >"$work/sp.typed"
 for _ in 1 2 3; do
 	record 1 evtrace printk --overwrite; ns <"$work/out" >>"$work/sp.w1"
+	record 1 evtrace-typed-w1 'bench/migrate' --overwrite; ns <"$work/out" >>"$work/sp.typed"
 	record 1 evtrace-scope 'span/bench' --overwrite; ns <"$work/out" >>"$work/sp.scope"
 	record 1 evtrace-counter 'counter/bench' --overwrite; ns <"$work/out" >>"$work/sp.counter"
 done
 sp_w1=$(median <"$work/sp.w1"); sp_scope=$(median <"$work/sp.scope"); sp_counter=$(median <"$work/sp.counter")
+sp_typed=$(median <"$work/sp.typed")
+sp_typed_dis=$("$bench" evtrace-typed-w1 $N 1 $RUNS | ns)
 sp_scope_dis=$("$bench" evtrace-scope $N 1 $RUNS | ns)
 sp_counter_dis=$("$bench" evtrace-counter $N 1 $RUNS | ns)
 
@@ -552,7 +556,7 @@ out=$here/results/$(date +%F).md
 	echo "The recorder evaluated ${tg_eval:-0} events (its stream lost ${tg_missed:-0}) in $(printf '%.3f' "$tg_cpu") s of CPU"
 	echo "beyond the recording without the trigger: $tg_rate M events per CPU second."
 	echo
-	echo "## Spans and counters"
+	echo "## Spans, counters and a typed event"
 	echo
 	echo "One thread, $N iterations, median of 3 recordings alternated with W1 (enabled, --overwrite)."
 	echo
@@ -561,6 +565,7 @@ out=$here/results/$(date +%F).md
 	echo "| trace_printk, W1 | $("$bench" evtrace $N 1 $RUNS | ns) | $sp_w1 | 1x | |"
 	echo "| trace_scope (begin and end) | $sp_scope_dis | $sp_scope | $(ratio "$sp_scope" "$sp_w1") | <= 2x |"
 	echo "| trace_counter (integer) | $sp_counter_dis | $sp_counter | $(ratio "$sp_counter" "$sp_w1") | <= 1x |"
+	echo "| a typed event with W1's arguments (evt_string comm, evt_integer int pid) | $sp_typed_dis | $sp_typed | $(ratio "$sp_typed" "$sp_w1") | <= 1.1x |"
 	echo
 	echo "## query: SQL over a trace of $q_events W1 events ($q_mb MB)"
 	echo
@@ -643,6 +648,7 @@ out=$here/results/$(date +%F).md
 	echo "| triggers: a W1 event with a trigger on another event / on itself, against none | $(ratio "$tg_other" "$tg_none") / $(ratio "$tg_same" "$tg_none") | 1x / stated |"
 	echo "| triggers: the recorder's evaluation, M events per CPU second (its stream lost) | $tg_rate (${tg_missed:-0}) | stated |"
 	echo "| a scope (begin and end) / a counter, enabled, against a W1 event | $(ratio "$sp_scope" "$sp_w1") / $(ratio "$sp_counter" "$sp_w1") | <= 2x / <= 1x |"
+	echo "| a typed event with W1's arguments against the W1 printk, enabled | $(ratio "$sp_typed" "$sp_w1") | <= 1.1x |"
 	echo "| query: M events/s read into SQLite, no cache / peak MiB; report's M events/s | $(q_rate "$work/q.nocache") / $(q_rss "$work/q.nocache"); $(q_rate "$work/q.report") | >= 1 / bounded |"
 	echo "| W1 call by call: median call over one rdtsc, median of 10 runs (lowest / highest run) | $percall_med ($percall_lo / $percall_hi) | <= 1.3 |"
 	echo "| one rdtsc on this machine, ns | $("$bench" rdtsc $N 1 $RUNS | ns) | |"
