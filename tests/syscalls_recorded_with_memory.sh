@@ -107,8 +107,9 @@ for bad in 4097 -1 x ''; do
 done
 
 # What the program's ring cannot take is counted exactly: a recorder
-# stopped while its process makes 100000 calls into a ring of 32 KiB
-# keeps the first ones, in order, each once, and counts the rest.
+# stopped while its process makes 100000 calls into a small ring (8 x 8
+# KiB a CPU) keeps the first ones, in order, each once, and counts the
+# rest.
 n=100000
 "$TRACEE" lseeks-on-signal $n >"$T/ls.out" &
 tp=$!
@@ -134,7 +135,7 @@ wait $rp || fail "record -p: $(cat "$T/recl.err")"
 calls "$T/trl" | sed -n 's/^sys_enter_lseek: lseek(-1, \([0-9]*\), SEEK_SET)$/\1/p' >"$T/offsets"
 got=$(wc -l <"$T/offsets")
 lost=$(sed -n 's/^# [0-9]* events\{0,1\}, \([0-9]*\) lost,.*/\1/p' "$T/report.out")
-[ "$lost" -gt 0 ] || fail "a stopped recorder's ring of 32 KiB lost nothing of $n calls"
+[ "$lost" -gt 0 ] || fail "a stopped recorder's small ring lost nothing of $n calls"
 expect_eq "$((got + lost))" "$n" "calls recorded ($got) and lost ($lost)"
 sort -n -c -u "$T/offsets" 2>/dev/null || fail "offsets out of order or twice"
 expect_eq "$(head -1 "$T/offsets")" 0 "the first call kept"

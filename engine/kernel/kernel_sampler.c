@@ -797,7 +797,10 @@ int evt_kernel_sampler_capture(struct evt_kernel_sampler *k, unsigned buf_bytes,
 	if (!(k->taken = calloc(k->nev ? k->nev : 1, sizeof(*k->taken))))
 		return snprintf(err, err_size, "out of memory"), -1;
 	k->capture = evt_kernel_capture_open(k->ev, k->nev, k->taken, buf_bytes,
-					     (unsigned)(k->ring_bytes >> 10) * 4,
+					     /* (one ring for all CPUs, its records
+					      * larger than perf's: a recorder that
+					      * looks every 20 ms keeps up with W5) */
+					     (unsigned)(k->ring_bytes >> 10) * 8 * k->ncpus,
 					     err, err_size);
 	if (!k->capture) {
 		free(k->taken);
