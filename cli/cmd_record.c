@@ -26,6 +26,7 @@
 #include "collection.h"
 #include "container.h"
 #include "kernel_events.h"
+#include "syscall_capture.h"
 #include "layout.h"
 #include "lost_record.h"
 #include "rules.h"
@@ -969,7 +970,7 @@ int cmd_record(int argc, char **argv)
 			.output = "trace", .mode = EVT_MODE_DISCARD,
 			.packet_size = EVT_PACKET_DEFAULT_BYTES,
 			.packet_count = EVT_PACKETS_DEFAULT,
-			.syscall_memory = 32,	/* strace's -s */
+			.syscall_memory = EVT_CAP_STRSIZE_DEFAULT,
 		},
 		.relay = { .session = "evtrace",
 			   .live_timer_us = EVT_RELAY_LIVE_TIMER_US },

@@ -340,7 +340,7 @@ int cmd_trace(int argc, char **argv)
 	const char *output = NULL, *lines_file = NULL;
 	FILE *out = stderr;
 	int opt, ret = 1, pid = 0, pidfd = -1;
-	uint32_t strsize = 32;
+	uint32_t strsize = EVT_CAP_STRSIZE_DEFAULT;
 	bool from_exec = false, for_client = false;
 	bool failed = false, some = false, summary = false, quiet = false;
 	struct cli_session run;

@@ -146,11 +146,12 @@ expect_eq "$("$EVTRACE" ls kernel/syscalls | grep -v '^0 ')" \
 "$EVTRACE" stream -p "$q" >"$T/d" 2>"$T/d.err" &
 d=$!
 BG_PIDS="$BG_PIDS $d"
-# All its perf events open (the sampler's: each event's, a flush event
-# and a ring of task names, on each CPU): a fork before the last would
-# not take it to the child.
+# All its perf events open (the sampler's ring of task names on each CPU,
+# opened after the eBPF program, which takes the system calls through
+# its five tracepoints, follows the process): a fork before would not
+# take it to the child.
 ncpu=$(getconf _NPROCESSORS_ONLN)
-wait_for "the default stream's kernel events" "[ \"\$(perf_fds $d)\" = $((4 * ncpu)) ]"
+wait_for "the default stream's kernel events" "[ \"\$(perf_fds $d)\" = $((ncpu + 5)) ]"
 kill -USR1 "$q"
 wait_for "the second program's rounds" "grep -q done '$T/q.out'"
 "$EVTRACE" disable kernel/syscalls

@@ -1,9 +1,9 @@
 # record -e kernel/syscalls/...: each record keeps the memory its call's
 # arguments pointed to, copied at the call by the eBPF program (paths
 # whole, buffers cut at --strsize, a read's bytes at its exit), and
-# report, babeltrace2's plugin and babeltrace2 itself read it; without
-# eBPF, addresses and a message; what the program's ring could not take
-# is counted exactly.
+# report, babeltrace2's plugin and babeltrace2 itself read it; stream -e
+# shows it live; without eBPF, addresses and a message; what the
+# program's ring could not take is counted exactly.
 . "$(dirname "$0")/lib.sh"
 need_tracefs "tracefs, eBPF"
 
@@ -104,6 +104,39 @@ expect_grep '^sys_enter_write: write(3, 0x[0-9a-f]*, 19)$' "$T/callsn" "no eBPF:
 for bad in 4097 -1 x ''; do
 	expect_status 1 "$EVTRACE" record --strsize "$bad" -e 'kernel/syscalls/sys_enter_write' -- true
 	expect_grep "^evtrace: record: --strsize $bad: not a size from 0 to 4096 bytes" "$T/err" "--strsize '$bad'"
+done
+
+# Live: stream -e kernel/syscalls/... shows the same, from an eBPF program
+# for each -e, in time order across them (a resumed call's arguments
+# without its entry's event: those that were copied).
+"$TRACEE" strace-calls-on-signal "$T/created2" >"$T/sc.out" 2>&1 &
+sp=$!
+BG_PIDS="$BG_PIDS $sp"
+wait_for "the program to be ready" "grep -q ready '$T/sc.out'"
+"$EVTRACE" stream -p $sp -e 'kernel/syscalls/sys_*_write' -e 'kernel/syscalls/sys_exit_read' \
+	>"$T/live" 2>"$T/live.err" &
+st=$!
+BG_PIDS="$BG_PIDS $st"
+# (a sampler for each -e: its program's five tracepoints' perf events,
+# then a ring of task names on each CPU for each of the program's two
+# threads, each once the program follows it)
+ncpu=$(getconf _NPROCESSORS_ONLN)
+wait_for "the stream's eBPF programs and their rings of task names" \
+	"[ \$(ls -l /proc/$st/fd 2>/dev/null | grep -c 'perf_event') = $((2 * (2 * ncpu + 5))) ]"
+kill -USR1 $sp
+wait $sp || fail "the program: $(cat "$T/sc.out")"
+wait $st || fail "stream: $(cat "$T/live.err")"
+grep -q "only its addresses" "$T/live.err" && fail "root's stream without eBPF: $(cat "$T/live.err")"
+sed -n 's/^.* kernel\/syscalls\/\(sys_[a-z0-9_]*\): /\1: /p' "$T/live" >"$T/live.calls"
+last=0
+for want in \
+	'sys_enter_write: write(3, "hello\n\33[31mred\0tail", 19)' \
+	'sys_exit_write: <... write resumed> = 19' \
+	'sys_exit_read: <... read resumed>"hello\n\33[31mred\0tail") = 19' \
+	'sys_enter_write: write(3, 0x1, 5)'; do
+	at=$(once "$want" "$T/live.calls")
+	[ "$at" -gt "$last" ] || fail "stream: '$want' (line $at) before line $last"
+	last=$at
 done
 
 # What the program's ring cannot take is counted exactly: a recorder

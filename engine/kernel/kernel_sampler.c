@@ -720,9 +720,11 @@ static int open_events(struct evt_kernel_sampler *k, pid_t pid, bool on_exec,
 int evt_kernel_sampler_task(struct evt_kernel_sampler *k, pid_t tid,
 			    bool on_exec, char *err, size_t err_size)
 {
-	if (open_events(k, tid, on_exec, err, err_size) ||
-	    (k->capture && evt_kernel_capture_follow(k->capture, tid, on_exec, err,
-						     err_size)))
+	/* (the eBPF program first: once the perf events are open, all
+	 * is, for one who counts them) */
+	if ((k->capture && evt_kernel_capture_follow(k->capture, tid, on_exec, err,
+						     err_size)) ||
+	    open_events(k, tid, on_exec, err, err_size))
 		return -1;
 	if (!on_exec)
 		task_attached(k, tid);
@@ -743,6 +745,8 @@ int evt_kernel_sampler_process(struct evt_kernel_sampler *k, pid_t pid,
 		DIR *d = opendir(dir);
 		struct dirent *e;
 
+		if (!d && errno == ENOENT && ndone)
+			break;	/* it ended while its threads were attached */
 		if (!d) {
 			ret = snprintf(err, err_size, "pid %d: %s", (int)pid,
 				       errno == ENOENT ? "no such process" :

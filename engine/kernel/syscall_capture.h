@@ -17,6 +17,7 @@
 #define EVT_CAP_NR_MAX 1024		/* system call numbers below this */
 #define EVT_CAP_BYTES_MAX 4096		/* of one argument; a power of two */
 #define EVT_CAP_VEC_MAX 4		/* elements of an argv or iovec shown */
+#define EVT_CAP_STRSIZE_DEFAULT 32	/* bytes of a buffer shown: strace's -s */
 
 /* How an argument's memory is copied. */
 enum evt_cap_kind {

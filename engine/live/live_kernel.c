@@ -13,6 +13,8 @@
 #include "live_kernel.h"
 #include "pattern.h"
 #include "record.h"
+#include "report.h"
+#include "syscall_capture.h"
 #include "rules.h"
 
 /* One sampler: the events one add started. */
@@ -31,6 +33,7 @@ struct evt_live_kernel {
 	const struct evt_clock_calibration *clock;
 	struct sampler *s;
 	unsigned ns;
+	bool capture_said;	/* why the eBPF program cannot load: once */
 	/* While a drain hands samples over: */
 	evt_live_cb cb;
 	void *ctx;
@@ -87,11 +90,20 @@ static int start(struct evt_live_kernel *k, const char *const *paths,
 		 unsigned n, char *err, size_t err_size)
 {
 	struct sampler s = { 0 }, *grown;
+	char why[512];
 	unsigned i;
 
 	if (evt_kernel_sampler_create(paths, n, k->clock,
 				      EVT_KERNEL_RING_KIB_DEFAULT, &s.k, err, err_size))
 		return -1;
+	/* The syscalls/ events with the memory their arguments point to,
+	 * as a recording has them, where the eBPF program loads. */
+	if (evt_kernel_sampler_capture(s.k, EVT_CAP_STRSIZE_DEFAULT, why,
+				       sizeof(why)) < 0 && !k->capture_said) {
+		evt_report("kernel/syscalls/: the memory their arguments point to "
+			   "is not shown, only its addresses (%s)", why);
+		k->capture_said = true;
+	}
 	s.n = evt_kernel_sampler_nevents(s.k);
 	s.wanted = calloc(s.n, sizeof(*s.wanted));
 	s.layouts = calloc(s.n, sizeof(*s.layouts));
@@ -300,7 +312,8 @@ static int lost(void *ctx, unsigned ring, uint64_t n, uint64_t time,
 	struct evt_live_kernel *k = ctx;
 	struct evt_live_event ev = {
 		.monotonic_ns = monotonic_ns, .timestamp = time,
-		.cpu = (uint16_t)evt_kernel_sampler_ring_cpu(k->at->k, ring),
+		.cpu = (uint16_t)(evt_kernel_sampler_ring_cpu(k->at->k, ring) < 0 ? 0 :
+				  evt_kernel_sampler_ring_cpu(k->at->k, ring)),
 		.comm = "kernel", .lost = n,
 	};
 
@@ -313,6 +326,7 @@ size_t evt_live_kernel_drain(struct evt_live_kernel *k, evt_live_cb cb,
 			     void *ctx)
 {
 	const struct evt_kernel_sink sink = { sample, lost, k };
+	size_t sources = 0;
 	char err[512];
 	unsigned i;
 
@@ -322,12 +336,15 @@ size_t evt_live_kernel_drain(struct evt_live_kernel *k, evt_live_cb cb,
 	k->ctx = ctx;
 	k->handed = 0;
 	for (i = 0; i < k->ns; i++) {
+		size_t before = k->handed;
+
 		if (k->s[i].closing)
 			continue;
 		k->at = &k->s[i];
 		evt_kernel_sampler_drain(k->s[i].k, false, &sink, err, sizeof(err));
+		sources += k->handed > before;
 	}
-	return k->handed;
+	return sources;
 }
 
 void evt_live_kernel_release(struct evt_live_kernel *k)

@@ -45,7 +45,8 @@ int evt_live_kernel_want_rules(struct evt_live_kernel *k,
 /* Whether any kernel event is wanted. */
 bool evt_live_kernel_any(const struct evt_live_kernel *k);
 /* Hands what the rings hold to cb as events (and each loss as a line
- * without path), valid until the next drain; how many. */
+ * without path), valid until the next drain, each sampler's in its time
+ * order; how many samplers handed some (sources for the caller's sort). */
 size_t evt_live_kernel_drain(struct evt_live_kernel *k, evt_live_cb cb,
 			     void *ctx);
 /* Closes the samplers left with no event wanted: their events (their

@@ -354,7 +354,7 @@ static void push_kernel(const struct evt_live_event *e, void *ctx)
 static void kernel_before_change(struct evt_live_stream *s)
 {
 	if (!s->handing)
-		s->sources += evt_live_kernel_drain(s->kernel, push_kernel, s) > 0;
+		s->sources += evt_live_kernel_drain(s->kernel, push_kernel, s);
 }
 
 /* Gives up on a buffer that makes no sense, and says so once. */
@@ -771,7 +771,7 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 		}
 	}
 	/* The kernel's after the buffers': all it has up to their last. */
-	s->sources += evt_live_kernel_drain(s->kernel, push_kernel, s) > 0;
+	s->sources += evt_live_kernel_drain(s->kernel, push_kernel, s);
 	/* Each buffer's events are in order: one buffer's need no sort. */
 	if (s->sources > 1)
 		qsort(s->pend, s->npend, sizeof(*s->pend), by_time);
