@@ -79,6 +79,15 @@ if ! ldd "$EVTRACE" | grep -q libasan; then	# (babeltrace2 cannot load it then)
 		fail "the plugin and report differ: $(diff "$T/calls" "$T/plugin.calls" | head -5)"
 fi
 
+# A stream of such records garbled: report reads what it can, names what
+# it cannot, and neither crashes nor reads out of bounds (the ASan run).
+for seed in 1 2 3 4 5 6 7 8; do
+	rm -rf "$T/bad"; cp -r "$T/tr" "$T/bad"
+	garble "$T/bad/stream_kernel_syscalls" $seed
+	set +e; "$EVTRACE" report "$T/bad" >/dev/null 2>"$T/bad.err"; st=$?; set -e
+	[ "$st" -le 1 ] || { cat "$T/bad.err" >&2; fail "report exited $st on a garbled stream (seed $seed)"; }
+done
+
 # --strsize cuts buffers, not paths; 0 keeps addresses only.
 # shellcheck disable=SC2086
 "$EVTRACE" record -q --strsize 4 -o "$T/tr4" $sel -- "$TRACEE" strace-calls "$T/created" >/dev/null 2>&1 ||
