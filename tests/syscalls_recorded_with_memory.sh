@@ -79,6 +79,12 @@ if ! ldd "$EVTRACE" | grep -q libasan; then	# (babeltrace2 cannot load it then)
 		fail "the plugin and report differ: $(diff "$T/calls" "$T/plugin.calls" | head -5)"
 fi
 
+# -a: every task of the machine, the command's among them.
+"$EVTRACE" record -q -a -o "$T/tra" -e kernel/syscalls/sys_enter_openat \
+	-- "$TRACEE" strace-calls "$T/created3" >/dev/null 2>"$T/reca.err" || fail "record -a: $(cat "$T/reca.err")"
+calls "$T/tra" >"$T/callsa"
+once "sys_enter_openat: openat(AT_FDCWD, \"$T/created3\", O_RDWR|O_CREAT|O_TRUNC, 0640)" "$T/callsa" >/dev/null
+
 # A stream of such records garbled: report reads what it can, names what
 # it cannot, and neither crashes nor reads out of bounds (the ASan run).
 for seed in 1 2 3 4 5 6 7 8; do
