@@ -154,6 +154,25 @@ for want in \
 	last=$at
 done
 
+# A stream without eBPF: said once for its two samplers, and it streams on.
+"$TRACEE" lseeks-on-signal 10 >"$T/ln.out" 2>&1 &
+lp=$!
+BG_PIDS="$BG_PIDS $lp"
+wait_for "the program to be ready" "grep -q ready '$T/ln.out'"
+EVTRACE_NO_EBPF=1 "$EVTRACE" stream -p $lp -e kernel/syscalls/sys_enter_lseek \
+	-e kernel/syscalls/sys_exit_lseek >/dev/null 2>"$T/ln.err" &
+ls=$!
+BG_PIDS="$BG_PIDS $ls"
+wait_for "the stream's second sampler" \
+	"[ \$(ls -l /proc/$ls/fd 2>/dev/null | grep -c 'perf_event') -ge $((2 * 2 * ncpu)) ]"
+kill -USR1 $lp
+wait_for "the calls" "grep -q done '$T/ln.out'"
+kill -USR1 $lp
+wait $lp || fail "the program"
+wait $ls || fail "stream without eBPF: $(cat "$T/ln.err")"
+expect_eq "$(grep -c 'kernel/syscalls/: the memory their arguments point to is not shown, only its addresses (eBPF: not used ($EVTRACE_NO_EBPF is set))$' "$T/ln.err")" 1 \
+	"a stream without eBPF says so once"
+
 # What the program's ring cannot take is counted exactly: a recorder
 # stopped while its process makes 100000 calls into a small ring (8 x 8
 # KiB a CPU) keeps the first ones, in order, each once, and counts the

@@ -45,6 +45,25 @@ static long nr(const char *name)
 	return -1;
 }
 
+/* A syscalls/ record's payload as a trace keeps it: its number, its
+ * values (8 bytes each), then the memory field holding the first piece
+ * of mem (and args).  Its bytes. */
+static size_t record_payload(uint8_t *out, int32_t nr, const uint64_t *values,
+			     unsigned n, const struct evt_cap_bytes *mem,
+			     const uint64_t *args)
+{
+	size_t at = 4;
+	uint32_t count;
+	unsigned i;
+
+	memcpy(out, &nr, 4);
+	for (i = 0; i < n; i++, at += 8)
+		memcpy(out + at, &values[i], 8);
+	count = (uint32_t)evt_syscall_memory_pack(mem, 1, args, out + at + 4, 200);
+	memcpy(out + at, &count, 4);
+	return at + 4 + count;
+}
+
 /* A recorded call's memory field: packed and unpacked, cut where it
  * does not fit, refused when its lengths lie; and a record's text with
  * it, through the format a trace keeps. */
@@ -81,7 +100,6 @@ static void memory_field(void)
 	char err[300], text[512];
 	bool have;
 	size_t n, at;
-	uint32_t count;
 	int k;
 
 	n = evt_syscall_memory_pack(in, 2, args, packed, sizeof(packed));
@@ -107,28 +125,19 @@ static void memory_field(void)
 	CHECK(evt_kernel_event_parse("kernel/syscalls/sys_exit_read", exit_fmt,
 				     strlen(exit_fmt), &x, err, sizeof(err)) == 0);
 	/* sys_enter_write's payload: nr, fd, buf, count, the field */
-	memset(payload, 0, sizeof(payload));
-	at = 0;
-	memcpy(payload, &(int32_t){ 1 }, 4), at += 4;
-	memcpy(payload + at, &(uint64_t){ 1 }, 8), at += 8;
-	memcpy(payload + at, &(uint64_t){ 0x1000 }, 8), at += 8;
-	memcpy(payload + at, &(uint64_t){ 3 }, 8), at += 8;
-	n = evt_syscall_memory_pack(in, 1, NULL, payload + at + 4, 200);
-	count = (uint32_t)n;
-	memcpy(payload + at, &count, 4), at += 4 + n;
+	at = record_payload(payload, 1, (const uint64_t[]){ 1, 0x1000, 3 }, 3, in, NULL);
 	CHECK(evt_syscall_text_record("sys_enter_write", &e.format, NULL, payload, at,
 				      text, sizeof(text)) > 0);
 	CHECK_STR(text, "write(1, \"hi\\n\", 3)");
-	/* sys_exit_read's: nr, ret, the field with the entry's arguments */
-	at = 0;
-	memcpy(payload, &(int32_t){ 0 }, 4), at += 4;
-	memcpy(payload + at, &(int64_t){ 3 }, 8), at += 8;
-	n = evt_syscall_memory_pack(in, 1, args, payload + at + 4, 200);
-	count = (uint32_t)n;
-	memcpy(payload + at, &count, 4), at += 4 + n;
+	/* sys_exit_read's: nr, ret, the field with the entry's arguments,
+	 * shown as copied, or typed by the entry's format when there is one */
+	at = record_payload(payload, 0, (const uint64_t[]){ 3 }, 1, in, args);
 	CHECK(evt_syscall_text_record("sys_exit_read", &x.format, NULL, payload, at,
 				      text, sizeof(text)) > 0);
 	CHECK_STR(text, "<... read resumed>\"hi\\n\") = 3");
+	CHECK(evt_syscall_text_record("sys_exit_read", &x.format, &e.format, payload,
+				      at, text, sizeof(text)) > 0);
+	CHECK_STR(text, "<... read resumed>\"hi\\n\", 64) = 3");
 	/* a field whose lengths lie: the call without its memory */
 	payload[12 + 4 + 4] = 0xff;
 	CHECK(evt_syscall_text_record("sys_exit_read", &x.format, NULL, payload, at,

@@ -310,11 +310,11 @@ static int lost(void *ctx, unsigned ring, uint64_t n, uint64_t time,
 		int64_t monotonic_ns)
 {
 	struct evt_live_kernel *k = ctx;
+	int cpu = evt_kernel_sampler_ring_cpu(k->at->k, ring);
 	struct evt_live_event ev = {
 		.monotonic_ns = monotonic_ns, .timestamp = time,
-		.cpu = (uint16_t)(evt_kernel_sampler_ring_cpu(k->at->k, ring) < 0 ? 0 :
-				  evt_kernel_sampler_ring_cpu(k->at->k, ring)),
-		.comm = "kernel", .lost = n,
+		/* (the eBPF program's ring is all CPUs': said as 0) */
+		.cpu = (uint16_t)(cpu < 0 ? 0 : cpu), .comm = "kernel", .lost = n,
 	};
 
 	k->cb(&ev, k->ctx);
