@@ -39,6 +39,9 @@ taskset -c 0 "$EVTRACE" record -q --stats -o "$T/tr2" -- taskset -c 0 "$TRACEE" 
 	2>"$T/rec2.err" &
 rec=$!
 BG_PIDS="$BG_PIDS $rec"
+# Until taskset has set its affinity and run evtrace, $rec is allowed
+# what this shell is; the recorder's program runs only after that.
+wait_for "the recorder to start its program" 'pgrep -P "$rec" >/dev/null'
 for _ in $(seq 50); do
 	a=$(allowed $rec)
 	[ -z "$a" ] || [ "$a" = 0 ] || fail "a recorder allowed CPU 0 only changed its affinity to $a"
