@@ -22,6 +22,8 @@
  *   registry_off | registry entries ...        |  append-only
  *   drops_off    | struct evt_ctl_drops [N+8]  |  one per buffer, one per slot
  *   rates_off    | uint32_t rate[max_events]   |  events a second a thread
+ *   flag_of_off  | uint32_t flag_of[max_events]|  its site's flag byte + 1
+ *   flags_off    | flag pages [max_flag_pages] |  a byte per C site
  *   arena_off    | packet buffers ...          |  bump-allocated
  *   file_size    +-----------------------------+
  *
@@ -36,7 +38,7 @@
 #include <stdint.h>
 
 #define EVT_CTL_MAGIC		0x43545645u	/* "EVTC" little endian */
-#define EVT_CTL_VERSION		7
+#define EVT_CTL_VERSION		8
 /*
  * A process has EVT_NSLOTS collection slots.  Slot 0 is the default
  * collection's (what `evtrace enable` switches); each other collection
@@ -124,7 +126,26 @@ struct evt_ctl_header {
 					 * EVT_NO_GROUP */
 	uint64_t drops_off;		/* max_tbufs struct evt_ctl_drops */
 	uint64_t rates_off;		/* max_events uint32_t */
+	uint64_t flag_of_off;		/* max_events uint32_t (below) */
+	uint64_t flags_off;		/* max_flag_pages pages, page-aligned */
+	uint32_t max_flag_pages;
+	uint32_t reserved32;
 };
+
+/*
+ * Site flags: what a C trace_printk() site's fast path tests, one load
+ * (evtrace.h).  Each translation unit keeps a page-aligned page of flag
+ * bytes, one per site, which the process maps over with a page of the
+ * control file (flags_off + 4096 * n); flag_of[id] is the number + 1 of
+ * the byte of event id's site in those pages (0: none).  A flag of 1 is
+ * always safe: the site then reads its enable word, and the process
+ * clears the flag itself when it finds the word 0 (never the engine, so
+ * that two engines cannot race a clear against a set).  An engine that
+ * sets a bit in enable[id] afterwards sets flag byte flag_of[id] - 1 to
+ * 1, with pread and pwrite (the pages are the file's only once written).
+ */
+#define EVT_MAX_FLAG_PAGES	1024
+#define EVT_FLAG_PAGE_BYTES	4096
 
 #define EVT_NO_GROUP		0xffffffffu
 
@@ -440,7 +461,7 @@ enum evt_arg_type {
  * in brackets takes 5 characters a byte. */
 #define EVT_RENDER_MAX_BYTES	(96u << 10)
 
-_Static_assert(sizeof(struct evt_ctl_header) == 136, "ctl header layout");
+_Static_assert(sizeof(struct evt_ctl_header) == 160, "ctl header layout");
 _Static_assert(sizeof(struct evt_ctl_drops) == 128, "drops layout");
 _Static_assert(sizeof(struct evt_ctl_slot) == 64, "slot layout");
 _Static_assert(sizeof(struct evt_ctl_tbuf) == 128, "tbuf layout");

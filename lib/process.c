@@ -41,7 +41,7 @@ EVT_API const volatile uint32_t *evt__ftrace_enable = &ftrace_off;
 
 struct layout {
 	uint32_t slots_off, tbufs_off, enable_off, registry_off;
-	uint64_t drops_off, rates_off, arena_off, size;
+	uint64_t drops_off, rates_off, flag_of_off, flags_off, arena_off, size;
 };
 
 static struct layout compute_layout(void)
@@ -55,7 +55,10 @@ static struct layout compute_layout(void)
 	l.drops_off = l.registry_off + EVT_REGISTRY_BYTES;
 	l.rates_off = l.drops_off + EVT_DROPS_ENTRIES(EVT_MAX_TBUFS) *
 				    sizeof(struct evt_ctl_drops);
-	l.arena_off = l.rates_off + EVT_MAX_EVENTS * sizeof(uint32_t);
+	l.flag_of_off = l.rates_off + EVT_MAX_EVENTS * sizeof(uint32_t);
+	l.flags_off = (l.flag_of_off + EVT_MAX_EVENTS * sizeof(uint32_t) +
+		       EVT_FLAG_PAGE_BYTES - 1) & ~(uint64_t)(EVT_FLAG_PAGE_BYTES - 1);
+	l.arena_off = l.flags_off + (uint64_t)EVT_MAX_FLAG_PAGES * EVT_FLAG_PAGE_BYTES;
 	l.size = l.arena_off + EVT_ARENA_BYTES;
 	return l;
 }
@@ -204,6 +207,9 @@ static void fill_header(struct evt_ctl_header *h, const struct layout *l)
 	h->arena_size = EVT_ARENA_BYTES;
 	h->drops_off = l->drops_off;
 	h->rates_off = l->rates_off;
+	h->flag_of_off = l->flag_of_off;
+	h->flags_off = l->flags_off;
+	h->max_flag_pages = EVT_MAX_FLAG_PAGES;
 	h->optin_gid = evt__optin_gid();
 	prctl(PR_GET_NAME, h->comm);
 }
@@ -221,6 +227,8 @@ static void set_pointers(uint8_t *base, const struct layout *l)
 	evt__proc.registry = base + l->registry_off;
 	evt__proc.drops = (struct evt_ctl_drops *)(base + l->drops_off);
 	evt__proc.rates_off = l->rates_off;
+	evt__proc.flag_of_off = l->flag_of_off;
+	evt__proc.flags_off = l->flags_off;
 }
 
 /*
@@ -635,8 +643,10 @@ void evt__event_unload_locked(uint32_t id)
 {
 	struct evt__event *e = &evt__proc.events[id];
 
-	if (e->loaded && --e->loaded == 0)
+	if (e->loaded && --e->loaded == 0) {
 		unload_mark(id, EVT_REG_UNLOADED);
+		evt__flag_drop_locked(id);
+	}
 	/* A rider holds its switch as long as it is held. */
 	if (evt_kind_is_span(e->kind) && e->parent != UINT32_MAX)
 		evt__event_unload_locked(e->parent);
@@ -723,6 +733,7 @@ static int child_file_locked(void)
 		goto off;
 	}
 	own_fd(fd);
+	evt__flag_pages_remap(fd);
 	memcpy(evt__proc.path, path, sizeof(path));
 	set_shrank_msg();	/* the range is guarded since the parent's */
 	__atomic_store_n(&evt__proc.detached, false, __ATOMIC_RELAXED);
@@ -739,6 +750,7 @@ off:
 	__atomic_store_n(&evt__proc.detached, false, __ATOMIC_RELAXED);
 	mmap(old, l.size, PROT_READ | PROT_WRITE,
 	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	evt__flag_pages_remap(-1);
 	return -1;
 }
 

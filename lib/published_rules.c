@@ -267,6 +267,9 @@ void evt__rules_apply_locked(uint32_t id, const char *path, uint32_t parent)
 		if (rated)
 			__atomic_fetch_or(&evt__proc.enable[id], EVT_RATE_BIT,
 					  __ATOMIC_RELEASE);
+		evt__flag_raise(id);
+		if (parent != UINT32_MAX)
+			evt__flag_raise(parent);
 	}
 }
 

@@ -63,7 +63,7 @@ static const char *source_path(const char *file)
 #define EVT_SITE_SIZE_0_1_0 offsetof(struct evt_site, order)
 #define EVT_SITE_SIZE_0_1_4 offsetof(struct evt_site, kind)
 #define EVT_SITE_SIZE_0_1_5 offsetof(struct evt_site, enable_slot)
-#define EVT_SITE_SIZE_0_1_7 sizeof(struct evt_site)
+#define EVT_SITE_SIZE_0_1_7 offsetof(struct evt_site, flag)
 
 /* The site's function, when its headers were new enough to say. */
 const char *evt__site_func(const struct evt_site *site)
@@ -143,7 +143,7 @@ void evt__site_stays_off(struct evt_site *site)
 }
 
 static void register_printk_site(struct evt_site *site, const char *module,
-				 uint32_t *id_out)
+				 uint32_t *id_out, const void *owner)
 {
 	struct evt_printk_format f;
 	struct evt__site_rt *rt;
@@ -199,6 +199,7 @@ static void register_printk_site(struct evt_site *site, const char *module,
 		site->runtime = evt__proc.events[id].rt;
 		*id_out = id;
 		evt__site_point(site, &evt__proc.enable[id]);
+		evt__site_flag_attach_locked(site, id, owner);
 		return;
 	}
 	rt = evt__proc.events[id].rt = &evt__proc.events[id].rt_store;
@@ -209,13 +210,16 @@ static void register_printk_site(struct evt_site *site, const char *module,
 	site->runtime = rt;
 	*id_out = id;
 	evt__site_point(site, &evt__proc.enable[id]);
+	evt__site_flag_attach_locked(site, id, owner);
 }
 
+/* owner: the site's module, whose unloading frees its flag page; NULL
+ * for a site registered alone. */
 static void register_site(struct evt_site *site, const char *module,
-			  uint32_t *id_out)
+			  uint32_t *id_out, const void *owner)
 {
 	if (site_kind(site) == EVT_SITE_PRINTK)
-		register_printk_site(site, module, id_out);
+		register_printk_site(site, module, id_out, owner);
 	else
 		evt__span_site_register_locked(site, id_out);
 }
@@ -303,7 +307,7 @@ EVT_API void evt__module_register(struct evt_module *module,
 			mrt->ids[i] = UINT32_MAX;
 			continue;
 		}
-		register_site(start[i], name, &mrt->ids[i]);
+		register_site(start[i], name, &mrt->ids[i], module);
 	}
 	free(places);
 	evt__debug("module %s: %u sites, %zu event definitions", name, n,
@@ -330,7 +334,7 @@ static void register_one_locked(struct evt_site *site)
 		evt__site_stays_off(site);
 		return;
 	}
-	register_site(site, evt__module_name(site), &id);
+	register_site(site, evt__module_name(site), &id, NULL);
 }
 
 void evt__site_register_lazy(struct evt_site *site)
@@ -379,6 +383,7 @@ EVT_API void evt__module_unregister(struct evt_module *module)
 		if (mrt->ids[i] != UINT32_MAX)
 			evt__event_unload_locked(mrt->ids[i]);
 	evt__events_unregister_locked(mrt->events_start, mrt->events_stop);
+	evt__flag_pages_release_locked(module);
 	free(mrt->ids);
 	free(mrt);
 	module->runtime = NULL;

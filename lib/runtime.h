@@ -57,6 +57,9 @@ struct evt__event {
 	uint16_t loaded;		/* modules that define it now */
 	uint8_t flags;			/* EVT_REG_REFUSED */
 	uint8_t nargs;
+	const volatile uint8_t *flag;	/* the byte its C site's fast path
+					 * tests, mapped (site_flags.c), or
+					 * NULL */
 	struct evt__site_rt rt_store;	/* in the table, no allocation */
 };
 
@@ -86,6 +89,15 @@ struct evt__process {
 	uint8_t *registry;
 	struct evt_ctl_drops *drops;	/* [EVT_MAX_TBUFS] */
 	uint64_t rates_off;		/* in the file: read with pread */
+	uint64_t flag_of_off;		/* in the file: written with pwrite */
+	uint64_t flags_off;
+	/* The translation units' pages of site flags mapped from the file
+	 * (site_flags.c): entry n is the file's flag page n. */
+	struct evt__flag_page {
+		uint8_t *at;		/* NULL: free */
+		const void *owner;	/* its module (struct evt_module) */
+	} flag_pages[EVT_MAX_FLAG_PAGES];
+	uint32_t nflag_pages;		/* entries ever used */
 	char path[PATH_MAX];
 	char rundir[EVT_RUNDIR_PATH_MAX];	/* resolved once, at init */
 	volatile int shrank;		/* the control file was truncated: the
@@ -170,6 +182,27 @@ void evt__site_write_types(const struct evt_printk_format *f,
 			   struct evt__site_rt *rt);
 /* s as a C literal would show it (for messages), cut to size. */
 const char *evt__escape(const char *s, char *out, size_t size);
+
+/* The sizes of struct evt_site that headers of each version made. */
+#define EVT_SITE_SIZE_0_1_10 sizeof(struct evt_site)
+
+/* site_flags.c: the bytes C sites' fast paths test (layout.h). */
+/* After the site's event id is registered: its flag mapped and set from
+ * the enable word; owner is its module, or NULL. */
+void evt__site_flag_attach_locked(struct evt_site *site, uint32_t id,
+				  const void *owner);
+/* The site found its word 0: its flag goes to 0 unless the word changed
+ * meanwhile.  Any thread, signal handlers too. */
+void evt__site_flag_settle(const struct evt_site *site, uint32_t id);
+/* A bit of event id's word went on, set by the process itself. */
+void evt__flag_raise(uint32_t id);
+/* Event id has no site any more (its module went). */
+void evt__flag_drop_locked(uint32_t id);
+/* The module's pages are free again (its sites are gone). */
+void evt__flag_pages_release_locked(const void *owner);
+/* In a forked child: the pages mapped from its own file fd (just made,
+ * flag_of copied), or private zero pages when fd is -1. */
+void evt__flag_pages_remap(int fd);
 
 /* register_span.c: a span or counter site, under the lock; *id is the
  * event its records carry, or UINT32_MAX. */

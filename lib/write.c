@@ -1682,13 +1682,18 @@ EVT_API void evt__event_views(const struct evt_event *raw, const void *args)
 static inline uint32_t site_mask(struct evt_site *site,
 				 const struct evt__site_rt **rt)
 {
+	uint32_t mask;
+
 	*rt = site->runtime;
 	if (__builtin_expect(!*rt, 0)) {
 		evt__site_register_lazy(site);
 		if (!(*rt = site->runtime))
 			return 0;
 	}
-	return *site->enable;
+	mask = *site->enable;
+	if (!mask)	/* came by a flag left on: it goes off */
+		evt__site_flag_settle(site, (*rt)->id);
+	return mask;
 }
 
 EVT_API void evt__printk(struct evt_site *site, const char *format, ...)

@@ -78,6 +78,15 @@ static int check_header(const struct evt_ctl_header *h, size_t size,
 		return bad(err, err_size, path,
 			   offsetof(struct evt_ctl_header, rates_off),
 			   "rate table out of bounds");
+	if (!region_ok(h->flag_of_off, h->max_events, sizeof(uint32_t), size))
+		return bad(err, err_size, path,
+			   offsetof(struct evt_ctl_header, flag_of_off),
+			   "site flag table out of bounds");
+	if (h->max_flag_pages > EVT_MAX_FLAG_PAGES || h->flags_off % EVT_FLAG_PAGE_BYTES ||
+	    !region_ok(h->flags_off, h->max_flag_pages, EVT_FLAG_PAGE_BYTES, size))
+		return bad(err, err_size, path,
+			   offsetof(struct evt_ctl_header, flags_off),
+			   "site flag pages out of bounds");
 	if (!region_ok(h->arena_off, h->arena_size, 1, size))
 		return bad(err, err_size, path,
 			   offsetof(struct evt_ctl_header, arena_off),
@@ -362,10 +371,33 @@ bool evt_ctl_alive(const struct evt_ctl *c)
 
 static void set_bit(uint32_t *word, uint32_t bit, bool on)
 {
+	/* Sequentially consistent: the process's clear of the site's flag
+	 * and its second look at the word pair with it (layout.h). */
 	if (on)
-		__atomic_fetch_or(word, bit, __ATOMIC_RELEASE);
+		__atomic_fetch_or(word, bit, __ATOMIC_SEQ_CST);
 	else
-		__atomic_fetch_and(word, ~bit, __ATOMIC_RELEASE);
+		__atomic_fetch_and(word, ~bit, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * After a bit of event id's word went on: the flag byte its C site's fast
+ * path tests goes to 1 (layout.h).  The process said which byte: it is
+ * checked to be one of the flag pages, and written with pwrite, which
+ * a page the process never reserved cannot turn into a SIGBUS here.
+ */
+static void raise_flag(const struct evt_ctl *c, uint32_t id)
+{
+	const uint8_t one = 1;
+	uint32_t n = 0;
+
+	if (!c->h.max_flag_pages ||
+	    pread(c->fd, &n, sizeof(n),
+		  (off_t)(c->h.flag_of_off + (uint64_t)id * sizeof(n))) !=
+	    (ssize_t)sizeof(n) ||
+	    n == 0 || n - 1 >= (uint64_t)c->h.max_flag_pages * EVT_FLAG_PAGE_BYTES)
+		return;
+	if (pwrite(c->fd, &one, 1, (off_t)(c->h.flags_off + n - 1)) != 1)
+		return;	/* a file the process no longer reserves: its loss */
 }
 
 uint32_t evt_ctl_rate(const struct evt_ctl *c, uint32_t id)
@@ -407,6 +439,8 @@ void evt_ctl_set_enable(struct evt_ctl *c, uint32_t id, unsigned s, bool on)
 	set_bit(&c->enable[id], 1u << s, on);
 	if (on && evt_ctl_rate(c, id))
 		set_bit(&c->enable[id], EVT_RATE_BIT, true);
+	if (on)
+		raise_flag(c, id);
 	if (id >= c->nevents || c->events[id].layout.kind != EVT_KIND_STABLE)
 		return;
 	/* The raw event's call site tests one word: keep its view bit the
@@ -417,6 +451,8 @@ void evt_ctl_set_enable(struct evt_ctl *c, uint32_t id, unsigned s, bool on)
 		      c->events[i].parent == parent &&
 		      (__atomic_load_n(&c->enable[i], __ATOMIC_RELAXED) & (1u << s));
 	set_bit(&c->enable[parent], 1u << (EVT_VIEW_SHIFT + s), any);
+	if (any && parent < c->h.max_events)
+		raise_flag(c, parent);
 }
 
 bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s)

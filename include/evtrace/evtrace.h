@@ -22,7 +22,7 @@
 /* This header's version: the release of evtrace it comes with. */
 #define EVTRACE_VERSION_MAJOR	0
 #define EVTRACE_VERSION_MINOR	1
-#define EVTRACE_VERSION_PATCH	9
+#define EVTRACE_VERSION_PATCH	10
 #define EVTRACE_VERSION	\
 	(EVTRACE_VERSION_MAJOR * 10000 + EVTRACE_VERSION_MINOR * 100 + \
 	 EVTRACE_VERSION_PATCH)
@@ -83,6 +83,13 @@ struct evt_site {
 	 * where the sites themselves take more than one each); NULL when
 	 * the fast path reads enable (C++). */
 	const volatile uint32_t **enable_slot;
+	/* Since 0.1.10: the byte a C site's fast path tests, in its
+	 * translation unit's pages of them (evt__unit_flags), over which
+	 * libevtrace maps pages of the process's control file; NULL when
+	 * the fast path reads *enable_slot or enable.  Non-zero whenever
+	 * enable's word is (libevtrace and the engines keep it so), and
+	 * maybe for a while after: the site then reads the word. */
+	const volatile uint8_t *flag;
 };
 
 /* What a site records: evt_site.kind. */
@@ -103,7 +110,7 @@ struct evt_module {
 };
 
 #if defined(__LP64__)
-EVT__STATIC_ASSERT(sizeof(struct evt_site) == 80, "evt_site layout");
+EVT__STATIC_ASSERT(sizeof(struct evt_site) == 88, "evt_site layout");
 EVT__STATIC_ASSERT(__builtin_offsetof(struct evt_site, size) == 8 &&
 		   __builtin_offsetof(struct evt_site, format) == 16 &&
 		   __builtin_offsetof(struct evt_site, runtime) == 32 &&
@@ -111,7 +118,8 @@ EVT__STATIC_ASSERT(__builtin_offsetof(struct evt_site, size) == 8 &&
 		   __builtin_offsetof(struct evt_site, func) == 48 &&
 		   __builtin_offsetof(struct evt_site, kind) == 56 &&
 		   __builtin_offsetof(struct evt_site, name) == 64 &&
-		   __builtin_offsetof(struct evt_site, enable_slot) == 72,
+		   __builtin_offsetof(struct evt_site, enable_slot) == 72 &&
+		   __builtin_offsetof(struct evt_site, flag) == 80,
 		   "evt_site layout");
 EVT__STATIC_ASSERT(sizeof(struct evt_module) == 16, "evt_module layout");
 #endif
@@ -200,7 +208,35 @@ __attribute__((destructor, unused)) static void evt__unit_dtor(void)
 		     "cmpl $0, (%%rax)\n\t"				\
 		     "jne %l[" #label "]"				\
 		     : : "i"(&(enable_ptr)) : "rax", "cc" : label)
+/*
+ * A trace_printk() site in C tests one byte instead (evt_site.flag): its
+ * translation unit's pages of flag bytes, 64 sites a cache line, at an
+ * address the linker knows, so the disabled path is a compare with
+ * memory and a branch, one load.  The pages are aligned and whole, so
+ * that libevtrace can map pages of the control file over them, which
+ * engines write.  Byte n is the site whose __COUNTER__ is n; a site past the
+ * pages tests its enable word as above.  (Pages of .bss: they cost
+ * address space, and memory only once mapped, one per 4096 sites.)
+ */
+#define EVT__FLAG_BYTES (16 * 4096)
+static unsigned char evt__unit_flags[EVT__FLAG_BYTES]
+	__attribute__((aligned(4096), unused));
+#define EVT__SITE_FLAG(n)						\
+	((n) < EVT__FLAG_BYTES ? &evt__unit_flags[(n) % EVT__FLAG_BYTES] : 0)
+#define EVT__GOTO_IF_FLAG(n, enable_ptr, label)				\
+	do {								\
+		if ((n) < EVT__FLAG_BYTES)				\
+			__asm__ goto("cmpb $0, %c0(%%rip)\n\t"	\
+				     "jne %l[" #label "]"		\
+				     : : "i"(&evt__unit_flags[(n) %	\
+						EVT__FLAG_BYTES])	\
+				     : "cc" : label);			\
+		else							\
+			EVT__GOTO_IF_ON(enable_ptr, label);		\
+	} while (0)
 #else
+#define EVT__SITE_FLAG(n) 0
+#define EVT__GOTO_IF_FLAG(n, enable_ptr, label) EVT__GOTO_IF_ON(enable_ptr, label)
 /* C++ too: a static in an inline function may be a weak global, which a
  * RIP-relative reference in a shared object cannot reach. */
 #define EVT__GOTO_IF_ON(enable_ptr, label)				\
@@ -244,7 +280,8 @@ void evt__check_format(const char *format, ...)
 #endif
 
 #ifndef __cplusplus
-#define trace_printk(...)						\
+#define trace_printk(...) EVT__PRINTK(__COUNTER__, __VA_ARGS__)
+#define EVT__PRINTK(n, ...)						\
 	__extension__ ({ do {						\
 		__label__ evt__on;					\
 		EVT__STATIC_ASSERT(EVT__IS_LITERAL(EVT__FIRST(__VA_ARGS__)), \
@@ -259,18 +296,19 @@ void evt__check_format(const char *format, ...)
 			.format = "" EVT__FIRST(__VA_ARGS__) "",	\
 			.file = __FILE__,				\
 			.runtime = 0,					\
-			.order = __COUNTER__,				\
+			.order = (n),					\
 			.func = __func__,				\
 			.kind = EVT_SITE_PRINTK,			\
 			.name = 0,					\
 			.enable_slot = &evt__enable,			\
+			.flag = EVT__SITE_FLAG(n),			\
 		};							\
 		static struct evt_site *evt__site_ptr			\
 		__attribute__((section("evt_site_ptrs"), used)) =	\
 			&evt__site;					\
 		if (0)							\
 			evt__check_format(__VA_ARGS__);			\
-		EVT__GOTO_IF_ON(evt__enable, evt__on);			\
+		EVT__GOTO_IF_FLAG(n, evt__enable, evt__on);		\
 		break;							\
 	evt__on: EVT__COLD_LABEL;					\
 		evt__printk(&evt__site, __VA_ARGS__);			\
@@ -358,7 +396,7 @@ template <class Tag> struct evt__cxx_site {
 template <class Tag> struct evt_site evt__cxx_site<Tag>::site = {
 	&evt__site_unregistered, sizeof(struct evt_site), Tag::line(),
 	Tag::format(), Tag::file(), 0, Tag::order(), Tag::func(),
-	Tag::kind(), Tag::name(), 0,	/* C++ reads enable */
+	Tag::kind(), Tag::name(), 0, 0,	/* C++ reads enable */
 };
 
 template <class Tag> const evt__cxx_registration
