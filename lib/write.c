@@ -1091,38 +1091,9 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
  * loads and stores instead of a memcpy call or a byte loop; nothing past
  * the NUL is read.
  */
-/*
- * strnlen(s, EVT_STRING_MAX_BYTES) for the short strings events carry:
- * up to three aligned 8-byte loads, the bytes before s made non-zero,
- * then glibc's for a longer one.  glibc's own cost a fifth of a printk
- * event with a 7-character string (its set-up, for 8 bytes).  An aligned
- * load never crosses a page, so it reads no page the string's own bytes
- * are not on; the bytes around the string it reads are not looked at,
- * which is why the sanitizers are told to let it be.
- */
-__attribute__((no_sanitize_address, no_sanitize("thread")))
-static inline size_t string_length(const char *s)
-{
-	typedef uint64_t __attribute__((may_alias)) word;
-	const uintptr_t at = (uintptr_t)s & ~(uintptr_t)7;
-	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
-	uint64_t w = *(const word *)at | (((uint64_t)1 << ((uintptr_t)s & 7) * 8) - 1);
-	unsigned i;
-
-	for (i = 0; i < 3; i++) {
-		uint64_t z = (w - ones) & ~w & highs;
-
-		if (z)	/* the lowest flag is the first zero byte's, exactly */
-			return at + 8 * i + (unsigned)__builtin_ctzll(z) / 8 -
-			       (uintptr_t)s;
-		w = *(const word *)(at + 8 * (i + 1));
-	}
-	return strnlen(s, EVT_STRING_MAX_BYTES);
-}
-
 static inline uint8_t *copy_string(uint8_t *p, const char *s)
 {
-	size_t n = string_length(s), len = n + 1;
+	size_t n = strnlen(s, EVT_STRING_MAX_BYTES), len = n + 1;
 	uint64_t a, b;
 	uint32_t c, d;
 
