@@ -9,6 +9,7 @@
 #define EVT_FORMAT_CLOCK_H
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/rseq.h>
 #include <time.h>
@@ -85,6 +86,16 @@ int evt_clock_calibrate(uint32_t kind, struct evt_clock_calibration *cal);
 /* Measures freq_hz again, from the first sample to now, and moves the
  * reference point to now.  0, or -1 when the clock went wrong. */
 int evt_clock_refine(struct evt_clock_calibration *cal);
+/*
+ * evt_clock_refine() once every period_ns, *last the CLOCK_MONOTONIC
+ * time of the last (0 at first: the calibration's own).  A stream or
+ * recording that maps the trace clock to CLOCK_MONOTONIC as it goes, to
+ * merge kernel events, keeps the error near zero for what comes now: the
+ * 20 ms calibration's rate alone is off by microseconds a second.
+ * Whether it refined.
+ */
+bool evt_clock_refine_every(struct evt_clock_calibration *cal, int64_t *last,
+			    int64_t period_ns);
 int64_t evt_clock_to_monotonic_ns(const struct evt_clock_calibration *cal,
 				  uint64_t value);
 /* The trace clock value at CLOCK_MONOTONIC ns (an eBPF program's time). */

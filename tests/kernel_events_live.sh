@@ -79,7 +79,7 @@ wait_for "the rounds" "grep -q done '$T/p.out'"
 kill -USR1 "$p"
 wait "$s" || fail "stream: $(cat "$T/s.err")"
 wait "$c" || { cat "$T/c" >&2; fail "the consumer exited $?"; }
-rounds_in_order "$T/s" 3 || { cat "$T/s" >&2; fail "stream -e kernel/: rounds"; }
+rounds_in_order "$T/s" 3 2>"$T/why" || { cat "$T/s" >&2; fail "stream -e kernel/: rounds: $(tail -1 "$T/why")"; }
 expect_eq "$(grep -c ': kernel/syscalls/sys_exit_getppid: <... getppid resumed> = '"$ppid"'$' "$T/s")" \
 	"$((2 * N))" "the main thread's and the thread's parent"
 expect_grep "^ *tracee-$p .*: kernel/sched/sched_process_exit: comm=tracee pid=$p prio=[0-9]* group_dead=" \
@@ -162,7 +162,7 @@ wait "$d" || fail "the default stream: $(cat "$T/d.err")"
 # (A stream -p of the default collection reads that process, not its
 # children; the kernel's events are of its children too: the child's N
 # calls, and the one of evtrace's library as the child registers.)
-rounds_in_order "$T/d" 2 || { cat "$T/d" >&2; fail "the default stream: rounds"; }
+rounds_in_order "$T/d" 2 2>"$T/why" || { cat "$T/d" >&2; fail "the default stream: rounds: $(tail -1 "$T/why")"; }
 expect_eq "$(grep -c ': kernel/syscalls/sys_exit_getppid: <... getppid resumed> = '"$q"'$' "$T/d")" \
 	"$((N + 1))" "the child's calls in the default stream"
 

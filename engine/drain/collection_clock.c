@@ -10,6 +10,7 @@
 #include "collection_local.h"
 
 #define SNAPSHOT_MS 10000
+#define REFINE_NS (100 * 1000 * 1000)
 
 static void snapshot(struct evt_collection *c)
 {
@@ -66,6 +67,9 @@ int evt__coll_clock_start(struct evt_collection *c, char *err, size_t err_size)
 
 void evt__coll_clock_tick(struct evt_collection *c)
 {
+	/* Kernel events are mapped to the trace clock as they come. */
+	if (evt_clock_refine_every(&c->ix.clock, &c->clock_refined_ns, REFINE_NS))
+		c->ix.clock.ref_realtime_ns += c->clock_offset_ns;
 	if (now_ms() - c->snapshot_ms >= SNAPSHOT_MS)
 		snapshot(c);
 }

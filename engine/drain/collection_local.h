@@ -181,6 +181,7 @@ struct evt_collection {
 	uint32_t keep_number;	/* a snapshot: the recording's --keep
 				 * collection's number */
 	int64_t clock_offset_ns;	/* $EVTRACE_CLOCK_OFFSET (tests) */
+	int64_t clock_refined_ns;	/* evt_clock_refine_every() */
 	int64_t relay_horizon_ms;
 	struct class_layouts {	/* ix.events index by local id, per class */
 		uint32_t *ix;

@@ -86,6 +86,7 @@ struct evt_live_stream {
 	char (*passed)[64];	/* control files not ours, not to open again */
 	unsigned npassed;
 	struct evt_clock_calibration clock;
+	int64_t clock_refined_ns;	/* evt_clock_refine_every() */
 	struct watched *w;
 	unsigned nw;
 	struct pending *pend;
@@ -719,6 +720,9 @@ static void default_kernel(struct evt_live_stream *s)
 	free(r);
 }
 
+/* How often a stream measures its clock's rate again. */
+#define CLOCK_REFINE_NS (100 * 1000 * 1000)
+
 int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 {
 	int64_t upto;
@@ -727,6 +731,8 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 	size_t n;
 	char err[PATH_MAX + 200];
 
+	/* Before the buffers are read: what they hold maps by it. */
+	evt_clock_refine_every(&s->clock, &s->clock_refined_ns, CLOCK_REFINE_NS);
 	discover(s);
 	if (s->number)
 		evt_requests_serve(&s->rd, s->number, answer, s);
