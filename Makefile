@@ -40,14 +40,15 @@ demo: all
 		./cli/evtrace abi-check ../abi/stable sched-trace
 
 # Every test once; then, under ASan+UBSan, all but the timing and scale
-# ones (the suite 'slow', tests/meson.build).  The parallel suite mostly
+# ones (the suite 'slow') and those of the machine's rules (the suite
+# 'once', tests/meson.build).  The parallel suite mostly
 # waits on processes: two tests a CPU (the serial and slow ones run alone
 # whatever this says).
 TEST_JOBS ?= $(shell echo $$((2 * $$(nproc))))
 check: all $(ASAN_BUILD)/build.ninja
 	meson test -C $(BUILD) --print-errorlogs --num-processes $(TEST_JOBS)
 	ninja -C $(ASAN_BUILD)
-	meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow --num-processes $(TEST_JOBS)
+	meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow --no-suite once --num-processes $(TEST_JOBS)
 
 # The suite LOOPS times (default 10), stopping at the first failure: for
 # flakes.

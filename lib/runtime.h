@@ -89,7 +89,8 @@ struct evt__process {
 	uint8_t *registry;
 	struct evt_ctl_drops *drops;	/* [EVT_MAX_TBUFS] */
 	uint64_t rates_off;		/* in the file: read with pread */
-	uint64_t flag_of_off;		/* in the file: written with pwrite */
+	uint64_t flag_of_off;		/* in the file */
+	uint64_t flag_of_reserved;	/* its pages fallocate'd, a bit each */
 	uint64_t flags_off;
 	/* The translation units' pages of site flags mapped from the file
 	 * (site_flags.c): entry n is the file's flag page n. */

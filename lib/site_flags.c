@@ -99,11 +99,24 @@ static void settle(const volatile uint8_t *flag, uint32_t id)
 		set_flag(flag, 1);
 }
 
-static int write_flag_of(int fd, uint32_t id, uint32_t v)
+/*
+ * flag_of[id] = v, through the mapping: one store, not a system call a
+ * site (a program's start, and every trace of it, would show thousands).
+ * The word's page is reserved first, so that a full tmpfs is an error
+ * here and never a SIGBUS.  0, or -1 when it cannot be reserved.
+ */
+static int write_flag_of(uint32_t id, uint32_t v)
 {
-	return pwrite(fd, &v, sizeof(v),
-		      (off_t)(evt__proc.flag_of_off + (uint64_t)id * sizeof(v))) ==
-		       (ssize_t)sizeof(v) ? 0 : -1;
+	uint64_t at = evt__proc.flag_of_off + (uint64_t)id * sizeof(v);
+	uint32_t page = (uint32_t)(at / PAGE - evt__proc.flag_of_off / PAGE);
+
+	if (!(evt__proc.flag_of_reserved & (1ull << page))) {
+		if (fallocate(evt__proc.fd, 0, (off_t)(at & ~(uint64_t)(PAGE - 1)), PAGE))
+			return -1;
+		evt__proc.flag_of_reserved |= 1ull << page;
+	}
+	__atomic_store_n((uint32_t *)(evt__proc.base + at), v, __ATOMIC_RELEASE);
+	return 0;
 }
 
 /* What flag_of says of the byte at flag, in page entry p. */
@@ -136,7 +149,7 @@ void evt__site_flag_attach_locked(struct evt_site *site, uint32_t id,
 		set_flag(flag, 1);
 		return;
 	}
-	if (!e->flag && write_flag_of(evt__proc.fd, id, flag_number(p, flag))) {
+	if (!e->flag && write_flag_of(id, flag_number(p, flag))) {
 		set_flag(flag, 1);
 		return;
 	}
@@ -163,13 +176,9 @@ void evt__flag_raise(uint32_t id)
 
 void evt__flag_drop_locked(uint32_t id)
 {
-	struct evt__event *e = &evt__proc.events[id];
-
-	if (!e->flag)
-		return;
-	e->flag = NULL;
-	if (evt__proc.fd >= 0)
-		write_flag_of(evt__proc.fd, id, 0);
+	/* flag_of[id] stays: a byte an engine sets to 1 is never wrong,
+	 * and the next site of the event writes its own. */
+	evt__proc.events[id].flag = NULL;
 }
 
 void evt__flag_pages_release_locked(const void *owner)
@@ -228,6 +237,7 @@ void evt__flag_pages_remap(int fd)
 	}
 	if (fd < 0)
 		return;
+	evt__proc.flag_of_reserved = 0;	/* a new file */
 	/* The child's file is told which byte is whose, and each event's
 	 * goes to 1 (its site's first run settles it): the parent's bytes
 	 * were the parent's words'. */
@@ -235,7 +245,7 @@ void evt__flag_pages_remap(int fd)
 		struct evt__event *e = &evt__proc.events[i];
 		struct evt__flag_page *p = e->flag ? page_entry(e->flag) : NULL;
 
-		if (!p || write_flag_of(fd, i, flag_number(p, e->flag))) {
+		if (!p || write_flag_of(i, flag_number(p, e->flag))) {
 			if (e->flag)
 				set_flag(e->flag, 1);
 			e->flag = NULL;

@@ -40,7 +40,7 @@ kill $hogs 2>/dev/null || true
 # waits 100 ms once, then drops; it ends while the recorder is still
 # stopped.  Continued, the recorder writes what it had: read + lost is
 # what was written.
-N=1000000
+N=400000
 # stopped_recorder BLOCK NAME: the program under record --BLOCK, its
 # recorder stopped while it writes; the program must end while it is
 # stopped, and, continued, the recorder writes what it had: read + lost
