@@ -146,7 +146,8 @@ int evt_clock_refine(struct evt_clock_calibration *cal)
 bool evt_clock_refine_every(struct evt_clock_calibration *cal, int64_t *last,
 			    int64_t period_ns)
 {
-	int64_t now = ts_ns(CLOCK_MONOTONIC);
+	struct evt_clock_calibration m = *cal;
+	int64_t now = ts_ns(CLOCK_MONOTONIC), at, e;
 
 	if (!*last || now - *last < period_ns) {
 		if (!*last)
@@ -154,7 +155,26 @@ bool evt_clock_refine_every(struct evt_clock_calibration *cal, int64_t *last,
 		return false;
 	}
 	*last = now;
-	return evt_clock_refine(cal) == 0;
+	if (evt_clock_refine(&m))
+		return false;
+	/*
+	 * Slewed, not stepped: the mapping goes on from where it puts now,
+	 * at a rate that meets the measured one a period on.  A step back
+	 * would give a later kernel event an earlier time than the one
+	 * before it (a writer clamps it: a tie that readers order as they
+	 * like), and a thread's later event an earlier one in a stream.
+	 */
+	at = evt_clock_to_monotonic_ns(cal, m.ref_value);
+	e = m.ref_monotonic_ns - at;
+	if (cal->kind != EVT_CLOCK_TSC || e > period_ns / 4 || e < -period_ns / 4) {
+		*cal = m;	/* (a clock that jumped: taken as it is) */
+		return true;
+	}
+	cal->freq_hz = (uint64_t)((__int128)m.freq_hz * period_ns / (period_ns + e));
+	cal->ref_value = m.ref_value;
+	cal->ref_monotonic_ns = at;
+	cal->ref_realtime_ns = m.ref_realtime_ns - e;
+	return true;
 }
 
 int64_t evt_clock_to_monotonic_ns(const struct evt_clock_calibration *cal,

@@ -91,8 +91,9 @@ int evt_clock_refine(struct evt_clock_calibration *cal);
  * time of the last (0 at first: the calibration's own).  A stream or
  * recording that maps the trace clock to CLOCK_MONOTONIC as it goes, to
  * merge kernel events, keeps the error near zero for what comes now: the
- * 20 ms calibration's rate alone is off by microseconds a second.
- * Whether it refined.
+ * 20 ms calibration's rate alone is off by microseconds a second.  The
+ * mapping is slewed to the new measurement, never stepped, so that it
+ * never goes back.  Whether it refined.
  */
 bool evt_clock_refine_every(struct evt_clock_calibration *cal, int64_t *last,
 			    int64_t period_ns);

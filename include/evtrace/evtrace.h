@@ -40,8 +40,14 @@ extern "C" {
 
 #if defined(EVT_BUILDING_LIBRARY)
 #define EVT_API __attribute__((visibility("default")))
+#define EVT__CALLED_COLD
 #else
 #define EVT_API
+/* A site's call, as its caller sees it: the compiler moves the block
+ * that makes it out of the hot code (.text.unlikely), so that a disabled
+ * site adds its compare and branch to the function and nothing else.
+ * Not where libevtrace is built: there it is the enabled path. */
+#define EVT__CALLED_COLD __attribute__((cold))
 #endif
 
 /*
@@ -135,7 +141,7 @@ EVT_API void evt__site_register(struct evt_site *site);
 EVT_API void evt__site_unregister(struct evt_site *site);
 /* Both get the format again as a named argument, which spares the macros
  * GNU's ", ##__VA_ARGS__" (the format is the first of __VA_ARGS__). */
-EVT_API void evt__printk(struct evt_site *site, const char *format, ...);
+EVT_API EVT__CALLED_COLD void evt__printk(struct evt_site *site, const char *format, ...);
 EVT_API void evt__ftrace_printk(const char *literal, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));
 
