@@ -70,6 +70,9 @@ static struct evt__flag_page *page_for(uint8_t *at, const void *owner)
 		n = evt__proc.nflag_pages;
 	}
 	if (map_page(evt__proc.fd, at, n)) {
+		/* A MAP_FIXED that failed may have taken the page with it:
+		 * private zeroes again, never a hole under a site. */
+		unmap_page(at);
 		evt__debug("site flags at %p: cannot map the control file's page "
 			   "%u (%s); their sites read their enable words", (void *)at,
 			   n, strerror(errno));
