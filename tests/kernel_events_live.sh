@@ -15,7 +15,13 @@ perf_fds() {
 
 # rounds_in_order OUT TASKS: in the stream's lines OUT, each of the
 # TASKS tasks that made rounds has its N rounds in order: "before i",
-# getppid() with its parent's pid, "after i"; each line once.
+# getppid() with its parent's pid, "after i"; each line once.  The
+# program's events and the kernel's are each in order; between the two,
+# a call may stand up to TOL ns (5 us) on the wrong side of the program's
+# events of its round: the kernel's clock is placed on the TSC by
+# measurement, which a loaded machine makes worse in a stream's first
+# 100 ms (2 us seen in CI), and a call's entry follows "before" by some
+# 0.1 us (design-notes.md).
 rounds_in_order() {
 	python3 - "$1" "$N" "$2" <<'PY'
 import re, sys
@@ -31,22 +37,32 @@ assert len(tasks) == ntasks, "tasks: %r" % sorted(tasks)
 for tid, evs in tasks.items():
     times = [float(e[0]) for e in evs]
     assert times == sorted(times), "tid %d: lines out of time order" % tid
-    first = next(i for i, e in enumerate(evs) if e[2] == 'before getppid 0')
-    toks = []
-    for _, path, text in evs[first:]:
+    TOL = 5000
+    user, kern = [], []
+    for t, path, text in evs:
+        ns = round(float(t) * 1e9)
         if path == 'kernel/syscalls/sys_enter_getppid':
             assert text == 'getppid()', text
-            toks.append('enter')
+            kern.append(('enter', ns))
         elif path == 'kernel/syscalls/sys_exit_getppid':
             m = re.match(r'^<\.\.\. getppid resumed> = (\d+)$', text)
             assert m, text
-            toks.append('exit')
+            kern.append(('exit', ns))
         elif re.match(r'^(before|after) getppid \d+$', text):
-            toks.append(text)
-    want = []
+            user.append((text, ns))
+    want_user = []
     for i in range(n):
-        want += ['before getppid %d' % i, 'enter', 'exit', 'after getppid %d' % i]
-    assert toks == want, (tid, len(toks), [t for t, w in zip(toks, want) if t != w][:4])
+        want_user += ['before getppid %d' % i, 'after getppid %d' % i]
+    assert [u[0] for u in user] == want_user, (tid, 'user', len(user), [u[0] for u, w in zip(user, want_user) if u[0] != w][:4])
+    # (the first round's entry may follow a call of the start's, an exit
+    # that came before "before 0": the kernel's from there on)
+    while kern and kern[0][1] < user[0][1] - TOL:
+        kern.pop(0)
+    assert [k[0] for k in kern[:2 * n]] == ['enter', 'exit'] * n, (tid, 'kernel', len(kern))
+    for i in range(n):
+        before, after = user[2 * i][1], user[2 * i + 1][1]
+        enter, exit_ = kern[2 * i][1], kern[2 * i + 1][1]
+        assert before - TOL <= enter <= exit_ <= after + TOL, (tid, i, before, enter, exit_, after)
 PY
 }
 
