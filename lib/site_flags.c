@@ -142,13 +142,15 @@ void evt__site_flag_attach_locked(struct evt_site *site, uint32_t id,
 	    evt__proc.fd < 0)
 		return;		/* (no file: nothing can switch it on) */
 	at = page_of(flag);
-	if (e->flag && e->flag != flag) {
-		/* A second site of one event (two modules of one name):
-		 * the first has the event's byte, this one reads the word. */
+	/* Mapped first: a byte set in the page before would be lost when
+	 * another site of its unit has it mapped. */
+	if (!(p = page_for(at, owner))) {
 		set_flag(flag, 1);
 		return;
 	}
-	if (!(p = page_for(at, owner))) {
+	if (e->flag && e->flag != flag) {
+		/* A second site of one event (two modules of one name):
+		 * the first has the event's byte, this one reads the word. */
 		set_flag(flag, 1);
 		return;
 	}
