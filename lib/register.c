@@ -58,12 +58,6 @@ static const char *source_path(const char *file)
 	}
 }
 
-/* A site as 0.1.0's headers made it ends before order, as 0.1.1-0.1.4's
- * before kind. */
-#define EVT_SITE_SIZE_0_1_0 offsetof(struct evt_site, order)
-#define EVT_SITE_SIZE_0_1_4 offsetof(struct evt_site, kind)
-#define EVT_SITE_SIZE_0_1_5 offsetof(struct evt_site, enable_slot)
-#define EVT_SITE_SIZE_0_1_7 offsetof(struct evt_site, flag)
 
 /* The site's function, when its headers were new enough to say. */
 const char *evt__site_func(const struct evt_site *site)

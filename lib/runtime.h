@@ -184,7 +184,12 @@ void evt__site_write_types(const struct evt_printk_format *f,
 /* s as a C literal would show it (for messages), cut to size. */
 const char *evt__escape(const char *s, char *out, size_t size);
 
-/* The sizes of struct evt_site that headers of each version made. */
+/* The sizes of struct evt_site that headers of each version made: 0.1.0's
+ * ends before order, 0.1.1-0.1.4's before kind, and so on. */
+#define EVT_SITE_SIZE_0_1_0 offsetof(struct evt_site, order)
+#define EVT_SITE_SIZE_0_1_4 offsetof(struct evt_site, kind)
+#define EVT_SITE_SIZE_0_1_5 offsetof(struct evt_site, enable_slot)
+#define EVT_SITE_SIZE_0_1_7 offsetof(struct evt_site, flag)
 #define EVT_SITE_SIZE_0_1_10 sizeof(struct evt_site)
 
 /* site_flags.c: the bytes C sites' fast paths test (layout.h). */

@@ -39,7 +39,8 @@ start_waiter
 fp=$WAIT_PID
 ctl=$(ls "$EVTRACE_RUNDIR"/"$fp"-*.ctl)
 size=$(stat -c %s "$ctl")
-"$SCRIBBLE" "$ctl" 0 flagof || fail "the liar did not run"
+"$SCRIBBLE" "$ctl" 0 flagof ||
+	fail "the liar did not run on $ctl (pid $fp $(running "$fp" && echo runs || echo is gone); the run directory: $(ls "$EVTRACE_RUNDIR" | tr '\n' ' '))"
 "$EVTRACE" enable -p "$fp" printk/ || fail "enable, with flag bytes that lie"
 expect_eq "$("$EVTRACE" ls -p "$fp" printk | sed -n 2p | cut -d' ' -f1)" 1 "the events on all the same"
 expect_eq "$(stat -c %s "$ctl")" "$size" "the control file's size"

@@ -396,8 +396,8 @@ static void raise_flag(const struct evt_ctl *c, uint32_t id)
 	    (ssize_t)sizeof(n) ||
 	    n == 0 || n - 1 >= (uint64_t)c->h.max_flag_pages * EVT_FLAG_PAGE_BYTES)
 		return;
-	if (pwrite(c->fd, &one, 1, (off_t)(c->h.flags_off + n - 1)) != 1)
-		return;	/* a file the process no longer reserves: its loss */
+	/* (A page the process no longer reserves: its loss.) */
+	(void)!pwrite(c->fd, &one, 1, (off_t)(c->h.flags_off + n - 1));
 }
 
 uint32_t evt_ctl_rate(const struct evt_ctl *c, uint32_t id)
