@@ -32,20 +32,6 @@ set +e; wait "$hs"; st=$?; set -e
 [ "$st" = 0 ] || { cat "$T/hs.err" >&2; fail "stream exited $st under scribbling"; }
 grep -q '^# [0-9]* events' "$T/hs.out" || fail "stream did not finish its output"
 kill -9 "$sp"
-# An enable reads back which flag byte is its site's, checked: a process
-# that lies about it (past the flag pages) still gets its events on, and
-# the file is written nowhere else.
-start_waiter
-fp=$WAIT_PID
-ctl=$(ls "$EVTRACE_RUNDIR"/"$fp"-*.ctl)
-size=$(stat -c %s "$ctl")
-"$SCRIBBLE" "$ctl" 0 flagof ||
-	fail "the liar did not run on $ctl (pid $fp $(running "$fp" && echo runs || echo is gone); the run directory: $(ls "$EVTRACE_RUNDIR" | tr '\n' ' '))"
-"$EVTRACE" enable -p "$fp" printk/ || fail "enable, with flag bytes that lie"
-expect_eq "$("$EVTRACE" ls -p "$fp" printk | sed -n 2p | cut -d' ' -f1)" 1 "the events on all the same"
-expect_eq "$(stat -c %s "$ctl")" "$size" "the control file's size"
-running "$fp" || fail "the process died"
-kill -9 "$fp"
 
 # A process that keeps zeroing its recorder's futex word does not make the
 # recorder spin: a wake that brought nothing to drain does not end the
