@@ -130,6 +130,13 @@ static uint32_t flag_number(const struct evt__flag_page *p,
 	       (uint32_t)(flag - p->at) + 1;
 }
 
+#ifndef EVT_AS_0_1_9
+/* Says to modules that their C sites' bytes are looked after (evtrace.h). */
+EVT_API void evt__site_flags_mapped(void)
+{
+}
+#endif
+
 void evt__site_flag_attach_locked(struct evt_site *site, uint32_t id,
 				  const void *owner)
 {
@@ -138,6 +145,11 @@ void evt__site_flag_attach_locked(struct evt_site *site, uint32_t id,
 	struct evt__flag_page *p;
 	uint8_t *at;
 
+#ifdef EVT_AS_0_1_9
+	/* Built for tests as 0.1.9 was here: no flag pages, and no
+	 * evt__site_flags_mapped to say there are. */
+	return;
+#endif
 	if (site->size < EVT_SITE_SIZE_0_1_10 || !(flag = site->flag) ||
 	    evt__proc.fd < 0)
 		return;		/* (no file: nothing can switch it on) */

@@ -130,6 +130,21 @@ tracee_event() {
 	[ -n "$n" ] || fail "no site '$1' in $TRACEE_SRC"
 	echo "printk/tracee/tests/progs/tracee.c/$n"
 }
+# The event path of tests/progs/site_flags.c's site whose format starts with $1.
+site_flags_event() {
+	_src=$(dirname "$TRACEE_SRC")/site_flags.c
+	n=$(grep -n "trace_printk(\"$1" "$_src" | head -1 | cut -d: -f1)
+	[ -n "$n" ] || fail "no site '$1' in $_src"
+	echo "printk/site_flags/tests/progs/site_flags.c/$n"
+}
+# answer PID FILE SIGNAL: sends SIGNAL to a program that answers each one
+# with a line in FILE, and prints that line.
+answer() {
+	_n=$(wc -l <"$2")
+	kill -"$3" "$1"
+	wait_for "the program's answer" "[ \$(wc -l <'$2') -gt $_n ]"
+	tail -1 "$2"
+}
 # Programs a test builds itself are not sanitized, and cannot load a
 # sanitized libevtrace: skip (77) in sanitizer builds, saying so.
 skip_if_sanitized() {

@@ -4,20 +4,13 @@
 # it, and a recording attached to the running program gets exactly the
 # rounds it was there for.
 . "$(dirname "$0")/lib.sh"
-src=$(dirname "$0")/progs/site_flags.c
-site() { echo "printk/site_flags/tests/progs/site_flags.c/$(grep -n "trace_printk(\"$1" "$src" | cut -d: -f1)"; }
-one=$(site "site one")
-two=$(site "site two")
+one=$(site_flags_event "site one")
+two=$(site_flags_event "site two")
 "$SITE_FLAGS" >"$T/out" &
 p=$!
 BG_PIDS="$BG_PIDS $p"
 wait_for "the program" "grep -q ready '$T/out'"
-ask() {	# SIGNAL: the program's next line
-	_n=$(wc -l <"$T/out")
-	kill -"$1" "$p"
-	wait_for "the program's answer" "[ \$(wc -l <'$T/out') -gt $_n ]"
-	tail -1 "$T/out"
-}
+ask() { answer "$p" "$T/out" "$1"; }
 expect_eq "$(ask USR2)" "flags 0 mapped 1" "registered: the page mapped, every byte off"
 "$EVTRACE" enable -p "$p" "$one"
 expect_eq "$(ask USR2)" "flags 1 mapped 1" "enable sets the site's byte"

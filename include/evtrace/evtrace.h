@@ -178,15 +178,41 @@ static inline __attribute__((unused)) int evt__module_has_events(void)
 	       (const void *)__start_evt_events != (const void *)__stop_evt_events;
 }
 
+/*
+ * Defined by libevtrace since 0.1.10, which maps the pages of flag bytes
+ * that C sites test (evt_site.flag).  An older one leaves them 0, which
+ * would keep those sites off whatever is enabled; so a module that finds
+ * it missing sets its sites' bytes itself: each then calls in and reads
+ * its enable word, as sites did before.
+ */
+#if defined(EVT_BUILDING_LIBRARY)
+EVT_API void evt__site_flags_mapped(void);
+#else
+EVT_API void evt__site_flags_mapped(void) __attribute__((weak));
+#endif
+
+static inline __attribute__((unused)) void
+evt__sites_call_in(struct evt_site **p, struct evt_site **stop)
+{
+	for (; p < stop; p++)
+		if (*p && (*p)->size >= sizeof(struct evt_site) && (*p)->flag)
+			*(volatile uint8_t *)(*p)->flag = 1;
+}
+
 /* Runs in every translation unit; the runtime registers a module once.
  * Priority 101, the first left to programs: before the module's own
  * constructors, so that they can trace too. */
 __attribute__((constructor(101), unused)) static void evt__unit_ctor(void)
 {
-	if (evt__module_has_events())
-		evt__module_register(&evt__this_module, __start_evt_site_ptrs,
-				     __stop_evt_site_ptrs, __start_evt_events,
-				     __stop_evt_events);
+	if (!evt__module_has_events())
+		return;
+	evt__module_register(&evt__this_module, __start_evt_site_ptrs,
+			     __stop_evt_site_ptrs, __start_evt_events,
+			     __stop_evt_events);
+#if !defined(EVT_BUILDING_LIBRARY)
+	if (!evt__site_flags_mapped)
+		evt__sites_call_in(__start_evt_site_ptrs, __stop_evt_site_ptrs);
+#endif
 }
 
 __attribute__((destructor, unused)) static void evt__unit_dtor(void)
