@@ -161,8 +161,11 @@ void evt__site_flag_attach_locked(struct evt_site *site, uint32_t id,
 		return;
 	}
 	if (e->flag && e->flag != flag) {
-		/* A second site of one event (two modules of one name):
-		 * the first has the event's byte, this one reads the word. */
+		/* A second site of one event: the first has the event's
+		 * byte, this one reads the word.  (C sites do not share
+		 * events while loaded, not even two units' copies of one
+		 * inline function or two copies of one library: their paths
+		 * get -1, -2...; this is for what registration may share.) */
 		set_flag(flag, 1);
 		return;
 	}
