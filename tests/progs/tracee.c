@@ -577,6 +577,39 @@ static int mode_wait_dlopen(const char *lib)
 	return 0;
 }
 
+/*
+ * Opens each LIB (copies of the test plugin, say), says "ready PID",
+ * then for each line on stdin runs every LIB's plugin_run(round) once,
+ * in order, and says "round N" (N from 0).
+ */
+static int mode_dlopen_all(int n, char **libs)
+{
+	void (**run)(int) = calloc((size_t)n, sizeof(*run));
+	char line[64];
+	int i, round = 0;
+
+	for (i = 0; run && i < n; i++) {
+		void *h = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
+
+		if (!h || !(run[i] = (void (*)(int))dlsym(h, "plugin_run"))) {
+			fprintf(stderr, "tracee: %s\n", dlerror());
+			return 1;
+		}
+	}
+	if (!run)
+		return 1;
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	for (; fgets(line, sizeof(line), stdin); round++) {
+		for (i = 0; i < n; i++)
+			run[i](round);
+		printf("round %d\n", round);
+		fflush(stdout);
+	}
+	free(run);
+	return 0;
+}
+
 static int mode_badformat(void)
 {
 	int n = 0;
@@ -1026,6 +1059,8 @@ int main(int argc, char **argv)
 		ret = mode_forker();
 	else if (!strcmp(mode, "spawn") && argc == 4)
 		ret = mode_spawn(atoi(argv[2]), atoi(argv[3]));
+	else if (!strcmp(mode, "dlopen-all") && argc >= 3)
+		ret = mode_dlopen_all(argc - 2, argv + 2);
 	else if (!strcmp(mode, "wait-dlopen") && argc == 3)
 		ret = mode_wait_dlopen(argv[2]);
 	else if (!strcmp(mode, "graceful") && argc == 4)
