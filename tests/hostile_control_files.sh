@@ -6,11 +6,11 @@ for seed in 1 2 3; do
 	# A scribbled slot table can keep the last round's file from being
 	# removed; the attack must hit this round's process.
 	rm -f "$EVTRACE_RUNDIR"/*.ctl
-	"$EVTRACE" record -o "$T/tr$seed" -- "$TRACEE" nested 600 >"$T/prog.out" 2>"$T/rec.err" &
+	"$EVTRACE" record -o "$T/tr$seed" -- "$TRACEE" nested 300 >"$T/prog.out" 2>"$T/rec.err" &
 	rec=$!
 	BG_PIDS="$BG_PIDS $rec"
 	ctl=$(first_ctl) || fail "no control file appeared"
-	"$SCRIBBLE" "$ctl" 400 "$seed" || fail "the scribbler did not run (seed $seed)"
+	"$SCRIBBLE" "$ctl" 200 "$seed" || fail "the scribbler did not run (seed $seed)"
 	set +e; wait "$rec"; st=$?; set -e
 	[ "$st" = 0 ] || { cat "$T/rec.err" >&2; fail "traced program or record failed ($st) under scribbling, seed $seed"; }
 	grep -q '^tried [0-9]' "$T/prog.out" || fail "traced program did not finish (seed $seed)"
