@@ -649,6 +649,20 @@ static int keep_start(const struct record_args *a, const char *rundir,
 	return evt_collection_create(&ko, k, err, err_size);
 }
 
+/*
+ * Before a window: the --keep collection takes on the processes the
+ * recording has now, not at its next look at the run directory, so that
+ * their pinned sites are marked as the recording's (keep_of) when the
+ * window's snapshot looks for them.  (A window taken first had none.)
+ */
+static void keep_catch_up(void *keep)
+{
+	char err[PATH_MAX + 300];
+
+	evt_collection_rescan(keep);
+	evt_collection_poll(keep, err, sizeof(err));
+}
+
 /* A window's kernel events. */
 static int kernel_window(void *c, const char *dir, int64_t from_ns, char *err,
 			 size_t err_size)
@@ -845,6 +859,8 @@ static int record_here(struct record_args *a)
 	a->trig.lost_now = lost_now;
 	a->trig.kernel_window = a->nkernel ? kernel_window : NULL;
 	a->trig.recorder = c;
+	a->trig.before_window = u.keep ? keep_catch_up : NULL;
+	a->trig.before_window_ctx = u.keep;
 	a->trig.stats = a->show_stats;
 	if (!a->trig.max_windows)
 		a->trig.max_windows = 5;

@@ -418,6 +418,8 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 		snprintf(dir, sizeof(dir), "%s/window-%u", rt->o.outdir, rt->next_window++);
 	while (!lstat(dir, &st));
 	snprintf(slot, sizeof(slot), "%u", rt->o.slot);
+	if (rt->o.before_window)
+		rt->o.before_window(rt->o.before_window_ctx);
 	/* From the firing's start on; the child starts a little after now,
 	 * so it is told a little more (and keeps whole packets). */
 	snprintf(before, sizeof(before), "%lldns",

@@ -56,6 +56,10 @@ struct record_triggers_opts {
 	int (*kernel_window)(void *recorder, const char *dir, int64_t from_ns,
 			     char *err, size_t err_size);
 	void *recorder;
+	/* Called before each window is taken (NULL: nothing): record --keep
+	 * brings its pinned sites' collection up to the processes now. */
+	void (*before_window)(void *ctx);
+	void *before_window_ctx;
 };
 
 /* Starts watching pid (and the children it forks; 0: every process;

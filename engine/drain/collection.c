@@ -465,6 +465,11 @@ void evt_collection_hurry(struct evt_collection *c)
 	c->hurry = true;
 }
 
+void evt_collection_rescan(struct evt_collection *c)
+{
+	c->last_discover_ms = now_ms() - RESCAN_MS;
+}
+
 int evt_collection_run(struct evt_collection *c,
 		       bool (*done)(struct evt_collection *c, void *ctx),
 		       void *ctx, char *err, size_t err_size)

@@ -164,6 +164,9 @@ void evt_collection_wait(struct evt_collection *c, int timeout_ms);
 /* Something the caller reads in done() (record --trigger's stream) had
  * work: evt_collection_run() looks again soon rather than backing off. */
 void evt_collection_hurry(struct evt_collection *c);
+/* The next poll looks at the run directory for processes, whatever its
+ * inotify watch said (as it does each second anyway). */
+void evt_collection_rescan(struct evt_collection *c);
 /*
  * The drain loop: polls, and waits between polls (1 ms while data flows,
  * backing off to 20 ms when idle, less when a writer wakes it), until
