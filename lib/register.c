@@ -58,7 +58,6 @@ static const char *source_path(const char *file)
 	}
 }
 
-
 /* The site's function, when its headers were new enough to say. */
 const char *evt__site_func(const struct evt_site *site)
 {

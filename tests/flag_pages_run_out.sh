@@ -32,12 +32,6 @@ for line in open(sys.argv[1]):
     n += f[-1].endswith("/" + sys.argv[2]) and hi - lo == 4096
 print(n)' "/proc/$p/maps" "$ctl")
 expect_eq "$pages" 1024 "flag pages mapped from the control file"
-round() {	# the program's next round
-	_n=$(wc -l <"$T/out")
-	echo >&8
-	wait_for "round $1" "[ \$(wc -l <'$T/out') -gt $_n ]"
-	expect_eq "$(tail -1 "$T/out")" "round $1" "the program's round"
-}
 round 0
 # Rounds 1 and 2 with the last module's event and the first's on.
 "$EVTRACE" record -q -p "$p" -e "printk/libp$n.so/" -e printk/libp1.so/ -o "$T/tr" 2>"$T/rec.err" &

@@ -16,12 +16,6 @@ first=$(sed -n "s|^0 \($dir/[0-9][0-9]*\)\$|\1|p" "$T/ls")
 [ -n "$first" ] || fail "no event of inline_site.h: $(cat "$T/ls")"
 expect_eq "$(grep -c "^0 $dir/[0-9]" "$T/ls")" 2 "the two units' sites, two events"
 expect_grep "^0 $first-1\$" "$T/ls" "the second event's path"
-round() {	# the program's next round
-	_n=$(wc -l <"$T/out")
-	echo >&8
-	wait_for "round $1" "[ \$(wc -l <'$T/out') -gt $_n ]"
-	expect_eq "$(tail -1 "$T/out")" "round $1" "the program's round"
-}
 # record_rounds NAME PATTERN FIRST: rounds FIRST and FIRST+1 under
 # record -p -e PATTERN; what was recorded, in $T/NAME.got, comma-joined.
 record_rounds() {

@@ -145,6 +145,15 @@ answer() {
 	wait_for "the program's answer" "[ \$(wc -l <'$2') -gt $_n ]"
 	tail -1 "$2"
 }
+# round N: the next round of a program that runs one for each line it
+# reads (tests/progs/two_units, tracee dlopen-all), its stdin a pipe
+# open on fd 8, its stdout $T/out: it must answer "round N".
+round() {
+	_n=$(wc -l <"$T/out")
+	echo >&8
+	wait_for "round $1" "[ \$(wc -l <'$T/out') -gt $_n ]"
+	expect_eq "$(tail -1 "$T/out")" "round $1" "the program's round"
+}
 # Programs a test builds itself are not sanitized, and cannot load a
 # sanitized libevtrace: skip (77) in sanitizer builds, saying so.
 skip_if_sanitized() {

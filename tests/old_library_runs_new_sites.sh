@@ -28,4 +28,24 @@ wait "$p" || fail "the program did not end well"
 "$EVTRACE" report "$T/tr" >"$T/report"
 expect_eq "$(grep -o 'site [a-z]* [0-9]*' "$T/report" | tr '\n' ,)" "site two 2,site two 3," \
 	"the events recorded"
+# A program of two units (one module): the first unit's constructor sets
+# the module's sites' bytes, the second unit's as well as its own.
+mkfifo "$T/in"
+: >"$T/out"	# (not the last program's "ready")
+env LD_LIBRARY_PATH="$OLD_LIB_DIR" "$TWO_UNITS" <"$T/in" >"$T/out" 2>"$T/err" &
+p=$!
+BG_PIDS="$BG_PIDS $p"
+exec 8>"$T/in"
+wait_for "the program of two units" "grep -q ready '$T/out'"
+"$EVTRACE" record -q -p "$p" -e printk/two_units/ -o "$T/tr2" 2>"$T/rec2.err" &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+wait_for "the recording's collection" "collection_in $p $rec"
+round 0
+kill -INT "$rec"
+wait "$rec" || fail "record -p: $(cat "$T/rec2.err")"
+exec 8>&-
+wait "$p" || fail "the program of two units failed: $(cat "$T/err")"
+expect_eq "$("$EVTRACE" report "$T/tr2" | grep -o 'inline [ab] [0-9]*$' | tr '\n' ,)" \
+	"inline a 0,inline b 0," "both units' sites through the old library"
 echo "ok: new sites through an old library: every enabled event, no other"

@@ -204,14 +204,19 @@ evt__sites_call_in(struct evt_site **p, struct evt_site **stop)
  * constructors, so that they can trace too. */
 __attribute__((constructor(101), unused)) static void evt__unit_ctor(void)
 {
+	int first = !evt__this_module.registered;	/* of the module's units */
+
 	if (!evt__module_has_events())
 		return;
 	evt__module_register(&evt__this_module, __start_evt_site_ptrs,
 			     __stop_evt_site_ptrs, __start_evt_events,
 			     __stop_evt_events);
 #if !defined(EVT_BUILDING_LIBRARY)
-	if (!evt__site_flags_mapped)
+	/* (the module's sites, once: not again in each of its units) */
+	if (first && !evt__site_flags_mapped)
 		evt__sites_call_in(__start_evt_site_ptrs, __stop_evt_site_ptrs);
+#else
+	(void)first;
 #endif
 }
 

@@ -8,12 +8,15 @@
  *   scribble FILE MILLISECONDS truncate
  *   scribble FILE 0 cut
  *   scribble FILE 0 badpacket
+ *   scribble FILE 0 flagof
  * The second form only keeps zeroing every slot's futex word "waiting", as
  * a process that wants its recorder awake all the time would.  The third
  * flips the file's size between a page and its full size, every 100 us,
  * under everyone who maps it; the fourth cuts it to a page and leaves it.
  * The fifth breaks the magic of the first packet of every buffer in use,
- * once, and says how many it broke.
+ * once, and says how many it broke.  The sixth says, for every event,
+ * that its site's flag byte is past the flag pages (three ways), or at
+ * their last byte.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -72,6 +75,15 @@ int main(int argc, char **argv)
 		return perror("mmap"), 1;
 	memcpy(&header, base, sizeof(header));	/* it scribbles the original */
 	h = &header;
+	if (!strcmp(argv[3], "flagof")) {
+		uint32_t *of = (uint32_t *)(base + h->flag_of_off);
+		uint32_t end = h->max_flag_pages * 4096u;
+		const uint32_t lies[] = { UINT32_MAX, end + 1, 1u << 31, end };
+
+		for (unsigned i = 0; i < h->max_events && i < 256; i++)
+			of[i] = lies[i % 4];
+		return 0;
+	}
 	if (!strcmp(argv[3], "badpacket")) {
 		struct evt_ctl_tbuf *d = (struct evt_ctl_tbuf *)(base + h->tbufs_off);
 		unsigned i, broken = 0;
