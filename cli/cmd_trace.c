@@ -126,6 +126,8 @@ static int kernel_sample(void *ctx, const struct evt_kernel_sample *s)
 	int i, len;
 
 	t->kernel_records++;
+	if (t->owner >= 0 && trace_bpf_let_go(t, s->pid, s->monotonic_ns))
+		return 0;
 	if (t->kout && !t->out_failed && t->ksink.sample(t->ksink.ctx, s))
 		output_failed(t);
 	if (((int)s->event == t->raw.enter || (int)s->event == t->raw.exit) && t->bpf)
@@ -330,7 +332,7 @@ int cmd_trace(int argc, char **argv)
 	static bool want[EVT_SYSCALL_NR_MAX], one[EVT_SYSCALL_NR_MAX];
 	const char **patterns = calloc(argc + 3, sizeof(char *));
 	const char **kpatterns = calloc(argc + 3, sizeof(char *));
-	struct trace t = { .owner = -1, .sock = -1, .remote_status = -1,
+	struct trace t = { .owner = -1, .owner_gid = -1, .sock = -1, .remote_status = -1,
 			   .hold_ms = HOLD_MS };
 	static struct evt_request req = { .verb = EVT_VERB_TRACE };
 	bool remote = false, strsize_given = false, remote_other = false;
@@ -396,9 +398,17 @@ int cmd_trace(int argc, char **argv)
 		case 'Q':
 			for_client = true;
 			break;
-		case 'U':
-			t.owner = strtol(optarg, NULL, 10);
+		case 'U': {	/* UID:GID */
+			char *end;
+
+			t.owner = strtol(optarg, &end, 10);
+			t.owner_gid = *end == ':' ? strtol(end + 1, &end, 10) : -1;
+			if (t.owner < 0 || t.owner_gid < 0 || *end) {
+				cli_error("trace", "--owner %s: not UID:GID", optarg);
+				goto out;
+			}
 			break;
+		}
 		case 'p':
 			if ((pid = cli_parse_pid("trace", optarg)) < 0)
 				goto out;
@@ -501,7 +511,8 @@ int cmd_trace(int argc, char **argv)
 	/* evtraced's worker shows a client only the client's tasks, which
 	 * takes the eBPF program's check at each call. */
 	if (t.owner >= 0 && (!t.bpf ||
-			     evt_syscall_bpf_owner(t.bpf, (uid_t)t.owner, err, sizeof(err)))) {
+			     evt_syscall_bpf_owner(t.bpf, (uid_t)t.owner,
+						   (gid_t)t.owner_gid, err, sizeof(err)))) {
 		cli_error("trace", "%s; evtraced traces a user's system calls only "
 			  "with its eBPF program, which leaves out the setuid "
 			  "programs the user starts", err);
@@ -546,11 +557,9 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (pid && from_exec)	/* evtraced's worker, for a held command */
 		t.command = pid;
-	if (pid && remote) {
-		ret = trace_remote_command(pid, &t) ? 1 : 0;
-		run.name = "";
-	} else if (pid) {
-		ret = attach_threads(&t, pid) ? 1 : 0;
+	if (pid) {
+		ret = (remote ? trace_remote_command(pid, &t) :
+				attach_threads(&t, pid)) ? 1 : 0;
 		if (!ret)	/* as strace says it, for whoever waits for it */
 			evt_report("trace: process %d attached", pid);
 		run.name = "";
@@ -620,8 +629,9 @@ int cmd_trace(int argc, char **argv)
 	else
 		fprintf(stderr, "evtrace: trace: %" PRIu64 " system calls, %" PRIu64
 			" other events; %" PRIu64 " kernel records read, %" PRIu64
-			" events lost\n", trace_lines_syscalls(t.lines), t.events,
-			t.kernel_records, t.lost);
+			" events lost%s\n", trace_lines_syscalls(t.lines), t.events,
+			t.kernel_records, t.lost, t.tasks_lost ?
+			" (and new processes not followed: see their line)" : "");
 	if (t.out && !t.out_failed) {
 		uint64_t events, lost;
 		struct evt_kernel_record_stats ks;
@@ -653,6 +663,7 @@ out:
 	if (pidfd >= 0)
 		close(pidfd);
 	free(t.payload);
+	free(t.untraced);
 	free(patterns);
 	free(kpatterns);
 	return ret;

@@ -48,9 +48,17 @@ struct trace {
 	 * streams no user events) one of its own. */
 	const struct evt_clock_calibration *clock;
 	struct evt_clock_calibration own_clock;
-	/* evtraced's worker: only the processes of this user are shown (a
-	 * setuid child of the client's is not); -1: any. */
-	long owner;
+	/* evtraced's worker: only the processes this user and group could
+	 * ptrace are shown (a setuid child of the client's is not); -1:
+	 * any.  Those let go of, from when (their kernel events too). */
+	long owner, owner_gid;
+	struct untraced {
+		uint32_t pid;
+		uint64_t ktime;
+	} *untraced;
+	size_t nuntraced;
+	uint64_t tasks_lost;		/* children the eBPF program could
+					 * not follow */
 	/* Through evtraced: the connection, the request, what is left of a
 	 * line, -c's table, the worker's status once it ended (-1 before). */
 	int sock;
@@ -86,10 +94,13 @@ struct trace {
 };
 
 /* trace_bpf.c: the eBPF program's record (evt_syscall_bpf_read's
- * callback, ctx the trace); what its ring lost since the last look, as a
- * line and in the total. */
+ * callback, ctx the trace); what its ring lost since the last look, and
+ * the children it could not follow, as lines and in the totals; whether
+ * a kernel event of pid at monotonic_ns comes after the program let the
+ * process go. */
 void trace_bpf_call(void *ctx, const struct evt_cap_call *c);
 void trace_bpf_losses(struct trace *t);
+bool trace_bpf_let_go(const struct trace *t, uint32_t pid, int64_t monotonic_ns);
 
 /* trace_remote.c: whether the kernel refuses this user the system call
  * events (then evtraced traces the user's own processes); one frame from

@@ -73,6 +73,42 @@ static void process_gone(struct trace *t, const struct trace_when *w, int64_t co
 	trace_lines_gone(t->lines, w, text, strlen(text));
 }
 
+/*
+ * A process the owner could no longer ptrace, let go of for good:
+ * strace's -f loses a setuid program in the same way.  Its kernel
+ * events from then on are left out too (trace_bpf_let_go).
+ */
+static void let_go(struct trace *t, const struct trace_when *w,
+		   const struct evt_cap_call *c)
+{
+	struct untraced *grown = realloc(t->untraced, (t->nuntraced + 1) *
+					 sizeof(*grown));
+	const char *why = c->ret == EVT_CAP_UNTRACED_IDS ?
+		"its user or group ids are no longer only yours (a setuid or "
+		"setgid program)" :
+		"it is not dumpable (a program that gained privilege, or "
+		"PR_SET_DUMPABLE 0)";
+	char text[200];
+
+	if (grown) {
+		t->untraced = grown;
+		t->untraced[t->nuntraced++] = (struct untraced){ c->pid, c->ktime };
+	}
+	snprintf(text, sizeof(text), "+++ no longer traced: %s +++", why);
+	trace_lines_gone(t->lines, w, text, strlen(text));
+}
+
+bool trace_bpf_let_go(const struct trace *t, uint32_t pid, int64_t monotonic_ns)
+{
+	size_t i;
+
+	for (i = 0; i < t->nuntraced; i++)
+		if (t->untraced[i].pid == pid &&
+		    monotonic_ns >= (int64_t)t->untraced[i].ktime)
+			return true;
+	return false;
+}
+
 /* The eBPF program's: a system call's entry or exit, with its memory. */
 void trace_bpf_call(void *ctx, const struct evt_cap_call *c)
 {
@@ -86,6 +122,10 @@ void trace_bpf_call(void *ctx, const struct evt_cap_call *c)
 	t->kernel_records++;
 	if (c->type == EVT_CAP_GONE) {
 		process_gone(t, &w, c->ret);
+		return;
+	}
+	if (c->type == EVT_CAP_UNTRACED) {
+		let_go(t, &w, c);
 		return;
 	}
 	if (c->type == EVT_CAP_SIGNAL) {
@@ -107,27 +147,39 @@ void trace_bpf_call(void *ctx, const struct evt_cap_call *c)
 		free(texts[i]);
 }
 
-/* What the eBPF program's ring could not take since the last look: a
- * line, and the total. */
+/* A line of the program's own, now. */
+static void kernel_line(struct trace *t, const char *text)
+{
+	struct timespec now;
+	int64_t ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	trace_lines_text(t->lines, &(struct trace_when){
+		evt_clock_from_monotonic_ns(t->clock, ns), ns, 0, 0, "kernel" },
+		text, strlen(text));
+}
+
+/* What the eBPF program's ring could not take since the last look, and
+ * the children it could not follow: a line each, and the totals. */
 void trace_bpf_losses(struct trace *t)
 {
 	uint64_t lost = evt_syscall_bpf_lost(t->bpf);
-	const struct evt_clock_calibration *clock = t->clock;
-	struct timespec now;
-	char text[128];
+	uint64_t tasks = evt_syscall_bpf_lost_tasks(t->bpf);
+	char text[200];
 
-	if (lost <= t->bpf_lost)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	{
-		int64_t ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-		struct trace_when w = { evt_clock_from_monotonic_ns(clock, ns), ns, 0,
-					0, "kernel" };
-
+	if (lost > t->bpf_lost) {
 		snprintf(text, sizeof(text), "lost %" PRIu64 " kernel records",
 			 lost - t->bpf_lost);
-		trace_lines_text(t->lines, &w, text, strlen(text));
+		kernel_line(t, text);
+		t->lost += lost - t->bpf_lost;
+		t->bpf_lost = lost;
 	}
-	t->lost += lost - t->bpf_lost;
-	t->bpf_lost = lost;
+	if (tasks > t->tasks_lost) {
+		snprintf(text, sizeof(text), "%" PRIu64 " new process%s not followed: "
+			 "the eBPF program follows %u at once", tasks - t->tasks_lost,
+			 tasks - t->tasks_lost == 1 ? "" : "es", EVT_CAP_TASKS_MAX);
+		kernel_line(t, text);
+		t->tasks_lost = tasks;
+	}
 }

@@ -41,6 +41,16 @@ bool evt_peer_privileged(const struct evt_peer *p, uid_t euid,
  * may not inspect, such as a sandbox's init). */
 int evt_peer_sees(const struct evt_peer *p, pid_t pid);
 /*
+ * Whether the peer could ptrace pid to read it, as the kernel decides for
+ * perf_event_open and /proc/PID/mem (ptrace_may_access with the caller's
+ * real ids): all the process's uids the peer's, all its gids the peer's
+ * group, and dumpable.  Asked of the kernel, by a child with the peer's
+ * ids.  1 yes; 0 no, with why (a clause) in buf; -1 (errno) when it
+ * could not be asked.
+ */
+int evt_peer_may_read(const struct evt_peer *p, pid_t pid, char *why,
+		      size_t why_size);
+/*
  * Who is privileged towards t, for refusals: "root, user alice, or a
  * member of group team, which it opted into" or "root or user alice (it
  * opted into no group)".

@@ -80,28 +80,34 @@ refuse(struct client *c, int status, const char *fmt, ...)
 }
 
 /*
- * trace: the process exists, is seen by the client, and is the client's
- * own, the kernel's CAP_ANY rule for the system call events: its user,
- * and a task it could ptrace (/proc/PID is the user's only while the
- * process is dumpable, not a setuid program's).  It need not be traced.
+ * trace: the process exists, is seen by the client, and is one the
+ * client could ptrace, as the kernel decides for perf_event_open (the
+ * kernel's CAP_ANY rule for the system call events): all its ids the
+ * client's, dumpable.  It need not be traced.  The eBPF program checks
+ * the same at each call, for what it starts and becomes.
  */
 static int trace_target(struct client *c)
 {
-	char err[PATH_MAX + 300], path[64];
-	int pid = c->req.pids[0], sees = 0;
-	struct stat st;
+	char err[PATH_MAX + 300], why[200];
+	int pid = c->req.pids[0], sees = 0, may;
 
 	if (evt_process_info(pid, &c->info, err, sizeof(err)) == 0)
 		sees = evt_peer_sees(&c->peer, pid);
 	if (sees <= 0)
 		return refuse(c, 1, "pid %d: no such process", pid), -1;
-	snprintf(path, sizeof(path), "/proc/%d", pid);
-	if (c->peer.uid != 0 &&
-	    (c->info.euid != c->peer.uid || stat(path, &st) || st.st_uid != c->peer.uid))
+	if (c->peer.uid == 0)
+		return 0;
+	may = evt_peer_may_read(&c->peer, pid, why, sizeof(why));
+	if (may < 0)
+		return refuse(c, 1, "pid %d: evtraced could not ask the kernel "
+			      "whether you may trace it (%s); not served", pid,
+			      strerror(errno)), -1;
+	if (!may)
 		return refuse(c, 1, "pid %d (%s, user %s): evtraced traces the "
 			      "system calls of your own processes only (the "
 			      "kernel's CAP_ANY rule: a task you own and could "
-			      "ptrace)", pid, c->info.comm, c->info.user), -1;
+			      "ptrace): %s", pid, c->info.comm, c->info.user,
+			      why), -1;
 	return 0;
 }
 
@@ -280,8 +286,9 @@ static int build_trace_argv(const struct client *c, char **argv, char *numbers)
 	if (r->held)
 		argv[argc++] = "--from-exec";
 	argv[argc++] = "--for-client";
-	argv[argc++] = "--owner";
-	sprintf(numbers + 16, "%u", (unsigned)c->peer.uid);
+	argv[argc++] = "--owner";	/* (32 bytes: two numbers) */
+	sprintf(numbers + 16, "%u:%u", (unsigned)c->peer.uid,
+		(unsigned)c->peer.gid);
 	argv[argc++] = numbers + 16;
 	for (i = 0; i < r->nevents; i++) {
 		argv[argc++] = "-e";
@@ -294,8 +301,8 @@ static int build_trace_argv(const struct client *c, char **argv, char *numbers)
 	}
 	if (r->has_strsize) {
 		argv[argc++] = "-s";
-		sprintf(numbers + 32, "%u", r->strsize);
-		argv[argc++] = numbers + 32;
+		sprintf(numbers + 48, "%u", r->strsize);
+		argv[argc++] = numbers + 48;
 	}
 	if (r->summary)
 		argv[argc++] = r->summary == 1 ? "-c" : "-C";

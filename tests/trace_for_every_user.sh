@@ -67,19 +67,75 @@ calls=$(awk '$NF == "getppid" { print $4 }' "$T/bob/table")
 expect_grep "^100\.00 *[0-9.]* *[0-9]* *$calls *total$" "$T/bob/table" "-c: the total"
 grep -q "<0\.[0-9]*>$\|getppid [0-9]$" "$T/bob/table" && fail "-c printed lines"
 
-# A setuid program bob starts runs as root: none of its calls is shown
-# (evtraced's program checks each call's effective uid), bob's own around
-# it are.
-[ -u /usr/bin/passwd ] || fail "no setuid /usr/bin/passwd to test with"
-as_status evt-bob 0 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -o "$T/bob/setuid" -- \
-	sh -c '/usr/bin/passwd -S evt-bob >/dev/null; echo after'
-expect_grep "^ *sh-[0-9]* .*: write(1, \"after\\\\n\", 6) = 6" "$T/bob/setuid" "bob's shell after the setuid program"
-expect_grep "^ *sh-[0-9]* .*: execve(\"/usr/bin/passwd\", " "$T/bob/setuid" "the exec of the setuid program, as bob made it"
-grep -q "^ *passwd-" "$T/bob/setuid" && fail "calls of the setuid program shown to bob: $(grep -m3 '^ *passwd-' "$T/bob/setuid")"
+# A setuid or setgid program bob starts is let go of at its exec, as
+# strace -f loses it (the kernel's rule: bob could not ptrace it): the
+# exec as bob made it, a line saying so, and nothing it did after.
+# chage and expiry (setgid shadow) read /etc/shadow, passwd is setuid.
+[ -u /usr/bin/passwd ] && [ -g /usr/bin/chage ] && [ -g /usr/bin/expiry ] ||
+	fail "no setuid passwd, setgid chage and expiry to test with"
+for prog in "passwd -S evt-bob" "chage -l evt-bob" "expiry -c"; do
+	name=${prog%% *}
+	as_status evt-bob 0 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -s 4096 -o "$T/bob/setid" -- \
+		sh -c "/usr/bin/$prog >/dev/null; echo after"
+	expect_grep "^ *sh-[0-9]* .*: execve(\"/usr/bin/$name\", " "$T/bob/setid" "$name: its exec, as bob made it"
+	expect_grep "^ *$name-[0-9]* .*: +++ no longer traced: its user or group ids are no longer only yours (a setuid or setgid program) +++\$" \
+		"$T/bob/setid" "$name: let go of, said"
+	expect_grep "^ *sh-[0-9]* .*: write(1, \"after\\\\n\", 6) = 6" "$T/bob/setid" "$name: bob's shell after it"
+	if grep -v "+++ no longer traced" "$T/bob/setid" | grep -q "^ *$name-\|shadow\|root:"; then
+		fail "$name: what it did after its exec shown to bob: $(grep -v '+++ no longer' "$T/bob/setid" | grep -m3 "^ *$name-\|shadow\|root:")"
+	fi
+done
+# Root keeps everything: chage's read of /etc/shadow, whole.
+"$EVTRACE" trace -s 4096 -e trace=openat,read -o "$T/root-chage" -- chage -l evt-bob >/dev/null 2>"$T/err" ||
+	fail "root's trace of chage: $(cat "$T/err")"
+expect_grep "^ *chage-[0-9]* .*: read([0-9]*, \"root:" "$T/root-chage" "root: chage's read of /etc/shadow"
+
+# A process of bob's that stops being dumpable (ssh-agent's way) is let
+# go of at once: its calls before, the line, none after.
+as_status evt-bob 0 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -e trace=lseek -o "$T/bob/undumpable" -- "$TRACEE_U" undumpable 3
+for i in 0 1 2; do
+	expect_grep "^ *tracee-[0-9]* .*: lseek(-1, $i, SEEK_SET) = -1 EBADF" "$T/bob/undumpable" "lseek $i before PR_SET_DUMPABLE 0"
+done
+expect_grep "^ *tracee-[0-9]* .*: +++ no longer traced: it is not dumpable (a program that gained privilege, or PR_SET_DUMPABLE 0) +++\$" \
+	"$T/bob/undumpable" "let go of at PR_SET_DUMPABLE 0"
+grep -q "lseek(-1, 100[0-9]" "$T/bob/undumpable" && fail "calls after PR_SET_DUMPABLE 0 shown: $(grep -m2 'lseek(-1, 100' "$T/bob/undumpable")"
+
+# -p: bob's own process is traced; one that is not dumpable, and root's
+# process running with bob's effective uid, are refused with the reason.
+as_bg evt-bob env EVTRACE_RUNDIR="$T/bob/run" "$TRACEE_U" lseeks-on-signal 3 >"$T/mine.out" &
+mine=$!
+BG_PIDS="$BG_PIDS $mine"
+wait_for "bob's process to start" "grep -q ready '$T/mine.out'"
+as_bg evt-bob env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -p "$mine" -o "$T/bob/mine" 2>"$T/mine.err" &
+tracing=$!
+wait_for "trace -p of bob's own process to attach" "grep -q attached '$T/mine.err' || ! running $tracing"
+grep -q attached "$T/mine.err" || fail "trace -p of bob's own process: $(cat "$T/mine.err")"
+kill -USR1 "$mine"
+wait_for "bob's process to make its calls" "grep -q done '$T/mine.out'"
+kill -USR1 "$mine"
+wait "$tracing" || fail "trace -p of bob's own process: $(cat "$T/mine.err")"
+expect_grep "^ *tracee-$mine .*: lseek(-1, 2, SEEK_SET) = -1 EBADF" "$T/bob/mine" "trace -p: bob's own process"
+as_bg evt-bob env EVTRACE_RUNDIR="$T/bob/run" "$TRACEE_U" undumpable wait >"$T/agent.out" &
+agent=$!
+BG_PIDS="$BG_PIDS $agent"
+python3 -c 'import os, sys, time
+os.setresuid(0, int(sys.argv[1]), 0)
+print("ready", flush=True)
+time.sleep(600)' "$BOB" >"$T/euid.out" &
+euid_only=$!
+BG_PIDS="$BG_PIDS $euid_only"
+wait_for "the non-dumpable process to start" "grep -q ready '$T/agent.out'"
+wait_for "root's process with bob's euid to start" "grep -q ready '$T/euid.out'"
+as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -p "$agent"
+expect_grep "^evtrace: trace: pid $agent (tracee, user evt-bob): evtraced traces the system calls of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace): it is not dumpable (it gained privilege at an exec, or said PR_SET_DUMPABLE 0)\$" \
+	"$T/err" "trace -p of a process that is not dumpable"
+as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -p "$euid_only"
+expect_grep "^evtrace: trace: pid $euid_only (python3, user evt-bob): evtraced traces the system calls of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace): its user ids (real 0, effective $BOB, saved 0) are not all yours\$" \
+	"$T/err" "trace -p of root's process with bob's effective uid"
 
 # Alice's process: not bob's.
 as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -p "$app"
-expect_grep "^evtrace: trace: pid $app (typed, user evt-alice): evtraced traces the system calls of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace)$" \
+expect_grep "^evtrace: trace: pid $app (typed, user evt-alice): evtraced traces the system calls of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace): its user ids (real $ALICE, effective $ALICE, saved $ALICE) are not all yours\$" \
 	"$T/err" "another user's process"
 expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): refused: pid $app (typed, user evt-alice): evtraced traces the system calls of your own processes only" \
 	"$T/daemon.log" "the audit: refused, and why"

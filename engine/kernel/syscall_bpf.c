@@ -166,7 +166,8 @@ static int fill_tables(struct evt_syscall_bpf *b, unsigned buf_bytes, char *err,
 		       size_t err_size)
 {
 	struct evt_cap_config cfg = { .buf_bytes = buf_bytes,
-				      .owner = EVT_CAP_ANY_OWNER };
+				      .owner = EVT_CAP_ANY_OWNER,
+				      .owner_gid = EVT_CAP_ANY_OWNER };
 	int spec_fd = bpf_object__find_map_fd_by_name(b->obj, "spec");
 	int config_fd = bpf_object__find_map_fd_by_name(b->obj, "config");
 	uint32_t nr, zero = 0;
@@ -319,11 +320,14 @@ static int set_config(struct evt_syscall_bpf *b, size_t off, uint32_t value,
 	return 0;
 }
 
-int evt_syscall_bpf_owner(struct evt_syscall_bpf *b, uid_t uid, char *err,
-			  size_t err_size)
+int evt_syscall_bpf_owner(struct evt_syscall_bpf *b, uid_t uid, gid_t gid,
+			  char *err, size_t err_size)
 {
-	return set_config(b, offsetof(struct evt_cap_config, owner), (uint32_t)uid,
-			  err, err_size);
+	/* (the gid first: the uid switches the check on) */
+	return set_config(b, offsetof(struct evt_cap_config, owner_gid),
+			  (uint32_t)gid, err, err_size) ||
+	       set_config(b, offsetof(struct evt_cap_config, owner), (uint32_t)uid,
+			  err, err_size) ? -1 : 0;
 }
 
 int evt_syscall_bpf_follow_all(struct evt_syscall_bpf *b, char *err,
@@ -410,6 +414,11 @@ uint64_t evt_syscall_bpf_lost_calls(struct evt_syscall_bpf *b)
 	return lost_count(b, EVT_CAP_LOST_CALLS);
 }
 
+uint64_t evt_syscall_bpf_lost_tasks(struct evt_syscall_bpf *b)
+{
+	return lost_count(b, EVT_CAP_LOST_TASKS);
+}
+
 #else	/* built without eBPF */
 
 struct evt_syscall_bpf *evt_syscall_bpf_open(unsigned buf_bytes,
@@ -428,11 +437,12 @@ void evt_syscall_bpf_close(struct evt_syscall_bpf *b)
 	(void)b;
 }
 
-int evt_syscall_bpf_owner(struct evt_syscall_bpf *b, uid_t uid, char *err,
-			  size_t err_size)
+int evt_syscall_bpf_owner(struct evt_syscall_bpf *b, uid_t uid, gid_t gid,
+			  char *err, size_t err_size)
 {
 	(void)b;
 	(void)uid;
+	(void)gid;
 	return snprintf(err, err_size, "eBPF: not built"), -1;
 }
 
@@ -488,6 +498,12 @@ uint64_t evt_syscall_bpf_lost_calls(struct evt_syscall_bpf *b)
 }
 
 uint64_t evt_syscall_bpf_lost(struct evt_syscall_bpf *b)
+{
+	(void)b;
+	return 0;
+}
+
+uint64_t evt_syscall_bpf_lost_tasks(struct evt_syscall_bpf *b)
 {
 	(void)b;
 	return 0;

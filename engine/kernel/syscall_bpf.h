@@ -19,7 +19,8 @@
 struct evt_syscall_bpf;
 
 /* A system call's entry or exit, with what was copied at it; or a
- * followed process's end (EVT_CAP_GONE, ret its exit code). */
+ * followed process's end (EVT_CAP_GONE, ret its exit code), a signal
+ * (EVT_CAP_SIGNAL), a process let go of (EVT_CAP_UNTRACED, ret why). */
 struct evt_cap_call {
 	int type;			/* EVT_CAP_ENTER, _EXIT or _GONE */
 	uint64_t ktime;			/* CLOCK_MONOTONIC ns */
@@ -46,10 +47,15 @@ struct evt_syscall_bpf *evt_syscall_bpf_open(unsigned buf_bytes,
 					     unsigned ring_kib, char *err,
 					     size_t err_size);
 void evt_syscall_bpf_close(struct evt_syscall_bpf *b);
-/* Shows only the calls of tasks whose effective uid is uid (checked at
- * each call: a setuid child is not uid's).  0, or -1 with err set. */
-int evt_syscall_bpf_owner(struct evt_syscall_bpf *b, uid_t uid, char *err,
-			  size_t err_size);
+/*
+ * Shows only the calls of tasks that uid, with gid, could ptrace: all
+ * their uids uid, all their gids gid, and dumpable (checked at each
+ * call).  A followed process that fails the check is let go of for good,
+ * with a call of type EVT_CAP_UNTRACED saying why: a setuid or setgid
+ * program it execs, PR_SET_DUMPABLE 0.  0, or -1 with err set.
+ */
+int evt_syscall_bpf_owner(struct evt_syscall_bpf *b, uid_t uid, gid_t gid,
+			  char *err, size_t err_size);
 /* Follows every task of the machine (a recording of all CPUs).  0, or
  * -1 with err set. */
 int evt_syscall_bpf_follow_all(struct evt_syscall_bpf *b, char *err,
@@ -76,5 +82,8 @@ uint64_t evt_syscall_bpf_lost(struct evt_syscall_bpf *b);
 /* Of those, the calls' own records (an entry or an exit, of a call
  * wanted as evt_syscall_bpf_want() says). */
 uint64_t evt_syscall_bpf_lost_calls(struct evt_syscall_bpf *b);
+/* Children of followed processes that were not followed, so far: the
+ * program's map of processes (EVT_CAP_TASKS_MAX) was full. */
+uint64_t evt_syscall_bpf_lost_tasks(struct evt_syscall_bpf *b);
 
 #endif

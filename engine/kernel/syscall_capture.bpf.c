@@ -18,8 +18,9 @@ char LICENSE[] SEC("license") = "GPL";
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);		/* a process traced (its pid); 0:
+	__uint(max_entries, EVT_CAP_TASKS_MAX);
+	__type(key, __u32);		/* a process traced (its pid), or a
+					 * thread of one while it lives; 0:
 					 * every process */
 	__type(value, __u8);
 } tasks SEC(".maps");
@@ -53,11 +54,11 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 2);
+	__uint(max_entries, EVT_CAP_LOST_KINDS);
 	__type(key, __u32);
-	__type(value, __u64);		/* records the ring had no room for:
-					 * all of them, and the calls' own
-					 * (EVT_CAP_LOST_CALLS) */
+	__type(value, __u64);		/* EVT_CAP_LOST_*: records the ring
+					 * had no room for, and children the
+					 * map "tasks" had none for */
 } lost SEC(".maps");
 
 /* A call whose output arguments are copied at its exit. */
@@ -145,38 +146,73 @@ typedef struct {
 	unsigned int val;
 } kuid_t;
 
+typedef struct {
+	unsigned int val;
+} kgid_t;
+
 struct cred {
-	kuid_t euid;
+	kuid_t uid, suid, euid;
+	kgid_t gid, sgid, egid;
+} __attribute__((preserve_access_index));
+
+/* mm_struct's flags, whose low two bits say whether the process is
+ * dumpable: a word before 6.18, a bitmap in a struct since. */
+struct mm_struct___word {
+	unsigned long flags;
+} __attribute__((preserve_access_index));
+
+struct mm_struct___bitmap {
+	struct {
+		unsigned long __mm_flags[1];
+	} flags;
 } __attribute__((preserve_access_index));
 
 struct task_struct {
 	const struct cred *cred;
+	void *mm;
 	int exit_code;
 } __attribute__((preserve_access_index));
 
-/* A task of a followed process, and of the owner's when there is one:
- * read at the call, so that a setuid program its client starts (euid
- * root) is not shown to the client. */
-static __always_inline int traced(void)
-{
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32, zero = 0, euid;
-	const struct evt_cap_config *cfg;
-	struct task_struct *task;
-	const struct cred *cred;
+#define SUID_DUMP_USER 1	/* the kernel's: dumpable, as its user */
+#define MMF_DUMPABLE_MASK 3
 
-	/* (a second lookup, not a setting read first: that made the
-	 * verifier follow the rest of each program twice) */
-	if (!bpf_map_lookup_elem(&tasks, &tgid) &&
-	    !bpf_map_lookup_elem(&tasks, &zero))
+/*
+ * Whether the owner could ptrace the task, as the kernel decides for
+ * perf_event_open and /proc/PID/mem (ptrace_may_access with the caller's
+ * real ids): its real, effective and saved ids all the owner's, and its
+ * memory dumpable as its user's.  A program that gained privilege at an
+ * exec (setuid, setgid, file capabilities) or said PR_SET_DUMPABLE 0
+ * fails it.  0 when it passes, else EVT_CAP_UNTRACED_IDS or _DUMPABLE.
+ */
+static __always_inline unsigned int not_owners(const struct evt_cap_config *cfg)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	const struct cred *cred = BPF_CORE_READ(task, cred);
+	unsigned int uid, suid, euid, gid, sgid, egid;
+	unsigned long flags = SUID_DUMP_USER;
+	void *mm;
+
+	if (!cred || bpf_core_read(&uid, sizeof(uid), &cred->uid.val) ||
+	    bpf_core_read(&suid, sizeof(suid), &cred->suid.val) ||
+	    bpf_core_read(&euid, sizeof(euid), &cred->euid.val) ||
+	    bpf_core_read(&gid, sizeof(gid), &cred->gid.val) ||
+	    bpf_core_read(&sgid, sizeof(sgid), &cred->sgid.val) ||
+	    bpf_core_read(&egid, sizeof(egid), &cred->egid.val))
+		return EVT_CAP_UNTRACED_IDS;
+	if (uid != cfg->owner || suid != cfg->owner || euid != cfg->owner ||
+	    gid != cfg->owner_gid || sgid != cfg->owner_gid || egid != cfg->owner_gid)
+		return EVT_CAP_UNTRACED_IDS;
+	mm = BPF_CORE_READ(task, mm);
+	if (!mm)	/* (ending: its memory is gone, as the kernel sees it) */
 		return 0;
-	cfg = bpf_map_lookup_elem(&config, &zero);
-	if (!cfg || cfg->owner == EVT_CAP_ANY_OWNER)
-		return 1;
-	task = (struct task_struct *)bpf_get_current_task();
-	cred = BPF_CORE_READ(task, cred);
-	if (!cred || bpf_core_read(&euid, sizeof(euid), &cred->euid.val))
-		return 0;
-	return euid == cfg->owner;
+	if (bpf_core_field_exists(((struct mm_struct___bitmap *)mm)->flags.__mm_flags))
+		bpf_core_read(&flags, sizeof(flags),
+			      &((struct mm_struct___bitmap *)mm)->flags.__mm_flags[0]);
+	else
+		bpf_core_read(&flags, sizeof(flags),
+			      &((struct mm_struct___word *)mm)->flags);
+	return (flags & MMF_DUMPABLE_MASK) == SUID_DUMP_USER ? 0 :
+	       EVT_CAP_UNTRACED_DUMPABLE;
 }
 
 static __always_inline void head(struct evt_cap_head *h, __u8 type, long nr,
@@ -215,6 +251,41 @@ static __always_inline void output_call(struct scratch *s, __u32 len, int wanted
 static __always_inline void output(struct scratch *s, __u32 len)
 {
 	output_call(s, len, 0);
+}
+
+/*
+ * A task of a followed process, and one the owner could ptrace when
+ * there is an owner: checked at every call, so that a process that gains
+ * privilege is let go of at the first call after (its exec's return),
+ * with a record saying so, and never followed again.
+ */
+static __always_inline int traced(void)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, zero = 0;
+	const struct evt_cap_config *cfg;
+	struct scratch *s;
+	unsigned int why;
+
+	/* (a second lookup, not a setting read first: that made the
+	 * verifier follow the rest of each program twice) */
+	if (!bpf_map_lookup_elem(&tasks, &tgid) &&
+	    !bpf_map_lookup_elem(&tasks, &zero))
+		return 0;
+	cfg = bpf_map_lookup_elem(&config, &zero);
+	if (!cfg || cfg->owner == EVT_CAP_ANY_OWNER)
+		return 1;
+	why = not_owners(cfg);
+	if (!why)
+		return 1;
+	/* Followed by its pid, let go of once (the delete that succeeds
+	 * says so); with key 0 (every process) only left out. */
+	if (bpf_map_delete_elem(&tasks, &tgid) == 0 &&
+	    (s = bpf_map_lookup_elem(&scratch, &zero))) {
+		head(&s->h, EVT_CAP_UNTRACED, -1, bpf_ktime_get_ns());
+		s->h.ret = why;
+		output(s, 0);
+	}
+	return 0;
 }
 
 /* A NUL-ended string at p, as argument record arg; its bytes without the
@@ -508,7 +579,9 @@ int on_exit(struct sys_exit_ctx *ctx)
 	return 1;
 }
 
-/* A traced process's child is traced from its first instruction. */
+/* A traced process's child is traced from its first instruction (a
+ * thread's entry is taken out at its end); one the map has no room for
+ * is counted. */
 SEC("tracepoint/sched/sched_process_fork")
 int on_fork(void *ctx)
 {
@@ -522,7 +595,8 @@ int on_fork(void *ctx)
 	if (bpf_probe_read_kernel(&child, sizeof(child),
 				  (const char *)ctx + (cfg->fork_child_off & 0xfff)))
 		return 1;
-	bpf_map_update_elem(&tasks, &child, &one, BPF_ANY);
+	if (bpf_map_update_elem(&tasks, &child, &one, BPF_ANY))
+		count_lost(EVT_CAP_LOST_TASKS);
 	return 1;
 }
 
@@ -532,13 +606,19 @@ SEC("tracepoint/sched/sched_process_exit")
 int on_process_exit(void *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = id >> 32, zero = 0;
+	__u32 tgid = id >> 32, tid = (__u32)id, zero = 0;
 	const struct evt_cap_config *cfg;
 	struct task_struct *task;
 	struct scratch *s;
 	int code = 0, shown;
 	__u8 last = 0;	/* the process's last task */
 
+	/* A thread's entry, made at its clone (the fork tracepoint does not
+	 * tell a thread from a process): gone with it, so that the map does
+	 * not fill with threads, nor a later process of its number count as
+	 * followed. */
+	if (tid != tgid)
+		bpf_map_delete_elem(&tasks, &tid);
 	if (!bpf_map_lookup_elem(&tasks, &tgid) ||
 	    !(cfg = bpf_map_lookup_elem(&config, &zero)))
 		return 1;

@@ -58,17 +58,24 @@ struct evt_cap_config {
 	unsigned int signal_code_off;	/* signal_deliver's */
 	unsigned int exit_group_dead_off; /* of group_dead in
 					 * sched_process_exit's, or 0 */
-	unsigned int owner;		/* only tasks of this effective uid
-					 * (evtraced's client's: not a setuid
-					 * child), or EVT_CAP_ANY_OWNER */
+	unsigned int owner;		/* only tasks this uid and owner_gid
+					 * could ptrace (evtraced's client:
+					 * not a setuid child), or
+					 * EVT_CAP_ANY_OWNER */
 	unsigned int filter;		/* only the calls the map "wanted"
 					 * names (EVT_CAP_WANT_*, by number) */
+	unsigned int owner_gid;
 };
 
 /* The program's counts of records lost (its map "lost"): every one, and
- * the calls' own, which a recording counts as events lost. */
+ * the calls' own, which a recording counts as events lost; and the
+ * children of followed processes that its map of them had no room for,
+ * whose calls are missing. */
 #define EVT_CAP_LOST_ALL 0
 #define EVT_CAP_LOST_CALLS 1
+#define EVT_CAP_LOST_TASKS 2
+#define EVT_CAP_LOST_KINDS 3
+#define EVT_CAP_TASKS_MAX 16384		/* processes followed at once */
 
 #define EVT_CAP_WANT_ENTER 1
 #define EVT_CAP_WANT_EXIT 2
@@ -86,7 +93,15 @@ enum evt_cap_type {
 				 * signal, | 0x80 with a core) */
 	EVT_CAP_SIGNAL,		/* a signal delivered (not SIGKILL): nr
 				 * is the signal, ret its si_code */
+	EVT_CAP_UNTRACED,	/* a followed process the owner could no
+				 * longer ptrace, let go of for good: ret
+				 * says why (EVT_CAP_UNTRACED_*) */
 };
+
+#define EVT_CAP_UNTRACED_IDS 1		/* its uids or gids are not all the
+					 * owner's (a setuid or setgid exec) */
+#define EVT_CAP_UNTRACED_DUMPABLE 2	/* not dumpable (privilege gained by
+					 * an exec, or PR_SET_DUMPABLE 0) */
 
 /* Flags of an argument's bytes. */
 #define EVT_CAP_CUT	1	/* there was more than was copied */

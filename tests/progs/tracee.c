@@ -703,6 +703,31 @@ static int mode_lseeks_on_signal(long n)
 	return 0;
 }
 
+/*
+ * A process that stops being dumpable, as ssh-agent and gpg-agent make
+ * themselves: lseek(-1, i) for i below n, PR_SET_DUMPABLE 0, then
+ * lseek(-1, 1000 + i).  "wait" instead: not dumpable from the start,
+ * "ready PID", and it waits to be killed.
+ */
+static int mode_undumpable(long n, int wait)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		syscall(SYS_lseek, -1, i, SEEK_SET);
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+		return perror("tracee: PR_SET_DUMPABLE"), 1;
+	for (i = 0; i < n; i++)
+		syscall(SYS_lseek, -1, 1000 + i, SEEK_SET);
+	if (wait) {
+		printf("ready %d\n", (int)getpid());
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
+	return 0;
+}
+
 static void getppid_handler(int sig)
 {
 	(void)sig;
@@ -959,6 +984,20 @@ static int mode_forker(void)
 				waitpid(child, NULL, 0);
 			}
 			printf("forked %d\n", n);
+		} else if (sscanf(line, "write-exit %d", &n) == 1) {
+			/* each writes its event, then _exits: no destructor */
+			for (i = 0; i < n; i++) {
+				pid_t child = fork();
+
+				if (child == 0) {
+					trace_printk("forker writer %d\n", (int)getpid());
+					_exit(0);
+				}
+				if (child < 0)
+					return 1;
+				waitpid(child, NULL, 0);
+			}
+			printf("forked %d\n", n);
 		} else if ((!strcmp(line, "event") || !strncmp(line, "dlopen ", 7)) &&
 			   nkept < 64) {
 			int up[2];
@@ -994,6 +1033,24 @@ static int mode_forker(void)
 	return 0;
 }
 
+/* Execs itself n times (no destructor runs at an exec), then says
+ * "ready PID" and waits to be killed. */
+static int mode_exec_chain(const char *self, int n)
+{
+	char left[16];
+
+	trace_printk("image %d\n", n);
+	if (n > 0) {
+		snprintf(left, sizeof(left), "%d", n - 1);
+		execl(self, self, "exec-chain", left, (char *)NULL);
+		return perror("tracee: exec"), 1;
+	}
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 /* A constructor of the program itself traces before main(), when asked. */
 __attribute__((constructor)) static void early(void)
 {
@@ -1014,6 +1071,11 @@ int main(int argc, char **argv)
 		ret = mode_syscalls(atoi(argv[2]));
 	else if (!strcmp(mode, "syscalls-on-signal") && argc == 3)
 		ret = mode_syscalls_on_signal(atoi(argv[2]));
+	else if (!strcmp(mode, "exec-chain") && argc == 3)
+		ret = mode_exec_chain("/proc/self/exe", atoi(argv[2]));
+	else if (!strcmp(mode, "undumpable") && argc == 3)
+		ret = mode_undumpable(strcmp(argv[2], "wait") ? atol(argv[2]) : 0,
+				      !strcmp(argv[2], "wait"));
 	else if (!strcmp(mode, "lseeks-on-signal") && argc == 3)
 		ret = mode_lseeks_on_signal(atol(argv[2]));
 	else if (!strcmp(mode, "strace-ends"))
