@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "collection.h"
+#include "ctl_file.h"
 #include "rundir.h"
 
 /* Makes rundir/record-PID; rundir becomes it.  0, or -1 with err set. */
@@ -59,13 +60,13 @@ void cli_own_rundir_remove(const char *path)
 		if (n > 4 && !strcmp(e->d_name + n - 4, ".ctl")) {
 			fd = openat(rd.fd, e->d_name, O_RDONLY | O_NOFOLLOW |
 				    O_NONBLOCK | O_CLOEXEC);
-			if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
-				busy = true;	/* its process runs on */
+			/* its process runs on, or its name is another's now */
+			if (fd >= 0 && !evt_ctl_file_remove_dead(rd.fd, e->d_name, fd))
+				busy = true;
+			if (fd >= 0) {
 				close(fd);
 				continue;
 			}
-			if (fd >= 0)
-				close(fd);
 		}
 		unlinkat(rd.fd, e->d_name, 0);
 	}

@@ -10,11 +10,14 @@
  * covers, and a flight recorder's buffers wait for `evtrace recover`, so
  * those stay.
  *
- * "Gone" is certain only from the lock: a process holds a shared flock on
- * its file from before its header is published until it ends.  The pid in
- * the file's name is a cheap first look (kill 0 says ESRCH in this pid
- * namespace); only then is the file opened and the lock tried.  A file
- * never published (magic 0) is left: its maker may not have locked it yet.
+ * "Gone" is certain only from the lock (ctl_file.h).  The pid in the
+ * file's name is a cheap first look (kill 0 says ESRCH in this pid
+ * namespace); only then is the file opened and the lock tried.  A file of
+ * this process's own pid is an earlier image's (an exec does not run
+ * destructors), or a dead process's whose pid came back: the lock alone
+ * tells.  A file never published (magic 0) is removed once its pid is
+ * gone too (its maker locks it just after making it, so a live maker may
+ * not hold the lock yet), or is this process's own (an earlier image).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +28,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "ctl_file.h"
 #include "runtime.h"
 
 /* The pid of a control file's name, <pid>-<n>.ctl, or 0. */
@@ -40,14 +44,18 @@ static pid_t name_pid(const char *name)
 	return (pid_t)pid;
 }
 
-/* Whether the unlocked file fd is dead and wanted by no collection. */
+/* Whether the unlocked file fd of a dead process is wanted by no
+ * collection (a file never published by its maker is no one's). */
 static bool unwanted(int fd)
 {
 	struct evt_ctl_header h;
 	struct evt_ctl_slot slots[EVT_NSLOTS];
 
-	if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
-	    h.magic != EVT_CTL_MAGIC || h.header_size < sizeof(h) ||
+	if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return false;
+	if (__atomic_load_n(&h.magic, __ATOMIC_RELAXED) == 0)
+		return true;
+	if (h.magic != EVT_CTL_MAGIC || h.header_size < sizeof(h) ||
 	    h.nslots != EVT_NSLOTS || h.slots_off < sizeof(h) ||
 	    pread(fd, slots, sizeof(slots), h.slots_off) != (ssize_t)sizeof(slots))
 		return false;
@@ -57,31 +65,36 @@ static bool unwanted(int fd)
 	return true;
 }
 
-void evt__dead_files_remove(const struct evt_rundir *rd)
+void evt__dead_files_remove(const struct evt_rundir *rd, unsigned look,
+			    pid_t parent)
 {
 	int dfd = openat(rd->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *dh = dfd < 0 ? NULL : fdopendir(dfd);
 	struct dirent *e;
 	pid_t me = getpid();
+	unsigned seen = 0;
 
 	if (!dh) {
 		if (dfd >= 0)
 			close(dfd);
 		return;
 	}
-	while ((e = readdir(dh))) {
+	while ((e = readdir(dh)) && (!look || seen++ < look)) {
 		pid_t pid = name_pid(e->d_name);
 		int fd;
 
-		if (!pid || pid == me || kill(pid, 0) == 0 || errno != ESRCH)
+		/* (a forked child's parent is alive: not looked at, so that
+		 * the child's calls are its own and the file's, no kill) */
+		if (!pid || pid == parent ||
+		    (pid != me && (kill(pid, 0) == 0 || errno != ESRCH)))
 			continue;
 		fd = openat(rd->fd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 			    O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		/* Unlinked while still locked: no new holder can come. */
+		/* (a file of this image's own is locked by it: left) */
 		if (flock(fd, LOCK_EX | LOCK_NB) == 0 && unwanted(fd))
-			unlinkat(rd->fd, e->d_name, 0);
+			evt_ctl_file_remove_dead(rd->fd, e->d_name, fd);
 		close(fd);
 	}
 	closedir(dh);

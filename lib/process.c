@@ -2,10 +2,10 @@
  * process.c - the traced process's control file and event registry.
  *
  * The control file is created on the first registration, in the run
- * directory (rundir.h), as <pid>-<n>.ctl: n
- * grows when an exec'd image of the same pid registers again.  The process
+ * directory (rundir.h), as <pid>-<n>.ctl, the first n free.  The process
  * holds a shared flock on it for its life; an engine that can take an
- * exclusive lock knows the writer is gone (exit, crash, kill or exec).
+ * exclusive lock knows the writer is gone (exit, crash, kill or exec:
+ * ctl_file.h).
  *
  * Registration and fork run under evt__proc.lock; the write path takes it
  * only for a forked child's first write.  A forked child gets a control
@@ -390,7 +390,7 @@ int evt__process_init_locked(void)
 	evt__slot_configure(0, 0, EVT_MODE_DISCARD, 0, 0, EVT_PACKET_DEFAULT_BYTES,
 			    EVT_PACKETS_DEFAULT);
 	evt__rules_load_locked(&rd);
-	evt__dead_files_remove(&rd);
+	evt__dead_files_remove(&rd, 0, 0);
 	evt_rundir_close(&rd);
 	pthread_key_create(&evt__proc.thread_key, evt__thread_exit);
 	evt__write_init();
@@ -698,12 +698,17 @@ static int child_file_locked(void)
 	char path[PATH_MAX];
 	size_t words = (size_t)evt__proc.nevents * sizeof(uint32_t);
 	uint8_t *old = evt__proc.base;
+	pid_t parent = getppid();
 	int fd;
 
 	_Static_assert(sizeof(head) == 4096 + EVT_NSLOTS * 64, "head = header + slots");
 	if (rundir_open(&rd))
 		goto off;
 	fd = create_file(&rd, &l, path, sizeof(path));
+	/* Children that write and end by _exit leave their files: the next
+	 * child's look keeps them few (bounded: this is a write's slow path). */
+	if (fd >= 0)
+		evt__dead_files_remove(&rd, EVT_DEAD_FILES_CHILD_LOOK, parent);
 	evt_rundir_close(&rd);
 	if (fd < 0)
 		goto off;
@@ -711,7 +716,7 @@ static int child_file_locked(void)
 	memcpy(head, old, sizeof(head));
 	h->magic = 0;
 	h->pid = getpid();
-	h->ppid = getppid();
+	h->ppid = parent;
 	h->arena_used = 0;
 	h->tbufs_used = 0;
 	h->nevents = evt__proc.nevents;

@@ -160,8 +160,12 @@ void evt__slot_configure(uint32_t s, uint32_t number, uint32_t mode,
 			 uint32_t packet_count);
 
 /* dead_files.c: removes the control files of processes that are gone
- * and that no collection but the default one wants. */
-void evt__dead_files_remove(const struct evt_rundir *rd);
+ * and that no collection but the default one wants, looking at the
+ * first look entries of the directory (0: all), and not at the files of
+ * pid parent (a forked child's, alive; 0: none). */
+#define EVT_DEAD_FILES_CHILD_LOOK 256
+void evt__dead_files_remove(const struct evt_rundir *rd, unsigned look,
+			    pid_t parent);
 
 /* published_rules.c */
 void evt__rules_load_locked(const struct evt_rundir *rd);

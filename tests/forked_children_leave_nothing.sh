@@ -2,10 +2,14 @@
 # A forked child gets a control file only when it needs one (its first
 # enabled event, its first registration, or at fork when a recording
 # follows children), so that the children of a pre-fork server that
-# _exit or exec leave nothing in the run directory; and the control files
-# of processes killed outright are removed by the next process to start.
+# _exit or exec leave nothing in the run directory; children that write
+# and _exit with no engine running leave one file at most (each child's
+# file, when made, removes its dead siblings'); an exec chain leaves only
+# its last image's file; and the control files of processes killed
+# outright, published or not, are removed by the next process to start.
 . "$(dirname "$0")/lib.sh"
 SITE=$(tracee_event "forker child")
+WRITER=$(tracee_event "forker writer")
 
 mkfifo "$T/forker.in"
 exec 8<>"$T/forker.in"
@@ -44,7 +48,13 @@ wait_for "the child's event in the stream" "grep -q 'forker child $child' '$T/st
 expect_eq "$(grep -c ": forker child $child$" "$T/stream" || true)" 1 "the child's event, read once from its file"
 kill -INT "$streamer"
 wait "$streamer" || fail "stream failed: $(cat "$T/stream.err")"
+# With an event on and no engine, 200 children that write it and _exit:
+# the last one's file is left, beside the forker's and the child's.
+"$EVTRACE" enable "$WRITER"
+ask "write-exit 200" "^forked 200$"
+expect_eq "$(ctl_count)" 3 "control files after 200 children wrote and _exited"
 "$EVTRACE" disable "$SITE"
+"$EVTRACE" disable "$WRITER"
 
 # A child that registers events (dlopen) makes its file too, and lists them.
 ask "dlopen $PLUGIN" "^child "
@@ -66,8 +76,14 @@ ask "kill" "^killed$"
 for p in $(cat "$T/pids"); do kill -9 "$p"; done
 for p in $(cat "$T/pids"); do wait "$p" 2>/dev/null || true; done
 expect_eq "$(ctl_count)" 23 "control files left by 22 killed processes, and the forker's"
+# Files never published (magic 0): a dead pid's goes, a live one's stays
+# (its maker locks it just after making it).
+head -c 8192 /dev/zero >"$EVTRACE_RUNDIR/3999999-0.ctl"
+head -c 8192 /dev/zero >"$EVTRACE_RUNDIR/$forker-9.ctl"
+chmod 600 "$EVTRACE_RUNDIR/3999999-0.ctl" "$EVTRACE_RUNDIR/$forker-9.ctl"
 "$TRACEE" threads 1 1 >/dev/null
-expect_eq "$(ls "$EVTRACE_RUNDIR" | grep '\.ctl$')" "$forker-0.ctl" "control files after the next process started"
+expect_eq "$(ls "$EVTRACE_RUNDIR" | grep '\.ctl$' | tr '\n' ' ')" "$forker-0.ctl $forker-9.ctl " "control files after the next process started"
+rm "$EVTRACE_RUNDIR/$forker-9.ctl"
 kib=$(du -sk "$EVTRACE_RUNDIR" | cut -f1)
 [ "$kib" -lt 1024 ] || fail "the run directory holds $kib KiB after the sweep"
 
@@ -75,3 +91,12 @@ kib=$(du -sk "$EVTRACE_RUNDIR" | cut -f1)
 "$EVTRACE" record -o "$T/trace" -- "$TRACEE" spawn 3 1 >/dev/null 2>"$T/record.err" ||
 	fail "record: $(cat "$T/record.err")"
 expect_eq "$("$EVTRACE" report "$T/trace" | grep -c ': child i=')" 15 "children's events in a recording"
+
+# An exec chain of 30 images: each image's file is removed by the next
+# (an exec runs no destructor), the last one's stays while it runs.
+"$TRACEE" exec-chain 30 >"$T/chain.out" 2>"$T/chain.err" &
+chain=$!
+BG_PIDS="$BG_PIDS $chain"
+wait_for "the exec chain to end" "grep -q ready '$T/chain.out'"
+expect_eq "$(ls "$EVTRACE_RUNDIR" | grep -c "^$chain-.*\.ctl$")" 1 "control files of a pid after 30 execs"
+kill "$chain"

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "ctl_file.h"
 #include "live.h"
 #include "policy.h"
 #include "report.h"
@@ -128,7 +129,7 @@ int evt_rundir_sweep(const struct evt_rundir *rd)
 			if (evt_ctl_alive(c))
 				evt_slot_release_orphans(rd, c);
 			else if (!collection_alive(rd, c) &&
-				 unlinkat(rd->fd, name, 0) == 0)
+				 evt_ctl_file_remove_dead(rd->fd, name, c->fd))
 				removed++;
 			evt_ctl_close(c);
 		} else if (!strncmp(name, "slot-", 5) &&

@@ -4,6 +4,7 @@
  * applied, let go of once dead and drained.
  */
 #include "collection_local.h"
+#include "ctl_file.h"
 
 /*
  * Whether the file name, inode ino, was looked at already.  A name comes
@@ -218,7 +219,7 @@ void evt__coll_release(struct evt_collection *c, struct tracked *t)
 	if (t->dead && !t->ctl->shrank && !c->o.snapshot) {
 		evt_slot_detach(t->ctl, t->slot);
 		if (!others_active(t->ctl, t->slot) &&
-		    unlinkat(c->rd.fd, t->ctl->name, 0) == 0)
+		    evt_ctl_file_remove_dead(c->rd.fd, t->ctl->name, t->ctl->fd))
 			t->name[0] = '\0';	/* the name may come back */
 	}
 	evt_ctl_close(t->ctl);

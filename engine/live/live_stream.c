@@ -22,6 +22,7 @@
 #include "live.h"
 #include "live_kernel.h"
 #include "report.h"
+#include "ctl_file.h"
 #include "live_stream.h"
 #include "record.h"
 #include "rules.h"
@@ -579,7 +580,8 @@ static void release(struct evt_live_stream *s, struct watched *w)
 		for (k = 1; k < EVT_NSLOTS; k++)
 			others |= __atomic_load_n(&c->slots[k].state,
 						  __ATOMIC_ACQUIRE) != EVT_SLOT_FREE;
-		if (w->dead && !others && unlinkat(s->rd.fd, c->name, 0) == 0)
+		if (w->dead && !others &&
+		    evt_ctl_file_remove_dead(s->rd.fd, c->name, c->fd))
 			w->dead = false;	/* gone: nothing to pass over */
 	}
 	if (w->dead)
