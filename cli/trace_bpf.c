@@ -177,8 +177,8 @@ void trace_bpf_losses(struct trace *t)
 	}
 	if (tasks > t->tasks_lost) {
 		snprintf(text, sizeof(text), "%" PRIu64 " new process%s not followed: "
-			 "the eBPF program follows %u at once", tasks - t->tasks_lost,
-			 tasks - t->tasks_lost == 1 ? "" : "es", EVT_CAP_TASKS_MAX);
+			 "the eBPF program's map of followed processes is full",
+			 tasks - t->tasks_lost, tasks - t->tasks_lost == 1 ? "" : "es");
 		kernel_line(t, text);
 		t->tasks_lost = tasks;
 	}

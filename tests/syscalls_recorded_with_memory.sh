@@ -206,3 +206,11 @@ lost=$(sed -n 's/^# [0-9]* events\{0,1\}, \([0-9]*\) lost,.*/\1/p' "$T/report.ou
 expect_eq "$((got + lost))" "$n" "calls recorded ($got) and lost ($lost)"
 sort -n -c -u "$T/offsets" 2>/dev/null || fail "offsets out of order or twice"
 expect_eq "$(head -1 "$T/offsets")" 0 "the first call kept"
+
+# Children the eBPF program's map of followed processes has no room for
+# are said, not left out silently (a room of 4 for the tests).
+EVTRACE_BPF_TASKS_MAX=4 "$EVTRACE" record -e kernel/syscalls/sys_enter_lseek -o "$T/full" -- \
+	"$TRACEE" children-at-once 8 >/dev/null 2>"$T/full.err" || fail "record of 8 children: $(cat "$T/full.err")"
+expect_eq "$(sed -n 's/^evtrace: kernel\/syscalls\/: \([0-9]*\) new process\(es\)\{0,1\} not followed: the eBPF program.s map of followed processes is full; their system calls are missing$/\1/p' "$T/full.err" |
+	awk '{ n += $1 } END { print n + 0 }')" 5 "children not followed, said"
+expect_eq "$(calls "$T/full" | grep -c '^sys_enter_lseek: lseek(-1, 10[0-7], SEEK_SET)$')" 3 "the children followed, recorded"

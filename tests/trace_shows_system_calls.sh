@@ -57,6 +57,19 @@ expect_grep "^ *sh-[0-9]* .*openat(AT_FDCWD, \"/nonexistent-evtrace\", O_RDONLY)
 set +e; "$EVTRACE" trace -- sh -c 'exit 7' >/dev/null 2>&1; st=$?; set -e
 expect_eq "$st" 7 "the command's exit status"
 
+# Children are followed however many threads came and went before (the
+# map of followed processes, 16,384, once filled with them), and those
+# it has no room for are said and counted, not left out silently.
+"$EVTRACE" trace -e trace=lseek -o "$T/out" -- "$TRACEE" threads-then-fork 17000 >/dev/null 2>"$T/err" ||
+	fail "trace of 17,000 threads: $(cat "$T/err")"
+expect_grep "^ *tracee-[0-9]* .*: lseek(-1, 4242, SEEK_SET) = -1 EBADF" "$T/out" "the child forked after 17,000 threads"
+EVTRACE_BPF_TASKS_MAX=4 "$EVTRACE" trace -e trace=lseek -o "$T/out" -- "$TRACEE" children-at-once 8 >/dev/null 2>"$T/err" ||
+	fail "trace of 8 children, room for 4 processes: $(cat "$T/err")"
+expect_eq "$(sed -n "s/^ *kernel-0 .*: \([0-9]*\) new process\(es\)\{0,1\} not followed: the eBPF program's map of followed processes is full$/\1/p" "$T/out" |
+	awk '{ n += $1 } END { print n + 0 }')" 5 "children not followed, said (as they come)"
+expect_eq "$(grep -c ': lseek(-1, 10[0-7], ' "$T/out")" 3 "the children followed"
+expect_grep "^evtrace: trace: 3 system calls, .*, 0 events lost (and new processes not followed: see their line)$" "$T/err" "the summary says it"
+
 # 3. Kernel events named beside the system calls, and a full ring: each
 # loss said where it happened, and the total the sum of them.
 "$EVTRACE" trace -o "$T/out" -e kernel/sched/sched_process_fork -- sh -c 'true & wait' 2>"$T/err" || fail "trace: $(cat "$T/err")"

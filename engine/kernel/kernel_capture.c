@@ -366,6 +366,11 @@ uint64_t evt_kernel_capture_lost(struct evt_kernel_capture *c)
 	return evt_syscall_bpf_lost_calls(c->bpf);
 }
 
+uint64_t evt_kernel_capture_lost_tasks(struct evt_kernel_capture *c)
+{
+	return evt_syscall_bpf_lost_tasks(c->bpf);
+}
+
 int evt_kernel_capture_fd(struct evt_kernel_capture *c)
 {
 	return evt_syscall_bpf_fd(c->bpf);

@@ -64,6 +64,9 @@ long evt_kernel_capture_read(struct evt_kernel_capture *c,
 			     size_t err_size);
 /* Records of the taken events the ring had no room for, so far. */
 uint64_t evt_kernel_capture_lost(struct evt_kernel_capture *c);
+/* Children of followed processes the program could not follow, so far:
+ * their system calls are missing. */
+uint64_t evt_kernel_capture_lost_tasks(struct evt_kernel_capture *c);
 /* Polls readable when the ring holds something. */
 int evt_kernel_capture_fd(struct evt_kernel_capture *c);
 void evt_kernel_capture_close(struct evt_kernel_capture *c);

@@ -23,6 +23,7 @@
 #include "kernel_sampler.h"
 #include "layout.h"
 #include "perf_events.h"
+#include "report.h"
 
 #define SIDE_RING_BYTES	(64u << 10)	/* task names and forks, per CPU */
 #define PAIRS		4096
@@ -107,7 +108,7 @@ struct evt_kernel_sampler {
 	 * go to a ring of their own after the CPUs', capture_ring. */
 	struct evt_kernel_capture *capture;
 	bool *taken;			/* [nev] */
-	uint64_t capture_last_time, capture_lost;
+	uint64_t capture_last_time, capture_lost, capture_lost_tasks;
 };
 
 static int64_t mono_ns(void)
@@ -595,6 +596,16 @@ static long read_rings(struct evt_kernel_sampler *k,
 			       trace_time(k, (uint64_t)now), now))
 			return -1;
 		k->capture_lost = lost;
+	}
+	/* (no count of events can say it: said as it happens) */
+	if (k->capture &&
+	    (lost = evt_kernel_capture_lost_tasks(k->capture)) > k->capture_lost_tasks) {
+		evt_report("kernel/syscalls/: %llu new process%s not followed: the "
+			   "eBPF program's map of followed processes is full; "
+			   "their system calls are missing",
+			   (unsigned long long)(lost - k->capture_lost_tasks),
+			   lost - k->capture_lost_tasks == 1 ? "" : "es");
+		k->capture_lost_tasks = lost;
 	}
 	return (long)k->nbatch;
 }

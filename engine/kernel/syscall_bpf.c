@@ -211,6 +211,7 @@ struct evt_syscall_bpf *evt_syscall_bpf_open(unsigned buf_bytes,
 	struct evt_syscall_bpf *b = calloc(1, sizeof(*b));
 	unsigned ring = 4096;
 	struct bpf_program *prog;
+	const char *tasks_max;
 
 	if (!b) {
 		snprintf(err, err_size, "out of memory");
@@ -230,6 +231,10 @@ struct evt_syscall_bpf *evt_syscall_bpf_open(unsigned buf_bytes,
 	while (ring < (1u << 30) && ring / 1024 < ring_kib)
 		ring *= 2;
 	bpf_map__set_max_entries(bpf_object__find_map_by_name(b->obj, "events"), ring);
+	/* (the tests' way to fill the map of followed processes) */
+	if ((tasks_max = secure_getenv("EVTRACE_BPF_TASKS_MAX")) && atoi(tasks_max) > 0)
+		bpf_map__set_max_entries(bpf_object__find_map_by_name(b->obj, "tasks"),
+					 (unsigned)atoi(tasks_max));
 	if (bpf_object__load(b->obj)) {
 		int e = errno;
 

@@ -83,7 +83,8 @@ uint64_t evt_syscall_bpf_lost(struct evt_syscall_bpf *b);
  * wanted as evt_syscall_bpf_want() says). */
 uint64_t evt_syscall_bpf_lost_calls(struct evt_syscall_bpf *b);
 /* Children of followed processes that were not followed, so far: the
- * program's map of processes (EVT_CAP_TASKS_MAX) was full. */
+ * program's map of processes (EVT_CAP_TASKS_MAX; $EVTRACE_BPF_TASKS_MAX
+ * in tests) was full. */
 uint64_t evt_syscall_bpf_lost_tasks(struct evt_syscall_bpf *b);
 
 #endif

@@ -1033,6 +1033,64 @@ static int mode_forker(void)
 	return 0;
 }
 
+static void *thread_nothing(void *arg)
+{
+	return arg;
+}
+
+/*
+ * n threads, each ended before the next starts, then a child that calls
+ * lseek(-1, 4242): a tracer that follows children must not have spent
+ * its room for them on the threads.
+ */
+static int mode_threads_then_fork(int n)
+{
+	pthread_t th;
+	pid_t child;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&th, NULL, thread_nothing, NULL))
+			return 1;
+		pthread_join(th, NULL);
+	}
+	child = fork();
+	if (child == 0) {
+		syscall(SYS_lseek, -1, 4242, SEEK_SET);
+		_exit(0);
+	}
+	return child < 0 || waitpid(child, NULL, 0) != child;
+}
+
+/* n children alive at once, each calling lseek(-1, 100 + i) once all
+ * are there (the pipe closed), then ending. */
+static int mode_children_at_once(int n)
+{
+	int start[2], i;
+	char c;
+
+	if (pipe(start))
+		return 1;
+	for (i = 0; i < n; i++) {
+		pid_t child = fork();
+
+		if (child == 0) {
+			close(start[1]);
+			if (read(start[0], &c, 1) < 0)
+				_exit(1);
+			syscall(SYS_lseek, -1, 100 + i, SEEK_SET);
+			_exit(0);
+		}
+		if (child < 0)
+			return 1;
+	}
+	close(start[1]);
+	close(start[0]);
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
 /* Execs itself n times (no destructor runs at an exec), then says
  * "ready PID" and waits to be killed. */
 static int mode_exec_chain(const char *self, int n)
@@ -1071,6 +1129,10 @@ int main(int argc, char **argv)
 		ret = mode_syscalls(atoi(argv[2]));
 	else if (!strcmp(mode, "syscalls-on-signal") && argc == 3)
 		ret = mode_syscalls_on_signal(atoi(argv[2]));
+	else if (!strcmp(mode, "threads-then-fork") && argc == 3)
+		ret = mode_threads_then_fork(atoi(argv[2]));
+	else if (!strcmp(mode, "children-at-once") && argc == 3)
+		ret = mode_children_at_once(atoi(argv[2]));
 	else if (!strcmp(mode, "exec-chain") && argc == 3)
 		ret = mode_exec_chain("/proc/self/exe", atoi(argv[2]));
 	else if (!strcmp(mode, "undumpable") && argc == 3)
