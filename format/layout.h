@@ -62,6 +62,15 @@
 #define EVT_GUEST_SLOT_FIRST	(EVT_NSLOTS - EVT_GUEST_SLOTS)
 #define EVT_GUEST_NUMBERS	32
 #define EVT_GUEST_NUMBER_FIRST	(EVT_MAX_NUMBERS - EVT_GUEST_NUMBERS)
+/*
+ * The buffer arena is handed out once, never given back (a free buffer is
+ * taken again only by one of its geometry): the buffers the guest
+ * numbers' collections make take this much of it at most, over the
+ * process's life, so that however large a stranger asks them, the run
+ * directory's owner and root keep the rest.  A guest's thread that finds
+ * none is counted as a drop (no buffer for the thread).
+ */
+#define EVT_GUEST_ARENA_BYTES	(EVT_ARENA_BYTES / 4)
 #define EVT_MAX_EVENTS		16384
 #define EVT_MAX_TBUFS		512
 #define EVT_REGISTRY_BYTES	(1u << 20)

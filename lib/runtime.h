@@ -120,6 +120,8 @@ struct evt__process {
 	uint32_t registry_used;
 	uint32_t registry_reserved;	/* bytes of it fallocate'd */
 	uint64_t arena_used;		/* authoritative, atomically bumped */
+	uint64_t guest_arena_used;	/* of it, by guest collections'
+					 * buffers (EVT_GUEST_ARENA_BYTES) */
 	uint32_t ntbufs;		/* atomically bumped */
 	struct evt__tbuf_priv tbuf_priv[EVT_MAX_TBUFS];
 

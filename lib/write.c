@@ -65,6 +65,8 @@ struct tslot {
 	 * NULL when the entry's page could not be had. */
 	struct evt_ctl_drops *drops;
 	bool drops_pending;
+	bool guest;			/* a guest collection's: its new
+					 * buffers count against its share */
 	uint8_t fail_cause;		/* TSLOT_FAILED: why, for its drops */
 };
 
@@ -177,7 +179,13 @@ static void state_put(struct evt__thread *t)
 		munmap(t, 4096);
 }
 
-static void spare_buffer(uint32_t size, uint32_t count);
+static void spare_buffer(uint32_t size, uint32_t count, bool guest);
+
+/* Whether slot s is a guest collection's (layout.h). */
+static bool guest_slot(unsigned s)
+{
+	return evt__proc.slots[s].number >= EVT_GUEST_NUMBER_FIRST;
+}
 
 /* The slots' drop entries (layout.h) may be written: made the file's at
  * the process's start. */
@@ -229,7 +237,8 @@ void evt__write_init(void)
 		    slot->mode <= EVT_MODE_OVERWRITE &&
 		    !evt_buffer_config_check(slot->packet_size, slot->packet_count,
 					     NULL, 0))
-			spare_buffer(slot->packet_size, slot->packet_count);
+			spare_buffer(slot->packet_size, slot->packet_count,
+				     guest_slot(i));
 	}
 }
 
@@ -291,7 +300,8 @@ void evt__thread_exit(void *arg)
 				/* (its own goes back only once drained) */
 				if (t->slot[s].mode != EVT_MODE_COUNT)
 					spare_buffer(t->slot[s].packet_size,
-						     t->slot[s].packet_count);
+						     t->slot[s].packet_count,
+						     t->slot[s].guest);
 			}
 	tls_thread = NULL;
 	state_put(t);
@@ -440,15 +450,20 @@ static void slot_drop(unsigned s, uint32_t id, uint32_t cause)
 	}
 }
 
-/* A new buffer's descriptor index; -1 past the memory bound or the
- * descriptor table, -2 when the file system had no room for it. */
-static int allocate(uint32_t size, uint32_t count)
+/* A new buffer's descriptor index; -1 past the memory bound (for a
+ * guest collection's buffer, past its share too) or the descriptor
+ * table, -2 when the file system had no room for it. */
+static int allocate(uint32_t size, uint32_t count, bool guest)
 {
-	uint64_t idx, off;
+	uint64_t idx, off, unused;
 	struct evt__tbuf_priv *p;
 	uint32_t n32;
 
-	if (take(&evt__proc.arena_used, (uint64_t)size * count,
+	/* (the share's bytes stay counted when the arena then refuses:
+	 * bounded, as the arena's own) */
+	if ((guest && take(&evt__proc.guest_arena_used, (uint64_t)size * count,
+			   EVT_GUEST_ARENA_BYTES, &unused)) ||
+	    take(&evt__proc.arena_used, (uint64_t)size * count,
 		 EVT_ARENA_BYTES, &off))
 		return -1;
 	n32 = __atomic_fetch_add(&evt__proc.ntbufs, 1, __ATOMIC_ACQ_REL);
@@ -487,13 +502,13 @@ static int allocate(uint32_t size, uint32_t count)
  * costs it a page mapped, 6 us on some virtual machines): made on cold
  * paths, a thread's exit and its second packet.  One at a time.
  */
-static void spare_buffer(uint32_t size, uint32_t count)
+static void spare_buffer(uint32_t size, uint32_t count, bool guest)
 {
 	int idx;
 
 	if (find_free(size, count, false) >= 0)
 		return;
-	idx = allocate(size, count);
+	idx = allocate(size, count, guest);
 	if (idx >= 0)	/* pairs with find_free()'s acquire */
 		__atomic_store_n(&evt__proc.tbufs[idx].state, EVT_TBUF_FREE,
 				 __ATOMIC_RELEASE);
@@ -522,6 +537,7 @@ static void take_desc(struct evt__thread *t, struct tslot *ts, int idx,
 	__atomic_store_n(&d->epoch, d->epoch + 1, __ATOMIC_RELEASE);
 	ts->base = evt__proc.base + evt__proc.tbuf_priv[idx].offset;
 	ts->priv = &evt__proc.tbuf_priv[idx];
+	ts->guest = guest_slot(s);
 	ts->drops = NULL;
 	if (ts->priv->drops_ready) {	/* nothing of a thread before */
 		ts->drops = &evt__proc.drops[idx];
@@ -564,7 +580,7 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 		return -1;
 	idx = find_free(size, count, true);
 	if (idx < 0)
-		idx = allocate(size, count);
+		idx = allocate(size, count, guest_slot(s));
 	if (idx < 0) {
 		if (idx == -2)
 			ts->fail_cause = EVT_LOSS_NO_SPACE;
@@ -608,7 +624,7 @@ static int counters_get(struct evt__thread *t, unsigned s, uint32_t id,
 	if (idx >= 0)	/* a thread's before: start from zero */
 		memset(evt__proc.base + evt__proc.tbuf_priv[idx].offset, 0, bytes);
 	else
-		idx = allocate((uint32_t)bytes, 1);
+		idx = allocate((uint32_t)bytes, 1, guest_slot(s));
 	if (idx < 0)
 		return -1;
 	take_desc(t, ts, idx, s, gen, (uint32_t)bytes, 1, EVT_MODE_COUNT);
@@ -1081,7 +1097,7 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 		put_drops(ts, bytes, now, cpu);
 	__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
 	if (ts->seq == 1)	/* the thread writes on: the next one's buffer */
-		spare_buffer(ts->packet_size, ts->packet_count);
+		spare_buffer(ts->packet_size, ts->packet_count, ts->guest);
 	return (uint8_t *)h + ts->off;
 }
 

@@ -29,12 +29,13 @@ as_status() {
 	[ "$got" = "$want" ] || { cat "$T/err" >&2; fail "$u: '$*' exited $got, expected $want"; }
 }
 # Alice's program, fed through a FIFO: "serve" emits N rows per number.
+# (TYPED_MODE=threads: each row from a thread of its own.)
 start_served() {	# start_served NAME [ENV=VALUE]
 	mkfifo -m 600 "$T/$1.in"
 	exec 8<>"$T/$1.in"
 	setpriv --reuid=evt-alice --regid="$(id -g evt-alice)" --clear-groups \
 		env LD_LIBRARY_PATH="$T/bin" EVTRACE_RUNDIR="$R/alice/run" ${2:-} \
-		"$T/bin/typed" serve <&8 >"$T/$1.out" 2>"$T/$1.err" &
+		"$T/bin/typed" "${TYPED_MODE:-serve}" <&8 >"$T/$1.out" 2>"$T/$1.err" &
 	BG_PIDS="$BG_PIDS $!"
 	eval "$1=$!"
 	exec 8>&-

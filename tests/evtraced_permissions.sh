@@ -326,6 +326,37 @@ ok|.*0 typed/all
 EOF
 running "$DAEMON" || fail "the daemon died of its clients"
 
+# A stranger's recording, with buffers as large as any may ask, takes its
+# share of the process's buffer memory and no more (a quarter: two 8 MiB
+# buffers): his threads past it lose their rows, counted, and alice's
+# recording after his, with the usual buffers, has every row.
+TYPED_MODE=threads start_served busy
+as_bg evt-bob "$T/bin/evtrace" record -p "$busy" -e typed/all --packet-size 4194304 --packets 2 \
+	-o "$T/bob/big" 2>"$T/big.err" &
+big=$!
+BG_PIDS="$BG_PIDS $big"
+wait_for "bob's large recording to switch typed/all on" \
+	"'$EVTRACE' ls -p '$busy' typed/all 2>/dev/null | grep -q '\[' || ! running $big"
+running "$big" || fail "bob's large recording: $(cat "$T/big.err")"
+feed busy 10 10
+kill -INT "$big"
+wait "$big" || fail "bob's large recording: $(cat "$T/big.err")"
+"$EVTRACE" report "$T/bob/big" >"$T/report"
+got=$(grep -c ': typed/all: ' "$T/report" || true)
+lost=$(sed -n 's/.*written to .*; \([0-9]*\) events\{0,1\} lost$/\1/p' "$T/big.err")
+expect_eq "$((got + lost))" 10 "bob's rows, recorded ($got) and lost ($lost)"
+[ "$got" -le 2 ] && [ "$lost" -ge 8 ] || fail "bob's recording took more than its share: $got rows recorded"
+as_bg evt-alice env EVTRACE_RUNDIR="$R/alice/run" "$T/bin/evtrace" record -p "$busy" -e typed/all \
+	-o "$R/alice/after" 2>"$T/after.err" &
+after=$!
+BG_PIDS="$BG_PIDS $after"
+wait_on "$busy" typed/all
+feed busy 10 20
+kill -INT "$after"
+wait "$after" || fail "alice's recording after bob's: $(cat "$T/after.err")"
+expect_grep "written to $R/alice/after; 0 events lost$" "$T/after.err" "alice's recording after bob's"
+expect_eq "$("$EVTRACE" report "$R/alice/after" | grep -c ': typed/all: ')" 10 "alice's rows after bob's recording"
+
 # A client's connection process killed outright: the client says so, the
 # command it ran ends all the same (its events off).
 as_bg evt-bob "$T/bin/evtrace" stream -p "$app" -e typed/all >/dev/null 2>"$T/stream.err" &

@@ -6,8 +6,11 @@
  *   typed serve    prints "ready"; for each number N read on stdin, emits
  *                  N rows (u32 counting on from 0) each followed by the
  *                  printk "secret <u32>", and prints "done <rows so far>"
+ *   typed threads  the same, but each of the N rows from a thread of its
+ *                  own, the N threads alive at once
  */
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +55,55 @@ static void rows(void)
 	typed_lib_emit(&r);
 }
 
+static pthread_barrier_t all_there;
+
+/* One row, u32 *arg, once every thread of the batch is there. */
+static void *row_thread(void *arg)
+{
+	struct row r = { .text = "shared", .u32 = *(uint32_t *)arg };
+
+	pthread_barrier_wait(&all_there);
+	trace_typed_all(&r, 0);
+	pthread_barrier_wait(&all_there);
+	return NULL;
+}
+
+static int serve(bool threads)
+{
+	struct row r = { .text = "shared" };
+	uint32_t seq = 0, seqs[256];
+	pthread_t th[256];
+	char line[64];
+
+	printf("ready\n");
+	fflush(stdout);
+	while (fgets(line, sizeof(line), stdin)) {
+		unsigned long n = strtoul(line, NULL, 10), i;
+
+		if (threads && n > 256)
+			return 2;
+		if (threads)
+			pthread_barrier_init(&all_there, NULL, (unsigned)n);
+		for (i = 0; i < n; i++, seq++) {
+			r.u32 = seq;
+			seqs[i] = seq;
+			if (!threads) {
+				trace_typed_all(&r, 0);
+				trace_printk("secret %u\n", seq);
+			} else if (pthread_create(&th[i], NULL, row_thread, &seqs[i])) {
+				return 1;
+			}
+		}
+		for (i = 0; threads && i < n; i++)
+			pthread_join(th[i], NULL);
+		if (threads)
+			pthread_barrier_destroy(&all_there);
+		printf("done %u\n", seq);
+		fflush(stdout);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "rows";
@@ -74,26 +126,10 @@ int main(int argc, char **argv)
 		while (read(0, &c, 1) > 0)
 			;
 		rows();
-	} else if (!strcmp(mode, "serve")) {
-		struct row r = { .text = "shared" };
-		uint32_t seq = 0;
-		char line[64];
-
-		printf("ready\n");
-		fflush(stdout);
-		while (fgets(line, sizeof(line), stdin)) {
-			unsigned long n = strtoul(line, NULL, 10), i;
-
-			for (i = 0; i < n; i++, seq++) {
-				r.u32 = seq;
-				trace_typed_all(&r, 0);
-				trace_printk("secret %u\n", seq);
-			}
-			printf("done %u\n", seq);
-			fflush(stdout);
-		}
+	} else if (!strcmp(mode, "serve") || !strcmp(mode, "threads")) {
+		return serve(!strcmp(mode, "threads"));
 	} else {
-		fprintf(stderr, "usage: typed rows|count N|wait|serve\n");
+		fprintf(stderr, "usage: typed rows|count N|wait|serve|threads\n");
 		return 2;
 	}
 	return 0;
