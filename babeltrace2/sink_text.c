@@ -18,7 +18,9 @@
 #include "field_text.h"
 #include "kernel_text.h"
 #include "lost_record.h"
+#include "quote.h"
 #include "record_header.h"
+#include "safe_text.h"
 
 /* Where a stream's lines come from: its last packet's thread. */
 struct thread {
@@ -77,12 +79,15 @@ static void time_text(char *buf, size_t size, const bt_clock_snapshot *cs);
 static void say_loss(struct thread *t)
 {
 	struct pending_loss *l = t->pending;
-	char text[sizeof(l->names) + 1024];
+	char text[sizeof(l->names) + 1024], comm[32];
 
 	if (!l || !l->open)
 		return;
 	evt_loss_text(text, sizeof(text), l->count, l->parts, l->nparts);
-	printf("%16s-%-7" PRIu64 " [---] %s: %s\n", t->comm, t->tid, l->when, text);
+	printf("%16s-%-7" PRIu64 " [---] %s: ",
+	       evt_printable(comm, sizeof(comm), t->comm), t->tid, l->when);
+	evt_safe_fwrite(stdout, text, strlen(text));
+	putchar('\n');
 	l->open = false;
 }
 
@@ -194,8 +199,10 @@ static void print_event(struct text_sink *s, const bt_message *msg)
 	const bt_field *tid = member(ctx, "tid"), *comm = member(ctx, "comm");
 	const bt_packet *p = bt_event_borrow_packet_const(e);
 	struct thread *t = p ? thread_of(s, bt_packet_borrow_stream_const(p)) : NULL;
-	char when[64];
+	char when[64], comm_text[32], *text = NULL;
 	uint64_t cpu_id;
+	size_t len = 0;
+	FILE *body;
 
 	/* Records carry no CPU: this event says it for the ones after it
 	 * (an evtrace trace before 0.1.2 had it in every record's context). */
@@ -226,19 +233,30 @@ static void print_event(struct text_sink *s, const bt_message *msg)
 	cpu_id = cpu ? bt_field_integer_unsigned_get_value(cpu) : t ? t->cpu : 0;
 	time_text(when, sizeof(when),
 		  bt_message_event_borrow_default_clock_snapshot_const(msg));
-	printf("%16s-%-7" PRIu64 " [%03" PRIu64 "] %s: %s: ", t ? t->comm : "?",
-	       t ? t->tid : 0, cpu_id, when, name ? name : "?");
+	/* What the traced program chose (its thread's name, the text it
+	 * made) escaped as evtrace report escapes it (safe_text.h). */
+	evt_printable(comm_text, sizeof(comm_text), t ? t->comm : "?");
+	printf("%16s-%-7" PRIu64 " [%03" PRIu64 "] %s: ", comm_text,
+	       t ? t->tid : 0, cpu_id, when);
+	if (!(body = open_memstream(&text, &len))) {
+		printf("?: (out of memory)\n");
+		return;
+	}
+	fprintf(body, "%s: ", name ? name : "?");
 	/* A kernel event's format file, for its print fmt. */
 	if (name && !strncmp(name, "kernel/", 7) && bt_event_class_get_emf_uri(cls) &&
 	    evt_bt2_kernel_text(&s->kernels, cls, name, bt_event_class_get_emf_uri(cls),
 				bt_event_borrow_payload_field_const(e),
 				t ? (uint32_t)t->tid : 0, (uint16_t)cpu_id, s->text,
 				sizeof(s->text)) >= 0)
-		fputs(s->text, stdout);
+		fputs(s->text, body);
 	else if (name && span_name(name))
-		evt_bt2_span_text(stdout, bt_event_borrow_payload_field_const(e), format);
+		evt_bt2_span_text(body, bt_event_borrow_payload_field_const(e), format);
 	else
-		evt_bt2_payload_text(stdout, bt_event_borrow_payload_field_const(e), format);
+		evt_bt2_payload_text(body, bt_event_borrow_payload_field_const(e), format);
+	if (fclose(body) == 0)
+		evt_safe_fwrite(stdout, text, len);
+	free(text);
 	putchar('\n');
 	s->events++;
 }

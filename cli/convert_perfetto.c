@@ -269,7 +269,7 @@ static void annotation_string(struct perfetto *p, uint64_t name_iid,
 	size_t m = pb_open(&p->pkt, TE_DEBUG_ANNOTATIONS);
 
 	pb_varint(&p->pkt, DA_NAME_IID, name_iid);
-	pb_bytes(&p->pkt, DA_STRING, s, n);
+	pb_text(&p->pkt, DA_STRING, s, n);
 	pb_close(&p->pkt, m);
 }
 
@@ -346,12 +346,12 @@ static void field_annotation(struct perfetto *p, struct site *s, int i,
 		const char *c = fl->value.array.data;
 		const char *nul = memchr(c, '\0', fl->value.array.count);
 
-		pb_bytes(&p->pkt, DA_STRING, c, nul ? (size_t)(nul - c) :
+		pb_text(&p->pkt, DA_STRING, c, nul ? (size_t)(nul - c) :
 			 fl->value.array.count);
 	} else {
 		p->text.len = 0;
 		json_buf_array(&p->text, fl);
-		pb_bytes(&p->pkt, DA_STRING, p->text.text ? p->text.text : "",
+		pb_text(&p->pkt, DA_STRING, p->text.text ? p->text.text : "",
 			 p->text.len);
 	}
 	pb_close(&p->pkt, m);

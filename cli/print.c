@@ -3,7 +3,9 @@
  * filesystem's trace_pipe:
  *   <comm>-<tid> [<cpu>] <seconds>.<ns>: <path>: <message>
  * an event's format as `format` prints it; where a printk site is, from
- * its path (query's site table, Perfetto's source locations).
+ * its path (query's site table, Perfetto's source locations).  What the
+ * traced program chose (its messages, paths, thread names) reaches the
+ * reader's terminal escaped (safe_text.h).
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -15,6 +17,7 @@
 #include "ctl.h"
 #include "lost_record.h"
 #include "quote.h"
+#include "safe_text.h"
 #include "trace_reader.h"
 
 /* v in decimal, at least width digits (zeros before), ending at end:
@@ -110,9 +113,10 @@ void cli_fprint_event_at(FILE *f, const char *comm, uint32_t tid,
 	if (n && text[n - 1] == '\n')
 		n--;
 	fwrite(line, 1, prefix_of(line, comm, tid, cpu_text(c, cpu), time), f);
-	fputs(path, f);
+	evt_safe_fwrite(f, path, strlen(path));
 	fwrite(": ", 1, 2, f);
-	fwrite(text, 1, n, f);	/* as printf made it, NULs included */
+	/* as printf made it, but what a terminal would act on (safe_text.h) */
+	evt_safe_fwrite(f, text, n);
 	putc('\n', f);
 }
 
@@ -139,14 +143,14 @@ void cli_fprint_line(FILE *f, const char *comm, uint32_t tid, uint16_t cpu,
 	char line[CLI_PREFIX_MAX + 512];
 	size_t len = prefix(line, comm, tid, cpu, monotonic_ns);
 
-	if (n < sizeof(line) - len) {	/* one write for the line */
-		memcpy(line + len, text, n);
+	if (n < sizeof(line) - len && evt_safe_as_is(text, n)) {
+		memcpy(line + len, text, n);	/* one write for the line */
 		line[len + n] = '\n';
 		fwrite(line, 1, len + n + 1, f);
 		return;
 	}
 	fwrite(line, 1, len, f);
-	fwrite(text, 1, n, f);
+	evt_safe_fwrite(f, text, n);
 	putc('\n', f);
 }
 
@@ -173,7 +177,8 @@ void cli_fprint_lost_at(FILE *f, const char *time,
 
 	fwrite(line, 1, prefix_of(line, it->comm, it->tid, "---", time), f);
 	evt_loss_text(text, sizeof(text), it->lost, parts, n);
-	fprintf(f, "%s\n", text);
+	evt_safe_fwrite(f, text, strlen(text));	/* (sites' paths) */
+	putc('\n', f);
 }
 
 void cli_fprint_lost(FILE *f, const char *comm, uint32_t tid,

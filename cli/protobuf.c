@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "protobuf.h"
+#include "safe_text.h"
 
 #define LEN_BYTES 4
 #define LEN_MAX ((1u << 28) - 1)
@@ -83,9 +84,37 @@ void pb_bytes(struct pb *b, uint32_t field, const void *p, size_t n)
 	b->len += n;
 }
 
+void pb_text(struct pb *b, uint32_t field, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i, len, out = 0;
+	uint8_t *at;
+
+	for (i = 0; i < n; i += len ? len : 1)
+		out += (len = evt_utf8_length(u + i, n - i)) ? len : 3;
+	if (out == n) {
+		pb_bytes(b, field, s, n);
+		return;
+	}
+	tag(b, field, 2);
+	raw_varint(b, out);
+	if (!(at = room(b, out)))
+		return;
+	for (i = 0; i < n; i += len ? len : 1) {
+		if ((len = evt_utf8_length(u + i, n - i))) {
+			memcpy(at, u + i, len);
+			at += len;
+		} else {
+			memcpy(at, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			at += 3;
+		}
+	}
+	b->len += out;
+}
+
 void pb_string(struct pb *b, uint32_t field, const char *s)
 {
-	pb_bytes(b, field, s, strlen(s));
+	pb_text(b, field, s, strlen(s));
 }
 
 size_t pb_open(struct pb *b, uint32_t field)

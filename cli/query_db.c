@@ -5,9 +5,9 @@
  * babeltrace2's included, pass it by), holding the tables and the
  * signature of the files it was made of (trace_set.c).  It is written
  * into a file of its own made with O_EXCL and renamed into place, and
- * only in a directory that is the user's alone: a query never writes
- * where it was not asked to, and never trusts a file another user could
- * have planted.  Where there can be no cache, the traces go into a
+ * only in a directory that is the user's alone on a path no one else
+ * can change: a query never writes where it was not asked to, and never
+ * trusts a file another user could have planted.  Where there can be no cache, the traces go into a
  * private temporary database that SQLite removes on close.  Either way
  * memory is SQLite's page cache (PAGE_CACHE_KIB) and what trace_sql.c
  * keeps per thread and open span.
@@ -92,13 +92,51 @@ int query_db_fill(sqlite3 *db, const char *cmd, const struct trace_set *s,
 	return exec(db, "COMMIT", err, err_size);
 }
 
-/* Whether dir is the user's alone to write into. */
+/* Whether a directory on the way to the cache leaves its entries to
+ * root and the user alone (a sticky one keeps each to its owner). */
+static bool guarded(const struct stat *st)
+{
+	return (st->st_uid == 0 || st->st_uid == geteuid()) &&
+	       (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
+}
+
+/*
+ * Whether dir is the user's alone to write into, and nobody else could
+ * put another directory in its place: it and every directory above it,
+ * walked by "..", from the directory itself (not by its name), are
+ * root's or the user's and writable by no one else.  Root's query of a
+ * trace in a user's home gets no cache: that user could swap the
+ * directory for a symlink into one of root's between the check and the
+ * writes (query makes a file, then renames it into place).
+ */
 static bool cache_allowed(const char *dir)
 {
-	struct stat st;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), up;
+	struct stat st, parent;
+	bool ok;
+	unsigned depth;
 
-	return !lstat(dir, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-	       !(st.st_mode & (S_IWGRP | S_IWOTH)) && !access(dir, W_OK);
+	if (fd < 0)
+		return false;
+	ok = !fstat(fd, &st) && st.st_uid == geteuid() &&
+	     !(st.st_mode & (S_IWGRP | S_IWOTH)) && !faccessat(fd, ".", W_OK, AT_EACCESS);
+	for (depth = 0; ok && depth < 4096; depth++) {
+		up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (up < 0 || fstat(up, &parent)) {
+			ok = false;
+		} else if (parent.st_dev == st.st_dev && parent.st_ino == st.st_ino) {
+			close(up);	/* the root */
+			break;
+		} else {
+			ok = guarded(&parent);
+			st = parent;
+		}
+		close(fd);
+		fd = up;
+	}
+	if (fd >= 0)
+		close(fd);
+	return ok;
 }
 
 /* The read errors kept in db, said again when say; their number. */

@@ -5,6 +5,7 @@
  * as text; rows after them are printed as they come at those widths, so
  * that a query returning millions of rows needs no more memory than a
  * short one.  Numbers are right-aligned, text left; NULL is shown as such.
+ * Text is escaped as report escapes it (safe_text.h).
  * CSV quotes as RFC 4180 says; JSON is an object per row and line, with
  * SQLite's types: integers and reals as numbers, text as strings, NULL as
  * null.
@@ -18,6 +19,7 @@
 #include "query_output.h"
 #include "record.h"
 #include "report_output.h"
+#include "safe_text.h"
 
 #define TABLE_AHEAD 1000
 #define WIDTH_MAX 60		/* wider values overflow their column */
@@ -48,40 +50,17 @@ struct table {
 	size_t nheld;
 };
 
-/* Columns a value takes: a control character as its escape (\n, \x01),
- * a UTF-8 sequence as one. */
+/* Columns a value takes, escaped as put_text() puts it. */
 static size_t display_width(const char *s)
 {
-	size_t w = 0;
-
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			w += c == '\n' || c == '\t' || c == '\r' ? 2 : 4;
-		else
-			w += (c & 0xc0) != 0x80;
-	}
-	return w;
+	return evt_safe_width(s, strlen(s));
 }
 
-/* A value on one line of the table: control characters escaped. */
+/* A value on one line of the table: control characters escaped, as
+ * report's lines escape them (safe_text.h). */
 static void put_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c == '\r')
-			fputs("\\r", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else
-			putc(c, f);
-	}
+	evt_safe_fwrite(f, s, strlen(s));
 }
 
 static bool is_number(sqlite3_stmt *s, int i)
@@ -214,18 +193,30 @@ static int table_rows(FILE *f, sqlite3_stmt *s, uint64_t *rows)
 	return rc;
 }
 
-static void csv_field(FILE *f, const char *v)
+/*
+ * A field quoted as RFC 4180 says, its control characters escaped as the
+ * table's but its lines kept.  A text a spreadsheet would take for a
+ * formula (=, +, -, @, a tab or carriage return first: =HYPERLINK(...),
+ * +cmd|...) gets a ' before it, as OWASP advises; numbers stay numbers.
+ */
+static void csv_field(FILE *f, const char *v, bool text)
 {
-	if (!strpbrk(v, ",\"\r\n")) {
+	bool formula = text && *v && strchr("=+-@\t\r", *v);
+	const char *quote;
+
+	if (!formula && !strpbrk(v, ",\"\r\n") && evt_safe_as_is(v, strlen(v))) {
 		fputs(v, f);
 		return;
 	}
 	putc('"', f);
-	for (; *v; v++) {
-		if (*v == '"')
-			putc('"', f);
-		putc(*v, f);
+	if (formula)
+		putc('\'', f);
+	while ((quote = strchr(v, '"'))) {
+		evt_safe_fwrite_lines(f, v, (size_t)(quote - v + 1));
+		putc('"', f);
+		v = quote + 1;
 	}
+	evt_safe_fwrite_lines(f, v, strlen(v));
 	putc('"', f);
 }
 
@@ -237,7 +228,7 @@ static int csv_rows(FILE *f, sqlite3_stmt *s, uint64_t *rows)
 	for (i = 0; i < n; i++) {
 		if (i)
 			putc(',', f);
-		csv_field(f, sqlite3_column_name(s, i));
+		csv_field(f, sqlite3_column_name(s, i), true);
 	}
 	putc('\n', f);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -247,7 +238,7 @@ static int csv_rows(FILE *f, sqlite3_stmt *s, uint64_t *rows)
 			if (i)
 				putc(',', f);
 			if (v)
-				csv_field(f, v);
+				csv_field(f, v, !is_number(s, i));
 		}
 		putc('\r', f);
 		putc('\n', f);

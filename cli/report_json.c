@@ -12,37 +12,7 @@
 #include "record_fields.h"
 #include "lost_record.h"
 #include "report_output.h"
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_length(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		len = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		len = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates, beyond Unicode */
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-	    (len == 4 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) ||
-	    cp > 0x10ffff)
-		return 0;
-	return len;
-}
+#include "safe_text.h"
 
 void json_buf_put(struct json_buf *b, const void *p, size_t n)
 {
@@ -148,7 +118,11 @@ void json_buf_string(struct json_buf *b, const char *text, size_t n)
 		} else if (c < 0x20 || c == 0x7f) {
 			put_fmt(b, "\\u%04x", c);
 			i++;
-		} else if ((len = utf8_length(s + i, n - i))) {
+		} else if ((len = evt_utf8_length(s + i, n - i)) &&
+			   evt_utf8_is_c1(s + i, len)) {	/* (for terminals) */
+			put_fmt(b, "\\u%04x", s[i + 1]);
+			i += len;
+		} else if (len) {
 			json_buf_put(b, s + i, len);
 			i += len;
 		} else {

@@ -154,6 +154,11 @@ char *trace_set_signature(const struct trace_set *s)
 		sign_dir(f, s->dirs[i]);
 		snprintf(sub, sizeof(sub), "%s/evtrace", s->dirs[i]);
 		sign_dir(f, sub);
+		/* record --keep's pinned sites, read as part of the trace */
+		snprintf(sub, sizeof(sub), "%s/keep", s->dirs[i]);
+		sign_dir(f, sub);
+		snprintf(sub, sizeof(sub), "%s/keep/evtrace", s->dirs[i]);
+		sign_dir(f, sub);
 	}
 	if (fclose(f)) {
 		free(text);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "quote.h"
+#include "safe_text.h"
 
 void evt_quote(FILE *f, const char *s)
 {
@@ -17,11 +18,18 @@ void evt_quote(FILE *f, const char *s)
 		case '\n': fputs("\\n", f); break;
 		case '\t': fputs("\\t", f); break;
 		case '\r': fputs("\\r", f); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				fprintf(f, "\\x%02x", c);
-			else
-				fputc(c, f);
+		default: {
+			size_t len = c < 0x80 ? 1 :
+				     evt_utf8_length((const unsigned char *)s, strlen(s));
+
+			if (c < 0x20 || c == 0x7f || !len ||
+			    evt_utf8_is_c1((const unsigned char *)s, len)) {
+				fprintf(f, "\\x%02x", c);	/* (a C1's bytes each) */
+			} else {
+				fwrite(s, 1, len, f);
+				s += len - 1;
+			}
+		}
 		}
 	}
 	fputc('"', f);
@@ -31,11 +39,22 @@ char *evt_printable(char *out, size_t out_size, const char *name)
 {
 	size_t i;
 
-	for (i = 0; name[i] && i + 1 < out_size; i++)
-		out[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ?
-			 '?' : name[i];
+	const unsigned char *u = (const unsigned char *)name;
+	size_t n = strlen(name), at = 0, len;
+
+	for (i = 0; i < n && at + 1 < out_size; i += len) {
+		len = evt_utf8_length(u + i, n - i);
+		if (!len || u[i] < 0x20 || u[i] == 0x7f || evt_utf8_is_c1(u + i, len) ||
+		    at + len + 1 > out_size) {
+			out[at++] = '?';
+			len = len ? len : 1;
+		} else {
+			memcpy(out + at, name + i, len);
+			at += len;
+		}
+	}
 	if (out_size)
-		out[i] = '\0';
+		out[at] = '\0';
 	return out;
 }
 

@@ -1,4 +1,5 @@
-# The trace directory: made 0700 with 0600 files; an old trace is kept as
+# The trace directory: made 0700 with 0600 files (one there before must be
+# writable by its owner alone); an old trace is kept as
 # DIR.old, replaced only by its owner and never written through a planted
 # symlink; a full
 # disk or a removed directory stops the recording with one message naming
@@ -46,6 +47,13 @@ mkdir "$T/empty"
 "$EVTRACE" record -o "$T/empty" -- "$TRACEE" threads 1 5 >/dev/null 2>&1
 [ ! -e "$T/empty.old" ] || fail "an empty directory was kept as .old"
 "$EVTRACE" report "$T/empty" | grep -q "# 5 events" || fail "the trace in the empty directory"
+# One others may write into is refused: they could replace its files
+# while it is written.
+mkdir "$T/open" && chmod 777 "$T/open"
+expect_status 1 "$EVTRACE" record -o "$T/open" -- true
+expect_eq "$(cat "$T/err")" "evtrace: record: $T/open: writable by others (mode 0777): another user could replace the trace's files; 'chmod go-w $T/open', or choose another directory with -o" \
+	"an empty directory of mode 0777"
+[ -z "$(ls -A "$T/open")" ] || fail "a refused directory written into"
 # The output itself a symlink, or a directory holding other files: refused.
 ln -s "$T/victim" "$T/link"
 expect_status 1 "$EVTRACE" record -o "$T/link" -- true

@@ -52,8 +52,9 @@ static bool ours(const char *name, bool sub)
 {
 	if (sub)
 		return !strcmp(name, "index") || !strcmp(name, "index.tmp");
+	/* (query's cache of the trace, and what a killed query left) */
 	return !strcmp(name, "metadata") || !strcmp(name, "metadata.tmp") ||
-	       !strncmp(name, "stream_", 7);
+	       !strncmp(name, "stream_", 7) || !strncmp(name, ".evtrace-query-", 15);
 }
 
 /*
@@ -123,6 +124,16 @@ static int open_own_dir(int dirfd, const char *name, const char *path,
 			 "is replaced only by its owner; remove it or choose another "
 			 "directory with -o", path, (unsigned)st.st_uid,
 			 (unsigned)evt_policy_output_uid());
+		close(fd);
+		return -1;
+	}
+	/* Others could put their files in the trace, or take its own away,
+	 * while it is written (a trace directory is made 0700). */
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(err, err_size, "%s: writable by others (mode %04o): another "
+			 "user could replace the trace's files; 'chmod go-w %s', or "
+			 "choose another directory with -o", path,
+			 (unsigned)(st.st_mode & 07777), path);
 		close(fd);
 		return -1;
 	}

@@ -1033,6 +1033,29 @@ static int mode_forker(void)
 	return 0;
 }
 
+/*
+ * What a program's user may put in its messages and its thread's name to
+ * reach whoever reads the trace: a window title (OSC 0), the clipboard
+ * (OSC 52), colours through CSI as ESC [ and as C1 (UTF-8 and a lone
+ * byte), a line of its own, a carriage return, a spreadsheet formula.
+ */
+static int mode_hostile_text(int wait)
+{
+	sigset_t usr1;
+
+	if (wait)	/* "ready PID", and on at SIGUSR1 */
+		ready_for_usr1(&usr1);
+	prctl(PR_SET_NAME, "ev\033[31mil\302\233", 0, 0, 0);
+	trace_printk("title %s\n", "\033]0;pwned\007");
+	trace_printk("clip %s\n", "\033]52;c;cm0gLXJmIH4=\007");
+	trace_printk("csi %s and %s\n", "\302\23331m", "\23332m");
+	trace_printk("forged %s\n", "x\n          tracee-1       [000] 1.000000000: printk/x: forged");
+	trace_printk("cr %s\n", "abc\rdef");
+	trace_printk("=HYPERLINK(\"http://example.invalid\") %d\n", 1);
+	tried = 6;
+	return 0;
+}
+
 static void *thread_nothing(void *arg)
 {
 	return arg;
@@ -1129,6 +1152,8 @@ int main(int argc, char **argv)
 		ret = mode_syscalls(atoi(argv[2]));
 	else if (!strcmp(mode, "syscalls-on-signal") && argc == 3)
 		ret = mode_syscalls_on_signal(atoi(argv[2]));
+	else if (!strcmp(mode, "hostile-text") && argc <= 3)
+		ret = mode_hostile_text(argc == 3 && !strcmp(argv[2], "wait"));
 	else if (!strcmp(mode, "threads-then-fork") && argc == 3)
 		ret = mode_threads_then_fork(atoi(argv[2]));
 	else if (!strcmp(mode, "children-at-once") && argc == 3)

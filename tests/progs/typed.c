@@ -86,13 +86,14 @@ static int serve(bool threads)
 			pthread_barrier_init(&all_there, NULL, (unsigned)n);
 		for (i = 0; i < n; i++, seq++) {
 			r.u32 = seq;
-			seqs[i] = seq;
 			if (!threads) {
 				trace_typed_all(&r, 0);
 				trace_printk("secret %u\n", seq);
-			} else if (pthread_create(&th[i], NULL, row_thread, &seqs[i])) {
-				return 1;
+				continue;
 			}
+			seqs[i] = seq;
+			if (pthread_create(&th[i], NULL, row_thread, &seqs[i]))
+				return 1;
 		}
 		for (i = 0; threads && i < n; i++)
 			pthread_join(th[i], NULL);
