@@ -63,8 +63,14 @@ struct firing {
 	char path[256];
 };
 
+/* Spans a trigger keeps open at once: a program that begins spans it
+ * never ends (an error path that skips the end, in a storm) must not
+ * take the recorder's memory with it.  The ones past it are counted. */
+#define OPEN_SPANS_MAX 65536
+
 struct record_triggers {
 	struct record_triggers_opts o;
+	uint64_t unfollowed;	/* span begins past OPEN_SPANS_MAX */
 	uint64_t lost_seen;	/* of the flight recorder, at the last look */
 	unsigned unwritten;	/* windows that failed (a full disk): lost */
 	struct evt_live_stream *s;
@@ -209,6 +215,12 @@ static struct firing *fire(struct record_triggers *rt, unsigned k, int64_t at_ns
 	struct firing *f;
 
 	rt->o.triggers[k]->fired++;
+	/* Windows are --max-windows at most: a firing past them is only
+	 * counted (a storm of millions took gigabytes here). */
+	if (rt->windows + rt->unwritten + rt->ndue >= rt->o.max_windows) {
+		rt->skipped++;
+		return NULL;
+	}
 	if (rt->ndue == rt->capdue) {
 		size_t cap = rt->capdue ? 2 * rt->capdue : 8;
 		struct firing *grown = realloc(rt->due, cap * sizeof(*grown));
@@ -279,6 +291,10 @@ static void on_span(struct record_triggers *rt, unsigned k,
 	if (evt_span_head_read(e->layout, e->payload, e->payload_size, &h))
 		return;
 	if (h.phase == EVT_SPAN_BEGIN) {
+		if (t->nopen == OPEN_SPANS_MAX) {
+			rt->unfollowed++;
+			return;
+		}
 		if (t->nopen == t->capopen) {
 			size_t cap = t->capopen ? 2 * t->capopen : 16;
 			struct open_span *grown = realloc(t->open, cap * sizeof(*grown));
@@ -568,6 +584,12 @@ void record_triggers_finish(struct record_triggers *rt)
 			"event%s (its buffers were full): a trigger may have missed "
 			"them\n", (unsigned long long)rt->missed,
 			cli_plural(rt->missed));
+	if (rt->unfollowed)
+		fprintf(stderr, "evtrace: record: the triggers did not follow %llu "
+			"span begin%s: %u spans of a trigger were open at once, "
+			"which a trigger keeps at most\n",
+			(unsigned long long)rt->unfollowed, cli_plural(rt->unfollowed),
+			OPEN_SPANS_MAX);
 	if (rt->o.stats)
 		fprintf(stderr, "evtrace: record: triggers evaluated %llu event%s\n",
 			(unsigned long long)rt->evaluated, cli_plural(rt->evaluated));

@@ -100,7 +100,19 @@ struct evt_live_stream {
 	struct stat rules_seen;		/* default.rules when last read */
 	bool handing;			/* in a poll's callbacks */
 	const struct evt_ctl *reading;	/* whose buffers are read now */
+	bool round_full;		/* POLL_EVENTS_MAX taken this poll */
+	unsigned first;			/* the process read first: in turn */
 };
+
+/*
+ * Events one poll takes from the buffers at most.  A poll follows a
+ * writer along its open packet, so that a program in a burst kept it
+ * reading, and holding what it read, for as long as the burst lasted
+ * (gigabytes in an error storm); past this the rest waits in the buffers
+ * for the next poll, and the processes are read first in turn, so that
+ * a busy one does not leave the others' buffers to fill.
+ */
+#define POLL_EVENTS_MAX 65536
 
 /*
  * A stream of every process publishes its rules (scope all), one of a
@@ -487,6 +499,10 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 			struct evt_record r;
 			const struct evt_ctl_event *ev;
 
+			if (s->npend >= POLL_EVENTS_MAX) {
+				s->round_full = true;	/* on from here next poll */
+				return;
+			}
 			if (evt_record_header(pkt + cur->at.off, end - cur->at.off,
 					      &cur->hs, &r)) {
 				broken(c, i, cur, "truncated record");
@@ -729,7 +745,7 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 {
 	int64_t upto;
 	unsigned k, alive = 0;
-	uint32_t i;
+	uint32_t i, j, nbufs;
 	size_t n;
 	char err[PATH_MAX + 200];
 
@@ -742,8 +758,10 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 		default_kernel(s);
 	upto = evt_live_kernel_any(s->kernel) ? now_ns() : INT64_MAX;
 	s->heartbeat++;
-	for (k = 0; k < s->nw; k++) {
-		struct watched *w = &s->w[k];
+	s->round_full = false;
+	s->first = s->nw ? (s->first + 1) % s->nw : 0;
+	for (unsigned turn = 0; turn < s->nw; turn++) {
+		struct watched *w = &s->w[(s->first + turn) % s->nw];
 
 		if (w->dead)
 			continue;
@@ -765,9 +783,11 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 		evt_ctl_refresh(w->ctl, err, sizeof(err));
 		if (s->number)
 			apply(s, w);
-		for (i = 0; i < evt_ctl_tbufs_used(w->ctl); i++) {
+		nbufs = evt_ctl_tbufs_used(w->ctl);
+		for (j = 0; j < nbufs && !s->round_full; j++) {
 			size_t before = s->npend;
 
+			i = (j + s->first) % nbufs;	/* (in turn too) */
 			s->reading = w->ctl;
 			read_tbuf(s, w, i);
 			s->reading = NULL;
@@ -776,6 +796,11 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 			    !w->cursors[i].broken && !w->ctl->shrank)
 				evt_ring_leave(&w->ctl->tbufs[i], w->cursors[i].epoch,
 					       &w->cursors[i].at);
+		}
+		/* A dead one not read to its end: again next poll. */
+		if (s->round_full && w->dead) {
+			w->dead = false;
+			alive++;
 		}
 	}
 	/* The kernel's after the buffers': all it has up to their last. */

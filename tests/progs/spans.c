@@ -7,6 +7,9 @@
  *   spans odd         spans that do not pair, a NaN counter: see odd()
  *   spans wait        prints "ready" and waits (for ls)
  *   spans service     a service for triggers: see service()
+ *   spans storm N US  an error storm: N times a span "leak" begun and
+ *                     never ended and a line "error I", one every US
+ *                     microseconds (0: as fast as it can)
  *
  * Per worker thread t (0-based): scope "work" (args t) holding two
  * "step" spans of 2 ms each (the second left by an early return), then
@@ -125,11 +128,28 @@ static int service(void)
 	return 0;
 }
 
+static int storm(long n, long pace_us)
+{
+	struct timespec pace = { 0, pace_us * 1000 };
+	long i;
+
+	for (i = 0; i < n; i++) {
+		trace_span_begin("leak");
+		trace_printk("error %ld\n", i);
+		if (pace_us)
+			nanosleep(&pace, NULL);
+	}
+	printf("stormed\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t th[16];
 	int i;
 
+	if (argc == 4 && !strcmp(argv[1], "storm"))
+		return storm(atol(argv[2]), atol(argv[3]));
 	if (argc > 1 && !strcmp(argv[1], "odd")) {
 		odd();
 		return 0;

@@ -1,0 +1,35 @@
+# A flight recorder's triggers in an error storm keep their memory
+# bounded and say what they could not keep up with: firings past
+# --max-windows are counted, not kept; a trigger follows 65,536 open
+# spans at most and counts the begins past them; the triggers' live
+# stream reads a burst a poll-full at a time.  (Timing and scale: alone.)
+. "$(dirname "$0")/lib.sh"
+
+# A million error lines, each a firing: the recorder's peak memory stays
+# small (it was over 100 MB, the firings and one poll's events held).
+python3 - "$EVTRACE" "$SPANS" "$T/storm" >"$T/storm.out" <<'PY' || fail "the storm: $(cat "$T/storm.out")"
+import resource, subprocess, sys
+evtrace, spans, out = sys.argv[1:]
+r = subprocess.run([evtrace, "record", "--overwrite", "--trigger", "printk/spans/**",
+                    "-o", out, "--", spans, "storm", "1000000", "0"],
+                   capture_output=True, text=True)
+print(r.stderr)
+assert r.returncode == 0, r.returncode
+kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print("peak %d KiB" % kib)
+assert kib < 40 * 1024, "the recorder took %d KiB" % kib
+PY
+fired=$(sed -n 's/^evtrace: record: triggers fired \([0-9]*\) times, 5 windows written; \([0-9]*\) firings after --max-windows 5 wrote none$/\1 \2/p' "$T/storm.out")
+[ -n "$fired" ] || fail "the storm's summary: $(cat "$T/storm.out")"
+set -- $fired
+expect_eq "$2" "$(($1 - 5))" "firings past --max-windows, counted"
+[ -d "$T/storm/window-5" ] && [ ! -e "$T/storm/window-6" ] || fail "not 5 windows: $(ls "$T/storm")"
+
+# 70,000 spans begun and never ended: 65,536 followed, the rest counted
+# (or lost by the triggers' stream, also counted: they add up).
+"$EVTRACE" record --overwrite --trigger 'span leak > 3600s' -o "$T/leak" -- "$SPANS" storm 70000 0 \
+	>/dev/null 2>"$T/leak.err" || fail "record of a span leak: $(cat "$T/leak.err")"
+unfollowed=$(sed -n 's/^evtrace: record: the triggers did not follow \([0-9]*\) span begins: 65536 spans of a trigger were open at once, which a trigger keeps at most$/\1/p' "$T/leak.err")
+missed=$(sed -n "s/^evtrace: record: the triggers' stream lost \\([0-9]*\\) events\\{0,1\\} .*/\\1/p" "$T/leak.err")
+[ -n "$unfollowed" ] || fail "the span begins past 65,536 not said: $(cat "$T/leak.err")"
+expect_eq "$((unfollowed + ${missed:-0}))" $((70000 - 65536)) "span begins not followed ($unfollowed) and lost (${missed:-0})"
