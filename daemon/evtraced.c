@@ -23,6 +23,8 @@
 #include "evtraced.h"
 #include "permission.h"
 #include "protocol.h"
+#include "serve.h"
+#include "trace_seats.h"
 
 /* Users share MAX_CLIENTS places, 16 each at most; root may take any
  * free place, and ROOT_CLIENTS more that no user can, so that users
@@ -40,6 +42,7 @@ struct child {
 static volatile sig_atomic_t stopping;
 static struct child children[MAX_CLIENTS + ROOT_CLIENTS];
 static unsigned nchildren;
+static struct evt_trace_seats *seats;
 
 static void on_stop(int sig)
 {
@@ -106,10 +109,12 @@ static void reap(void)
 	unsigned i = 0;
 
 	while (i < nchildren) {
-		if (waitpid(children[i].pid, NULL, WNOHANG) == children[i].pid)
+		if (waitpid(children[i].pid, NULL, WNOHANG) == children[i].pid) {
+			evt_trace_seat_free(seats, children[i].pid);
 			children[i] = children[--nchildren];
-		else
+		} else {
 			i++;
+		}
 	}
 }
 
@@ -195,6 +200,8 @@ int evt_daemon_run(const char *path, evt_command_fn run, char *err,
 		fd = listen_on(path, err, err_size);
 	if (fd < 0)
 		return -1;
+	seats = evt_trace_seats_create();
+	evt_serve_set_trace_seats(seats);
 	sigaction(SIGTERM, &stop, NULL);
 	sigaction(SIGINT, &stop, NULL);
 	sigaction(SIGPIPE, &ign, NULL);

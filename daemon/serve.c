@@ -33,16 +33,23 @@
 #include "protocol.h"
 #include "serve.h"
 #include "serve_consumer.h"
+#include "trace_seats.h"
 
 /* Where the worker finds the trace directory record was handed. */
 #define OUTPUT_FD 9
 #define REQUEST_TIMEOUT_MS 5000
 
 static unsigned stall_timeout_s = 10;
+static struct evt_trace_seats *trace_seats;
 
 void evt_serve_set_stall_timeout(unsigned seconds)
 {
 	stall_timeout_s = seconds;
+}
+
+void evt_serve_set_trace_seats(struct evt_trace_seats *seats)
+{
+	trace_seats = seats;
 }
 
 struct client {
@@ -108,6 +115,19 @@ static int trace_target(struct client *c)
 			      "kernel's CAP_ANY rule: a task you own and could "
 			      "ptrace): %s", pid, c->info.comm, c->info.user,
 			      why), -1;
+	/* A seat for this process's life; the daemon frees it. */
+	switch (evt_trace_seat_take(trace_seats, c->peer.uid, getpid())) {
+	case -1:
+		return refuse(c, 1, "you have %d trace sessions through evtraced "
+			      "already, as many as a user may (each puts its eBPF "
+			      "program on every system call of the machine, other "
+			      "users' too): end one first", EVT_TRACE_SEATS_PER_USER), -1;
+	case -2:
+		return refuse(c, 1, "evtraced runs %d trace sessions for users "
+			      "already, as many as it runs at once (each puts its "
+			      "eBPF program on every system call of the machine): "
+			      "try again later", EVT_TRACE_SEATS), -1;
+	}
 	return 0;
 }
 

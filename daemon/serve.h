@@ -25,6 +25,11 @@ void evt_serve(int sock, evt_command_fn run);
  */
 void evt_serve_set_stall_timeout(unsigned seconds);
 
+struct evt_trace_seats;
+/* Where a user's trace takes its seat (trace_seats.h): the daemon's
+ * table, made before it forks.  Without one, users' traces are refused. */
+void evt_serve_set_trace_seats(struct evt_trace_seats *seats);
+
 /*
  * In a worker, before any thread: files are created and written as uid
  * and gid (their owner from the start, their quotas and reserved blocks

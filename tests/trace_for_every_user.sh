@@ -133,6 +133,32 @@ as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -p "$
 expect_grep "^evtrace: trace: pid $euid_only (python3, user evt-bob): evtraced traces the system calls of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace): its user ids (real 0, effective $BOB, saved 0) are not all yours\$" \
 	"$T/err" "trace -p of root's process with bob's effective uid"
 
+# Each session puts the eBPF program on every system call of the
+# machine: a user has two at once, a third is refused until one ends.
+for n in 1 2 3; do
+	as_bg evt-bob env EVTRACE_RUNDIR="$T/bob/run" "$TRACEE_U" wait >"$T/idle$n.out" 2>/dev/null &
+	eval "idle$n=\$!"
+	BG_PIDS="$BG_PIDS $!"
+	wait_for "bob's process $n to start" "grep -q ready '$T/idle$n.out'"
+done
+for n in 1 2; do
+	eval "p=\$idle$n"
+	as_bg evt-bob env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -p "$p" -o /dev/null 2>"$T/seat$n.err" &
+	eval "seat$n=\$!"
+	BG_PIDS="$BG_PIDS $!"
+	wait_for "bob's trace session $n to attach" "grep -q attached '$T/seat$n.err'"
+done
+as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -p "$idle3"
+expect_eq "$(cat "$T/err")" "evtrace: trace: you have 2 trace sessions through evtraced already, as many as a user may (each puts its eBPF program on every system call of the machine, other users' too): end one first" \
+	"bob's third trace session"
+kill -INT "$seat1"
+wait "$seat1" || fail "bob's first trace session: $(cat "$T/seat1.err")"
+wait_for "evtraced to give bob's seat back" \
+	"as evt-bob env EVTRACE_RUNDIR='$T/bob/run' '$T/bin/evtrace' trace -e trace=getppid -o /dev/null -- true 2>/dev/null"
+kill -INT "$seat2"
+wait "$seat2" || fail "bob's second trace session: $(cat "$T/seat2.err")"
+kill "$idle1" "$idle2" "$idle3"
+
 # Alice's process: not bob's.
 as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -p "$app"
 expect_grep "^evtrace: trace: pid $app (typed, user evt-alice): evtraced traces the system calls of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace): its user ids (real $ALICE, effective $ALICE, saved $ALICE) are not all yours\$" \
