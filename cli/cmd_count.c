@@ -211,6 +211,8 @@ int cmd_count(int argc, char **argv)
 	unsigned npids = 0, nuser, nkernel = 0;
 	struct cli_session run;
 
+	cli_session_catch();	/* before the setup (session.h) */
+
 	if (!patterns || !kpatterns) {
 		free(patterns);
 		free(kpatterns);

@@ -993,6 +993,8 @@ int cmd_record(int argc, char **argv)
 	};
 	int ret;
 
+	cli_session_catch();	/* before the setup (session.h) */
+
 	/* (room for the patterns complete_patterns() adds, and for a file's
 	 * one more than a selection takes, to say so) */
 	a.patterns_cap = (unsigned)argc + 3 + EVT_RULES_MAX_PATTERNS + 1;

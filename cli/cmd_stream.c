@@ -106,6 +106,8 @@ int cmd_stream(int argc, char **argv)
 	unsigned npatterns = 0, nfilters = 0, nuser = 0, i;
 	int opt, pid = 0, ret = 1, seen = 0;
 
+	cli_session_catch();	/* before the setup (session.h) */
+
 	if (!patterns || !filters || !exprs) {
 		free(patterns);
 		free(filters);

@@ -347,6 +347,8 @@ int cmd_trace(int argc, char **argv)
 	bool failed = false, some = false, summary = false, quiet = false;
 	struct cli_session run;
 
+	cli_session_catch();	/* before the setup (session.h) */
+
 	if (!patterns || !kpatterns) {
 		ret = cli_error("trace", "out of memory");
 		goto out;

@@ -31,15 +31,10 @@ static void on_stop(int sig, siginfo_t *si, void *uc)
 	errno = saved;
 }
 
-void cli_session_start(struct cli_session *s, const char *cmd,
-		       const char *doing, const char *done)
+void cli_session_catch(void)
 {
 	struct sigaction sa = { 0 };
 
-	memset(s, 0, sizeof(*s));
-	s->cmd = cmd;
-	s->doing = doing;
-	s->done = done;
 	sa.sa_sigaction = on_stop;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
@@ -48,12 +43,30 @@ void cli_session_start(struct cli_session *s, const char *cmd,
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+void cli_session_start(struct cli_session *s, const char *cmd,
+		       const char *doing, const char *done)
+{
+	memset(s, 0, sizeof(*s));
+	s->cmd = cmd;
+	s->doing = doing;
+	s->done = done;
+	cli_session_catch();	/* (what came since the first catch counts) */
+}
+
 int cli_session_spawn(struct cli_session *s, char **argv, const char *rules,
 		      const char *rundir, int (*ready)(pid_t child, void *ctx),
 		      void *ctx)
 {
 	int exec_errno = 0;
-	pid_t child = cli_spawn(argv, rules, rundir, ready, ctx, &exec_errno);
+	pid_t child;
+
+	/* Stopped while it was being set up: the command is not started
+	 * (it would not get the signal that stopped us). */
+	if (stops) {
+		evt_report("%s: stopped before '%s' was started", s->cmd, argv[0]);
+		return 128 + (last_signal ? last_signal : SIGINT);
+	}
+	child = cli_spawn(argv, rules, rundir, ready, ctx, &exec_errno);
 
 	if (exec_errno == -1)	/* ready said why */
 		return 1;

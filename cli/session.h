@@ -27,12 +27,20 @@ struct cli_session {
 	int told;		/* stop signals answered so far */
 };
 
+/*
+ * Catches the stop signals from now on, counted for the session started
+ * later: a command calls it first, before its setup (which takes tens of
+ * milliseconds), so that a signal then is not lost (a shell starts a
+ * background command with SIGINT ignored) nor kills it half set up.
+ */
+void cli_session_catch(void);
 /* Catches the stop signals for s (before anything is started). */
 void cli_session_start(struct cli_session *s, const char *cmd,
 		       const char *doing, const char *done);
 /*
  * Runs argv as cli_spawn() does and makes it s's command.  0; 127 when
- * it could not be run (said); 1 when ready refused (it said why).
+ * it could not be run (said); 1 when ready refused (it said why); 128 +
+ * the signal when a stop signal came before (said: it is not started).
  */
 int cli_session_spawn(struct cli_session *s, char **argv, const char *rules,
 		      const char *rundir, int (*ready)(pid_t child, void *ctx),

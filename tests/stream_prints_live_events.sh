@@ -154,3 +154,35 @@ assert len(nums) > 30, "too few events: %d" % len(nums)
 assert nums == list(range(nums[0], nums[0] + len(nums))), \
     "printed twice or lost between streams: %r" % [n for i, n in enumerate(nums[1:]) if n != nums[i] + 1][:5]
 PY
+
+# A stop signal while stream or record sets itself up (tens of ms; a
+# shell starts them with SIGINT ignored) is caught, not lost: the handler
+# comes before the first lock of the setup.
+first_handler_before_lock() {	# first_handler_before_lock STRACE_FILE WHAT
+	h=$(grep -n 'rt_sigaction(SIGINT, {sa_handler=0x' "$1" | head -1 | cut -d: -f1)
+	l=$(grep -n '^flock(' "$1" | head -1 | cut -d: -f1)
+	[ -n "$h" ] && [ -n "$l" ] && [ "$h" -lt "$l" ] ||
+		fail "$2: SIGINT caught only from line ${h:-never} of its calls, its first lock at ${l:-none}"
+}
+# (LeakSanitizer cannot run under ptrace: off there, in sanitized builds)
+ASAN_OPTIONS=handle_segv=0:detect_leaks=0 \
+	strace -o "$T/early.st" -e trace=rt_sigaction,flock "$EVTRACE" stream -e printk >/dev/null 2>"$T/early.err" &
+se=$!
+wait_for "the stream to take its number" "slot_held 1"
+kill -INT "$(pgrep -P "$se" -x evtrace)"	# (strace passes no SIGINT on)
+wait "$se" || fail "stream: $(cat "$T/early.err")"
+first_handler_before_lock "$T/early.st" stream
+# record stopped so before its command starts does not start it (the
+# command would not get the signal): its locks made slow to be sure.
+ASAN_OPTIONS=handle_segv=0:detect_leaks=0 \
+	strace -o /dev/null -e trace=flock -e inject=flock:delay_enter=300000 \
+	"$EVTRACE" record -o "$T/early" -- "$TRACEE" threads 1 1 >"$T/early.out" 2>"$T/early.err" &
+sr=$!
+wait_for "record to start under strace" "pgrep -P $sr -x evtrace >/dev/null"
+rp=$(pgrep -P $sr -x evtrace)
+wait_for "record to catch SIGINT" "[ \$(( 0x\$(sed -n 's/^SigCgt:\t//p' /proc/$rp/status) >> 1 & 1 )) = 1 ]"
+kill -INT "$rp"
+set +e; wait "$sr"; st=$?; set -e
+expect_eq "$st" 130 "record stopped before its command: $(cat "$T/early.err")"
+expect_grep "^evtrace: record: stopped before '$TRACEE' was started$" "$T/early.err" "record says it"
+[ ! -s "$T/early.out" ] || fail "the command ran though record was stopped before it"
