@@ -55,7 +55,7 @@ int field_test_parse(struct field_test *t, const char *text, unsigned *at,
 		t->is_text = true;
 		t->str = strndup(text + p + 1, len - 2);
 	} else {
-		t->num = strtod(text + p, &stop);
+		t->num = strtold(text + p, &stop);
 		if (stop == text + p || *stop) {	/* a bare word: a string */
 			len = strcspn(text + p, " ");
 			if (text[p + len])
@@ -73,7 +73,7 @@ int field_test_parse(struct field_test *t, const char *text, unsigned *at,
 
 bool field_test_holds(const struct field_test *t, const struct evt_field *fl)
 {
-	double v;
+	long double v;
 	int c;
 
 	if (t->is_text) {
@@ -93,10 +93,10 @@ bool field_test_holds(const struct field_test *t, const struct evt_field *fl)
 	}
 	switch (fl->type) {
 	case EVT_VALUE_INT:
-		v = (double)fl->value.i;
+		v = (long double)fl->value.i;
 		break;
 	case EVT_VALUE_UINT:
-		v = (double)fl->value.u;
+		v = (long double)fl->value.u;
 		break;
 	case EVT_VALUE_DOUBLE:
 		v = fl->value.d;

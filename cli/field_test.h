@@ -1,7 +1,8 @@
 /*
  * field_test.h - "FIELD OP VALUE", the condition of a trigger
  * (record --trigger) and of a filter (report, convert, stream --filter):
- * OP is == != < <= > >=; VALUE a number (integer or real), or a string
+ * OP is == != < <= > >=; VALUE a number (integer or real, compared
+ * exactly with a 64-bit integer field: ids past 2^53 too), or a string
  * (a bare word, or in double quotes, which may hold spaces) that only
  * == and != compare: with a field's text, an enum's label, a char
  * array's bytes.
@@ -19,7 +20,7 @@ struct field_test {
 	int op;			/* enum in field_test.c */
 	bool is_text;
 	char *str;
-	double num;
+	long double num;	/* exact for every 64-bit integer */
 };
 
 /* Parses text into t.  0, or -1 with why, and *at the offset in text of

@@ -105,12 +105,15 @@ void trigger_free(struct trigger *t)
 	free(t);
 }
 
-/* The words of expr, at most max, with where each starts. */
-static unsigned words(const char *expr, char (*w)[256], unsigned *at, unsigned max)
+/* The words of expr, at most max, with where each starts; a word too
+ * long for w, where *too_long is set, ends them. */
+static unsigned words(const char *expr, char (*w)[256], unsigned *at, unsigned max,
+		      int *too_long)
 {
 	unsigned n = 0;
 	const char *p = expr;
 
+	*too_long = -1;
 	while (*p && n < max) {
 		size_t len;
 
@@ -120,6 +123,10 @@ static unsigned words(const char *expr, char (*w)[256], unsigned *at, unsigned m
 			break;
 		len = strcspn(p, " ");
 		at[n] = (unsigned)(p - expr);
+		if (len >= sizeof(w[n])) {
+			*too_long = (int)at[n];
+			break;
+		}
 		snprintf(w[n], sizeof(w[n]), "%.*s", (int)len, p);
 		n++;
 		p += len;
@@ -177,13 +184,17 @@ struct trigger *trigger_parse(const char *expr, char *err, size_t err_size)
 	struct trigger *t = calloc(1, sizeof(*t));
 	char w[6][256], why[200];
 	unsigned at[6], n;
+	int too_long;
 
 	if (!t || !(t->text = strdup(expr))) {
 		snprintf(err, err_size, "out of memory");
 		trigger_free(t);
 		return NULL;
 	}
-	n = words(expr, w, at, 6);
+	n = words(expr, w, at, 6, &too_long);
+	if (too_long >= 0)
+		return fail(t, err, err_size, expr, (unsigned)too_long,
+			    "a word of more than 255 characters");
 	if (n == 0)
 		return fail(t, err, err_size, expr, 0, "an empty trigger");
 	if (!strcmp(w[0], "span"))

@@ -140,7 +140,8 @@ expect_eq "$((missed + evaluated))" 300000 "evaluated and missed"
 for bad in "span request >|15|expected a duration" "span request > 5 ms|16|expected a duration" "span|5|a span's name is missing" \
 	   "svc/failure if code < \"x\"|21|a string compares with == and != only" \
 	   "svc/failure when code == 1|13|expected 'if FIELD OP VALUE'" "a//b|1|empty path component" \
-	   "svc/failure if code ~ 1|21|expected an operator" "lost 5|6|unexpected after 'lost'"; do
+	   "svc/failure if code ~ 1|21|expected an operator" "lost 5|6|unexpected after 'lost'" \
+	   "span $(printf 'x%.0s' $(seq 300)) > 1ms|6|a word of more than 255 characters"; do
 	expr=${bad%%|*}; rest=${bad#*|}; pos=${rest%%|*}; why=${rest#*|}
 	expect_status 1 "$EVTRACE" record --overwrite --trigger "$expr" -o "$T/never" -- "$SPANS" service
 	expect_grep "^evtrace: record: --trigger '$expr': at position $pos: $why" "$T/err" "--trigger '$expr'"

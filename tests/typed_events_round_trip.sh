@@ -47,3 +47,12 @@ expect_status 1 "$EVTRACE" format --trace "$T/tr" typed/none
 expect_grep "^evtrace: format: typed/none: no such event in $T/tr$" "$T/err" "an event the trace does not have"
 expect_status 1 "$EVTRACE" format --trace "$T/nowhere" typed/all
 expect_grep "^evtrace: format: $T/nowhere: not an evtrace trace" "$T/err" "no trace there"
+
+# A filter compares 64-bit integers exactly (through a double, the two
+# values past 2^53 below were the same number).
+for f in 'u64 == 18446744073709551615|1' 'u64 == 18446744073709551614|0' 'u64 > 18446744073709551614|1' \
+	 'i64 == -9223372036854775808|1' 'i64 == -9223372036854775807|0' 'i64 < -9223372036854775807|1' \
+	 'i64 == 9223372036854775807|1' 'i64 >= 9223372036854775806|1'; do
+	expect_eq "$("$EVTRACE" report -F "typed/all if ${f%|*}" "$T/tr" | grep -c ': typed/all: ' || true)" "${f#*|}" \
+		"rows with ${f%|*}"
+done
