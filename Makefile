@@ -110,10 +110,25 @@ fuzz: | deps
 	[ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true
 	meson configure build-fuzz -Db_lundef=false -Db_sanitize=address,undefined \
 		-Dc_args="['-fsanitize=fuzzer-no-link','-fno-sanitize-recover=all']"
-	ninja -C build-fuzz
+	# (the harnesses and what makes their seeds: C sites test their
+	# bytes with gcc only, so some test programs build with gcc alone)
+	ninja -C build-fuzz $$(for f in fuzz_rules fuzz_printk_format fuzz_trace_index \
+		fuzz_span_pairs fuzz_protocol fuzz_relay_reply; do echo engine/$$f; done) \
+		cli/fuzz_trace_readers cli/evtrace tests/spans tests/tracee
 	for f in fuzz_rules fuzz_printk_format fuzz_trace_index fuzz_span_pairs fuzz_protocol fuzz_relay_reply; do \
 		./build-fuzz/engine/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 || exit 1; \
 	done
+	# The whole-trace readers start from a real trace's index and stream
+	# (spans, async messages for --align, counters, printk, typed fields).
+	rm -rf build-fuzz/seeds && mkdir -p build-fuzz/seeds build-fuzz/corpus
+	./build-fuzz/cli/evtrace record -o build-fuzz/seeds/spans -- ./build-fuzz/tests/spans 2 >/dev/null
+	./build-fuzz/cli/evtrace record -o build-fuzz/seeds/types -- ./build-fuzz/tests/tracee types >/dev/null
+	for t in spans types; do \
+		{ cat build-fuzz/seeds/$$t/evtrace/index; printf '\0'; \
+		  cat build-fuzz/seeds/$$t/stream_*; } >build-fuzz/corpus/$$t; \
+	done
+	./build-fuzz/cli/fuzz_trace_readers -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		-close_fd_mask=2 build-fuzz/corpus
 
 # The shared libraries' ABI as shared_library_abi_is_unchanged compares
 # it: made again only when a change of it is meant (then bump the version).

@@ -19,28 +19,6 @@
 #include "pattern.h"
 #include "rules.h"
 
-int cli_parse_pids(const char *cmd, const char *arg, int **pids, unsigned *npids)
-{
-	char *copy = strdup(arg), *tok, *save = NULL;
-	int *grown, pid;
-
-	if (!copy)
-		return cli_error(cmd, "out of memory"), -1;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		pid = cli_parse_pid(cmd, tok);
-		if (pid < 0 || !(grown = realloc(*pids, (*npids + 1) * sizeof(int)))) {
-			free(copy);
-			return -1;
-		}
-		*pids = grown;
-		(*pids)[(*npids)++] = pid;
-	}
-	free(copy);
-	if (!*npids)
-		return cli_error(cmd, "-p '%s': no process id", arg), -1;
-	return 0;
-}
-
 bool cli_patterns_fit(const char *cmd, unsigned n, unsigned added)
 {
 	if (n + added <= EVT_RULES_MAX_PATTERNS)

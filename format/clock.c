@@ -182,8 +182,8 @@ int64_t evt_clock_to_monotonic_ns(const struct evt_clock_calibration *cal,
 {
 	__int128 d = (__int128)value - (__int128)cal->ref_value;
 
-	return cal->ref_monotonic_ns +
-	       (int64_t)(d * 1000000000 / (__int128)cal->freq_hz);
+	return evt_clock_ns_clamp((__int128)cal->ref_monotonic_ns +
+				  d * 1000000000 / (__int128)cal->freq_hz);
 }
 
 uint64_t evt_clock_from_monotonic_ns(const struct evt_clock_calibration *cal,
@@ -231,6 +231,7 @@ int64_t evt_clock_to_realtime_ns(const struct evt_clock_calibration *c,
 	uint64_t offset_cycles;
 
 	evt_clock_ctf_offset(c, &offset_s, &offset_cycles);
-	return offset_s * 1000000000 + ctf_ns(c->freq_hz, offset_cycles) +
-	       ctf_ns(c->freq_hz, value);
+	return evt_clock_ns_clamp((__int128)offset_s * 1000000000 +
+				  ctf_ns(c->freq_hz, offset_cycles) +
+				  ctf_ns(c->freq_hz, value));
 }

@@ -99,6 +99,32 @@ bool evt_clock_refine_every(struct evt_clock_calibration *cal, int64_t *last,
 			    int64_t period_ns);
 int64_t evt_clock_to_monotonic_ns(const struct evt_clock_calibration *cal,
 				  uint64_t value);
+/*
+ * What a trace may say of its clocks (its index is anyone's to write):
+ * times within EVT_CLOCK_NS_MAX (2^62 ns, 146 years) of 0, a rate from
+ * 1 kHz to 100 GHz.  Within them, times computed from clock values are
+ * carried in 128 bits and clamped to 64 (evt_clock_ns_clamp): never a
+ * signed overflow, whatever the values.
+ */
+#define EVT_CLOCK_NS_MAX (INT64_C(1) << 62)
+
+static inline bool evt_clock_ns_sane(int64_t ns)
+{
+	return ns >= -EVT_CLOCK_NS_MAX && ns <= EVT_CLOCK_NS_MAX;
+}
+
+static inline bool evt_clock_calibration_sane(const struct evt_clock_calibration *c)
+{
+	return c->freq_hz >= 1000 && c->freq_hz <= 100000000000ull &&
+	       c->ref_value <= (uint64_t)EVT_CLOCK_NS_MAX &&
+	       evt_clock_ns_sane(c->ref_monotonic_ns) &&
+	       evt_clock_ns_sane(c->ref_realtime_ns);
+}
+
+static inline int64_t evt_clock_ns_clamp(__int128 v)
+{
+	return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
+}
 /* The trace clock value at CLOCK_MONOTONIC ns (an eBPF program's time). */
 uint64_t evt_clock_from_monotonic_ns(const struct evt_clock_calibration *cal,
 				     int64_t ns);

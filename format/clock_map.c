@@ -10,7 +10,7 @@
 
 #define FAR_NS 1000000000LL	/* a snapshot this far from the calibration */
 
-static int64_t abs64(int64_t v)
+static __int128 abs128(__int128 v)
 {
 	return v < 0 ? -v : v;
 }
@@ -34,7 +34,8 @@ int evt_clock_map_init(struct evt_clock_map *m, const struct evt_trace_index *ix
 
 		if ((last && (s->value <= last->value ||
 			      s->realtime_ns <= last->realtime_ns)) ||
-		    abs64(s->realtime_ns - evt_clock_to_realtime_ns(&m->cal, s->value)) >
+		    abs128((__int128)s->realtime_ns -
+			   evt_clock_to_realtime_ns(&m->cal, s->value)) >
 		    FAR_NS) {
 			if (!m->dropped++)
 				snprintf(msg, msg_size, "clock snapshot %u of %u left "
@@ -57,10 +58,10 @@ void evt_clock_map_free(struct evt_clock_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* ns of clock value d at the calibration's rate. */
-static int64_t scaled(const struct evt_clock_map *m, int64_t d)
+/* ns of d clock values at the calibration's rate. */
+static __int128 scaled(const struct evt_clock_map *m, uint64_t d)
 {
-	return (int64_t)((__int128)d * 1000000000 / (int64_t)m->cal.freq_hz);
+	return (__int128)d * 1000000000 / (__int128)m->cal.freq_hz;
 }
 
 int64_t evt_clock_map_realtime(const struct evt_clock_map *m, uint64_t value)
@@ -70,12 +71,13 @@ int64_t evt_clock_map_realtime(const struct evt_clock_map *m, uint64_t value)
 
 	if (m->n < 2)
 		return evt_clock_to_realtime_ns(&m->cal, value);
+	/* (128 bits, clamped: clock.h) */
 	if (value <= m->points[0].value)
-		return m->points[0].realtime_ns -
-		       scaled(m, (int64_t)(m->points[0].value - value));
+		return evt_clock_ns_clamp((__int128)m->points[0].realtime_ns -
+					  scaled(m, m->points[0].value - value));
 	if (value >= m->points[m->n - 1].value)
-		return m->points[m->n - 1].realtime_ns +
-		       scaled(m, (int64_t)(value - m->points[m->n - 1].value));
+		return evt_clock_ns_clamp((__int128)m->points[m->n - 1].realtime_ns +
+					  scaled(m, value - m->points[m->n - 1].value));
 	hi = m->n - 1;		/* points[lo].value < value < points[hi].value */
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -87,7 +89,8 @@ int64_t evt_clock_map_realtime(const struct evt_clock_map *m, uint64_t value)
 	}
 	a = &m->points[lo];
 	b = &m->points[hi];
-	return a->realtime_ns +
-	       (int64_t)((__int128)(value - a->value) * (b->realtime_ns - a->realtime_ns) /
-			 (int64_t)(b->value - a->value));
+	return evt_clock_ns_clamp((__int128)a->realtime_ns +
+				  (__int128)(value - a->value) *
+				  ((__int128)b->realtime_ns - a->realtime_ns) /
+				  (__int128)(b->value - a->value));
 }

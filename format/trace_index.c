@@ -20,12 +20,19 @@
 int evt_trace_index_add_snapshot(struct evt_trace_index *ix,
 				 const struct evt_clock_snapshot *s)
 {
-	struct evt_clock_snapshot *grown = realloc(ix->snapshots,
-						   (ix->nsnapshots + 1) * sizeof(*grown));
+	/* Room doubles at each power of two (a hostile index has them by
+	 * the ten thousand: one more each time was quadratic). */
+	if (!(ix->nsnapshots & (ix->nsnapshots - 1)) || ix->nsnapshots < 16) {
+		uint32_t cap = ix->nsnapshots < 16 ? 16 : 2 * ix->nsnapshots;
+		struct evt_clock_snapshot *grown;
 
-	if (!grown)
-		return -1;
-	ix->snapshots = grown;
+		if (ix->nsnapshots >= 16 || !ix->snapshots) {
+			grown = realloc(ix->snapshots, (size_t)cap * sizeof(*grown));
+			if (!grown)
+				return -1;
+			ix->snapshots = grown;
+		}
+	}
 	ix->snapshots[ix->nsnapshots++] = *s;
 	return 0;
 }
@@ -375,6 +382,11 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 				snprintf(why, sizeof(why), "bad clock line");
 				goto out_bad;
 			}
+			if (!evt_clock_calibration_sane(c)) {
+				snprintf(why, sizeof(why), "clock line out of range (a rate "
+					 "from 1 kHz to 100 GHz, times within 146 years)");
+				goto out_bad;
+			}
 			have_clock = 1;
 		} else if (!strncmp(line, "stream ", 7) ||
 			   !strncmp(line, "kernel-stream ", 14)) {
@@ -396,6 +408,12 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 				   &cs.value, &cs.monotonic_ns, &cs.realtime_ns, &n) != 3 ||
 			    n < 0 || line[n]) {
 				snprintf(why, sizeof(why), "bad clock-snapshot line");
+				goto out_bad;
+			}
+			if (!evt_clock_ns_sane(cs.monotonic_ns) ||
+			    !evt_clock_ns_sane(cs.realtime_ns) || cs.value > EVT_CLOCK_NS_MAX) {
+				snprintf(why, sizeof(why), "clock-snapshot line out of range "
+					 "(times within 146 years)");
 				goto out_bad;
 			}
 			if (evt_trace_index_add_snapshot(ix, &cs)) {

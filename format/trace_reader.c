@@ -321,9 +321,12 @@ static void advance(struct reader *r, struct cursor *c)
 		}
 	}
 	if (c->have && r->merged) {
-		c->item.realtime_ns = evt_clock_map_realtime(&r->map, c->item.timestamp) +
-				      r->offset_ns;
-		c->item.monotonic_ns = c->item.realtime_ns - r->mono_shift;
+		/* (128 bits, clamped: clock.h; offsets come from --align) */
+		c->item.realtime_ns = evt_clock_ns_clamp(
+			(__int128)evt_clock_map_realtime(&r->map, c->item.timestamp) +
+			r->offset_ns);
+		c->item.monotonic_ns = evt_clock_ns_clamp((__int128)c->item.realtime_ns -
+							  r->mono_shift);
 	} else if (c->have) {
 		c->item.monotonic_ns = evt_clock_to_monotonic_ns(&r->ix.clock,
 								 c->item.timestamp);
@@ -514,8 +517,8 @@ int evt_trace_read_set(const char *const *given, unsigned ngiven,
 		total += (unsigned)nnames[d];
 		/* One timeline on the first trace's CLOCK_MONOTONIC, through
 		 * real time. */
-		r->mono_shift = readers[0].ix.clock.ref_realtime_ns -
-				readers[0].ix.clock.ref_monotonic_ns;
+		r->mono_shift = evt_clock_ns_clamp((__int128)readers[0].ix.clock.ref_realtime_ns -
+						   readers[0].ix.clock.ref_monotonic_ns);
 	}
 	m.cursors = calloc(total ? total : 1, sizeof(*m.cursors));
 	heap = malloc((total ? total : 1) * sizeof(*heap));

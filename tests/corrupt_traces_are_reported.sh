@@ -88,3 +88,29 @@ grep '^stream ' "$T/tr/evtrace/index" | head -1 >>"$T/tr/evtrace/index"
 sid=$(tail -1 "$T/tr/evtrace/index" | cut -d' ' -f2)
 expect_status 1 "$EVTRACE" report "$T/tr"
 expect_grep "evtrace/index: stream $sid twice" "$T/err" "a stream class described twice"
+# 11. Clocks no trace can have (a rate of 1 Hz, times past 146 years, a
+# snapshot at the end of time) are refused with their line; 50,000
+# snapshots read as any other trace, merged on real time with another
+# (every time computed in 128 bits and clamped: no signed overflow, which
+# UBSan would stop on in the sanitized run).
+cl=$(grep -n '^clock ' "$T/good/evtrace/index" | cut -d: -f1)
+for bad in 'clock 1 1 0 0 0' 'clock 1 2000000000 0 0 9223372036854775807' \
+	   'clock 2 1000000000 18446744073709551615 0 0'; do
+	rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+	sed -i "${cl}s/.*/$bad/" "$T/tr/evtrace/index"
+	expect_status 1 "$EVTRACE" report "$T/tr"
+	expect_grep "$T/tr/evtrace/index:$cl: clock line out of range" "$T/err" "'$bad'"
+done
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+echo 'clock-snapshot 18446744073709551615 -9223372036854775808 9223372036854775807' >>"$T/tr/evtrace/index"
+expect_status 1 "$EVTRACE" report "$T/tr"
+expect_grep "$T/tr/evtrace/index:$(wc -l <"$T/tr/evtrace/index"): clock-snapshot line out of range" "$T/err" "a snapshot at the end of time"
+rm -rf "$T/tr"; cp -r "$T/good" "$T/tr"
+python3 - "$T/tr/evtrace/index" <<'PY'
+import sys
+f = open(sys.argv[1], 'a')
+for i in range(50000):	# values far past the trace's, a second apart
+    f.write('clock-snapshot %d %d %d\n' % (2**62 - 50000 + i, 2**61 + i * 10**9, 2**61 + i * 10**9))
+PY
+"$EVTRACE" report --clock realtime "$T/tr" "$T/good" >"$T/out" 2>"$T/err" || true
+expect_grep "^# [1-9][0-9]* events" "$T/out" "two traces, one with 50,000 hostile snapshots, merged"

@@ -138,3 +138,9 @@ expect_status 1 "$EVTRACE" report --align 'printk/x' "$T/A" "$T/B"
 expect_grep "a flow is async/NAME" "$T/err" "--align of another kind of event"
 expect_status 1 "$EVTRACE" report --align 'hop/sent:hop/sent:msg' "$T/A" "$T/B"
 expect_grep "or SEND:RECV:FIELD, two events (not patterns)" "$T/err" "--align of one event to itself"
+
+# A wall clock offset no machine has is refused before anything runs
+# (real time plus it would overflow what readers compute).
+EVTRACE_CLOCK_OFFSET=9200000000000000000 expect_status 1 "$EVTRACE" record -o "$T/far" -- true
+expect_grep "^evtrace: record: EVTRACE_CLOCK_OFFSET '9200000000000000000': more than 73 years$" "$T/err" "an absurd clock offset"
+[ ! -e "$T/far" ] || fail "a trace made with an absurd clock offset"

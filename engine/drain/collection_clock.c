@@ -42,9 +42,14 @@ int evt__coll_clock_start(struct evt_collection *c, char *err, size_t err_size)
 	if (off && *off) {
 		errno = 0;
 		c->clock_offset_ns = strtoll(off, &end, 10);
-		if (errno || *end)
+		if (errno || *end || end == off)
 			return snprintf(err, err_size, "EVTRACE_CLOCK_OFFSET '%s': not "
 					"a number of nanoseconds", off), -1;
+		/* (real time plus it within what readers take: clock.h) */
+		if (c->clock_offset_ns > EVT_CLOCK_NS_MAX / 2 ||
+		    c->clock_offset_ns < -EVT_CLOCK_NS_MAX / 2)
+			return snprintf(err, err_size, "EVTRACE_CLOCK_OFFSET '%s': "
+					"more than 73 years", off), -1;
 	}
 	c->ix.clock.ref_realtime_ns += c->clock_offset_ns;
 	if (gethostname(c->ix.host, sizeof(c->ix.host) - 1) || !c->ix.host[0])
