@@ -444,7 +444,8 @@ static void make_fallback_rundir(const char *cmd)
 
 	if ((!env || !*env) &&
 	    evt_rundir_default_made(geteuid(), secure_getenv("XDG_RUNTIME_DIR"),
-				    path, sizeof(path), why, sizeof(why)) == 2)
+				    secure_getenv("HOME"), path, sizeof(path), why,
+				    sizeof(why)) == 2)
 		fprintf(stderr, "evtrace: %s: %s; this user's run directory is %s "
 			"instead\n", cmd, why, path);
 }

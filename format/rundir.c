@@ -26,8 +26,54 @@ static bool owned_dir(const char *path, uid_t uid)
 	       !(st.st_mode & (S_IWGRP | S_IWOTH));
 }
 
-int evt_rundir_default(uid_t uid, const char *xdg, char *out, size_t out_size,
-		       char *why, size_t why_size)
+/* The pointer file in a user's home, into path; false when home is not
+ * a usable absolute path. */
+static bool pointer_path(const char *home, char *path, size_t size)
+{
+	return home && home[0] == '/' &&
+	       (size_t)snprintf(path, size, "%s/.evtrace-rundir", home) < size;
+}
+
+/*
+ * The directory $HOME/.evtrace-rundir names, into out: a file of uid's
+ * that nobody else may write, naming /dev/shm/evtrace-<uid>-<16 hex
+ * digits>, a directory of uid's that nobody else may write.  0, or -1.
+ */
+static int pointed(uid_t uid, const char *home, char *out, size_t out_size)
+{
+	char path[EVT_RUNDIR_PATH_MAX + 32], text[128], prefix[64];
+	struct stat st;
+	size_t plen, i;
+	ssize_t n;
+	int fd;
+
+	if (!pointer_path(home, path, sizeof(path)))
+		return -1;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != uid ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH)) ? -1 : read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	text[n] = '\0';
+	text[strcspn(text, "\n")] = '\0';
+	plen = (size_t)snprintf(prefix, sizeof(prefix), "/dev/shm/evtrace-%u-",
+				(unsigned)uid);
+	if (strncmp(text, prefix, plen) || strlen(text) != plen + 16)
+		return -1;
+	for (i = plen; i < plen + 16; i++)
+		if (!strchr("0123456789abcdef", text[i]))
+			return -1;
+	if (!owned_dir(text, uid) || strlen(text) >= out_size)
+		return -1;
+	snprintf(out, out_size, "%s", text);
+	return 0;
+}
+
+int evt_rundir_default(uid_t uid, const char *xdg, const char *home, char *out,
+		       size_t out_size, char *why, size_t why_size)
 {
 	char fallback[EVT_RUNDIR_PATH_MAX];
 	struct stat st;
@@ -40,7 +86,7 @@ int evt_rundir_default(uid_t uid, const char *xdg, char *out, size_t out_size,
 	else if (xdg && xdg[0] == '/' && strlen(xdg) < sizeof(fallback) - 16 &&
 		 owned_dir(xdg, uid))
 		snprintf(fallback, sizeof(fallback), "%s/evtrace", xdg);
-	else
+	else if (pointed(uid, home, fallback, sizeof(fallback)))
 		fallback[0] = '\0';
 	if (why)
 		snprintf(why, why_size, "%s is %s", out,
@@ -52,19 +98,64 @@ int evt_rundir_default(uid_t uid, const char *xdg, char *out, size_t out_size,
 	return 1;
 }
 
-int evt_rundir_default_made(uid_t uid, const char *xdg, char *out,
-			    size_t out_size, char *why, size_t why_size)
+/*
+ * A user without $XDG_RUNTIME_DIR (a service, cron, su) whose default
+ * another user took: a directory in /dev/shm under a name nobody could
+ * make first (random), named in $HOME/.evtrace-rundir (the file written
+ * whole, by rename), so that the user's engines find it.  Two processes
+ * making it at once: the one whose name the file holds at the end wins,
+ * the other's goes.  0, or -1 (no home of the user's, or no room).
+ */
+static int make_pointed(uid_t uid, const char *home, char *out, size_t out_size)
 {
-	int kind = evt_rundir_default(uid, xdg, out, out_size, why, why_size);
+	char path[EVT_RUNDIR_PATH_MAX + 32], tmp[EVT_RUNDIR_PATH_MAX + 64];
+	char dir[64], line[80];
+	uint64_t r;
+	int fd, ok;
 
+	if (!pointer_path(home, path, sizeof(path)) || !owned_dir(home, uid) ||
+	    getentropy(&r, sizeof(r)))
+		return -1;
+	snprintf(dir, sizeof(dir), "/dev/shm/evtrace-%u-%016llx", (unsigned)uid,
+		 (unsigned long long)r);
+	if (mkdir(dir, 0700))
+		return -1;
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rmdir(dir);
+		return -1;
+	}
+	snprintf(line, sizeof(line), "%s\n", dir);
+	ok = write(fd, line, strlen(line)) == (ssize_t)strlen(line);
+	if (close(fd) || !ok || rename(tmp, path)) {
+		unlink(tmp);
+		rmdir(dir);
+		return -1;
+	}
+	if (pointed(uid, home, out, out_size))
+		return rmdir(dir), -1;
+	if (strcmp(out, dir))
+		rmdir(dir);	/* another's came last */
+	return 0;
+}
+
+int evt_rundir_default_made(uid_t uid, const char *xdg, const char *home,
+			    char *out, size_t out_size, char *why, size_t why_size)
+{
+	int kind = evt_rundir_default(uid, xdg, home, out, out_size, why, why_size);
+
+	if (kind < 0 && uid != 0 && !make_pointed(uid, home, out, out_size))
+		return 2;
 	return kind > 0 && mkdir(out, 0700) == 0 ? 2 : kind;
 }
 
-int evt_rundir_path_for(const char *env, const char *xdg, uid_t uid, char *out,
-			size_t out_size, char *err, size_t err_size)
+int evt_rundir_path_for(const char *env, const char *xdg, const char *home,
+			uid_t uid, char *out, size_t out_size, char *err,
+			size_t err_size)
 {
 	if (!env || !*env) {
-		evt_rundir_default(uid, xdg, out, out_size, NULL, 0);
+		evt_rundir_default(uid, xdg, home, out, out_size, NULL, 0);
 		return 0;
 	}
 	if (env[0] != '/') {
@@ -84,8 +175,8 @@ int evt_rundir_path_for(const char *env, const char *xdg, uid_t uid, char *out,
 int evt_rundir_path(char *out, size_t out_size, char *err, size_t err_size)
 {
 	return evt_rundir_path_for(secure_getenv("EVTRACE_RUNDIR"),
-				   secure_getenv("XDG_RUNTIME_DIR"), geteuid(), out,
-				   out_size, err, err_size);
+				   secure_getenv("XDG_RUNTIME_DIR"), secure_getenv("HOME"),
+				   geteuid(), out, out_size, err, err_size);
 }
 
 /* "DIR[/NAME]: why; refused", errno set; returns -1. */
@@ -134,7 +225,7 @@ int evt_rundir_open(struct evt_rundir *rd, const char *path, int flags,
 
 	rd->fd = -1;
 	/* Root enters another user's directory only when told to by path. */
-	evt_rundir_default(me, NULL, mine, sizeof(mine), NULL, 0);
+	evt_rundir_default(me, NULL, NULL, mine, sizeof(mine), NULL, 0);
 	if (!strcmp(path, mine))
 		flags &= ~EVT_RUNDIR_ROOT_ENTERS;
 	if (strlen(path) >= sizeof(rd->path)) {

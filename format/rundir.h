@@ -12,7 +12,10 @@
  * make another's first: then root's run directory is /run/evtrace-0
  * (only root makes names in /run), and a user's $XDG_RUNTIME_DIR/evtrace
  * when that directory is theirs (systemd's /run/user/<uid>); a user
- * without one stays refused.
+ * without one (a service, cron, su) gets /dev/shm/evtrace-<uid>-<16 hex
+ * digits>, a name nobody could make first (random), named in
+ * $HOME/.evtrace-rundir, a file only they can write; a user with no home
+ * of their own stays refused.
  *
  * Everything evtrace opens there is checked and opened relative to the
  * checked directory's fd, never followed through a symlink, never blocked
@@ -43,21 +46,24 @@ struct evt_rundir {
 /* The run directory's path.  0, or -1 with err set when $EVTRACE_RUNDIR
  * is relative or too long. */
 int evt_rundir_path(char *out, size_t out_size, char *err, size_t err_size);
-/* The run directory of a process of user uid whose $EVTRACE_RUNDIR is env
- * and $XDG_RUNTIME_DIR xdg (each NULL when unset). */
-int evt_rundir_path_for(const char *env, const char *xdg, uid_t uid, char *out,
-			size_t out_size, char *err, size_t err_size);
+/* The run directory of a process of user uid whose $EVTRACE_RUNDIR is
+ * env, $XDG_RUNTIME_DIR xdg and $HOME home (each NULL when unset). */
+int evt_rundir_path_for(const char *env, const char *xdg, const char *home,
+			uid_t uid, char *out, size_t out_size, char *err,
+			size_t err_size);
 /*
  * User uid's default run directory, into out: 0, the usual one; 1, the
  * fallback, because another user holds the usual one's name (why says
  * so); -1, no fallback for this user (out is the usual one, why says why).
  */
-int evt_rundir_default(uid_t uid, const char *xdg, char *out, size_t out_size,
-		       char *why, size_t why_size);
+int evt_rundir_default(uid_t uid, const char *xdg, const char *home, char *out,
+		       size_t out_size, char *why, size_t why_size);
 /* The same, and the fallback made (mode 0700) when it is the one and is
- * missing: then 2, so that whoever made it says so, once. */
-int evt_rundir_default_made(uid_t uid, const char *xdg, char *out,
-			    size_t out_size, char *why, size_t why_size);
+ * missing, or, for a user with none, the one $HOME/.evtrace-rundir will
+ * name: then 2, so that whoever made it says so, once. */
+int evt_rundir_default_made(uid_t uid, const char *xdg, const char *home,
+			    char *out, size_t out_size, char *why,
+			    size_t why_size);
 
 enum {
 	EVT_RUNDIR_CREATE = 1,		/* make it (mode 0700) when missing */

@@ -87,8 +87,8 @@ static int rundir_resolve(void)
 		return -EINVAL;
 	}
 	kind = evt_rundir_default_made(geteuid(), secure_getenv("XDG_RUNTIME_DIR"),
-				       evt__proc.rundir, sizeof(evt__proc.rundir),
-				       why, sizeof(why));
+				       secure_getenv("HOME"), evt__proc.rundir,
+				       sizeof(evt__proc.rundir), why, sizeof(why));
 	planted_quietly = kind < 0 && !isatty(2);
 	if (kind == 2)
 		evt__warn("%s; this user's run directory is %s instead", why,

@@ -96,6 +96,29 @@ expect_grep "/dev/shm/evtrace-$ALICE: owned by uid $BOB, not by uid $ALICE" "$T/
 as_user evt-alice "$TRACEE_U" threads 1 1 >"$T/out" 2>"$T/err" </dev/null
 expect_grep "^tried" "$T/out" "alice's program ran"
 expect_eq "$(cat "$T/err")" "" "what alice's program said, refused a run directory"
+# With a home of hers (a service's, cron's, su's: no $XDG_RUNTIME_DIR),
+# she gets a directory in /dev/shm under a name bob could not make first,
+# named in $HOME/.evtrace-rundir: her record, her programs and root's
+# engines all find it.
+mkdir -m 700 "$T/alice/home" && chown evt-alice "$T/alice/home"
+RESTORE="${RESTORE:+$RESTORE; }rm -rf /dev/shm/evtrace-$ALICE-*"
+as_user evt-alice env HOME="$T/alice/home" "$EVTRACE_U" record -o "$T/alice/trh" -- "$TRACEE_U" threads 1 20 \
+	>/dev/null 2>"$T/err" || fail "alice's record with a home: $(cat "$T/err")"
+pointed=$(cat "$T/alice/home/.evtrace-rundir")
+case "$pointed" in "/dev/shm/evtrace-$ALICE-"????????????????) ;; *) fail "the directory her home names: '$pointed'" ;; esac
+expect_eq "$(grep -c "evtrace: record: /dev/shm/evtrace-$ALICE is another user's directory; this user's run directory is $pointed instead" "$T/err")" 1 \
+	"alice told where her run directory went: $(cat "$T/err")"
+expect_eq "$(stat -c '%U %a' "$pointed" "$T/alice/home/.evtrace-rundir" | tr '\n' ' ')" "evt-alice 700 evt-alice 600 " "her directory and the file naming it"
+"$EVTRACE" report "$T/alice/trh" | grep -q "# 20 events, 0 lost" || fail "alice's trace through her home's directory"
+as_user evt-alice env HOME="$T/alice/home" "$TRACEE_U" wait >"$T/hw.out" 2>"$T/hw.err" </dev/null &
+hw=$!
+BG_PIDS="$BG_PIDS $hw"
+wait_for "alice's program to start" "grep -q ready '$T/hw.out'"
+hw=$(sed -n 's/^ready //p' "$T/hw.out")	# (the program's, not the shell's)
+expect_eq "$(ls -d /dev/shm/evtrace-$ALICE-* | wc -l)" 1 "directories made for alice"
+"$EVTRACE" ls -p "$hw" >"$T/hw.ls" 2>&1 || fail "root's ls of alice's program: $(cat "$T/hw.ls")"
+expect_grep "^# pid $hw " "$T/hw.ls" "root's engine finds her program there"
+kill "$hw"
 mkdir -m 700 "$T/alice/xdg" && chown evt-alice "$T/alice/xdg"
 as_user evt-alice env XDG_RUNTIME_DIR="$T/alice/xdg" "$EVTRACE_U" record -o "$T/alice/tr3" -- "$TRACEE_U" threads 1 30 \
 	>/dev/null 2>"$T/err" || fail "alice's record with a fallback: $(cat "$T/err")"

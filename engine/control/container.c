@@ -108,13 +108,15 @@ static int inner_rundir(const struct evt_process_info *info, char *out,
 			size_t size, char *err, size_t err_size)
 {
 	char env[EVT_RUNDIR_PATH_MAX + 1], xdg[EVT_RUNDIR_PATH_MAX + 1];
+	char home[EVT_RUNDIR_PATH_MAX + 1];
 
 	if (evt_process_env(info->pid, "EVTRACE_RUNDIR=", env, sizeof(env)) ||
-	    evt_process_env(info->pid, "XDG_RUNTIME_DIR=", xdg, sizeof(xdg)))
+	    evt_process_env(info->pid, "XDG_RUNTIME_DIR=", xdg, sizeof(xdg)) ||
+	    evt_process_env(info->pid, "HOME=", home, sizeof(home)))
 		return snprintf(err, err_size, "pid %d: in another mount namespace, "
 				"and its environment cannot be read, so neither "
 				"where it is traced", (int)info->pid), -1;
-	return evt_rundir_path_for(env, xdg[0] ? xdg : NULL,
+	return evt_rundir_path_for(env, xdg[0] ? xdg : NULL, home[0] ? home : NULL,
 				   inner_uid(info->pid, info->euid), out, size,
 				   err, err_size);
 }

@@ -69,6 +69,7 @@ int evt_process_info(pid_t pid, struct evt_process_info *p, char *err,
 		     size_t err_size)
 {
 	char env[EVT_RUNDIR_PATH_MAX + 1], xdg[EVT_RUNDIR_PATH_MAX + 1];
+	char home[EVT_RUNDIR_PATH_MAX + 1];
 	char path[64], buf[1024];
 	struct passwd pw, *found = NULL;
 	FILE *f;
@@ -92,8 +93,9 @@ int evt_process_info(pid_t pid, struct evt_process_info *p, char *err,
 	 * two (the fallback of a planted default needs the second). */
 	if (evt_process_env(pid, "EVTRACE_RUNDIR=", env, sizeof(env)) == 0 &&
 	    evt_process_env(pid, "XDG_RUNTIME_DIR=", xdg, sizeof(xdg)) == 0 &&
-	    evt_rundir_path_for(env, xdg[0] ? xdg : NULL, p->euid, p->rundir,
-				sizeof(p->rundir), err, err_size))
+	    evt_process_env(pid, "HOME=", home, sizeof(home)) == 0 &&
+	    evt_rundir_path_for(env, xdg[0] ? xdg : NULL, home[0] ? home : NULL,
+				p->euid, p->rundir, sizeof(p->rundir), err, err_size))
 		return -1;
 	return 0;
 }
