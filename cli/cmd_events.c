@@ -18,6 +18,7 @@
 #include "id_registry.h"
 #include "kernel_events.h"
 #include "live.h"
+#include "orphans.h"
 #include "protocol.h"
 #include "default_switch.h"
 #include "rules_files.h"
@@ -206,6 +207,15 @@ static int set_in_collection(const char *cmd, const struct target *t, bool on)
 	return 0;
 }
 
+/* A process of the run directory no engine finds: said, as ls would
+ * list it (orphans.h). */
+static void say_orphan(pid_t pid, const char *comm, const char *file, void *ctx)
+{
+	cli_error(ctx, "pid %d (%s): its control file %s was removed while it "
+		  "ran, not by evtrace: no engine finds it, and it runs untraced "
+		  "until it starts again", (int)pid, comm, file);
+}
+
 /* Opens the targets' control files; reports when there are none.  The run
  * directory stays open in rd (fd -1 when there is none) for the caller to
  * close. */
@@ -229,6 +239,8 @@ static int open_targets(const char *cmd, const struct target *t,
 		*ctls = NULL;
 	} else {
 		n = evt_rundir_open_live(rd, t->pid, NULL, NULL, ctls);
+		if (!t->pid)
+			evt_rundir_orphans(rd, 0, say_orphan, (void *)cmd);
 	}
 	if (n < 0) {
 		cli_error(cmd, "%s: %s", dir, strerror(-n));
@@ -237,8 +249,8 @@ static int open_targets(const char *cmd, const struct target *t,
 	}
 	if (n == 0) {
 		if (t->pid)
-			cli_error(cmd, "pid %d: no traced process with this pid in %s",
-				  t->pid, dir);
+			cli_error(cmd, "%s", evt_rundir_why_untraced(dir, t->pid, err,
+								    sizeof(err)));
 		else
 			cli_error(cmd, "no traced process in %s", dir);
 		evt_rundir_close_all(*ctls, 0);

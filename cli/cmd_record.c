@@ -834,8 +834,13 @@ static int record_here(struct record_args *a)
 	o->excludes = a->keep;	/* the pinned sites: in their own rings */
 	o->nexcludes = a->nkeep;
 	if (cli_collection_create("record", o, a->cmdv != NULL, rundir,
-				  sizeof(rundir), &c, &own))
+				  sizeof(rundir), &c, &own)) {
+		/* (refused: -p of a process it could not take, say; a
+		 * directory it made goes, one there before is as it left it) */
+		if (made_output)
+			evt_trace_dir_undo(o->output, true, false);
 		return 1;
+	}
 	if (a->nkeep && keep_start(a, rundir, evt_collection_number(c), &u.keep, err,
 				   sizeof(err))) {
 		ret = cli_error("record", "--keep: %s", err);

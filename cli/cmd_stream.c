@@ -21,6 +21,7 @@
 #include "pattern.h"
 #include "protocol.h"
 #include "live_stream.h"
+#include "orphans.h"
 #include "report_filter.h"
 #include "rundir.h"
 #include "session.h"
@@ -239,8 +240,8 @@ int cmd_stream(int argc, char **argv)
 		seen |= alive > 0;
 		if (pid && alive <= 0) {
 			if (!seen) {
-				cli_error("stream", "pid %d: no traced process with this pid in %s",
-					  pid, rundir);
+				cli_error("stream", "%s", evt_rundir_why_untraced(rundir,
+					  pid, err, sizeof(err)));
 				goto out;
 			}
 			break;	/* it exited and everything it wrote is out */

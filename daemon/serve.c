@@ -28,6 +28,7 @@
 #include "ctl.h"
 #include "event_format.h"
 #include "live.h"
+#include "orphans.h"
 #include "permission.h"
 #include "policy.h"
 #include "protocol.h"
@@ -184,9 +185,12 @@ static int find_targets(struct client *c)
 		n = evt_rundir_open_live(&c->rd, pid, NULL, NULL, &found);
 		if (n <= 0) {
 			evt_rundir_close_all(found, 0);
-			return refuse(c, 1, "pid %d: no traced process with this pid "
-				      "(user %s's processes are traced in %s)", pid,
-				      info.user, info.rundir), -1;
+			if (evt_rundir_orphan_file(info.rundir, pid, err, sizeof(err)))
+				return refuse(c, 1, "pid %d: no traced process with this "
+					      "pid (user %s's processes are traced in "
+					      "%s)", pid, info.user, info.rundir), -1;
+			return refuse(c, 1, "%s", evt_rundir_why_untraced(info.rundir,
+				      pid, err, sizeof(err))), -1;
 		}
 		c->ctls[c->nctls++] = found[0];
 		while (--n > 0)

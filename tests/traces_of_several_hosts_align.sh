@@ -63,8 +63,10 @@ esac
 expect_eq "$(order "$T/aligned")" ok "aligned: every receive after its send"
 beta=$(sed -n 's/^evtrace: report: --align: beta \([-+][0-9.]*\) ms, from 50 messages$/\1/p' "$T/aligned.err")
 [ -n "$beta" ] || fail "--align does not say how it moved beta: $(cat "$T/aligned.err")"
-python3 -c "import sys; sys.exit(not (19000 < float('$beta') <= 20000))" ||
-	fail "beta moved $beta ms, not up to the 20 s it is behind"
+# (each recording maps its clock to real time on its own, to some tens
+# of microseconds on a loaded machine: 20.000049 s was seen in the suite)
+python3 -c "import sys; sys.exit(not (19000 < float('$beta') <= 20001))" ||
+	fail "beta moved $beta ms, not up to the 20 s it is behind (and 1 ms of the clocks' own error)"
 expect_grep "^evtrace: report: --align: gamma +0.000000 ms, from 50 messages$" \
 	"$T/aligned.err" "gamma, ahead, needs no move"
 

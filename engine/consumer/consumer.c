@@ -27,6 +27,7 @@
 #include "kernel_events.h"
 #include "layout.h"
 #include "live_stream.h"
+#include "orphans.h"
 #include "pattern.h"
 #include "process_info.h"
 #include "relay.h"
@@ -185,8 +186,8 @@ static int open_engine(const struct evt_consumer_attr *attr,
 				snprintf(err, err_size, "%s",
 					 evt_live_stream_full(c->stream));
 			else
-				snprintf(err, err_size, "pid %d: no traced process "
-					 "with this pid in %s", c->pid, rundir);
+				evt_rundir_why_untraced(rundir, c->pid, err,
+							err_size);
 			goto fail;
 		}
 	} else {

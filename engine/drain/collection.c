@@ -6,6 +6,7 @@
  * share).
  */
 #include "collection_local.h"
+#include "orphans.h"
 #include "tree.h"
 
 static int claim_slot(struct evt_collection *c, char *err, size_t err_size)
@@ -73,9 +74,8 @@ static int attach(struct evt_collection *c, char *err, size_t err_size)
 			if (c->full_pid == c->o.pids[i])
 				snprintf(err, err_size, "%s", c->full);
 			else
-				snprintf(err, err_size, "pid %d: no traced process "
-					 "with this pid in %s", c->o.pids[i],
-					 c->rd.path);
+				evt_rundir_why_untraced(c->rd.path, c->o.pids[i],
+							err, err_size);
 			for (k = 0; k < c->ntracked; k++)
 				evt_slot_detach(c->tracked[k].ctl,
 						c->tracked[k].slot);
@@ -299,6 +299,7 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	c->index_dirty = true;
 	if (c->o.npids && attach(c, err, err_size))
 		goto out_free;
+	evt__coll_orphans(c);	/* (those there before: said at once) */
 	*out = c;
 	return 0;
 out_free:
@@ -555,6 +556,7 @@ int evt_collection_finish(struct evt_collection *c,
 	}
 	c->finishing = true;
 	evt__coll_discover(c);
+	evt__coll_orphans(c);
 	for (k = 0; k < c->ntracked && !c->o.snapshot; k++) {
 		struct evt_ctl *ctl = c->tracked[k].ctl;
 
@@ -620,6 +622,7 @@ void evt_collection_destroy(struct evt_collection *c)
 	free(c->guard.capped);
 	free(c->scope);
 	free(c->foreign);
+	free(c->orphans);
 	evt_trace_index_free(&c->ix);
 	evt_event_ids_free(&c->ids);
 	evt_stream_classes_free(&c->classes);

@@ -148,6 +148,8 @@ struct evt_collection {
 		char name[64];
 	} *foreign;
 	unsigned nforeign;
+	pid_t *orphans;		/* said: their control files were removed */
+	unsigned norphans;
 	struct evt_collection_stats stats;
 	int64_t last_discover_ms;
 	bool unpublished;	/* a control file seen is to be looked at again */
@@ -222,6 +224,11 @@ static inline bool local(const struct evt_collection *c)
 /* collection.c: its life (create, slot, scope, run, finish) */
 bool evt__coll_in_scope(const struct evt_collection *c, int pid);
 void evt__coll_add_scope(struct evt_collection *c, int pid);
+
+/* collection_track.c: processes whose control file was removed while
+ * they ran, in the collection's scope: said and counted as unfollowed,
+ * each once (at the start and at the end) */
+void evt__coll_orphans(struct evt_collection *c);
 
 /* collection_index.c: trace classes and the index */
 int evt__coll_flush_index(struct evt_collection *c, char *err, size_t err_size);

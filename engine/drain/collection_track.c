@@ -5,6 +5,8 @@
  */
 #include "collection_local.h"
 #include "ctl_file.h"
+#include "orphans.h"
+#include "process_info.h"
 
 /*
  * Whether the file name, inode ino, was looked at already.  A name comes
@@ -46,6 +48,41 @@ void evt__coll_unfollowed(struct evt_collection *c, uint32_t pid, const char *pa
 		"missing, in a number nobody knows", pid, path, why);
 	c->stats.unfollowed++;
 }
+/* A process whose control file was removed while it ran (orphans.h),
+ * once: the recording's when it records everything, attached to it, or
+ * started under its rules (its environment names them). */
+static void orphan_found(pid_t pid, const char *comm, const char *file, void *ctx)
+{
+	struct evt_collection *c = ctx;
+	char env[4096], why[300];
+	unsigned i;
+	pid_t *grown;
+
+	for (i = 0; i < c->norphans; i++)
+		if (c->orphans[i] == pid)
+			return;
+	if (!c->o.all && !evt__coll_in_scope(c, pid) &&
+	    (!c->rules_name[0] ||
+	     evt_process_env(pid, "EVTRACE_COLLECTION=", env, sizeof(env)) ||
+	     !strstr(env, c->rules_name)))
+		return;
+	grown = realloc(c->orphans, (c->norphans + 1) * sizeof(*grown));
+	if (!grown)
+		return;
+	c->orphans = grown;
+	c->orphans[c->norphans++] = pid;
+	snprintf(why, sizeof(why), "(%s) its control file was removed from the run "
+		 "directory while it ran, not by evtrace: it writes on into a file "
+		 "no engine finds", comm);
+	evt__coll_unfollowed(c, (uint32_t)pid, file, why);
+}
+
+void evt__coll_orphans(struct evt_collection *c)
+{
+	if (!c->o.snapshot && !c->o.recover)
+		evt_rundir_orphans(&c->rd, 0, orphan_found, c);
+}
+
 /* Whether -p named pid. */
 static bool named(const struct evt_collection *c, int pid)
 {

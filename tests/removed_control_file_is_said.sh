@@ -1,0 +1,32 @@
+# A running program whose control file someone removed from the run
+# directory (by hand, a cleaner of /dev/shm) can be found by no engine
+# any more: every command that looks for it says so, naming the file,
+# and a recording of every process counts it among those it could not
+# follow, instead of 0 events and 0 lost.
+. "$(dirname "$0")/lib.sh"
+"$TRACEE" wait >"$T/w.out" 2>&1 &
+w=$!
+BG_PIDS="$BG_PIDS $w"
+wait_for "the program to start" "grep -q ready '$T/w.out'"
+file=$(ls "$EVTRACE_RUNDIR"/"$w"-*.ctl)
+rm "$file"
+said="its control file $file was removed while it ran, not by evtrace: no engine finds it, and it runs untraced until it starts again"
+for cmd in "ls -p $w" "record -p $w -o $T/never" "stream -p $w" "enable -p $w printk"; do
+	expect_status 1 "$EVTRACE" $cmd
+	expect_eq "$(cat "$T/err")" "evtrace: ${cmd%% *}: pid $w: $said" "$cmd"
+done
+[ ! -e "$T/never" ] || fail "a recording of it made a trace"
+"$EVTRACE" ls >/dev/null 2>"$T/err" || true
+expect_grep "^evtrace: ls: pid $w (tracee): $said\$" "$T/err" "ls of every process"
+# record -a: said at its start, counted in its summary.
+"$EVTRACE" record -a -o "$T/all" >/dev/null 2>"$T/all.err" &
+r=$!
+BG_PIDS="$BG_PIDS $r"
+wait_for "record -a to start" "grep -q 'removed from the run directory' '$T/all.err' || ! running $r"
+kill -INT "$r"
+wait "$r" || fail "record -a: $(cat "$T/all.err")"
+expect_grep "^evtrace: pid $w: $file: (tracee) its control file was removed from the run directory while it ran, not by evtrace: it writes on into a file no engine finds; its events from then on are missing, in a number nobody knows\$" \
+	"$T/all.err" "record -a names it"
+expect_eq "$(grep -c "pid $w: $file" "$T/all.err")" 1 "said once, at the start and not again at the end"
+expect_grep ", and an unknown number from 1 process it could not follow (named above)\$" "$T/all.err" "record -a counts it"
+kill "$w"
