@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -79,6 +80,15 @@ static int rundir_resolve(void)
 	const char *env = secure_getenv("EVTRACE_RUNDIR");
 	int kind;
 
+	/* A program that gained privilege at its exec (setgid, file
+	 * capabilities, setuid to another user) holds what its user may not
+	 * read (the kernel lets nobody but root ptrace it): its events are
+	 * not put where its user reads them.  Setuid root: root's. */
+	if (getauxval(AT_SECURE) && geteuid() != 0) {
+		evt__debug("this process gained privilege at its exec: not traced "
+			   "in its user's run directory");
+		return -EPERM;
+	}
 	if (env && *env) {
 		if (!evt_rundir_path(evt__proc.rundir, sizeof(evt__proc.rundir), err,
 				     sizeof(err)))

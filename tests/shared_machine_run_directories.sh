@@ -211,6 +211,45 @@ expect_grep "^tried 1$" "$T/out" "the setuid program ran"
 [ ! -e "$T/alice/planted" ] || fail "a setuid program made its run directory where the user said"
 expect_eq "$(stat -c '%U %a' /dev/shm/evtrace-0)" "root 700" "the setuid program's own run directory"
 ! grep -q '; refused\|untraced\|EVTRACE\|module ' "$T/err" || fail "the setuid program read the environment: $(cat "$T/err")"
+# A setgid program (chage's kind) runs with its user's euid, and holds
+# what its user may not read (the kernel lets them not ptrace it): it is
+# not traced in its user's run directory (where they would record it);
+# run by its owner, it is.
+cat >"$T/sgid.c" <<'C'
+#include <evtrace/evtrace.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void)
+{
+	trace_printk("setgid %d\n", 1);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	while (getchar() != EOF)
+		;
+	return 0;
+}
+C
+cc $san -I"$INCLUDE" "$T/sgid.c" -o "$T/bin/tracee-setgid" "$T/bin/libevtrace.so.0" \
+	-Wl,-rpath,"$T/bin" || fail "cannot build the setgid program"
+chgrp daemon "$T/bin/tracee-setgid" && chmod 2755 "$T/bin/tracee-setgid"
+rm -rf "/dev/shm/evtrace-$ALICE"
+as_user evt-alice mkdir -m 700 "/dev/shm/evtrace-$ALICE"
+mkfifo "$T/sgid.in"
+as_user evt-alice "$T/bin/tracee-setgid" <"$T/sgid.in" >"$T/sgid.out" 2>"$T/sgid.err" &
+exec 7>"$T/sgid.in"
+wait_for "the setgid program to start" "grep -q ready '$T/sgid.out'"
+sp=$(sed -n 's/^ready //p' "$T/sgid.out")
+[ -z "$(ls "/dev/shm/evtrace-$ALICE" | grep "^$sp-")" ] || fail "a setgid program traced where its user reads it"
+exec 7>&-
+wait_for "the setgid program to end" "! running $sp"
+expect_eq "$(cat "$T/sgid.err")" "" "what the setgid program said"
+"$T/bin/tracee-setgid" <"$T/sgid.in" >"$T/sgid.out" 2>&1 &
+exec 7>"$T/sgid.in"
+wait_for "the program run by root to start" "grep -q ready '$T/sgid.out'"
+sp=$(sed -n 's/^ready //p' "$T/sgid.out")
+[ -n "$(ls /dev/shm/evtrace-0 | grep "^$sp-")" ] || fail "the program run by its owner is not traced"
+exec 7>&-
+wait_for "the program run by root to end" "! running $sp"
 # (EVTRACE_DEBUG is honoured by the same program run by its owner.)
 EVTRACE_DEBUG=1 "$T/bin/tracee-setuid" >/dev/null 2>"$T/err"
 expect_grep "evtrace: module tracee-setuid: 1 sites" "$T/err" "EVTRACE_DEBUG for a program that is not setuid"
