@@ -250,14 +250,25 @@ int cmd_stream(int argc, char **argv)
 			struct pollfd pfd = { .fd = evt_consumer_fd(c), .events = POLLIN };
 
 			poll(&pfd, 1, 100);
-		} else {
+		} else if (!evt_live_stream_more(s)) {
 			nanosleep(&tick, NULL);
 		}
 	}
-	if (c)
-		evt_consumer_read(c, print_record, &totals, err, sizeof(err));
-	else
-		evt_live_stream_poll(s, print_live, &totals);
+	/* What is left, a poll's bound at a time (a consumer's fd is
+	 * readable at once while more waits). */
+	if (c) {
+		struct pollfd pfd = { .fd = evt_consumer_fd(c), .events = POLLIN };
+		uint64_t before;
+
+		do {
+			before = totals.events + totals.lost;
+			evt_consumer_read(c, print_record, &totals, err, sizeof(err));
+		} while (totals.events + totals.lost > before && poll(&pfd, 1, 0) > 0);
+	} else {
+		do
+			evt_live_stream_poll(s, print_live, &totals);
+		while (evt_live_stream_more(s));
+	}
 	printf("# %" PRIu64 " event%s, %" PRIu64 " lost\n", totals.events,
 	       cli_plural(totals.events), totals.lost);
 	fflush(stdout);

@@ -243,6 +243,8 @@ static int step(struct trace *t, bool final, char *err, size_t err_size)
 	}
 	if (t->kernel && evt_kernel_sampler_drain(t->kernel, final, &sink, err, err_size) < 0)
 		return -1;
+	while (final && t->live && evt_live_stream_more(t->live))
+		evt_live_stream_poll(t->live, user_event, t);
 	if (final && t->live)
 		evt_live_stream_poll(t->live, user_event, t);
 	if (t->out && !t->out_failed &&

@@ -574,7 +574,9 @@ void record_triggers_finish(struct record_triggers *rt)
 
 	if (!rt)
 		return;
-	evt_live_stream_poll(rt->s, on_event, rt);
+	do	/* (a poll's bound at a time) */
+		evt_live_stream_poll(rt->s, on_event, rt);
+	while (evt_live_stream_more(rt->s));
 	open_spans(rt);
 	losses(rt);
 	write_due(rt, true);

@@ -88,9 +88,11 @@ static void to_text(const struct evt_live_event *e, void *ctx)
 	t->p->line(t->f, e);
 }
 
-/* One round: reads what the processes committed since the last one. */
-static void fill(struct evt_pipe *p)
+/* One round: reads what the processes committed since the last one.
+ * Whether more was left in the buffers than a round takes. */
+static bool fill(struct evt_pipe *p)
 {
+	bool more = false;
 	bool want;
 	char *text = NULL;
 	size_t n = 0;
@@ -106,6 +108,7 @@ static void fill(struct evt_pipe *p)
 	pthread_mutex_unlock(&p->mu);
 	if (want && p->stream && (t.f = open_memstream(&text, &n))) {
 		evt_live_stream_poll(p->stream, to_text, &t);
+		more = evt_live_stream_more(p->stream);
 		fclose(t.f);
 	}
 	pthread_mutex_unlock(&p->stream_mu);
@@ -116,6 +119,7 @@ static void fill(struct evt_pipe *p)
 		pthread_mutex_unlock(&p->mu);
 	}
 	free(text);
+	return more;
 }
 
 static void *run(void *arg)
@@ -131,8 +135,8 @@ static void *run(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (closing)
 			break;
-		fill(p);
-		nanosleep(&tick, NULL);
+		if (!fill(p))	/* (more waiting: the next round at once) */
+			nanosleep(&tick, NULL);
 	}
 	return NULL;
 }

@@ -385,6 +385,8 @@ static void drain_timer(struct evt_consumer *c)
 static int read_engine(struct evt_consumer *c, evt_consumer_record_cb cb,
 		      void *ctx, char *err, size_t err_size)
 {
+	int n;
+
 	if (c->mode == EVT_CONSUMER_COUNT)
 		return snprintf(err, err_size, "a counting consumer has no records: "
 				"evt_consumer_counts()"), -1;
@@ -400,7 +402,13 @@ static int read_engine(struct evt_consumer *c, evt_consumer_record_cb cb,
 	}
 	c->cb = cb;
 	c->ctx = ctx;
-	return evt_live_stream_poll(c->stream, hand_over, c);
+	n = evt_live_stream_poll(c->stream, hand_over, c);
+	/* More than a poll takes is waiting (and a writer may be blocked on
+	 * it): the fd is readable again at once, not at the next tick. */
+	if (evt_live_stream_more(c->stream))
+		timerfd_settime(c->timer_fd, 0, &(struct itimerspec){
+			{ 0, CONSUMER_TICK_MS * 1000000 }, { 0, 1 } }, NULL);
+	return n;
 }
 
 static int counts_engine(struct evt_consumer *c, evt_consumer_count_cb cb,

@@ -833,6 +833,11 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 	return (int)alive;
 }
 
+bool evt_live_stream_more(const struct evt_live_stream *s)
+{
+	return s->round_full;
+}
+
 void evt_live_stream_want_text(struct evt_live_stream *s, bool want)
 {
 	s->no_text = !want;

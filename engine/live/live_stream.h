@@ -90,9 +90,13 @@ int evt_live_stream_events(struct evt_live_stream *s,
 			   void (*cb)(uint32_t id, const char *path,
 				      const char *format, void *ctx),
 			   void *ctx);
-/* Reads what was committed since the last call; returns the number of
- * processes still watched (0 once a given pid has exited). */
+/* Reads what was committed since the last call, 65,536 events at most;
+ * returns the number of processes still watched (0 once a given pid has
+ * exited). */
 int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx);
+/* Whether the last poll stopped at its bound with more waiting: poll
+ * again at once (a blocked writer waits for it). */
+bool evt_live_stream_more(const struct evt_live_stream *s);
 /* Disables the patterns it enabled (frees its slot) and releases
  * everything. */
 /* Whether events come with their text (the default): a reader of fields
