@@ -7,7 +7,7 @@ DEB_DEPS   := meson ninja-build pkg-config gcc g++ clang libc6-dev babeltrace2 p
               libbabeltrace2-dev lttng-tools abigail-tools libsqlite3-dev sqlite3 \
               protobuf-compiler trace-cmd libbpf-dev
 
-.PHONY: all deps demo check check-fast check-loop check-release check-tsan bench fuzz clean install abi-baseline
+.PHONY: all deps demo check check-load check-fast check-loop check-release check-tsan bench fuzz clean install abi-baseline
 
 all: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
@@ -49,6 +49,14 @@ check: all $(ASAN_BUILD)/build.ninja
 	meson test -C $(BUILD) --print-errorlogs --num-processes $(TEST_JOBS)
 	ninja -C $(ASAN_BUILD)
 	meson test -C $(ASAN_BUILD) --print-errorlogs --no-suite slow --no-suite once --num-processes $(TEST_JOBS)
+
+# make check with both CPUs kept busy by two loops at nice 5, as a
+# developer's build or CI's other jobs keep them: what the suite must
+# pass too.
+check-load: all $(ASAN_BUILD)/build.ninja
+	@nice -n 5 sh -c 'while :; do :; done' & a=$$!; \
+	nice -n 5 sh -c 'while :; do :; done' & b=$$!; \
+	$(MAKE) check; s=$$?; kill $$a $$b; exit $$s
 
 # The suite LOOPS times (default 10), stopping at the first failure: for
 # flakes.

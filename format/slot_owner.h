@@ -44,4 +44,23 @@ bool evt_slot_let_go(struct evt_ctl_slot *sl, unsigned s, uint64_t id,
 		     bool active, uint32_t *enable, uint32_t n,
 		     const volatile int *stop);
 
+/* A slot's settings, as its collection sets them up. */
+struct evt_slot_settings {
+	uint32_t number;
+	uint64_t collection_id;
+	uint32_t mode, block_us, packet_size, packet_count;
+};
+
+/*
+ * Writes the settings of slot sl, the one writer of them (an engine that
+ * takes the slot, the process that sets up its default slot or applies
+ * rules): a seqlock on gen, odd while they change.  The odd gen is
+ * stored, then a release fence keeps the settings' stores after it; the
+ * even gen's release store keeps them before it.  A writing thread reads
+ * gen with acquire, the settings, an acquire fence, gen again
+ * (lib/write.c tslot_acquire): equal and even, it read them whole.  The
+ * state is the caller's to set (ACTIVE after this).
+ */
+void evt_slot_write(struct evt_ctl_slot *sl, const struct evt_slot_settings *set);
+
 #endif

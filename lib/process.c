@@ -31,6 +31,7 @@
 #include "runtime.h"
 #include "span_kind.h"
 #include "shm_guard.h"
+#include "slot_owner.h"
 
 struct evt__process evt__proc = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -281,16 +282,14 @@ void evt__slot_configure(uint32_t s, uint32_t number, uint32_t mode,
 			 uint64_t id, uint32_t block_us, uint32_t packet_size,
 			 uint32_t packet_count)
 {
-	struct evt_ctl_slot *slot = &evt__proc.slots[s];
+	const struct evt_slot_settings set = {
+		.number = number, .collection_id = id, .mode = mode,
+		.block_us = block_us, .packet_size = packet_size,
+		.packet_count = packet_count,
+	};
 
-	slot->mode = mode;
-	slot->block_us = block_us;
-	slot->collection_id = id;
-	slot->number = number;
-	slot->packet_size = packet_size;
-	slot->packet_count = packet_count;
-	slot->gen += 2;		/* even: odd means an engine is rewriting it */
-	__atomic_store_n(&slot->state, EVT_SLOT_ACTIVE, __ATOMIC_RELEASE);
+	evt_slot_write(&evt__proc.slots[s], &set);
+	__atomic_store_n(&evt__proc.slots[s].state, EVT_SLOT_ACTIVE, __ATOMIC_RELEASE);
 }
 
 static const uint8_t ftrace_types[1] = { EVT_ARG_STRING };

@@ -184,7 +184,8 @@ static void spare_buffer(uint32_t size, uint32_t count, bool guest);
 /* Whether slot s is a guest collection's (layout.h). */
 static bool guest_slot(unsigned s)
 {
-	return evt__proc.slots[s].number >= EVT_GUEST_NUMBER_FIRST;
+	return __atomic_load_n(&evt__proc.slots[s].number, __ATOMIC_RELAXED) >=
+	       EVT_GUEST_NUMBER_FIRST;
 }
 
 /* The slots' drop entries (layout.h) may be written: made the file's at
@@ -559,9 +560,14 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 	struct evt_ctl_slot *slot = &evt__proc.slots[s];
 	struct tslot *ts = &t->slot[s];
 	uint32_t state = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
+	/* The seqlock's reader (slot_owner.h evt_slot_write): gen with
+	 * acquire, the settings, an acquire fence, gen again. */
 	uint32_t gen = __atomic_load_n(&slot->gen, __ATOMIC_ACQUIRE);
-	uint32_t size = slot->packet_size;
-	uint32_t count = slot->packet_count, mode = slot->mode;
+	uint32_t size = __atomic_load_n(&slot->packet_size, __ATOMIC_RELAXED);
+	uint32_t count = __atomic_load_n(&slot->packet_count, __ATOMIC_RELAXED);
+	uint32_t mode = __atomic_load_n(&slot->mode, __ATOMIC_RELAXED);
+	bool guest = __atomic_load_n(&slot->number, __ATOMIC_RELAXED) >=
+		     EVT_GUEST_NUMBER_FIRST;
 	int idx;
 
 	if (ts->state == TSLOT_HAVE)		/* the slot changed owner */
@@ -580,7 +586,7 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 		return -1;
 	idx = find_free(size, count, true);
 	if (idx < 0)
-		idx = allocate(size, count, guest_slot(s));
+		idx = allocate(size, count, guest);
 	if (idx < 0) {
 		if (idx == -2)
 			ts->fail_cause = EVT_LOSS_NO_SPACE;

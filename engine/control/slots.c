@@ -232,25 +232,19 @@ void evt_slot_attach(struct evt_ctl *c, unsigned s, uint32_t number,
 		     uint32_t packet_size, uint32_t packet_count)
 {
 	struct evt_ctl_slot *sl = &c->slots[s];
-
-	uint32_t gen = __atomic_load_n(&sl->gen, __ATOMIC_RELAXED);
+	const struct evt_slot_settings set = {
+		.number = number, .collection_id = collection_id, .mode = mode,
+		.block_us = block_us, .packet_size = packet_size,
+		.packet_count = packet_count,
+	};
 
 	__atomic_store_n(&sl->state, EVT_SLOT_FREE, __ATOMIC_RELEASE);
 	evt_slot_clear_bits(c->enable, c->h.max_events, s, &c->shrank);
 	free_leftovers(c, s);
-	/* Odd while the fields change (lib/write.c); a hostile odd gen
-	 * from before is made even by the second step. */
-	__atomic_store_n(&sl->gen, gen | 1, __ATOMIC_RELEASE);
-	sl->mode = mode;
-	sl->block_us = block_us;
-	sl->collection_id = collection_id;
-	sl->number = number;
-	sl->packet_size = packet_size;
-	sl->packet_count = packet_count;
+	/* (while FREE: no thread counts into them) */
 	__atomic_store_n(&sl->nobuf_lost, 0, __ATOMIC_RELAXED);
 	evt_ctl_drops_empty(c, EVT_DROPS_OF_SLOT(c->h.max_tbufs, s));
-	/* Pairs with the thread's acquire before it compares gen again. */
-	__atomic_store_n(&sl->gen, (gen | 1) + 1, __ATOMIC_RELEASE);
+	evt_slot_write(sl, &set);
 	__atomic_store_n(&sl->state, EVT_SLOT_ACTIVE, __ATOMIC_RELEASE);
 }
 
