@@ -136,7 +136,7 @@ static bool cache_allowed(const char *dir)
 	}
 	if (fd >= 0)
 		close(fd);
-	return ok;
+	return ok && depth < 4096;	/* (the root reached) */
 }
 
 /* The read errors kept in db, said again when say; their number. */

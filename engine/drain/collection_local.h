@@ -226,8 +226,8 @@ bool evt__coll_in_scope(const struct evt_collection *c, int pid);
 void evt__coll_add_scope(struct evt_collection *c, int pid);
 
 /* collection_track.c: processes whose control file was removed while
- * they ran, in the collection's scope: said and counted as unfollowed,
- * each once (at the start and at the end) */
+ * they ran, among every process (-a) or those attached: said and counted
+ * as unfollowed, each once (at the start and at the end) */
 void evt__coll_orphans(struct evt_collection *c);
 
 /* collection_index.c: trace classes and the index */

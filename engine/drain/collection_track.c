@@ -6,7 +6,6 @@
 #include "collection_local.h"
 #include "ctl_file.h"
 #include "orphans.h"
-#include "process_info.h"
 
 /*
  * Whether the file name, inode ino, was looked at already.  A name comes
@@ -49,23 +48,17 @@ void evt__coll_unfollowed(struct evt_collection *c, uint32_t pid, const char *pa
 	c->stats.unfollowed++;
 }
 /* A process whose control file was removed while it ran (orphans.h),
- * once: the recording's when it records everything, attached to it, or
- * started under its rules (its environment names them). */
+ * said and counted once. */
 static void orphan_found(pid_t pid, const char *comm, const char *file, void *ctx)
 {
 	struct evt_collection *c = ctx;
-	char env[4096], why[300];
+	char why[300];
 	unsigned i;
 	pid_t *grown;
 
 	for (i = 0; i < c->norphans; i++)
 		if (c->orphans[i] == pid)
 			return;
-	if (!c->o.all && !evt__coll_in_scope(c, pid) &&
-	    (!c->rules_name[0] ||
-	     evt_process_env(pid, "EVTRACE_COLLECTION=", env, sizeof(env)) ||
-	     !strstr(env, c->rules_name)))
-		return;
 	grown = realloc(c->orphans, (c->norphans + 1) * sizeof(*grown));
 	if (!grown)
 		return;
@@ -77,10 +70,18 @@ static void orphan_found(pid_t pid, const char *comm, const char *file, void *ct
 	evt__coll_unfollowed(c, (uint32_t)pid, file, why);
 }
 
+/* (a command's processes start under the recording: its scope has none
+ * before, and they are read as they go) */
 void evt__coll_orphans(struct evt_collection *c)
 {
-	if (!c->o.snapshot && !c->o.recover)
+	unsigned i;
+
+	if (c->o.snapshot || c->o.recover)
+		return;
+	if (c->o.all)
 		evt_rundir_orphans(&c->rd, 0, orphan_found, c);
+	for (i = 0; !c->o.all && i < c->nscope; i++)
+		evt_rundir_orphans(&c->rd, c->scope[i], orphan_found, c);
 }
 
 /* Whether -p named pid. */
