@@ -2,9 +2,29 @@
 # indents closed; every name a page's NAME line gives finds that page with
 # man(1); every C example of the man pages and the README compiles with
 # -Wall -Wextra -Werror, and runs, traced, printing what the docs say.
+# Facts the docs state are the code's: the control file's version, the
+# make targets the README names, the parts architecture.md lists.
 . "$(dirname "$0")/lib.sh"
 DOC=$(cd "$(dirname "$0")/../doc" && pwd)
 README=$(dirname "$DOC")/README.md
+TOP=$(dirname "$DOC")
+
+said=$(sed -n 's/.*`format\/layout.h`, version \([0-9]*\):.*/\1/p' "$DOC/architecture.md")
+expect_eq "$said" "$(sed -n 's/^#define EVT_CTL_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$TOP/format/layout.h")" \
+	"the control file's version architecture.md states"
+for target in $(grep -o '`make [a-z-]*' "$README" | sed 's/`make //' | sort -u); do
+	grep -q "^$target:" "$TOP/Makefile" || fail "README.md names 'make $target', which the Makefile has not"
+done
+sed -n '/^## Parts/,/^## /p' "$DOC/architecture.md" | sed -n '/^```$/,/^```$/p' |
+	sed -n 's/^\([a-z][a-z/0-9]*\/\)\( .*\)\{0,1\}$/\1/p' >"$T/parts"
+[ "$(wc -l <"$T/parts")" -ge 9 ] || fail "architecture.md's parts not read: $(cat "$T/parts")"
+for part in $(cat "$T/parts"); do
+	[ -d "$TOP/$part" ] || fail "architecture.md lists $part, which is not there"
+done
+sed -n '/^## Parts/,/^## /p' "$DOC/architecture.md" | sed -n 's/^  \([a-z]*\/\) .*/\1/p' >"$T/rooms"
+for room in $(cat "$T/rooms"); do
+	[ -d "$TOP/engine/$room" ] || fail "architecture.md lists the engine room $room, which is not there"
+done
 
 for page in "$DOC"/*.[0-9]; do
 	groff -ww -man -z "$page" 2>"$T/groff" || fail "groff failed on $page"
