@@ -243,10 +243,10 @@ static int step(struct trace *t, bool final, char *err, size_t err_size)
 	}
 	if (t->kernel && evt_kernel_sampler_drain(t->kernel, final, &sink, err, err_size) < 0)
 		return -1;
-	while (final && t->live && evt_live_stream_more(t->live))
-		evt_live_stream_poll(t->live, user_event, t);
-	if (final && t->live)
-		evt_live_stream_poll(t->live, user_event, t);
+	if (final && t->live)	/* (a poll's bound at a time) */
+		do
+			evt_live_stream_poll(t->live, user_event, t);
+		while (evt_live_stream_more(t->live));
 	if (t->out && !t->out_failed &&
 	    (evt_live_record_flush(t->out, final, t->out_err, sizeof(t->out_err)) ||
 	     evt_kernel_record_flush(t->kout, final)))

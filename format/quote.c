@@ -20,7 +20,7 @@ void evt_quote(FILE *f, const char *s)
 		case '\r': fputs("\\r", f); break;
 		default: {
 			size_t len = c < 0x80 ? 1 :
-				     evt_utf8_length((const unsigned char *)s, strlen(s));
+				     evt_utf8_length((const unsigned char *)s, strnlen(s, 4));
 
 			if (c < 0x20 || c == 0x7f || !len ||
 			    evt_utf8_is_c1((const unsigned char *)s, len)) {
@@ -37,10 +37,8 @@ void evt_quote(FILE *f, const char *s)
 
 char *evt_printable(char *out, size_t out_size, const char *name)
 {
-	size_t i;
-
 	const unsigned char *u = (const unsigned char *)name;
-	size_t n = strlen(name), at = 0, len;
+	size_t n = strlen(name), at = 0, len, i;
 
 	for (i = 0; i < n && at + 1 < out_size; i += len) {
 		len = evt_utf8_length(u + i, n - i);

@@ -53,7 +53,7 @@ static bool unwanted(int fd)
 
 	if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
 		return false;
-	if (__atomic_load_n(&h.magic, __ATOMIC_RELAXED) == 0)
+	if (h.magic == 0)
 		return true;
 	if (h.magic != EVT_CTL_MAGIC || h.header_size < sizeof(h) ||
 	    h.nslots != EVT_NSLOTS || h.slots_off < sizeof(h) ||

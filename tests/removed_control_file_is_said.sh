@@ -2,8 +2,27 @@
 # directory (by hand, a cleaner of /dev/shm) can be found by no engine
 # any more: every command that looks for it says so, naming the file,
 # and a recording of every process counts it among those it could not
-# follow, instead of 0 events and 0 lost.
+# follow, instead of 0 events and 0 lost.  A recording that reads it
+# already, holding the file, loses nothing and says nothing.
 . "$(dirname "$0")/lib.sh"
+"$TRACEE" wait >"$T/w.out" 2>&1 &
+w=$!
+BG_PIDS="$BG_PIDS $w"
+wait_for "the program to start" "grep -q ready '$T/w.out'"
+ev=$(tracee_event "alive %ld")
+"$EVTRACE" record -p "$w" -e "$ev" -o "$T/held" >/dev/null 2>"$T/held.err" &
+rh=$!
+BG_PIDS="$BG_PIDS $rh"
+wait_for "the recording to switch the event on" "'$EVTRACE' ls -p $w '$ev' 2>/dev/null | grep -q '\\['"
+rm "$EVTRACE_RUNDIR"/"$w"-*.ctl
+wait_for "the recording to write what the program wrote since" \
+	"[ -n \"\$(find '$T/held' -name 'stream_*' -size +0 2>/dev/null)\" ]"
+kill -INT "$rh"
+wait "$rh" || fail "record -p of a process whose file went: $(cat "$T/held.err")"
+expect_grep "; 0 events lost\$" "$T/held.err" "the recording that held the file"
+grep -q "could not follow\|was removed" "$T/held.err" && fail "a recording that reads the process said it lost it: $(cat "$T/held.err")"
+"$EVTRACE" report "$T/held" | grep -q ': alive ' || fail "the recording that held the file recorded nothing"
+kill "$w"
 "$TRACEE" wait >"$T/w.out" 2>&1 &
 w=$!
 BG_PIDS="$BG_PIDS $w"

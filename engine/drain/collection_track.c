@@ -48,7 +48,8 @@ void evt__coll_unfollowed(struct evt_collection *c, uint32_t pid, const char *pa
 	c->stats.unfollowed++;
 }
 /* A process whose control file was removed while it ran (orphans.h),
- * said and counted once. */
+ * said and counted once; one this collection reads already loses
+ * nothing to it (the collection holds the file). */
 static void orphan_found(pid_t pid, const char *comm, const char *file, void *ctx)
 {
 	struct evt_collection *c = ctx;
@@ -56,6 +57,9 @@ static void orphan_found(pid_t pid, const char *comm, const char *file, void *ct
 	unsigned i;
 	pid_t *grown;
 
+	for (i = 0; i < c->ntracked; i++)
+		if (c->tracked[i].ctl && (pid_t)c->tracked[i].ctl->h.pid == pid)
+			return;
 	for (i = 0; i < c->norphans; i++)
 		if (c->orphans[i] == pid)
 			return;
