@@ -17,17 +17,10 @@ bursts() { awk '$(NF - 1) == "burst" { print $NF }' "$@"; }
 "$EVTRACE" record -o "$T/drop" $small -- "$TRACEE" burst 200000 >/dev/null 2>"$T/drop.err"
 [ "$(lost_of "$T/drop.err")" -gt 0 ] || fail "no loss without --block: nothing to show"
 
-# 2. With it, none: every event once, in order.  (50 ms: a recorder built
-# with sanitizers takes longer than the default 5 to take the program up.)
-# shellcheck disable=SC2086
-"$EVTRACE" record --block=50 -o "$T/block" $small -- "$TRACEE" burst 200000 >/dev/null 2>"$T/block.err"
-expect_eq "$(lost_of "$T/block.err")" 0 "events lost with --block"
-"$EVTRACE" report "$T/block" >"$T/block.txt"
-bursts "$T/block.txt" |
-	awk '$1 != NR - 1 { exit 1 } END { exit NR == 200000 ? 0 : 1 }' ||
-	fail "not every burst event once and in order"
-
-# 2b. --block=inf with both CPUs held by other work: none lost either.
+# 2. With --block=inf, none, with both CPUs held by other work: every
+# event once, in order.  (A bounded --block may run out on a busy machine
+# even while the recorder reads: that loss is counted, not a fault, so
+# the bounded waits are shown against a stopped recorder, below.)
 for _ in 1 2; do sh -c 'while :; do :; done' & BG_PIDS="$BG_PIDS $!"; done
 hogs=$BG_PIDS
 # shellcheck disable=SC2086
@@ -40,17 +33,19 @@ expect_eq "$(lost_of "$T/inf.err")" 0 "events lost with --block=inf and busy CPU
 kill $hogs 2>/dev/null || true
 
 # 3. A recorder stopped (SIGSTOP) while the program writes: the program
-# waits 100 ms once, then drops; it ends while the recorder is still
+# waits 100 ms once (its slowest write shows it), then drops, the drops
+# named as a wait that ran out; it ends while the recorder is still
 # stopped.  Continued, the recorder writes what it had: read + lost is
 # what was written.
 N=400000
-# stopped_recorder BLOCK NAME: the program under record --BLOCK, its
-# recorder stopped while it writes; the program must end while it is
-# stopped, and, continued, the recorder writes what it had: read + lost
-# is what was written.  Sets lost.
+# stopped_recorder BLOCK NAME WAIT_MS: the program under record --BLOCK,
+# its recorder stopped while it writes; the program must end while it is
+# stopped, one write having waited WAIT_MS at least, and, continued, the
+# recorder writes what it had: read + lost is what was written, the drops
+# named as a wait that ran out.  Sets lost.
 stopped_recorder() {
 	# shellcheck disable=SC2086
-	"$EVTRACE" record "--$1" -o "$T/$2" $small -- "$TRACEE" paced $N 1000 300 \
+	TRACEE_SLOWEST=1 "$EVTRACE" record "--$1" -o "$T/$2" $small -- "$TRACEE" paced $N 1000 300 \
 		>"$T/$2.out" 2>"$T/$2.err" &
 	rec=$!
 	wait_for "the program under --$1" "pgrep -P $rec >/dev/null"
@@ -67,15 +62,17 @@ stopped_recorder() {
 	[ "$lost" -gt 0 ] || fail "--$1: no event dropped while the recorder was stopped"
 	read=$("$EVTRACE" report "$T/$2" | grep -c ': burst [0-9]*$')
 	expect_eq "$((read + lost))" $N "--$1: events read and lost"
+	expect_grep "^evtrace: record: lost $lost events: $lost of printk/tracee/.* (block timeout)" "$T/$2.err" \
+		"--$1: the drops named as a wait that ran out"
+	slowest=$(sed -n 's/^slowest \([0-9]*\) us$/\1/p' "$T/$2.out")
+	[ "$((slowest / 1000))" -ge "$3" ] ||
+		fail "--$1: the slowest write took $((slowest / 1000)) ms: it did not wait $3 ms"
 }
-stopped_recorder block=100 stop
+stopped_recorder block=100 stop 100
 
 # 3b. The same with --block=inf: the program waits the second a stopped
-# recorder is given, then drops; what it dropped is counted, as a wait
-# that ran out.
-stopped_recorder block=inf stopinf
-expect_grep "^evtrace: record: lost $lost events: $lost of printk/tracee/.* (block timeout)" "$T/stopinf.err" \
-	"--block=inf: the drops named as a wait that ran out"
+# recorder is given, then drops.
+stopped_recorder block=inf stopinf 1000
 
 # 4. A recorder killed: the program is not held up, whether its threads
 # wait a bounded time or as long as the recorder lives.

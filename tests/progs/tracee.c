@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -324,10 +325,14 @@ static int mode_burst_wait(long n)
  * "burst" events at per_ms events a millisecond, in batches of 50; with
  * -2, then "burst done" and a wait for another SIGUSR1 before it ends.
  * Tracing, which may wake the recorder by a system call, must leave errno
- * as it was. */
+ * as it was.  With $TRACEE_SLOWEST set, it then says how long its slowest
+ * event took to write ("slowest N us"): a writer that waited for its
+ * reader (block_ms) shows the wait there. */
 static int mode_paced(long n, long per_ms, long idle_ms)
 {
-	struct timespec start, due;
+	struct timespec start, due, t0, t1;
+	bool timed = getenv("TRACEE_SLOWEST") != NULL;
+	long long slowest_ns = 0, took;
 	sigset_t go;
 	int sig;
 	long i;
@@ -346,7 +351,19 @@ static int mode_paced(long n, long per_ms, long idle_ms)
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (i = 0; i < n; i++) {
 		errno = EDOM;
+		if (timed)
+			clock_gettime(CLOCK_MONOTONIC, &t0);
 		trace_printk("burst %ld\n", i);
+		if (timed) {
+			int e = errno;
+
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			took = (t1.tv_sec - t0.tv_sec) * 1000000000LL +
+			       (t1.tv_nsec - t0.tv_nsec);
+			if (took > slowest_ns)
+				slowest_ns = took;
+			errno = e;
+		}
 		if (errno != EDOM) {
 			fprintf(stderr, "tracee: errno changed by event %ld\n", i);
 			return 1;
@@ -361,6 +378,8 @@ static int mode_paced(long n, long per_ms, long idle_ms)
 		}
 	}
 	tried = n;
+	if (timed)
+		printf("slowest %lld us\n", slowest_ns / 1000);
 	if (idle_ms == -2) {
 		printf("burst done\n");
 		fflush(stdout);
