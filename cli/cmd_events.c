@@ -24,6 +24,7 @@
 #include "rules_files.h"
 #include "span_kind.h"
 #include "container.h"
+#include "ctl_version.h"
 #include "requests.h"
 #include "slots.h"
 #include "trace_index.h"
@@ -307,6 +308,16 @@ static void print_slots(const struct evt_rundir *rd, const struct evt_ctl *c)
 
 /* A process of a container -p named (cli_route): the pid the host sees,
  * and the container's identity. */
+/* The library a process runs, where it is not this evtrace's release. */
+static void print_release(const struct evt_ctl *c)
+{
+	char release[32];
+
+	evt_ctl_release(&c->h, release, sizeof(release));
+	if (strcmp(release, EVT_RELEASE))
+		printf(", libevtrace %s", release);
+}
+
 static void print_container(uint32_t pid)
 {
 	const struct evt_container *c = cli_routed_container();
@@ -559,6 +570,7 @@ int cmd_ls(int argc, char **argv)
 		node = evt_tree_find(root, t.path ? t.path : "");
 		if (node && !shrank("ls", ctls[i])) {
 			printf("# pid %u (%s)", ctls[i]->h.pid, ctls[i]->h.comm);
+			print_release(ctls[i]);
 			print_container(ctls[i]->h.pid);
 			putchar('\n');
 			if (!show.patterns)

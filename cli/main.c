@@ -233,7 +233,8 @@ static const struct command commands[] = {
 	  "state of every directory and event: 0, 1, X (mixed) or ? (nothing\n"
 	  "below).  PATH limits the tree.  States are the default collection's;\n"
 	  "an event other collections have on is followed by their slots, e.g.\n"
-	  "[1,3], each named under its process.\n\n"
+	  "[1,3], each named under its process; a process's heading names the\n"
+	  "libevtrace it runs when that is not this evtrace's release.\n\n"
 	  "  -f, --formats          add each event's format, and each printk\n"
 	  "                         site's function\n"
 	  "  -i, --ids              add each event's global id (id=N): the id\n"
@@ -465,7 +466,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("evtrace %s\n", EVT_VERSION);
+		printf("evtrace %s\n", EVT_RELEASE);
 		return 0;
 	}
 	c = find(argv[1]);

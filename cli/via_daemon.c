@@ -294,8 +294,13 @@ int cli_via_daemon(const char *cmd, const struct evt_request *r,
 	}
 	close(sock);
 	/* A refused recording leaves no empty directory behind (rmdir
-	 * takes only an empty one). */
-	if (made && status != 0)
+	 * takes only an empty one; the worker may have made evtrace/). */
+	if (made && status != 0) {
+		char sub[PATH_MAX + 16];
+
+		snprintf(sub, sizeof(sub), "%s/evtrace", output);
+		rmdir(sub);
 		rmdir(output);
+	}
 	return status < 0 ? 1 : status;
 }

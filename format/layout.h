@@ -38,7 +38,23 @@
 #include <stdint.h>
 
 #define EVT_CTL_MAGIC		0x43545645u	/* "EVTC" little endian */
-#define EVT_CTL_VERSION		8
+/*
+ * The control file's ABI version (doc/versions.md, ctl_version.h):
+ * header.version is its major, header.minor its minor.  Within a major a
+ * structure only grows at its end, and what a minor adds reads 0 in an
+ * earlier minor's file; a layout an earlier reader would misread takes a
+ * new major.  Major 8 is the first kept so (libevtrace 0.1.10 made 8.0);
+ * a reader reads EVT_CTL_MAJOR_FIRST to EVT_CTL_MAJOR.
+ */
+#define EVT_CTL_MAJOR		8
+#define EVT_CTL_MINOR		1
+#define EVT_CTL_MAJOR_FIRST	8
+/* What each minor of major 8 brought: */
+#define EVT_CTL_MINOR_RELEASE	1	/* header.release; a guest
+					 * collection's buffers bounded
+					 * (EVT_GUEST_ARENA_BYTES); a
+					 * privileged (AT_SECURE) program
+					 * not traced */
 /*
  * A process has EVT_NSLOTS collection slots.  Slot 0 is the default
  * collection's (what `evtrace enable` switches); each other collection
@@ -138,8 +154,21 @@ struct evt_ctl_header {
 	uint64_t flag_of_off;		/* max_events uint32_t (below) */
 	uint64_t flags_off;		/* max_flag_pages pages, page-aligned */
 	uint32_t max_flag_pages;
-	uint32_t reserved32;
+	uint32_t minor;			/* the ABI's minor (0 in 0.1.10) */
+	/* Minor 1: */
+	char release[16];		/* the library's release, e.g. "0.1.11",
+					 * NUL ended */
 };
+
+/*
+ * The header of major 8, minor 0 (the least a reader takes), and the
+ * fields every later major keeps where they are, so that any reader can
+ * say what made a file it cannot read: magic, version (the major),
+ * header_size, pid, minor and release.
+ */
+#define EVT_CTL_HEADER_MIN_BYTES	160u
+#define EVT_CTL_MINOR_OFFSET		156u
+#define EVT_CTL_RELEASE_OFFSET		160u
 
 /*
  * Site flags: what a C trace_printk() site's fast path tests, one load
@@ -470,7 +499,11 @@ enum evt_arg_type {
  * in brackets takes 5 characters a byte. */
 #define EVT_RENDER_MAX_BYTES	(96u << 10)
 
-_Static_assert(sizeof(struct evt_ctl_header) == 160, "ctl header layout");
+_Static_assert(sizeof(struct evt_ctl_header) == 176, "ctl header layout");
+_Static_assert(offsetof(struct evt_ctl_header, minor) == EVT_CTL_MINOR_OFFSET &&
+	       offsetof(struct evt_ctl_header, release) == EVT_CTL_RELEASE_OFFSET &&
+	       offsetof(struct evt_ctl_header, pid) == 12,
+	       "ctl header: the fields every major keeps");
 _Static_assert(sizeof(struct evt_ctl_drops) == 128, "drops layout");
 _Static_assert(sizeof(struct evt_ctl_slot) == 64, "slot layout");
 _Static_assert(sizeof(struct evt_ctl_tbuf) == 128, "tbuf layout");

@@ -367,6 +367,13 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 				ix->version = 5;
 			} else if (!strcmp(line, "evtrace-index 6")) {
 				ix->version = 6;
+			} else if (!strncmp(line, "evtrace-index ", 14) &&
+				   strspn(line + 14, "0123456789") == strlen(line + 14) &&
+				   strlen(line + 14) < 10) {
+				snprintf(why, sizeof(why), "%s: written by an evtrace later "
+					 "than this one (%s, which reads evtrace-index 1 to "
+					 "6): read it with a later evtrace", line, EVT_RELEASE);
+				goto out_bad;
 			} else {
 				snprintf(why, sizeof(why), "not an evtrace-index 1 to 6 file");
 				goto out_bad;

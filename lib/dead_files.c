@@ -45,7 +45,8 @@ static pid_t name_pid(const char *name)
 }
 
 /* Whether the unlocked file fd of a dead process is wanted by no
- * collection (a file never published by its maker is no one's). */
+ * collection (a file never published by its maker is no one's; one of a
+ * major this library does not read, it cannot tell: kept). */
 static bool unwanted(int fd)
 {
 	struct evt_ctl_header h;
@@ -55,8 +56,9 @@ static bool unwanted(int fd)
 		return false;
 	if (h.magic == 0)
 		return true;
-	if (h.magic != EVT_CTL_MAGIC || h.header_size < sizeof(h) ||
-	    h.nslots != EVT_NSLOTS || h.slots_off < sizeof(h) ||
+	if (h.magic != EVT_CTL_MAGIC || h.version < EVT_CTL_MAJOR_FIRST ||
+	    h.version > EVT_CTL_MAJOR || h.header_size < EVT_CTL_HEADER_MIN_BYTES ||
+	    h.nslots != EVT_NSLOTS || h.slots_off < h.header_size ||
 	    pread(fd, slots, sizeof(slots), h.slots_off) != (ssize_t)sizeof(slots))
 		return false;
 	for (unsigned s = 1; s < EVT_NSLOTS; s++)

@@ -200,7 +200,10 @@ static void close_own_fd(void)
 
 static void fill_header(struct evt_ctl_header *h, const struct layout *l)
 {
-	h->version = EVT_CTL_VERSION;
+	h->version = EVT_CTL_MAJOR;
+	h->minor = EVT_CTL_MINOR;
+	_Static_assert(sizeof(EVT_RELEASE) <= sizeof(h->release), "release too long");
+	memcpy(h->release, EVT_RELEASE, sizeof(EVT_RELEASE));
 	h->header_size = sizeof(*h);
 	h->pid = getpid();
 	h->ppid = getppid();

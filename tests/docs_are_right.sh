@@ -9,9 +9,18 @@ DOC=$(cd "$(dirname "$0")/../doc" && pwd)
 README=$(dirname "$DOC")/README.md
 TOP=$(dirname "$DOC")
 
-said=$(sed -n 's/.*`format\/layout.h`, version \([0-9]*\):.*/\1/p' "$DOC/architecture.md")
-expect_eq "$said" "$(sed -n 's/^#define EVT_CTL_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$TOP/format/layout.h")" \
-	"the control file's version architecture.md states"
+define() { sed -n "s/^#define $1[[:space:]][[:space:]]*\\([0-9]*\\).*/\\1/p" "$TOP/format/layout.h"; }
+ctl_version="$(define EVT_CTL_MAJOR).$(define EVT_CTL_MINOR)"
+said=$(sed -n 's/.*`format\/layout.h`, version \([0-9.]*\):.*/\1/p' "$DOC/architecture.md")
+expect_eq "$said" "$ctl_version" "the control file's version architecture.md states"
+release=$(sed -n "s/^  version : '\\(.*\\)',\$/\\1/p" "$TOP/meson.build" | head -1)
+expect_grep "^| $release | $ctl_version |" "$DOC/versions.md" "versions.md's line for this release"
+for page in "$DOC"/*.[0-9]; do
+	head -1 "$page" | grep -q "\"evtrace $release\"" ||
+		fail "$(basename "$page") names another release than $release: $(head -1 "$page")"
+done
+expect_eq "$(sed -n 's/^#define EVTRACE_VERSION_\(MAJOR\|MINOR\|PATCH\)[[:space:]]*\([0-9]*\)$/\2/p' \
+	"$INCLUDE/evtrace/evtrace.h" | paste -sd.)" "$release" "evtrace.h's EVTRACE_VERSION"
 for target in $(grep -o '`make [a-z-]*' "$README" | sed 's/`make //' | sort -u); do
 	grep -q "^$target:" "$TOP/Makefile" || fail "README.md names 'make $target', which the Makefile has not"
 done

@@ -357,6 +357,31 @@ wait "$after" || fail "alice's recording after bob's: $(cat "$T/after.err")"
 expect_grep "written to $R/alice/after; 0 events lost$" "$T/after.err" "alice's recording after bob's"
 expect_eq "$("$EVTRACE" report "$R/alice/after" | grep -c ': typed/all: ')" 10 "alice's rows after bob's recording"
 
+# A program on libevtrace 0.1.10, which does not bound what another
+# user's collection takes from it (doc/versions.md): bob is told why and
+# what would let him; alice, its owner, records it.
+mkdir -p "$T/bin/old"
+cp -P "$LIB_0_1_10_DIR"/libevtrace.so.0* "$T/bin/old/"
+chmod -R a+rX "$T/bin/old"
+start_served oldapp "LD_LIBRARY_PATH=$T/bin/old:$T/bin"
+grep -q " $T/bin/old/libevtrace.so" "/proc/$oldapp/maps" || fail "alice's program did not load 0.1.10's library"
+as_status evt-bob 0 "$T/bin/evtrace" ls -p "$oldapp"
+expect_grep "^# pid $oldapp (typed), libevtrace 0.1.10\$" "$T/out" "bob sees which library alice's program runs"
+as_status evt-bob 1 "$T/bin/evtrace" record -p "$oldapp" -e typed/all -o "$T/bob/old"
+expect_eq "$(cat "$T/err")" "evtrace: record: pid $oldapp: not recorded: it runs libevtrace 0.1.10, which cannot bound the buffers another user's collection takes from it: its owner or root may record it, or restart it with libevtrace $("$EVTRACE" --version | sed 's/^evtrace //') or later" \
+	"bob's recording of a 0.1.10 program refused, saying why"
+[ ! -e "$T/bob/old" ] || fail "a refused record left a directory: $(find "$T/bob/old")"
+as_bg evt-alice env EVTRACE_RUNDIR="$R/alice/run" "$T/bin/evtrace" record -p "$oldapp" -e typed/all \
+	-o "$R/alice/old" 2>"$T/old.err" &
+oldrec=$!
+BG_PIDS="$BG_PIDS $oldrec"
+wait_on "$oldapp" typed/all
+feed oldapp 4 4
+kill -INT "$oldrec"
+wait "$oldrec" || fail "alice's recording of her 0.1.10 program: $(cat "$T/old.err")"
+expect_eq "$("$EVTRACE" report "$R/alice/old" | sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' | tr '\n' ' ')" "0 1 2 3 " \
+	"alice's rows from her 0.1.10 program"
+
 # A client's connection process killed outright: the client says so, the
 # command it ran ends all the same (its events off).
 as_bg evt-bob "$T/bin/evtrace" stream -p "$app" -e typed/all >/dev/null 2>"$T/stream.err" &

@@ -86,14 +86,26 @@ def variant(name, offset, fmt, value):
         f.truncate(struct.unpack_from('<Q', data, 16)[0])
 variant('4000001-0.ctl', 32, '<I', 0x7fffffff)   # slots_off
 variant('4000002-0.ctl', 16, '<Q', 1)            # file_size
-variant('4000003-0.ctl', 4, '<I', 99)            # version
+variant('4000003-0.ctl', 4, '<I', 99)            # version (a later major)
+data[160:176] = b'0.3.0'.ljust(16, b'\0')       # ... whose release says
+variant('4000006-0.ctl', 4, '<I', 9)
+data[160:176] = b'0.3\x1b[2J'.ljust(16, b'\0')  # ... whose release lies
+variant('4000007-0.ctl', 4, '<I', 10)
+variant('4000008-0.ctl', 4, '<I', 7)             # an earlier major
 variant('4000004-0.ctl', 0, '<I', 0x12345678)    # magic
 open(rundir + '/4000005-0.ctl', 'wb').write(b'\x43\x54\x56\x45tiny')
 PY
 "$EVTRACE" ls >"$T/ls" 2>"$T/err" || true
 expect_grep "4000001-0.ctl: offset 32: slot table out of bounds" "$T/err" "bad slots offset"
 expect_grep "4000002-0.ctl: offset 16: file size disagrees with the header" "$T/err" "bad file size"
-expect_grep "4000003-0.ctl: offset 4: unsupported control file version" "$T/err" "bad version"
+expect_grep "4000003-0.ctl: pid [0-9]* runs libevtrace [0-9.]* (control file 99.1), which this evtrace ([0-9.]*, control files 8.x) does not read: install evtrace [0-9.]* or later" \
+	"$T/err" "a later major, with the release of its library"
+expect_grep "4000006-0.ctl: pid [0-9]* runs libevtrace 0.3.0 (control file 9.1), which this evtrace ([0-9.]*, control files 8.x) does not read: install evtrace 0.3.0 or later" \
+	"$T/err" "what to install"
+expect_grep "4000007-0.ctl: pid [0-9]* runs a libevtrace newer than this evtrace ([0-9.]*) reads (control file 10.1, not 8.x): install a later evtrace" \
+	"$T/err" "a release that is not one, not shown"
+expect_grep "4000008-0.ctl: pid [0-9]* runs a libevtrace older than 0.1.10 (control file version 7), which this evtrace ([0-9.]*) does not read: restart it with libevtrace 0.1.10 or later" \
+	"$T/err" "an earlier major"
 expect_grep "4000004-0.ctl: offset 0: bad magic" "$T/err" "bad magic"
 expect_grep "4000005-0.ctl: offset 0: shorter than a header" "$T/err" "short file"
 expect_grep "# pid $WAIT_PID (tracee)" "$T/ls" "the good process is still listed"

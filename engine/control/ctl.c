@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "ctl_version.h"
 #include "printk_format.h"
 #include "span_kind.h"
 #include "rules.h"
@@ -38,10 +39,9 @@ static bool region_ok(uint64_t off, uint64_t count, uint64_t each,
 static int check_header(const struct evt_ctl_header *h, size_t size,
 			const char *path, char *err, size_t err_size)
 {
-	if (h->version != EVT_CTL_VERSION)
-		return bad(err, err_size, path, offsetof(struct evt_ctl_header, version),
-			   "unsupported control file version");
-	if (h->header_size < sizeof(*h) || h->header_size > h->slots_off)
+	if (evt_ctl_version_check(h, path, err, err_size))
+		return -EPROTO;
+	if (h->header_size < EVT_CTL_HEADER_MIN_BYTES || h->header_size > h->slots_off)
 		return bad(err, err_size, path,
 			   offsetof(struct evt_ctl_header, header_size),
 			   "bad header size");
@@ -155,6 +155,10 @@ int evt_ctl_open(const struct evt_rundir *rd, const char *name,
 		goto out_unmap;
 	}
 	memcpy(&c->h, c->base, sizeof(c->h));
+	/* What an earlier minor's header has not reads 0 (ctl_version.h). */
+	if (c->h.header_size < sizeof(c->h) && c->h.header_size >= EVT_CTL_HEADER_MIN_BYTES)
+		memset((char *)&c->h + c->h.header_size, 0,
+		       sizeof(c->h) - c->h.header_size);
 	ret = check_header(&c->h, c->size, path, err, err_size);
 	if (ret)
 		goto out_unmap;

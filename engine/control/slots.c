@@ -14,6 +14,7 @@
 #include "policy.h"
 #include "slot_owner.h"
 #include "slots.h"
+#include "ctl_version.h"
 
 int evt_rundir_slot_lock(const struct evt_rundir *rd, unsigned n, char *err,
 			 size_t err_size)
@@ -186,6 +187,21 @@ int evt_slot_take(const struct evt_rundir *rd, struct evt_ctl *c, uint64_t id,
 	for (s = first; s < EVT_NSLOTS && !c->shrank; s++)
 		if (__atomic_load_n(&c->slots[s].collection_id, __ATOMIC_ACQUIRE) == id)
 			return (int)s;
+	/* A library that does not bound a guest's buffers lets a stranger
+	 * take them all: the owner's and root's to record. */
+	if (guest && !evt_ctl_has(&c->h, EVT_CTL_MINOR_RELEASE)) {
+		char release[32];
+
+		if (why)
+			snprintf(why, why_size, "pid %u: not %s: it runs libevtrace "
+				 "%s, which cannot bound the buffers another user's "
+				 "collection takes from it: its owner or root may "
+				 "record it, or restart it with libevtrace %s or "
+				 "later", c->h.pid, done,
+				 evt_ctl_release(&c->h, release, sizeof(release)),
+				 EVT_RELEASE);
+		return -1;
+	}
 	got = take_free(c, first, id);
 	/* Slots a gone engine left: freed, unless this engine is a guest's
 	 * (what a dead flight recorder left is its owner's to recover). */
