@@ -298,7 +298,9 @@ static void print_slots(const struct evt_rundir *rd, const struct evt_ctl *c)
 			continue;
 		if (evt_slot_owned(rd, c, s) &&
 		    evt_slot_holder(rd, evt_slot_number(c, s), who, sizeof(who)))
-			printf("# %s (slot %u)\n", who, s);
+			printf("# %s (slot %u%s)\n", who, s,
+			       evt_ctl_slot_applied(c, s) ? "" :
+			       ", switching its events on");
 		else
 			printf("# collection %u (slot %u): its engine is gone (the "
 			       "next one switches its events off)\n",
@@ -306,8 +308,6 @@ static void print_slots(const struct evt_rundir *rd, const struct evt_ctl *c)
 	}
 }
 
-/* A process of a container -p named (cli_route): the pid the host sees,
- * and the container's identity. */
 /* The library a process runs, where it is not this evtrace's release. */
 static void print_release(const struct evt_ctl *c)
 {
@@ -318,6 +318,8 @@ static void print_release(const struct evt_ctl *c)
 		printf(", libevtrace %s", release);
 }
 
+/* A process of a container -p named (cli_route): the pid the host sees,
+ * and the container's identity. */
 static void print_container(uint32_t pid)
 {
 	const struct evt_container *c = cli_routed_container();

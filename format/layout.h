@@ -222,7 +222,13 @@ struct evt_ctl_slot {
 					 * 0 for the default slot */
 	uint32_t heartbeat;		/* bumped by its engine at every turn
 					 * of its loop (EVT_BLOCK_INF) */
-	uint8_t reserved[8];
+	uint32_t applied;		/* how many of the registry's events
+					 * (in its order) the engine has set
+					 * to its selection, release-stored
+					 * after their bits; 0 when taken
+					 * (engines since 0.1.11: others
+					 * leave it 0) */
+	uint8_t reserved[4];
 };
 
 #define EVT_BLOCK_MAX_US	1000000u

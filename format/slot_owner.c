@@ -71,6 +71,7 @@ void evt_slot_write(struct evt_ctl_slot *sl, const struct evt_slot_settings *set
 	__atomic_store_n(&sl->number, set->number, __ATOMIC_RELAXED);
 	__atomic_store_n(&sl->packet_size, set->packet_size, __ATOMIC_RELAXED);
 	__atomic_store_n(&sl->packet_count, set->packet_count, __ATOMIC_RELAXED);
+	__atomic_store_n(&sl->applied, 0, __ATOMIC_RELAXED);
 	/* Pairs with the reader's acquire load of gen. */
 	__atomic_store_n(&sl->gen, (gen | 1) + 1, __ATOMIC_RELEASE);
 }

@@ -107,20 +107,14 @@ recorder=$!
 as_bg evt-bob "$T/bin/evtrace" stream -p "$app" -e typed/all >"$T/stream.out" 2>"$T/stream.err" &
 streamer=$!
 BG_PIDS="$BG_PIDS $recorder $streamer"
-for _ in $(seq 100); do
-	[ "$("$EVTRACE" ls -p "$app" | grep -c '^# collection')" = 2 ] && break
-	sleep 0.05
-done
+wait_for "2 collections in alice's program" "collections_applied $app 2"
 expect_eq "$("$EVTRACE" ls -p "$app" | sed -n 's/^# collection 2[2-5][0-9]: .* (slot \([0-9]\))$/\1/p' | sort | tr '\n' ' ')" "6 7 " "the slots of bob's collections: $(cat "$T/record.err" "$T/stream.err")"
 as_status evt-bob 1 "$T/bin/evtrace" stream -p "$app" -e typed/all
 expect_grep "pid $app: not streamed: every collection slot of the process is taken (slot 6: collection 2[2-5][0-9]: pid [0-9]*, evtrace .*; slot 7: collection 2[2-5][0-9]: pid " "$T/err" "bob's third collection"
 as_bg evt-alice env EVTRACE_RUNDIR="$R/alice/run" "$T/bin/evtrace" stream -p "$app" -e typed/all >"$T/alice.out" 2>"$T/alice.err" &
 alices=$!
 BG_PIDS="$BG_PIDS $alices"
-for _ in $(seq 100); do
-	[ "$("$EVTRACE" ls -p "$app" | grep -c '^# collection')" = 3 ] && break
-	sleep 0.05
-done
+wait_for "3 collections in alice's program" "collections_applied $app 3"
 "$EVTRACE" ls -p "$app" >"$T/ls"
 expect_grep "^# collection 1: pid $alices, evtrace stream -e typed/all (slot 1)" "$T/ls" "alice's stream beside bob's two: $(cat "$T/alice.err")"
 kill -TERM "$alices"
@@ -394,9 +388,7 @@ kill -9 "$server"
 set +e; wait "$streamer"; got=$?; set -e
 expect_eq "$got" 1 "bob's stream when its connection process died"
 expect_grep "^evtrace: stream: evtraced ended the connection before the stream did (did it stop?)$" "$T/stream.err" "bob told"
-for _ in $(seq 100); do "$EVTRACE" ls -p "$app" typed/all | grep -q '\[' || break; sleep 0.05; done
-"$EVTRACE" ls -p "$app" typed/all >"$T/ls"
-if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "the stream left typed/all on"; fi
+wait_for "the stream's bits to go from typed/all" "! '$EVTRACE' ls -p $app typed/all | grep -q '\\['"
 
 # The daemon killed mid-recording: bob is told, alice's program runs on
 # unharmed, and what was drained stays readable.
@@ -407,7 +399,7 @@ as_bg evt-bob "$T/bin/consume" record "$app" typed/ >>"$T/consume.out" 2>&1 &
 consumer=$!
 BG_PIDS="$BG_PIDS $recorder $consumer"
 wait_on "$app" typed/all
-for _ in $(seq 100); do grep -q '^added 1$' "$T/consume.out" && break; sleep 0.05; done
+wait_for "bob's consumer to add typed/all" "grep -q '^added 1\$' '$T/consume.out'"
 feed app 4 21
 wait_for "bob's consumer to read the 4 events" "[ \$(grep -c '^typed/all ' '$T/consume.out') = 4 ]"
 kill -9 "$DAEMON"
@@ -418,9 +410,7 @@ expect_grep "^evtrace: record: evtraced stopped, which ended it$" "$T/record.err
 wait "$consumer" || fail "bob's consumer exited $? when the daemon died"
 expect_grep "^read: evtraced ended the session (did it stop?)$" "$T/consume.out" "bob's consumer told of the daemon's death"
 # Its worker ends the recording as ^C would, switching typed/all off.
-for _ in $(seq 100); do "$EVTRACE" ls -p "$app" typed/all | grep -q '\[' || break; sleep 0.05; done
-"$EVTRACE" ls -p "$app" typed/all >"$T/ls"
-if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "the dead daemon's collection left typed/all on"; fi
+wait_for "the dead daemon's collection's bits to go from typed/all" "! '$EVTRACE' ls -p $app typed/all | grep -q '\\['"
 feed app 2 23
 running "$app" || fail "alice's program died with the daemon"
 "$EVTRACE" report "$T/bob/tr2" >"$T/report"

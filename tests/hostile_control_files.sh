@@ -164,11 +164,7 @@ ctl=$(first_ctl) || fail "no control file appeared (truncation)"
 # Cut it once the recorder follows the process (before, the recorder
 # refuses the file as it finds it, and has no process to lose).
 pid=$(basename "$ctl" | cut -d- -f1)
-for _ in $(seq 100); do
-	"$EVTRACE" ls -p "$pid" 2>/dev/null | grep -q "^# collection [0-9]*: " && break
-	sleep 0.02
-done
-"$EVTRACE" ls -p "$pid" 2>/dev/null | grep -q "^# collection [0-9]*: " || fail "the recorder did not take up the process"
+wait_for "the recorder to take up the process" "collection_in $pid $rec"
 "$SCRIBBLE" "$ctl" 600 truncate
 "$SCRIBBLE" "$ctl" 0 cut	# and it stays cut: the recorder must meet it
 set +e; wait "$rec"; st=$?; set -e

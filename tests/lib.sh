@@ -41,7 +41,9 @@ wait_for() {
 	_waited=0
 	until eval "$2"; do
 		_waited=$((_waited + 1))
-		[ "$_waited" -lt 200 ] || fail "waited 10 s for $1"
+		# (a bound for a thing that never comes, not a time a thing
+		# takes: generous, for a loaded machine and sanitizers)
+		[ "$_waited" -lt 600 ] || fail "waited 30 s for $1"
 		sleep 0.05
 	done
 }
@@ -65,10 +67,17 @@ need_tracefs() {
 reading_pipe() {
 	ls -l "/proc/$1/fd" 2>/dev/null | grep -q '/trace_pipe$'
 }
-# Whether the engine of pid $2 (a stream, a recording) has its collection
-# in process $1.
+# Whether the engine of pid $2 (a stream, a recording, a count) has its
+# collection in process $1 with its selection applied: every event the
+# process has registered is on or off as the engine wants (its
+# acknowledgment in the slot, which ls shows; before it, the line says
+# "switching its events on").
 collection_in() {
-	"$EVTRACE" ls -p "$1" 2>/dev/null | grep -q "^# collection [0-9]*: pid $2, "
+	"$EVTRACE" ls -p "$1" 2>/dev/null | grep -q "^# collection [0-9]*: pid $2, .* (slot [0-9]*)\$"
+}
+# Whether process $1 is in $2 collections, each with its selection applied.
+collections_applied() {
+	[ "$("$EVTRACE" ls -p "$1" 2>/dev/null | grep -c "^# collection [0-9]*: pid [0-9]*, .* (slot [0-9]*)\$")" = "$2" ]
 }
 expect_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
 expect_grep() { grep -q -- "$1" "$2" || { cat "$2" >&2; fail "$3: no '$1' in $2"; }; }

@@ -26,11 +26,8 @@ for k in 1 2 3 4 5 6 7; do
 	pids="$pids $!"
 	BG_PIDS="$BG_PIDS $!"
 done
-for _ in $(seq 100); do
-	"$EVTRACE" ls -p "$p" >"$T/ls"
-	[ "$(grep -c '^# collection' "$T/ls")" = 7 ] && break
-	sleep 0.05
-done
+wait_for "seven collections in the process" "collections_applied $p 7"
+"$EVTRACE" ls -p "$p" >"$T/ls"
 expect_eq "$(grep -c '^# collection [0-9]*: pid [0-9]*, evtrace stream -e .* (slot [1-7])$' "$T/ls")" 7 "seven collections named"
 expect_status 1 "$EVTRACE" stream -p "$p" -e "$alive"
 expect_grep "stream: pid $p: not streamed: every collection slot of the process is taken (slot 1: collection [0-9]*: pid [0-9]*, evtrace stream -e " "$T/err" "ninth collection refused"

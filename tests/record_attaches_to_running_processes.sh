@@ -67,7 +67,8 @@ BG_PIDS="$BG_PIDS $P"
 wait_for 'the program to say ready in loop2.out' 'grep -q ready "$T/loop2.out"'
 "$EVTRACE" record -p "$P" -e ftrace/print -e printk/nosuch -o "$T/tr4" 2>"$T/rec4.err" &
 rec=$!
-for _ in $(seq 100); do "$EVTRACE" ls -p "$P" | grep -q '^# collection [0-9]*: ' && break; sleep 0.05; done
+wait_for "the recording's collection" "collection_in $P $rec"
+wait_for "the recording's note on its patterns" "grep -q 'no such event' '$T/rec4.err'"
 expect_grep "^evtrace: record: printk/nosuch: no such event or directory now; it covers those registered later$" "$T/rec4.err" "a pattern that names nothing"
 expect_eq "$(grep -c 'no such event' "$T/rec4.err")" 1 "notes about patterns that name something"
 slot=$("$EVTRACE" ls -p "$P" | sed -n 's/^# collection \([0-9]*\): pid '"$rec"',.*/\1/p')
@@ -114,16 +115,13 @@ BG_PIDS="$BG_PIDS $P"
 wait_for 'the program to say ready in loop3.out' 'grep -q ready "$T/loop3.out"'
 "$EVTRACE" record -p "$P" --packet-size 16384 --packets 2 -o "$T/tr5" 2>/dev/null &
 rec=$!
-for _ in $(seq 100); do "$EVTRACE" ls -p "$P" | grep -q '^# collection [0-9]*: ' && break; sleep 0.05; done
+wait_for "the recording's collection" "collection_in $P $rec"
 kill -9 "$rec"
 wait "$rec" 2>/dev/null || true
 "$EVTRACE" ls -p "$P" "$site" >"$T/ls.killed"
 grep -q "^0 $site \[[0-9]*\]\$" "$T/ls.killed" || { cat "$T/ls.killed" >&2; fail "the killed recording's event is not on"; }
-for _ in $(seq 100); do
-	"$EVTRACE" ls -p "$P" "$site" >"$T/ls.killed"
-	[ "$(tail -1 "$T/ls.killed")" = "0 $site" ] && break
-	sleep 0.05
-done
+wait_for "the process to switch the killed recording's event off" \
+	"'$EVTRACE' ls -p $P '$site' >'$T/ls.killed' && [ \"\$(tail -1 '$T/ls.killed')\" = '0 $site' ]"
 expect_eq "$(tail -1 "$T/ls.killed")" "0 $site" "the event after the process found its engine gone"
 grep -q '^# collection' "$T/ls.killed" && fail "the dead recording's slot is still active"
 kill -TERM "$P"

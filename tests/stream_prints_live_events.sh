@@ -18,6 +18,18 @@ done
 "$EVTRACE" ls -p "$p" "$ev" >"$T/ls"
 expect_eq "$(tail -1 "$T/ls")" "0 $ev [1]" "enabled while streaming"
 expect_grep "^# collection 1: pid $s, evtrace stream -e $ev (slot 1)\$" "$T/ls" "the stream's collection"
+# Its acknowledgment that its selection is applied, which every test's
+# collection_in waits for: taken back while the stream is stopped, ls
+# says the collection is switching its events on and collection_in does
+# not take it; continued, the stream gives it again.
+kill -STOP "$s"
+expect_eq "$("$SCRIBBLE" "$(ls "$EVTRACE_RUNDIR"/"$p"-*.ctl)" 0 unapply)" "unapplied 1" "the acknowledgment taken back"
+"$EVTRACE" ls -p "$p" "$ev" >"$T/ls.unapplied"
+expect_grep "^# collection 1: pid $s, evtrace stream -e $ev (slot 1, switching its events on)\$" \
+	"$T/ls.unapplied" "a collection whose engine has not applied its selection"
+collection_in "$p" "$s" && fail "collection_in took a collection whose selection is not applied"
+kill -CONT "$s"
+wait_for "the stream to apply its selection again" "collection_in $p $s"
 kill -INT "$s"
 wait "$s" || fail "stream did not exit cleanly on SIGINT"
 expect_eq "$("$EVTRACE" ls -p "$p" "$ev" | tail -1)" "0 $ev" "disabled after streaming"

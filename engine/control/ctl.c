@@ -433,6 +433,19 @@ int evt_ctl_set_rate(struct evt_ctl *c, uint32_t id, uint32_t rate)
 	return 0;
 }
 
+void evt_ctl_slot_set_applied(struct evt_ctl *c, unsigned s, uint32_t upto)
+{
+	if (c->shrank)
+		return;
+	/* Pairs with evt_ctl_slot_applied()'s acquire: the bits are set. */
+	__atomic_store_n(&c->slots[s].applied, upto, __ATOMIC_RELEASE);
+}
+
+bool evt_ctl_slot_applied(const struct evt_ctl *c, unsigned s)
+{
+	return __atomic_load_n(&c->slots[s].applied, __ATOMIC_ACQUIRE) >= c->nevents;
+}
+
 void evt_ctl_set_enable(struct evt_ctl *c, uint32_t id, unsigned s, bool on)
 {
 	uint32_t parent, i;

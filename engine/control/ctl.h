@@ -86,6 +86,14 @@ bool evt_ctl_alive(const struct evt_ctl *c);
  */
 void evt_ctl_set_enable(struct evt_ctl *c, uint32_t id, unsigned s, bool on);
 bool evt_ctl_enabled(const struct evt_ctl *c, uint32_t id, unsigned s);
+/*
+ * The acknowledgment of slot s's engine: it has set the first upto events
+ * of the registry (c->events[0 .. upto)) to its selection.  Whether the
+ * engine has so set every event c knows: what a test or a user waits
+ * for, rather than for the slot to be taken.
+ */
+void evt_ctl_slot_set_applied(struct evt_ctl *c, unsigned s, uint32_t upto);
+bool evt_ctl_slot_applied(const struct evt_ctl *c, unsigned s);
 /* Event id's rate limit in events a second per thread (layout.h), read
  * now with pread; 0 for none. */
 uint32_t evt_ctl_rate(const struct evt_ctl *c, uint32_t id);

@@ -301,4 +301,5 @@ void evt__coll_apply_selection(struct evt_collection *c, struct tracked *t)
 			evt_ctl_set_enable(ctl, ctl->events[i].id, t->slot, want);
 	}
 	t->enabled_upto = upto;
+	evt_ctl_slot_set_applied(ctl, t->slot, upto);
 }

@@ -641,6 +641,8 @@ static void apply(struct evt_live_stream *s, struct watched *w)
 			evt_ctl_set_enable(c, c->events[i].id, w->slot, want);
 	}
 	w->enabled_upto = c->nevents;
+	if (w->slot)
+		evt_ctl_slot_set_applied(c, w->slot, c->nevents);
 }
 
 static int answer(void *ctx, bool enable, const char *pattern, char *err,

@@ -9,6 +9,7 @@
  *   scribble FILE 0 cut
  *   scribble FILE 0 badpacket
  *   scribble FILE 0 flagof
+ *   scribble FILE 0 unapply
  * The second form only keeps zeroing every slot's futex word "waiting", as
  * a process that wants its recorder awake all the time would.  The third
  * flips the file's size between a page and its full size, every 100 us,
@@ -16,7 +17,9 @@
  * The fifth breaks the magic of the first packet of every buffer in use,
  * once, and says how many it broke.  The sixth says, for every event,
  * that its site's flag byte is past the flag pages (three ways), or at
- * their last byte.
+ * their last byte.  The seventh takes back every active slot's
+ * acknowledgment that its engine applied its selection, and says how
+ * many it took.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -82,6 +85,18 @@ int main(int argc, char **argv)
 
 		for (unsigned i = 0; i < h->max_events && i < 256; i++)
 			of[i] = lies[i % 4];
+		return 0;
+	}
+	if (!strcmp(argv[3], "unapply")) {
+		struct evt_ctl_slot *sl = (struct evt_ctl_slot *)(base + h->slots_off);
+		unsigned s, n = 0;
+
+		for (s = 1; s < EVT_NSLOTS; s++)
+			if (sl[s].state == EVT_SLOT_ACTIVE) {
+				sl[s].applied = 0;
+				n++;
+			}
+		printf("unapplied %u\n", n);
 		return 0;
 	}
 	if (!strcmp(argv[3], "badpacket")) {
