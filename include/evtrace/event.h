@@ -161,7 +161,7 @@ extern size_t evt__strnlen(const char *s, size_t max)
 /* Bytes a string field stores: up to 255 characters and the NUL. */
 static inline uint32_t evt__string_bytes(const char *s)
 {
-	return s ? (uint32_t)evt__strnlen(s, 255) + 1 : 7;	/* 7: "(null)" */
+	return s ? EVT__AS(uint32_t, evt__strnlen(s, 255)) + 1 : 7; /* 7: "(null)" */
 }
 
 static inline uint8_t *evt__put_string(uint8_t *p, const char *s, uint32_t bytes)
@@ -181,7 +181,7 @@ static inline uint8_t *evt__put_string(uint8_t *p, const char *s, uint32_t bytes
 static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
 {
 	return n > EVT_SEQUENCE_MAX_BYTES / size ?
-		EVT_SEQUENCE_MAX_BYTES / size : (uint32_t)n;
+		EVT_SEQUENCE_MAX_BYTES / size : EVT__AS(uint32_t, n);
 }
 
 /* ---- the field macros: each is a tuple the passes below take apart ---- */
@@ -201,7 +201,7 @@ static inline uint32_t evt__sequence_count(unsigned long long n, uint32_t size)
 /* Names the values of an enum field: EVT_ENUM(task_state, {"R", 0}, ...). */
 #define EVT_ENUM(values, ...)						\
 	static const struct evt_enum_value evt__enum_##values[]		\
-	__attribute__((unused)) = { __VA_ARGS__, { 0, 0 } };
+	__attribute__((unused)) = { __VA_ARGS__, { EVT__NULL, 0 } };
 
 /* Applies pass P to one field tuple: EVT__<P>_<KIND>(the rest). */
 #define EVT__PASS(P, tuple) EVT__PASS_(P, EVT__EXPAND tuple)
@@ -219,16 +219,21 @@ template <typename T, bool = __is_enum(T)> struct evt__integer_of {
 template <typename T> struct evt__integer_of<T, true> {
 	typedef __underlying_type(T) integer;
 };
+template <typename T> constexpr bool evt__is_signed()
+{
+	return static_cast<typename evt__integer_of<T>::integer>(-1) <
+	       static_cast<typename evt__integer_of<T>::integer>(0);
 }
-#define EVT__SIGNED(type)						\
-	((evt__integer_of<type>::integer)-1 < (evt__integer_of<type>::integer)0)
+}
+#define EVT__SIGNED(type) evt__is_signed<type>()
+#define EVT__CLASSIFY(type) __builtin_classify_type(*static_cast<type *>(nullptr))
 #else
 #define EVT__SIGNED(type) ((type)~(type)0 < (type)1)
+#define EVT__CLASSIFY(type) __builtin_classify_type(*(type *)0)
 #endif
 /* Integer types (char, enums and, in C, bool included) of 1 to 8 bytes. */
 #define EVT__IS_INTEGER(type)						\
-	((__builtin_classify_type(*(type *)0) == 1 ||			\
-	  __builtin_classify_type(*(type *)0) == 3) &&			\
+	((EVT__CLASSIFY(type) == 1 || EVT__CLASSIFY(type) == 3) &&	\
 	 (sizeof(type) == 1 || sizeof(type) == 2 ||			\
 	  sizeof(type) == 4 || sizeof(type) == 8))
 #define EVT__ASSERT_INTEGER(type, name, what)				\
@@ -242,22 +247,22 @@ template <typename T> struct evt__integer_of<T, true> {
 /* DESC: the field's description. */
 #define EVT__DESC_INTEGER(type, name, expr)				\
 	{ EVT__FK_INTEGER, sizeof(type), 0, EVT__SIGNED(type),		\
-	  __alignof__(type), #name, #type, 0 },
+	  __alignof__(type), #name, #type, EVT__NULL },
 #define EVT__DESC_ENUM(type, name, values, expr)			\
 	{ EVT__FK_ENUM, sizeof(type), 0, EVT__SIGNED(type),		\
 	  __alignof__(type), #name, #type, evt__enum_##values },
 #define EVT__DESC_BOOL(name, expr)					\
-	{ EVT__FK_BOOL, 1, 0, 0, 1, #name, "bool", 0 },
+	{ EVT__FK_BOOL, 1, 0, 0, 1, #name, "bool", EVT__NULL },
 #define EVT__DESC_DOUBLE(name, expr)					\
-	{ EVT__FK_DOUBLE, 8, 0, 1, __alignof__(double), #name, "double", 0 },
+	{ EVT__FK_DOUBLE, 8, 0, 1, __alignof__(double), #name, "double", EVT__NULL },
 #define EVT__DESC_ARRAY(type, name, count, expr)			\
 	{ EVT__FK_ARRAY, sizeof(type), (count), EVT__SIGNED(type),	\
-	  __alignof__(type), #name, #type, 0 },
+	  __alignof__(type), #name, #type, EVT__NULL },
 #define EVT__DESC_STRING(name, expr)					\
-	{ EVT__FK_STRING, 1, 0, EVT__SIGNED(char), 1, #name, "char", 0 },
+	{ EVT__FK_STRING, 1, 0, EVT__SIGNED(char), 1, #name, "char", EVT__NULL },
 #define EVT__DESC_SEQUENCE(type, name, expr, length)			\
 	{ EVT__FK_SEQUENCE, sizeof(type), 0, EVT__SIGNED(type),		\
-	  __alignof__(type), #name, #type, 0 },
+	  __alignof__(type), #name, #type, EVT__NULL },
 
 /* CHECK: what the compiler can refuse, with a message that says why. */
 #define EVT__CHECK_INTEGER(type, name, expr) \
@@ -300,14 +305,14 @@ template <typename T> struct evt__integer_of<T, true> {
 	uint32_t evt__n_##name = evt__sequence_count((length), sizeof(type));
 
 /* SIZE: the payload's bytes. */
-#define EVT__SIZE_INTEGER(type, name, expr) + (uint32_t)sizeof(type)
-#define EVT__SIZE_ENUM(type, name, values, expr) + (uint32_t)sizeof(type)
+#define EVT__SIZE_INTEGER(type, name, expr) + EVT__AS(uint32_t, sizeof(type))
+#define EVT__SIZE_ENUM(type, name, values, expr) + EVT__AS(uint32_t, sizeof(type))
 #define EVT__SIZE_BOOL(name, expr) + 1u
 #define EVT__SIZE_DOUBLE(name, expr) + 8u
-#define EVT__SIZE_ARRAY(type, name, count, expr) + (uint32_t)((count) * sizeof(type))
+#define EVT__SIZE_ARRAY(type, name, count, expr) + EVT__AS(uint32_t, (count) * sizeof(type))
 #define EVT__SIZE_STRING(name, expr) + evt__n_##name
 #define EVT__SIZE_SEQUENCE(type, name, expr, length)			\
-	+ 4u + evt__n_##name * (uint32_t)sizeof(type)
+	+ 4u + evt__n_##name * EVT__AS(uint32_t, sizeof(type))
 
 /* STORE: the payload, packed, in field order. */
 #define EVT__STORE_INTEGER(type, name, expr)				\
@@ -358,7 +363,8 @@ template <typename T> struct evt__integer_of<T, true> {
 		&evt__site_unregistered, sizeof(struct evt_event),	\
 		(stable), provider_str, name_str, evt__fields_##id,	\
 		sizeof(evt__fields_##id) / sizeof(struct evt_event_field), \
-		&evt__flags_##id, (raw_ptr), (probe_fn), 0, 0, 0,	\
+		&evt__flags_##id, (raw_ptr), (probe_fn), EVT__NULL,	\
+		EVT__NULL, EVT__NULL,					\
 		sizeof(struct evt_event_field),			\
 	};								\
 	static struct evt_event *evt__event_ptr_##id			\
@@ -380,7 +386,8 @@ template <typename T> struct evt__integer_of<T, true> {
 	struct evt__args_##provider##_##name {				\
 		EVT__FOREACH(EVT__MEMBER, _, EVT__UNPAREN(proto))	\
 	};								\
-	EVT__DEFINE_EVENT(provider##_##name, #provider, #name, 0, 0, 0, fields) \
+	EVT__DEFINE_EVENT(provider##_##name, #provider, #name, 0, EVT__NULL, \
+			  EVT__NULL, fields)				\
 	__attribute__((weak, visibility("hidden"), noinline))		\
 	void evt__write_##provider##_##name(EVT__UNPAREN(proto));	\
 	__attribute__((weak, visibility("hidden"), noinline))		\
@@ -423,7 +430,8 @@ template <typename T> struct evt__integer_of<T, true> {
 				      const void *evt__args)		\
 	{								\
 		const struct evt__args_##provider##_##event *args =	\
-			(const struct evt__args_##provider##_##event *)evt__args; \
+			EVT__AS(const struct evt__args_##provider##_##event *, \
+				evt__args);				\
 									\
 		EVT__WRITE(&evt__event_stable_##name, *evt__view->enable, \
 			   fields);					\

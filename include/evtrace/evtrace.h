@@ -32,9 +32,28 @@
 #define EVT_STRING_MAX_BYTES	256
 
 #ifdef __cplusplus
+/*
+ * A null pointer and conversions that the strictest flags users build
+ * with take as they are (-Wzero-as-null-pointer-constant,
+ * -Wold-style-cast, -Wuseless-cast): in C++, a named cast inside a
+ * function template, which no compiler calls useless when its types
+ * happen to agree.
+ */
+extern "C++" {
+template <typename T, typename U> constexpr T evt__as(U u)
+{
+	return static_cast<T>(u);
+}
+}
+#define EVT__NULL nullptr
+#define EVT__AS(type, x) evt__as<type>(x)
+#define EVT__UNCONST(type, x) const_cast<type>(x)
 extern "C" {
 #define EVT__STATIC_ASSERT(cond, msg) static_assert(cond, msg)
 #else
+#define EVT__NULL ((void *)0)
+#define EVT__AS(type, x) ((type)(x))
+#define EVT__UNCONST(type, x) ((type)(x))
 #define EVT__STATIC_ASSERT(cond, msg) __extension__ _Static_assert(cond, msg)
 #endif
 
@@ -174,8 +193,10 @@ extern struct evt_event *__stop_evt_events[]
 
 static inline __attribute__((unused)) int evt__module_has_events(void)
 {
-	return (const void *)__start_evt_site_ptrs != (const void *)__stop_evt_site_ptrs ||
-	       (const void *)__start_evt_events != (const void *)__stop_evt_events;
+	return EVT__AS(const void *, __start_evt_site_ptrs) !=
+	       EVT__AS(const void *, __stop_evt_site_ptrs) ||
+	       EVT__AS(const void *, __start_evt_events) !=
+	       EVT__AS(const void *, __stop_evt_events);
 }
 
 /*
@@ -196,7 +217,7 @@ evt__sites_call_in(struct evt_site **p, struct evt_site **stop)
 {
 	for (; p < stop; p++)
 		if (*p && (*p)->size >= sizeof(struct evt_site) && (*p)->flag)
-			*(volatile uint8_t *)(*p)->flag = 1;
+			*EVT__UNCONST(volatile uint8_t *, (*p)->flag) = 1;
 }
 
 /* Runs in every translation unit; the runtime registers a module once.
@@ -374,7 +395,7 @@ void evt__check_format(const char *format, ...)
 			static constexpr uint32_t kind()		\
 			{ return EVT_SITE_PRINTK; }			\
 			static constexpr const char *name()		\
-			{ return 0; }					\
+			{ return EVT__NULL; }				\
 		};							\
 		typedef evt__cxx_site<evt__tag> evt__s;			\
 		if (0) {						\
@@ -432,8 +453,8 @@ template <class Tag> struct evt__cxx_site {
 /* Constant-initialized: set before any constructor runs. */
 template <class Tag> struct evt_site evt__cxx_site<Tag>::site = {
 	&evt__site_unregistered, sizeof(struct evt_site), Tag::line(),
-	Tag::format(), Tag::file(), 0, Tag::order(), Tag::func(),
-	Tag::kind(), Tag::name(), 0, 0,	/* C++ reads enable */
+	Tag::format(), Tag::file(), EVT__NULL, Tag::order(), Tag::func(),
+	Tag::kind(), Tag::name(), EVT__NULL, EVT__NULL,	/* C++ reads enable */
 };
 
 template <class Tag> const evt__cxx_registration

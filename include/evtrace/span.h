@@ -48,7 +48,7 @@ EVT_API void evt__counter(struct evt_site *site, int64_t value);
 EVT_API void evt__counter_real(struct evt_site *site, double value);
 
 /* 1, 2, or M for three arguments or more (up to 64). */
-#define EVT__ARITY(...) EVT__NARGS_(__VA_ARGS__, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, 2, 1)
+#define EVT__ARITY(...) EVT__NARGS_(__VA_ARGS__, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, 2, 1, 0)
 #define EVT__SECOND(...) EVT__SECOND_(__VA_ARGS__, evt__unused)
 #define EVT__SECOND_(first, second, ...) second
 #define EVT__THIRD(...) EVT__THIRD_(__VA_ARGS__, evt__unused)
@@ -86,7 +86,7 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 	static struct evt_site *evt__site_ptr				\
 	__attribute__((section("evt_site_ptrs"), used)) = &evt__site;
 #define EVT__SITE_EXPR(k, name_, format_, check, write)		\
-	__extension__ ({ struct evt_site *evt__wrote = 0; do {		\
+	__extension__ ({ struct evt_site *evt__wrote = EVT__NULL; do {	\
 		__label__ evt__on;					\
 		EVT__SITE_DEFINE(k, name_, format_)			\
 		if (0) { check; }					\
@@ -114,7 +114,7 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 	};								\
 	typedef evt__cxx_site<evt__tag> evt__s;
 #define EVT__SITE_EXPR(k, name_, format_, check, write)		\
-	__extension__ ({ struct evt_site *evt__wrote = 0; do {		\
+	__extension__ ({ struct evt_site *evt__wrote = EVT__NULL; do {	\
 		EVT__SITE_DEFINE(k, name_, format_)			\
 		if (0) { check; (void)&evt__s::registration; }		\
 		if (__builtin_expect(*evt__s::site.enable != 0, 0)) {	\
@@ -183,19 +183,39 @@ static inline __attribute__((unused)) void evt__scope_end(struct evt__scope *s)
 	__attribute__((unused)) = { EVT__SPAN_BEGIN(__VA_ARGS__) }
 #endif
 
+/* An async span's id as stored: any integer, or (C++, as C's cast
+ * takes one) a pointer. */
+#ifndef __cplusplus
+#define EVT__ASYNC_ID(id) ((uint64_t)(id))
+#else
+}
+extern "C++" {
+template <typename T> constexpr uint64_t evt__async_id(T id)
+{
+	return static_cast<uint64_t>(id);
+}
+template <typename T> inline uint64_t evt__async_id(T *id)
+{
+	return reinterpret_cast<uintptr_t>(id);
+}
+}
+extern "C" {
+#define EVT__ASYNC_ID(id) evt__async_id(id)
+#endif
+
 /* A begin of async span `name` with `id`, and optional arguments. */
 #define EVT__ASYNC_BEGIN_1(name)					\
 	__extension__ ({ EVT__STATIC_ASSERT(0,				\
 		"trace_async_begin(name, id): the id is missing"); })
 #define EVT__ASYNC_BEGIN_2(name, id)					\
 	EVT__SITE_STMT(EVT_SITE_ASYNC, name, "", (void)0,		\
-		       evt__async(&EVT__SITE, EVT_PHASE_BEGIN, (uint64_t)(id)))
+		       evt__async(&EVT__SITE, EVT_PHASE_BEGIN, EVT__ASYNC_ID(id)))
 #define EVT__ASYNC_BEGIN_M(...)						\
 	EVT__SITE_STMT(EVT_SITE_ASYNC, EVT__FIRST(__VA_ARGS__),		\
 		       "" EVT__THIRD(__VA_ARGS__) "",			\
 		       evt__check_format(EVT__REST2(__VA_ARGS__)),	\
 		       evt__async_args(&EVT__SITE,			\
-				       (uint64_t)(EVT__SECOND(__VA_ARGS__)), \
+				       EVT__ASYNC_ID(EVT__SECOND(__VA_ARGS__)), \
 				       EVT__REST2(__VA_ARGS__)))
 
 /**
@@ -212,7 +232,7 @@ static inline __attribute__((unused)) void evt__scope_end(struct evt__scope *s)
 /** trace_async_end() - end the async span `name` identified by `id`. */
 #define trace_async_end(name, id)					\
 	EVT__SITE_STMT(EVT_SITE_ASYNC, name, "", (void)0,		\
-		       evt__async(&EVT__SITE, EVT_PHASE_END, (uint64_t)(id)))
+		       evt__async(&EVT__SITE, EVT_PHASE_END, EVT__ASYNC_ID(id)))
 
 /**
  * trace_counter() - record `value` as the counter `name` now.
@@ -247,7 +267,7 @@ struct evt__scope_guard {
 	struct evt_site *site;
 	~evt__scope_guard()
 	{
-		if (__builtin_expect(site != 0, 0))
+		if (__builtin_expect(site != nullptr, 0))
 			evt__span(site, EVT_PHASE_END);
 	}
 };
@@ -275,11 +295,11 @@ static inline void evt__counter_write(struct evt_site *site, float v)
 }
 static inline void evt__counter_write(struct evt_site *site, long double v)
 {
-	evt__counter_real(site, (double)v);
+	evt__counter_real(site, static_cast<double>(v));
 }
 template <class T> static inline void evt__counter_write(struct evt_site *site, T v)
 {
-	evt__counter(site, (int64_t)v);
+	evt__counter(site, static_cast<int64_t>(v));
 }
 #endif
 
