@@ -21,6 +21,7 @@
 #include "quote.h"
 #include "record_header.h"
 #include "safe_text.h"
+#include "trace_names.h"
 
 /* Where a stream's lines come from: its last packet's thread. */
 struct thread {
@@ -207,14 +208,14 @@ static void print_event(struct text_sink *s, const bt_message *msg)
 	/* Records carry no CPU: this event says it for the ones after it
 	 * (an evtrace trace before 0.1.2 had it in every record's context). */
 	if (bt_event_class_get_id(cls) == EVT_CPU_EVENT_ID && name &&
-	    !strcmp(name, "evtrace/cpu")) {
+	    !strcmp(name, EVT_CPU_EVENT_NAME)) {
 		cpu = member(bt_event_borrow_payload_field_const(e), "cpu_id");
 		if (t && cpu)
 			t->cpu = bt_field_integer_unsigned_get_value(cpu);
 		return;
 	}
 	if (bt_event_class_get_id(cls) == EVT_LOST_EVENT_ID && name &&
-	    !strcmp(name, "evtrace/lost")) {
+	    !strcmp(name, EVT_LOST_EVENT_NAME)) {
 		if (t)
 			name_loss_site(t, e);
 		return;

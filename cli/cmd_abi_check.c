@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "trace_index.h"
+#include "trace_names.h"
 
 #define STABLE_PREFIX "stable/"
 
@@ -271,7 +272,7 @@ int cmd_abi_check(int argc, char **argv)
 		snprintf(trace, sizeof(trace), "%s", argv[i + 1]);
 		scratch[0] = '\0';
 	}
-	snprintf(index, sizeof(index), "%s/evtrace/index", trace);
+	snprintf(index, sizeof(index), "%s/" EVT_TRACE_INDEX_PATH, trace);
 	if (evt_trace_index_read(index, &ix, err, sizeof(err)))
 		ret = cli_error("abi-check", "%s", err);
 	else

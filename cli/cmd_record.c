@@ -32,6 +32,7 @@
 #include "rules.h"
 #include "rundir.h"
 #include "trace_dir.h"
+#include "trace_names.h"
 
 /* What draining cost this process (the engine; the command is not in it). */
 static void print_engine_cpu(uint64_t bytes, uint64_t wakeups,
@@ -644,7 +645,7 @@ static int keep_start(const struct record_args *a, const char *rundir,
 		.keep_of = slot + 1,	/* a snapshot of the recording takes it too */
 	};
 
-	snprintf(out, sizeof(out), "%s/keep", a->o.output);
+	snprintf(out, sizeof(out), "%s/" EVT_TRACE_KEEP, a->o.output);
 	snprintf(what, sizeof(what), "evtrace record --keep -o %s", a->o.output);
 	return evt_collection_create(&ko, k, err, err_size);
 }
@@ -824,7 +825,7 @@ static int record_here(struct record_args *a)
 	if (o->output) {	/* a trace there is kept as DIR.old when the trace is made */
 		char index[PATH_MAX + 16];
 
-		snprintf(index, sizeof(index), "%s/evtrace/index", o->output);
+		snprintf(index, sizeof(index), "%s/" EVT_TRACE_INDEX_PATH, o->output);
 		kept_old = !made_output && lstat(index, &st) == 0;
 	}
 	o->hold_exited = a->trig.ntriggers > 0;	/* windows hold them */

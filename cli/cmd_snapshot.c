@@ -18,6 +18,7 @@
 #include "layout.h"
 #include "requests.h"
 #include "rundir.h"
+#include "trace_names.h"
 
 /* The recording's pinned sites (record --keep), whatever their age, into
  * DIR/keep, which readers of DIR read with it.  0, or 1 (said). */
@@ -28,7 +29,7 @@ static int snapshot_keep(const struct evt_collection_opts *main, uint32_t slot)
 	char out[PATH_MAX + 8], err[PATH_MAX + 400];
 	struct evt_collection *c = NULL;
 
-	snprintf(out, sizeof(out), "%s/keep", main->output);
+	snprintf(out, sizeof(out), "%s/" EVT_TRACE_KEEP, main->output);
 	o.output = out;
 	o.adopt_slot = slot;
 	o.snapshot_since_ns = 0;

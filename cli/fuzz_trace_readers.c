@@ -23,6 +23,7 @@
 #include "convert.h"
 #include "query_db.h"
 #include "trace_set.h"
+#include "trace_names.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -56,11 +57,11 @@ static int make_trace(const char *name, const uint8_t *data, size_t size,
 	size_t ilen = nul ? (size_t)(nul - data) : size;
 
 	snprintf(dir, dir_size, "%s/%s", top, name);
-	snprintf(sub, sizeof(sub), "%s/evtrace", dir);
+	snprintf(sub, sizeof(sub), "%s/" EVT_TRACE_SUBDIR, dir);
 	if (made(dir) || made(sub))
 		return -1;
-	return put(dir, "metadata", "", 0) || put(sub, "index", data, ilen) ||
-	       put(dir, "stream_1-0_0_0_1", nul ? nul + 1 : data + size,
+	return put(dir, EVT_TRACE_METADATA, "", 0) || put(sub, EVT_TRACE_INDEX, data, ilen) ||
+	       put(dir, EVT_TRACE_STREAM_PREFIX "1-0_0_0_1", nul ? nul + 1 : data + size,
 		   nul ? size - ilen - 1 : 0) ? -1 : 0;
 }
 

@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "query_db.h"
 #include "trace_sql.h"
+#include "trace_names.h"
 
 #define PAGE_CACHE_KIB 32768
 /* Changes whenever the tables or what goes into them do. */
@@ -250,7 +251,7 @@ static sqlite3 *cached(const struct trace_set *set, const char *dir,
 	char path[PATH_MAX], *sig, *key = NULL;
 	sqlite3 *db;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/.evtrace-query-%s.db", dir,
+	if ((size_t)snprintf(path, sizeof(path), "%s/" EVT_TRACE_QUERY_PREFIX "%s.db", dir,
 			     report_clock_name(clock)) >= sizeof(path))
 		return NULL;
 	sig = trace_set_signature(set);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sql_rows.h"
+#include "invariant.h"
 
 #define BATCH_ROWS 8192
 #define BATCH_VALUES (BATCH_ROWS * 13)
@@ -46,6 +47,7 @@ struct batch {
 struct sql_rows {
 	sqlite3 *db;
 	sqlite3_stmt **st;
+	int *ncolumns;		/* each statement's parameters */
 	int nst;
 	struct batch b[2];
 	int filling;		/* the producer's batch */
@@ -142,6 +144,7 @@ static void release(struct sql_rows *r)
 	for (i = 0; i < r->nst; i++)
 		sqlite3_finalize(r->st[i]);
 	free(r->st);
+	free(r->ncolumns);
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->cond);
 	free(r);
@@ -161,7 +164,8 @@ struct sql_rows *sql_rows_start(sqlite3 *db, const char *const *sql, int n,
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->cond, NULL);
 	r->st = calloc((size_t)n, sizeof(*r->st));
-	if (!r->st || batch_init(&r->b[0]) || batch_init(&r->b[1])) {
+	r->ncolumns = calloc((size_t)n, sizeof(*r->ncolumns));
+	if (!r->st || !r->ncolumns || batch_init(&r->b[0]) || batch_init(&r->b[1])) {
 		snprintf(err, err_size, "out of memory");
 		release(r);
 		return NULL;
@@ -172,6 +176,8 @@ struct sql_rows *sql_rows_start(sqlite3 *db, const char *const *sql, int n,
 			snprintf(err, err_size, "%s", sqlite3_errmsg(db));
 			release(r);
 			return NULL;
+		} else {
+			r->ncolumns[i] = sqlite3_bind_parameter_count(r->st[i]);
 		}
 	if (pthread_create(&r->writer, NULL, writer, r)) {
 		snprintf(err, err_size, "cannot start a thread");
@@ -275,6 +281,9 @@ int sql_rows_end(struct sql_rows *r)
 	struct row *row = &b->rows[b->nrows++];
 
 	row->nvalues = (uint16_t)(b->nvalues - row->first);
+	/* A row gives its table's every column, in order: one short or long
+	 * would shift every value after it into the wrong column. */
+	evt_invariant(row->stmt < r->nst && row->nvalues == r->ncolumns[row->stmt]);
 	if (b->nrows == BATCH_ROWS || b->nvalues + 64 > BATCH_VALUES ||
 	    b->ntext >= BATCH_TEXT)
 		hand_over(r);

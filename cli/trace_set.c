@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "trace_set.h"
+#include "trace_names.h"
 
 #define MAX_DEPTH 12
 
@@ -152,12 +153,12 @@ char *trace_set_signature(const struct trace_set *s)
 		return NULL;
 	for (i = 0; i < s->n; i++) {
 		sign_dir(f, s->dirs[i]);
-		snprintf(sub, sizeof(sub), "%s/evtrace", s->dirs[i]);
+		snprintf(sub, sizeof(sub), "%s/" EVT_TRACE_SUBDIR, s->dirs[i]);
 		sign_dir(f, sub);
 		/* record --keep's pinned sites, read as part of the trace */
-		snprintf(sub, sizeof(sub), "%s/keep", s->dirs[i]);
+		snprintf(sub, sizeof(sub), "%s/" EVT_TRACE_KEEP, s->dirs[i]);
 		sign_dir(f, sub);
-		snprintf(sub, sizeof(sub), "%s/keep/evtrace", s->dirs[i]);
+		snprintf(sub, sizeof(sub), "%s/" EVT_TRACE_KEEP "/" EVT_TRACE_SUBDIR, s->dirs[i]);
 		sign_dir(f, sub);
 	}
 	if (fclose(f)) {

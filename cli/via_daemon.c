@@ -21,6 +21,7 @@
 #include "container.h"
 #include "process_info.h"
 #include "protocol.h"
+#include "trace_names.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -298,7 +299,7 @@ int cli_via_daemon(const char *cmd, const struct evt_request *r,
 	if (made && status != 0) {
 		char sub[PATH_MAX + 16];
 
-		snprintf(sub, sizeof(sub), "%s/evtrace", output);
+		snprintf(sub, sizeof(sub), "%s/" EVT_TRACE_SUBDIR, output);
 		rmdir(sub);
 		rmdir(output);
 	}

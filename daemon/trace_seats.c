@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
+#include "invariant.h"
 #include "trace_seats.h"
 
 struct seat {
@@ -59,6 +60,9 @@ int evt_trace_seat_take(struct evt_trace_seats *s, uid_t uid, pid_t holder)
 		__atomic_store_n(&s->seat[at].holder, 0, __ATOMIC_RELEASE);
 		return -1;
 	}
+	/* (it counted its own seat, which it holds) */
+	evt_invariant(mine >= 1 && __atomic_load_n(&s->seat[at].holder,
+						   __ATOMIC_RELAXED) == (int32_t)holder);
 	return 0;
 }
 

@@ -40,21 +40,18 @@ static int64_t ts_ns(clockid_t id)
 #define SAMPLES 32
 
 /*
- * A (clock value, monotonic, realtime) triple.  Each of SAMPLES tries
- * reads the clock between two CLOCK_MONOTONIC readings, which bound its
- * monotonic time.  Without a rate (freq_hz 0) the tightest pair's middle
- * is taken; with one (the TSC's, calibrated), the bounds of every try,
- * moved to the tightest try's clock value by the rate, are intersected:
- * tighter than any one pair (a pair costs 40-300 ns on a VM; the
- * intersection is often under 20).  Realtime is read apart, beside
- * CLOCK_MONOTONIC, as it only places the trace among machines.
+ * Each of SAMPLES tries reads the clock between two CLOCK_MONOTONIC
+ * readings, which bound its monotonic time.  Without a rate (freq_hz 0)
+ * the tightest pair's middle is taken; with one (the TSC's, calibrated),
+ * the bounds of every try, moved to the tightest try's clock value by
+ * the rate, are intersected: tighter than any one pair (a pair costs
+ * 40-300 ns on a VM; the intersection is often under 20).
  */
-static void sample(uint32_t kind, uint64_t freq_hz, uint64_t *value,
-		   int64_t *mono, int64_t *real)
+void evt_clock_pair(uint32_t kind, uint64_t freq_hz, uint64_t *value,
+		    int64_t *mono)
 {
 	uint64_t v[SAMPLES];
 	int64_t m0[SAMPLES], m1[SAMPLES], lo = INT64_MIN, hi = INT64_MAX;
-	int64_t best = INT64_MAX, real_off = 0;
 	uint16_t cpu;
 	int i, k = 0;
 
@@ -75,6 +72,17 @@ static void sample(uint32_t kind, uint64_t freq_hz, uint64_t *value,
 	}
 	*mono = lo <= hi && lo != INT64_MIN ? lo + (hi - lo) / 2 :
 		m0[k] + (m1[k] - m0[k]) / 2;
+}
+
+/* A (clock value, monotonic, realtime) triple: realtime is read apart,
+ * beside CLOCK_MONOTONIC, as it only places the trace among machines. */
+static void sample(uint32_t kind, uint64_t freq_hz, uint64_t *value,
+		   int64_t *mono, int64_t *real)
+{
+	int64_t best = INT64_MAX, real_off = 0;
+	int i;
+
+	evt_clock_pair(kind, freq_hz, value, mono);
 	for (i = 0; i < 8; i++) {
 		int64_t a = ts_ns(CLOCK_MONOTONIC), r = ts_ns(CLOCK_REALTIME),
 			b = ts_ns(CLOCK_MONOTONIC);

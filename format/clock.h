@@ -78,8 +78,18 @@ struct evt_clock_calibration {
 	int64_t first_monotonic_ns;
 };
 
+/*
+ * The trace clock and CLOCK_MONOTONIC read as close together as 32 tries
+ * manage: without a rate (freq_hz 0), the tightest try's middle; with
+ * the TSC's calibrated rate, the bounds of every try moved to the
+ * tightest try's value, intersected.  The one reading of the two clocks
+ * together, for calibrations (below) and the kernel's events'
+ * (clock_pairs.h).
+ */
+void evt_clock_pair(uint32_t kind, uint64_t freq_hz, uint64_t *value,
+		    int64_t *mono);
 /* The trace clock, CLOCK_MONOTONIC and CLOCK_REALTIME read as close
- * together as 16 tries manage. */
+ * together as 32 tries manage. */
 void evt_clock_sample(uint32_t kind, uint64_t *value, int64_t *mono, int64_t *real);
 /* Measures freq_hz (TSC) over a short sleep and takes a reference point. */
 int evt_clock_calibrate(uint32_t kind, struct evt_clock_calibration *cal);

@@ -12,6 +12,7 @@
 #include "quote.h"
 #include "record_header.h"
 #include "span_kind.h"
+#include "trace_names.h"
 
 static const char prologue[] =
 	"/* CTF 1.8 */\n\n"
@@ -99,7 +100,7 @@ static void write_lost_event(FILE *f, uint32_t sid)
 {
 	unsigned c;
 
-	fprintf(f, "event {\n\tname = \"evtrace/lost\";\n\tid = %u;\n"
+	fprintf(f, "event {\n\tname = \"" EVT_LOST_EVENT_NAME "\";\n\tid = %u;\n"
 		"\tstream_id = %u;\n\tfields := struct {\n\t\tuint32_t site;\n"
 		"\t\tenum : uint8_t { ", EVT_LOST_EVENT_ID, sid);
 	for (c = 1; c < EVT_LOSS_CAUSES; c++)
@@ -137,7 +138,7 @@ static void write_stream(FILE *f, const struct evt_stream_class *s,
 	if (s->kernel)
 		fprintf(f, "\tevent.context := struct {\n%s\t};\n", kernel_context);
 	fprintf(f, "};\n\n"
-		"event {\n\tname = \"evtrace/cpu\";\n\tid = %u;\n\tstream_id = %u;\n"
+		"event {\n\tname = \"" EVT_CPU_EVENT_NAME "\";\n\tid = %u;\n\tstream_id = %u;\n"
 		"\tfields := struct {\n\t\tuint16_t cpu_id;\n\t};\n};\n\n",
 		EVT_CPU_EVENT_ID, s->sid);
 	if (!s->kernel)

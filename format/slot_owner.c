@@ -62,15 +62,15 @@ void evt_slot_write(struct evt_ctl_slot *sl, const struct evt_slot_settings *set
 
 	/* (a hostile odd gen from before is made even by the second step) */
 	__atomic_store_n(&sl->gen, gen | 1, __ATOMIC_RELAXED);
-	/* Pairs with the reader's acquire fence before its second look at
-	 * gen: the settings' stores below are not seen before the odd gen. */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	__atomic_store_n(&sl->mode, set->mode, __ATOMIC_RELAXED);
-	__atomic_store_n(&sl->block_us, set->block_us, __ATOMIC_RELAXED);
-	__atomic_store_n(&sl->collection_id, set->collection_id, __ATOMIC_RELAXED);
-	__atomic_store_n(&sl->number, set->number, __ATOMIC_RELAXED);
-	__atomic_store_n(&sl->packet_size, set->packet_size, __ATOMIC_RELAXED);
-	__atomic_store_n(&sl->packet_count, set->packet_count, __ATOMIC_RELAXED);
+	/* Each setting with release: pairs with the reader's acquire load
+	 * of it, so that a reader that sees a new setting sees the odd gen
+	 * (or a later one) at its second look. */
+	__atomic_store_n(&sl->mode, set->mode, __ATOMIC_RELEASE);
+	__atomic_store_n(&sl->block_us, set->block_us, __ATOMIC_RELEASE);
+	__atomic_store_n(&sl->collection_id, set->collection_id, __ATOMIC_RELEASE);
+	__atomic_store_n(&sl->number, set->number, __ATOMIC_RELEASE);
+	__atomic_store_n(&sl->packet_size, set->packet_size, __ATOMIC_RELEASE);
+	__atomic_store_n(&sl->packet_count, set->packet_count, __ATOMIC_RELEASE);
 	__atomic_store_n(&sl->applied, 0, __ATOMIC_RELAXED);
 	/* Pairs with the reader's acquire load of gen. */
 	__atomic_store_n(&sl->gen, (gen | 1) + 1, __ATOMIC_RELEASE);

@@ -16,6 +16,7 @@
 #include "quote.h"
 #include "regular_file.h"
 #include "trace_index.h"
+#include "trace_names.h"
 
 int evt_trace_index_add_snapshot(struct evt_trace_index *ix,
 				 const struct evt_clock_snapshot *s)
@@ -620,7 +621,7 @@ int evt_trace_index_read_dir(const char *dir, struct evt_trace_index *ix,
 {
 	char index[PATH_MAX];
 
-	snprintf(index, sizeof(index), "%s/evtrace/index", dir);
+	snprintf(index, sizeof(index), "%s/" EVT_TRACE_INDEX_PATH, dir);
 	if (access(index, F_OK) && errno == ENOENT) {
 		/* A relay's copy has only the metadata, the index in it. */
 		snprintf(index, sizeof(index), "%s/metadata", dir);

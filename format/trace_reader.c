@@ -19,6 +19,7 @@
 #include "regular_file.h"
 #include "shm_guard.h"
 #include "trace_reader.h"
+#include "trace_names.h"
 
 struct reader;
 
@@ -423,7 +424,8 @@ static void heap_push(const struct merge *r, unsigned *heap, unsigned *n,
 
 static int is_stream_file(const struct dirent *d)
 {
-	return !strncmp(d->d_name, "stream_", 7);
+	return !strncmp(d->d_name, EVT_TRACE_STREAM_PREFIX,
+			sizeof(EVT_TRACE_STREAM_PREFIX) - 1);
 }
 
 /* Opens trace dir as r: its index and clock map, and its stream files
@@ -470,8 +472,8 @@ static bool keep_of(const char *dir, char *path, size_t size)
 	char index[PATH_MAX + 32];
 	struct stat st;
 
-	snprintf(path, size, "%s/keep", dir);
-	snprintf(index, sizeof(index), "%s/evtrace/index", path);
+	snprintf(path, size, "%s/" EVT_TRACE_KEEP, dir);
+	snprintf(index, sizeof(index), "%s/" EVT_TRACE_INDEX_PATH, path);
 	return lstat(index, &st) == 0 && S_ISREG(st.st_mode);
 }
 

@@ -33,6 +33,7 @@
 #include "lost_record.h"
 #include "record_header.h"
 #include "runtime.h"
+#include "invariant.h"
 
 enum { TSLOT_NONE, TSLOT_HAVE, TSLOT_FAILED };
 
@@ -560,13 +561,15 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 	struct evt_ctl_slot *slot = &evt__proc.slots[s];
 	struct tslot *ts = &t->slot[s];
 	uint32_t state = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
-	/* The seqlock's reader (slot_owner.h evt_slot_write): gen with
-	 * acquire, the settings, an acquire fence, gen again. */
+	/* The seqlock's reader (slot_owner.h evt_slot_write): gen, then
+	 * the settings, each with acquire (each pairs with the writer's
+	 * release store of it, and keeps the second look at gen after
+	 * it), then gen again. */
 	uint32_t gen = __atomic_load_n(&slot->gen, __ATOMIC_ACQUIRE);
-	uint32_t size = __atomic_load_n(&slot->packet_size, __ATOMIC_RELAXED);
-	uint32_t count = __atomic_load_n(&slot->packet_count, __ATOMIC_RELAXED);
-	uint32_t mode = __atomic_load_n(&slot->mode, __ATOMIC_RELAXED);
-	bool guest = __atomic_load_n(&slot->number, __ATOMIC_RELAXED) >=
+	uint32_t size = __atomic_load_n(&slot->packet_size, __ATOMIC_ACQUIRE);
+	uint32_t count = __atomic_load_n(&slot->packet_count, __ATOMIC_ACQUIRE);
+	uint32_t mode = __atomic_load_n(&slot->mode, __ATOMIC_ACQUIRE);
+	bool guest = __atomic_load_n(&slot->number, __ATOMIC_ACQUIRE) >=
 		     EVT_GUEST_NUMBER_FIRST;
 	int idx;
 
@@ -579,7 +582,6 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 	/* An engine rewriting the descriptor makes gen odd meanwhile: an
 	 * odd gen, or one that moved, means fields half-written, and a
 	 * later write asks again (it sees another gen). */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (state != EVT_SLOT_ACTIVE || mode > EVT_MODE_OVERWRITE || (gen & 1) ||
 	    gen != __atomic_load_n(&slot->gen, __ATOMIC_RELAXED) ||
 	    evt_buffer_config_check(size, count, NULL, 0))
@@ -1047,6 +1049,8 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 	uint32_t need;
 
 	if (ts->limit) {
+		/* Every record it holds is inside it. */
+		evt_invariant(ts->off <= ts->limit && ts->limit <= ts->packet_size);
 		h = (struct evt_packet_header *)ts->packet;
 		/* The thread's latest timestamp: no earlier than this packet's
 		 * last record, no later than the next packet's first. */
@@ -1099,6 +1103,7 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 	ts->off = sizeof(*h);
 	evt_hdr_reset(&ts->hs);
 	ts->limit = packet_room(ts);
+	evt_invariant(ts->limit >= need && ts->idx < ts->packet_count);
 	if (__builtin_expect(ts->drops_pending, 0))
 		put_drops(ts, bytes, now, cpu);
 	__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
@@ -1304,6 +1309,7 @@ static inline uint8_t *slot_reserve(struct evt__thread *t, unsigned s,
 
 static inline void slot_publish(struct tslot *ts, uint32_t len)
 {
+	evt_invariant(ts->off + len <= ts->limit);
 	ts->off += len;
 	ts->written++;
 	/* Pairs with the engine's acquire of commit. */

@@ -21,6 +21,19 @@ for page in "$DOC"/*.[0-9]; do
 done
 expect_eq "$(sed -n 's/^#define EVTRACE_VERSION_\(MAJOR\|MINOR\|PATCH\)[[:space:]]*\([0-9]*\)$/\2/p' \
 	"$INCLUDE/evtrace/evtrace.h" | paste -sd.)" "$release" "evtrace.h's EVTRACE_VERSION"
+# The README's layout of the source: every directory it names is there,
+# and every directory of the source is named.
+sed -n '/^## Layout of the source/,/^## /p' "$README" | sed -n 's/^    \([a-z0-9/ ]*\/\)  .*/\1/p; s/^    \([a-z0-9]*\/ [a-z0-9/ ]*\/\)$/\1/p' |
+	tr ' ' '\n' | grep . | sed 's|/$||' | sort -u >"$T/layout"
+[ "$(wc -l <"$T/layout")" -ge 10 ] || fail "README.md's layout not read: $(cat "$T/layout")"
+for dir in $(cat "$T/layout"); do
+	[ -d "$TOP/$dir" ] || fail "README.md's layout names $dir/, which is not there"
+done
+sed 's|/.*||' "$T/layout" | sort -u >"$T/layout.top"
+for dir in $(cd "$TOP" && find . -mindepth 1 -maxdepth 1 -type d -name '[a-z]*' ! -name 'build*' |
+	sed 's|^\./||' | sort); do
+	grep -qx "$dir" "$T/layout.top" || fail "the source directory $dir/ is not in README.md's layout"
+done
 for target in $(grep -o '`make [a-z-]*' "$README" | sed 's/`make //' | sort -u); do
 	grep -q "^$target:" "$TOP/Makefile" || fail "README.md names 'make $target', which the Makefile has not"
 done

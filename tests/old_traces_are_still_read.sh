@@ -16,7 +16,7 @@ old_trace() {
 		fail "$old reads otherwise than its release read it"; }
 	bt_agrees "$old"
 	# (babeltrace2, not sanitized, cannot load a sanitized plugin)
-	if ! ldd "$EVTRACE" | grep -qE 'libasan|libtsan'; then
+	if [ -z "$(sanitizer)" ]; then
 		babeltrace2 --plugin-path="$(dirname "$BT2_PLUGIN")" "$old" -c sink.evtrace.text >"$T/sink" 2>&1
 		"$EVTRACE" report --clock realtime "$old" | cmp - "$T/sink" ||
 			fail "the babeltrace2 sink reads $old otherwise than report"

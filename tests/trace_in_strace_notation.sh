@@ -4,6 +4,7 @@
 # and what changes the machine, is in trace_shows_system_calls.)
 . "$(dirname "$0")/lib.sh"
 need_tracefs "tracefs, eBPF"
+skip_if_tsan "this test compares them with strace's"
 
 # strace's notation: flags and enums by name, descriptors signed, modes
 # in octal, open's mode only with O_CREAT, fcntl's argument only where

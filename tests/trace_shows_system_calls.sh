@@ -8,6 +8,7 @@
 # kernel's rules: trace_under_the_kernels_rules.)
 . "$(dirname "$0")/lib.sh"
 need_tracefs "tracefs, perf_event_paranoid"
+skip_if_tsan "this test counts the processes and calls a program makes"
 
 # 1. Each round of each of three tasks: "before", the call with its
 # result (the parent's pid), "after"; the two threads' parent is evtrace,

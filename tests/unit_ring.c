@@ -101,8 +101,10 @@ static int start_writer(struct writer *w, const char *prog, uint32_t mode,
 	int in[2], out[2];
 	char env_dir[96], err[512];
 	char *argv[] = { (char *)prog, NULL };
-	/* (under ASan, the crash case's SIGSEGV must kill it as it would) */
-	char *envp[] = { env_dir, "ASAN_OPTIONS=handle_segv=0", NULL };
+	/* (under a sanitizer, the crash case's SIGSEGV must kill it as it
+	 * would) */
+	char *envp[] = { env_dir, "ASAN_OPTIONS=handle_segv=0",
+			 "TSAN_OPTIONS=handle_segv=0", NULL };
 	posix_spawn_file_actions_t fa;
 	struct evt_ctl **ctls;
 	int n, slot;
@@ -360,7 +362,7 @@ static void test_loss(const char *prog)
 /* Bumps the slot's heartbeat, as a live recorder does, until told. */
 struct beating {
 	struct writer *w;
-	volatile bool stop;
+	bool stop;			/* atomic: set by the test */
 };
 
 /* (3 s at most: a writer that waits when it must not is then let go,
@@ -371,7 +373,7 @@ static void *beat(void *arg)
 	struct timespec tick = { 0, 10 * 1000 * 1000 }, t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (!b->stop && elapsed_ms(&t0) < 3000) {
+	while (!__atomic_load_n(&b->stop, __ATOMIC_RELAXED) && elapsed_ms(&t0) < 3000) {
 		__atomic_fetch_add(&b->w->c->slots[b->w->slot].heartbeat, 1,
 				   __ATOMIC_RELAXED);
 		nanosleep(&tick, NULL);
@@ -411,7 +413,7 @@ static void test_block_inf(const char *prog)
 	ms = elapsed_ms(&t0);
 	CHECK(x.why == NULL && x.next == 20000 && x.discarded == 0);
 	CHECK(ms >= 1500);
-	b.stop = true;
+	__atomic_store_n(&b.stop, true, __ATOMIC_RELAXED);
 	pthread_join(beater, NULL);
 	/* It stops: the writer waits the bound once, then drops. */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -437,7 +439,7 @@ static void test_block_inf(const char *prog)
 	say(&w, "handler 40010 20000");
 	CHECK(answer(&w, "ok"));
 	ms = elapsed_ms(&t0);
-	b.stop = true;
+	__atomic_store_n(&b.stop, true, __ATOMIC_RELAXED);
 	pthread_join(beater, NULL);
 	CHECK(ms < (long)EVT_BLOCK_STALL_MS / 2);
 	CHECK(read_ring(&w, &x));

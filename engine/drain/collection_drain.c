@@ -5,6 +5,8 @@
  */
 #include "collection_local.h"
 #include "ring.h"
+#include "trace_names.h"
+#include "invariant.h"
 
 /* Appends a packet, given as a header and a body, to buffer i's stream. */
 static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
@@ -24,12 +26,12 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 		 * the process may change.  (The relay's streams too.) */
 		if (i == t->ctl->h.max_tbufs)
 			snprintf(st->name, sizeof(st->name),
-				 "stream_%.*s_%u_%u_unbuffered",
+				 EVT_TRACE_STREAM_PREFIX "%.*s_%u_%u_unbuffered",
 				 (int)strcspn(t->name, "."), t->name, t->serial,
 				 t->cls);
 		else
 			snprintf(st->name, sizeof(st->name),
-				 "stream_%.*s_%u_%u_%u_%u",
+				 EVT_TRACE_STREAM_PREFIX "%.*s_%u_%u_%u_%u",
 				 (int)strcspn(t->name, "."), t->name, t->serial,
 				 t->cls, i, st->epoch);
 		if (!local(c)) {
@@ -67,6 +69,8 @@ static int out_write(struct evt_collection *c, struct tracked *t, uint32_t i,
 		}
 	}
 	st->size += head_len + body_len;
+	/* A stream file is whole packets, appended: its size is ours. */
+	evt_invariant(lseek(st->fd, 0, SEEK_CUR) == st->size);
 	return 0;
 }
 /*
@@ -403,6 +407,8 @@ static int copy_packets(struct evt_collection *c, struct tracked *t, uint32_t i,
 	uint64_t seq;
 
 	for (seq = st->next_seq; seq < produced && !st->finished; seq++) {
+		/* Each packet once, in order. */
+		evt_invariant(seq == st->next_seq);
 		if (evt_ring_packet(r, seq, produced, &p, &why) == EVT_RING_BROKEN) {
 			broken(t, i, st, seq, why);
 			return 0;

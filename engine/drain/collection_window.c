@@ -12,6 +12,7 @@
 
 #include "collection_local.h"
 #include "pattern.h"
+#include "trace_names.h"
 
 int evt_collection_kernel_flush(struct evt_collection *c, char *err,
 				size_t err_size)
@@ -52,7 +53,8 @@ static uint64_t earliest_begin(const char *window)
 	while ((e = readdir(d))) {
 		int f;
 
-		if (strncmp(e->d_name, "stream_", 7))
+		if (strncmp(e->d_name, EVT_TRACE_STREAM_PREFIX,
+			    sizeof(EVT_TRACE_STREAM_PREFIX) - 1))
 			continue;
 		f = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (f < 0)
@@ -201,7 +203,8 @@ int evt_collection_kernel_window(struct evt_collection *c, const char *window,
 		goto done;
 	}
 	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, "stream_kernel_", 14) &&
+		if (!strncmp(e->d_name, EVT_TRACE_KERNEL_PREFIX,
+			     sizeof(EVT_TRACE_KERNEL_PREFIX) - 1) &&
 		    copy_stream(c, e->d_name, &w, from_mono_ns, from_value, err,
 				err_size)) {
 			closedir(d);

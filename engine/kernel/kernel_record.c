@@ -15,6 +15,7 @@
 #include "packet_writer.h"
 #include "record.h"
 #include "report.h"
+#include "trace_names.h"
 
 struct evt_kernel_record {
 	struct evt_kernel_sampler *sampler;
@@ -218,9 +219,9 @@ int evt_kernel_record_on(struct evt_kernel_sampler *sampler,
 		char name[64];
 
 		if (evt_kernel_sampler_ring_cpu(sampler, i) < 0)
-			snprintf(name, sizeof(name), "stream_kernel_syscalls");
+			snprintf(name, sizeof(name), EVT_TRACE_KERNEL_PREFIX "syscalls");
 		else
-			snprintf(name, sizeof(name), "stream_kernel_cpu%d",
+			snprintf(name, sizeof(name), EVT_TRACE_KERNEL_PREFIX "cpu%d",
 				 evt_kernel_sampler_ring_cpu(sampler, i));
 		if (evt_packet_writer_init(&k->streams[i], name, EVT_KERNEL_STREAM_ID,
 					   packet_size, sizeof(struct evt_kernel_context)))

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock_pairs.h"
 #include "kernel_capture.h"
 #include "kernel_print.h"
 #include "kernel_sampler.h"
@@ -26,8 +27,6 @@
 #include "report.h"
 
 #define SIDE_RING_BYTES	(64u << 10)	/* task names and forks, per CPU */
-#define PAIRS		4096
-#define PAIR_EVERY_NS	(1000 * 1000)
 
 /* The sample_id of a non-sample record, at its end (sample_id_all). */
 #define SAMPLE_TYPE (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
@@ -77,11 +76,6 @@ struct captured {
 	int64_t mono;
 };
 
-struct clock_pair {
-	int64_t mono;
-	uint64_t value;
-};
-
 struct evt_kernel_sampler {
 	struct evt_kernel_event *ev;
 	unsigned nev;
@@ -90,10 +84,8 @@ struct evt_kernel_sampler {
 	unsigned ncpus;
 	int *fds;		/* the tracepoints', stopped at the end */
 	unsigned nfds, capfds;
-	uint32_t clock_kind;
-	uint64_t freq_hz;
-	struct clock_pair pairs[PAIRS];
-	unsigned npairs, pair_next;	/* a ring, pair_next the oldest */
+	/* The trace clock of the kernel's CLOCK_MONOTONIC times. */
+	struct evt_clock_pairs clock;
 	size_t ring_bytes;
 	struct task *tasks;
 	uint32_t task_cap, ntasks;	/* cap: a power of two */
@@ -117,95 +109,6 @@ static int64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* ---- the trace clock from CLOCK_MONOTONIC ---- */
-
-/* A (TSC, CLOCK_MONOTONIC) pair, the closest of a few tries: a try that
- * was preempted between its reads would put the line off by as much. */
-static void take_pair(struct evt_kernel_sampler *k, bool force)
-{
-	struct clock_pair p = { 0 };
-	const struct clock_pair *last;
-	int64_t best = INT64_MAX;
-	uint16_t cpu;
-	int i;
-
-	if (k->clock_kind != EVT_CLOCK_TSC)
-		return;
-	last = k->npairs ? &k->pairs[(k->pair_next + PAIRS - 1) % PAIRS] : NULL;
-	if (!force && last && mono_ns() - last->mono < PAIR_EVERY_NS)
-		return;
-	for (i = 0; i < 8; i++) {
-		int64_t a = mono_ns();
-		uint64_t v = evt_clock_now(EVT_CLOCK_TSC, &cpu);
-		int64_t b = mono_ns();
-
-		if (b - a < best) {
-			best = b - a;
-			p.mono = a + (b - a) / 2;
-			p.value = v;
-		}
-	}
-	if (last && (p.mono <= last->mono || p.value <= last->value))
-		return;
-	k->pairs[k->pair_next] = p;
-	k->pair_next = (k->pair_next + 1) % PAIRS;
-	if (k->npairs < PAIRS)
-		k->npairs++;
-}
-
-static const struct clock_pair *pair_at(const struct evt_kernel_sampler *k,
-					unsigned i)
-{
-	return &k->pairs[(k->pair_next + PAIRS - k->npairs + i) % PAIRS];
-}
-
-/*
- * Between two pairs, the line through them (its error is the pairs' own,
- * tens of nanoseconds, however close they are); outside, from the nearest
- * at the frequency the oldest and newest pairs give, or before two are a
- * millisecond apart the calibrated one.  A drain takes a pair first, so
- * the records it reads fall between pairs.
- */
-static uint64_t trace_time(const struct evt_kernel_sampler *k, uint64_t mono)
-{
-	const struct clock_pair *a, *b;
-	unsigned lo = 0, hi;
-	__int128 v;
-
-	if (k->clock_kind != EVT_CLOCK_TSC)
-		return mono;
-	hi = k->npairs - 1;	/* create took one */
-	if ((int64_t)mono <= pair_at(k, 0)->mono ||
-	    (int64_t)mono >= pair_at(k, hi)->mono) {
-		__int128 span_ns = pair_at(k, hi)->mono - pair_at(k, 0)->mono;
-		__int128 span = pair_at(k, hi)->value - pair_at(k, 0)->value;
-
-		if (span_ns < PAIR_EVERY_NS) {
-			span_ns = 1000000000;
-			span = k->freq_hz;
-		}
-		a = (int64_t)mono <= pair_at(k, 0)->mono ? pair_at(k, 0) :
-		    pair_at(k, hi);
-		v = (__int128)a->value + ((__int128)(int64_t)mono - a->mono) *
-		    span / span_ns;
-		return v < 0 ? 0 : (uint64_t)v;
-	} else {
-		while (hi - lo > 1) {
-			unsigned mid = (lo + hi) / 2;
-
-			if (pair_at(k, mid)->mono <= (int64_t)mono)
-				lo = mid;
-			else
-				hi = mid;
-		}
-	}
-	a = pair_at(k, lo);
-	b = pair_at(k, hi);
-	v = (__int128)a->value + ((__int128)(int64_t)mono - a->mono) *
-	    (__int128)(b->value - a->value) / (b->mono - a->mono);
-	return v < 0 ? 0 : (uint64_t)v;
 }
 
 /* ---- whose a record is ---- */
@@ -338,7 +241,7 @@ static int take_sample(struct evt_kernel_sampler *k, unsigned ring,
 		task_learn(t, s.pid);
 	s.comm = t ? t->comm : "?";
 	s.monotonic_ns = (int64_t)mono;
-	s.time = trace_time(k, mono);
+	s.time = evt_clock_pairs_value(&k->clock, mono);
 	if (s.time < r->last_time)	/* a nested hit stamped earlier, written later */
 		s.time = r->last_time;
 	r->last_time = s.time;
@@ -355,7 +258,7 @@ static int take_captured(struct evt_kernel_sampler *k, const struct captured *c,
 		.raw = (const uint8_t *)(c + 1), .raw_size = c->raw_size,
 	};
 
-	s.time = trace_time(k, (uint64_t)c->mono);
+	s.time = evt_clock_pairs_value(&k->clock, (uint64_t)c->mono);
 	if (s.time < k->capture_last_time)	/* CPUs reserve in their order */
 		s.time = k->capture_last_time;
 	k->capture_last_time = s.time;
@@ -382,7 +285,7 @@ static int take_record(struct evt_kernel_sampler *k, const struct pending *p,
 		if (size < 16 || p->from == FROM_SIDE)
 			return 0;	/* names lost: older ones stay */
 		memcpy(&lost, body + 8, 8);
-		return sink->lost(sink->ctx, p->cpu, lost, trace_time(k, p->time),
+		return sink->lost(sink->ctx, p->cpu, lost, evt_clock_pairs_value(&k->clock, p->time),
 				  (int64_t)p->time);
 	case PERF_RECORD_COMM:
 		if (size < 8 + sizeof(struct sample_id))
@@ -593,7 +496,7 @@ static long read_rings(struct evt_kernel_sampler *k,
 		int64_t now = mono_ns();
 
 		if (sink->lost(sink->ctx, k->ncpus, lost - k->capture_lost,
-			       trace_time(k, (uint64_t)now), now))
+			       evt_clock_pairs_value(&k->clock, (uint64_t)now), now))
 			return -1;
 		k->capture_lost = lost;
 	}
@@ -617,7 +520,7 @@ long evt_kernel_sampler_drain(struct evt_kernel_sampler *k, bool final,
 	unsigned i;
 	long n, more = 0;
 
-	take_pair(k, final);
+	evt_clock_pairs_take(&k->clock, final);
 	if (final)	/* the inherited events in children too */
 		for (i = 0; i < k->nfds; i++)
 			ioctl(k->fds[i], PERF_EVENT_IOC_DISABLE, 0);
@@ -724,7 +627,7 @@ static int open_events(struct evt_kernel_sampler *k, pid_t pid, bool on_exec,
 				open_flush(k, s);
 		}
 	}
-	take_pair(k, true);
+	evt_clock_pairs_take(&k->clock, true);
 	return 0;
 }
 
@@ -889,8 +792,7 @@ int evt_kernel_sampler_create(const char *const *patterns, unsigned npatterns,
 		k->by_id[i] = (struct by_id){ k->ev[i].id, i };
 	}
 	qsort(k->by_id, k->nev, sizeof(*k->by_id), by_id_cmp);
-	k->clock_kind = clock->kind;
-	k->freq_hz = clock->freq_hz;
+	evt_clock_pairs_init(&k->clock, clock);
 	k->ring_bytes = (size_t)ring_kib << 10;
 	if (online_cpus(k)) {
 		snprintf(err, err_size, "kernel events: cannot tell which CPUs are online");
@@ -904,7 +806,7 @@ int evt_kernel_sampler_create(const char *const *patterns, unsigned npatterns,
 	free(chosen);
 	free(ids);
 	evt_kernel_event_paths_free(paths, npaths);
-	take_pair(k, true);
+	evt_clock_pairs_take(&k->clock, true);
 	*out = k;
 	return 0;
 oom:

@@ -14,6 +14,7 @@
 #include "live_record.h"
 #include "packet_writer.h"
 #include "record.h"
+#include "trace_names.h"
 
 struct evt_live_record {
 	struct evt_trace_dir out;
@@ -92,7 +93,7 @@ static struct evt_packet_writer *stream_of(struct evt_live_record *w,
 		return NULL;
 	w->s = s;
 	s = &w->s[w->ns];
-	snprintf(name, sizeof(name), "stream_live_%u_%u", e->pid, e->tid);
+	snprintf(name, sizeof(name), EVT_TRACE_STREAM_PREFIX "live_%u_%u", e->pid, e->tid);
 	if (evt_packet_writer_init(s, name, 0, w->packet_size, 0)) {
 		evt_packet_writer_free(s);
 		return NULL;

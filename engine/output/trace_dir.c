@@ -16,6 +16,7 @@
 #include "policy.h"
 #include "trace_dir.h"
 #include "trace_index.h"
+#include "trace_names.h"
 
 /* Whether the trace directory was removed.  A file of ours that vanished
  * means someone is removing it (rm -r takes the files first): they are
@@ -51,10 +52,13 @@ void evt_trace_dir_error(const struct evt_trace_dir *d, int sub, const char *nam
 static bool ours(const char *name, bool sub)
 {
 	if (sub)
-		return !strcmp(name, "index") || !strcmp(name, "index.tmp");
+		return !strcmp(name, EVT_TRACE_INDEX) ||
+		       !strcmp(name, EVT_TRACE_INDEX EVT_TRACE_TMP_SUFFIX);
 	/* (query's cache of the trace, and what a killed query left) */
-	return !strcmp(name, "metadata") || !strcmp(name, "metadata.tmp") ||
-	       !strncmp(name, "stream_", 7) || !strncmp(name, ".evtrace-query-", 15);
+	return !strcmp(name, EVT_TRACE_METADATA) ||
+	       !strcmp(name, EVT_TRACE_METADATA EVT_TRACE_TMP_SUFFIX) ||
+	       !strncmp(name, EVT_TRACE_STREAM_PREFIX, sizeof(EVT_TRACE_STREAM_PREFIX) - 1) ||
+	       !strncmp(name, EVT_TRACE_QUERY_PREFIX, sizeof(EVT_TRACE_QUERY_PREFIX) - 1);
 }
 
 /*
@@ -81,7 +85,7 @@ static int check_entries(int dirfd, bool sub, const char *path, bool remove,
 		*entries = 0;
 		while ((e = readdir(dh))) {
 			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-			    (!sub && !strcmp(e->d_name, "evtrace")))
+			    (!sub && !strcmp(e->d_name, EVT_TRACE_SUBDIR)))
 				continue;
 			if (!ours(e->d_name, sub)) {
 				snprintf(err, err_size, "%s: holds %.100s, which evtrace "
@@ -152,9 +156,9 @@ static int check_old(int fd, const char *path, bool remove, unsigned *kept,
 	char sub_path[PATH_MAX + 16];
 	unsigned top, below = 0;
 	struct stat st;
-	bool trace = fstatat(fd, "evtrace", &st, AT_SYMLINK_NOFOLLOW) == 0;
+	bool trace = fstatat(fd, EVT_TRACE_SUBDIR, &st, AT_SYMLINK_NOFOLLOW) == 0;
 
-	snprintf(sub_path, sizeof(sub_path), "%s/evtrace", path);
+	snprintf(sub_path, sizeof(sub_path), "%s/" EVT_TRACE_SUBDIR, path);
 	if (!trace) {
 		int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		DIR *dh = dfd < 0 ? NULL : fdopendir(dfd);
@@ -179,7 +183,7 @@ static int check_old(int fd, const char *path, bool remove, unsigned *kept,
 	if (check_entries(fd, false, path, remove, &top, err, err_size))
 		return -1;
 	{
-		int sub_fd = open_own_dir(fd, "evtrace", sub_path, err, err_size);
+		int sub_fd = open_own_dir(fd, EVT_TRACE_SUBDIR, sub_path, err, err_size);
 
 		if (sub_fd < 0)
 			return -1;
@@ -190,7 +194,7 @@ static int check_old(int fd, const char *path, bool remove, unsigned *kept,
 		}
 		close(sub_fd);
 	}
-	if (remove && unlinkat(fd, "evtrace", AT_REMOVEDIR)) {
+	if (remove && unlinkat(fd, EVT_TRACE_SUBDIR, AT_REMOVEDIR)) {
 		snprintf(err, err_size, "%s: %s", sub_path, strerror(errno));
 		return -1;
 	}
@@ -250,7 +254,7 @@ int evt_trace_dir_open(struct evt_trace_dir *d, const char *path, char *err,
 
 	d->fd = d->sub_fd = -1;
 	snprintf(d->path, sizeof(d->path), "%s", path);
-	snprintf(sub_path, sizeof(sub_path), "%s/evtrace", path);
+	snprintf(sub_path, sizeof(sub_path), "%s/" EVT_TRACE_SUBDIR, path);
 	fresh = mkdir(path, 0700) == 0;
 	if (!fresh && errno != EEXIST) {
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));
@@ -277,11 +281,11 @@ int evt_trace_dir_open(struct evt_trace_dir *d, const char *path, char *err,
 			return -1;
 	} else if (!fresh && check_old(d->fd, path, true, &files, err, err_size))
 		goto fail;
-	if (mkdirat(d->fd, "evtrace", 0700) && errno != EEXIST) {
+	if (mkdirat(d->fd, EVT_TRACE_SUBDIR, 0700) && errno != EEXIST) {
 		snprintf(err, err_size, "%s: %s", sub_path, strerror(errno));
 		goto fail;
 	}
-	d->sub_fd = open_own_dir(d->fd, "evtrace", sub_path, err, err_size);
+	d->sub_fd = open_own_dir(d->fd, EVT_TRACE_SUBDIR, sub_path, err, err_size);
 	if (d->sub_fd < 0)
 		goto fail;
 	return 0;
@@ -296,11 +300,11 @@ int evt_trace_dir_add_to(struct evt_trace_dir *d, const char *path, char *err,
 	char sub_path[PATH_MAX + 16];
 
 	snprintf(d->path, sizeof(d->path), "%s", path);
-	snprintf(sub_path, sizeof(sub_path), "%s/evtrace", path);
+	snprintf(sub_path, sizeof(sub_path), "%s/" EVT_TRACE_SUBDIR, path);
 	d->sub_fd = -1;
 	d->fd = open_own_dir(AT_FDCWD, path, path, err, err_size);
 	if (d->fd >= 0)
-		d->sub_fd = open_own_dir(d->fd, "evtrace", sub_path, err, err_size);
+		d->sub_fd = open_own_dir(d->fd, EVT_TRACE_SUBDIR, sub_path, err, err_size);
 	if (d->sub_fd < 0) {
 		evt_trace_dir_close(d);
 		return -1;
@@ -337,9 +341,9 @@ void evt_trace_dir_undo(const char *path, bool made, bool kept_old)
 		return;
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0) {
-		unlinkat(fd, "metadata", 0);
-		unlinkat(fd, "evtrace/index", 0);
-		unlinkat(fd, "evtrace", AT_REMOVEDIR);
+		unlinkat(fd, EVT_TRACE_METADATA, 0);
+		unlinkat(fd, EVT_TRACE_INDEX_PATH, 0);
+		unlinkat(fd, EVT_TRACE_SUBDIR, AT_REMOVEDIR);
 		close(fd);
 		rmdir(path);	/* only when nothing else is there */
 	}
@@ -381,7 +385,7 @@ int evt_trace_dir_replace(const struct evt_trace_dir *d, int sub, const char *na
 	char tmp[NAME_MAX + 1];
 	FILE *f;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
+	snprintf(tmp, sizeof(tmp), "%s" EVT_TRACE_TMP_SUFFIX, name);
 	unlinkat(dirfd, tmp, 0);
 	fd = evt_trace_dir_create(d, sub, tmp, err, err_size);
 	if (fd < 0)
@@ -427,8 +431,8 @@ int evt_trace_dir_describe(const struct evt_trace_dir *d,
 			   size_t err_size)
 {
 	/* The index first: a reader that finds the metadata finds it. */
-	return evt_trace_dir_replace(d, 1, "index", write_index, (void *)ix, err,
+	return evt_trace_dir_replace(d, 1, EVT_TRACE_INDEX, write_index, (void *)ix, err,
 				     err_size) ||
-	       evt_trace_dir_replace(d, 0, "metadata", write_metadata, (void *)ix,
+	       evt_trace_dir_replace(d, 0, EVT_TRACE_METADATA, write_metadata, (void *)ix,
 				     err, err_size) ? -1 : 0;
 }

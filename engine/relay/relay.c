@@ -26,6 +26,7 @@
 #include "relay.h"
 #include "relay_proto.h"
 #include "report.h"
+#include "trace_names.h"
 
 #define RETRY_FIRST_MS	1000
 #define RETRY_MAX_MS	8000
@@ -352,7 +353,7 @@ static int open_session(struct evt_relay *r)
 	evt_relay_cmd_create_chunk(&m, 0, now);
 	if (command(r, EVT_RELAY_CREATE_TRACE_CHUNK, &m, NULL, 0, &reply, NULL, 0))
 		goto out;
-	evt_relay_cmd_add_stream(&m, "metadata", TRACE_PATH, 0);
+	evt_relay_cmd_add_stream(&m, EVT_TRACE_METADATA, TRACE_PATH, 0);
 	if (command(r, EVT_RELAY_ADD_STREAM, &m, NULL, 0, &reply, NULL, 0))
 		goto out;
 	r->meta_handle = reply.id;

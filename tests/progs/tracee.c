@@ -470,7 +470,7 @@ static void *loop_thread(void *arg)
 	int t = (int)(long)arg;
 	long i;
 
-	for (i = 0; !loop_stop; i++) {
+	for (i = 0; !__atomic_load_n(&loop_stop, __ATOMIC_RELAXED); i++) {
 		trace_printk("loop t=%d i=%ld\n", t, i);
 		usleep(200);
 	}
@@ -480,7 +480,7 @@ static void *loop_thread(void *arg)
 static void on_loop_stop(int sig)
 {
 	(void)sig;
-	loop_stop = 1;
+	__atomic_store_n(&loop_stop, 1, __ATOMIC_RELAXED);
 }
 
 /* n threads, each writing numbered events until SIGTERM: for attaching. */
