@@ -239,6 +239,11 @@ wait $REC || { cat "$T/l.err" >&2; fail "record failed with a late relay"; }
 expect_grep "Connection refused; recording on, trying again" "$T/l.err" "the refusal said"
 expect_grep "packets did not fit its queue" "$T/l.err" "the overflow said"
 late=$(ls -d "$T"/relay/hostL/late-*/trace)
+# (lttng-relayd writes what it got on its own time: the recording's last
+# packet, which names the relay's losses, may reach the files after
+# record has ended)
+wait_for "the relay to write the packet that names its losses" \
+	"'$EVTRACE' query --no-cache --csv '$late' \"SELECT count(*) FROM loss WHERE cause = 'relay_full'\" 2>/dev/null | sed -n 2p | grep -q '^[1-9]'"
 "$EVTRACE" report "$late" >"$T/late.rep" || fail "the late relay's trace does not read"
 read_n=$(grep -c 'tracee.c/[0-9]*: burst' "$T/late.rep")
 lost_n=$(sed -n 's/^# \([0-9]*\) events, \([0-9]*\) lost.*/\2/p' "$T/late.rep")
