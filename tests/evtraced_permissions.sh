@@ -340,14 +340,21 @@ got=$(grep -c ': typed/all: ' "$T/report" || true)
 lost=$(sed -n 's/.*written to .*; \([0-9]*\) events\{0,1\} lost$/\1/p' "$T/big.err")
 expect_eq "$((got + lost))" 10 "bob's rows, recorded ($got) and lost ($lost)"
 [ "$got" -le 2 ] && [ "$lost" -ge 8 ] || fail "bob's recording took more than its share: $got rows recorded"
-as_bg evt-alice env EVTRACE_RUNDIR="$R/alice/run" "$T/bin/evtrace" record -p "$busy" -e typed/all \
-	-o "$R/alice/after" 2>"$T/after.err" &
-after=$!
-BG_PIDS="$BG_PIDS $after"
-wait_on "$busy" typed/all
-feed busy 10 20
-kill -INT "$after"
-wait "$after" || fail "alice's recording after bob's: $(cat "$T/after.err")"
+# alice_records NAME DIR ROWS TOTAL: alice's own recording of typed/all
+# in her program $NAME while it emits ROWS rows (TOTAL done then), into
+# $R/alice/DIR, its messages in $T/DIR.err.
+alice_records() {
+	eval "_prog=\$$1"
+	as_bg evt-alice env EVTRACE_RUNDIR="$R/alice/run" "$T/bin/evtrace" record -p "$_prog" \
+		-e typed/all -o "$R/alice/$2" 2>"$T/$2.err" &
+	_rec=$!
+	BG_PIDS="$BG_PIDS $_rec"
+	wait_on "$_prog" typed/all
+	feed "$1" "$3" "$4"
+	kill -INT "$_rec"
+	wait "$_rec" || fail "alice's recording $2: $(cat "$T/$2.err")"
+}
+alice_records busy after 10 20
 expect_grep "written to $R/alice/after; 0 events lost$" "$T/after.err" "alice's recording after bob's"
 expect_eq "$("$EVTRACE" report "$R/alice/after" | grep -c ': typed/all: ')" 10 "alice's rows after bob's recording"
 
@@ -365,14 +372,7 @@ as_status evt-bob 1 "$T/bin/evtrace" record -p "$oldapp" -e typed/all -o "$T/bob
 expect_eq "$(cat "$T/err")" "evtrace: record: pid $oldapp: not recorded: it runs libevtrace 0.1.10, which cannot bound the buffers another user's collection takes from it: its owner or root may record it, or restart it with libevtrace $("$EVTRACE" --version | sed 's/^evtrace //') or later" \
 	"bob's recording of a 0.1.10 program refused, saying why"
 [ ! -e "$T/bob/old" ] || fail "a refused record left a directory: $(find "$T/bob/old")"
-as_bg evt-alice env EVTRACE_RUNDIR="$R/alice/run" "$T/bin/evtrace" record -p "$oldapp" -e typed/all \
-	-o "$R/alice/old" 2>"$T/old.err" &
-oldrec=$!
-BG_PIDS="$BG_PIDS $oldrec"
-wait_on "$oldapp" typed/all
-feed oldapp 4 4
-kill -INT "$oldrec"
-wait "$oldrec" || fail "alice's recording of her 0.1.10 program: $(cat "$T/old.err")"
+alice_records oldapp old 4 4
 expect_eq "$("$EVTRACE" report "$R/alice/old" | sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' | tr '\n' ' ')" "0 1 2 3 " \
 	"alice's rows from her 0.1.10 program"
 
