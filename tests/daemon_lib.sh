@@ -52,9 +52,12 @@ start_daemon() {	# start_daemon [OPTION...]: on $SOCK, its pid DAEMON
 	wait_for "evtraced to listen on $SOCK" "[ -S '$SOCK' ] || ! running $DAEMON"
 	[ -S "$SOCK" ] || fail "evtraced did not start: $(cat "$T/daemon.log")"
 }
-# Waits until pid $1 has slot bits on for event $2 (a collection is on).
+# Waits until pid $1 has slot bits on for event $2 (a collection is on);
+# with an engine's pid $3 and its messages' file $4, fails saying them if
+# that engine ends first.
 wait_on() {
 	wait_for "a collection to switch $2 on in pid $1" \
-		"'$EVTRACE' ls -p '$1' '$2' 2>/dev/null | grep -q '\['"
+		"'$EVTRACE' ls -p '$1' '$2' 2>/dev/null | grep -q '\[' ${3:+|| ! running $3}"
+	[ -z "${3:-}" ] || running "$3" || fail "the engine of pid $3 ended: $(cat "$4")"
 }
 

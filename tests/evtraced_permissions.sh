@@ -163,9 +163,7 @@ if grep -q '\[' "$T/ls"; then cat "$T/ls" >&2; fail "bob's consumers left events
 as_bg evt-bob "$T/bin/evtrace" stream -p "$app" -F 'typed/all if u32 >= 9' >>"$T/fstream.out" 2>"$T/fstream.err" &
 fstream=$!
 BG_PIDS="$BG_PIDS $fstream"
-wait_for "bob's filtered stream to switch typed/all on" \
-	"'$EVTRACE' ls -p '$app' typed/all 2>/dev/null | grep -q '\\[' || ! running $fstream"
-running "$fstream" || fail "bob's filtered stream: $(cat "$T/fstream.err")"
+wait_on "$app" typed/all "$fstream" "$T/fstream.err"
 feed app 3 11
 wait_for "bob's filtered stream to print 2 rows" "[ \"\$(grep -c ': typed/all: ' '$T/fstream.out')\" = 2 ]"
 kill -INT "$fstream"
@@ -329,9 +327,7 @@ as_bg evt-bob "$T/bin/evtrace" record -p "$busy" -e typed/all --packet-size 4194
 	-o "$T/bob/big" 2>"$T/big.err" &
 big=$!
 BG_PIDS="$BG_PIDS $big"
-wait_for "bob's large recording to switch typed/all on" \
-	"'$EVTRACE' ls -p '$busy' typed/all 2>/dev/null | grep -q '\[' || ! running $big"
-running "$big" || fail "bob's large recording: $(cat "$T/big.err")"
+wait_on "$busy" typed/all "$big" "$T/big.err"
 feed busy 10 10
 kill -INT "$big"
 wait "$big" || fail "bob's large recording: $(cat "$T/big.err")"

@@ -75,6 +75,16 @@ reading_pipe() {
 collection_in() {
 	"$EVTRACE" ls -p "$1" 2>/dev/null | grep -q "^# collection [0-9]*: pid $2, .* (slot [0-9]*)\$"
 }
+# record_all_until DIR ERR TEXT: record -a into DIR, its messages in ERR,
+# until it says TEXT (or ends), then stopped with SIGINT: it must end well.
+record_all_until() {
+	"$EVTRACE" record -a -o "$1" >/dev/null 2>"$2" &
+	_all=$!
+	BG_PIDS="$BG_PIDS $_all"
+	wait_for "record -a to say '$3'" "grep -q '$3' '$2' || ! running $_all"
+	kill -INT "$_all"
+	wait "$_all" || fail "record -a: $(cat "$2")"
+}
 # Whether process $1 is in $2 collections, each with its selection applied.
 collections_applied() {
 	[ "$("$EVTRACE" ls -p "$1" 2>/dev/null | grep -c "^# collection [0-9]*: pid [0-9]*, .* (slot [0-9]*)\$")" = "$2" ]

@@ -39,13 +39,7 @@ expect_eq "$(grep -o 'evtrace stream -e [^;)]*' "$T/err" | sort | uniq -c | sed 
 expect_status 1 "$EVTRACE" record -p "$p" -o "$T/tr"
 expect_grep "record: pid $p: not recorded: every collection slot of the process is taken (slot 1: " "$T/err" "a recording of the process is refused too"
 # record -a records the others and leaves it out, said.
-: >"$T/all.err"
-"$EVTRACE" record -a -o "$T/all" 2>"$T/all.err" &
-all=$!
-BG_PIDS="$BG_PIDS $all"
-wait_for "record -a to say what it leaves out" "grep -q 'not recorded' '$T/all.err'"
-kill -INT "$all"
-wait "$all" || fail "record -a: $(cat "$T/all.err")"
+record_all_until "$T/all" "$T/all.err" 'not recorded'
 expect_grep "^evtrace: pid $p: not recorded: every collection slot of the process is taken (slot 1: collection [0-9]*: pid [0-9]*, evtrace stream -e " \
 	"$T/all.err" "record -a leaves the full process out, said"
 expect_grep "and an unknown number from 1 process it could not follow (named above)\$" "$T/all.err" "record -a's summary counts it"

@@ -38,12 +38,7 @@ done
 "$EVTRACE" ls >/dev/null 2>"$T/err" || true
 expect_grep "^evtrace: ls: pid $w (tracee): $said\$" "$T/err" "ls of every process"
 # record -a: said at its start, counted in its summary.
-"$EVTRACE" record -a -o "$T/all" >/dev/null 2>"$T/all.err" &
-r=$!
-BG_PIDS="$BG_PIDS $r"
-wait_for "record -a to start" "grep -q 'removed from the run directory' '$T/all.err' || ! running $r"
-kill -INT "$r"
-wait "$r" || fail "record -a: $(cat "$T/all.err")"
+record_all_until "$T/all" "$T/all.err" 'removed from the run directory'
 expect_grep "^evtrace: pid $w: $file: (tracee) its control file was removed from the run directory while it ran, not by evtrace: it writes on into a file no engine finds; its events from then on are missing, in a number nobody knows\$" \
 	"$T/all.err" "record -a names it"
 expect_eq "$(grep -c "pid $w: $file" "$T/all.err")" 1 "said once, at the start and not again at the end"
