@@ -335,6 +335,33 @@ static int read_host(struct evt_trace_index *ix, const char *p, char *why,
 	return 0;
 }
 
+/* A decimal number without sign or leading zero, at most 9 digits, at
+ * *p, moved past it.  0, or -1. */
+static int number(const char **p, unsigned *out)
+{
+	size_t n = strspn(*p, "0123456789");
+
+	if (!n || n > 9 || (n > 1 && **p == '0'))
+		return -1;
+	*out = (unsigned)strtoul(*p, NULL, 10);
+	*p += n;
+	return 0;
+}
+
+/* The first line: "evtrace-index MAJOR" or "evtrace-index MAJOR.MINOR",
+ * MAJOR at least 1.  0, or -1. */
+static int index_version(const char *line, unsigned *major, unsigned *minor)
+{
+	const char *p = line + 14;
+
+	*minor = 0;
+	if (strncmp(line, "evtrace-index ", 14) || number(&p, major) || !*major)
+		return -1;
+	if (*p == '.' && (p++, number(&p, minor)))
+		return -1;
+	return *p ? -1 : 0;
+}
+
 /* Reads an index from f, named file in messages; closes f. */
 static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 		      char *err, size_t err_size)
@@ -344,6 +371,7 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 	ssize_t len;
 	unsigned lineno = 0;
 	int ret = -1, have_clock = 0;
+	bool later_minor = false;
 	uint32_t i;
 
 	memset(ix, 0, sizeof(*ix));
@@ -356,29 +384,27 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 			goto out_bad;
 		}
 		if (lineno == 1) {
-			if (!strcmp(line, "evtrace-index 1")) {
-				ix->version = 1;
-			} else if (!strcmp(line, "evtrace-index 2")) {
-				ix->version = 2;
-			} else if (!strcmp(line, "evtrace-index 3")) {
-				ix->version = 3;
-			} else if (!strcmp(line, "evtrace-index 4")) {
-				ix->version = 4;
-			} else if (!strcmp(line, "evtrace-index 5")) {
-				ix->version = 5;
-			} else if (!strcmp(line, "evtrace-index 6")) {
-				ix->version = 6;
-			} else if (!strncmp(line, "evtrace-index ", 14) &&
-				   strspn(line + 14, "0123456789") == strlen(line + 14) &&
-				   strlen(line + 14) < 10) {
-				snprintf(why, sizeof(why), "%s: written by an evtrace later "
-					 "than this one (%s, which reads evtrace-index 1 to "
-					 "6): read it with a later evtrace", line, EVT_RELEASE);
-				goto out_bad;
-			} else {
-				snprintf(why, sizeof(why), "not an evtrace-index 1 to 6 file");
+			unsigned major = 0, minor = 0;
+
+			/* "evtrace-index MAJOR[.MINOR]": a later minor's index
+			 * may hold lines this reader does not know, which it
+			 * skips (doc/versions.md). */
+			if (index_version(line, &major, &minor) ||
+			    major > EVT_TRACE_INDEX_MAJOR_MAX) {
+				if (major > EVT_TRACE_INDEX_MAJOR_MAX)
+					snprintf(why, sizeof(why), "%s: written by an evtrace "
+						 "later than this one (%s, which reads "
+						 "evtrace-index 1 to %u): read it with a "
+						 "later evtrace", line, EVT_RELEASE,
+						 EVT_TRACE_INDEX_MAJOR_MAX);
+				else
+					snprintf(why, sizeof(why), "not an evtrace-index 1 "
+						 "to %u file", EVT_TRACE_INDEX_MAJOR_MAX);
 				goto out_bad;
 			}
+			ix->version = major;
+			later_minor = major == EVT_TRACE_INDEX_MAJOR_MAX &&
+				      minor > EVT_TRACE_INDEX_MINOR;
 		} else if (!strncmp(line, "clock ", 6)) {
 			struct evt_clock_calibration *c = &ix->clock;
 
@@ -449,7 +475,7 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 		} else if (ix->version >= 5 && !strncmp(line, "host-pid ", 9)) {
 			if (add_host_pid(ix, line, why, sizeof(why)))
 				goto out_bad;
-		} else if (line[0]) {
+		} else if (line[0] && !later_minor) {
 			snprintf(why, sizeof(why), "unknown line");
 			goto out_bad;
 		}

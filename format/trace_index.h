@@ -8,7 +8,7 @@
  *
  * File <trace>/evtrace/index (and the metadata's evtrace-index comments),
  * text:
- *   evtrace-index <version>
+ *   evtrace-index <version>[.<minor>]
  *   clock <kind> <freq_hz> <ref_value> <ref_monotonic_ns> <ref_realtime_ns>
  *   stream <sid> <pid> "<comm>"
  *   kernel-stream <sid>          (kernel tracepoints, layout.h)
@@ -68,6 +68,11 @@ struct evt_stream_class {
 #define EVT_TRACE_INDEX_CONTAINER_VERSION 5
 /* 6: kernel events with their tracefs format (kernel-format lines). */
 #define EVT_TRACE_INDEX_KERNEL_FORMAT_VERSION 6
+/* The newest index version (its major) this reader reads, and the minor
+ * of it: an index of a later minor ("evtrace-index 6.1") is read, the
+ * lines this reader does not know skipped (doc/versions.md). */
+#define EVT_TRACE_INDEX_MAJOR_MAX 6
+#define EVT_TRACE_INDEX_MINOR 0
 
 /* The trace clock read with CLOCK_MONOTONIC and CLOCK_REALTIME. */
 struct evt_clock_snapshot {

@@ -45,6 +45,23 @@ done
 expect_eq "$(tr -d '\r' <"$T/slices" | paste -sd' ')" "name,count(*) job,2 step,4 tail,2 work,2" \
 	"0.1.10's spans paired into slices by query"
 
+# An index of a later minor of the newest version this evtrace reads
+# ("6.3") may hold lines it does not know: skipped, the rest read as
+# before.  In an index of its own minor, such a line is an error.
+cp -r "$data/trace-0.1.10" "$T/minor"
+sed -i '1s/.*/evtrace-index 6.3/' "$T/minor/evtrace/index"
+echo 'a-later-line 1 "two"' >>"$T/minor/evtrace/index"
+"$EVTRACE" report "$T/minor" >"$T/minor.report" 2>"$T/minor.err" || fail "report of a later minor: $(cat "$T/minor.err")"
+cmp "$T/minor.report" "$data/trace-0.1.10.report" || fail "a later minor's index reads otherwise"
+sed -i '1s/.*/evtrace-index 6/' "$T/minor/evtrace/index"
+expect_status 1 "$EVTRACE" report "$T/minor"
+expect_grep "index:[0-9]*: unknown line" "$T/err" "a line its own minor does not have"
+for bad in 6. 6.x 06 '+6' 0 '6 .1'; do
+	sed -i "1s/.*/evtrace-index $bad/" "$T/minor/evtrace/index"
+	expect_status 1 "$EVTRACE" report "$T/minor"
+	expect_grep "not an evtrace-index 1 to 6 file" "$T/err" "'evtrace-index $bad'"
+done
+
 # An index of a later version: what to do, not a parse error.
 cp -r "$data/trace-0.1.10" "$T/later"
 sed -i '1s/.*/evtrace-index 99/' "$T/later/evtrace/index"
