@@ -41,8 +41,8 @@ int evt_ctl_version_check(const struct evt_ctl_header *h, const char *what,
 /* Whether a file of header h (checked) has what minor brought. */
 static inline bool evt_ctl_has(const struct evt_ctl_header *h, unsigned minor)
 {
-	return h->version > EVT_CTL_MAJOR ||
-	       (h->version == EVT_CTL_MAJOR && h->minor >= minor);
+	/* (a later major is never read; an earlier one has its own minors) */
+	return h->version == EVT_CTL_MAJOR && h->minor >= minor;
 }
 
 #endif

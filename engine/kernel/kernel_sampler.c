@@ -806,7 +806,6 @@ int evt_kernel_sampler_create(const char *const *patterns, unsigned npatterns,
 	free(chosen);
 	free(ids);
 	evt_kernel_event_paths_free(paths, npaths);
-	evt_clock_pairs_take(&k->clock, true);
 	*out = k;
 	return 0;
 oom:
