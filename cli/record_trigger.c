@@ -10,7 +10,8 @@
  * holds it whole); a window is then taken by `evtrace snapshot
  * --collection SLOT`, run as a child, into a new DIR/window-<n> (an
  * existing directory is never written into), with evtrace/trigger saying
- * what fired.
+ * what fired.  Span triggers pair their spans as every reader does
+ * (span_pairs.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -29,15 +30,12 @@
 #include "record_fields.h"
 #include "record_trigger.h"
 #include "span_kind.h"
+#include "span_pairs.h"
 #include "trace_dir.h"
 
 enum kind { T_EVENT, T_FIELD, T_SPAN, T_LOST };
 
-struct open_span {
-	uint32_t pid, tid;
-	int64_t begin_ns;
-	bool fired;
-};
+struct record_triggers;
 
 struct trigger {
 	char *text;
@@ -45,8 +43,15 @@ struct trigger {
 	char *pattern;		/* span: span/NAME */
 	struct field_test test;	/* T_FIELD */
 	int64_t threshold_ns;
-	struct open_span *open;	/* span: begun, not ended */
-	size_t nopen, capopen;
+	struct evt_span_pairs *pairs;	/* span: its spans, paired as
+					 * every reader pairs them; an open
+					 * one that fired is marked */
+	struct record_triggers *rt;	/* span: for pairs' callback */
+	unsigned k;
+	uint64_t complete, unseen_end, open_at_end;	/* span: followed */
+	int64_t next_due_ns;	/* span: no open span fires before it
+				 * (INT64_MAX: none can), so that the open
+				 * ones are not looked at on every poll */
 	bool warned;		/* of a field an event lacks */
 	bool kernel;		/* on kernel events, which the recording
 				 * records and hands over */
@@ -57,7 +62,7 @@ struct firing {
 	unsigned trigger;
 	int64_t due_ns, at_ns;
 	uint32_t pid, tid;
-	int64_t span_begin_ns;	/* a span still open past its threshold: its
+	uint64_t slice;		/* a span still open past its threshold: its
 				 * window waits for its end (due_ns INT64_MAX) */
 	int64_t from_ns;	/* --before: the window starts here; 0: all */
 	char path[256];
@@ -70,7 +75,6 @@ struct firing {
 
 struct record_triggers {
 	struct record_triggers_opts o;
-	uint64_t unfollowed;	/* span begins past OPEN_SPANS_MAX */
 	uint64_t lost_seen;	/* of the flight recorder, at the last look */
 	unsigned unwritten;	/* windows that failed (a full disk): lost */
 	struct evt_live_stream *s;
@@ -101,7 +105,7 @@ void trigger_free(struct trigger *t)
 	free(t->text);
 	free(t->pattern);
 	field_test_free(&t->test);
-	free(t->open);
+	evt_span_pairs_free(t->pairs);
 	free(t);
 }
 
@@ -247,7 +251,7 @@ static struct firing *fire(struct record_triggers *rt, unsigned k, int64_t at_ns
 	f->due_ns = cli_monotonic_ns() + rt->o.after_ns;
 	f->pid = pid;
 	f->tid = tid;
-	f->span_begin_ns = 0;
+	f->slice = 0;
 	f->from_ns = rt->o.before_ns ? at_ns - rt->o.before_ns : 0;
 	snprintf(f->path, sizeof(f->path), "%s", path);
 	return f;
@@ -280,55 +284,53 @@ static void on_field(struct record_triggers *rt, unsigned k,
 	t->warned = true;
 }
 
-/* A span that fired while still open has ended: its window is due. */
-static void span_ended(struct record_triggers *rt, unsigned k,
-		       const struct open_span *o)
+/* A span that fired while still open has ended, or its end was lost:
+ * its window is due. */
+static void span_ended(struct record_triggers *rt, unsigned k, uint64_t slice)
 {
 	size_t i;
 
 	for (i = 0; i < rt->ndue; i++)
-		if (rt->due[i].trigger == k && rt->due[i].span_begin_ns == o->begin_ns &&
-		    rt->due[i].pid == o->pid && rt->due[i].tid == o->tid)
+		if (rt->due[i].trigger == k && rt->due[i].slice == slice)
 			rt->due[i].due_ns = cli_monotonic_ns() + rt->o.after_ns;
 }
 
-static void on_span(struct record_triggers *rt, unsigned k,
-		    const struct evt_live_event *e)
+/* A span of a trigger closed.  Only one seen whole fires: a span whose
+ * end is unknown (events lost on its thread, an enclosing span ended
+ * first) never does. */
+static int on_slice(const struct evt_slice *s, void *ctx)
 {
-	struct trigger *t = rt->o.triggers[k];
+	struct trigger *t = ctx;
+
+	t->complete += s->state == EVT_SLICE_COMPLETE;
+	t->unseen_end += s->state == EVT_SLICE_NO_END;
+	t->open_at_end += s->state == EVT_SLICE_OPEN;
+	if (s->marked)
+		span_ended(t->rt, t->k, s->id);
+	else if (s->state == EVT_SLICE_COMPLETE &&
+		 s->end.monotonic_ns - s->begin.monotonic_ns > t->threshold_ns)
+		hold_from(fire(t->rt, t->k, s->end.monotonic_ns, s->end.pid, s->end.tid,
+			       s->path), s->begin.monotonic_ns);
+	return 0;
+}
+
+static void on_span(struct trigger *t, const struct evt_live_event *e)
+{
+	struct evt_span_input in = {
+		.lost = !e->path, .path = e->path, .format = e->format,
+		.layout = e->layout, .payload = e->payload,
+		.payload_size = e->payload_size, .timestamp = e->timestamp,
+		.monotonic_ns = e->monotonic_ns, .pid = e->pid, .tid = e->tid,
+		.comm = e->comm,
+	};
+
 	struct evt_span_head h;
-	size_t i;
 
-	if (evt_span_head_read(e->layout, e->payload, e->payload_size, &h))
-		return;
-	if (h.phase == EVT_SPAN_BEGIN) {
-		if (t->nopen == OPEN_SPANS_MAX) {
-			rt->unfollowed++;
-			return;
-		}
-		if (t->nopen == t->capopen) {
-			size_t cap = t->capopen ? 2 * t->capopen : 16;
-			struct open_span *grown = realloc(t->open, cap * sizeof(*grown));
-
-			if (!grown)
-				return;
-			t->open = grown;
-			t->capopen = cap;
-		}
-		t->open[t->nopen++] = (struct open_span){ e->pid, e->tid,
-							  e->monotonic_ns, false };
-		return;
-	}
-	for (i = t->nopen; i-- > 0;)	/* the innermost of its thread */
-		if (t->open[i].tid == e->tid && t->open[i].pid == e->pid) {
-			if (t->open[i].fired)
-				span_ended(rt, k, &t->open[i]);
-			else if (e->monotonic_ns - t->open[i].begin_ns > t->threshold_ns)
-				hold_from(fire(rt, k, e->monotonic_ns, e->pid, e->tid,
-					       e->path), t->open[i].begin_ns);
-			t->open[i] = t->open[--t->nopen];
-			return;
-		}
+	evt_span_pairs_feed_input(t->pairs, &in);	/* (out of memory:
+							 * not followed) */
+	if (e->path && !evt_span_head_read(e->layout, e->payload, e->payload_size, &h) &&
+	    h.phase == EVT_SPAN_BEGIN && e->monotonic_ns + t->threshold_ns < t->next_due_ns)
+		t->next_due_ns = e->monotonic_ns + t->threshold_ns;
 }
 
 static void on_event(const struct evt_live_event *e, void *ctx)
@@ -338,6 +340,9 @@ static void on_event(const struct evt_live_event *e, void *ctx)
 
 	if (!e->path) {	/* lost events of the triggers' own stream */
 		rt->missed += e->lost;
+		for (k = 0; k < rt->o.ntriggers; k++)
+			if (rt->o.triggers[k]->kind == T_SPAN)
+				on_span(rt->o.triggers[k], e);
 		return;
 	}
 	rt->evaluated++;
@@ -352,7 +357,7 @@ static void on_event(const struct evt_live_event *e, void *ctx)
 		else if (t->kind == T_FIELD)
 			on_field(rt, k, e);
 		else
-			on_span(rt, k, e);
+			on_span(t, e);
 	}
 }
 
@@ -374,6 +379,22 @@ struct record_triggers *record_triggers_start(const struct record_triggers_opts 
 		return NULL;
 	}
 	evt_live_stream_want_text(rt->s, false);	/* fields are what it reads */
+	for (k = 0; k < o->ntriggers; k++) {
+		struct trigger *t = o->triggers[k];
+
+		if (t->kind != T_SPAN)
+			continue;
+		t->rt = rt;
+		t->k = k;
+		t->next_due_ns = INT64_MAX;
+		if (!(t->pairs = evt_span_pairs_new(on_slice, t))) {
+			snprintf(err, err_size, "out of memory");
+			evt_live_stream_destroy(rt->s);
+			free(rt);
+			return NULL;
+		}
+		evt_span_pairs_bound(t->pairs, OPEN_SPANS_MAX);
+	}
 	for (k = 0; k < o->ntriggers; k++)
 		if (o->triggers[k]->kind != T_LOST && !o->triggers[k]->kernel &&
 		    evt_live_stream_select(rt->s, true, o->triggers[k]->pattern, 0,
@@ -508,29 +529,48 @@ static void write_due(struct record_triggers *rt, bool all)
 	}
 }
 
+struct open_look {
+	struct trigger *t;
+	int64_t now;
+	int64_t next_due_ns;	/* of the open ones not due yet */
+};
+
+static void open_span(struct evt_slice *s, void *ctx)
+{
+	struct open_look *look = ctx;
+	struct trigger *t = look->t;
+	struct firing *f;
+
+	if (s->marked || s->async)
+		return;
+	if (look->now - s->begin.monotonic_ns <= t->threshold_ns) {
+		if (s->begin.monotonic_ns + t->threshold_ns < look->next_due_ns)
+			look->next_due_ns = s->begin.monotonic_ns + t->threshold_ns;
+		return;
+	}
+	f = fire(t->rt, t->k, look->now, s->begin.pid, s->begin.tid, s->path);
+	s->marked = true;
+	if (f) {
+		f->slice = s->id;
+		f->due_ns = INT64_MAX;
+	}
+	hold_from(f, s->begin.monotonic_ns);
+}
+
 /* A span still open past its threshold fires once; its window waits
  * for its end (or the recording's). */
 static void open_spans(struct record_triggers *rt)
 {
-	int64_t now = cli_monotonic_ns();
+	struct open_look look = { .now = cli_monotonic_ns() };
 	unsigned k;
-	size_t i;
 
 	for (k = 0; k < rt->o.ntriggers; k++) {
-		struct trigger *t = rt->o.triggers[k];
-
-		for (i = 0; t->kind == T_SPAN && i < t->nopen; i++)
-			if (!t->open[i].fired && now - t->open[i].begin_ns > t->threshold_ns) {
-				struct firing *f = fire(rt, k, now, t->open[i].pid,
-							t->open[i].tid, t->pattern);
-
-				t->open[i].fired = true;
-				if (f) {
-					f->span_begin_ns = t->open[i].begin_ns;
-					f->due_ns = INT64_MAX;
-				}
-				hold_from(f, t->open[i].begin_ns);
-			}
+		look.t = rt->o.triggers[k];
+		if (look.t->kind != T_SPAN || look.now <= look.t->next_due_ns)
+			continue;
+		look.next_due_ns = INT64_MAX;
+		evt_span_pairs_each_open(look.t->pairs, open_span, &look);
+		look.t->next_due_ns = look.next_due_ns;
 	}
 }
 
@@ -571,6 +611,7 @@ uint64_t record_triggers_poll(struct record_triggers *rt)
 void record_triggers_finish(struct record_triggers *rt)
 {
 	unsigned k, fired = 0;
+	uint64_t unfollowed = 0, complete = 0, unseen = 0, open = 0;
 
 	if (!rt)
 		return;
@@ -579,9 +620,19 @@ void record_triggers_finish(struct record_triggers *rt)
 	while (evt_live_stream_more(rt->s));
 	open_spans(rt);
 	losses(rt);
+	for (k = 0; k < rt->o.ntriggers; k++) {
+		struct trigger *t = rt->o.triggers[k];
+
+		fired += t->fired;
+		if (!t->pairs)
+			continue;
+		evt_span_pairs_finish(t->pairs);	/* what is still open */
+		unfollowed += evt_span_pairs_unfollowed(t->pairs);
+		complete += t->complete;
+		unseen += t->unseen_end;
+		open += t->open_at_end;
+	}
 	write_due(rt, true);
-	for (k = 0; k < rt->o.ntriggers; k++)
-		fired += rt->o.triggers[k]->fired;
 	fprintf(stderr, "evtrace: record: triggers fired %u time%s, %u window%s "
 		"written", fired, cli_plural(fired), rt->windows,
 		cli_plural(rt->windows));
@@ -597,15 +648,26 @@ void record_triggers_finish(struct record_triggers *rt)
 			"event%s (its buffers were full): a trigger may have missed "
 			"them\n", (unsigned long long)rt->missed,
 			cli_plural(rt->missed));
-	if (rt->unfollowed)
+	if (unfollowed)
 		fprintf(stderr, "evtrace: record: the triggers did not follow %llu "
 			"span begin%s: %u spans of a trigger were open at once, "
 			"which a trigger keeps at most\n",
-			(unsigned long long)rt->unfollowed, cli_plural(rt->unfollowed),
+			(unsigned long long)unfollowed, cli_plural(unfollowed),
 			OPEN_SPANS_MAX);
+	if (unseen)
+		fprintf(stderr, "evtrace: record: the triggers did not see the end of "
+			"%llu span%s (events lost on its thread, or an enclosing span "
+			"of its name ended first): those did not fire\n",
+			(unsigned long long)unseen, cli_plural(unseen));
 	if (rt->o.stats)
 		fprintf(stderr, "evtrace: record: triggers evaluated %llu event%s\n",
 			(unsigned long long)rt->evaluated, cli_plural(rt->evaluated));
+	if (rt->o.stats && complete + unseen + open)
+		fprintf(stderr, "evtrace: record: triggers followed %llu span%s: "
+			"%llu complete, %llu with no end seen, %llu open at the end\n",
+			(unsigned long long)(complete + unseen + open),
+			cli_plural(complete + unseen + open), (unsigned long long)complete,
+			(unsigned long long)unseen, (unsigned long long)open);
 	evt_live_stream_destroy(rt->s);
 	free(rt->due);
 	free(rt);

@@ -33,7 +33,9 @@ struct evt_span_pairs {
 	uint64_t next_id;
 	struct thread *threads[BUCKETS];
 	struct open *async[BUCKETS];
-	uint64_t async_open;
+	uint64_t sync_open, async_open;
+	uint64_t max_open;		/* 0: no bound */
+	uint64_t unfollowed;		/* begins past max_open */
 };
 
 const char *evt_slice_state_name(enum evt_slice_state s)
@@ -92,7 +94,7 @@ static struct thread *thread_of(struct evt_span_pairs *p, uint32_t pid,
 	return t;
 }
 
-static void point(struct evt_slice_point *pt, const struct evt_trace_item *it)
+static void point(struct evt_slice_point *pt, const struct evt_span_input *it)
 {
 	pt->seen = true;
 	pt->timestamp = it->timestamp;
@@ -104,11 +106,11 @@ static void point(struct evt_slice_point *pt, const struct evt_trace_item *it)
 }
 
 /* The message of a begin: its rendered text after "begin...: ". */
-static const char *args_of(const struct evt_trace_item *it)
+static const char *args_of(const struct evt_span_input *it)
 {
 	const char *colon;
 
-	if (!it->text || !*it->event->format)
+	if (!it->text || !*it->format)
 		return NULL;
 	colon = strstr(it->text, ": ");
 	return colon ? colon + 2 : NULL;
@@ -117,7 +119,7 @@ static const char *args_of(const struct evt_trace_item *it)
 static void open_free(struct open *o);
 
 static struct open *open_new(struct evt_span_pairs *p,
-			     const struct evt_trace_item *it, bool async,
+			     const struct evt_span_input *it, bool async,
 			     uint64_t async_id)
 {
 	struct open *o = calloc(1, sizeof(*o));
@@ -125,7 +127,7 @@ static struct open *open_new(struct evt_span_pairs *p,
 
 	if (!o)
 		return NULL;
-	o->path = strdup(it->event->path);
+	o->path = strdup(it->path);
 	o->comm = strdup(it->comm ? it->comm : "");
 	o->args = args ? strdup(args) : NULL;
 	if (!o->path || !o->comm || (args && !o->args)) {
@@ -151,6 +153,13 @@ static void open_free(struct open *o)
 	free(o);
 }
 
+/* The innermost open span of t, taken off its stack. */
+static struct open *pop(struct evt_span_pairs *p, struct thread *t)
+{
+	p->sync_open--;
+	return t->stack[--t->depth];
+}
+
 /* Hands o to the callback as it stands, then frees it. */
 static int close_slice(struct evt_span_pairs *p, struct open *o,
 		       enum evt_slice_state state)
@@ -164,7 +173,7 @@ static int close_slice(struct evt_span_pairs *p, struct open *o,
 }
 
 /* An end with no begin: a slice of its own, closed at once. */
-static int lone_end(struct evt_span_pairs *p, const struct evt_trace_item *it,
+static int lone_end(struct evt_span_pairs *p, const struct evt_span_input *it,
 		    bool async, uint64_t async_id, uint32_t depth, uint64_t parent)
 {
 	struct open *o = open_new(p, it, async, async_id);
@@ -178,7 +187,7 @@ static int lone_end(struct evt_span_pairs *p, const struct evt_trace_item *it,
 	return close_slice(p, o, EVT_SLICE_NO_BEGIN);
 }
 
-static int span_begin(struct evt_span_pairs *p, const struct evt_trace_item *it)
+static int span_begin(struct evt_span_pairs *p, const struct evt_span_input *it)
 {
 	struct thread *t = thread_of(p, it->pid, it->tid, true);
 	struct open *o;
@@ -199,27 +208,28 @@ static int span_begin(struct evt_span_pairs *p, const struct evt_trace_item *it)
 	o->s.depth = t->depth;
 	o->s.parent_id = t->depth ? t->stack[t->depth - 1]->s.id : 0;
 	t->stack[t->depth++] = o;
+	p->sync_open++;
 	return 0;
 }
 
-static int span_end(struct evt_span_pairs *p, const struct evt_trace_item *it)
+static int span_end(struct evt_span_pairs *p, const struct evt_span_input *it)
 {
 	struct thread *t = thread_of(p, it->pid, it->tid, false);
 	uint32_t d;
 	int ret;
 
 	for (d = t ? t->depth : 0; d > 0; d--)
-		if (!strcmp(t->stack[d - 1]->path, it->event->path))
+		if (!strcmp(t->stack[d - 1]->path, it->path))
 			break;
 	if (d == 0)
 		return lone_end(p, it, false, 0, t ? t->depth : 0,
 				t && t->depth ? t->stack[t->depth - 1]->s.id : 0);
 	/* What opened inside it and is still open never ended. */
 	while (t->depth > d)
-		if ((ret = close_slice(p, t->stack[--t->depth], EVT_SLICE_NO_END)))
+		if ((ret = close_slice(p, pop(p, t), EVT_SLICE_NO_END)))
 			return ret;
 	point(&t->stack[d - 1]->s.end, it);
-	return close_slice(p, t->stack[--t->depth], EVT_SLICE_COMPLETE);
+	return close_slice(p, pop(p, t), EVT_SLICE_COMPLETE);
 }
 
 static struct open **async_find(struct evt_span_pairs *p, const char *path,
@@ -233,10 +243,10 @@ static struct open **async_find(struct evt_span_pairs *p, const char *path,
 	return NULL;
 }
 
-static int async_point(struct evt_span_pairs *p, const struct evt_trace_item *it,
+static int async_point(struct evt_span_pairs *p, const struct evt_span_input *it,
 		       uint8_t phase, uint64_t id)
 {
-	struct open **found = async_find(p, it->event->path, id), *o;
+	struct open **found = async_find(p, it->path, id), *o;
 	int ret;
 
 	if (found) {
@@ -266,7 +276,7 @@ static int async_point(struct evt_span_pairs *p, const struct evt_trace_item *it
 
 /* Events lost on a thread: its open spans may have lost their ends, and
  * every open async span may have. */
-static int lost(struct evt_span_pairs *p, const struct evt_trace_item *it)
+static int lost(struct evt_span_pairs *p, const struct evt_span_input *it)
 {
 	struct thread *t = thread_of(p, it->pid, it->tid, false);
 	uint32_t b;
@@ -274,7 +284,7 @@ static int lost(struct evt_span_pairs *p, const struct evt_trace_item *it)
 	int ret;
 
 	while (t && t->depth)
-		if ((ret = close_slice(p, t->stack[--t->depth], EVT_SLICE_NO_END)))
+		if ((ret = close_slice(p, pop(p, t), EVT_SLICE_NO_END)))
 			return ret;
 	for (b = 0; p->async_open && b < BUCKETS; b++)
 		for (o = p->async[b]; o; o = o->next)
@@ -282,24 +292,73 @@ static int lost(struct evt_span_pairs *p, const struct evt_trace_item *it)
 	return 0;
 }
 
-int evt_span_pairs_feed(struct evt_span_pairs *p, const struct evt_trace_item *it)
+int evt_span_pairs_feed_input(struct evt_span_pairs *p, const struct evt_span_input *in)
 {
-	const struct evt_event_layout *l;
+	const struct evt_event_layout *l = in->layout;
 	struct evt_span_head h;
 
-	if (it->kind == EVT_ITEM_LOST)
-		return lost(p, it);
-	if (it->kind != EVT_ITEM_EVENT)
-		return 0;
-	l = &it->event->layout;
+	if (in->lost)
+		return lost(p, in);
 	if ((l->kind != EVT_KIND_SPAN && l->kind != EVT_KIND_ASYNC) ||
-	    evt_span_head_read(l, it->payload, it->payload_size, &h))
+	    evt_span_head_read(l, in->payload, in->payload_size, &h))
 		return 0;
 	if (h.phase != EVT_SPAN_BEGIN && h.phase != EVT_SPAN_END)
 		return 0;
+	if (h.phase == EVT_SPAN_BEGIN && p->max_open &&
+	    p->sync_open + p->async_open >= p->max_open) {
+		p->unfollowed++;
+		return 0;
+	}
 	if (l->kind == EVT_KIND_ASYNC)
-		return async_point(p, it, h.phase, h.id);
-	return h.phase == EVT_SPAN_BEGIN ? span_begin(p, it) : span_end(p, it);
+		return async_point(p, in, h.phase, h.id);
+	return h.phase == EVT_SPAN_BEGIN ? span_begin(p, in) : span_end(p, in);
+}
+
+int evt_span_pairs_feed(struct evt_span_pairs *p, const struct evt_trace_item *it)
+{
+	struct evt_span_input in = {
+		.lost = it->kind == EVT_ITEM_LOST,
+		.timestamp = it->timestamp, .monotonic_ns = it->monotonic_ns,
+		.realtime_ns = it->realtime_ns, .pid = it->pid, .tid = it->tid,
+		.comm = it->comm, .text = it->text,
+	};
+
+	if (it->kind == EVT_ITEM_EVENT) {
+		in.path = it->event->path;
+		in.format = it->event->format;
+		in.layout = &it->event->layout;
+		in.payload = it->payload;
+		in.payload_size = it->payload_size;
+	} else if (it->kind != EVT_ITEM_LOST) {
+		return 0;
+	}
+	return evt_span_pairs_feed_input(p, &in);
+}
+
+void evt_span_pairs_bound(struct evt_span_pairs *p, uint64_t max_open)
+{
+	p->max_open = max_open;
+}
+
+uint64_t evt_span_pairs_unfollowed(const struct evt_span_pairs *p)
+{
+	return p->unfollowed;
+}
+
+void evt_span_pairs_each_open(struct evt_span_pairs *p,
+			      void (*fn)(struct evt_slice *s, void *ctx), void *ctx)
+{
+	struct thread *t;
+	struct open *o;
+	uint32_t b, d;
+
+	for (b = 0; p->sync_open + p->async_open && b < BUCKETS; b++) {
+		for (t = p->threads[b]; t; t = t->next)
+			for (d = 0; d < t->depth; d++)
+				fn(&t->stack[d]->s, ctx);
+		for (o = p->async[b]; o; o = o->next)
+			fn(&o->s, ctx);
+	}
 }
 
 static int by_id(const void *a, const void *b)
@@ -347,7 +406,7 @@ int evt_span_pairs_finish(struct evt_span_pairs *p)
 			t->depth = 0;
 		p->async[b] = NULL;
 	}
-	p->async_open = 0;
+	p->sync_open = p->async_open = 0;
 	if (n)
 		qsort(all, n, sizeof(*all), by_id);
 	for (i = 0; i < n; i++) {

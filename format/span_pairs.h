@@ -61,6 +61,9 @@ struct evt_slice {
 	enum evt_slice_state state;
 	struct evt_slice_point begin, end;	/* end.seen: complete,
 						 * after_loss, no_begin */
+	bool marked;			/* a live reader's own mark on an open
+					 * slice (evt_span_pairs_each_open),
+					 * kept until it closes */
 };
 
 /* Called for each slice when it is closed (in order of closing); the
@@ -75,6 +78,35 @@ struct evt_span_pairs *evt_span_pairs_new(evt_slice_cb cb, void *ctx);
  * other items are ignored.  0, the callback's non-zero return, or -1
  * when out of memory. */
 int evt_span_pairs_feed(struct evt_span_pairs *p, const struct evt_trace_item *it);
+
+/* What evt_span_pairs_feed() takes of an item, for a reader of live
+ * records (the flight recorder's triggers) that has no trace item. */
+struct evt_span_input {
+	bool lost;			/* events lost on pid/tid; nothing
+					 * below but the point is read */
+	const char *path, *format;
+	const struct evt_event_layout *layout;
+	const uint8_t *payload;
+	size_t payload_size;
+	const char *text;		/* the rendered message, or NULL */
+	uint64_t timestamp;
+	int64_t monotonic_ns, realtime_ns;
+	uint32_t pid, tid;
+	const char *comm;
+};
+int evt_span_pairs_feed_input(struct evt_span_pairs *p, const struct evt_span_input *in);
+
+/* Follows at most max_open slices open at once (0, the default: no
+ * bound), so that a program that begins spans it never ends cannot take
+ * a live reader's memory; a begin past it is counted, not followed (its
+ * end then shows as no_begin). */
+void evt_span_pairs_bound(struct evt_span_pairs *p, uint64_t max_open);
+uint64_t evt_span_pairs_unfollowed(const struct evt_span_pairs *p);
+
+/* Calls fn for each slice open now (no end seen yet), in no order. */
+void evt_span_pairs_each_open(struct evt_span_pairs *p,
+			      void (*fn)(struct evt_slice *s, void *ctx), void *ctx);
+
 /* The slices still open, as "open", in order of begin. */
 int evt_span_pairs_finish(struct evt_span_pairs *p);
 void evt_span_pairs_free(struct evt_span_pairs *p);

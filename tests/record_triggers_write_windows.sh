@@ -26,6 +26,20 @@ expect_grep "printk/spans/.*: service starting$" "$T/w1.report" "the init line i
 bt "$T/slow/window-1" >/dev/null
 "$EVTRACE" report "$T/slow" >/dev/null || fail "the recording's own trace"
 
+# Spans of one name on two threads, one thread's nested and the other's
+# ending between them: each end pairs with its own thread's innermost
+# begin, so only A's outer span (120 ms) fires, at its end; paired
+# otherwise, A's spans measure 80 ms and none of A's fires.
+"$EVTRACE" record --overwrite --trigger 'span req > 100ms' -o "$T/nest" -- "$SPANS" interleave \
+	>"$T/out" 2>"$T/err" || { cat "$T/err" >&2; fail "record with interleaved spans"; }
+a=$(sed -n 's/^A //p' "$T/out")
+[ -n "$a" ] || fail "the program did not say its thread A"
+expect_eq "$(grep -c "^evtrace: record: --trigger 'span req > 100ms' fired on span/req (pid [0-9]*, tid $a): window $T/nest/window-[0-9]*$" "$T/err")" \
+	1 "A's outer span fired, once"
+w=$(sed -n "s/^evtrace: record: --trigger .* (pid [0-9]*, tid $a): window \(.*\)$/\1/p" "$T/err")
+expect_eq "$("$EVTRACE" query --no-cache --csv "$w" "SELECT depth, state, dur >= 120000000 FROM slice WHERE tid = $a ORDER BY depth" | tail -n +2 | tr -d '\r')" \
+	"$(printf '0,complete,1\n1,complete,0')" "A's spans in its window, the outer one whole"
+
 # A span still open when the recording ends, past its duration: it fires,
 # and its window, taken at the end, holds its begin.
 "$EVTRACE" record --overwrite --trigger 'span drain > 5ms' -o "$T/drain" -- "$SPANS" service \

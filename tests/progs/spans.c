@@ -10,6 +10,8 @@
  *   spans storm N US  an error storm: N times a span "leak" begun and
  *                     never ended and a line "error I", one every US
  *                     microseconds (0: as fast as it can)
+ *   spans interleave  spans "req" of two threads that nest and end
+ *                     between each other's: see interleave()
  *
  * Per worker thread t (0-based): scope "work" (args t) holding two
  * "step" spans of 2 ms each (the second left by an early return), then
@@ -18,6 +20,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/syscall.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -143,6 +146,45 @@ static int storm(long n, long pace_us)
 	return 0;
 }
 
+/* Thread B's "req" begins first and ends while thread A's two nested
+ * "req" (an outer of about 120 ms, an inner of 40 ms inside it) are
+ * open: A's ends must pair with A's begins, innermost first, whatever
+ * ended between them.  Paired otherwise, A's ends measure 80 ms each.
+ * Prints "A TID" at the end. */
+static pthread_barrier_t beat;
+
+static void *interleave_b(void *arg)
+{
+	(void)arg;
+	trace_span_begin("req");
+	pthread_barrier_wait(&beat);	/* A may begin */
+	pthread_barrier_wait(&beat);	/* A's inner one has begun */
+	trace_span_end("req");
+	pthread_barrier_wait(&beat);
+	return NULL;
+}
+
+static int interleave(void)
+{
+	pthread_t b;
+
+	pthread_barrier_init(&beat, NULL, 2);
+	pthread_create(&b, NULL, interleave_b, NULL);
+	pthread_barrier_wait(&beat);
+	trace_span_begin("req");
+	sleep_ms(40);
+	trace_span_begin("req");
+	pthread_barrier_wait(&beat);
+	pthread_barrier_wait(&beat);	/* B's has ended */
+	sleep_ms(40);
+	trace_span_end("req");
+	sleep_ms(40);
+	trace_span_end("req");
+	pthread_join(b, NULL);
+	printf("A %ld\n", (long)syscall(SYS_gettid));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t th[16];
@@ -156,6 +198,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "service"))
 		return service();
+	if (argc > 1 && !strcmp(argv[1], "interleave"))
+		return interleave();
 	if (argc > 1 && !strcmp(argv[1], "wait")) {
 		printf("ready\n");
 		fflush(stdout);
