@@ -93,7 +93,7 @@ check-fast: all
 	meson test -C $(BUILD) --print-errorlogs
 
 # The peers are installed from Debian when missing (as root), then rebuilt in.
-BENCH_DEPS := valgrind bc time liblttng-ust-dev lttng-tools systemtap-sdt-dev strace linux-perf
+BENCH_DEPS := valgrind bc time g++ liblttng-ust-dev lttng-tools systemtap-sdt-dev strace linux-perf
 bench: | deps
 	@missing=""; for p in $(BENCH_DEPS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
@@ -112,7 +112,7 @@ bench: | deps
 	$(MAKE) all
 	ninja -C $(BUILD) bench/w4_traced bench/w4_plain bench/w4d_traced bench/w4d_plain \
 		$$(ninja -C $(BUILD) -t targets all | grep -o '^bench/w4d\?_usdt' | sort -u)
-	sh bench/run.sh $(BUILD)
+	NANOLOG="$(NANOLOG)" sh bench/run.sh $(BUILD)
 
 # Each libFuzzer harness for FUZZ_SECONDS (not part of make check).  All
 # the code is built with coverage for libFuzzer (fuzzer-no-link), not the
