@@ -284,15 +284,35 @@ static void on_field(struct record_triggers *rt, unsigned k,
 	t->warned = true;
 }
 
-/* A span that fired while still open has ended, or its end was lost:
- * its window is due. */
-static void span_ended(struct record_triggers *rt, unsigned k, uint64_t slice)
+/*
+ * A span that fired while still open has ended, or its end went unseen:
+ * its window is due.  One that ended within its threshold after all (its
+ * end was being written when the triggers looked, by a writer the
+ * machine had stopped) fired on a state they had not read yet: that
+ * firing is taken back.
+ */
+static void span_ended(struct trigger *t, const struct evt_slice *s)
 {
+	struct record_triggers *rt = t->rt;
+	bool within = s->state == EVT_SLICE_COMPLETE &&
+		      s->end.monotonic_ns - s->begin.monotonic_ns <= t->threshold_ns;
 	size_t i;
 
 	for (i = 0; i < rt->ndue; i++)
-		if (rt->due[i].trigger == k && rt->due[i].slice == slice)
-			rt->due[i].due_ns = cli_monotonic_ns() + rt->o.after_ns;
+		if (rt->due[i].trigger == t->k && rt->due[i].slice == s->id) {
+			if (within) {
+				rt->due[i] = rt->due[--rt->ndue];
+				t->fired--;
+			} else {
+				rt->due[i].due_ns = cli_monotonic_ns() + rt->o.after_ns;
+			}
+			return;
+		}
+	if (within) {	/* a firing past --max-windows, only counted */
+		t->fired--;
+		if (rt->skipped)
+			rt->skipped--;
+	}
 }
 
 /* A span of a trigger closed.  Only one seen whole fires: a span whose
@@ -306,7 +326,7 @@ static int on_slice(const struct evt_slice *s, void *ctx)
 	t->unseen_end += s->state == EVT_SLICE_NO_END;
 	t->open_at_end += s->state == EVT_SLICE_OPEN;
 	if (s->marked)
-		span_ended(t->rt, t->k, s->id);
+		span_ended(t, s);
 	else if (s->state == EVT_SLICE_COMPLETE &&
 		 s->end.monotonic_ns - s->begin.monotonic_ns > t->threshold_ns)
 		hold_from(fire(t->rt, t->k, s->end.monotonic_ns, s->end.pid, s->end.tid,
@@ -557,11 +577,15 @@ static void open_span(struct evt_slice *s, void *ctx)
 	hold_from(f, s->begin.monotonic_ns);
 }
 
-/* A span still open past its threshold fires once; its window waits
- * for its end (or the recording's). */
-static void open_spans(struct record_triggers *rt)
+/*
+ * A span still open past its threshold at now fires once; its window
+ * waits for its end (or the recording's).  now is when a poll that read
+ * everything began: a span is open at now only if the triggers read all
+ * that was written before it, and no loss on its thread closed it.
+ */
+static void open_spans(struct record_triggers *rt, int64_t now)
 {
-	struct open_look look = { .now = cli_monotonic_ns() };
+	struct open_look look = { .now = now };
 	unsigned k;
 
 	for (k = 0; k < rt->o.ntriggers; k++) {
@@ -600,9 +624,11 @@ static void losses(struct record_triggers *rt)
 uint64_t record_triggers_poll(struct record_triggers *rt)
 {
 	uint64_t before = rt->evaluated + rt->missed;
+	int64_t now = cli_monotonic_ns();
 
 	evt_live_stream_poll(rt->s, on_event, rt);
-	open_spans(rt);
+	if (!evt_live_stream_more(rt->s))
+		open_spans(rt, now);
 	losses(rt);
 	write_due(rt, false);
 	return rt->evaluated + rt->missed - before;
@@ -612,13 +638,15 @@ void record_triggers_finish(struct record_triggers *rt)
 {
 	unsigned k, fired = 0;
 	uint64_t unfollowed = 0, complete = 0, unseen = 0, open = 0;
+	int64_t now;
 
 	if (!rt)
 		return;
+	now = cli_monotonic_ns();
 	do	/* (a poll's bound at a time) */
 		evt_live_stream_poll(rt->s, on_event, rt);
 	while (evt_live_stream_more(rt->s));
-	open_spans(rt);
+	open_spans(rt, now);
 	losses(rt);
 	for (k = 0; k < rt->o.ntriggers; k++) {
 		struct trigger *t = rt->o.triggers[k];

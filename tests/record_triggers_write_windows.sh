@@ -40,6 +40,28 @@ w=$(sed -n "s/^evtrace: record: --trigger .* (pid [0-9]*, tid $a): window \(.*\)
 expect_eq "$("$EVTRACE" query --no-cache --csv "$w" "SELECT depth, state, dur >= 120000000 FROM slice WHERE tid = $a ORDER BY depth" | tail -n +2 | tr -d '\r')" \
 	"$(printf '0,complete,1\n1,complete,0')" "A's spans in its window, the outer one whole"
 
+# A span whose end the triggers cannot know: they are stopped while its
+# thread writes 200,000 short spans inside it, and lose some.  It never
+# fires, neither as complete (its end may be an inner one's) nor as open
+# past its threshold, and record says so.
+"$EVTRACE" record --overwrite --trigger 'span req > 20ms' -o "$T/lossy" -- "$SPANS" lossy 200000 \
+	>"$T/lossy.out" 2>"$T/lossy.err" &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+wait_for "the program to be ready" "grep -q '^ready' '$T/lossy.out'"
+prog=$(pgrep -P "$rec" -x spans)
+[ -n "$prog" ] || fail "the program is not the recording's child"
+kill -STOP "$rec"
+kill -USR1 "$prog"
+wait_for "the burst" "grep -q '^burst' '$T/lossy.out'"
+kill -CONT "$rec"
+wait "$rec" || fail "record with its triggers stopped: $(cat "$T/lossy.err")"
+expect_grep "^evtrace: record: the triggers' stream lost [1-9][0-9]* events (its buffers were full)" \
+	"$T/lossy.err" "the triggers' stream lost events"
+expect_grep "^evtrace: record: triggers fired 0 times, 0 windows written$" "$T/lossy.err" "no firing on a span of unknown end"
+expect_grep "^evtrace: record: the triggers did not see the end of [1-9][0-9]* spans\{0,1\} (events lost on its thread, or an enclosing span of its name ended first): those did not fire$" \
+	"$T/lossy.err" "the spans of unknown end said"
+
 # A span still open when the recording ends, past its duration: it fires,
 # and its window, taken at the end, holds its begin.
 "$EVTRACE" record --overwrite --trigger 'span drain > 5ms' -o "$T/drain" -- "$SPANS" service \

@@ -12,6 +12,8 @@
  *                     microseconds (0: as fast as it can)
  *   spans interleave  spans "req" of two threads that nest and end
  *                     between each other's: see interleave()
+ *   spans lossy N     a span "req" around N short ones inside it,
+ *                     written at SIGUSR1 after "ready": see lossy()
  *
  * Per worker thread t (0-based): scope "work" (args t) holding two
  * "step" spans of 2 ms each (the second left by an early return), then
@@ -19,6 +21,7 @@
  * it; counters "queue" (integer: 0..3) and "load" (double: t + 0.5).
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/syscall.h>
 #include <stdlib.h>
@@ -185,6 +188,33 @@ static int interleave(void)
 	return 0;
 }
 
+/* At SIGUSR1 (after "ready"), a span "req" of 30 ms or more around N
+ * spans "req" of no time (a reader stopped meanwhile loses some); prints
+ * "burst" after the N. */
+static int lossy(long n)
+{
+	sigset_t usr1;
+	int sig;
+	long i;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	printf("ready\n");
+	fflush(stdout);
+	sigwait(&usr1, &sig);
+	trace_span_begin("req");
+	for (i = 0; i < n; i++) {
+		trace_span_begin("req");
+		trace_span_end("req");
+	}
+	printf("burst\n");
+	fflush(stdout);
+	sleep_ms(30);
+	trace_span_end("req");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t th[16];
@@ -200,6 +230,8 @@ int main(int argc, char **argv)
 		return service();
 	if (argc > 1 && !strcmp(argv[1], "interleave"))
 		return interleave();
+	if (argc == 3 && !strcmp(argv[1], "lossy"))
+		return lossy(atol(argv[2]));
 	if (argc > 1 && !strcmp(argv[1], "wait")) {
 		printf("ready\n");
 		fflush(stdout);
