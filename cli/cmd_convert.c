@@ -225,6 +225,7 @@ int cmd_convert(int argc, char **argv)
 		cli_error("convert", "--to sqlite needs -o FILE (a database file)");
 		goto out;
 	}
+	filter.clock = clock;
 	ret = fmt == SQLITE ? to_sqlite(&in, out, clock, &filter, &st) :
 	      to_file(fmt, &in, out, &filter, &st);
 	if (ret)
@@ -239,6 +240,7 @@ int cmd_convert(int argc, char **argv)
 	fprintf(stderr, ", %u stream%s%s%s\n", st.streams, cli_plural(st.streams),
 		out ? " into " : "", out ? out : "");
 	report_filter_note_unmatched(&filter, "convert");
+	report_filter_note_range(&filter, "convert");
 	ret = st.errors ? 1 : 0;
 out:
 	free(offsets);

@@ -169,6 +169,7 @@ int cmd_report(int argc, char **argv)
 	/* Several machines' clocks meet on real time only. */
 	if (ndirs > 1 && !clock_given)
 		r.clock = REPORT_REALTIME;
+	r.filter.clock = r.clock;
 	if (r.output == OUT_STATS && !(r.stats = report_stats_new())) {
 		cli_error("report", "out of memory");
 		goto out;
@@ -191,6 +192,7 @@ int cmd_report(int argc, char **argv)
 		container_summary(r.output == OUT_JSON ? stderr : stdout, dirs[k]);
 	fflush(stdout);
 	report_filter_note_unmatched(&r.filter, "report");
+	report_filter_note_range(&r.filter, "report");
 	ret = st.errors ? 1 : 0;
 	if (!st.streams && st.processes && !st.complete) {
 		cli_error("report", "%s holds no event of its %u process%s (pid %u "

@@ -170,35 +170,74 @@ static bool listed(const int *ids, unsigned n, uint32_t id)
 	return false;
 }
 
+/* The instant t names for a trace whose first item is it, and on which
+ * clock (*real: CLOCK_REALTIME). */
+static int64_t resolve(const struct report_filter *f, const struct report_time *t,
+		       const struct evt_trace_item *it, bool *real)
+{
+	*real = false;
+	switch (t->kind) {
+	case TIME_UNSET:
+		return 0;
+	case TIME_RELATIVE:
+		return it->monotonic_ns + t->ns;
+	case TIME_ON_CLOCK:
+		*real = f->clock == REPORT_REALTIME;
+		return f->clock == REPORT_RELATIVE ? it->monotonic_ns + t->ns : t->ns;
+	default:
+		*real = true;
+		return report_time_resolve(t, it->realtime_ns);
+	}
+}
+
 static void start(struct report_filter *f, const struct evt_trace_item *it)
 {
 	f->started = true;
 	f->start_monotonic_ns = it->monotonic_ns;
 	f->realtime_offset_ns = it->realtime_ns - it->monotonic_ns;
-	f->since_ns = f->since.kind == TIME_RELATIVE ? it->monotonic_ns + f->since.ns :
-		      report_time_resolve(&f->since, it->realtime_ns);
-	f->until_ns = f->until.kind == TIME_RELATIVE ? it->monotonic_ns + f->until.ns :
-		      report_time_resolve(&f->until, it->realtime_ns);
+	f->since_ns = resolve(f, &f->since, it, &f->since_real);
+	f->until_ns = resolve(f, &f->until, it, &f->until_real);
+}
+
+/* Whether it lies in --since/--until. */
+static bool in_range(const struct report_filter *f, const struct evt_trace_item *it)
+{
+	if (f->since.kind && (f->since_real ? it->realtime_ns : it->monotonic_ns) < f->since_ns)
+		return false;
+	return !f->until.kind ||
+	       (f->until_real ? it->realtime_ns : it->monotonic_ns) <= f->until_ns;
+}
+
+/* The first and last items of every trace read, and how many were in
+ * range. */
+static void seen(struct report_filter *f, const struct evt_trace_item *it, bool in)
+{
+	if (!f->items || it->monotonic_ns < f->first_monotonic_ns) {
+		f->first_monotonic_ns = it->monotonic_ns;
+		f->first_realtime_ns = it->realtime_ns;
+	}
+	if (!f->items || it->monotonic_ns > f->last_monotonic_ns) {
+		f->last_monotonic_ns = it->monotonic_ns;
+		f->last_realtime_ns = it->realtime_ns;
+	}
+	f->items++;
+	f->in_range += in;
 }
 
 static bool wanted(struct report_filter *f, const struct evt_trace_item *it)
 {
-	bool hit = false;
+	bool hit = false, in;
 	unsigned i;
 
 	if (!f->started)
 		start(f, it);
+	in = in_range(f, it);
+	seen(f, it, in);
+	if (!in)
+		return false;
 	if (f->npids && !listed(f->pids, f->npids, it->pid))
 		return false;
 	if (f->ntids && !listed(f->tids, f->ntids, it->tid))
-		return false;
-	/* Relative times against the clock --clock relative prints, wall
-	 * clock times against the one --clock realtime prints. */
-	if (f->since.kind && (f->since.kind == TIME_RELATIVE ?
-			      it->monotonic_ns < f->since_ns : it->realtime_ns < f->since_ns))
-		return false;
-	if (f->until.kind && (f->until.kind == TIME_RELATIVE ?
-			      it->monotonic_ns > f->until_ns : it->realtime_ns > f->until_ns))
 		return false;
 	if (it->kind == EVT_ITEM_LOST || (!f->npatterns && !f->nfilters))
 		return true;
@@ -252,6 +291,51 @@ bool report_filter_note_unmatched(const struct report_filter *f, const char *cmd
 		any |= !f->filters[i].matched;
 	}
 	return any;
+}
+
+/* A bound's words for a note: "--since TEXT". */
+static void bound_text(char *buf, size_t size, const char *opt,
+		       const struct report_time *t)
+{
+	snprintf(buf, size, t->kind ? "--%s %s" : "", opt, t->text);
+}
+
+/* Whether t is a bare number on CLOCK_MONOTONIC before the trace, which
+ * was most likely meant as seconds after its start. */
+static bool meant_after_start(const struct report_filter *f, const struct report_time *t)
+{
+	return t->kind == TIME_ON_CLOCK && f->clock == REPORT_MONOTONIC &&
+	       t->ns < f->first_monotonic_ns;
+}
+
+void report_filter_note_range(const struct report_filter *f, const char *cmd)
+{
+	char from[64], to[64], since[300], until[300];
+	const struct report_time *odd = meant_after_start(f, &f->since) ? &f->since :
+					meant_after_start(f, &f->until) ? &f->until : NULL;
+
+	if (!f->items || !(f->since.kind || f->until.kind) || (f->in_range && !odd))
+		return;
+	report_time_text(from, sizeof(from), f->clock, f->first_monotonic_ns,
+			 f->first_realtime_ns, f->first_monotonic_ns);
+	report_time_text(to, sizeof(to), f->clock, f->last_monotonic_ns,
+			 f->last_realtime_ns, f->first_monotonic_ns);
+	bound_text(since, sizeof(since), "since", &f->since);
+	bound_text(until, sizeof(until), "until", &f->until);
+	if (!f->in_range)
+		fprintf(stderr, "evtrace: %s: %s%s%s selects nothing: the trace "
+			"runs from %s to %s (%s)\n", cmd, since,
+			*since && *until ? " " : "", until, from, to,
+			report_clock_name(f->clock));
+	else
+		fprintf(stderr, "evtrace: %s: --%s %s is before the trace's first "
+			"event (%s, CLOCK_MONOTONIC seconds as report prints them): "
+			"it cuts nothing\n", cmd, odd == &f->since ? "since" : "until",
+			odd->text, from);
+	if (odd)
+		fprintf(stderr, "evtrace: %s: %s seconds after the trace's first "
+			"event are written +%s (or %ss)\n", cmd, odd->text, odd->text,
+			odd->text);
 }
 
 bool report_filter_any(const struct report_filter *f)

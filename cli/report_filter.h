@@ -43,12 +43,18 @@ struct report_filter {
 	int *pids, *tids;
 	unsigned npids, ntids;
 	struct report_time since, until;
+	enum report_clock clock;	/* the command's --clock: a bare
+					 * number in --since/--until is on it */
 
 	uint64_t kept_events, kept_lost;	/* what was wanted so far */
 	bool started;			/* the trace's first item was met */
 	int64_t start_monotonic_ns, realtime_offset_ns;
-	int64_t since_ns, until_ns;	/* resolved at start: CLOCK_MONOTONIC
-					 * when relative, else CLOCK_REALTIME */
+	int64_t since_ns, until_ns;	/* resolved at start, on */
+	bool since_real, until_real;	/* CLOCK_REALTIME, or CLOCK_MONOTONIC */
+	/* Of every trace read, for saying what a range missed: */
+	uint64_t items, in_range;	/* items read; in --since/--until */
+	int64_t first_monotonic_ns, last_monotonic_ns;
+	int64_t first_realtime_ns, last_realtime_ns;
 };
 
 /* The getopt_long options of the filter, for a command's table. */
@@ -70,6 +76,9 @@ int report_filter_option(struct report_filter *f, const char *cmd, int opt,
 bool report_filter_wanted(struct report_filter *f, const struct evt_trace_item *it);
 /* Says which -e patterns named no event read; whether one did not. */
 bool report_filter_note_unmatched(const struct report_filter *f, const char *cmd);
+/* Says when --since/--until selected nothing, or one of them lies
+ * outside the trace as a time that looks meant after its start. */
+void report_filter_note_range(const struct report_filter *f, const char *cmd);
 /* Whether any of the options was given. */
 bool report_filter_any(const struct report_filter *f);
 /* Forgets the trace's start, for the next trace of several. */

@@ -15,19 +15,27 @@
 
 enum report_clock { REPORT_MONOTONIC, REPORT_REALTIME, REPORT_RELATIVE };
 
-/* --since/--until: seconds after the trace's first item, a wall-clock
- * time of day on the date of that item, or a full local date and time. */
+/*
+ * --since/--until: a time on the clock the command prints times on (a
+ * bare number: CLOCK_MONOTONIC seconds; with --clock relative, seconds
+ * after the trace's first item; with --clock realtime, Unix seconds), a
+ * time after the trace's first item (a sign or a unit: +1.5, 1.5s,
+ * 250ms), a wall-clock time of day on the date of that item, or a full
+ * local date and time.
+ */
 struct report_time {
-	enum { TIME_UNSET, TIME_RELATIVE, TIME_OF_DAY, TIME_DATE } kind;
-	int64_t ns;		/* RELATIVE: after the start; else within the second */
+	enum { TIME_UNSET, TIME_RELATIVE, TIME_ON_CLOCK, TIME_OF_DAY, TIME_DATE } kind;
+	int64_t ns;		/* RELATIVE: after the start; ON_CLOCK: the
+				 * time; else within the second */
 	int year, mon, mday, hour, min, sec;
+	const char *text;	/* as given */
 };
 
 /* Parses ARG of option opt; 0, or -1 with why in err. */
 int report_time_parse(const char *arg, struct report_time *t, char *err,
 		      size_t err_size);
-/* The CLOCK_REALTIME instant t names, for a trace whose first item was
- * at start_realtime_ns (RELATIVE included). */
+/* The CLOCK_REALTIME instant a time of day or a date names, for a trace
+ * whose first item was at start_realtime_ns. */
 int64_t report_time_resolve(const struct report_time *t,
 			    int64_t start_realtime_ns);
 /* The word --clock takes for c. */

@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,6 +80,7 @@ int report_time_parse(const char *arg, struct report_time *t, char *err,
 	const char *p = arg;
 
 	memset(t, 0, sizeof(*t));
+	t->text = arg;
 	if (strlen(arg) > 10 && arg[4] == '-') {
 		t->kind = TIME_DATE;
 		t->year = (int)digits(&p, 4, 4);
@@ -95,22 +97,35 @@ int report_time_parse(const char *arg, struct report_time *t, char *err,
 			goto bad;
 		return 0;
 	}
-	t->kind = TIME_RELATIVE;
-	if (*p == '+')
-		p++;
 	{
-		long s = digits(&p, 1, 12);
-		int64_t ns = fraction(&p);
+		static const struct { const char *name; int64_t ns; } units[] = {
+			{ "", NS }, { "s", NS }, { "ms", 1000000 }, { "us", 1000 },
+			{ "ns", 1 },
+		};
+		bool sign = *p == '+';
+		int64_t frac;
+		unsigned u;
+		long s;
 
-		if (s < 0 || ns < 0 || *p)
+		p += sign;
+		s = digits(&p, *p == '.' ? 0 : 1, 18);	/* (.5 is 0.5) */
+		frac = fraction(&p);
+		for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+			if (!strcmp(p, units[u].name))
+				break;
+		if (s < 0 || frac < 0 || u == sizeof(units) / sizeof(units[0]) ||
+		    s > INT64_MAX / units[u].ns - 1)
 			goto bad;
-		t->ns = s * NS + ns;
+		t->kind = sign || *p ? TIME_RELATIVE : TIME_ON_CLOCK;
+		t->ns = s * units[u].ns + frac / (NS / units[u].ns);
 	}
 	return 0;
 bad:
-	snprintf(err, err_size, "'%s': not a time (seconds after the trace's "
-		 "start like 1.5, a time of day like 14:03:07.250, or a local "
-		 "date and time like 2026-12-04T14:03:07)", arg);
+	snprintf(err, err_size, "'%s': not a time (a time as report prints it, "
+		 "like 8312.004211965; seconds after the trace's first event with "
+		 "a sign or a unit, like +1.5, 1.5s or 250ms; a time of day like "
+		 "14:03:07.250; or a local date and time like 2026-12-04T14:03:07)",
+		 arg);
 	return -1;
 }
 
@@ -121,8 +136,6 @@ int64_t report_time_resolve(const struct report_time *t,
 	struct tm tm;
 
 	switch (t->kind) {
-	case TIME_RELATIVE:
-		return start_realtime_ns + t->ns;
 	case TIME_OF_DAY:
 		localtime_r(&start_s, &tm);
 		break;

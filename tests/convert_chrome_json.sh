@@ -39,11 +39,11 @@ cmp -s "$T/stdout.json" "$T/thr.json" || fail "standard output differs from -o"
 
 # report's filters cut it: the file holds what report shows with them.
 tid=$(sed -n 's/.*tracee-\([0-9]*\) .*/\1/p' "$T/thr.report" | sort -u | tail -1)
-"$EVTRACE" convert --to chrome-json --tid "$tid" --since 0 -o "$T/cut.json" "$T/thr" 2>"$T/conv.err" ||
+"$EVTRACE" convert --to chrome-json --tid "$tid" --since +0 -o "$T/cut.json" "$T/thr" 2>"$T/conv.err" ||
 	fail "convert with filters"
 expect_grep "^evtrace: convert: 200 of 600 events, 0 of 0 lost, 3 streams into $T/cut.json$" "$T/conv.err" \
 	"convert's summary with filters"
-"$EVTRACE" report --tid "$tid" --since 0 "$T/thr" >"$T/cut.report"
+"$EVTRACE" report --tid "$tid" --since +0 "$T/thr" >"$T/cut.report"
 $CHROME "$T/cut.json" "$T/cut.report" >"$T/cut.check" || fail "cut.json"
 expect_eq "$(cat "$T/cut.check")" "200 events, 0 lost" "cut.json against report with the same filters"
 expect_status 1 "$EVTRACE" convert --to chrome-json -e 'a//b' "$T/thr"

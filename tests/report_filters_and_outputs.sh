@@ -1,5 +1,6 @@
 # evtrace report's options on traces with known content: -e, --pid,
-# --tid, --since/--until (relative, time of day, date), --clock, --stats
+# --tid, --since/--until (as printed, after the start, time of day,
+# date; a range that selects nothing), --clock, --stats
 # against exact numbers, --json read back by Python's json module, the
 # default directory, and what a directory that is no trace gets.
 . "$(dirname "$0")/lib.sh"
@@ -82,16 +83,49 @@ k=$(paste -d' ' "$T/rel.t" "$T/real.t" |
 [ -n "$k" ] && [ "$k" -le 150 ] || fail "no cut between events 101 and 150: ${k:-none}"
 cut_rel=$(grep -v '^#' "$T/rel" | sed -n "${k}s/.*\] \([0-9.]*\): .*/\1/p")
 cut_real=$(grep -v '^#' "$T/real" | sed -n "${k}s/.*\] \([^ ]*\): .*/\1/p")
+cut_mono=$(grep -v '^#' "$T/all" | sed -n "${k}s/.*\] \([0-9.]*\): .*/\1/p")
+cut_ms=$(echo "$cut_rel * 1000" | bc)
 want=$((300 - k + 1))
-for since in "$cut_rel" "${cut_real#*T}" "$cut_real" "$(echo "$cut_real" | tr T ' ')"; do
-	"$EVTRACE" report --since "$since" "$T/thr" >"$T/since"
+# A time as report prints it on its clock (a bare number: the default
+# clock's, or --clock relative's), after the start with a sign or a unit,
+# a time of day, a date and time.
+for since in "$cut_mono" "--clock relative $cut_rel" "+$cut_rel" "${cut_rel}s" "${cut_ms}ms" \
+	     "${cut_real#*T}" "$cut_real" "$(echo "$cut_real" | tr T ' ')"; do
+	case $since in
+	--clock*) set -- --clock relative --since "${since##* }";;
+	*) set -- --since "$since";;
+	esac
+	"$EVTRACE" report "$@" "$T/thr" >"$T/since" 2>"$T/since.err"
 	expect_grep "^# $want of 300 events" "$T/since" "--since '$since'"
 	first_seq=$(grep -v '^#' "$T/since" | head -1 | sed 's/.*: //')
 	expect_eq "$first_seq" "$(grep -v '^#' "$T/all" | sed -n "${k}s/.*: //p")" "--since '$since' starts at event $k"
+	[ ! -s "$T/since.err" ] || fail "--since '$since' said: $(cat "$T/since.err")"
 done
-"$EVTRACE" report --until "$cut_rel" "$T/thr" >"$T/until"
+"$EVTRACE" report --until "+$cut_rel" "$T/thr" >"$T/until"
 expect_grep "^# $((300 - want + 1)) of 300 events" "$T/until" "--until (the cut itself included)"
-"$EVTRACE" report --since 0 --until "$cut_rel" -t "$tid" "$T/thr" >"$T/both"
+"$EVTRACE" report --until "$cut_mono" "$T/thr" >"$T/until2"
+cmp -s "$T/until" "$T/until2" || fail "--until as printed and as after the start differ"
+# A range that selects nothing says so, with the trace's first and last
+# times as report prints them; a bare number before the trace (seconds
+# after its start, as evtrace read it before) cuts nothing and says
+# how to write that.
+first_mono=$(grep -v '^#' "$T/all" | head -1 | sed 's/.*\] \([0-9.]*\): .*/\1/')
+last_mono=$(grep -v '^#' "$T/all" | tail -1 | sed 's/.*\] \([0-9.]*\): .*/\1/')
+"$EVTRACE" report --since +100000 --until +100001 "$T/thr" >"$T/none" 2>"$T/none.err"
+expect_grep "^# 0 of 300 events" "$T/none" "a range past the trace"
+expect_grep "^evtrace: report: --since +100000 --until +100001 selects nothing: the trace runs from $first_mono to $last_mono (monotonic)$" \
+	"$T/none.err" "a range that selects nothing, said"
+"$EVTRACE" report --clock relative --until 0.000000001 --since 0.000000001 "$T/thr" >/dev/null 2>"$T/none.err"
+last_rel=$(tail -1 "$T/rel.t")
+expect_grep "^evtrace: report: --since 0.000000001 --until 0.000000001 selects nothing: the trace runs from 0.000000000 to $last_rel (relative)$" \
+	"$T/none.err" "a range that selects nothing, on the relative clock"
+"$EVTRACE" report --since 1.5 "$T/thr" >"$T/old" 2>"$T/old.err"
+expect_grep "^# 300 of 300 events" "$T/old" "--since 1.5 on CLOCK_MONOTONIC cuts nothing"
+expect_grep "^evtrace: report: --since 1.5 is before the trace's first event ($first_mono, CLOCK_MONOTONIC seconds as report prints them): it cuts nothing$" \
+	"$T/old.err" "a bare number before the trace, said"
+expect_grep "^evtrace: report: 1.5 seconds after the trace's first event are written +1.5 (or 1.5s)$" \
+	"$T/old.err" "how to write it after the start"
+"$EVTRACE" report --since +0 --until "+$cut_rel" -t "$tid" "$T/thr" >"$T/both"
 want=$(grep -v '^#' "$T/rel" | awk -v c="$cut_rel" -v tid="-$tid " '{ t = $0; sub(/.*\] /, "", t); sub(/:.*/, "", t); if (index($0, tid) && t + 0 <= c + 0) n++ } END { print n + 0 }')
 expect_grep "^# $want of 300 events" "$T/both" "--since --until -t together"
 expect_eq "$(grep -vc '^#' "$T/both")" "$want" "--since --until -t lines"
@@ -190,6 +224,10 @@ expect_status 1 "$EVTRACE" report --since 12:xx "$T/thr"
 expect_grep "evtrace: report: --since '12:xx': not a time" "$T/err" "bad --since"
 expect_status 1 "$EVTRACE" report --until 1.1234567891 "$T/thr"
 expect_grep "not a time" "$T/err" "ten fraction digits"
+for bad in -1 5xs 1.5m +ms 1e3 99999999999999999999 "+ 1"; do
+	expect_status 1 "$EVTRACE" report --since "$bad" "$T/thr"
+	expect_grep "^evtrace: report: --since '$bad': not a time (a time as report prints it, like" "$T/err" "--since '$bad'"
+done
 expect_status 1 "$EVTRACE" report --clock tai "$T/thr"
 expect_grep "evtrace: report: --clock tai: not a clock (monotonic, realtime or relative)" "$T/err" "bad --clock"
 expect_status 1 "$EVTRACE" report --stats --json "$T/thr"
