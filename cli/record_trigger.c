@@ -32,6 +32,7 @@
 #include "span_kind.h"
 #include "span_pairs.h"
 #include "trace_dir.h"
+#include "window_contents.h"
 
 enum kind { T_EVENT, T_FIELD, T_SPAN, T_LOST };
 
@@ -65,6 +66,9 @@ struct firing {
 	uint64_t slice;		/* a span still open past its threshold: its
 				 * window waits for its end (due_ns INT64_MAX) */
 	int64_t from_ns;	/* --before: the window starts here; 0: all */
+	uint64_t event_ts;	/* the event that fired it: trace clock (0:
+				 * a kernel event's, found by event_ns) */
+	int64_t event_ns;	/* CLOCK_MONOTONIC; 0: no event ('lost') */
 	char path[256];
 };
 
@@ -77,6 +81,7 @@ struct record_triggers {
 	struct record_triggers_opts o;
 	uint64_t lost_seen;	/* of the flight recorder, at the last look */
 	unsigned unwritten;	/* windows that failed (a full disk): lost */
+	unsigned unheld;	/* windows without their firing event */
 	struct evt_live_stream *s;
 	struct firing *due;
 	size_t ndue, capdue;
@@ -252,8 +257,20 @@ static struct firing *fire(struct record_triggers *rt, unsigned k, int64_t at_ns
 	f->pid = pid;
 	f->tid = tid;
 	f->slice = 0;
+	f->event_ts = 0;
+	f->event_ns = 0;
 	f->from_ns = rt->o.before_ns ? at_ns - rt->o.before_ns : 0;
 	snprintf(f->path, sizeof(f->path), "%s", path);
+	return f;
+}
+
+/* The event that fired f, which its window should hold. */
+static struct firing *firing_event(struct firing *f, uint64_t ts, int64_t ns)
+{
+	if (f) {
+		f->event_ts = ts;
+		f->event_ns = ns;
+	}
 	return f;
 }
 
@@ -275,7 +292,8 @@ static void on_field(struct record_triggers *rt, unsigned k,
 
 	if (f) {
 		if (field_test_holds(&t->test, f))
-			fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path);
+			firing_event(fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path),
+				     e->timestamp, e->monotonic_ns);
 		return;
 	}
 	if (!t->warned)
@@ -329,8 +347,10 @@ static int on_slice(const struct evt_slice *s, void *ctx)
 		span_ended(t, s);
 	else if (s->state == EVT_SLICE_COMPLETE &&
 		 s->end.monotonic_ns - s->begin.monotonic_ns > t->threshold_ns)
-		hold_from(fire(t->rt, t->k, s->end.monotonic_ns, s->end.pid, s->end.tid,
-			       s->path), s->begin.monotonic_ns);
+		hold_from(firing_event(fire(t->rt, t->k, s->end.monotonic_ns, s->end.pid,
+					    s->end.tid, s->path),
+				       s->end.timestamp, s->end.monotonic_ns),
+			  s->begin.monotonic_ns);
 	return 0;
 }
 
@@ -373,7 +393,8 @@ static void on_event(const struct evt_live_event *e, void *ctx)
 		    !evt_pattern_match_site(t->pattern, e->path, e->func, e->format))
 			continue;
 		if (t->kind == T_EVENT)
-			fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path);
+			firing_event(fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path),
+				     e->timestamp, e->monotonic_ns);
 		else if (t->kind == T_FIELD)
 			on_field(rt, k, e);
 		else
@@ -472,6 +493,9 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 	const struct trigger *t = rt->o.triggers[f->trigger];
 	char dir[PATH_MAX], slot[16], file[PATH_MAX + 32], before[32];
 	char err[PATH_MAX + 200];
+	const struct window_firing want = { f->path, f->tid, f->event_ts, f->event_ns };
+	struct window_contents wc;
+	bool read_back;
 	struct stat st;
 	int status;
 	pid_t child;
@@ -518,12 +542,19 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 	    rt->o.kernel_window(rt->o.recorder, dir, f->from_ns, err, sizeof(err)))
 		fprintf(stderr, "evtrace: record: window %s holds no kernel events: "
 			"%s\n", dir, err);
+	read_back = !window_contents_read(dir, f->event_ns ? &want : NULL, &wc, err,
+					  sizeof(err));
+	if (!read_back)
+		fprintf(stderr, "evtrace: record: window %s could not be read back: "
+			"%s\n", dir, err);
 	snprintf(file, sizeof(file), "%s/evtrace/trigger", dir);
 	out = fopen(file, "wxe");
 	if (out) {
 		fprintf(out, "trigger: %s\nevent: %s\npid: %u\ntid: %u\n"
 			"monotonic_ns: %lld\n", t->text, f->path, f->pid, f->tid,
 			(long long)f->at_ns);
+		if (read_back)
+			window_contents_print(out, &wc, f->event_ns ? &want : NULL);
 		fclose(out);
 	}
 	if (f->pid)
@@ -532,6 +563,13 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 	else	/* lost: the recorder's own finding */
 		fprintf(stderr, "evtrace: record: --trigger '%s' fired (%s): window "
 			"%s\n", t->text, f->path, dir);
+	if (read_back && f->event_ns && !wc.held) {
+		window_contents_why_not(err, sizeof(err), &wc, &want);
+		fprintf(stderr, "evtrace: record: window %s does not hold the event "
+			"that fired it: %s\n", dir, err);
+		rt->unheld++;
+	}
+	window_contents_free(&wc);
 }
 
 static void write_due(struct record_triggers *rt, bool all)
@@ -568,7 +606,9 @@ static void open_span(struct evt_slice *s, void *ctx)
 			look->next_due_ns = s->begin.monotonic_ns + t->threshold_ns;
 		return;
 	}
-	f = fire(t->rt, t->k, look->now, s->begin.pid, s->begin.tid, s->path);
+	/* (its begin is the event the window must hold) */
+	f = firing_event(fire(t->rt, t->k, look->now, s->begin.pid, s->begin.tid, s->path),
+			 s->begin.timestamp, s->begin.monotonic_ns);
 	s->marked = true;
 	if (f) {
 		f->slice = s->id;
@@ -670,6 +710,10 @@ void record_triggers_finish(struct record_triggers *rt)
 	if (rt->unwritten)
 		fprintf(stderr, "; %u window%s could not be written (the recording "
 			"went on)", rt->unwritten, cli_plural(rt->unwritten));
+	if (rt->unheld)
+		fprintf(stderr, "; %u window%s %s not hold the event that fired %s "
+			"(said above)", rt->unheld, cli_plural(rt->unheld),
+			rt->unheld == 1 ? "does" : "do", rt->unheld == 1 ? "it" : "them");
 	fputc('\n', stderr);
 	if (rt->missed)
 		fprintf(stderr, "evtrace: record: the triggers' stream lost %llu "

@@ -19,6 +19,20 @@ expect_grep "^evtrace: record: --trigger 'span request > 150ms' fired on span/re
 expect_grep "^evtrace: record: triggers fired 1 time, 1 window written$" "$T/err" "the summary"
 expect_grep '^trigger: span request > 150ms$' "$T/slow/window-1/evtrace/trigger" "the trigger named in the window"
 expect_grep '^event: span/request$' "$T/slow/window-1/evtrace/trigger" "the event named"
+# What the window holds, said in it: its firing span's end, the service's
+# process, as many events as report counts in it, nothing lost, and a
+# time span that holds the firing.
+svc=$(sed -n 's/^pid: //p' "$T/slow/window-1/evtrace/trigger")
+expect_grep '^firing_event: held$' "$T/slow/window-1/evtrace/trigger" "the firing event held"
+expect_grep "^processes: $svc$" "$T/slow/window-1/evtrace/trigger" "the window's processes"
+expect_grep '^lost_before: 0$' "$T/slow/window-1/evtrace/trigger" "nothing lost before the window"
+expect_grep '^lost_inside: 0$' "$T/slow/window-1/evtrace/trigger" "nothing lost inside the window"
+expect_eq "$(sed -n 's/^events: //p' "$T/slow/window-1/evtrace/trigger")" \
+	"$("$EVTRACE" report "$T/slow/window-1" | sed -n 's/^# \([0-9]*\) events.*/\1/p')" "the window's events, as report counts them"
+from=$(sed -n 's/^from_ns: //p' "$T/slow/window-1/evtrace/trigger")
+to=$(sed -n 's/^to_ns: //p' "$T/slow/window-1/evtrace/trigger")
+at=$(sed -n 's/^monotonic_ns: //p' "$T/slow/window-1/evtrace/trigger")
+[ "$from" -le "$at" ] && [ "$at" -le "$to" ] || fail "the firing ($at) is not within the window ($from..$to)"
 expect_eq "$("$EVTRACE" query --no-cache --csv "$T/slow/window-1" "SELECT args, state, dur >= 300000000 FROM slice WHERE dur > 150000000" | tail -n +2 | tr -d '\r')" \
 	"t=1 i=50,complete,1" "the slow request whole in the window, and only it over 150 ms"
 "$EVTRACE" report "$T/slow/window-1" >"$T/w1.report" || fail "report of the window"
@@ -61,6 +75,20 @@ expect_grep "^evtrace: record: the triggers' stream lost [1-9][0-9]* events (its
 expect_grep "^evtrace: record: triggers fired 0 times, 0 windows written$" "$T/lossy.err" "no firing on a span of unknown end"
 expect_grep "^evtrace: record: the triggers did not see the end of [1-9][0-9]* spans\{0,1\} (events lost on its thread, or an enclosing span of its name ended first): those did not fire$" \
 	"$T/lossy.err" "the spans of unknown end said"
+
+# A window taken after its firing event was overwritten says so, in it
+# and in record's summary: event 100 of a storm of 200,000 fires, and its
+# window is taken at the end (the program exits first), long after the
+# flight recorder's buffer went round.
+"$EVTRACE" record --overwrite --trigger 'printk/spans/** if arg0 == 100' -o "$T/gone" \
+	-- "$SPANS" storm 200000 0 >/dev/null 2>"$T/gone.err" || fail "record of a storm: $(cat "$T/gone.err")"
+expect_grep "^evtrace: record: window $T/gone/window-1 does not hold the event that fired it: overwritten before the window was taken (thread [0-9]*'s first event in it is [0-9.]* s after the firing; [1-9][0-9]* of its events went before it)$" \
+	"$T/gone.err" "a window without its firing event, said"
+expect_grep "^evtrace: record: triggers fired 1 time, 1 window written; 1 window does not hold the event that fired it (said above)$" \
+	"$T/gone.err" "the summary counts it"
+expect_grep "^firing_event: not held: overwritten before the window was taken" "$T/gone/window-1/evtrace/trigger" \
+	"the window says it"
+[ "$(sed -n 's/^lost_before: //p' "$T/gone/window-1/evtrace/trigger")" -gt 0 ] || fail "nothing said lost before the window"
 
 # A span still open when the recording ends, past its duration: it fires,
 # and its window, taken at the end, holds its begin.
@@ -149,6 +177,8 @@ wait $rec || fail "record --trigger lost: $(cat "$T/lost.err")"
 expect_grep "^evtrace: record: --trigger 'lost' fired (lost [0-9]* events\{0,1\}): window $T/lost/window-1$" \
 	"$T/lost.err" "'lost' fired"
 expect_grep '^trigger: lost$' "$T/lost/window-1/evtrace/trigger" "the window names the trigger"
+grep -q '^firing_event' "$T/lost/window-1/evtrace/trigger" && fail "a 'lost' window looked for a firing event"
+expect_grep '^lost_inside: ' "$T/lost/window-1/evtrace/trigger" "the 'lost' window says what it holds"
 "$EVTRACE" report "$T/lost/window-1" >"$T/lost.report" || fail "report of the 'lost' window"
 expect_grep ": lost [0-9]* events: [0-9]* of $alpha (rate limit)" "$T/lost.report" \
 	"the window holds the loss, named"
