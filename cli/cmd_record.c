@@ -690,18 +690,26 @@ static void summary(const struct record_args *a, struct evt_collection *c,
 		    const struct evt_collection_stats *stats, bool ran)
 {
 	const struct evt_collection_opts *o = &a->o;
-	uint64_t lost = stats->lost + stats->lost_unbuffered;
+	/* A flight recorder overwrites by design: that is not a loss. */
+	uint64_t lost = stats->lost - stats->overwritten + stats->lost_unbuffered;
 	unsigned causes;
 
 	fprintf(stderr, "evtrace: record: %s%llu packet%s, %llu byte%s from %u "
-		"process%s %s %s; %llu event%s lost",
+		"process%s %s %s; ",
 		a->nuser ? "" : "every event (no -e): ",
 		(unsigned long long)stats->packets, cli_plural(stats->packets),
 		(unsigned long long)stats->bytes, cli_plural(stats->bytes),
 		stats->processes, stats->processes == 1 ? "" : "es",
 		o->output ? "written to" : "for relay",
-		o->output ? o->output : a->relay_host,
-		(unsigned long long)lost, cli_plural(lost));
+		o->output ? o->output : a->relay_host);
+	if (o->mode == EVT_MODE_OVERWRITE)
+		fprintf(stderr, "%llu event%s overwritten (the flight recorder "
+			"keeps the newest), %llu lost",
+			(unsigned long long)stats->overwritten,
+			cli_plural(stats->overwritten), (unsigned long long)lost);
+	else
+		fprintf(stderr, "%llu event%s lost", (unsigned long long)lost,
+			cli_plural(lost));
 	if (stats->unfollowed)
 		fprintf(stderr, ", and an unknown number from %u process%s "
 			"it could not follow (named above)", stats->unfollowed,

@@ -163,10 +163,12 @@ int cmd_snapshot(int argc, char **argv)
 	if (kernel)
 		snapshot_kernel(&o, (unsigned)slot);
 	fprintf(stderr, "evtrace: snapshot: %llu packet%s, %llu byte%s from %u "
-		"process%s written to %s; %llu event%s overwritten or lost before\n",
+		"process%s written to %s; %llu event%s overwritten before it, %llu "
+		"lost\n",
 		(unsigned long long)stats.packets, cli_plural(stats.packets),
 		(unsigned long long)stats.bytes, cli_plural(stats.bytes),
 		stats.processes, stats.processes == 1 ? "" : "es", o.output,
-		(unsigned long long)stats.lost, cli_plural(stats.lost));
+		(unsigned long long)stats.overwritten, cli_plural(stats.overwritten),
+		(unsigned long long)(stats.lost - stats.overwritten));
 	return 0;
 }

@@ -56,7 +56,7 @@ for _ in $(seq 50); do
 	fi
 	sleep 0.1
 done
-expect_grep "^evtrace: snapshot: [1-9][0-9]* packets\?, [0-9]* bytes from 1 process written to $T/s1; [1-9][0-9]* events\? overwritten or lost before$" "$T/err" "snapshot's summary"
+expect_grep "^evtrace: snapshot: [1-9][0-9]* packets\?, [0-9]* bytes from 1 process written to $T/s1; [1-9][0-9]* events\? overwritten before it, 0 lost$" "$T/err" "snapshot's summary"
 "$EVTRACE" report "$T/s1" >"$T/r1"
 runs "$T/r1" >"$T/runs1" || fail "snapshot 1: not each thread's newest events, counted exactly"
 expect_eq "$(wc -l <"$T/runs1")" 2 "snapshot 1: both threads"

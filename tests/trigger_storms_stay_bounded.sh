@@ -19,7 +19,9 @@ kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print("peak %d KiB" % kib)
 assert kib < 40 * 1024, "the recorder took %d KiB" % kib
 PY
-fired=$(sed -n 's/^evtrace: record: triggers fired \([0-9]*\) times, 5 windows written; \([0-9]*\) firings after --max-windows 5 wrote none$/\1 \2/p' "$T/storm.out")
+# (The windows are taken after the storm went round their buffers: they
+# say they miss the events that fired them.)
+fired=$(sed -n 's/^evtrace: record: triggers fired \([0-9]*\) times, 5 windows written; \([0-9]*\) firings after --max-windows 5 wrote none\(; [1-5] windows\{0,1\} do\(es\)\{0,1\} not hold the event that fired \(it\|them\) (said above)\)\{0,1\}$/\1 \2/p' "$T/storm.out")
 [ -n "$fired" ] || fail "the storm's summary: $(cat "$T/storm.out")"
 set -- $fired
 expect_eq "$2" "$(($1 - 5))" "firings past --max-windows, counted"

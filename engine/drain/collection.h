@@ -108,6 +108,8 @@ struct evt_collection_stats {
 	uint64_t packets;
 	uint64_t bytes;
 	uint64_t lost;			/* recorded in the trace */
+	uint64_t overwritten;		/* of lost: what a flight recorder's
+					 * buffers overwrote, by design */
 	uint64_t lost_unbuffered;	/* no buffer could be had */
 	uint64_t wakeups;		/* sleeps a writer ended */
 	uint64_t step_offs;		/* times the recorder left a writer's

@@ -384,6 +384,7 @@ static int end_stream(struct evt_collection *c, struct tracked *t, uint32_t i,
 	    write_lost_packet(c, t, i, st, r->d, total_lost))
 		return -1;
 	c->stats.lost += st->last_discarded;
+	c->stats.overwritten += st->extra_lost;
 	st->finished = true;
 	if (st->fd >= 0) {
 		close(st->fd);
