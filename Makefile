@@ -126,10 +126,19 @@ fuzz: | deps
 	# bytes with gcc only, so some test programs build with gcc alone)
 	ninja -C build-fuzz $$(for f in fuzz_rules fuzz_printk_format fuzz_trace_index \
 		fuzz_span_pairs fuzz_protocol fuzz_relay_reply; do echo engine/$$f; done) \
-		cli/fuzz_trace_readers cli/evtrace tests/spans tests/tracee
+		cli/fuzz_trace_readers cli/fuzz_trigger_expr cli/evtrace tests/spans tests/tracee
 	for f in fuzz_rules fuzz_printk_format fuzz_trace_index fuzz_span_pairs fuzz_protocol fuzz_relay_reply; do \
 		./build-fuzz/engine/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 || exit 1; \
 	done
+	# record's --trigger expressions, from one of each kind.
+	rm -rf build-fuzz/triggers && mkdir -p build-fuzz/triggers
+	printf 'span request > 150ms' >build-fuzz/triggers/span
+	printf 'svc/failure if code == 28' >build-fuzz/triggers/field
+	printf 'printk/app/** if arg0 != "x"' >build-fuzz/triggers/string
+	printf 'kernel/sched/sched_switch if prev_pid > 3' >build-fuzz/triggers/kernel
+	printf 'lost' >build-fuzz/triggers/lost
+	./build-fuzz/cli/fuzz_trigger_expr -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		build-fuzz/triggers
 	# The whole-trace readers start from a real trace's index and stream
 	# (spans, async messages for --align, counters, printk, typed fields).
 	rm -rf build-fuzz/seeds && mkdir -p build-fuzz/seeds build-fuzz/corpus

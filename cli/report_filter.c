@@ -297,7 +297,10 @@ bool report_filter_note_unmatched(const struct report_filter *f, const char *cmd
 static void bound_text(char *buf, size_t size, const char *opt,
 		       const struct report_time *t)
 {
-	snprintf(buf, size, t->kind ? "--%s %s" : "", opt, t->text);
+	if (t->kind)
+		snprintf(buf, size, "--%s %s", opt, t->text);
+	else
+		buf[0] = '\0';
 }
 
 /* Whether t is a bare number on CLOCK_MONOTONIC before the trace, which
