@@ -18,29 +18,8 @@
 #include "layout.h"
 #include "requests.h"
 #include "rundir.h"
+#include "snapshot_take.h"
 #include "trace_names.h"
-
-/* The recording's pinned sites (record --keep), whatever their age, into
- * DIR/keep, which readers of DIR read with it.  0, or 1 (said). */
-static int snapshot_keep(const struct evt_collection_opts *main, uint32_t slot)
-{
-	struct evt_collection_opts o = *main;
-	struct evt_collection_stats stats;
-	char out[PATH_MAX + 8], err[PATH_MAX + 400];
-	struct evt_collection *c = NULL;
-
-	snprintf(out, sizeof(out), "%s/" EVT_TRACE_KEEP, main->output);
-	o.output = out;
-	o.adopt_slot = slot;
-	o.snapshot_since_ns = 0;
-	if (evt_collection_create(&o, &c, err, sizeof(err)) ||
-	    evt_collection_finish(c, &stats, err, sizeof(err))) {
-		evt_collection_destroy(c);
-		return cli_error("snapshot", "the pinned sites: %s", err);
-	}
-	evt_collection_destroy(c);
-	return 0;
-}
 
 /* The recording's kernel events of the window, which its recorder writes
  * as they come into its own directory: asked of it, which adds them (it
@@ -80,10 +59,9 @@ int cmd_snapshot(int argc, char **argv)
 		.packet_count = EVT_PACKETS_DEFAULT, .snapshot = true,
 	};
 	struct evt_collection_stats stats;
-	struct evt_collection *c;
-	uint32_t keep;
 	char rundir[PATH_MAX], what[PATH_MAX + 32], err[PATH_MAX + 400];
-	int opt, pid = 0, slot, route;
+	int opt, pid = 0, route;
+	uint32_t slot;
 	bool kernel = true;
 
 	optind = 1;
@@ -97,12 +75,14 @@ int cmd_snapshot(int argc, char **argv)
 			if (pid < 0)
 				return 1;
 			break;
-		case 'c':
-			slot = cli_parse_slot("snapshot", "--collection", optarg);
-			if (slot < 0)
+		case 'c': {
+			int n = cli_parse_slot("snapshot", "--collection", optarg);
+
+			if (n < 0)
 				return 1;
-			o.adopt_slot = (uint32_t)slot;
+			o.adopt_slot = (uint32_t)n;
 			break;
+		}
 		case 'b': {
 			struct timespec now;
 			int64_t before;
@@ -149,19 +129,10 @@ int cmd_snapshot(int argc, char **argv)
 	o.rundir = rundir;
 	snprintf(what, sizeof(what), "evtrace snapshot -o %s", o.output);
 	o.what = what;
-	if (evt_collection_create(&o, &c, err, sizeof(err)))
+	if (snapshot_take(&o, &stats, &slot, err, sizeof(err)))
 		return cli_error("snapshot", "%s", err);
-	if (evt_collection_finish(c, &stats, err, sizeof(err))) {
-		evt_collection_destroy(c);
-		return cli_error("snapshot", "%s", err);
-	}
-	keep = evt_collection_keep_number(c);
-	slot = (int)evt_collection_number(c);
-	evt_collection_destroy(c);
-	if (keep && snapshot_keep(&o, keep))
-		return 1;
 	if (kernel)
-		snapshot_kernel(&o, (unsigned)slot);
+		snapshot_kernel(&o, slot);
 	fprintf(stderr, "evtrace: snapshot: %llu packet%s, %llu byte%s from %u "
 		"process%s written to %s; %llu event%s overwritten before it, %llu "
 		"lost\n",

@@ -7,10 +7,10 @@
  * program only writes the triggering events into that stream's buffers
  * besides the flight recorder's.  A firing is due --after later (a span
  * that fired while still open: --after after it ends, so that its window
- * holds it whole); a window is then taken by `evtrace snapshot
- * --collection SLOT`, run as a child, into a new DIR/window-<n> (an
- * existing directory is never written into), with evtrace/trigger saying
- * what fired.  Span triggers pair their spans as every reader does
+ * holds it whole); a window is then taken, in this process, as `evtrace
+ * snapshot --collection SLOT` takes one (snapshot_take.h), into a new
+ * DIR/window-<n> (an existing directory is never written into), with
+ * evtrace/trigger saying what fired and what the window holds.  Span triggers pair their spans as every reader does
  * (span_pairs.h).
  */
 #include <errno.h>
@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +29,7 @@
 #include "record_fields.h"
 #include "record_trigger.h"
 #include "span_kind.h"
+#include "snapshot_take.h"
 #include "span_pairs.h"
 #include "trace_dir.h"
 #include "window_contents.h"
@@ -481,24 +481,28 @@ const char *record_triggers_rules_name(const struct record_triggers *rt)
 	return evt_live_stream_rules_name(rt->s);
 }
 
-#define BEFORE_SLACK_NS 10000000LL
-
-/* The window of firing f: a snapshot of the flight recorder, by a child
- * evtrace, into the next DIR/window-<n> that does not exist. */
+/* The window of firing f: a snapshot of the flight recorder into the next
+ * DIR/window-<n> that does not exist. */
 static void write_window(struct record_triggers *rt, const struct firing *due)
 {
 	/* (copied: the kernel events written out for the window may fire
 	 * triggers, which grow rt->due) */
 	const struct firing copy = *due, *f = &copy;
 	const struct trigger *t = rt->o.triggers[f->trigger];
-	char dir[PATH_MAX], slot[16], file[PATH_MAX + 32], before[32];
-	char err[PATH_MAX + 200];
+	char dir[PATH_MAX], file[PATH_MAX + 32], err[PATH_MAX + 400];
+	struct evt_collection_opts so = {
+		.rundir = rt->o.rundir, .mode = EVT_MODE_OVERWRITE,
+		.packet_size = EVT_PACKET_DEFAULT_BYTES,
+		.packet_count = EVT_PACKETS_DEFAULT, .snapshot = true,
+		.adopt_slot = rt->o.slot, .snapshot_since_ns = f->from_ns,
+		.what = "a window of evtrace record --trigger",
+	};
+	struct evt_collection_stats stats;
+	uint32_t slot;
 	const struct window_firing want = { f->path, f->tid, f->event_ts, f->event_ns };
 	struct window_contents wc;
 	bool read_back;
 	struct stat st;
-	int status;
-	pid_t child;
 	FILE *out;
 
 	/* (a window that could not be written counts: no retry storm) */
@@ -509,31 +513,15 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 	do
 		snprintf(dir, sizeof(dir), "%s/window-%u", rt->o.outdir, rt->next_window++);
 	while (!lstat(dir, &st));
-	snprintf(slot, sizeof(slot), "%u", rt->o.slot);
 	if (rt->o.before_window)
 		rt->o.before_window(rt->o.before_window_ctx);
-	/* From the firing's start on; the child starts a little after now,
-	 * so it is told a little more (and keeps whole packets). */
-	snprintf(before, sizeof(before), "%lldns",
-		 (long long)(cli_monotonic_ns() - f->from_ns + BEFORE_SLACK_NS));
-	fflush(stderr);
-	child = fork();
-	if (child == 0) {
-		/* (its kernel events: added below, by this recorder) */
-		if (f->from_ns)
-			execl("/proc/self/exe", "evtrace", "snapshot", "--no-kernel",
-			      "--collection", slot, "-o", dir, "--before", before,
-			      (char *)NULL);
-		else
-			execl("/proc/self/exe", "evtrace", "snapshot", "--no-kernel",
-			      "--collection", slot, "-o", dir, (char *)NULL);
-		_exit(127);
-	}
-	if (child < 0 || waitpid(child, &status, 0) != child ||
-	    !WIFEXITED(status) || WEXITSTATUS(status)) {
+	/* In this process, at once: no child to start on a loaded machine
+	 * while the buffers go on being overwritten. */
+	so.output = dir;
+	if (snapshot_take(&so, &stats, &slot, err, sizeof(err))) {
 		evt_trace_dir_undo(dir, true, false);	/* no half window */
 		fprintf(stderr, "evtrace: record: --trigger '%s' fired, but its "
-			"window %s could not be written (said above)\n", t->text, dir);
+			"window %s could not be written: %s\n", t->text, dir, err);
 		rt->unwritten++;
 		return;
 	}
