@@ -2,7 +2,8 @@
 # live, for every collection: what it suppresses is counted against the
 # site as lost (rate limit), so that read + lost is what each site wrote;
 # the other site is untouched; ls shows the rate; --rate 0 takes it away;
-# processes started later follow the rule; bad values are refused.
+# processes started later follow the rule; --guard's caps end with its
+# recording; bad values are refused.
 . "$(dirname "$0")/lib.sh"
 N=150000	# per thread: 50000 alpha, 100000 beta
 alpha=$(tracee_event "alpha")
@@ -98,6 +99,28 @@ expect_status 1 "$EVTRACE" record --guard 0 -o "$T/never" -- true
 expect_grep "guard 0: a percentage, 1 to 100" "$T/err" "--guard 0"
 expect_status 2 "$EVTRACE" record --guard 50 --overwrite -o "$T/never" -- true
 expect_grep "guard and --overwrite exclude each other" "$T/err" "--guard with --overwrite"
+
+# 4b. The caps --guard set end with its recording: a program that lives
+# on after it is recorded again, uncapped, and ls shows no rate.
+"$TRACEE" paced 200000 100 -2 >"$T/lives.out" 2>&1 &
+lives=$!
+BG_PIDS="$BG_PIDS $lives"
+wait_for "the program to be ready" "grep -q '^ready' '$T/lives.out'"
+"$EVTRACE" record -p "$lives" --guard 30 -o "$T/guard-p" >/dev/null 2>"$T/guard-p.err" &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+wait_for "the recording to take the program" "collection_in $lives $rec"
+kill -USR1 "$lives"
+wait_for "the burst to end" "grep -q '^burst done' '$T/lives.out'"
+kill -INT "$rec"
+wait "$rec" || fail "record -p --guard: $(cat "$T/guard-p.err")"
+site=$(sed -n "s/^evtrace: record: --guard capped \([^ ]*\) in pid $lives at .*/\1/p" "$T/guard-p.err")
+[ -n "$site" ] || fail "--guard -p capped nothing: $(cat "$T/guard-p.err")"
+"$EVTRACE" ls -p "$lives" >"$T/lives.ls"
+expect_grep "^0 $site" "$T/lives.ls" "the program's site listed"
+grep "^0 $site " "$T/lives.ls" | grep -q "(rate " && fail "--guard's cap outlived its recording: $(grep "^0 $site " "$T/lives.ls")"
+kill -USR1 "$lives"
+wait "$lives" || fail "the program guarded"
 
 # 5. Bad values.
 expect_status 1 "$EVTRACE" enable --rate 10/ms "$alpha"

@@ -563,6 +563,7 @@ int evt_collection_finish(struct evt_collection *c,
 		for (id = 0; ctl && id < ctl->nevents; id++)
 			evt_ctl_set_enable(ctl, id, c->tracked[k].slot, false);
 	}
+	evt__coll_guard_lift(c);
 	if (!c->o.snapshot)
 		nanosleep(&settle, NULL);	/* let writes in flight finish */
 	/* The frequency measured over the whole recording, a last snapshot;

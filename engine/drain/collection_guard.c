@@ -149,3 +149,21 @@ void evt_collection_guarded(struct evt_collection *c, evt_guard_cb cb, void *ctx
 		cb(e ? e->path : "?", g->pid, g->rate, g->share, ctx);
 	}
 }
+
+void evt__coll_guard_lift(struct evt_collection *c)
+{
+	unsigned k, i;
+
+	for (k = 0; k < c->guard.ncapped; k++) {
+		const struct guard_cap *g = &c->guard.capped[k];
+
+		for (i = 0; i < c->ntracked; i++) {
+			struct evt_ctl *ctl = c->tracked[i].ctl;
+
+			/* (a rate set since, by another, stays) */
+			if (ctl && ctl->h.pid == g->pid && g->id < ctl->nevents &&
+			    evt_ctl_rate(ctl, g->id) == g->rate)
+				evt_ctl_set_rate(ctl, g->id, 0);
+		}
+	}
+}

@@ -261,6 +261,9 @@ void evt__coll_clock_tick(struct evt_collection *c);
 void evt__coll_clock_end(struct evt_collection *c);
 
 /* collection_guard.c: a whole packet's records counted for --guard */
+/* The caps --guard set end with the recording: lifted where they are
+ * still the rate it set. */
+void evt__coll_guard_lift(struct evt_collection *c);
 void evt__coll_guard_packet(struct evt_collection *c, struct tracked *t,
 			    const struct evt_packet_header *h, const uint8_t *pkt,
 			    uint32_t content);
