@@ -870,6 +870,7 @@ static int record_here(struct record_args *a)
 	a->trig.rundir = rundir;
 	a->trig.outdir = o->output;
 	a->trig.slot = evt_collection_number(c);
+	a->trig.calibration = evt_collection_calibration(c);
 	a->trig.lost_now = lost_now;
 	a->trig.kernel_window = a->nkernel ? kernel_window : NULL;
 	a->trig.recorder = c;

@@ -495,9 +495,11 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 		.packet_size = EVT_PACKET_DEFAULT_BYTES,
 		.packet_count = EVT_PACKETS_DEFAULT, .snapshot = true,
 		.adopt_slot = rt->o.slot, .snapshot_since_ns = f->from_ns,
+		.calibration = rt->o.calibration,
 		.what = "a window of evtrace record --trigger",
 	};
 	struct evt_collection_stats stats;
+	int64_t taken_ns, written_ns;
 	uint32_t slot;
 	const struct window_firing want = { f->path, f->tid, f->event_ts, f->event_ns };
 	struct window_contents wc;
@@ -518,6 +520,7 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 	/* In this process, at once: no child to start on a loaded machine
 	 * while the buffers go on being overwritten. */
 	so.output = dir;
+	taken_ns = cli_monotonic_ns();
 	if (snapshot_take(&so, &stats, &slot, err, sizeof(err))) {
 		evt_trace_dir_undo(dir, true, false);	/* no half window */
 		fprintf(stderr, "evtrace: record: --trigger '%s' fired, but its "
@@ -530,6 +533,7 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 	    rt->o.kernel_window(rt->o.recorder, dir, f->from_ns, err, sizeof(err)))
 		fprintf(stderr, "evtrace: record: window %s holds no kernel events: "
 			"%s\n", dir, err);
+	written_ns = cli_monotonic_ns();
 	read_back = !window_contents_read(dir, f->event_ns ? &want : NULL, &wc, err,
 					  sizeof(err));
 	if (!read_back)
@@ -539,8 +543,9 @@ static void write_window(struct record_triggers *rt, const struct firing *due)
 	out = fopen(file, "wxe");
 	if (out) {
 		fprintf(out, "trigger: %s\nevent: %s\npid: %u\ntid: %u\n"
-			"monotonic_ns: %lld\n", t->text, f->path, f->pid, f->tid,
-			(long long)f->at_ns);
+			"monotonic_ns: %lld\ntaken_ns: %lld\nwritten_ns: %lld\n",
+			t->text, f->path, f->pid, f->tid, (long long)f->at_ns,
+			(long long)taken_ns, (long long)written_ns);
 		if (read_back)
 			window_contents_print(out, &wc, f->event_ns ? &want : NULL);
 		fclose(out);

@@ -35,6 +35,7 @@ const char *trigger_field(const struct trigger *t);
 const char *trigger_text(const struct trigger *t);
 
 struct record_triggers;
+struct evt_clock_calibration;
 
 struct record_triggers_opts {
 	struct trigger **triggers;
@@ -42,6 +43,8 @@ struct record_triggers_opts {
 	const char *rundir;
 	const char *outdir;		/* windows go to outdir/window-<n> */
 	uint32_t slot;			/* the flight recorder's collection */
+	/* Its clock's calibration, which windows take as theirs */
+	const struct evt_clock_calibration *calibration;
 	int64_t after_ns;		/* how long after a firing the window is
 					 * taken */
 	int64_t before_ns;		/* how long before it the window starts

@@ -258,7 +258,10 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	if (opts->snapshot)	/* every process of the recording */
 		c->o.npids = 0;
 	c->clock_kind = evt_clock_detect();
-	if (evt_clock_calibrate(c->clock_kind, &c->ix.clock)) {
+	if (opts->snapshot && opts->calibration &&
+	    opts->calibration->kind == c->clock_kind)
+		c->ix.clock = *opts->calibration;	/* the recording's own */
+	else if (evt_clock_calibrate(c->clock_kind, &c->ix.clock)) {
 		snprintf(err, err_size, "cannot calibrate the trace clock");
 		goto out_free;
 	}
@@ -321,6 +324,11 @@ unsigned evt_collection_running(const struct evt_collection *c)
 uint32_t evt_collection_number(const struct evt_collection *c)
 {
 	return c->number;
+}
+
+const struct evt_clock_calibration *evt_collection_calibration(const struct evt_collection *c)
+{
+	return &c->ix.clock;
 }
 uint32_t evt_collection_keep_number(const struct evt_collection *c)
 {

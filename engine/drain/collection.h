@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "relay.h"
 
 struct evt_collection_opts {
@@ -80,6 +81,11 @@ struct evt_collection_opts {
 	/* Snapshot: only packets that end after this CLOCK_MONOTONIC time
 	 * (0: all the buffers hold). */
 	int64_t snapshot_since_ns;
+	/* Snapshot taken in the recording's own process (a trigger's
+	 * window): the recording's clock calibration
+	 * (evt_collection_calibration()), taken instead of measuring the
+	 * clock's rate anew, which sleeps 20 ms; NULL: measured. */
+	const struct evt_clock_calibration *calibration;
 	/* record --keep's collection: the number of the recording whose
 	 * pinned sites it holds, + 1 (said in its slots for snapshot). */
 	uint32_t keep_of;
@@ -149,6 +155,9 @@ const char *evt_collection_rules_name(const struct evt_collection *c);
 uint32_t evt_collection_keep_number(const struct evt_collection *c);
 /* Its number in the run directory (what snapshot --collection names). */
 uint32_t evt_collection_number(const struct evt_collection *c);
+/* Its trace clock's calibration, for a snapshot taken in this process
+ * (evt_collection_opts.calibration); it lasts while c does. */
+const struct evt_clock_calibration *evt_collection_calibration(const struct evt_collection *c);
 /* How many of its processes still run (an attached recording ends when
  * none does). */
 unsigned evt_collection_running(const struct evt_collection *c);

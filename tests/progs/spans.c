@@ -14,6 +14,8 @@
  *                     between each other's: see interleave()
  *   spans lossy N     a span "req" around N short ones inside it,
  *                     written at SIGUSR1 after "ready": see lossy()
+ *   spans slow N MS   two threads of short spans "req" and N slow ones of
+ *                     MS each among them, one at a time: see slow()
  *
  * Per worker thread t (0-based): scope "work" (args t) holding two
  * "step" spans of 2 ms each (the second left by an early return), then
@@ -215,6 +217,54 @@ static int lossy(long n)
 	return 0;
 }
 
+/* Two threads of spans "req" of 0.2 ms each, with n slow ones ("slow J",
+ * ms milliseconds each) taken in turn, one every ms * 3 / 2 ms from the
+ * start, so that no two are open at once; each thread stops after the
+ * last slow one's turn. */
+static long slow_n, slow_ms;
+static struct timespec slow_start;
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) * 1000 + (now.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static void *slow_thread(void *arg)
+{
+	long t = (long)arg, j = t, period = slow_ms * 3 / 2;
+
+	while (j < slow_n) {
+		if (ms_since(&slow_start) >= j * period) {
+			trace_scope("req", "slow %ld", j);
+			sleep_ms((int)slow_ms);
+			j += 2;
+			continue;
+		}
+		trace_scope("req", "short");
+		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+	}
+	return NULL;
+}
+
+static int slow(long n, long ms)
+{
+	pthread_t th[2];
+	long i;
+
+	slow_n = n;
+	slow_ms = ms;
+	clock_gettime(CLOCK_MONOTONIC, &slow_start);
+	for (i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, slow_thread, (void *)i);
+	for (i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	printf("slow done\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t th[16];
@@ -232,6 +282,8 @@ int main(int argc, char **argv)
 		return interleave();
 	if (argc == 3 && !strcmp(argv[1], "lossy"))
 		return lossy(atol(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "slow"))
+		return slow(atol(argv[2]), atol(argv[3]));
 	if (argc > 1 && !strcmp(argv[1], "wait")) {
 		printf("ready\n");
 		fflush(stdout);
