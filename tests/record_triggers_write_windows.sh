@@ -78,9 +78,9 @@ expect_grep "^evtrace: record: the triggers did not see the end of [1-9][0-9]* s
 
 # A window taken after its firing event was overwritten says so, in it
 # and in record's summary: event 100 of a storm of 200,000 fires, and its
-# window is taken at the end (the program exits first), long after the
-# flight recorder's buffer went round.
-"$EVTRACE" record --overwrite --trigger 'printk/spans/** if arg0 == 100' -o "$T/gone" \
+# window, due 10 s later (--after), is taken when the recording ends with
+# the program, long after the flight recorder's buffer went round.
+"$EVTRACE" record --overwrite --after 10s --trigger 'printk/spans/** if arg0 == 100' -o "$T/gone" \
 	-- "$SPANS" storm 200000 0 >/dev/null 2>"$T/gone.err" || fail "record of a storm: $(cat "$T/gone.err")"
 expect_grep "^evtrace: record: window $T/gone/window-1 does not hold the event that fired it: overwritten before the window was taken (thread [0-9]*'s first event in it is [0-9.]* s after the firing; [1-9][0-9]* of its events went before it)$" \
 	"$T/gone.err" "a window without its firing event, said"

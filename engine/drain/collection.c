@@ -291,7 +291,11 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	if (c->relay && c->kernel)
 		evt_kernel_record_relay(c->kernel, c->relay);
 	c->relay_sent.streams = UINT32_MAX;
-	c->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	/* A snapshot reads what is there, once: no watch, whose close waits
+	 * for the kernel's grace period (up to 650 ms on a loaded machine
+	 * here, for each trigger's window). */
+	if (!opts->snapshot)
+		c->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (c->inotify_fd >= 0 &&
 	    inotify_add_watch(c->inotify_fd, c->rd.path, IN_CREATE | IN_MOVED_TO) < 0) {
 		close(c->inotify_fd);	/* then the run directory is scanned each poll */
