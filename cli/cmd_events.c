@@ -666,6 +666,44 @@ static int set_kernel(const char *cmd, const struct target *t, bool on)
 	return ret ? cli_error(cmd, "%s", err) : 0;
 }
 
+/* Whether any event of c has a rate limit. */
+static bool has_rate(const struct evt_ctl *c)
+{
+	uint32_t id;
+
+	for (id = 0; id < c->nevents; id++)
+		if (evt_ctl_rate(c, id))
+			return true;
+	return false;
+}
+
+/*
+ * disable: the caps enable --rate put on the events it switches off go
+ * with them, in the processes and in the rule for later ones (a cap left
+ * behind held back a later, unrelated recording's events).  0, or the
+ * exit status of an error said.
+ */
+static int lift_caps(const char *cmd, const struct evt_rundir *rd,
+		     struct evt_ctl **ctls, int n, const struct target *t)
+{
+	char err[PATH_MAX + 300];
+	struct evt_switch_result res;
+	bool rated = evt_default_rules_rated(rd), any = rated;
+	int i;
+
+	for (i = 0; i < n && !any; i++)
+		any = has_rate(ctls[i]);
+	if (!any)
+		return 0;
+	if (evt_default_set_rate(rd, ctls, (unsigned)n, t->path, 0, (uint32_t)t->pid,
+				 NULL, NULL, &res, err, sizeof(err)) ||
+	    (!res.events && rated &&
+	     evt_default_rules_rate(rd, (uint32_t)t->pid, t->path, 0, err, sizeof(err))))
+		return cli_error(cmd, "%s: switched off, but its rate cap stays: %s",
+				 t->path, err);
+	return 0;
+}
+
 static int set_enable(const char *cmd, int argc, char **argv, bool on)
 {
 	char err[PATH_MAX + 300];
@@ -700,6 +738,8 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 		if (on)
 			cli_note_refused_in(cmd, t.path, ctls[i]);
 	}
+	if (!on && !ret && res.events)
+		ret = lift_caps(cmd, &rd, ctls, n, &t);
 	evt_rundir_close_all(ctls, n);
 	if (!res.events)
 		ret = cli_error(cmd, "%s: no such event or directory%s", t.path,

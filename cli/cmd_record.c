@@ -622,6 +622,70 @@ static void print_guarded(const char *path, uint32_t pid, uint32_t rate,
 		"a second)\n", path, pid, rate, share);
 }
 
+/* Sites that lost events to a rate cap, and whether this recording's
+ * --guard set it: a cap it did not set is said, with who may have. */
+#define FOREIGN_CAPS_MAX 16
+
+struct caps_seen {
+	struct { const char *path; uint64_t count; bool ours; } site[FOREIGN_CAPS_MAX];
+	unsigned n;
+};
+
+static unsigned cap_site(struct caps_seen *cs, const char *path)
+{
+	unsigned i;
+
+	for (i = 0; i < cs->n; i++)
+		if (!strcmp(cs->site[i].path, path))
+			return i;
+	if (cs->n == FOREIGN_CAPS_MAX)
+		return FOREIGN_CAPS_MAX;
+	cs->site[cs->n].path = path;
+	cs->site[cs->n].count = 0;
+	cs->site[cs->n].ours = false;
+	return cs->n++;
+}
+
+static void capped_loss(const char *path, unsigned cause, uint64_t count, void *ctx)
+{
+	struct caps_seen *cs = ctx;
+	unsigned i;
+
+	if (cause == EVT_LOSS_RATE_LIMIT && path &&
+	    (i = cap_site(cs, path)) < FOREIGN_CAPS_MAX)
+		cs->site[i].count += count;
+}
+
+static void guarded_site(const char *path, uint32_t pid, uint32_t rate,
+			 unsigned share, void *ctx)
+{
+	struct caps_seen *cs = ctx;
+	unsigned i;
+
+	(void)pid, (void)rate, (void)share;
+	for (i = 0; i < cs->n; i++)
+		if (!strcmp(cs->site[i].path, path))
+			cs->site[i].ours = true;
+}
+
+static void print_foreign_caps(struct evt_collection *c)
+{
+	struct caps_seen cs = { .n = 0 };
+	unsigned i;
+
+	evt_collection_losses(c, capped_loss, &cs);
+	evt_collection_guarded(c, guarded_site, &cs);
+	for (i = 0; i < cs.n; i++)
+		if (!cs.site[i].ours && cs.site[i].count)
+			fprintf(stderr, "evtrace: record: %llu event%s of %s held back by "
+				"a rate cap this recording did not set (evtrace enable "
+				"--rate, or a consumer's or another recording's --guard; "
+				"evtrace ls shows it): 'evtrace enable --rate 0 %s' lifts "
+				"it\n", (unsigned long long)cs.site[i].count,
+				cli_plural(cs.site[i].count), cs.site[i].path,
+				cs.site[i].path);
+}
+
 /*
  * --keep: the pinned sites go to a flight recorder of their own, small
  * rings that the hot events (which the recording leaves out of its own
@@ -730,6 +794,8 @@ static void summary(const struct record_args *a, struct evt_collection *c,
 	if (o->relay)
 		print_losses(c, 0, true);
 	evt_collection_guarded(c, print_guarded, NULL);
+	if (causes & (1u << EVT_LOSS_RATE_LIMIT))
+		print_foreign_caps(c);
 	advise_unbuffered(o->rundir, causes, stats->lost_unbuffered);
 	if (o->relay)
 		print_relay_stats(stats, a->relay_host);

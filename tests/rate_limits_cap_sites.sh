@@ -2,8 +2,9 @@
 # live, for every collection: what it suppresses is counted against the
 # site as lost (rate limit), so that read + lost is what each site wrote;
 # the other site is untouched; ls shows the rate; --rate 0 takes it away;
-# processes started later follow the rule; --guard's caps end with its
-# recording; bad values are refused.
+# processes started later follow the rule, until disable takes it away;
+# --guard's caps end with its recording; a recording says which caps it
+# did not set; bad values are refused.
 . "$(dirname "$0")/lib.sh"
 N=150000	# per thread: 50000 alpha, 100000 beta
 alpha=$(tracee_event "alpha")
@@ -43,6 +44,7 @@ counts() {
 run capped 1000
 expect_grep "^0 $alpha \[1\] (rate 1000/s)$" "$T/capped.ls" "ls shows the rate"
 set -- $(counts "$T/capped" "$alpha")
+alpha_capped=$2
 expect_eq "$(($1 + $3))" $((2 * N / 3)) "alpha read + lost"
 [ "$2" -gt 0 ] || fail "nothing suppressed by the rate"
 # Per thread: at least one second's worth, at most one per second the
@@ -64,6 +66,8 @@ expect_eq "$(($1 + $3))" $((2 * N * 2 / 3)) "beta read + lost"
 expect_eq "$2" 0 "beta events suppressed by alpha's rate"
 expect_grep "^evtrace: record: lost [0-9]* events: .*of $alpha (rate limit)" \
 	"$T/capped.err" "the summary names the site and the cause"
+expect_grep "^evtrace: record: $alpha_capped events of $alpha held back by a rate cap this recording did not set (evtrace enable --rate, or a consumer's or another recording's --guard; evtrace ls shows it): 'evtrace enable --rate 0 $alpha' lifts it$" \
+	"$T/capped.err" "a cap the recording did not set, said with its count"
 
 # 2. --rate 0 takes the cap away.
 run uncapped 1000 0
@@ -84,6 +88,26 @@ set -- $(counts "$T/later" "$alpha")
 [ "$2" -gt 0 ] || fail "a later process was not capped"
 [ "$1" -ge 500 ] && [ "$1" -le 1000 ] || fail "a later process wrote $1 alpha events capped at 500/s"
 
+# 3b. disable takes the cap enable --rate set with it: in the processes
+# it switches off (ls shows no rate) and in the rule for later ones (a
+# later process loses nothing to it).
+"$TRACEE" two-sites 3 wait >"$T/off.out" 2>&1 &
+off=$!
+BG_PIDS="$BG_PIDS $off"
+wait_for "the program to be ready" "grep -q '^ready' '$T/off.out'"
+"$EVTRACE" ls -p "$off" >"$T/off.ls"
+expect_grep "^0 $alpha (rate 500/s)$" "$T/off.ls" "the rule's cap on a new process"
+"$EVTRACE" disable "$alpha" || fail "disable $alpha"
+"$EVTRACE" ls -p "$off" >"$T/off.ls"
+expect_grep "^0 $alpha" "$T/off.ls" "alpha listed"
+grep "^0 $alpha" "$T/off.ls" | grep -q "(rate " && fail "disable left the cap: $(grep "^0 $alpha" "$T/off.ls")"
+kill -USR1 "$off"
+wait "$off"
+"$EVTRACE" record -o "$T/after-off" -- "$TRACEE" two-sites 30000 >/dev/null 2>&1
+set -- $(counts "$T/after-off" "$alpha")
+expect_eq "$2" 0 "alpha events held back after disable"
+expect_eq "$1" 10000 "alpha events of a process started after disable"
+
 # 4. --guard 30: a site that takes more than 30% of a thread's buffer in
 # a second (a paced writer: 100 events a ms for 2 s, some 1.2 MB a
 # second) is capped in its process, said, and what the cap holds back
@@ -95,6 +119,8 @@ site=$(sed -n "s/^evtrace: record: --guard capped \([^ ]*\) in pid [0-9]* at [0-
 set -- $(counts "$T/guarded" "$site")
 [ "$2" -gt 0 ] || fail "--guard held nothing back"
 expect_eq "$(($1 + $3))" 200000 "read + lost under --guard"
+grep -q "held back by a rate cap this recording did not set" "$T/guarded.err" &&
+	fail "--guard's own cap said to be another's"
 expect_status 1 "$EVTRACE" record --guard 0 -o "$T/never" -- true
 expect_grep "guard 0: a percentage, 1 to 100" "$T/err" "--guard 0"
 expect_status 2 "$EVTRACE" record --guard 50 --overwrite -o "$T/never" -- true

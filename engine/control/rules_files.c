@@ -226,6 +226,20 @@ int evt_default_rules_add(const struct evt_rundir *rd, bool enable,
 				  err_size);
 }
 
+bool evt_default_rules_rated(const struct evt_rundir *rd)
+{
+	struct evt_rules *r = malloc(sizeof(*r));
+	char err[300];
+	bool rated = false;
+	unsigned i;
+
+	if (r && load(rd, r, false, err, sizeof(err)) == 0)
+		for (i = 0; i < r->npatterns && !rated; i++)
+			rated = r->is_rate[i] && r->rate[i];
+	free(r);
+	return rated;
+}
+
 int evt_default_rules_rate(const struct evt_rundir *rd, uint32_t pid,
 			   const char *pattern, uint32_t rate, char *err,
 			   size_t err_size)

@@ -51,6 +51,8 @@ int evt_default_rules_add(const struct evt_rundir *rd, bool enable,
 			  uint32_t pid, const char *pattern, char *err,
 			  size_t err_size);
 
+/* Whether default.rules caps any event (a rate line other than 0). */
+bool evt_default_rules_rated(const struct evt_rundir *rd);
 /* Adds "rate N PATTERN" likewise (0: no limit). */
 int evt_default_rules_rate(const struct evt_rundir *rd, uint32_t pid,
 			   const char *pattern, uint32_t rate, char *err,
