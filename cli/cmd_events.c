@@ -343,6 +343,7 @@ struct showing {
 	bool patterns;		/* a pattern per event, no tree */
 	char **said;		/* the patterns printed so far */
 	unsigned nsaid;
+	const struct evt_rules *rules;	/* default.rules: who set a rate */
 };
 
 /* ls --patterns: the event's pattern, printed once: a printk site's by
@@ -394,8 +395,16 @@ static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 			       e->layout.kind == EVT_KIND_ASYNC ? "async span" :
 			       "counter");
 		print_collections(c, n->event);
-		if (evt_ctl_rate(c, e->id))
-			printf(" (rate %u/s)", evt_ctl_rate(c, e->id));
+		if (evt_ctl_rate(c, e->id)) {
+			uint32_t rate = evt_ctl_rate(c, e->id);
+
+			/* (the rule's when a rule gives that rate) */
+			printf(" (rate %u/s, %s)", rate, show->rules &&
+			       evt_rules_rate(show->rules, e->path, e->func, e->format,
+					      c->h.pid) == rate ?
+			       "a rule: enable --rate or eventfs" :
+			       "a recording's --guard or a consumer");
+		}
 		if (show->ids)
 			printf(" id=%" PRIu32, evt_event_ids_public(show->ids,
 					evt_event_ids_get(show->ids, e)));
@@ -555,6 +564,7 @@ int cmd_ls(int argc, char **argv)
 		return 1;
 	show.formats = t.formats;
 	show.patterns = t.patterns;
+	show.rules = evt_default_rules_read(&rd);
 	if (t.ids) {
 		ids.registry = evt_id_registry_open(&rd);
 		show.ids = &ids;
@@ -567,6 +577,7 @@ int cmd_ls(int argc, char **argv)
 			evt_rundir_close_all(ctls, n);
 			evt_rundir_close(&rd);
 			evt_event_ids_free(&ids);
+			free((struct evt_rules *)show.rules);
 			return cli_error("ls", "out of memory");
 		}
 		node = evt_tree_find(root, t.path ? t.path : "");
@@ -588,6 +599,7 @@ int cmd_ls(int argc, char **argv)
 	for (i = 0; i < (int)show.nsaid; i++)
 		free(show.said[i]);
 	free(show.said);
+	free((struct evt_rules *)show.rules);
 	if (!shown)
 		return cli_error("ls", "%s: no such event or directory", t.path);
 	return 0;

@@ -226,6 +226,18 @@ int evt_default_rules_add(const struct evt_rundir *rd, bool enable,
 				  err_size);
 }
 
+struct evt_rules *evt_default_rules_read(const struct evt_rundir *rd)
+{
+	struct evt_rules *r = malloc(sizeof(*r));
+	char err[300];
+
+	if (r && load(rd, r, false, err, sizeof(err))) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
 bool evt_default_rules_rated(const struct evt_rundir *rd)
 {
 	struct evt_rules *r = malloc(sizeof(*r));

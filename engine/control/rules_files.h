@@ -51,6 +51,8 @@ int evt_default_rules_add(const struct evt_rundir *rd, bool enable,
 			  uint32_t pid, const char *pattern, char *err,
 			  size_t err_size);
 
+/* default.rules as it is (malloc'd), or NULL when unreadable. */
+struct evt_rules *evt_default_rules_read(const struct evt_rundir *rd);
 /* Whether default.rules caps any event (a rate line other than 0). */
 bool evt_default_rules_rated(const struct evt_rundir *rd);
 /* Adds "rate N PATTERN" likewise (0: no limit). */
