@@ -10,8 +10,8 @@
  * holds it whole); a window is then taken, in this process, as `evtrace
  * snapshot --collection SLOT` takes one (snapshot_take.h), into a new
  * DIR/window-<n> (an existing directory is never written into), with
- * evtrace/trigger saying what fired and what the window holds.  Span triggers pair their spans as every reader does
- * (span_pairs.h).
+ * evtrace/trigger saying what fired and what the window holds.  Span
+ * triggers pair their spans as every reader does (span_pairs.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -363,7 +363,6 @@ static void on_span(struct trigger *t, const struct evt_live_event *e)
 		.monotonic_ns = e->monotonic_ns, .pid = e->pid, .tid = e->tid,
 		.comm = e->comm,
 	};
-
 	struct evt_span_head h;
 
 	evt_span_pairs_feed_input(t->pairs, &in);	/* (out of memory:
@@ -481,103 +480,143 @@ const char *record_triggers_rules_name(const struct record_triggers *rt)
 	return evt_live_stream_rules_name(rt->s);
 }
 
-/* The window of firing f: a snapshot of the flight recorder into the next
- * DIR/window-<n> that does not exist. */
-static void write_window(struct record_triggers *rt, const struct firing *due)
+/* A window taken, to be described once every window due is written. */
+struct taken {
+	struct firing f;
+	char dir[PATH_MAX];
+	int64_t taken_ns, written_ns;
+};
+
+/* Takes the window of firing *due: a snapshot of the flight recorder
+ * into the next DIR/window-<n> that does not exist, with the recording's
+ * kernel events.  0 when written (w filled), -1 when not (said). */
+static int take_window(struct record_triggers *rt, const struct firing *due,
+		       struct taken *w)
 {
-	/* (copied: the kernel events written out for the window may fire
-	 * triggers, which grow rt->due) */
-	const struct firing copy = *due, *f = &copy;
-	const struct trigger *t = rt->o.triggers[f->trigger];
-	char dir[PATH_MAX], file[PATH_MAX + 32], err[PATH_MAX + 400];
+	const struct trigger *t = rt->o.triggers[due->trigger];
+	char err[PATH_MAX + 400];
 	struct evt_collection_opts so = {
 		.rundir = rt->o.rundir, .mode = EVT_MODE_OVERWRITE,
 		.packet_size = EVT_PACKET_DEFAULT_BYTES,
 		.packet_count = EVT_PACKETS_DEFAULT, .snapshot = true,
-		.adopt_slot = rt->o.slot, .snapshot_since_ns = f->from_ns,
+		.adopt_slot = rt->o.slot, .snapshot_since_ns = due->from_ns,
 		.calibration = rt->o.calibration,
 		.what = "a window of evtrace record --trigger",
 	};
 	struct evt_collection_stats stats;
-	int64_t taken_ns, written_ns;
-	uint32_t slot;
-	const struct window_firing want = { f->path, f->tid, f->event_ts, f->event_ns };
-	struct window_contents wc;
-	bool read_back;
 	struct stat st;
-	FILE *out;
+	uint32_t slot;
 
+	/* (copied: the kernel events written out for the window may fire
+	 * triggers, which grow rt->due) */
+	w->f = *due;
 	/* (a window that could not be written counts: no retry storm) */
 	if (rt->windows + rt->unwritten >= rt->o.max_windows) {
 		rt->skipped++;
-		return;
+		return -1;
 	}
 	do
-		snprintf(dir, sizeof(dir), "%s/window-%u", rt->o.outdir, rt->next_window++);
-	while (!lstat(dir, &st));
+		snprintf(w->dir, sizeof(w->dir), "%s/window-%u", rt->o.outdir,
+			 rt->next_window++);
+	while (!lstat(w->dir, &st));
 	if (rt->o.before_window)
 		rt->o.before_window(rt->o.before_window_ctx);
 	/* In this process, at once: no child to start on a loaded machine
 	 * while the buffers go on being overwritten. */
-	so.output = dir;
-	taken_ns = cli_monotonic_ns();
+	so.output = w->dir;
+	w->taken_ns = cli_monotonic_ns();
 	if (snapshot_take(&so, &stats, &slot, err, sizeof(err))) {
-		evt_trace_dir_undo(dir, true, false);	/* no half window */
+		evt_trace_dir_undo(w->dir, true, false);	/* no half window */
 		fprintf(stderr, "evtrace: record: --trigger '%s' fired, but its "
-			"window %s could not be written: %s\n", t->text, dir, err);
+			"window %s could not be written: %s\n", t->text, w->dir, err);
 		rt->unwritten++;
-		return;
+		return -1;
 	}
 	rt->windows++;
 	if (rt->o.kernel_window &&
-	    rt->o.kernel_window(rt->o.recorder, dir, f->from_ns, err, sizeof(err)))
+	    rt->o.kernel_window(rt->o.recorder, w->dir, w->f.from_ns, err, sizeof(err)))
 		fprintf(stderr, "evtrace: record: window %s holds no kernel events: "
-			"%s\n", dir, err);
-	written_ns = cli_monotonic_ns();
-	read_back = !window_contents_read(dir, f->event_ns ? &want : NULL, &wc, err,
+			"%s\n", w->dir, err);
+	w->written_ns = cli_monotonic_ns();
+	return 0;
+}
+
+/* Reads window w back and says what it holds: in its evtrace/trigger,
+ * and on standard error when it misses the event that fired it. */
+static void describe_window(struct record_triggers *rt, const struct taken *w)
+{
+	const struct firing *f = &w->f;
+	const struct trigger *t = rt->o.triggers[f->trigger];
+	const struct window_firing want = { f->path, f->tid, f->event_ts, f->event_ns };
+	char file[PATH_MAX + 32], err[PATH_MAX + 400];
+	struct window_contents wc;
+	bool read_back;
+	FILE *out;
+
+	read_back = !window_contents_read(w->dir, f->event_ns ? &want : NULL, &wc, err,
 					  sizeof(err));
 	if (!read_back)
 		fprintf(stderr, "evtrace: record: window %s could not be read back: "
-			"%s\n", dir, err);
-	snprintf(file, sizeof(file), "%s/evtrace/trigger", dir);
+			"%s\n", w->dir, err);
+	snprintf(file, sizeof(file), "%s/evtrace/trigger", w->dir);
 	out = fopen(file, "wxe");
 	if (out) {
 		fprintf(out, "trigger: %s\nevent: %s\npid: %u\ntid: %u\n"
 			"monotonic_ns: %lld\ntaken_ns: %lld\nwritten_ns: %lld\n",
 			t->text, f->path, f->pid, f->tid, (long long)f->at_ns,
-			(long long)taken_ns, (long long)written_ns);
+			(long long)w->taken_ns, (long long)w->written_ns);
 		if (read_back)
 			window_contents_print(out, &wc, f->event_ns ? &want : NULL);
 		fclose(out);
 	}
 	if (f->pid)
 		fprintf(stderr, "evtrace: record: --trigger '%s' fired on %s (pid %u, "
-			"tid %u): window %s\n", t->text, f->path, f->pid, f->tid, dir);
+			"tid %u): window %s\n", t->text, f->path, f->pid, f->tid, w->dir);
 	else	/* lost: the recorder's own finding */
 		fprintf(stderr, "evtrace: record: --trigger '%s' fired (%s): window "
-			"%s\n", t->text, f->path, dir);
+			"%s\n", t->text, f->path, w->dir);
 	if (read_back && f->event_ns && !wc.held) {
 		window_contents_why_not(err, sizeof(err), &wc, &want);
 		fprintf(stderr, "evtrace: record: window %s does not hold the event "
-			"that fired it: %s\n", dir, err);
+			"that fired it: %s\n", w->dir, err);
 		rt->unheld++;
 	}
 	window_contents_free(&wc);
 }
 
+/* The windows due now (all: every one), each taken first, then each
+ * read back and described: a burst of firings is not kept waiting by the
+ * reading of the windows before it. */
 static void write_due(struct record_triggers *rt, bool all)
 {
 	int64_t now = cli_monotonic_ns();
-	size_t i = 0;
+	struct taken *w = NULL, one;
+	size_t i = 0, n = 0, cap = 0, k;
 
 	while (i < rt->ndue) {
 		if (!all && rt->due[i].due_ns > now) {
 			i++;
 			continue;
 		}
-		write_window(rt, &rt->due[i]);
+		if (n == cap) {
+			size_t more = cap ? 2 * cap : 4;
+			struct taken *grown = realloc(w, more * sizeof(*grown));
+
+			if (grown) {
+				w = grown;
+				cap = more;
+			}
+		}
+		if (n < cap) {
+			n += take_window(rt, &rt->due[i], &w[n]) == 0;
+		} else if (take_window(rt, &rt->due[i], &one) == 0) {
+			describe_window(rt, &one);	/* (no memory to wait) */
+		}
 		rt->due[i] = rt->due[--rt->ndue];
 	}
+	for (k = 0; k < n; k++)
+		describe_window(rt, &w[k]);
+	free(w);
 }
 
 struct open_look {

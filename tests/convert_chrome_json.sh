@@ -64,15 +64,22 @@ expect_eq "$((read_n + lost_n))" 200000 "events converted + lost"
 # A corrupt whole timestamp (a packet's first record) far before the
 # first event: still valid JSON, the time negative ("ts":-1.5, never
 # "ts":-1.-500).
+# (a packet after the first that starts with a CPU record: the recorder
+# may have written an open packet in pieces when the writer was slow, and
+# a piece that continues one starts with no CPU record)
 "$EVTRACE" record --packet-size 16384 -o "$T/back" -- "$TRACEE" threads 1 3000 >/dev/null 2>&1
-python3 - "$T"/back/stream_* <<'PY'
+python3 - "$(ls -S "$T"/back/stream_* | head -1)" <<'PY' || fail "no packet of the trace to corrupt"
 import struct, sys
 p = sys.argv[1]
 b = bytearray(open(p, "rb").read())
-second = struct.unpack_from("<Q", b, 32)[0] // 8	# the first packet's size
+off = struct.unpack_from("<Q", b, 32)[0] // 8	# past the first packet
 # 88 bytes of packet header, then the CPU record: a word, then its time.
-assert struct.unpack_from("<I", b, second + 88)[0] == 0xffff07ff
-struct.pack_into("<Q", b, second + 92, 1000)
+while off + 100 <= len(b) and struct.unpack_from("<I", b, off + 88)[0] != 0xffff07ff:
+	size = struct.unpack_from("<Q", b, off + 32)[0] // 8
+	assert size > 0, "a packet of no size"
+	off += size
+assert off + 100 <= len(b), "no packet after the first starts with a CPU record"
+struct.pack_into("<Q", b, off + 92, 1000)
 open(p, "wb").write(b)
 PY
 "$EVTRACE" convert --to chrome-json -o "$T/back.json" "$T/back" 2>/dev/null || fail "convert of a trace going back in time"
