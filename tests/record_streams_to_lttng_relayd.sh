@@ -242,8 +242,25 @@ late=$(ls -d "$T"/relay/hostL/late-*/trace)
 # (lttng-relayd writes what it got on its own time: the recording's last
 # packet, which names the relay's losses, may reach the files after
 # record has ended)
-wait_for "the relay to write the packet that names its losses" \
-	"'$EVTRACE' query --no-cache --csv '$late' \"SELECT count(*) FROM loss WHERE cause = 'relay_full'\" 2>/dev/null | sed -n 2p | grep -q '^[1-9]'"
+# (what the reader says is kept: a fresh clone's CI run here waited the
+# whole 30 s once, and nothing told whether the packet never came or the
+# trace did not read)
+named_loss() {
+	"$EVTRACE" query --no-cache --csv "$late" "SELECT count(*) FROM loss WHERE cause = 'relay_full'" \
+		>"$T/named.out" 2>"$T/named.err" && sed -n 2p "$T/named.out" | grep -q '^[1-9]'
+}
+_tries=0
+until named_loss; do
+	_tries=$((_tries + 1))
+	if [ "$_tries" -ge 600 ]; then
+		echo "query said: $(cat "$T/named.out" "$T/named.err")" >&2
+		echo "record said: $(cat "$T/l.err")" >&2
+		ls -l "$late" >&2
+		tail -5 "$T/relayd.log" >&2
+		fail "waited 30 s for the relay to write the packet that names its losses"
+	fi
+	sleep 0.05
+done
 "$EVTRACE" report "$late" >"$T/late.rep" || fail "the late relay's trace does not read"
 read_n=$(grep -c 'tracee.c/[0-9]*: burst' "$T/late.rep")
 lost_n=$(sed -n 's/^# \([0-9]*\) events, \([0-9]*\) lost.*/\2/p' "$T/late.rep")
