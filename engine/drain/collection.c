@@ -554,6 +554,9 @@ int evt_collection_finish(struct evt_collection *c,
 		*stats = c->stats;
 	if (c->failed)
 		return evt__coll_output_failed(c, err, err_size);
+	/* A snapshot freezes what every buffer holds now, then writes. */
+	if (c->o.snapshot)
+		evt__coll_freeze(c);
 	unlinkat(c->rd.fd, c->rules_name, 0);
 	/* Processes put off for want of fds: drain and let go of the dead,
 	 * which gives fds back, and take on more while that helps. */

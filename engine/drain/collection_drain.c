@@ -477,13 +477,22 @@ static void skip_older(struct out_stream *st, const struct evt_ring *r,
 static int snapshot_tbuf(struct evt_collection *c, struct tracked *t,
 			 uint32_t i, struct out_stream *st, struct evt_ring *r)
 {
-	uint8_t *copy = malloc((size_t)r->size * r->count);
+	uint8_t *copy = st->frozen;
 	uint64_t produced;
 	int ret;
 
-	if (!copy)
+	if (copy) {	/* copied with the others, at the start */
+		st->frozen = NULL;
+		r->packets = copy;
+		r->frozen = true;
+		r->frozen_produced = st->frozen_produced;
+		r->frozen_reused = st->frozen_reused;
+		r->frozen_commit = st->frozen_commit;
+	} else if ((copy = malloc((size_t)r->size * r->count))) {
+		evt_ring_snapshot(r, copy);
+	} else {
 		return 0;	/* this buffer is left out */
-	evt_ring_snapshot(r, copy);
+	}
 	produced = evt_ring_produced(r);
 	st->next_seq = 0;
 	skip_overwritten(st, r, produced);
@@ -529,6 +538,58 @@ static void allocate_ahead(struct evt_collection *c, struct tracked *t,
 	st->allocated = want;	/* failed: the writer's faults allocate */
 	c->allocations++;
 }
+/* st anew for a buffer's epoch (a new thread's, or the first look). */
+static void stream_epoch(struct evt_collection *c, struct out_stream *st,
+			 uint32_t epoch)
+{
+	if (st->epoch == epoch)
+		return;
+	if (st->epoch && st->fd >= 0)
+		close(st->fd);
+	if (c->relay)
+		evt_relay_out_end(c->relay, &st->relay);
+	free(st->frozen);	/* (of another epoch: not this buffer's now) */
+	memset(st, 0, sizeof(*st));
+	st->fd = -1;
+	st->epoch = epoch;
+	st->first_event = UINT64_MAX;
+}
+
+/* Snapshots copy at most this much at once before writing. */
+#define FREEZE_MAX_BYTES (256u << 20)
+
+void evt__coll_freeze(struct evt_collection *c)
+{
+	uint64_t taken = 0;
+	unsigned k;
+	uint32_t i, n;
+
+	for (k = 0; k < c->ntracked; k++) {
+		struct tracked *t = &c->tracked[k];
+
+		n = t->done || !t->ctl ? 0 : evt_ctl_tbufs_used(t->ctl);
+		for (i = 0; i < n && !t->ctl->shrank; i++) {
+			struct out_stream *st = &t->streams[i];
+			struct evt_ring r;
+			size_t bytes;
+
+			if (!evt_ring_open(&r, t->ctl, i, t->slot, &t->slot_gen, false))
+				continue;
+			stream_epoch(c, st, r.epoch);
+			if (st->finished || st->frozen || !evt_ring_map(&r, t->ctl))
+				continue;
+			bytes = (size_t)r.size * r.count;
+			if (taken + bytes > FREEZE_MAX_BYTES || !(st->frozen = malloc(bytes)))
+				return;	/* the rest: copied as written */
+			taken += bytes;
+			evt_ring_snapshot(&r, st->frozen);
+			st->frozen_produced = r.frozen_produced;
+			st->frozen_reused = r.frozen_reused;
+			st->frozen_commit = r.frozen_commit;
+		}
+	}
+}
+
 /* Drains buffer i of t; final: take the open packet too.  0 or -1. */
 static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 		      bool final)
@@ -540,16 +601,7 @@ static int drain_tbuf(struct evt_collection *c, struct tracked *t, uint32_t i,
 	if (!evt_ring_open(&r, t->ctl, i, t->slot, &t->slot_gen,
 			   !t->dead && !c->o.snapshot))
 		return 0;
-	if (st->epoch != r.epoch) {
-		if (st->epoch && st->fd >= 0)
-			close(st->fd);
-		if (c->relay)
-			evt_relay_out_end(c->relay, &st->relay);
-		memset(st, 0, sizeof(*st));
-		st->fd = -1;
-		st->epoch = r.epoch;
-		st->first_event = UINT64_MAX;
-	}
+	stream_epoch(c, st, r.epoch);
 	if (st->finished)
 		return 0;
 	if (!evt_ring_map(&r, t->ctl)) {

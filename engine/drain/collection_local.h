@@ -96,6 +96,11 @@ struct out_stream {
 	bool finished;
 	char name[80];		/* its file, in the trace directory */
 	struct evt_relay_out relay;
+	/* A snapshot: the buffer's copy, taken with every other buffer's
+	 * before any is written (evt__coll_freeze), and what the copy saw */
+	uint8_t *frozen;
+	uint64_t frozen_produced, frozen_reused;
+	uint32_t frozen_commit;
 };
 
 struct tracked {
@@ -261,6 +266,10 @@ void evt__coll_clock_tick(struct evt_collection *c);
 void evt__coll_clock_end(struct evt_collection *c);
 
 /* collection_guard.c: a whole packet's records counted for --guard */
+/* A snapshot: every buffer of its processes copied at once, before any
+ * is written (up to FREEZE_MAX_BYTES; the rest are copied as they are
+ * written). */
+void evt__coll_freeze(struct evt_collection *c);
 /* The caps --guard set end with the recording: lifted where they are
  * still the rate it set. */
 void evt__coll_guard_lift(struct evt_collection *c);

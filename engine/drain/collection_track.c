@@ -251,9 +251,11 @@ void evt__coll_release(struct evt_collection *c, struct tracked *t)
 {
 	uint32_t i;
 
-	for (i = 0; i < t->ctl->h.max_tbufs; i++)
+	for (i = 0; i < t->ctl->h.max_tbufs; i++) {
 		if (t->streams[i].epoch && t->streams[i].fd >= 0)
 			close(t->streams[i].fd);
+		free(t->streams[i].frozen);	/* a snapshot's, not written */
+	}
 	free(t->streams);
 	t->streams = NULL;
 	free(t->gids);
