@@ -53,6 +53,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)
 ns() { awk '{ print $2 }' | median; }
 rate() { awk '{ printf "%.1f\n", $4 / 1e6 }' | median; }
 ratio() { case "$1$2" in *-*|*n/a*) echo "-";; *) printf '%.1fx' "$(echo "$1 / $2" | bc -l)";; esac; }
+ratio2() { case "$1$2" in *-*|*n/a*) echo "-";; *) printf '%.2fx' "$(echo "$1 / $2" | bc -l)";; esac; }
 
 # Instructions per loop iteration minus the empty loop's, by callgrind,
 # counted inside the loop functions only (LTTng-UST's own threads run
@@ -437,8 +438,10 @@ pc_runs() {	# CONDITION
 			>"$work/pc.ev" 2>/dev/null || : >"$work/pc.ev"
 		rm -rf "$work/trace"
 		if [ -n "$nanolog_pc" ]; then
-			"$nanolog_pc" $PC_N 3 "$work/nanolog.log" >"$work/pc.nl" || : >"$work/pc.nl"
-			rm -f "$work/nanolog.log"*
+			# (in $work: NanoLog also opens ./compressedLog at its start)
+			(cd "$work" && "$nanolog_pc" $PC_N 3 "$work/nanolog.log") >"$work/pc.nl" ||
+				: >"$work/pc.nl"
+			rm -f "$work/nanolog.log"* "$work/compressedLog"
 		else
 			: >"$work/pc.nl"
 		fi
@@ -474,7 +477,6 @@ w4_runs() {	# NAME LOOPS: medians in NAME_plain, NAME_usdt, NAME_traced
 	done
 	eval "$1_plain=$(median <"$work/$1.plain") $1_usdt=$(median <"$work/$1.usdt") $1_traced=$(median <"$work/$1.traced")"
 }
-ratio2() { case "$1$2" in *-*|*n/a*) echo "-";; *) printf '%.2fx' "$(echo "$1 / $2" | bc -l)";; esac; }
 w4_runs w4 300
 w4_runs w4d 3000
 w4_pct=$(printf '%.1f' "$(echo "100 * ($w4_traced - $w4_plain) / $w4_plain" | bc -l)")
@@ -680,7 +682,8 @@ out=$here/results/$(date +%F).md
 	echo
 	echo "rdtscp around each of $PC_N calls, less an empty pair's median, 3 repetitions a run (the"
 	echo "median of theirs), evtrace recording to tmpfs and NanoLog logging to tmpfs, alternated;"
-	echo "busy: two loops at nice 5 keep both CPUs busy.  NanoLog: ${nanolog_pc:+built from $NANOLOG}${nanolog_pc:-$nanolog_why}."
+	if [ -n "$nanolog_pc" ]; then nanolog_said="built from $NANOLOG"; else nanolog_said=$nanolog_why; fi
+	echo "busy: two loops at nice 5 keep both CPUs busy.  NanoLog: $nanolog_said."
 	echo
 	echo "| condition | run | evtrace p50, ns | NanoLog p50, ns | evtrace / NanoLog | evtrace mean, ns | NanoLog mean, ns |"
 	echo "|---|---|---|---|---|---|---|"

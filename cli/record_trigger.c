@@ -69,8 +69,14 @@ struct firing {
 	uint64_t event_ts;	/* the event that fired it: trace clock (0:
 				 * a kernel event's, found by event_ns) */
 	int64_t event_ns;	/* CLOCK_MONOTONIC; 0: no event ('lost') */
+	int64_t tried_ns;	/* its window's first try; 0: none yet */
 	char path[256];
 };
+
+/* A window that cannot be taken yet (a process that has just started
+ * has not published its control file) is tried again at the next turn
+ * for this long after its first try. */
+#define WINDOW_RETRY_NS 1000000000LL
 
 /* Spans a trigger keeps open at once: a program that begins spans it
  * never ends (an error path that skips the end, in a storm) must not
@@ -259,6 +265,7 @@ static struct firing *fire(struct record_triggers *rt, unsigned k, int64_t at_ns
 	f->slice = 0;
 	f->event_ts = 0;
 	f->event_ns = 0;
+	f->tried_ns = 0;
 	f->from_ns = rt->o.before_ns ? at_ns - rt->o.before_ns : 0;
 	snprintf(f->path, sizeof(f->path), "%s", path);
 	return f;
@@ -489,9 +496,10 @@ struct taken {
 
 /* Takes the window of firing *due: a snapshot of the flight recorder
  * into the next DIR/window-<n> that does not exist, with the recording's
- * kernel events.  0 when written (w filled), -1 when not (said). */
-static int take_window(struct record_triggers *rt, const struct firing *due,
-		       struct taken *w)
+ * kernel events.  0 when written (w filled), -1 when not (said), 1 when
+ * to be tried again (retry: allowed). */
+static int take_window(struct record_triggers *rt, struct firing *due,
+		       struct taken *w, bool retry)
 {
 	const struct trigger *t = rt->o.triggers[due->trigger];
 	char err[PATH_MAX + 400];
@@ -525,8 +533,14 @@ static int take_window(struct record_triggers *rt, const struct firing *due,
 	 * while the buffers go on being overwritten. */
 	so.output = w->dir;
 	w->taken_ns = cli_monotonic_ns();
+	if (!due->tried_ns)
+		due->tried_ns = w->taken_ns;
 	if (snapshot_take(&so, &stats, &slot, err, sizeof(err))) {
 		evt_trace_dir_undo(w->dir, true, false);	/* no half window */
+		if (retry && w->taken_ns - due->tried_ns < WINDOW_RETRY_NS) {
+			rt->next_window--;	/* (its name is free again) */
+			return 1;
+		}
 		fprintf(stderr, "evtrace: record: --trigger '%s' fired, but its "
 			"window %s could not be written: %s\n", t->text, w->dir, err);
 		rt->unwritten++;
@@ -592,6 +606,7 @@ static void write_due(struct record_triggers *rt, bool all)
 	int64_t now = cli_monotonic_ns();
 	struct taken *w = NULL, one;
 	size_t i = 0, n = 0, cap = 0, k;
+	int took;
 
 	while (i < rt->ndue) {
 		if (!all && rt->due[i].due_ns > now) {
@@ -607,11 +622,15 @@ static void write_due(struct record_triggers *rt, bool all)
 				cap = more;
 			}
 		}
-		if (n < cap) {
-			n += take_window(rt, &rt->due[i], &w[n]) == 0;
-		} else if (take_window(rt, &rt->due[i], &one) == 0) {
+		if (n < cap)
+			took = take_window(rt, &rt->due[i], &w[n], !all);
+		else if ((took = take_window(rt, &rt->due[i], &one, !all)) == 0)
 			describe_window(rt, &one);	/* (no memory to wait) */
+		if (took == 1) {	/* again at the next turn */
+			rt->due[i++].due_ns = now + 1;
+			continue;
 		}
+		n += n < cap && took == 0;
 		rt->due[i] = rt->due[--rt->ndue];
 	}
 	for (k = 0; k < n; k++)

@@ -124,7 +124,12 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 	if (pid)
 		snprintf(who, sizeof(who), "pid %d", pid);
 	n = evt_rundir_open_all(&c->rd, pid, NULL, NULL, &ctls);
-	if (n <= 0) {
+	if (n < 0) {
+		snprintf(err, err_size, "%s: the control files of %s: %s", who,
+			 c->rd.path, strerror(-n));
+		goto out;
+	}
+	if (n == 0) {
 		snprintf(err, err_size, "%s: no control file in %s%s", who,
 			 c->rd.path, running ? "" : " (a process that is gone "
 			 "leaves one only while it has buffers no engine read, "
@@ -208,7 +213,7 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 			       "evtrace recover");
 	ret = 0;
 out:
-	if (n > 0)
+	if (n >= 0)	/* (the array too when it holds none) */
 		evt_rundir_close_all(ctls, n);
 	return ret;
 }
