@@ -126,7 +126,7 @@ fuzz: | deps
 	# bytes with gcc only, so some test programs build with gcc alone)
 	ninja -C build-fuzz $$(for f in fuzz_rules fuzz_printk_format fuzz_trace_index \
 		fuzz_span_pairs fuzz_protocol fuzz_relay_reply; do echo engine/$$f; done) \
-		cli/fuzz_trace_readers cli/fuzz_trigger_expr cli/evtrace tests/spans tests/tracee
+		cli/fuzz_trace_readers engine/fuzz_trigger_expr cli/evtrace tests/spans tests/tracee
 	for f in fuzz_rules fuzz_printk_format fuzz_trace_index fuzz_span_pairs fuzz_protocol fuzz_relay_reply; do \
 		./build-fuzz/engine/$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 || exit 1; \
 	done
@@ -137,7 +137,7 @@ fuzz: | deps
 	printf 'printk/app/** if arg0 != "x"' >build-fuzz/triggers/string
 	printf 'kernel/sched/sched_switch if prev_pid > 3' >build-fuzz/triggers/kernel
 	printf 'lost' >build-fuzz/triggers/lost
-	./build-fuzz/cli/fuzz_trigger_expr -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	./build-fuzz/engine/fuzz_trigger_expr -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 		build-fuzz/triggers
 	# The whole-trace readers start from a real trace's index and stream
 	# (spans, async messages for --align, counters, printk, typed fields).

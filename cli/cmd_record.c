@@ -18,7 +18,7 @@
 
 #include "cli.h"
 #include "live_stream.h"
-#include "record_trigger.h"
+#include "triggers.h"
 #include "report.h"
 #include "session.h"
 #include "status_line.h"
@@ -60,7 +60,7 @@ static void print_engine_cpu(uint64_t bytes, uint64_t wakeups,
 /* A duration up to an hour. */
 static int parse_ns(const char *opt, const char *arg, int64_t *out)
 {
-	if (trigger_duration(arg, out) || *out > 3600000000000LL)
+	if (evt_trigger_duration(arg, out) || *out > 3600000000000LL)
 		return cli_error("record", "%s %s: a duration up to an hour: a "
 				 "number and ns, us, ms or s", opt, arg);
 	return 0;
@@ -84,7 +84,7 @@ static int parse_u32(const char *opt, const char *arg, uint32_t *out)
 struct until {
 	struct cli_session *run;
 	bool all;		/* -a without a command: until asked */
-	struct record_triggers *triggers;
+	struct evt_triggers *triggers;
 	struct evt_collection *keep;	/* --keep's, or NULL */
 	/* -e, said early when one names nothing the command registered */
 	const char *const *patterns;
@@ -126,7 +126,7 @@ static bool record_done(struct evt_collection *c, void *ctx)
 
 		evt_collection_poll(u->keep, err, sizeof(err));
 	}
-	if (u->triggers && record_triggers_poll(u->triggers))
+	if (u->triggers && evt_triggers_poll(u->triggers))
 		evt_collection_hurry(c);	/* events flow: look again soon */
 	if (cli_session_over(u->run))
 		return true;
@@ -243,7 +243,8 @@ struct record_args {
 	const char *relay_arg;
 	bool output_given, quiet, show_stats, fail_on_loss;
 	char **cmdv;		/* the command to run, or NULL */
-	struct record_triggers_opts trig;	/* --trigger and its options */
+	struct evt_trigger **triggers;	/* --trigger */
+	struct evt_triggers_opts trig;	/* its options */
 	bool after_given, before_given, max_given;
 	const char *keep[KEEP_MAX];	/* --keep: pinned sites */
 	unsigned nkeep;
@@ -410,11 +411,11 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 			break;
 		case 'G': {
 			char why[PATH_MAX + 300];
-			struct trigger *t = trigger_parse(optarg, why, sizeof(why));
+			struct evt_trigger *t = evt_trigger_parse(optarg, why, sizeof(why));
 
 			if (!t)
 				return cli_error("record", "%s", why);
-			a->trig.triggers[a->trig.ntriggers++] = t;
+			a->triggers[a->trig.ntriggers++] = t;
 			break;
 		}
 		case 'A':
@@ -738,7 +739,7 @@ static int kernel_window(void *c, const char *dir, int64_t from_ns, char *err,
 /* A kernel event the recording wrote, for the triggers on them. */
 static void kernel_seen(const struct evt_kernel_seen *s, void *triggers)
 {
-	record_triggers_kernel_event(triggers, s->path, s->layout, s->payload,
+	evt_triggers_kernel_event(triggers, s->path, s->layout, s->payload,
 				     s->payload_size, s->monotonic_ns, s->pid,
 				     s->tid);
 }
@@ -855,7 +856,7 @@ static void complete_patterns(struct record_args *a)
 		a->patterns[o->npatterns++] = "*";
 	}
 	for (k = 0; k < a->trig.ntriggers; k++) {
-		const char *p = trigger_kernel_pattern(a->trig.triggers[k]);
+		const char *p = evt_trigger_kernel_pattern(a->triggers[k]);
 
 		for (i = 0; p && i < o->npatterns && strcmp(a->patterns[i], p); i++)
 			;
@@ -933,6 +934,9 @@ static int record_here(struct record_args *a)
 		cli_note_refused("record", a->patterns, o->npatterns,
 				 cli_collection_events, c);
 	}
+	a->trig.triggers = (const struct evt_trigger *const *)a->triggers;
+	a->trig.who = "record";
+	a->trig.what = "evtrace record --trigger";
 	a->trig.rundir = rundir;
 	a->trig.outdir = o->output;
 	a->trig.slot = evt_collection_number(c);
@@ -947,13 +951,13 @@ static int record_here(struct record_args *a)
 		a->trig.max_windows = 5;
 	/* Kernel events are known now: a field none has is refused. */
 	for (unsigned k = 0; k < a->trig.ntriggers; k++) {
-		const struct trigger *t = a->trig.triggers[k];
-		const char *p = trigger_kernel_pattern(t), *f = trigger_field(t);
+		const struct evt_trigger *t = a->triggers[k];
+		const char *p = evt_trigger_kernel_pattern(t), *f = evt_trigger_field(t);
 
 		if (p && f && evt_collection_kernel_field(c, p, f) == 0) {
 			ret = cli_error("record", "--trigger '%s': no event %s names "
 					"has a field %s (evtrace ls -f %s shows their "
-					"fields)", trigger_text(t), p, f, p);
+					"fields)", t->text, p, f, p);
 			evt_collection_finish(c, NULL, err, sizeof(err));
 			evt_trace_dir_undo(o->output, made_output, kept_old);
 			goto out;
@@ -963,7 +967,7 @@ static int record_here(struct record_args *a)
 	 * its rules from the start, beside the recording's), of -p's, or of
 	 * all with -a alone. */
 	if (a->trig.ntriggers &&
-	    !(u.triggers = record_triggers_start(&a->trig, a->npids ? a->pids[0] :
+	    !(u.triggers = evt_triggers_start(&a->trig, a->npids ? a->pids[0] :
 						 u.all ? 0 : EVT_LIVE_COMMAND,
 						 err, sizeof(err)))) {
 		ret = cli_error("record", "--trigger: %s", err);
@@ -977,7 +981,7 @@ static int record_here(struct record_args *a)
 
 		snprintf(rules, sizeof(rules), "%s%s%s%s%s", evt_collection_rules_name(c),
 			 u.triggers ? "," : "",
-			 u.triggers ? record_triggers_rules_name(u.triggers) : "",
+			 u.triggers ? evt_triggers_rules_name(u.triggers) : "",
 			 u.keep ? "," : "", u.keep ? evt_collection_rules_name(u.keep) : "");
 		/* With -a the kernel events are every CPU's already. */
 		ret = cli_session_spawn(&run, a->cmdv, rules,
@@ -1027,11 +1031,11 @@ static int record_here(struct record_args *a)
 		/* The triggers see the last kernel events, and no more (the
 		 * processes' buffers are left as they are, for the windows). */
 		evt_collection_kernel_flush(c, err, sizeof(err));
-		record_triggers_finish(u.triggers);
+		evt_triggers_finish(u.triggers);
 		u.triggers = NULL;
 		evt_collection_watch_kernel(c, NULL, NULL);
 	}
-	record_triggers_finish(u.triggers);	/* while the recorder holds its rings */
+	evt_triggers_finish(u.triggers);	/* while the recorder holds its rings */
 	u.triggers = NULL;
 	if (evt_collection_finish(c, &stats, err, sizeof(err))) {
 		cli_error("record", "%s", err);
@@ -1052,7 +1056,7 @@ static int record_here(struct record_args *a)
 out:
 	if (c && u.triggers)
 		evt_collection_watch_kernel(c, NULL, NULL);
-	record_triggers_finish(u.triggers);
+	evt_triggers_finish(u.triggers);
 	evt_collection_destroy(u.keep);
 	evt_collection_destroy(c);
 	if (own)
@@ -1080,7 +1084,7 @@ int cmd_record(int argc, char **argv)
 	 * one more than a selection takes, to say so) */
 	a.patterns_cap = (unsigned)argc + 3 + EVT_RULES_MAX_PATTERNS + 1;
 	if (!(a.patterns = calloc(a.patterns_cap, sizeof(char *))) ||
-	    !(a.trig.triggers = calloc(argc, sizeof(*a.trig.triggers)))) {
+	    !(a.triggers = calloc(argc, sizeof(*a.triggers)))) {
 		free(a.patterns);
 		return cli_error("record", "out of memory");
 	}
@@ -1092,8 +1096,8 @@ int cmd_record(int argc, char **argv)
 	if (ret < 0)
 		ret = record_here(&a);
 	for (unsigned k = 0; k < a.trig.ntriggers; k++)
-		trigger_free(a.trig.triggers[k]);
-	free(a.trig.triggers);
+		evt_trigger_free(a.triggers[k]);
+	free(a.triggers);
 	for (unsigned k = 0; k < a.nfrom_files; k++)
 		free(a.from_files[k]);
 	free(a.patterns);

@@ -14,11 +14,11 @@
 
 #include "cli.h"
 #include "collection.h"
-#include "record_trigger.h"
+#include "trigger_expr.h"
 #include "layout.h"
 #include "requests.h"
 #include "rundir.h"
-#include "snapshot_take.h"
+#include "window_take.h"
 #include "trace_names.h"
 
 /* The recording's kernel events of the window, which its recorder writes
@@ -87,7 +87,7 @@ int cmd_snapshot(int argc, char **argv)
 			struct timespec now;
 			int64_t before;
 
-			if (trigger_duration(optarg, &before) || before <= 0)
+			if (evt_trigger_duration(optarg, &before) || before <= 0)
 				return cli_error("snapshot", "--before '%s': not a "
 						 "duration (N followed by ns, us, ms "
 						 "or s)", optarg);
@@ -129,7 +129,7 @@ int cmd_snapshot(int argc, char **argv)
 	o.rundir = rundir;
 	snprintf(what, sizeof(what), "evtrace snapshot -o %s", o.output);
 	o.what = what;
-	if (snapshot_take(&o, &stats, &slot, err, sizeof(err)))
+	if (evt_window_take(&o, &stats, &slot, err, sizeof(err)))
 		return cli_error("snapshot", "%s", err);
 	if (kernel)
 		snapshot_kernel(&o, slot);

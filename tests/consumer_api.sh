@@ -90,6 +90,12 @@ expect_grep "^patterns: 63 'printk/many63': more than 64 patterns, or one longer
 expect_grep "^read: -1 a counting consumer has no records: evt_consumer_counts()\$" "$T/c4" "read of a counting consumer"
 expect_grep "^relay stats: -1 not a relay consumer\$" "$T/c4" "relay stats of a counting consumer"
 expect_grep "^window: -1 not a flight consumer: a window is of a flight recorder (EVT_CONSUMER_FLIGHT)\$" "$T/c4" "a window of a counting consumer"
+expect_grep "^arm: -1 not a flight consumer: triggers write windows of a flight recorder (EVT_CONSUMER_FLIGHT)\$" "$T/c4" "triggers of a counting consumer"
+expect_grep "^arm nowhere: -1 /nonexistent: No such file or directory\$" "$T/c4" "triggers with no directory for their windows"
+expect_grep "^arm bad: -1 --trigger 'span req >> 1ms': at position 10: expected '>' after the span's name\$" "$T/c4" "a wrong trigger, with its position"
+expect_grep "^arm kernel: -1 --trigger 'kernel/sched/sched_switch': kernel events in a consumer's triggers are not yet supported (evtrace record --trigger takes them)\$" "$T/c4" "a kernel trigger in a consumer"
+expect_grep "^armed: 0\$" "$T/c4" "triggers armed after refusals"
+expect_grep "^arm again: -1 armed already: arm every trigger in one call\$" "$T/c4" "triggers armed twice"
 "$CONSUME" record 999999 printk >"$T/c5" 2>&1 && fail "a consumer of no process opened"
 expect_grep "^open: pid 999999: no traced process with this pid in $EVTRACE_RUNDIR\$" "$T/c5" "unknown pid"
 # 5. The man page's EXAMPLE, built as a user would (with this build's

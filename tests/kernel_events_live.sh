@@ -87,7 +87,8 @@ expect_eq "$(head -1 "$T/c")" "added 1" "the consumer's kernel event"
 slot=$("$EVTRACE" ls -p "$p" | sed -n "s/^# collection \([0-9]*\): pid $s, .*/\1/p")
 [ -n "$slot" ] || { "$EVTRACE" ls -p "$p" >&2; fail "the stream's collection is not listed"; }
 kill -USR1 "$p"
-wait_for "the rounds" "grep -q done '$T/p.out'"
+wait_for "the rounds" "grep -q done '$T/p.out'" \
+	"echo program:; cat '$T/p.out'; ps -L -o pid,tid,stat,wchan:30,comm -p $p --ppid $p; echo stream:; tail -3 '$T/s' '$T/s.err'; echo consumer:; tail -3 '$T/c'"
 # Another kernel event, added to the running stream by enable
 # --collection; the process's exit shows it.
 "$EVTRACE" enable --collection "$slot" kernel/sched/sched_process_exit 2>"$T/en.err" ||

@@ -34,16 +34,18 @@ running() {
 	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
 	[ -n "$_st" ] && [ "${_st%% *}" != Z ]
 }
-# wait_for WHAT CONDITION: evaluates the shell CONDITION every 50 ms
-# until it holds; fails saying WHAT after 10 s.  Tests wait for the thing
-# itself, never for a time.
+# wait_for WHAT CONDITION [SHOW]: evaluates the shell CONDITION every
+# 50 ms until it holds; fails saying WHAT after 30 s, with the last
+# lines of the shell command SHOW (what the test knows of the state it
+# waited in).  Tests wait for the thing itself, never for a time.
 wait_for() {
 	_waited=0
 	until eval "$2"; do
 		_waited=$((_waited + 1))
 		# (a bound for a thing that never comes, not a time a thing
 		# takes: generous, for a loaded machine and sanitizers)
-		[ "$_waited" -lt 600 ] || fail "waited 30 s for $1"
+		[ "$_waited" -lt 600 ] ||
+			fail "waited 30 s for $1${3:+; $(eval "$3" 2>&1 | tail -20)}"
 		sleep 0.05
 	done
 }

@@ -34,6 +34,7 @@
 #include "record_fields.h"
 #include "report.h"
 #include "rundir.h"
+#include "triggers.h"
 
 #define CONSUMER_TICK_MS 10
 
@@ -52,6 +53,12 @@ struct evt_consumer {
 	evt_consumer_record_cb cb;
 	void *ctx;
 	struct evt_report_to report;		/* attr.report: cb NULL, stderr */
+	/* Flight mode's triggers (evt_consumer_arm()), or NULL: */
+	struct evt_triggers *triggers;
+	struct evt_trigger **exprs;
+	unsigned nexprs;
+	void (*window_cb)(const struct evt_consumer_window_info *w, void *ctx);
+	void *window_ctx;
 	struct evt_field fields[EVT_FIELDS_MAX];
 	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
 };
@@ -398,6 +405,8 @@ static int read_engine(struct evt_consumer *c, evt_consumer_record_cb cb,
 	if (c->mode == EVT_CONSUMER_RELAY || c->mode == EVT_CONSUMER_FLIGHT) {
 		if (evt_collection_poll(c->coll, err, err_size) < 0)
 			return -1;
+		if (c->triggers)
+			evt_triggers_poll(c->triggers);
 		return (int)evt_collection_running(c->coll);
 	}
 	c->cb = cb;
@@ -502,12 +511,121 @@ static int window_engine(struct evt_consumer *c, const char *dir,
 	return 0;
 }
 
+/* The tool's window callback, given what the triggers say of one. */
+static void window_written(const struct evt_triggers_window *w, void *ctx)
+{
+	struct evt_consumer *c = ctx;
+	struct evt_consumer_window_info info = {
+		.size = sizeof(info), .held = w->held, .dir = w->dir,
+		.trigger = w->trigger, .event = w->event, .pid = w->pid,
+		.tid = w->tid, .fired_ns = w->fired_ns, .why = w->why,
+	};
+
+	c->window_cb(&info, c->window_ctx);
+}
+
+static void disarm(struct evt_consumer *c)
+{
+	unsigned k;
+
+	evt_triggers_finish(c->triggers);	/* (the windows still due) */
+	c->triggers = NULL;
+	for (k = 0; k < c->nexprs; k++)
+		evt_trigger_free(c->exprs[k]);
+	free(c->exprs);
+	c->exprs = NULL;
+	c->nexprs = 0;
+}
+
+#define ARM_MAX_EXPRS 64
+
+static uint64_t lost_now(void *coll)
+{
+	return evt_collection_lost_now(coll);
+}
+
+static int arm_engine(struct evt_consumer *c, const struct evt_consumer_triggers *t,
+		      char *err, size_t err_size)
+{
+	struct evt_triggers_opts o = { .who = "consumer" };
+	char what[sizeof(c->what) + 32];
+	struct stat st;
+	uint32_t k;
+
+	if (c->mode != EVT_CONSUMER_FLIGHT)
+		return snprintf(err, err_size, "not a flight consumer: triggers write "
+				"windows of a flight recorder (EVT_CONSUMER_FLIGHT)"), -1;
+	if (c->sock >= 0 || !c->coll)
+		return snprintf(err, err_size, "triggers through evtraced are not "
+				"yet supported"), -1;
+	if (c->triggers)
+		return snprintf(err, err_size, "armed already: arm every trigger "
+				"in one call"), -1;
+	if (!t || t->size < offsetof(struct evt_consumer_triggers, window_ctx) +
+			    sizeof(t->window_ctx))
+		return snprintf(err, err_size, "bad size"), -1;
+	if (!t->exprs || t->nexprs < 1 || t->nexprs > ARM_MAX_EXPRS)
+		return snprintf(err, err_size, "1 to %d expressions", ARM_MAX_EXPRS), -1;
+	if (t->max_windows > 10000)
+		return snprintf(err, err_size, "max_windows %u: at most 10000",
+				t->max_windows), -1;
+	if (t->before_ns > INT64_MAX / 4 || t->after_ns > 3600000000000ULL)
+		return snprintf(err, err_size, "before_ns or after_ns out of range "
+				"(after_ns: an hour at most)"), -1;
+	if (!t->dir || !*t->dir)
+		return snprintf(err, err_size, "no directory for the windows"), -1;
+	if (stat(t->dir, &st))
+		return snprintf(err, err_size, "%s: %s", t->dir, strerror(errno)), -1;
+	if (!S_ISDIR(st.st_mode))
+		return snprintf(err, err_size, "%s: not a directory", t->dir), -1;
+	if (!(c->exprs = calloc(t->nexprs, sizeof(*c->exprs))))
+		return snprintf(err, err_size, "out of memory"), -1;
+	for (k = 0; k < t->nexprs; k++) {
+		if (!t->exprs[k]) {
+			snprintf(err, err_size, "expression %u is NULL", k);
+			goto fail;
+		}
+		if (!(c->exprs[c->nexprs] = evt_trigger_parse(t->exprs[k], err, err_size)))
+			goto fail;
+		if (c->exprs[c->nexprs++]->kernel) {
+			snprintf(err, err_size, "--trigger '%s': kernel events in a "
+				 "consumer's triggers are not yet supported (evtrace "
+				 "record --trigger takes them)", t->exprs[k]);
+			goto fail;
+		}
+	}
+	snprintf(what, sizeof(what), "the triggers of %s", c->what);
+	o.triggers = (const struct evt_trigger *const *)c->exprs;
+	o.ntriggers = c->nexprs;
+	o.what = what;
+	o.rundir = c->rundir;
+	o.outdir = t->dir;
+	o.slot = evt_collection_number(c->coll);
+	o.calibration = evt_collection_calibration(c->coll);
+	o.after_ns = (int64_t)t->after_ns;
+	o.before_ns = (int64_t)t->before_ns;
+	o.max_windows = t->max_windows ? t->max_windows : 5;
+	o.lost_now = lost_now;
+	o.recorder = c->coll;
+	c->window_cb = t->window;
+	c->window_ctx = t->window_ctx;
+	o.on_window = t->window ? window_written : NULL;
+	o.on_window_ctx = c;
+	if (!(c->triggers = evt_triggers_start(&o, c->pid, err, err_size)))
+		goto fail;
+	return 0;
+fail:
+	disarm(c);
+	return -1;
+}
+
 static void close_engine(struct evt_consumer *c)
 {
 	char err[256];
 
 	if (!c)
 		return;
+	disarm(c);
 	if (c->coll)
 		evt_collection_finish(c->coll, NULL, err, sizeof(err));
 	evt_collection_destroy(c->coll);
@@ -613,6 +731,12 @@ int evt_consumer_window(struct evt_consumer *c, const char *dir,
 			uint64_t before_ns, char *err, size_t err_size)
 {
 	return REPORTING(c, window_engine(c, dir, before_ns, err, err_size));
+}
+
+int evt_consumer_arm(struct evt_consumer *c, const struct evt_consumer_triggers *t,
+		     char *err, size_t err_size)
+{
+	return REPORTING(c, arm_engine(c, t, err, err_size));
 }
 
 int evt_consumer_counts(struct evt_consumer *c, evt_consumer_count_cb cb,

@@ -252,6 +252,69 @@ int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
 int evt_consumer_window(struct evt_consumer *c, const char *dir,
 			uint64_t before_ns, char *err, size_t err_size);
 
+/* A window a trigger wrote, or could not write (evt_consumer_arm()). */
+struct evt_consumer_window_info {
+	uint32_t size;			/* sizeof(struct evt_consumer_window_info) */
+	/* 1: it holds the event that fired it, on its thread; 0: it does
+	 * not (why says why: overwritten or lost before, with counts); -1:
+	 * not known (a 'lost' trigger, which no event fires, or no
+	 * window). */
+	int held;
+	const char *dir;		/* DIR/window-<n>; NULL: none could be
+					 * written (why says why) */
+	const char *trigger;		/* the expression that fired */
+	const char *event;		/* the event's path; for 'lost', "lost N
+					 * events" */
+	uint32_t pid, tid;		/* where it fired (0: 'lost') */
+	int64_t fired_ns;		/* when, CLOCK_MONOTONIC */
+	const char *why;		/* NULL, or what is wrong with it */
+};
+
+/* What evt_consumer_arm() is to do.  Zero it, then set size. */
+struct evt_consumer_triggers {
+	uint32_t size;			/* sizeof(struct evt_consumer_triggers) */
+	/* At most this many windows (0: 5; at most 10000): firings past
+	 * them are counted, and said when the consumer is closed. */
+	uint32_t max_windows;
+	/* The expressions, as evtrace record --trigger takes them
+	 * (evtrace-record(1)): "PATTERN", "PATTERN if FIELD OP VALUE",
+	 * "span NAME > DURATION", "lost"; 1 to 64 of them.  Kernel events
+	 * are not yet supported here. */
+	const char *const *exprs;
+	uint32_t nexprs;
+	/* An existing directory: each window goes to a new DIR/window-<n>,
+	 * with DIR/window-<n>/evtrace/trigger saying what fired it and
+	 * what it holds. */
+	const char *dir;
+	/* A window starts before_ns before its firing (0: as far back as
+	 * the buffers reach; a span's window holds the span whole) and is
+	 * taken after_ns after it (a span that fired while still open:
+	 * after its end). */
+	uint64_t before_ns, after_ns;
+	/* Called for each window, written or not, from evt_consumer_read()
+	 * or evt_consumer_close(); NULL: said where the consumer's
+	 * messages go (attr.report). */
+	void (*window)(const struct evt_consumer_window_info *w, void *ctx);
+	void *window_ctx;
+};
+
+/*
+ * Since 0.1.11, flight mode: arms triggers, which the consumer evaluates
+ * on the events they name (read, as they are written, through a
+ * collection of their own: the traced program writes those events once
+ * more), in the processes the consumer covers.  Each firing writes a
+ * window of what the buffers hold, in the consumer's process, as
+ * evt_consumer_window() does, without the tool's asking.  The triggers
+ * are evaluated, and windows written, by each evt_consumer_read() (call
+ * it when evt_consumer_fd() is readable), and the windows still due by
+ * evt_consumer_close(), which says what fired (attr.report).  Once per
+ * consumer.  0, or -1 with err set (not flight mode, through evtraced, an
+ * expression that is wrong, with the position, DIR not a directory, armed
+ * already).
+ */
+int evt_consumer_arm(struct evt_consumer *c, const struct evt_consumer_triggers *t,
+		     char *err, size_t err_size);
+
 /* Relay mode: what the relay took so far.  Zero it, then set size. */
 struct evt_consumer_relay_stats {
 	uint32_t size;			/* sizeof(struct evt_consumer_relay_stats) */

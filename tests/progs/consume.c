@@ -12,6 +12,16 @@
  *                                 the window DIR/w<N> ("window N: 0"),
  *                                 until PID exits or SIGTERM; then a
  *                                 window into DIR/w1 again, which exists
+ *   consume triggers PID PATTERN DIR EXPR...
+ *                                 a flight recorder of PATTERN armed with
+ *                                 the triggers EXPR ("armed 0"), windows
+ *                                 into DIR/window-<n>, each said as a
+ *                                 "window DIR held=H pid=P tid=T
+ *                                 trigger=EXPR event=PATH[ why=WHY]"
+ *                                 line, until PID exits (0: every
+ *                                 process, now and later) or SIGTERM
+ *                                 ($CONSUME_AFTER_MS, $CONSUME_BEFORE_MS:
+ *                                 after_ns, before_ns)
  *   consume relay PID PATTERN ADDRESS [SESSION [HOSTNAME]]
  *                                 streams to lttng-relayd until PID exits
  *                                 (or SIGTERM), then, once the relay has
@@ -72,6 +82,45 @@ static void flight(struct evt_consumer *c, const char *dir)
 	snprintf(path, sizeof(path), "%s/w1", dir);
 	n = evt_consumer_window(c, path, 0, err, sizeof(err));
 	printf("again: %d %s\n", n, err);
+}
+
+static void print_window(const struct evt_consumer_window_info *w, void *ctx)
+{
+	(void)ctx;
+	printf("window %s held=%d pid=%u tid=%u trigger=%s event=%s%s%s\n",
+	       w->dir ? w->dir : "(none)", w->held, w->pid, w->tid, w->trigger,
+	       w->event, w->why ? " why=" : "", w->why ? w->why : "");
+}
+
+/* Flight mode armed with triggers, until the processes are gone or
+ * SIGTERM. */
+static int triggers(struct evt_consumer *c, int pid, char **exprs, int nexprs,
+		    const char *dir)
+{
+	struct evt_consumer_triggers t = {
+		.size = sizeof(t), .exprs = (const char *const *)exprs,
+		.nexprs = (uint32_t)nexprs, .dir = dir, .window = print_window,
+		.after_ns = getenv("CONSUME_AFTER_MS") ?
+			    (uint64_t)atol(getenv("CONSUME_AFTER_MS")) * 1000000 : 0,
+		.before_ns = getenv("CONSUME_BEFORE_MS") ?
+			     (uint64_t)atol(getenv("CONSUME_BEFORE_MS")) * 1000000 : 0,
+	};
+	struct pollfd pfd = { .fd = evt_consumer_fd(c), .events = POLLIN };
+	char err[1024];
+	int n = evt_consumer_arm(c, &t, err, sizeof(err));
+
+	printf("armed %d%s%s\n", n, n ? ": " : "", n ? err : "");
+	if (n)
+		return 1;
+	while (!terminated && n >= 0) {
+		poll(&pfd, 1, 1000);	/* (a signal ends it early) */
+		n = evt_consumer_read(c, NULL, NULL, err, sizeof(err));
+		if (n < 0)
+			printf("read: %s\n", err);
+		if (n == 0 && pid)
+			break;
+	}
+	return 0;
 }
 
 static void print_field(const struct evt_field *f)
@@ -229,7 +278,7 @@ int main(int argc, char **argv)
 	int pid, n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: consume record PID PATTERN... | ids|count|errors|flight|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
+		fprintf(stderr, "usage: consume record PID PATTERN... | ids|count|errors|flight|triggers|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, getenv("CONSUME_BUFFERED") ? _IOFBF : _IOLBF, 0);
@@ -288,6 +337,15 @@ int main(int argc, char **argv)
 		printf("added %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
 		fflush(stdout);
 		flight(c, argv[4]);
+	} else if (!strcmp(argv[1], "triggers") && argc >= 6) {
+		signal(SIGTERM, on_term);
+		c = open_consumer(pid, EVT_CONSUMER_FLIGHT);
+		n = evt_consumer_add(c, argv[3], err, sizeof(err));
+		printf("added %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
+		if (triggers(c, pid, argv + 5, argc - 5, argv[4])) {
+			evt_consumer_close(c);
+			return 1;
+		}
 	} else if (!strcmp(argv[1], "relay") && argc >= 5 && argc <= 7) {
 		struct evt_consumer_relay_stats st = { .size = sizeof(st) };
 		struct pollfd pfd;
@@ -348,9 +406,30 @@ int main(int argc, char **argv)
 		printf("relay stats: %d %s\n", evt_consumer_relay_stats(d,
 		       &(struct evt_consumer_relay_stats){ .size = 64 }, err,
 		       sizeof(err)), err);
+		{
+			const char *span[] = { "span req > 1ms" }, *bad[] = { "span req >> 1ms" },
+				   *kern[] = { "kernel/sched/sched_switch" };
+			struct evt_consumer_triggers t = {
+				.size = sizeof(t), .exprs = span, .nexprs = 1, .dir = ".",
+			};
+
+			printf("arm: %d %s\n", evt_consumer_arm(d, &t, err, sizeof(err)), err);
+			evt_consumer_close(d);
+			d = open_consumer(pid, EVT_CONSUMER_FLIGHT);
+			t.dir = "/nonexistent";
+			printf("arm nowhere: %d %s\n", evt_consumer_arm(d, &t, err, sizeof(err)), err);
+			t.dir = ".";
+			t.exprs = bad;
+			printf("arm bad: %d %s\n", evt_consumer_arm(d, &t, err, sizeof(err)), err);
+			t.exprs = kern;
+			printf("arm kernel: %d %s\n", evt_consumer_arm(d, &t, err, sizeof(err)), err);
+			t.exprs = span;
+			printf("armed: %d\n", evt_consumer_arm(d, &t, err, sizeof(err)));
+			printf("arm again: %d %s\n", evt_consumer_arm(d, &t, err, sizeof(err)), err);
+		}
 		evt_consumer_close(d);
 	} else {
-		fprintf(stderr, "usage: consume record PID PATTERN... | ids|count|errors|flight|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
+		fprintf(stderr, "usage: consume record PID PATTERN... | ids|count|errors|flight|triggers|relay PID [PATTERN [ADDRESS [SESSION [HOSTNAME]]]]\n");
 		return 2;
 	}
 	evt_consumer_close(c);

@@ -7,8 +7,8 @@
  * == and != compare: with a field's text, an enum's label, a char
  * array's bytes.
  */
-#ifndef EVT_CLI_FIELD_TEST_H
-#define EVT_CLI_FIELD_TEST_H
+#ifndef EVT_FORMAT_FIELD_TEST_H
+#define EVT_FORMAT_FIELD_TEST_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,11 +1,11 @@
 /*
- * snapshot_take.c - a flight recorder's snapshot, in this process
- * (snapshot_take.h).
+ * window_take.c - a flight recorder's snapshot, in this process
+ * (window_take.h).
  */
 #include <limits.h>
 #include <stdio.h>
 
-#include "snapshot_take.h"
+#include "window_take.h"
 #include "trace_names.h"
 
 /* The recording's pinned sites (record --keep), whatever their age, into
@@ -34,8 +34,8 @@ static int take_keep(const struct evt_collection_opts *main, uint32_t keep,
 	return 0;
 }
 
-int snapshot_take(const struct evt_collection_opts *o, struct evt_collection_stats *stats,
-		  uint32_t *slot, char *err, size_t err_size)
+int evt_window_take(const struct evt_collection_opts *o,
+		    struct evt_collection_stats *stats, uint32_t *slot, char *err, size_t err_size)
 {
 	struct evt_collection *c;
 	uint32_t keep;

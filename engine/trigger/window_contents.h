@@ -3,8 +3,8 @@
  * from the trace once written: its time span, events, processes and
  * losses, and whether it holds the event that fired it.
  */
-#ifndef EVT_CLI_WINDOW_CONTENTS_H
-#define EVT_CLI_WINDOW_CONTENTS_H
+#ifndef EVT_ENGINE_WINDOW_CONTENTS_H
+#define EVT_ENGINE_WINDOW_CONTENTS_H
 
 #include <stdbool.h>
 #include <stdint.h>

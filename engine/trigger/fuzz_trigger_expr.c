@@ -1,4 +1,4 @@
-/* libFuzzer harness for record's --trigger expressions (record_trigger.c):
+/* libFuzzer harness for trigger expressions (trigger_expr.c):
  * the bytes, cut at their first NUL, are an expression.  Whatever comes,
  * it is taken whole or refused with the position of what is wrong inside
  * it (1 to its length plus one), and a taken one names itself, its field
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record_trigger.h"
+#include "trigger_expr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -18,19 +18,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *expr = strndup((const char *)data, size), err[1024] = "";
-	struct trigger *t;
+	struct evt_trigger *t;
 	const char *at;
 
 	if (!expr)
 		return 0;
-	t = trigger_parse(expr, err, sizeof(err));
+	t = evt_trigger_parse(expr, err, sizeof(err));
 	if (t) {
-		CHECK(!strcmp(trigger_text(t), expr));
-		CHECK(!trigger_field(t) || strstr(expr, " if "));
-		CHECK(!trigger_kernel_pattern(t) ||
-		      !strncmp(trigger_kernel_pattern(t) + strspn(trigger_kernel_pattern(t), "/"),
+		CHECK(!strcmp(t->text, expr));
+		CHECK(!evt_trigger_field(t) || strstr(expr, " if "));
+		CHECK(!evt_trigger_kernel_pattern(t) ||
+		      !strncmp(evt_trigger_kernel_pattern(t) + strspn(evt_trigger_kernel_pattern(t), "/"),
 			       "kernel", 6));
-		trigger_free(t);
+		evt_trigger_free(t);
 	} else if (strlen(expr) < 600 && !strncmp(err, "--trigger '", 11) &&
 		   !strncmp(err + 11, expr, strlen(expr)) &&
 		   !strncmp(at = err + 11 + strlen(expr), "': at position ", 15)) {

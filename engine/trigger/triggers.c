@@ -1,5 +1,5 @@
 /*
- * record_trigger.c - triggers of a flight recorder.
+ * triggers.c - triggers of a flight recorder (triggers.h).
  *
  * The events a trigger names are a live stream of their own (a
  * collection of its own, live_stream.h), which the recorder reads at
@@ -8,13 +8,14 @@
  * besides the flight recorder's.  A firing is due --after later (a span
  * that fired while still open: --after after it ends, so that its window
  * holds it whole); a window is then taken, in this process, as `evtrace
- * snapshot --collection SLOT` takes one (snapshot_take.h), into a new
+ * snapshot --collection SLOT` takes one (window_take.h), into a new
  * DIR/window-<n> (an existing directory is never written into), with
  * evtrace/trigger saying what fired and what the window holds.  Span
  * triggers pair their spans as every reader does (span_pairs.h).
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,40 +23,32 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "live_stream.h"
+#include "report.h"
 #include "pattern.h"
-#include "field_test.h"
 #include "record_fields.h"
-#include "record_trigger.h"
 #include "span_kind.h"
-#include "snapshot_take.h"
 #include "span_pairs.h"
 #include "trace_dir.h"
+#include "triggers.h"
 #include "window_contents.h"
+#include "window_take.h"
 
-enum kind { T_EVENT, T_FIELD, T_SPAN, T_LOST };
+struct evt_triggers;
 
-struct record_triggers;
-
-struct trigger {
-	char *text;
-	enum kind kind;
-	char *pattern;		/* span: span/NAME */
-	struct field_test test;	/* T_FIELD */
-	int64_t threshold_ns;
+/* A trigger armed: its expression, and what evaluating it keeps. */
+struct armed {
+	const struct evt_trigger *e;
 	struct evt_span_pairs *pairs;	/* span: its spans, paired as
 					 * every reader pairs them; an open
 					 * one that fired is marked */
-	struct record_triggers *rt;	/* span: for pairs' callback */
+	struct evt_triggers *rt;	/* span: for pairs' callback */
 	unsigned k;
 	uint64_t complete, unseen_end, open_at_end;	/* span: followed */
 	int64_t next_due_ns;	/* span: no open span fires before it
 				 * (INT64_MAX: none can), so that the open
 				 * ones are not looked at on every poll */
 	bool warned;		/* of a field an event lacks */
-	bool kernel;		/* on kernel events, which the recording
-				 * records and hands over */
 	unsigned fired;
 };
 
@@ -83,8 +76,8 @@ struct firing {
  * take the recorder's memory with it.  The ones past it are counted. */
 #define OPEN_SPANS_MAX 65536
 
-struct record_triggers {
-	struct record_triggers_opts o;
+struct evt_triggers {
+	struct evt_triggers_opts o;
 	uint64_t lost_seen;	/* of the flight recorder, at the last look */
 	unsigned unwritten;	/* windows that failed (a full disk): lost */
 	unsigned unheld;	/* windows without their firing event */
@@ -94,153 +87,42 @@ struct record_triggers {
 	unsigned windows, next_window, skipped;
 	uint64_t evaluated;	/* events the triggers looked at */
 	uint64_t missed;	/* events the triggers' stream lost */
+	struct armed *armed;	/* one for each of o.triggers */
 };
 
-int trigger_duration(const char *s, int64_t *ns)
+static int64_t monotonic_ns(void)
 {
-	char *end;
-	double v = strtod(s, &end);
-	double unit = !strcmp(end, "ns") ? 1 : !strcmp(end, "us") ? 1e3 :
-		      !strcmp(end, "ms") ? 1e6 : !strcmp(end, "s") ? 1e9 : 0;
+	struct timespec ts;
 
-	if (end == s || !unit || !(v >= 0) || v * unit > 9e18)
-		return -1;
-	*ns = (int64_t)(v * unit);
-	return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-void trigger_free(struct trigger *t)
+static const char *plural(uint64_t n)
 {
-	if (!t)
-		return;
-	free(t->text);
-	free(t->pattern);
-	field_test_free(&t->test);
-	evt_span_pairs_free(t->pairs);
-	free(t);
+	return n == 1 ? "" : "s";
 }
 
-/* The words of expr, at most max, with where each starts; a word too
- * long for w, where *too_long is set, ends them. */
-static unsigned words(const char *expr, char (*w)[256], unsigned *at, unsigned max,
-		      int *too_long)
+/* A message of the triggers' user's (report.h: standard error unless the
+ * front end says otherwise). */
+static void __attribute__((format(printf, 2, 3)))
+say(const struct evt_triggers *rt, const char *fmt, ...)
 {
-	unsigned n = 0;
-	const char *p = expr;
+	char line[PATH_MAX + 1024];
+	va_list ap;
 
-	*too_long = -1;
-	while (*p && n < max) {
-		size_t len;
-
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		len = strcspn(p, " ");
-		at[n] = (unsigned)(p - expr);
-		if (len >= sizeof(w[n])) {
-			*too_long = (int)at[n];
-			break;
-		}
-		snprintf(w[n], sizeof(w[n]), "%.*s", (int)len, p);
-		n++;
-		p += len;
-	}
-	return n;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	evt_report("%s: %s", rt->o.who, line);
 }
 
-static struct trigger *fail(struct trigger *t, char *err, size_t err_size,
-			    const char *expr, unsigned at, const char *why)
-{
-	snprintf(err, err_size, "--trigger '%s': at position %u: %s", expr, at + 1, why);
-	trigger_free(t);
-	return NULL;
-}
-
-static struct trigger *parse_span(struct trigger *t, const char *expr,
-				  char (*w)[256], unsigned *at, unsigned n,
-				  char *err, size_t err_size)
-{
-	unsigned end = (unsigned)strlen(expr);
-	char pattern[300], why[200];
-
-	if (n < 2)
-		return fail(t, err, err_size, expr, end, "a span's name is missing");
-	if (n < 3 || strcmp(w[2], ">"))
-		return fail(t, err, err_size, expr, n < 3 ? end : at[2],
-			    "expected '>' after the span's name");
-	if (n < 4 || trigger_duration(w[3], &t->threshold_ns))
-		return fail(t, err, err_size, expr, n < 4 ? end : at[3],
-			    "expected a duration: a number and ns, us, ms or s");
-	if (n > 4)
-		return fail(t, err, err_size, expr, at[4], "unexpected after the duration");
-	snprintf(pattern, sizeof(pattern), "span/%s", w[1]);
-	if (strchr(w[1], '/') || evt_pattern_check(pattern, why, sizeof(why)))
-		return fail(t, err, err_size, expr, at[1], "not a span's name");
-	t->kind = T_SPAN;
-	t->pattern = strdup(pattern);
-	return t;
-}
-
-static struct trigger *parse_field(struct trigger *t, const char *expr,
-				   unsigned at, char *err, size_t err_size)
-{
-	char why[200];
-	unsigned where;
-
-	if (field_test_parse(&t->test, expr + at, &where, why, sizeof(why)))
-		return fail(t, err, err_size, expr, at + where, why);
-	t->kind = T_FIELD;
-	return t;
-}
-
-struct trigger *trigger_parse(const char *expr, char *err, size_t err_size)
-{
-	struct trigger *t = calloc(1, sizeof(*t));
-	char w[6][256], why[200];
-	unsigned at[6], n;
-	int too_long;
-
-	if (!t || !(t->text = strdup(expr))) {
-		snprintf(err, err_size, "out of memory");
-		trigger_free(t);
-		return NULL;
-	}
-	n = words(expr, w, at, 6, &too_long);
-	if (too_long >= 0)
-		return fail(t, err, err_size, expr, (unsigned)too_long,
-			    "a word of more than 255 characters");
-	if (n == 0)
-		return fail(t, err, err_size, expr, 0, "an empty trigger");
-	if (!strcmp(w[0], "span"))
-		return parse_span(t, expr, w, at, n, err, err_size);
-	if (!strcmp(w[0], "lost")) {
-		if (n > 1)
-			return fail(t, err, err_size, expr, at[1], "unexpected after "
-				    "'lost' (it fires on any event lost)");
-		t->kind = T_LOST;
-		return t;
-	}
-	if (evt_pattern_check(w[0], why, sizeof(why)))
-		return fail(t, err, err_size, expr, 0, why);
-	t->kernel = evt_is_kernel_path(w[0]);
-	t->pattern = strdup(w[0]);
-	if (n == 1) {
-		t->kind = T_EVENT;
-		return t;
-	}
-	if (strcmp(w[1], "if"))
-		return fail(t, err, err_size, expr, at[1], "expected 'if FIELD OP VALUE' after the pattern");
-	return parse_field(t, expr, n > 2 ? at[2] : (unsigned)strlen(expr), err,
-			   err_size);
-}
-
-static struct firing *fire(struct record_triggers *rt, unsigned k, int64_t at_ns,
+static struct firing *fire(struct evt_triggers *rt, unsigned k, int64_t at_ns,
 			   uint32_t pid, uint32_t tid, const char *path)
 {
 	struct firing *f;
 
-	rt->o.triggers[k]->fired++;
+	rt->armed[k].fired++;
 	/* Windows are --max-windows at most: a firing past them is only
 	 * counted (a storm of millions took gigabytes here). */
 	if (rt->windows + rt->unwritten + rt->ndue >= rt->o.max_windows) {
@@ -259,7 +141,7 @@ static struct firing *fire(struct record_triggers *rt, unsigned k, int64_t at_ns
 	f = &rt->due[rt->ndue++];
 	f->trigger = k;
 	f->at_ns = at_ns;
-	f->due_ns = cli_monotonic_ns() + rt->o.after_ns;
+	f->due_ns = monotonic_ns() + rt->o.after_ns;
 	f->pid = pid;
 	f->tid = tid;
 	f->slice = 0;
@@ -288,24 +170,24 @@ static void hold_from(struct firing *f, int64_t begin_ns)
 		f->from_ns = begin_ns;
 }
 
-static void on_field(struct record_triggers *rt, unsigned k,
+static void on_field(struct evt_triggers *rt, unsigned k,
 		     const struct evt_live_event *e)
 {
-	struct trigger *t = rt->o.triggers[k];
+	struct armed *t = &rt->armed[k];
 	struct evt_field fields[EVT_FIELDS_MAX];
 	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
 	int n = evt_record_fields(e->layout, e->payload, e->payload_size, fields, names);
-	const struct evt_field *f = field_test_find(&t->test, fields, n);
+	const struct evt_field *f = field_test_find(&t->e->test, fields, n);
 
 	if (f) {
-		if (field_test_holds(&t->test, f))
+		if (field_test_holds(&t->e->test, f))
 			firing_event(fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path),
 				     e->timestamp, e->monotonic_ns);
 		return;
 	}
 	if (!t->warned)
-		fprintf(stderr, "evtrace: record: --trigger '%s': %s has no field "
-			"%s; it cannot fire on it\n", t->text, e->path, t->test.field);
+		say(rt, "--trigger '%s': %s has no field %s; it cannot fire on it",
+		    t->e->text, e->path, t->e->test.field);
 	t->warned = true;
 }
 
@@ -316,11 +198,11 @@ static void on_field(struct record_triggers *rt, unsigned k,
  * machine had stopped) fired on a state they had not read yet: that
  * firing is taken back.
  */
-static void span_ended(struct trigger *t, const struct evt_slice *s)
+static void span_ended(struct armed *t, const struct evt_slice *s)
 {
-	struct record_triggers *rt = t->rt;
+	struct evt_triggers *rt = t->rt;
 	bool within = s->state == EVT_SLICE_COMPLETE &&
-		      s->end.monotonic_ns - s->begin.monotonic_ns <= t->threshold_ns;
+		      s->end.monotonic_ns - s->begin.monotonic_ns <= t->e->threshold_ns;
 	size_t i;
 
 	for (i = 0; i < rt->ndue; i++)
@@ -329,7 +211,7 @@ static void span_ended(struct trigger *t, const struct evt_slice *s)
 				rt->due[i] = rt->due[--rt->ndue];
 				t->fired--;
 			} else {
-				rt->due[i].due_ns = cli_monotonic_ns() + rt->o.after_ns;
+				rt->due[i].due_ns = monotonic_ns() + rt->o.after_ns;
 			}
 			return;
 		}
@@ -345,7 +227,7 @@ static void span_ended(struct trigger *t, const struct evt_slice *s)
  * first) never does. */
 static int on_slice(const struct evt_slice *s, void *ctx)
 {
-	struct trigger *t = ctx;
+	struct armed *t = ctx;
 
 	t->complete += s->state == EVT_SLICE_COMPLETE;
 	t->unseen_end += s->state == EVT_SLICE_NO_END;
@@ -353,7 +235,7 @@ static int on_slice(const struct evt_slice *s, void *ctx)
 	if (s->marked)
 		span_ended(t, s);
 	else if (s->state == EVT_SLICE_COMPLETE &&
-		 s->end.monotonic_ns - s->begin.monotonic_ns > t->threshold_ns)
+		 s->end.monotonic_ns - s->begin.monotonic_ns > t->e->threshold_ns)
 		hold_from(firing_event(fire(t->rt, t->k, s->end.monotonic_ns, s->end.pid,
 					    s->end.tid, s->path),
 				       s->end.timestamp, s->end.monotonic_ns),
@@ -361,7 +243,7 @@ static int on_slice(const struct evt_slice *s, void *ctx)
 	return 0;
 }
 
-static void on_span(struct trigger *t, const struct evt_live_event *e)
+static void on_span(struct armed *t, const struct evt_live_event *e)
 {
 	struct evt_span_input in = {
 		.lost = !e->path, .path = e->path, .format = e->format,
@@ -375,100 +257,100 @@ static void on_span(struct trigger *t, const struct evt_live_event *e)
 	evt_span_pairs_feed_input(t->pairs, &in);	/* (out of memory:
 							 * not followed) */
 	if (e->path && !evt_span_head_read(e->layout, e->payload, e->payload_size, &h) &&
-	    h.phase == EVT_SPAN_BEGIN && e->monotonic_ns + t->threshold_ns < t->next_due_ns)
-		t->next_due_ns = e->monotonic_ns + t->threshold_ns;
+	    h.phase == EVT_SPAN_BEGIN && e->monotonic_ns + t->e->threshold_ns < t->next_due_ns)
+		t->next_due_ns = e->monotonic_ns + t->e->threshold_ns;
 }
 
 static void on_event(const struct evt_live_event *e, void *ctx)
 {
-	struct record_triggers *rt = ctx;
+	struct evt_triggers *rt = ctx;
 	unsigned k;
 
 	if (!e->path) {	/* lost events of the triggers' own stream */
 		rt->missed += e->lost;
 		for (k = 0; k < rt->o.ntriggers; k++)
-			if (rt->o.triggers[k]->kind == T_SPAN)
-				on_span(rt->o.triggers[k], e);
+			if (rt->armed[k].e->kind == EVT_TRIGGER_SPAN)
+				on_span(&rt->armed[k], e);
 		return;
 	}
 	rt->evaluated++;
 	for (k = 0; k < rt->o.ntriggers; k++) {
-		struct trigger *t = rt->o.triggers[k];
+		struct armed *t = &rt->armed[k];
 
-		if (t->kind == T_LOST ||
-		    !evt_pattern_match_site(t->pattern, e->path, e->func, e->format))
+		if (t->e->kind == EVT_TRIGGER_LOST ||
+		    !evt_pattern_match_site(t->e->pattern, e->path, e->func, e->format))
 			continue;
-		if (t->kind == T_EVENT)
+		if (t->e->kind == EVT_TRIGGER_EVENT)
 			firing_event(fire(rt, k, e->monotonic_ns, e->pid, e->tid, e->path),
 				     e->timestamp, e->monotonic_ns);
-		else if (t->kind == T_FIELD)
+		else if (t->e->kind == EVT_TRIGGER_FIELD)
 			on_field(rt, k, e);
 		else
 			on_span(t, e);
 	}
 }
 
-struct record_triggers *record_triggers_start(const struct record_triggers_opts *o,
-					      int pid, char *err, size_t err_size)
+/* Frees what start made (the expressions stay the caller's). */
+static void triggers_free(struct evt_triggers *rt)
 {
-	struct record_triggers *rt = calloc(1, sizeof(*rt));
 	unsigned k;
 
-	if (!rt) {
+	if (!rt)
+		return;
+	evt_live_stream_destroy(rt->s);
+	for (k = 0; rt->armed && k < rt->o.ntriggers; k++)
+		evt_span_pairs_free(rt->armed[k].pairs);
+	free(rt->armed);
+	free(rt->due);
+	free(rt);
+}
+
+struct evt_triggers *evt_triggers_start(const struct evt_triggers_opts *o,
+					int pid, char *err, size_t err_size)
+{
+	struct evt_triggers *rt = calloc(1, sizeof(*rt));
+	unsigned k;
+
+	if (!rt || !(rt->armed = calloc(o->ntriggers ? o->ntriggers : 1,
+					sizeof(*rt->armed)))) {
+		free(rt);
 		snprintf(err, err_size, "out of memory");
 		return NULL;
 	}
 	rt->o = *o;
 	rt->next_window = 1;
-	if (evt_live_stream_create(o->rundir, pid, "evtrace record --trigger", 0,
-				   &rt->s, err, err_size)) {
-		free(rt);
-		return NULL;
-	}
-	evt_live_stream_want_text(rt->s, false);	/* fields are what it reads */
 	for (k = 0; k < o->ntriggers; k++) {
-		struct trigger *t = o->triggers[k];
+		struct armed *t = &rt->armed[k];
 
-		if (t->kind != T_SPAN)
-			continue;
+		t->e = o->triggers[k];
 		t->rt = rt;
 		t->k = k;
 		t->next_due_ns = INT64_MAX;
+		if (t->e->kind != EVT_TRIGGER_SPAN)
+			continue;
 		if (!(t->pairs = evt_span_pairs_new(on_slice, t))) {
 			snprintf(err, err_size, "out of memory");
-			evt_live_stream_destroy(rt->s);
-			free(rt);
+			triggers_free(rt);
 			return NULL;
 		}
 		evt_span_pairs_bound(t->pairs, OPEN_SPANS_MAX);
 	}
+	if (evt_live_stream_create(o->rundir, pid, o->what, 0, &rt->s, err, err_size)) {
+		triggers_free(rt);
+		return NULL;
+	}
+	evt_live_stream_want_text(rt->s, false);	/* fields are what it reads */
 	for (k = 0; k < o->ntriggers; k++)
-		if (o->triggers[k]->kind != T_LOST && !o->triggers[k]->kernel &&
+		if (o->triggers[k]->kind != EVT_TRIGGER_LOST && !o->triggers[k]->kernel &&
 		    evt_live_stream_select(rt->s, true, o->triggers[k]->pattern, 0,
 					   err, err_size) < 0) {
-			evt_live_stream_destroy(rt->s);
-			free(rt);
+			triggers_free(rt);
 			return NULL;
 		}
 	return rt;
 }
 
-const char *trigger_kernel_pattern(const struct trigger *t)
-{
-	return t->kernel ? t->pattern : NULL;
-}
-
-const char *trigger_field(const struct trigger *t)
-{
-	return t->kind == T_FIELD ? t->test.field : NULL;
-}
-
-const char *trigger_text(const struct trigger *t)
-{
-	return t->text;
-}
-
-void record_triggers_kernel_event(struct record_triggers *rt, const char *path,
+void evt_triggers_kernel_event(struct evt_triggers *rt, const char *path,
 				  const struct evt_event_layout *layout,
 				  const uint8_t *payload, size_t size,
 				  int64_t monotonic_ns, uint32_t pid, uint32_t tid)
@@ -482,7 +364,7 @@ void record_triggers_kernel_event(struct record_triggers *rt, const char *path,
 	on_event(&e, rt);
 }
 
-const char *record_triggers_rules_name(const struct record_triggers *rt)
+const char *evt_triggers_rules_name(const struct evt_triggers *rt)
 {
 	return evt_live_stream_rules_name(rt->s);
 }
@@ -494,14 +376,31 @@ struct taken {
 	int64_t taken_ns, written_ns;
 };
 
+/* The window of firing f could not be written into dir: err. */
+static void unwritten(struct evt_triggers *rt, const struct firing *f, const char *dir,
+		      const char *err)
+{
+	const struct armed *t = &rt->armed[f->trigger];
+	struct evt_triggers_window info = {
+		.trigger = t->e->text, .event = f->path, .pid = f->pid,
+		.tid = f->tid, .fired_ns = f->at_ns, .held = -1, .why = err,
+	};
+
+	rt->unwritten++;
+	if (rt->o.on_window)
+		rt->o.on_window(&info, rt->o.on_window_ctx);
+	else
+		say(rt, "--trigger '%s' fired, but its window %s could not be "
+		    "written: %s", t->e->text, dir, err);
+}
+
 /* Takes the window of firing *due: a snapshot of the flight recorder
  * into the next DIR/window-<n> that does not exist, with the recording's
  * kernel events.  0 when written (w filled), -1 when not (said), 1 when
  * to be tried again (retry: allowed). */
-static int take_window(struct record_triggers *rt, struct firing *due,
+static int take_window(struct evt_triggers *rt, struct firing *due,
 		       struct taken *w, bool retry)
 {
-	const struct trigger *t = rt->o.triggers[due->trigger];
 	char err[PATH_MAX + 400];
 	struct evt_collection_opts so = {
 		.rundir = rt->o.rundir, .mode = EVT_MODE_OVERWRITE,
@@ -532,37 +431,38 @@ static int take_window(struct record_triggers *rt, struct firing *due,
 	/* In this process, at once: no child to start on a loaded machine
 	 * while the buffers go on being overwritten. */
 	so.output = w->dir;
-	w->taken_ns = cli_monotonic_ns();
+	w->taken_ns = monotonic_ns();
 	if (!due->tried_ns)
 		due->tried_ns = w->taken_ns;
-	if (snapshot_take(&so, &stats, &slot, err, sizeof(err))) {
+	if (evt_window_take(&so, &stats, &slot, err, sizeof(err))) {
 		evt_trace_dir_undo(w->dir, true, false);	/* no half window */
 		if (retry && w->taken_ns - due->tried_ns < WINDOW_RETRY_NS) {
 			rt->next_window--;	/* (its name is free again) */
 			return 1;
 		}
-		fprintf(stderr, "evtrace: record: --trigger '%s' fired, but its "
-			"window %s could not be written: %s\n", t->text, w->dir, err);
-		rt->unwritten++;
+		unwritten(rt, &w->f, w->dir, err);
 		return -1;
 	}
 	rt->windows++;
 	if (rt->o.kernel_window &&
 	    rt->o.kernel_window(rt->o.recorder, w->dir, w->f.from_ns, err, sizeof(err)))
-		fprintf(stderr, "evtrace: record: window %s holds no kernel events: "
-			"%s\n", w->dir, err);
-	w->written_ns = cli_monotonic_ns();
+		say(rt, "window %s holds no kernel events: %s", w->dir, err);
+	w->written_ns = monotonic_ns();
 	return 0;
 }
 
 /* Reads window w back and says what it holds: in its evtrace/trigger,
  * and on standard error when it misses the event that fired it. */
-static void describe_window(struct record_triggers *rt, const struct taken *w)
+static void describe_window(struct evt_triggers *rt, const struct taken *w)
 {
 	const struct firing *f = &w->f;
-	const struct trigger *t = rt->o.triggers[f->trigger];
+	const struct armed *t = &rt->armed[f->trigger];
 	const struct window_firing want = { f->path, f->tid, f->event_ts, f->event_ns };
-	char file[PATH_MAX + 32], err[PATH_MAX + 400];
+	char file[PATH_MAX + 32], err[PATH_MAX + 400], why[PATH_MAX + 400] = "";
+	struct evt_triggers_window info = {
+		.dir = w->dir, .trigger = t->e->text, .event = f->path,
+		.pid = f->pid, .tid = f->tid, .fired_ns = f->at_ns, .held = -1,
+	};
 	struct window_contents wc;
 	bool read_back;
 	FILE *out;
@@ -570,40 +470,49 @@ static void describe_window(struct record_triggers *rt, const struct taken *w)
 	read_back = !window_contents_read(w->dir, f->event_ns ? &want : NULL, &wc, err,
 					  sizeof(err));
 	if (!read_back)
-		fprintf(stderr, "evtrace: record: window %s could not be read back: "
-			"%s\n", w->dir, err);
+		snprintf(why, sizeof(why), "could not be read back: %s", err);
 	snprintf(file, sizeof(file), "%s/evtrace/trigger", w->dir);
 	out = fopen(file, "wxe");
 	if (out) {
 		fprintf(out, "trigger: %s\nevent: %s\npid: %u\ntid: %u\n"
 			"monotonic_ns: %lld\ntaken_ns: %lld\nwritten_ns: %lld\n",
-			t->text, f->path, f->pid, f->tid, (long long)f->at_ns,
+			t->e->text, f->path, f->pid, f->tid, (long long)f->at_ns,
 			(long long)w->taken_ns, (long long)w->written_ns);
 		if (read_back)
 			window_contents_print(out, &wc, f->event_ns ? &want : NULL);
 		fclose(out);
 	}
-	if (f->pid)
-		fprintf(stderr, "evtrace: record: --trigger '%s' fired on %s (pid %u, "
-			"tid %u): window %s\n", t->text, f->path, f->pid, f->tid, w->dir);
-	else	/* lost: the recorder's own finding */
-		fprintf(stderr, "evtrace: record: --trigger '%s' fired (%s): window "
-			"%s\n", t->text, f->path, w->dir);
-	if (read_back && f->event_ns && !wc.held) {
-		window_contents_why_not(err, sizeof(err), &wc, &want);
-		fprintf(stderr, "evtrace: record: window %s does not hold the event "
-			"that fired it: %s\n", w->dir, err);
-		rt->unheld++;
+	if (read_back && f->event_ns) {
+		info.held = wc.held;
+		if (!wc.held) {
+			window_contents_why_not(err, sizeof(err), &wc, &want);
+			snprintf(why, sizeof(why), "does not hold the event that fired "
+				 "it: %s", err);
+			rt->unheld++;
+		}
 	}
 	window_contents_free(&wc);
+	info.why = why[0] ? why : NULL;
+	if (rt->o.on_window) {
+		rt->o.on_window(&info, rt->o.on_window_ctx);
+		return;
+	}
+	if (f->pid)
+		say(rt, "--trigger '%s' fired on %s (pid %u, tid %u): window %s",
+		    t->e->text, f->path, f->pid, f->tid, w->dir);
+	else	/* lost: the recorder's own finding */
+		say(rt, "--trigger '%s' fired (%s): window %s", t->e->text, f->path,
+		    w->dir);
+	if (why[0])
+		say(rt, "window %s %s", w->dir, why);
 }
 
 /* The windows due now (all: every one), each taken first, then each
  * read back and described: a burst of firings is not kept waiting by the
  * reading of the windows before it. */
-static void write_due(struct record_triggers *rt, bool all)
+static void write_due(struct evt_triggers *rt, bool all)
 {
-	int64_t now = cli_monotonic_ns();
+	int64_t now = monotonic_ns();
 	struct taken *w = NULL, one;
 	size_t i = 0, n = 0, cap = 0, k;
 	int took;
@@ -639,7 +548,7 @@ static void write_due(struct record_triggers *rt, bool all)
 }
 
 struct open_look {
-	struct trigger *t;
+	struct armed *t;
 	int64_t now;
 	int64_t next_due_ns;	/* of the open ones not due yet */
 };
@@ -647,14 +556,14 @@ struct open_look {
 static void open_span(struct evt_slice *s, void *ctx)
 {
 	struct open_look *look = ctx;
-	struct trigger *t = look->t;
+	struct armed *t = look->t;
 	struct firing *f;
 
 	if (s->marked || s->async)
 		return;
-	if (look->now - s->begin.monotonic_ns <= t->threshold_ns) {
-		if (s->begin.monotonic_ns + t->threshold_ns < look->next_due_ns)
-			look->next_due_ns = s->begin.monotonic_ns + t->threshold_ns;
+	if (look->now - s->begin.monotonic_ns <= t->e->threshold_ns) {
+		if (s->begin.monotonic_ns + t->e->threshold_ns < look->next_due_ns)
+			look->next_due_ns = s->begin.monotonic_ns + t->e->threshold_ns;
 		return;
 	}
 	/* (its begin is the event the window must hold) */
@@ -674,14 +583,14 @@ static void open_span(struct evt_slice *s, void *ctx)
  * everything began: a span is open at now only if the triggers read all
  * that was written before it, and no loss on its thread closed it.
  */
-static void open_spans(struct record_triggers *rt, int64_t now)
+static void open_spans(struct evt_triggers *rt, int64_t now)
 {
 	struct open_look look = { .now = now };
 	unsigned k;
 
 	for (k = 0; k < rt->o.ntriggers; k++) {
-		look.t = rt->o.triggers[k];
-		if (look.t->kind != T_SPAN || look.now <= look.t->next_due_ns)
+		look.t = &rt->armed[k];
+		if (look.t->e->kind != EVT_TRIGGER_SPAN || look.now <= look.t->next_due_ns)
 			continue;
 		look.next_due_ns = INT64_MAX;
 		evt_span_pairs_each_open(look.t->pairs, open_span, &look);
@@ -690,7 +599,7 @@ static void open_spans(struct record_triggers *rt, int64_t now)
 }
 
 /* The flight recorder lost events since the last look: 'lost' fires. */
-static void losses(struct record_triggers *rt)
+static void losses(struct evt_triggers *rt)
 {
 	uint64_t n;
 	unsigned k;
@@ -701,21 +610,21 @@ static void losses(struct record_triggers *rt)
 	if (n <= rt->lost_seen)
 		return;
 	for (k = 0; k < rt->o.ntriggers; k++)
-		if (rt->o.triggers[k]->kind == T_LOST) {
+		if (rt->armed[k].e->kind == EVT_TRIGGER_LOST) {
 			char what[64];
 
 			snprintf(what, sizeof(what), "lost %llu event%s",
 				 (unsigned long long)(n - rt->lost_seen),
 				 n - rt->lost_seen == 1 ? "" : "s");
-			fire(rt, k, cli_monotonic_ns(), 0, 0, what);
+			fire(rt, k, monotonic_ns(), 0, 0, what);
 		}
 	rt->lost_seen = n;
 }
 
-uint64_t record_triggers_poll(struct record_triggers *rt)
+uint64_t evt_triggers_poll(struct evt_triggers *rt)
 {
 	uint64_t before = rt->evaluated + rt->missed;
-	int64_t now = cli_monotonic_ns();
+	int64_t now = monotonic_ns();
 
 	evt_live_stream_poll(rt->s, on_event, rt);
 	if (!evt_live_stream_more(rt->s))
@@ -725,7 +634,7 @@ uint64_t record_triggers_poll(struct record_triggers *rt)
 	return rt->evaluated + rt->missed - before;
 }
 
-void record_triggers_finish(struct record_triggers *rt)
+void evt_triggers_finish(struct evt_triggers *rt)
 {
 	unsigned k, fired = 0;
 	uint64_t unfollowed = 0, complete = 0, unseen = 0, open = 0;
@@ -733,14 +642,14 @@ void record_triggers_finish(struct record_triggers *rt)
 
 	if (!rt)
 		return;
-	now = cli_monotonic_ns();
+	now = monotonic_ns();
 	do	/* (a poll's bound at a time) */
 		evt_live_stream_poll(rt->s, on_event, rt);
 	while (evt_live_stream_more(rt->s));
 	open_spans(rt, now);
 	losses(rt);
 	for (k = 0; k < rt->o.ntriggers; k++) {
-		struct trigger *t = rt->o.triggers[k];
+		struct armed *t = &rt->armed[k];
 
 		fired += t->fired;
 		if (!t->pairs)
@@ -752,46 +661,47 @@ void record_triggers_finish(struct record_triggers *rt)
 		open += t->open_at_end;
 	}
 	write_due(rt, true);
-	fprintf(stderr, "evtrace: record: triggers fired %u time%s, %u window%s "
-		"written", fired, cli_plural(fired), rt->windows,
-		cli_plural(rt->windows));
-	if (rt->skipped)
-		fprintf(stderr, "; %u firing%s after --max-windows %u wrote none",
-			rt->skipped, cli_plural(rt->skipped), rt->o.max_windows);
-	if (rt->unwritten)
-		fprintf(stderr, "; %u window%s could not be written (the recording "
-			"went on)", rt->unwritten, cli_plural(rt->unwritten));
-	if (rt->unheld)
-		fprintf(stderr, "; %u window%s %s not hold the event that fired %s "
-			"(said above)", rt->unheld, cli_plural(rt->unheld),
-			rt->unheld == 1 ? "does" : "do", rt->unheld == 1 ? "it" : "them");
-	fputc('\n', stderr);
+	{
+		char line[512];
+		size_t n = 0;
+
+#define ADD(...) (n += (size_t)snprintf(line + n, n < sizeof(line) ? sizeof(line) - n : 0, \
+					__VA_ARGS__))
+		ADD("triggers fired %u time%s, %u window%s written", fired,
+		    plural(fired), rt->windows, plural(rt->windows));
+		if (rt->skipped)
+			ADD("; %u firing%s after --max-windows %u wrote none",
+			    rt->skipped, plural(rt->skipped), rt->o.max_windows);
+		if (rt->unwritten)
+			ADD("; %u window%s could not be written (the recording went "
+			    "on)", rt->unwritten, plural(rt->unwritten));
+		if (rt->unheld)
+			ADD("; %u window%s %s not hold the event that fired %s (said "
+			    "above)", rt->unheld, plural(rt->unheld),
+			    rt->unheld == 1 ? "does" : "do", rt->unheld == 1 ? "it" : "them");
+#undef ADD
+		say(rt, "%s", line);
+	}
 	if (rt->missed)
-		fprintf(stderr, "evtrace: record: the triggers' stream lost %llu "
-			"event%s (its buffers were full): a trigger may have missed "
-			"them\n", (unsigned long long)rt->missed,
-			cli_plural(rt->missed));
+		say(rt, "the triggers' stream lost %llu event%s (its buffers were "
+		    "full): a trigger may have missed them",
+		    (unsigned long long)rt->missed, plural(rt->missed));
 	if (unfollowed)
-		fprintf(stderr, "evtrace: record: the triggers did not follow %llu "
-			"span begin%s: %u spans of a trigger were open at once, "
-			"which a trigger keeps at most\n",
-			(unsigned long long)unfollowed, cli_plural(unfollowed),
-			OPEN_SPANS_MAX);
+		say(rt, "the triggers did not follow %llu span begin%s: %u spans of a "
+		    "trigger were open at once, which a trigger keeps at most",
+		    (unsigned long long)unfollowed, plural(unfollowed), OPEN_SPANS_MAX);
 	if (unseen)
-		fprintf(stderr, "evtrace: record: the triggers did not see the end of "
-			"%llu span%s (events lost on its thread, or an enclosing span "
-			"of its name ended first): those did not fire\n",
-			(unsigned long long)unseen, cli_plural(unseen));
+		say(rt, "the triggers did not see the end of %llu span%s (events lost "
+		    "on its thread, or an enclosing span of its name ended first): "
+		    "those did not fire", (unsigned long long)unseen, plural(unseen));
 	if (rt->o.stats)
-		fprintf(stderr, "evtrace: record: triggers evaluated %llu event%s\n",
-			(unsigned long long)rt->evaluated, cli_plural(rt->evaluated));
+		say(rt, "triggers evaluated %llu event%s",
+		    (unsigned long long)rt->evaluated, plural(rt->evaluated));
 	if (rt->o.stats && complete + unseen + open)
-		fprintf(stderr, "evtrace: record: triggers followed %llu span%s: "
-			"%llu complete, %llu with no end seen, %llu open at the end\n",
-			(unsigned long long)(complete + unseen + open),
-			cli_plural(complete + unseen + open), (unsigned long long)complete,
-			(unsigned long long)unseen, (unsigned long long)open);
-	evt_live_stream_destroy(rt->s);
-	free(rt->due);
-	free(rt);
+		say(rt, "triggers followed %llu span%s: %llu complete, %llu with no "
+		    "end seen, %llu open at the end",
+		    (unsigned long long)(complete + unseen + open),
+		    plural(complete + unseen + open), (unsigned long long)complete,
+		    (unsigned long long)unseen, (unsigned long long)open);
+	triggers_free(rt);
 }
