@@ -134,37 +134,6 @@ static bool record_done(struct evt_collection *c, void *ctx)
 }
 
 /* record -p of another user's processes, asked of evtraced. */
-static int via_daemon(const int *pids, unsigned npids,
-		      const struct evt_collection_opts *o, const char *relay,
-		      bool show_stats)
-{
-	struct evt_request r = {
-		.verb = EVT_VERB_RECORD, .npids = npids,
-		.overwrite = o->mode == EVT_MODE_OVERWRITE,
-		.nevents = o->npatterns, .relay = relay, .block_us = o->block_us,
-	};
-
-	if (show_stats)
-		return cli_error("record", "--stats: not for a recording evtraced "
-				 "makes (its CPU time is the daemon's)");
-	if (npids > EVT_PROTO_MAX_PIDS)
-		return cli_error("record", "more than %d pids for evtraced",
-				 EVT_PROTO_MAX_PIDS);
-	memcpy(r.pids, pids, npids * sizeof(*pids));
-	memcpy(r.events, o->patterns, o->npatterns * sizeof(*o->patterns));
-	if (o->packet_size != EVT_PACKET_DEFAULT_BYTES)
-		r.packet_size = o->packet_size;
-	if (o->packet_count != EVT_PACKETS_DEFAULT)
-		r.packet_count = o->packet_count;
-	if (relay) {
-		/* The daemon's worker would name the host as this does. */
-		r.session = o->relay->session;
-		r.hostname = o->relay->hostname;
-		r.relay_buffer_mib = (uint32_t)(o->relay->max_queued >> 20);
-	}
-	return cli_via_daemon("record", &r, o->output);
-}
-
 /* --block[=MS|inf]: 1 to 1000 ms, 5 when not given. */
 static int parse_block(const char *arg, uint32_t *us)
 {
@@ -508,6 +477,50 @@ static int check_args(struct record_args *a)
 	return -1;
 }
 
+/* The recording as a request to evtraced, which makes it for us. */
+static int via_daemon(const struct record_args *a)
+{
+	const struct evt_collection_opts *o = &a->o;
+	struct evt_request r = {
+		.verb = EVT_VERB_RECORD, .npids = a->npids,
+		.overwrite = o->mode == EVT_MODE_OVERWRITE,
+		.nevents = o->npatterns, .relay = a->relay_arg, .block_us = o->block_us,
+		.ntriggers = a->trig.ntriggers, .has_after = a->after_given,
+		.after_ns = (uint64_t)a->trig.after_ns, .has_before = a->before_given,
+		.before_ns = (uint64_t)a->trig.before_ns,
+		.max_windows = a->max_given ? a->trig.max_windows : 0,
+		.nkeep = a->nkeep, .guard_percent = o->guard_percent,
+		.fail_on_loss = a->fail_on_loss,
+	};
+	unsigned k;
+
+	if (a->show_stats)
+		return cli_error("record", "--stats: not for a recording evtraced "
+				 "makes (its CPU time is the daemon's)");
+	if (a->npids > EVT_PROTO_MAX_PIDS)
+		return cli_error("record", "more than %d pids for evtraced",
+				 EVT_PROTO_MAX_PIDS);
+	if (a->trig.ntriggers > EVT_PROTO_MAX_TRIGGERS)
+		return cli_error("record", "more than %d --trigger for evtraced",
+				 EVT_PROTO_MAX_TRIGGERS);
+	memcpy(r.pids, a->pids, a->npids * sizeof(*a->pids));
+	memcpy(r.events, o->patterns, o->npatterns * sizeof(*o->patterns));
+	for (k = 0; k < a->trig.ntriggers; k++)
+		r.triggers[k] = a->triggers[k]->text;
+	memcpy(r.keep, a->keep, a->nkeep * sizeof(*a->keep));
+	if (o->packet_size != EVT_PACKET_DEFAULT_BYTES)
+		r.packet_size = o->packet_size;
+	if (o->packet_count != EVT_PACKETS_DEFAULT)
+		r.packet_count = o->packet_count;
+	if (a->relay_arg) {
+		/* The daemon's worker would name the host as this does. */
+		r.session = o->relay->session;
+		r.hostname = o->relay->hostname;
+		r.relay_buffer_mib = (uint32_t)(o->relay->max_queued >> 20);
+	}
+	return cli_via_daemon("record", &r, o->output);
+}
+
 /* record -p of processes evtraced must record: -1 when they are ours to
  * record here, else the exit status. */
 static int route(struct record_args *a)
@@ -524,16 +537,8 @@ static int route(struct record_args *a)
 			}
 		return 1;
 	}
-	if (where == CLI_VIA_DAEMON &&
-	    (a->fail_on_loss || a->trig.ntriggers || a->o.guard_percent || a->nkeep))
-		return cli_error("record", "%s: not yet supported for another "
-				 "user's processes (recorded through evtraced)",
-				 a->fail_on_loss ? "--fail-on-loss" :
-				 a->trig.ntriggers ? "--trigger" :
-				 a->nkeep ? "--keep" : "--guard");
 	if (where == CLI_VIA_DAEMON)
-		return via_daemon(a->pids, a->npids, &a->o, a->relay_arg,
-				  a->show_stats);
+		return via_daemon(a);
 	if (where == CLI_LOCAL && cli_routed_container() && a->nkernel)
 		return cli_error("record", "kernel events of a process in a "
 				 "container are not yet supported; record its own "

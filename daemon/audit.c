@@ -66,6 +66,16 @@ void evt_audit_request(const struct evt_peer *peer, const struct evt_request *r)
 		ADD(" --block=inf");
 	else if (r->block_us)
 		ADD(" --block=%uus", r->block_us);
+	if (r->overwrite)
+		ADD(" --overwrite");
+	for (i = 0; i < r->ntriggers; i++)	/* (no control characters) */
+		ADD(" --trigger '%s'", r->triggers[i]);
+	for (i = 0; i < r->nkeep; i++)
+		ADD(" --keep %s", r->keep[i]);
+	if (r->guard_percent)
+		ADD(" --guard %u", r->guard_percent);
+	if (r->fail_on_loss)
+		ADD(" --fail-on-loss");
 #undef ADD
 	evt_audit(peer, "%s", text);
 }

@@ -35,6 +35,7 @@
 #include "serve.h"
 #include "serve_consumer.h"
 #include "trace_seats.h"
+#include "trigger_expr.h"
 
 /* Where the worker finds the trace directory record was handed. */
 #define OUTPUT_FD 9
@@ -200,13 +201,48 @@ static int find_targets(struct client *c)
 	return 0;
 }
 
+/*
+ * The patterns a record request names besides its events: its triggers'
+ * and --keep's, into out (of room for EVT_PROTO_MAX_TRIGGERS +
+ * EVT_PROTO_MAX_KEEP); how many, or -1 refused (a trigger that is wrong,
+ * or on kernel events).
+ */
+static int more_patterns(struct client *c, char (*out)[EVT_RULES_PATTERN_MAX])
+{
+	char why[1200];
+	unsigned k;
+	int n = 0;
+
+	for (k = 0; k < c->req.ntriggers; k++) {
+		struct evt_trigger *t = evt_trigger_parse(c->req.triggers[k], why,
+							  sizeof(why));
+
+		if (!t)
+			return refuse(c, 2, "%s", why), -1;
+		if (t->kernel) {
+			refuse(c, 1, "%s: %s", t->pattern, EVT_PROTO_NO_KERNEL_EVENTS);
+			evt_trigger_free(t);
+			return -1;
+		}
+		if (t->pattern)
+			snprintf(out[n++], EVT_RULES_PATTERN_MAX, "%s", t->pattern);
+		evt_trigger_free(t);
+	}
+	for (k = 0; k < c->req.nkeep; k++)
+		snprintf(out[n++], EVT_RULES_PATTERN_MAX, "%s", c->req.keep[k]);
+	return n;
+}
+
 /* The permission table, applied to the request.  0, or -1 refused. */
 static int check_rights(struct client *c)
 {
 	char who[1024];
-	int i;
+	char more[EVT_PROTO_MAX_TRIGGERS + EVT_PROTO_MAX_KEEP][EVT_RULES_PATTERN_MAX];
+	int i, nmore = 0;
 	unsigned k;
 
+	if (c->req.verb == EVT_VERB_RECORD && (nmore = more_patterns(c, more)) < 0)
+		return -1;
 	c->privileged = true;
 	if (c->req.verb == EVT_VERB_TRACE)	/* (trace_target checked) */
 		return 0;
@@ -264,16 +300,19 @@ static int check_rights(struct client *c)
 				      "give -e for events flagged CAP_ANY", c->req.pids[0],
 				      c->info.comm, c->info.user, who), -1;
 		for (i = 0; i < c->nctls; i++)
-			for (k = 0; k < c->req.nevents + c->req.nfilters; k++) {
+			for (k = 0; k < c->req.nevents + c->req.nfilters + (unsigned)nmore; k++) {
 				char pattern[EVT_RULES_PATTERN_MAX] = "";
 				const struct evt_ctl_event *e;
 
 				if (k < c->req.nevents)
 					snprintf(pattern, sizeof(pattern), "%s",
 						 c->req.events[k]);
-				else
+				else if (k < c->req.nevents + c->req.nfilters)
 					evt_proto_filter_pattern(c->req.filters[k - c->req.nevents],
 								 pattern, sizeof(pattern));
+				else	/* a trigger's or --keep's */
+					snprintf(pattern, sizeof(pattern), "%s",
+						 more[k - c->req.nevents - c->req.nfilters]);
 				e = evt_uncapped_event(c->ctls[i], pattern);
 
 				if (e) {
@@ -415,7 +454,41 @@ static int build_argv(const struct client *c, char **argv, char *pids,
 		argv[argc++] = "--packets";
 		sprintf(numbers, "%u", r->packet_count);
 		argv[argc++] = numbers;
+		numbers += 16;
 	}
+	for (i = 0; i < r->ntriggers; i++) {
+		argv[argc++] = "--trigger";
+		argv[argc++] = (char *)r->triggers[i];
+	}
+	if (r->has_after) {
+		sprintf(numbers, "%lluns", (unsigned long long)r->after_ns);
+		argv[argc++] = "--after";
+		argv[argc++] = numbers;
+		numbers += 24;
+	}
+	if (r->has_before) {
+		sprintf(numbers, "%lluns", (unsigned long long)r->before_ns);
+		argv[argc++] = "--before";
+		argv[argc++] = numbers;
+		numbers += 24;
+	}
+	if (r->max_windows) {
+		sprintf(numbers, "%u", r->max_windows);
+		argv[argc++] = "--max-windows";
+		argv[argc++] = numbers;
+		numbers += 16;
+	}
+	for (i = 0; i < r->nkeep; i++) {
+		argv[argc++] = "--keep";
+		argv[argc++] = (char *)r->keep[i];
+	}
+	if (r->guard_percent) {
+		sprintf(numbers, "%u", r->guard_percent);
+		argv[argc++] = "--guard";
+		argv[argc++] = numbers;
+	}
+	if (r->fail_on_loss)
+		argv[argc++] = "--fail-on-loss";
 	if (r->path) {
 		argv[argc++] = "--";
 		argv[argc++] = (char *)r->path;
@@ -439,8 +512,9 @@ static void on_term(int sig)
 static void __attribute__((noreturn))
 worker(const struct client *c, int out, int err, evt_command_fn run)
 {
-	char *argv[32 + 2 * EVT_RULES_MAX_PATTERNS], pids[EVT_PROTO_MAX_PIDS * 12];
-	char numbers[96];	/* 16 bytes a number, five at most */
+	char *argv[40 + 2 * (EVT_RULES_MAX_PATTERNS + EVT_PROTO_MAX_TRIGGERS +
+			     EVT_PROTO_MAX_KEEP)], pids[EVT_PROTO_MAX_PIDS * 12];
+	char numbers[192];	/* 16 bytes a number (24 a duration), nine at most */
 	int argc = build_argv(c, argv, pids, sizeof(pids), numbers);
 
 	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)

@@ -128,6 +128,46 @@ static int field(struct evt_request *r, const char *key, const char *v,
 			return snprintf(err, err_size, "more than %d events",
 					EVT_RULES_MAX_PATTERNS), -1;
 		r->filters[r->nfilters++] = v;
+	} else if (!strcmp(key, "trigger")) {
+		if (r->ntriggers == EVT_PROTO_MAX_TRIGGERS)
+			return snprintf(err, err_size, "more than %d triggers",
+					EVT_PROTO_MAX_TRIGGERS), -1;
+		if (!*v || strlen(v) > 1024)
+			return snprintf(err, err_size, "not a trigger of 1 to 1024 "
+					"bytes"), -1;
+		for (const char *c = v; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return snprintf(err, err_size, "a control character "
+						"in a trigger"), -1;
+		r->triggers[r->ntriggers++] = v;
+	} else if (!strcmp(key, "after-ns") || !strcmp(key, "before-ns")) {
+		bool after = key[0] == 'a';
+
+		if (!number(v, after ? 0 : 1, 3600000000000UL, &n) ||
+		    (after ? r->has_after : r->has_before))
+			return snprintf(err, err_size, "not one duration of %s to an "
+					"hour, in ns", after ? "0" : "1 ns"), -1;
+		*(after ? &r->after_ns : &r->before_ns) = n;
+		*(after ? &r->has_after : &r->has_before) = true;
+	} else if (!strcmp(key, "max-windows")) {
+		if (!number(v, 1, 10000, &n) || r->max_windows)
+			return snprintf(err, err_size, "not one number of 1 to 10000"), -1;
+		r->max_windows = (uint32_t)n;
+	} else if (!strcmp(key, "keep")) {
+		if (evt_pattern_check(v, why, sizeof(why)))
+			return snprintf(err, err_size, "pattern: %s", why), -1;
+		if (r->nkeep == EVT_PROTO_MAX_KEEP)
+			return snprintf(err, err_size, "more than %d keep",
+					EVT_PROTO_MAX_KEEP), -1;
+		r->keep[r->nkeep++] = v;
+	} else if (!strcmp(key, "guard")) {
+		if (!number(v, 1, 100, &n) || r->guard_percent)
+			return snprintf(err, err_size, "not one percentage of 1 to 100"), -1;
+		r->guard_percent = (uint32_t)n;
+	} else if (!strcmp(key, "fail-on-loss")) {
+		if (strcmp(v, "1"))
+			return snprintf(err, err_size, "not 1"), -1;
+		r->fail_on_loss = true;
 	} else if (!strcmp(key, "held")) {
 		if (strcmp(v, "1"))
 			return snprintf(err, err_size, "not 1"), -1;
@@ -237,6 +277,25 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 			return snprintf(err, err_size, "%s: %s", pattern,
 					EVT_PROTO_NO_KERNEL_EVENTS), -1;
 	}
+	for (unsigned i = 0; i < r->nkeep; i++)
+		if (evt_is_kernel_path(r->keep[i]))
+			return snprintf(err, err_size, "%s: %s", r->keep[i],
+					EVT_PROTO_NO_KERNEL_EVENTS), -1;
+	if ((r->ntriggers || r->has_after || r->has_before || r->max_windows ||
+	     r->nkeep || r->guard_percent || r->fail_on_loss) &&
+	    r->verb != EVT_VERB_RECORD)
+		return snprintf(err, err_size, "%s: trigger, after-ns, before-ns, "
+				"max-windows, keep, guard and fail-on-loss are for "
+				"record", evt_verb_name(r->verb)), -1;
+	if ((r->ntriggers || r->nkeep) && !r->overwrite)
+		return snprintf(err, err_size, "record: trigger and keep go with "
+				"overwrite"), -1;
+	if ((r->has_after || r->has_before || r->max_windows) && !r->ntriggers)
+		return snprintf(err, err_size, "record: after-ns, before-ns and "
+				"max-windows go with trigger"), -1;
+	if ((r->guard_percent || r->fail_on_loss) && r->overwrite)
+		return snprintf(err, err_size, "record: guard and fail-on-loss "
+				"exclude overwrite"), -1;
 	if (r->nfilters && r->verb != EVT_VERB_STREAM)
 		return snprintf(err, err_size, "%s: filter is for stream",
 				evt_verb_name(r->verb)), -1;
@@ -414,6 +473,20 @@ int evt_proto_format(const struct evt_request *r, char *buf, size_t size)
 		PUT("hostname %s\n", r->hostname);
 	if (r->relay_buffer_mib)
 		PUT("relay-buffer %" PRIu32 "\n", r->relay_buffer_mib);
+	for (i = 0; i < r->ntriggers; i++)
+		PUT("trigger %s\n", r->triggers[i]);
+	if (r->has_after)
+		PUT("after-ns %" PRIu64 "\n", r->after_ns);
+	if (r->has_before)
+		PUT("before-ns %" PRIu64 "\n", r->before_ns);
+	if (r->max_windows)
+		PUT("max-windows %" PRIu32 "\n", r->max_windows);
+	for (i = 0; i < r->nkeep; i++)
+		PUT("keep %s\n", r->keep[i]);
+	if (r->guard_percent)
+		PUT("guard %" PRIu32 "\n", r->guard_percent);
+	if (r->fail_on_loss)
+		PUT("fail-on-loss 1\n");
 #undef PUT
 	return (int)used;
 }

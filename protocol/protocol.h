@@ -25,6 +25,12 @@
  *                          4294967295: as long as the reader lives)
  *   relay host:5342:5343   record --relay (and session NAME, hostname
  *                          NAME, relay-buffer MIB: its other options)
+ *   trigger span x > 1ms   record --trigger (any number, 16 at most; with
+ *                          overwrite), and after-ns N, before-ns N,
+ *                          max-windows N: its other options
+ *   keep printk/app.c      record --keep (16 at most; with overwrite)
+ *   guard 10               record --guard (not with overwrite)
+ *   fail-on-loss 1         record --fail-on-loss (not with overwrite)
  *
  * record's frame carries the trace directory as an fd (SCM_RIGHTS): the
  * client opens it, the daemon never opens a path a client names.  With a
@@ -69,6 +75,8 @@ int evt_daemon_connect(void);
 #define EVT_PROTO_HEADER	8
 #define EVT_PROTO_MAX_BODY	65536u
 #define EVT_PROTO_MAX_PIDS	64
+#define EVT_PROTO_MAX_TRIGGERS	16
+#define EVT_PROTO_MAX_KEEP	16
 
 enum evt_verb {
 	EVT_VERB_NONE = 0,
@@ -115,6 +123,19 @@ struct evt_request {
 	uint32_t summary;
 	bool held;			/* trace: the pid is a command held
 					 * before its exec */
+	/* record --overwrite: --trigger's expressions (whole: the daemon
+	 * parses them), --after and --before (has_*), --max-windows (0: not
+	 * given), --keep's patterns */
+	const char *triggers[EVT_PROTO_MAX_TRIGGERS];
+	unsigned ntriggers;
+	bool has_after, has_before;
+	uint64_t after_ns, before_ns;
+	uint32_t max_windows;
+	const char *keep[EVT_PROTO_MAX_KEEP];
+	unsigned nkeep;
+	/* record without overwrite: --guard (0: not given), --fail-on-loss */
+	uint32_t guard_percent;
+	bool fail_on_loss;
 };
 
 /*

@@ -211,6 +211,54 @@ as_status evt-bob 3 env CONSUME_REFUSED_EXIT=1 "$T/bin/consume" relay "$app" pri
 expect_eq "$(head -1 "$T/out")" "added -1: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege towards the process: $NOBODY; others may record only events flagged CAP_ANY" "bob's relay consumer refused a printk event"
 kill "$RELAYD"
 
+# A flight recorder with a trigger, through evtraced (its worker runs the
+# recording, triggers and windows as record does): bob's trigger on
+# typed/all fires on the row it names, and its window, his, holds that row
+# and the one before it.  A trigger or --keep on an event he may not
+# record is refused as an -e of it is; one on kernel events too.
+as_bg evt-bob "$T/bin/evtrace" record --overwrite -p "$app" -e typed \
+	--trigger 'typed/all if u32 == 18' -o "$T/bob/fl" 2>"$T/fl.err" &
+flight=$!
+BG_PIDS="$BG_PIDS $flight"
+wait_for "bob's flight recorder and triggers in alice's program" "collections_applied $app 2" \
+	"cat '$T/fl.err'"
+feed app 3 20
+wait_for "the trigger's window" "[ -s '$T/bob/fl/window-1/evtrace/trigger' ]" "cat '$T/fl.err'"
+kill -TERM "$flight"
+wait "$flight" || fail "bob's flight recorder failed: $(cat "$T/fl.err")"
+expect_grep "^evtrace: record: --trigger 'typed/all if u32 == 18' fired on typed/all (pid $app, tid [0-9]*): window $T/bob/fl/window-1$" \
+	"$T/fl.err" "bob's trigger fired"
+expect_grep "^evtrace: record: triggers fired 1 time, 1 window written$" "$T/fl.err" "the triggers' summary"
+expect_grep '^firing_event: held$' "$T/bob/fl/window-1/evtrace/trigger" "the window holds its firing row"
+expect_eq "$(stat -c %U "$T/bob/fl/window-1" "$T/bob/fl/window-1/evtrace/trigger" | sort -u)" evt-bob "owner of bob's window"
+"$EVTRACE" report "$T/bob/fl/window-1" >"$T/report"
+sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ' >"$T/rows"
+grep -q "^\(.* \)\?17 18 " "$T/rows" || fail "bob's window: rows '$(cat "$T/rows")', not 17 then 18"
+expect_eq "$(grep -c 'secret\|ftrace/print' "$T/report" || true)" 0 "events bob may not record in his window"
+as_status evt-bob 1 "$T/bin/evtrace" record --overwrite -p "$app" -e typed --trigger "$SECRET" -o "$T/bob/no"
+expect_eq "$(cat "$T/err")" "evtrace: record: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege towards the process: $NOBODY; others may record only events flagged CAP_ANY" "a trigger on a printk event refused"
+as_status evt-bob 1 "$T/bin/evtrace" record --overwrite -p "$app" -e typed --keep "$SECRET" -o "$T/bob/no"
+expect_eq "$(cat "$T/err")" "evtrace: record: $SECRET in pid $app (typed, user evt-alice): recording its fields needs privilege towards the process: $NOBODY; others may record only events flagged CAP_ANY" "--keep of a printk event refused"
+as_status evt-bob 1 "$T/bin/evtrace" record --overwrite -p "$app" -e typed --trigger kernel/sched/sched_switch -o "$T/bob/no"
+expect_grep "kernel/sched/sched_switch: kernel events of another user's process are the kernel's to grant" "$T/err" "a trigger on kernel events through evtraced refused"
+[ ! -e "$T/bob/no" ] || fail "a refused record left a directory"
+# --guard and --fail-on-loss go through evtraced too.
+as_bg evt-bob "$T/bin/evtrace" record --guard 50 --fail-on-loss -p "$app" -e typed \
+	-o "$T/bob/guarded" 2>"$T/guarded.err" &
+guarded=$!
+BG_PIDS="$BG_PIDS $guarded"
+wait_for "bob's guarded recording in alice's program" "collections_applied $app 1" \
+	"cat '$T/guarded.err'"
+feed app 1 21
+kill -TERM "$guarded"
+wait "$guarded" || fail "bob's guarded recording failed: $(cat "$T/guarded.err")"
+expect_grep "written to $T/bob/guarded; 0 events lost" "$T/guarded.err" "bob's guarded recording"
+expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): asks record -p $app -e typed .*--guard 50 --fail-on-loss\$" \
+	"$T/daemon.log" "the audit: the guard and fail-on-loss asked"
+expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): asks record -p $app -e typed .*--overwrite --trigger 'typed/all if u32 == 18'\$" \
+	"$T/daemon.log" "the audit: the trigger asked"
+expect_eq "$("$EVTRACE" report "$T/bob/guarded" | sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p')" 20 "the row bob's guarded recording took"
+
 # Carol is in the group alice's second program opted into: she may do
 # anything to it, and nothing more to the first.
 start_served team EVTRACE_GROUP=evt-team
@@ -396,7 +444,7 @@ consumer=$!
 BG_PIDS="$BG_PIDS $recorder $consumer"
 wait_on "$app" typed/all
 wait_for "bob's consumer to add typed/all" "grep -q '^added 1\$' '$T/consume.out'"
-feed app 4 21
+feed app 4 25
 wait_for "bob's consumer to read the 4 events" "[ \$(grep -c '^typed/all ' '$T/consume.out') = 4 ]"
 kill -9 "$DAEMON"
 set +e; wait "$recorder"; got=$?; set -e
@@ -407,7 +455,7 @@ wait "$consumer" || fail "bob's consumer exited $? when the daemon died"
 expect_grep "^read: evtraced ended the session (did it stop?)$" "$T/consume.out" "bob's consumer told of the daemon's death"
 # Its worker ends the recording as ^C would, switching typed/all off.
 wait_for "the dead daemon's collection's bits to go from typed/all" "! '$EVTRACE' ls -p $app typed/all | grep -q '\\['"
-feed app 2 23
+feed app 2 27
 running "$app" || fail "alice's program died with the daemon"
 "$EVTRACE" report "$T/bob/tr2" >"$T/report"
-expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "17 18 19 20 " "what bob's recording kept"
+expect_eq "$(sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' "$T/report" | tr '\n' ' ')" "21 22 23 24 " "what bob's recording kept"

@@ -113,6 +113,51 @@ static void requests_round_trip(void)
 	CHECK(parse("verb stop\n", &r, err) == 0 && r.verb == EVT_VERB_STOP);
 }
 
+/* record --trigger, --keep, --guard and --fail-on-loss through evtraced:
+ * each with what it goes with, and back as it came. */
+static void flight_requests(void)
+{
+	struct evt_request r, back;
+	char buf[2048], err[300];
+	int n;
+
+	CHECK(parse("verb record\npid 7\nevent typed\noverwrite 1\n"
+		    "trigger span req > 25ms\ntrigger lost\nafter-ns 0\n"
+		    "before-ns 5000000\nmax-windows 9\nkeep printk/init.c\n", &r, err) == 0);
+	CHECK(r.ntriggers == 2 && !strcmp(r.triggers[0], "span req > 25ms"));
+	CHECK(r.has_after && r.after_ns == 0 && r.has_before && r.before_ns == 5000000);
+	CHECK(r.max_windows == 9 && r.nkeep == 1 && !strcmp(r.keep[0], "printk/init.c"));
+	n = evt_proto_format(&r, buf, sizeof(buf));
+	CHECK(n > 0);
+	CHECK(parse(buf, &back, err) == 0);
+	CHECK(back.ntriggers == 2 && !strcmp(back.triggers[1], "lost"));
+	CHECK(back.has_after && back.after_ns == 0 && back.before_ns == 5000000);
+	CHECK(back.max_windows == 9 && back.nkeep == 1);
+	CHECK(parse("verb record\npid 7\nevent typed\nguard 10\nfail-on-loss 1\n", &r, err) == 0);
+	CHECK(r.guard_percent == 10 && r.fail_on_loss);
+	n = evt_proto_format(&r, buf, sizeof(buf));
+	CHECK(n > 0 && strstr(buf, "guard 10\nfail-on-loss 1\n") != NULL);
+
+	CHECK(parse("verb record\npid 7\nevent typed\ntrigger lost\n", &r, err) < 0);
+	CHECK_STR(err, "record: trigger and keep go with overwrite");
+	CHECK(parse("verb record\npid 7\nevent typed\noverwrite 1\nmax-windows 3\n", &r, err) < 0);
+	CHECK_STR(err, "record: after-ns, before-ns and max-windows go with trigger");
+	CHECK(parse("verb record\npid 7\nevent typed\noverwrite 1\nguard 5\n", &r, err) < 0);
+	CHECK_STR(err, "record: guard and fail-on-loss exclude overwrite");
+	CHECK(parse("verb stream\npid 7\nevent typed\nfail-on-loss 1\n", &r, err) < 0);
+	CHECK_STR(err, "stream: trigger, after-ns, before-ns, max-windows, keep, guard and fail-on-loss are for record");
+	CHECK(parse("verb record\npid 7\nevent typed\noverwrite 1\ntrigger a\tb\n", &r, err) < 0);
+	CHECK_STR(err, "request line 5: a control character in a trigger");
+	CHECK(parse("verb record\npid 7\nevent typed\noverwrite 1\nkeep kernel/sched\n", &r, err) < 0);
+	CHECK(strstr(err, "kernel/sched: kernel events of another user's process") == err);
+	CHECK(parse("verb record\npid 7\nguard 101\n", &r, err) < 0);
+	CHECK_STR(err, "request line 3: not one percentage of 1 to 100");
+	CHECK(parse("verb record\npid 7\noverwrite 1\ntrigger lost\nafter-ns 3600000000001\n", &r, err) < 0);
+	CHECK(parse("verb record\npid 7\noverwrite 1\ntrigger lost\nbefore-ns 0\n", &r, err) < 0);
+	CHECK(parse("verb record\npid 7\noverwrite 1\ntrigger lost\nmax-windows 1\nmax-windows 2\n",
+		    &r, err) < 0);
+}
+
 /* record --relay through evtraced: the address and names are checked
  * here, before a worker runs as root on them. */
 static void relay_requests(void)
@@ -228,6 +273,7 @@ int main(void)
 {
 	requests_round_trip();
 	relay_requests();
+	flight_requests();
 	bad_requests_say_why();
 	frame_headers();
 	permission_table();
