@@ -165,6 +165,8 @@ static int via_daemon(const char *cmd, enum evt_verb verb, struct target *t,
 	struct evt_request r = {
 		.verb = verb, .npids = 1, .pids = { t->pid }, .path = t->path,
 		.formats = t->formats, .ids = t->ids,
+		.has_rate = verb == EVT_VERB_ENABLE && t->rate >= 0,
+		.rate = t->rate >= 0 ? (uint32_t)t->rate : 0,
 	};
 	int route;
 
@@ -615,11 +617,8 @@ static int set_rate(const char *cmd, struct target *t)
 	int n, i, ret;
 
 	n = via_daemon(cmd, EVT_VERB_ENABLE, t, &ret);
-	if (n > 0)
-		return cli_error(cmd, "--rate: other users' processes are not yet "
-				 "supported (evtraced does not take a rate)");
-	if (n < 0)
-		return 1;
+	if (n)
+		return n < 0 ? 1 : ret;
 	n = open_targets(cmd, t, &ctls, &rd);
 	if (n < 0)
 		return 1;

@@ -16,6 +16,7 @@
 #include "collection.h"
 #include "trigger_expr.h"
 #include "layout.h"
+#include "protocol.h"
 #include "requests.h"
 #include "rundir.h"
 #include "window_take.h"
@@ -116,10 +117,29 @@ int cmd_snapshot(int argc, char **argv)
 	route = pid ? cli_route("snapshot", &pid, 1) : CLI_LOCAL;
 	if (route < 0)
 		return 1;
-	if (route == CLI_VIA_DAEMON)
-		return cli_error("snapshot", "pid %d: another user's processes are "
-				 "not yet supported (evtraced does not take a "
-				 "snapshot)", pid);
+	if (route == CLI_VIA_DAEMON) {
+		/* evtraced's worker takes it, into the directory handed over,
+		 * with --before from now as said here. */
+		struct evt_request r = {
+			.verb = EVT_VERB_SNAPSHOT, .npids = 1, .pids = { pid },
+			.has_before = o.snapshot_since_ns != 0,
+		};
+
+		if (o.snapshot_since_ns) {
+			struct timespec now;
+			int64_t since;
+
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			since = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
+				o.snapshot_since_ns;
+			r.before_ns = since > 0 ? (uint64_t)since : 1;
+		}
+		if (o.adopt_slot)
+			return cli_error("snapshot", "--collection of another user's "
+					 "process is not yet supported through "
+					 "evtraced: give -p PID alone");
+		return cli_via_daemon("snapshot", &r, o.output);
+	}
 	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err)))
 		return cli_error("snapshot", "%s", err);
 	if (pid) {

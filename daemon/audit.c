@@ -70,12 +70,20 @@ void evt_audit_request(const struct evt_peer *peer, const struct evt_request *r)
 		ADD(" --overwrite");
 	for (i = 0; i < r->ntriggers; i++)	/* (no control characters) */
 		ADD(" --trigger '%s'", r->triggers[i]);
+	if (r->has_after)
+		ADD(" --after %lluns", (unsigned long long)r->after_ns);
+	if (r->has_before)
+		ADD(" --before %lluns", (unsigned long long)r->before_ns);
+	if (r->max_windows)
+		ADD(" --max-windows %u", r->max_windows);
 	for (i = 0; i < r->nkeep; i++)
 		ADD(" --keep %s", r->keep[i]);
 	if (r->guard_percent)
 		ADD(" --guard %u", r->guard_percent);
 	if (r->fail_on_loss)
 		ADD(" --fail-on-loss");
+	if (r->has_rate)
+		ADD(" --rate %u", r->rate);
 #undef ADD
 	evt_audit(peer, "%s", text);
 }

@@ -285,6 +285,12 @@ static int check_rights(struct client *c)
 			      "user's events needs privilege towards the process: %s",
 			      c->req.path, c->req.pids[0], c->info.comm, c->info.user,
 			      who), -1;
+	case EVT_VERB_SNAPSHOT:
+		/* Its worker takes only a guest collection's buffers (the
+		 * engine's policy): a recording evtraced made for a client
+		 * without privilege, which holds CAP_ANY events alone. */
+		c->restricted = true;
+		return 0;
 	case EVT_VERB_STREAM:
 	case EVT_VERB_RECORD:
 		if (!c->req.nevents && !c->req.nfilters &&
@@ -489,6 +495,13 @@ static int build_argv(const struct client *c, char **argv, char *pids,
 	}
 	if (r->fail_on_loss)
 		argv[argc++] = "--fail-on-loss";
+	if (r->has_rate) {
+		sprintf(numbers, "%u", r->rate);
+		argv[argc++] = "--rate";
+		argv[argc++] = numbers;
+	}
+	if (r->verb == EVT_VERB_SNAPSHOT && c->restricted)
+		argv[argc++] = "--no-kernel";	/* (a guest's has none) */
 	if (r->path) {
 		argv[argc++] = "--";
 		argv[argc++] = (char *)r->path;
@@ -605,12 +618,13 @@ static int relay(struct client *c, pid_t pid, int out, int err, bool *stalled)
 	       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
 }
 
-/* record's directory: the client's own, as it handed it over. */
+/* record's and snapshot's directory: the client's own, as it handed it
+ * over. */
 static int check_output(struct client *c)
 {
 	struct stat st;
 
-	if (c->req.verb != EVT_VERB_RECORD)
+	if (c->req.verb != EVT_VERB_RECORD && c->req.verb != EVT_VERB_SNAPSHOT)
 		return 0;
 	if (c->output_fd < 0 && c->req.relay)
 		return 0;	/* the relay only */
@@ -667,7 +681,7 @@ void evt_serve(int sock, evt_command_fn run)
 	c.verb = evt_verb_name(c.req.verb);
 	evt_audit_request(&c.peer, &c.req);
 	if (c.req.verb == EVT_VERB_STOP ||
-	    (c.req.verb > EVT_VERB_CONSUME && c.req.verb != EVT_VERB_TRACE)) {
+	    (c.req.verb > EVT_VERB_CONSUME && c.req.verb < EVT_VERB_TRACE)) {
 		refuse(&c, 2, "'%s' is not a first request", c.verb);
 		goto out;
 	}

@@ -29,6 +29,7 @@ static const char *const verbs[] = {
 	[EVT_VERB_REMOVE] = "remove", [EVT_VERB_EVENTS] = "events",
 	[EVT_VERB_READ] = "read", [EVT_VERB_COUNTS] = "counts",
 	[EVT_VERB_RELAY_STATS] = "relay-stats", [EVT_VERB_TRACE] = "trace",
+	[EVT_VERB_SNAPSHOT] = "snapshot",
 };
 
 const char *evt_verb_name(enum evt_verb verb)
@@ -164,6 +165,12 @@ static int field(struct evt_request *r, const char *key, const char *v,
 		if (!number(v, 1, 100, &n) || r->guard_percent)
 			return snprintf(err, err_size, "not one percentage of 1 to 100"), -1;
 		r->guard_percent = (uint32_t)n;
+	} else if (!strcmp(key, "rate")) {
+		if (!number(v, 0, EVT_RATE_MAX, &n) || r->has_rate)
+			return snprintf(err, err_size, "not one rate of 0 to %u events "
+					"a second", EVT_RATE_MAX), -1;
+		r->has_rate = true;
+		r->rate = (uint32_t)n;
 	} else if (!strcmp(key, "fail-on-loss")) {
 		if (strcmp(v, "1"))
 			return snprintf(err, err_size, "not 1"), -1;
@@ -243,7 +250,7 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 {
 	bool path = r->verb <= EVT_VERB_DISABLE;
 	bool events = r->verb >= EVT_VERB_COUNT && r->verb <= EVT_VERB_RECORD;
-	bool session = r->verb > EVT_VERB_CONSUME;
+	bool session = r->verb > EVT_VERB_CONSUME && r->verb < EVT_VERB_TRACE;
 	bool kernel = (r->verb == EVT_VERB_LS || r->verb == EVT_VERB_FORMAT) &&
 		      r->path && evt_is_kernel_path(r->path);
 
@@ -281,12 +288,25 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 		if (evt_is_kernel_path(r->keep[i]))
 			return snprintf(err, err_size, "%s: %s", r->keep[i],
 					EVT_PROTO_NO_KERNEL_EVENTS), -1;
+	if (r->verb == EVT_VERB_SNAPSHOT) {
+		if (r->npids != 1 || r->nevents || r->path || r->formats || r->ids ||
+		    r->overwrite || r->count || r->tracefs || r->interval_ms ||
+		    r->packet_size || r->packet_count || r->block_us || r->relay ||
+		    r->has_id || r->ntriggers || r->has_after || r->max_windows ||
+		    r->nkeep || r->guard_percent || r->fail_on_loss || r->has_rate)
+			return snprintf(err, err_size, "snapshot: one pid, and "
+					"before-ns or nothing"), -1;
+		return 0;
+	}
 	if ((r->ntriggers || r->has_after || r->has_before || r->max_windows ||
 	     r->nkeep || r->guard_percent || r->fail_on_loss) &&
 	    r->verb != EVT_VERB_RECORD)
 		return snprintf(err, err_size, "%s: trigger, after-ns, before-ns, "
 				"max-windows, keep, guard and fail-on-loss are for "
 				"record", evt_verb_name(r->verb)), -1;
+	if (r->has_rate && (r->verb != EVT_VERB_ENABLE || !r->npids))
+		return snprintf(err, err_size, "%s: rate is for enable, with a pid",
+				evt_verb_name(r->verb)), -1;
 	if ((r->ntriggers || r->nkeep) && !r->overwrite)
 		return snprintf(err, err_size, "record: trigger and keep go with "
 				"overwrite"), -1;
@@ -487,6 +507,8 @@ int evt_proto_format(const struct evt_request *r, char *buf, size_t size)
 		PUT("guard %" PRIu32 "\n", r->guard_percent);
 	if (r->fail_on_loss)
 		PUT("fail-on-loss 1\n");
+	if (r->has_rate)
+		PUT("rate %" PRIu32 "\n", r->rate);
 #undef PUT
 	return (int)used;
 }

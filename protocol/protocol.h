@@ -7,7 +7,8 @@
  * text of "key value" lines, the first naming the verb:
  *
  *   verb record            ls, format, enable, disable, count, stream,
- *   pid 1234                 record: the evtrace command of that name
+ *   pid 1234                 record, snapshot: the evtrace command of
+ *                            that name
  *   event printk/app.c     (any number)     pattern of what to take
  *   filter P if F < 0      stream -F (any number; with the events, 64 at
  *                          most): P's events only when the test holds
@@ -27,12 +28,14 @@
  *                          NAME, relay-buffer MIB: its other options)
  *   trigger span x > 1ms   record --trigger (any number, 16 at most; with
  *                          overwrite), and after-ns N, before-ns N,
- *                          max-windows N: its other options
+ *                          max-windows N: its other options (before-ns:
+ *                          snapshot's --before too)
  *   keep printk/app.c      record --keep (16 at most; with overwrite)
  *   guard 10               record --guard (not with overwrite)
  *   fail-on-loss 1         record --fail-on-loss (not with overwrite)
+ *   rate 1000              enable --rate (0: lifts the cap)
  *
- * record's frame carries the trace directory as an fd (SCM_RIGHTS): the
+ * record's and snapshot's frame carries the trace directory as an fd (SCM_RIGHTS): the
  * client opens it, the daemon never opens a path a client names.  With a
  * relay, the directory is optional (the relay only without it).  Later
  * the client may send "verb stop" (what ^C does to the command).  The
@@ -84,9 +87,9 @@ enum evt_verb {
 	EVT_VERB_COUNT, EVT_VERB_STREAM, EVT_VERB_RECORD, EVT_VERB_STOP,
 	EVT_VERB_CONSUME, EVT_VERB_ADD, EVT_VERB_REMOVE, EVT_VERB_EVENTS,
 	EVT_VERB_READ, EVT_VERB_COUNTS, EVT_VERB_RELAY_STATS,
-	EVT_VERB_TRACE,
+	EVT_VERB_TRACE, EVT_VERB_SNAPSHOT,
 };
-#define EVT_VERB_LAST EVT_VERB_TRACE
+#define EVT_VERB_LAST EVT_VERB_SNAPSHOT
 
 /*
  * Why evtraced takes no kernel event in what it records, streams or
@@ -136,6 +139,9 @@ struct evt_request {
 	/* record without overwrite: --guard (0: not given), --fail-on-loss */
 	uint32_t guard_percent;
 	bool fail_on_loss;
+	/* enable --rate */
+	bool has_rate;
+	uint32_t rate;
 };
 
 /*

@@ -224,6 +224,13 @@ wait_for "bob's flight recorder and triggers in alice's program" "collections_ap
 	"cat '$T/fl.err'"
 feed app 3 20
 wait_for "the trigger's window" "[ -s '$T/bob/fl/window-1/evtrace/trigger' ]" "cat '$T/fl.err'"
+# His snapshot of it, through evtraced too: the rows so far.
+as_status evt-bob 0 "$T/bin/evtrace" snapshot -p "$app" -o "$T/bob/snap"
+expect_grep "^evtrace: snapshot: .* from 1 process written to $T/bob/snap; 0 events overwritten before it, 0 lost$" \
+	"$T/err" "bob's snapshot"
+expect_eq "$(stat -c %U "$T/bob/snap" "$T/bob/snap/metadata" | sort -u)" evt-bob "owner of bob's snapshot"
+expect_eq "$("$EVTRACE" report "$T/bob/snap" | sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' | tr '\n' ' ')" \
+	"17 18 19 " "the rows in bob's snapshot"
 kill -TERM "$flight"
 wait "$flight" || fail "bob's flight recorder failed: $(cat "$T/fl.err")"
 expect_grep "^evtrace: record: --trigger 'typed/all if u32 == 18' fired on typed/all (pid $app, tid [0-9]*): window $T/bob/fl/window-1$" \
@@ -242,6 +249,19 @@ expect_eq "$(cat "$T/err")" "evtrace: record: $SECRET in pid $app (typed, user e
 as_status evt-bob 1 "$T/bin/evtrace" record --overwrite -p "$app" -e typed --trigger kernel/sched/sched_switch -o "$T/bob/no"
 expect_grep "kernel/sched/sched_switch: kernel events of another user's process are the kernel's to grant" "$T/err" "a trigger on kernel events through evtraced refused"
 [ ! -e "$T/bob/no" ] || fail "a refused record left a directory"
+# A snapshot takes only a recording evtraced made for a user without
+# privilege: not alice's own flight recorder.
+as_bg evt-alice env EVTRACE_RUNDIR="$R/alice/run" "$T/bin/evtrace" record --overwrite -p "$app" \
+	-o "$R/alice/fl" 2>"$T/alicefl.err" &
+alicefl=$!
+BG_PIDS="$BG_PIDS $alicefl"
+wait_for "alice's flight recorder in her program" "collections_applied $app 1" "cat '$T/alicefl.err'"
+as_status evt-bob 1 "$T/bin/evtrace" snapshot -p "$app" -o "$T/bob/no"
+expect_eq "$(cat "$T/err")" "evtrace: snapshot: pid $app: no running --overwrite recording made through evtraced for a user without privilege towards it (only those hold events flagged CAP_ANY alone, which a snapshot of yours may take)" \
+	"bob's snapshot of alice's flight recorder refused"
+[ ! -e "$T/bob/no" ] || fail "a refused snapshot left a directory"
+kill -TERM "$alicefl"
+wait "$alicefl" || fail "alice's flight recorder: $(cat "$T/alicefl.err")"
 # --guard and --fail-on-loss go through evtraced too.
 as_bg evt-bob "$T/bin/evtrace" record --guard 50 --fail-on-loss -p "$app" -e typed \
 	-o "$T/bob/guarded" 2>"$T/guarded.err" &
@@ -269,6 +289,18 @@ as_status evt-carol+team 0 "$T/bin/evtrace" enable -p "$team" "$SECRET"
 as_status evt-carol+team 0 "$T/bin/evtrace" ls -p "$team" "$SECRET"
 expect_grep "^1 $SECRET$" "$T/out" "carol enabled the printk event"
 as_status evt-carol+team 0 "$T/bin/evtrace" disable -p "$team" "$SECRET"
+# A rate cap too: set, shown, lifted (enable --rate through evtraced).
+as_status evt-carol+team 0 "$T/bin/evtrace" enable --rate 7 -p "$team" typed/all
+"$EVTRACE" ls -p "$team" typed/all >"$T/ls"
+expect_grep "^0 typed/all (rate 7/s, " "$T/ls" "the cap carol set"
+expect_grep "^evtraced: client pid [0-9]* uid [0-9]* (evt-carol): asks enable -p $team typed/all --rate 7\$" \
+	"$T/daemon.log" "the audit: the rate asked"
+as_status evt-carol+team 0 "$T/bin/evtrace" enable --rate 0 -p "$team" typed/all
+"$EVTRACE" ls -p "$team" typed/all >"$T/ls"
+if grep -q 'rate' "$T/ls"; then fail "carol's cap not lifted: $(cat "$T/ls")"; fi
+as_status evt-carol+team 1 "$T/bin/evtrace" enable --rate 7 -p "$app" typed/all
+expect_grep "typed/all in pid $app (typed, user evt-alice): switching another user's events needs privilege towards the process: $NOBODY\$" \
+	"$T/err" "a cap on the program that did not opt in"
 as_bg evt-carol+team "$T/bin/evtrace" record --block=inf -p "$team" -e printk -o "$T/carol/tr" 2>"$T/carol.err" &
 carol=$!
 BG_PIDS="$BG_PIDS $carol"

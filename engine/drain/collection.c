@@ -147,6 +147,10 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 			    (c->o.adopt_slot && number != c->o.adopt_slot) ||
 			    (running && sl->mode != EVT_MODE_OVERWRITE))
 				continue;
+			/* An engine acting for a client without privilege takes
+			 * only what such an engine recorded (CAP_ANY events). */
+			if (evt_policy_guest() && number < EVT_GUEST_NUMBER_FIRST)
+				continue;
 			/* A recording's pinned sites go with it. */
 			if (running && __atomic_load_n(&sl->keep_of, __ATOMIC_RELAXED) &&
 			    !c->o.adopt_slot)
@@ -160,7 +164,13 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 			c->o.packet_count = sl->packet_count;
 		}
 	if (!count) {
-		if (running)
+		if (running && evt_policy_guest())
+			snprintf(err, err_size, "%s: no running --overwrite recording "
+				 "made through evtraced for a user without privilege "
+				 "towards it%s (only those hold events flagged CAP_ANY "
+				 "alone, which a snapshot of yours may take)", who,
+				 c->o.adopt_slot ? " of that number" : "");
+		else if (running)
 			snprintf(err, err_size, "%s: no running --overwrite recording%s "
 				 "(a snapshot is of a flight recorder; evtrace ls%s "
 				 "names the collections)", who, c->o.adopt_slot ?
