@@ -93,7 +93,24 @@ struct evt__thread {
 		uint32_t rate;
 		uint32_t used;
 	} rates[32];
+	/* The last write a rate held back, and in which of its seconds
+	 * (rate_suppress); a span begin so held makes the thread capped
+	 * (BUSY_CAPPED) for capped_depth more span ends, until the second
+	 * after capped_second at most. */
+	bool rate_held;
+	uint32_t rate_held_second;
+	uint32_t capped_depth, capped_second;
 };
+
+/*
+ * t->busy of a thread inside a span whose begin a rate cap held back:
+ * its events, nested spans included, are held back with it (rate limit,
+ * each against its site) until that span's end, so that no child is
+ * left without its parent; or, should the span never end (a begin on an
+ * error path that skips the end), until the second after the cap's is
+ * over.
+ */
+#define BUSY_CAPPED 2u
 
 _Static_assert(sizeof(struct evt__thread) <= 4096, "thread state fits a page");
 
@@ -1400,6 +1417,7 @@ static bool rate_allows(struct evt__thread *t, uint32_t id)
 		r->used++;
 		return true;
 	}
+	t->rate_held_second = second;
 	return false;
 }
 
@@ -1408,6 +1426,7 @@ static bool rate_allows(struct evt__thread *t, uint32_t id)
 __attribute__((cold, noinline))
 static void rate_suppress(struct evt__thread *t, uint32_t id, uint32_t mask)
 {
+	t->rate_held = true;
 	for (; mask; mask &= mask - 1) {
 		unsigned s = (unsigned)__builtin_ctz(mask);
 		struct tslot *ts = &t->slot[s];
@@ -1445,6 +1464,7 @@ static uint8_t *begin_slots(struct evt__thread *t, const struct evt__site_rt *rt
 	uint16_t cpu;
 	uint64_t now;
 
+	t->rate_held = false;
 	if (__builtin_expect(rated != 0, 0) &&
 	    !(mask & (EVT_SLOT_MASK | EVT_SLOT_MASK << EVT_VIEW_SHIFT)))
 		rate_bit_stale(word_id(rt), mask);
@@ -1499,6 +1519,29 @@ static uint8_t *write_begin_slots(struct evt__thread *t,
 	return rec;
 }
 
+/* Whether a capped thread has been so for long enough: from its cap's
+ * second to the end of the next (a second at least). */
+static bool capped_over(const struct evt__thread *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint32_t)now.tv_sec + 1 - t->capped_second > 1;
+}
+
+/* Event id of a capped thread, held back in the slots of mask that
+ * record (counted in those that count), as its rate would. */
+static void capped_hold(struct evt__thread *t, uint32_t id, uint32_t mask)
+{
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	mask = count_slots(t, id, mask & EVT_SLOT_MASK);
+	if (mask)
+		rate_suppress(t, id, mask);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = BUSY_CAPPED;
+}
+
 /* write_begin() for a thread without its state yet, or busy. */
 __attribute__((noinline))
 static uint8_t *write_begin_thread(const struct evt__site_rt *rt, uint32_t mask,
@@ -1516,6 +1559,14 @@ static uint8_t *write_begin_thread(const struct evt__site_rt *rt, uint32_t mask,
 		return NULL;
 	}
 	t = thread_get();
+	if (t && t->busy == BUSY_CAPPED) {
+		if (!capped_over(t)) {
+			capped_hold(t, rt->id, mask);
+			errno = saved;
+			return NULL;
+		}
+		t->busy = 0;	/* (a span that never ended: no longer) */
+	}
 	if (!t || t->busy) {
 		mask &= EVT_SLOT_MASK;
 		if (t)
@@ -1759,25 +1810,71 @@ EVT_API void evt__ftrace_printk(const char *literal, const char *format, ...)
 
 /* ---- spans and counters (span.h, register_span.c) ---- */
 
+/*
+ * A span begin or end (phase) of a capped thread: held back, nested ones
+ * counted, the thread records again after the capped span's own end.
+ * False when the capped second is over (the thread records again).
+ */
+__attribute__((noinline))
+static bool capped_span(struct evt__thread *t, const struct evt__site_rt *rt,
+			uint32_t mask, uint32_t phase)
+{
+	if (capped_over(t)) {
+		t->busy = 0;
+		return false;
+	}
+	t->capped_depth += phase == EVT_SPAN_BEGIN ? 1 : -1;
+	capped_hold(t, word_id(rt), mask);
+	if (!t->capped_depth) {
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		t->busy = 0;
+	}
+	return true;
+}
+
+/* A span begin its rate held back: the thread is capped until its end. */
+static void capped_begin(struct evt__thread *t)
+{
+	t->capped_depth = 1;
+	t->capped_second = t->rate_held_second;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = BUSY_CAPPED;
+}
+
 /* A record of the fixed head of n bytes at head, then, with ap, the
  * arguments of the site's format (a begin's: the rider's layout, else the
- * switch's head-only one). */
+ * switch's head-only one).  phase: a span's (EVT_SPAN_BEGIN or _END),
+ * else 0. */
 static inline void emit_span(struct evt_site *site, const void *head, uint32_t n,
-			     va_list *ap)
+			     va_list *ap, uint32_t phase)
 {
 	const struct evt__site_rt *rt;
 	uint32_t mask = site_mask(site, &rt);
+	struct evt__thread *t;
 	struct evt__writer w;
 	uint8_t *p;
 
 	if (!mask)
 		return;
+	if (phase) {
+		t = tls_thread;
+		if (__builtin_expect(t && t->busy == BUSY_CAPPED, 0) &&
+		    capped_span(t, rt, mask, phase))
+			return;
+		/* An end whose begin was written is written: a cap counts
+		 * spans, and leaves none without its end. */
+		if (phase == EVT_SPAN_END)
+			mask &= ~EVT_RATE_BIT;
+	}
 	if (!ap)
 		rt = rt->head_rt;
 	p = write_begin(rt, mask, ap ? rt->max_record_bytes : EVT_HDR_MAX_BYTES + n, &w);
 	if (p) {
 		memcpy(p, head, n);
 		write_end(&w, n + (ap ? encode(p + n, rt, ap) : 0));
+	} else if (phase == EVT_SPAN_BEGIN && (mask & EVT_RATE_BIT) &&
+		   (t = tls_thread) && t->rate_held && !t->busy) {
+		capped_begin(t);
 	}
 }
 
@@ -1785,7 +1882,7 @@ EVT_API void evt__span(struct evt_site *site, uint32_t phase)
 {
 	uint8_t head = (uint8_t)phase;
 
-	emit_span(site, &head, 1, NULL);
+	emit_span(site, &head, 1, NULL, phase);
 }
 
 EVT_API void evt__async(struct evt_site *site, uint32_t phase, uint64_t id)
@@ -1794,17 +1891,17 @@ EVT_API void evt__async(struct evt_site *site, uint32_t phase, uint64_t id)
 
 	head[0] = (uint8_t)phase;
 	memcpy(head + 1, &id, 8);
-	emit_span(site, head, sizeof(head), NULL);
+	emit_span(site, head, sizeof(head), NULL, 0);
 }
 
 EVT_API void evt__counter(struct evt_site *site, int64_t value)
 {
-	emit_span(site, &value, 8, NULL);
+	emit_span(site, &value, 8, NULL, 0);
 }
 
 EVT_API void evt__counter_real(struct evt_site *site, double value)
 {
-	emit_span(site, &value, 8, NULL);
+	emit_span(site, &value, 8, NULL, 0);
 }
 
 EVT_API void evt__span_args(struct evt_site *site, const char *format, ...)
@@ -1813,7 +1910,7 @@ EVT_API void evt__span_args(struct evt_site *site, const char *format, ...)
 	va_list ap;
 
 	va_start(ap, format);	/* the format itself is known already */
-	emit_span(site, &head, 1, &ap);
+	emit_span(site, &head, 1, &ap, EVT_SPAN_BEGIN);
 	va_end(ap);
 }
 
@@ -1826,6 +1923,6 @@ EVT_API void evt__async_args(struct evt_site *site, uint64_t id,
 	head[0] = EVT_SPAN_BEGIN;
 	memcpy(head + 1, &id, 8);
 	va_start(ap, format);
-	emit_span(site, head, sizeof(head), &ap);
+	emit_span(site, head, sizeof(head), &ap, 0);
 	va_end(ap);
 }

@@ -16,6 +16,9 @@
  *                     written at SIGUSR1 after "ready": see lossy()
  *   spans slow N MS   two threads of short spans "req" and N slow ones of
  *                     MS each among them, one at a time: see slow()
+ *   spans capped N    at SIGUSR1 after "ready", N spans "parent" around a
+ *                     line and a span "kid", each followed by a line
+ *                     outside: see capped()
  *
  * Per worker thread t (0-based): scope "work" (args t) holding two
  * "step" spans of 2 ms each (the second left by an early return), then
@@ -217,6 +220,32 @@ static int lossy(long n)
 	return 0;
 }
 
+/* At SIGUSR1 (after "ready"), n times: span "parent" { "child I", span
+ * "kid" { } }, then "outside I"; prints "capped done". */
+static int capped(long n)
+{
+	sigset_t usr1;
+	int sig;
+	long i;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	printf("ready\n");
+	fflush(stdout);
+	sigwait(&usr1, &sig);
+	for (i = 0; i < n; i++) {
+		trace_span_begin("parent");
+		trace_printk("child %ld\n", i);
+		trace_span_begin("kid");
+		trace_span_end("kid");
+		trace_span_end("parent");
+		trace_printk("outside %ld\n", i);
+	}
+	printf("capped done\n");
+	return 0;
+}
+
 /* Two threads of spans "req" of 0.2 ms each, with n slow ones ("slow J",
  * ms milliseconds each) taken in turn, one every ms * 3 / 2 ms from the
  * start, so that no two are open at once; each thread stops after the
@@ -282,6 +311,8 @@ int main(int argc, char **argv)
 		return interleave();
 	if (argc == 3 && !strcmp(argv[1], "lossy"))
 		return lossy(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "capped"))
+		return capped(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "slow"))
 		return slow(atol(argv[2]), atol(argv[3]));
 	if (argc > 1 && !strcmp(argv[1], "wait")) {
