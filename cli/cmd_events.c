@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "cli.h"
 #include "printk_format.h"
 #include "event_ids.h"
@@ -346,6 +347,7 @@ struct showing {
 	char **said;		/* the patterns printed so far */
 	unsigned nsaid;
 	const struct evt_rules *rules;	/* default.rules: who set a rate */
+	struct evt_caps_seen caps;	/* the running collections' caps */
 };
 
 /* ls --patterns: the event's pattern, printed once: a printk site's by
@@ -399,13 +401,26 @@ static void print_node(const struct evt_ctl *c, const struct evt_tree_node *n,
 		print_collections(c, n->event);
 		if (evt_ctl_rate(c, e->id)) {
 			uint32_t rate = evt_ctl_rate(c, e->id);
+			const struct evt_cap *cap;
+			unsigned number;
 
-			/* (the rule's when a rule gives that rate) */
-			printf(" (rate %u/s, %s)", rate, show->rules &&
-			       evt_rules_rate(show->rules, e->path, e->func, e->format,
-					      c->h.pid) == rate ?
-			       "a rule: enable --rate or eventfs" :
-			       "a recording's --guard or a consumer");
+			/* (a running collection's when it published that
+			 * rate; the rule's when a rule gives it) */
+			if ((cap = evt_caps_find(&show->caps, c->h.pid, e->id, rate,
+						 &number)))
+				printf(" (rate %u/s, %s of collection %u, which it "
+				       "takes away as it ends)", rate,
+				       cap->kind == EVT_CAP_GUARD ? "--guard" :
+				       "a consumer's rate", number);
+			else
+				printf(" (rate %u/s, %s)", rate, show->rules &&
+				       evt_rules_rate(show->rules, e->path, e->func,
+						      e->format, c->h.pid) == rate ?
+				       "a rule: enable --rate or eventfs, until "
+				       "--rate 0 or disable" :
+				       "set by a collection that no longer runs, or "
+				       "by an evtrace before 0.1.11: enable --rate 0 "
+				       "lifts it");
 		}
 		if (show->ids)
 			printf(" id=%" PRIu32, evt_event_ids_public(show->ids,
@@ -567,6 +582,7 @@ int cmd_ls(int argc, char **argv)
 	show.formats = t.formats;
 	show.patterns = t.patterns;
 	show.rules = evt_default_rules_read(&rd);
+	evt_caps_read_all(&rd, &show.caps);
 	if (t.ids) {
 		ids.registry = evt_id_registry_open(&rd);
 		show.ids = &ids;
@@ -580,6 +596,7 @@ int cmd_ls(int argc, char **argv)
 			evt_rundir_close(&rd);
 			evt_event_ids_free(&ids);
 			free((struct evt_rules *)show.rules);
+			evt_caps_seen_free(&show.caps);
 			return cli_error("ls", "out of memory");
 		}
 		node = evt_tree_find(root, t.path ? t.path : "");
@@ -602,6 +619,7 @@ int cmd_ls(int argc, char **argv)
 		free(show.said[i]);
 	free(show.said);
 	free((struct evt_rules *)show.rules);
+	evt_caps_seen_free(&show.caps);
 	if (!shown)
 		return cli_error("ls", "%s: no such event or directory", t.path);
 	return 0;

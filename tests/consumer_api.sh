@@ -168,6 +168,20 @@ read=$(grep -c ' | burst [0-9]*$' "$T/cr")
 lost=$(awk '$1 == "lost" { n += $2 } END { print n + 0 }' "$T/cr")
 expect_eq "$((read + lost))" 300000 "read and lost under a rate"
 [ "$lost" -gt 250000 ] || fail "the rate held back only $lost events"
+# The consumer's cap is its own: ls names its collection while it runs,
+# and the cap goes with the consumer.
+start_waiter
+CONSUME_RATE=50 "$CONSUME" record "$WAIT_PID" printk >"$T/cw" 2>&1 &
+cw=$!
+wait_for "the consumer to cap the waiting program" "grep -q '^rate' '$T/cw'"
+expect_grep "^rate [1-9][0-9]*$" "$T/cw" "the consumer capped the waiting program"
+"$EVTRACE" ls -p "$WAIT_PID" >"$T/cw.ls"
+expect_grep " (rate 50/s, a consumer's rate of collection [0-9]*, which it takes away as it ends)$" \
+	"$T/cw.ls" "ls names the consumer's cap"
+kill -TERM "$cw"
+wait "$cw" || fail "the capping consumer: $(cat "$T/cw")"
+"$EVTRACE" ls -p "$WAIT_PID" >"$T/cw.ls"
+if grep -q '(rate ' "$T/cw.ls"; then fail "the consumer's cap outlived it: $(cat "$T/cw.ls")"; fi
 set +e
 CONSUME_BLOCK_MS=1001 "$CONSUME" record $$ printk >"$T/cbad" 2>&1
 st=$?

@@ -96,7 +96,7 @@ alive=$(tracee_event "alive")
 "$EVTRACE" enable -p "$w" "$alive" || fail "enable -p"
 expect_eq "$("$EVTRACE" ls -p "$w" "$alive" | tail -1)" "1 $alive" "enabled"
 "$EVTRACE" enable -p "$w" --rate 50 "$alive" || fail "enable --rate"
-expect_eq "$("$EVTRACE" ls -p "$w" "$alive" | tail -1)" "1 $alive (rate 50/s, a rule: enable --rate or eventfs)" "capped"
+expect_eq "$("$EVTRACE" ls -p "$w" "$alive" | tail -1)" "1 $alive (rate 50/s, a rule: enable --rate or eventfs, until --rate 0 or disable)" "capped"
 "$EVTRACE" enable -p "$w" --rate 0 "$alive" || fail "enable --rate 0"
 "$EVTRACE" disable -p "$w" "$alive" || fail "disable -p"
 expect_eq "$("$EVTRACE" ls -p "$w" "$alive" | tail -1)" "0 $alive" "disabled"

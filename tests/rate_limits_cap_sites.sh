@@ -42,7 +42,7 @@ counts() {
 
 # 1. Capped at 1000 a second in each of two threads.
 run capped 1000
-expect_grep "^0 $alpha \[1\] (rate 1000/s, a rule: enable --rate or eventfs)$" "$T/capped.ls" "ls shows the rate and who set it"
+expect_grep "^0 $alpha \[1\] (rate 1000/s, a rule: enable --rate or eventfs, until --rate 0 or disable)$" "$T/capped.ls" "ls shows the rate and who set it"
 set -- $(counts "$T/capped" "$alpha")
 alpha_capped=$2
 expect_eq "$(($1 + $3))" $((2 * N / 3)) "alpha read + lost"
@@ -96,7 +96,7 @@ off=$!
 BG_PIDS="$BG_PIDS $off"
 wait_for "the program to be ready" "grep -q '^ready' '$T/off.out'"
 "$EVTRACE" ls -p "$off" >"$T/off.ls"
-expect_grep "^0 $alpha (rate 500/s, a rule: enable --rate or eventfs)$" "$T/off.ls" "the rule's cap on a new process"
+expect_grep "^0 $alpha (rate 500/s, a rule: enable --rate or eventfs, until --rate 0 or disable)$" "$T/off.ls" "the rule's cap on a new process"
 "$EVTRACE" disable "$alpha" || fail "disable $alpha"
 "$EVTRACE" ls -p "$off" >"$T/off.ls"
 expect_grep "^0 $alpha" "$T/off.ls" "alpha listed"
@@ -139,8 +139,10 @@ wait_for "the recording to take the program" "collection_in $lives $rec"
 kill -USR1 "$lives"
 wait_for "the burst to end" "grep -q '^burst done' '$T/lives.out'"
 "$EVTRACE" ls -p "$lives" >"$T/lives-guarded.ls"
-expect_grep " (rate [0-9]*/s, a recording's --guard or a consumer)$" "$T/lives-guarded.ls" \
-	"ls names --guard's cap as not a rule's"
+expect_grep " (rate [0-9]*/s, --guard of collection [0-9]*, which it takes away as it ends)$" "$T/lives-guarded.ls" \
+	"ls names the collection whose --guard set the cap"
+[ -e "$EVTRACE_RUNDIR/slot-$(sed -n 's/.* (rate [0-9]*\/s, --guard of collection \([0-9]*\),.*/\1/p' "$T/lives-guarded.ls" | head -1).caps" ] ||
+	fail "no caps file of the recording's collection"
 kill -INT "$rec"
 wait "$rec" || fail "record -p --guard: $(cat "$T/guard-p.err")"
 site=$(sed -n "s/^evtrace: record: --guard capped \([^ ]*\) in pid $lives at .*/\1/p" "$T/guard-p.err")
@@ -148,6 +150,7 @@ site=$(sed -n "s/^evtrace: record: --guard capped \([^ ]*\) in pid $lives at .*/
 "$EVTRACE" ls -p "$lives" >"$T/lives.ls"
 expect_grep "^0 $site" "$T/lives.ls" "the program's site listed"
 grep "^0 $site " "$T/lives.ls" | grep -q "(rate " && fail "--guard's cap outlived its recording: $(grep "^0 $site " "$T/lives.ls")"
+if ls "$EVTRACE_RUNDIR"/slot-*.caps 2>/dev/null; then fail "a caps file outlived its recording"; fi
 kill -USR1 "$lives"
 wait "$lives" || fail "the program guarded"
 

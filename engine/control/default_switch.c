@@ -82,7 +82,7 @@ int evt_default_set_rate(const struct evt_rundir *rd, struct evt_ctl **ctls,
 	for (i = 0; i < n; i++) {
 		if (!meant(verdict, ctx, ctls[i], res))
 			continue;
-		set = evt_tree_set_rate(ctls[i], pattern, rate, &e);
+		set = evt_tree_set_rate(ctls[i], pattern, rate, NULL, &e);
 		if (e && !first_err) {
 			first_err = e;
 			bad = i;

@@ -133,9 +133,11 @@ int evt_rundir_sweep(const struct evt_rundir *rd)
 				removed++;
 			evt_ctl_close(c);
 		} else if (!strncmp(name, "slot-", 5) &&
-			   (strstr(name, ".req.") || strstr(name, ".ans."))) {
+			   (strstr(name, ".req.") || strstr(name, ".ans.") ||
+			    strstr(name, ".caps"))) {
 			/* Requests (requests.h) to, or answers from, a
-			 * collection that is gone. */
+			 * collection that is gone; the caps it published
+			 * (caps.h). */
 			unsigned slot = 0;
 
 			if (sscanf(name, "slot-%u.", &slot) == 1 &&

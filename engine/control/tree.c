@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caps.h"
 #include "tree.h"
 
 static struct evt_tree_node *node_new(const char *name, const char *path)
@@ -255,7 +256,7 @@ unsigned evt_tree_set(struct evt_ctl *c, const char *pattern, unsigned slot,
 }
 
 unsigned evt_tree_set_rate(struct evt_ctl *c, const char *pattern, uint32_t rate,
-			   int *err_no)
+			   struct evt_caps *caps, int *err_no)
 {
 	unsigned count = 0;
 	uint32_t i;
@@ -264,10 +265,13 @@ unsigned evt_tree_set_rate(struct evt_ctl *c, const char *pattern, uint32_t rate
 	for (i = 0; i < c->nevents; i++) {
 		if (!names(c, i, pattern))
 			continue;
-		if (evt_ctl_set_rate(c, c->events[i].id, rate) && !*err_no)
+		if (evt_ctl_set_rate(c, c->events[i].id, rate) && !*err_no) {
 			*err_no = errno;
-		else
-			count++;
+			continue;
+		}
+		count++;
+		if (caps)
+			evt_caps_note(caps, c->h.pid, c->events[i].id, rate, EVT_CAP_RATE);
 	}
 	return count;
 }

@@ -45,8 +45,11 @@ const struct evt_tree_node *evt_tree_find(const struct evt_tree_node *root,
 unsigned evt_tree_set(struct evt_ctl *c, const char *pattern, unsigned slot,
 		      bool on);
 /* Sets the rate limit of every event pattern names; how many it set, and
- * in *err_no the first errno of one it could not (0: none). */
+ * in *err_no the first errno of one it could not (0: none).  Each one set
+ * is noted in caps as a collection's rate (NULL: a rule's, noted
+ * nowhere). */
+struct evt_caps;
 unsigned evt_tree_set_rate(struct evt_ctl *c, const char *pattern, uint32_t rate,
-			   int *err_no);
+			   struct evt_caps *caps, int *err_no);
 
 #endif

@@ -677,11 +677,12 @@ int evt_collection_set_rate(struct evt_collection *c, const char *pattern,
 	for (k = 0; k < c->ntracked; k++) {
 		if (!c->tracked[k].ctl || c->tracked[k].dead)
 			continue;
-		n += evt_tree_set_rate(c->tracked[k].ctl, pattern, rate, &e);
+		n += evt_tree_set_rate(c->tracked[k].ctl, pattern, rate, &c->caps, &e);
 		if (e)
 			return snprintf(err, err_size, "%s: %s",
 					c->tracked[k].ctl->path, strerror(e)), -1;
 	}
+	evt_caps_publish(&c->rd, c->number, &c->caps);
 	return (int)n;
 }
 

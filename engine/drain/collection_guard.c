@@ -83,6 +83,8 @@ static void cap(struct evt_collection *c, struct tracked *t, uint32_t id,
 		return;
 	}
 	c->guard.capped = more;
+	evt_caps_note(&c->caps, t->ctl->h.pid, id, rate, EVT_CAP_GUARD);
+	evt_caps_publish(&c->rd, c->number, &c->caps);
 	more[c->guard.ncapped++] = (struct guard_cap){
 		.pid = t->ctl->h.pid, .id = id, .rate = rate, .share = share,
 		.gid = id < t->nindexed ? t->gids[id] : EVT_NO_ID,
@@ -152,18 +154,10 @@ void evt_collection_guarded(struct evt_collection *c, evt_guard_cb cb, void *ctx
 
 void evt__coll_guard_lift(struct evt_collection *c)
 {
-	unsigned k, i;
+	unsigned i;
 
-	for (k = 0; k < c->guard.ncapped; k++) {
-		const struct guard_cap *g = &c->guard.capped[k];
-
-		for (i = 0; i < c->ntracked; i++) {
-			struct evt_ctl *ctl = c->tracked[i].ctl;
-
-			/* (a rate set since, by another, stays) */
-			if (ctl && ctl->h.pid == g->pid && g->id < ctl->nevents &&
-			    evt_ctl_rate(ctl, g->id) == g->rate)
-				evt_ctl_set_rate(ctl, g->id, 0);
-		}
-	}
+	for (i = 0; i < c->ntracked; i++)
+		if (c->tracked[i].ctl)
+			evt_caps_lift(&c->caps, c->tracked[i].ctl);
+	evt_caps_end(&c->rd, c->number, &c->caps);
 }

@@ -50,6 +50,7 @@
 #include "relay.h"
 #include "relay_out.h"
 #include "rules.h"
+#include "caps.h"
 #include "policy.h"
 #include "printk_format.h"
 #include "rules_files.h"
@@ -195,6 +196,9 @@ struct evt_collection {
 		uint32_t n;
 	} *layouts;
 	uint32_t nlayouts;
+	/* The rate caps it set (--guard's, evt_collection_set_rate()'s):
+	 * its own, published for ls, lifted when it ends (caps.h). */
+	struct evt_caps caps;
 	/* --guard (collection_guard.c): bytes per thread and site in the
 	 * second, and the sites capped. */
 	struct guard {
@@ -270,7 +274,7 @@ void evt__coll_clock_end(struct evt_collection *c);
  * is written (up to FREEZE_MAX_BYTES; the rest are copied as they are
  * written). */
 void evt__coll_freeze(struct evt_collection *c);
-/* The caps --guard set end with the recording: lifted where they are
+/* The caps it set end with the recording: lifted where they are
  * still the rate it set. */
 void evt__coll_guard_lift(struct evt_collection *c);
 void evt__coll_guard_packet(struct evt_collection *c, struct tracked *t,

@@ -23,6 +23,7 @@
 #include "live_kernel.h"
 #include "report.h"
 #include "ctl_file.h"
+#include "caps.h"
 #include "live_stream.h"
 #include "record.h"
 #include "rules.h"
@@ -68,6 +69,7 @@ struct pending {
 	size_t text_at, payload_at;
 	const struct evt_ctl *ctl;	/* whose buffer it came from (the
 					 * kernel's: NULL) */
+	size_t seq;			/* pushed after seq others */
 };
 #define NONE SIZE_MAX
 
@@ -76,6 +78,7 @@ struct evt_live_stream {
 	int pid;
 	struct evt_selection sel;	/* what our own slot wants */
 	struct evt_event_ids ids;
+	struct evt_caps caps;	/* the rate caps it set (caps.h) */
 	unsigned number;	/* 0: the default collection; else our own's
 				 * number in the run directory */
 	uint64_t id;		/* our collection's, in slot descriptors */
@@ -346,6 +349,7 @@ static void push(struct evt_live_stream *s, const struct evt_live_event *e)
 		s->cap = cap;
 	}
 	p = &s->pend[s->npend];
+	p->seq = s->npend;
 	p->e = *e;
 	p->ctl = s->reading;
 	p->text_at = e->text ? keep(s, e->text, e->text_len, true) : NONE;
@@ -576,8 +580,13 @@ static int by_time(const void *a, const void *b)
 {
 	const struct pending *x = a, *y = b;
 
-	return x->e.monotonic_ns < y->e.monotonic_ns ? -1 :
-	       x->e.monotonic_ns > y->e.monotonic_ns;
+	/* Ties in push order: a thread's events, and the drops told after
+	 * the last of them, stay in the order it wrote them (a drop put
+	 * before that event, a span's begin whose end it dropped, left the
+	 * span open past any trigger's threshold). */
+	if (x->e.monotonic_ns != y->e.monotonic_ns)
+		return x->e.monotonic_ns < y->e.monotonic_ns ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /*
@@ -855,6 +864,11 @@ void evt_live_stream_destroy(struct evt_live_stream *s)
 	 * goes: a process checks it). */
 	if (s->rules_name[0])
 		unlinkat(s->rd.fd, s->rules_name, 0);
+	/* The caps it set end with it, where no one changed them since. */
+	for (k = 0; k < s->nw; k++)
+		if (!s->w[k].dead)
+			evt_caps_lift(&s->caps, s->w[k].ctl);
+	evt_caps_end(&s->rd, s->number, &s->caps);
 	for (k = 0; k < s->nw; k++)
 		release(s, &s->w[k]);
 	free(s->w);
@@ -909,11 +923,14 @@ int evt_live_stream_set_rate(struct evt_live_stream *s, const char *pattern,
 	for (k = 0; k < s->nw; k++) {
 		if (s->w[k].dead)
 			continue;
-		n += evt_tree_set_rate(s->w[k].ctl, pattern, rate, &e);
+		n += evt_tree_set_rate(s->w[k].ctl, pattern, rate,
+				       s->number ? &s->caps : NULL, &e);
 		if (e)
 			return snprintf(err, err_size, "%s: %s", s->w[k].ctl->path,
 					strerror(e)), -1;
 	}
+	if (s->number)
+		evt_caps_publish(&s->rd, s->number, &s->caps);
 	return (int)n;
 }
 

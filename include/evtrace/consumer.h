@@ -203,7 +203,9 @@ int evt_consumer_remove_id(struct evt_consumer *c, uint32_t id, char *err,
  * Caps each event the pattern names, in the processes covered now, at
  * rate events a second in each thread (0: no cap), for every collection
  * that has it on, as `evtrace enable --rate` does; what a cap holds back
- * is counted as lost (a lost-event notice).  Returns how many events it
+ * is counted as lost (a lost-event notice).  The cap is the consumer's
+ * (since 0.1.11): `evtrace ls` names its collection, and closing the
+ * consumer takes it away where no one set another since.  Returns how many events it
  * capped, or -1 with err set (a bad pattern, the file system of the run
  * directory full, or a consumer through evtraced: not yet supported).
  */

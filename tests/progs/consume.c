@@ -303,6 +303,7 @@ int main(int argc, char **argv)
 			printf("rate %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
 		}
 		fflush(stdout);
+		signal(SIGTERM, on_term);	/* (ends the reading, then closes) */
 		read_for(c, -1);
 	} else if (!strcmp(argv[1], "ids") && argc == 4) {
 		struct find f = { argv[3], 0, 0 };
