@@ -123,6 +123,7 @@ int cmd_snapshot(int argc, char **argv)
 		struct evt_request r = {
 			.verb = EVT_VERB_SNAPSHOT, .npids = 1, .pids = { pid },
 			.has_before = o.snapshot_since_ns != 0,
+			.collection = o.adopt_slot,
 		};
 
 		if (o.snapshot_since_ns) {
@@ -134,10 +135,6 @@ int cmd_snapshot(int argc, char **argv)
 				o.snapshot_since_ns;
 			r.before_ns = since > 0 ? (uint64_t)since : 1;
 		}
-		if (o.adopt_slot)
-			return cli_error("snapshot", "--collection of another user's "
-					 "process is not yet supported through "
-					 "evtraced: give -p PID alone");
 		return cli_via_daemon("snapshot", &r, o.output);
 	}
 	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err)))

@@ -84,6 +84,8 @@ void evt_audit_request(const struct evt_peer *peer, const struct evt_request *r)
 		ADD(" --fail-on-loss");
 	if (r->has_rate)
 		ADD(" --rate %u", r->rate);
+	if (r->collection)
+		ADD(" --collection %u", r->collection);
 #undef ADD
 	evt_audit(peer, "%s", text);
 }

@@ -492,12 +492,19 @@ static int build_argv(const struct client *c, char **argv, char *pids,
 		sprintf(numbers, "%u", r->guard_percent);
 		argv[argc++] = "--guard";
 		argv[argc++] = numbers;
+		numbers += 16;
 	}
 	if (r->fail_on_loss)
 		argv[argc++] = "--fail-on-loss";
 	if (r->has_rate) {
 		sprintf(numbers, "%u", r->rate);
 		argv[argc++] = "--rate";
+		argv[argc++] = numbers;
+		numbers += 16;
+	}
+	if (r->collection) {
+		sprintf(numbers, "%u", r->collection);
+		argv[argc++] = "--collection";
 		argv[argc++] = numbers;
 	}
 	if (r->verb == EVT_VERB_SNAPSHOT && c->restricted)
@@ -527,7 +534,9 @@ worker(const struct client *c, int out, int err, evt_command_fn run)
 {
 	char *argv[40 + 2 * (EVT_RULES_MAX_PATTERNS + EVT_PROTO_MAX_TRIGGERS +
 			     EVT_PROTO_MAX_KEEP)], pids[EVT_PROTO_MAX_PIDS * 12];
-	char numbers[192];	/* 16 bytes a number (24 a duration), nine at most */
+	/* 16 bytes a number (24 a duration): five of any command, two
+	 * durations and four more numbers of record, enable or snapshot */
+	char numbers[5 * 16 + 2 * 24 + 4 * 16];
 	int argc = build_argv(c, argv, pids, sizeof(pids), numbers);
 
 	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)

@@ -416,7 +416,8 @@ static int reserve_bytes(struct evt__tbuf_priv *p, uint64_t upto)
 }
 
 /* Makes the page of buffer idx's struct evt_ctl_drops the file's, unless
- * a buffer sharing it did. */
+ * a buffer sharing it did.  (The flags of a page's buffers are read by the
+ * threads that take its other buffers, meanwhile: atomic both ways.) */
 static void drops_page(uint32_t idx)
 {
 	const uint32_t per_page = 4096 / sizeof(struct evt_ctl_drops);
@@ -425,7 +426,8 @@ static void drops_page(uint32_t idx)
 	for (i = first; i < first + per_page && i < EVT_MAX_TBUFS; i++)
 		if (i != idx && __atomic_load_n(&evt__proc.tbuf_priv[i].drops_ready,
 						__ATOMIC_ACQUIRE)) {
-			evt__proc.tbuf_priv[idx].drops_ready = true;
+			__atomic_store_n(&evt__proc.tbuf_priv[idx].drops_ready, true,
+					 __ATOMIC_RELEASE);
 			return;
 		}
 	if (populate(&evt__proc.drops[idx], sizeof(evt__proc.drops[idx])))
@@ -558,7 +560,8 @@ static void take_desc(struct evt__thread *t, struct tslot *ts, int idx,
 	ts->priv = &evt__proc.tbuf_priv[idx];
 	ts->guest = guest_slot(s);
 	ts->drops = NULL;
-	if (ts->priv->drops_ready) {	/* nothing of a thread before */
+	if (__atomic_load_n(&ts->priv->drops_ready, __ATOMIC_ACQUIRE)) {
+		/* (nothing of a thread before) */
 		ts->drops = &evt__proc.drops[idx];
 		memset(ts->drops, 0, sizeof(*ts->drops));
 	}

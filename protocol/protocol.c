@@ -165,6 +165,11 @@ static int field(struct evt_request *r, const char *key, const char *v,
 		if (!number(v, 1, 100, &n) || r->guard_percent)
 			return snprintf(err, err_size, "not one percentage of 1 to 100"), -1;
 		r->guard_percent = (uint32_t)n;
+	} else if (!strcmp(key, "collection")) {
+		if (!number(v, 1, EVT_MAX_NUMBERS - 1, &n) || r->collection)
+			return snprintf(err, err_size, "not one collection number of "
+					"1 to %u", EVT_MAX_NUMBERS - 1), -1;
+		r->collection = (uint32_t)n;
 	} else if (!strcmp(key, "rate")) {
 		if (!number(v, 0, EVT_RATE_MAX, &n) || r->has_rate)
 			return snprintf(err, err_size, "not one rate of 0 to %u events "
@@ -295,9 +300,12 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 		    r->has_id || r->ntriggers || r->has_after || r->max_windows ||
 		    r->nkeep || r->guard_percent || r->fail_on_loss || r->has_rate)
 			return snprintf(err, err_size, "snapshot: one pid, and "
-					"before-ns or nothing"), -1;
+					"before-ns, collection or nothing"), -1;
 		return 0;
 	}
+	if (r->collection)
+		return snprintf(err, err_size, "%s: collection is for snapshot",
+				evt_verb_name(r->verb)), -1;
 	if ((r->ntriggers || r->has_after || r->has_before || r->max_windows ||
 	     r->nkeep || r->guard_percent || r->fail_on_loss) &&
 	    r->verb != EVT_VERB_RECORD)
@@ -509,6 +517,8 @@ int evt_proto_format(const struct evt_request *r, char *buf, size_t size)
 		PUT("fail-on-loss 1\n");
 	if (r->has_rate)
 		PUT("rate %" PRIu32 "\n", r->rate);
+	if (r->collection)
+		PUT("collection %" PRIu32 "\n", r->collection);
 #undef PUT
 	return (int)used;
 }

@@ -34,6 +34,7 @@
  *   guard 10               record --guard (not with overwrite)
  *   fail-on-loss 1         record --fail-on-loss (not with overwrite)
  *   rate 1000              enable --rate (0: lifts the cap)
+ *   collection 3           snapshot --collection
  *
  * record's and snapshot's frame carries the trace directory as an fd (SCM_RIGHTS): the
  * client opens it, the daemon never opens a path a client names.  With a
@@ -142,6 +143,8 @@ struct evt_request {
 	/* enable --rate */
 	bool has_rate;
 	uint32_t rate;
+	/* snapshot --collection (0: not given) */
+	uint32_t collection;
 };
 
 /*

@@ -231,6 +231,12 @@ expect_grep "^evtrace: snapshot: .* from 1 process written to $T/bob/snap; 0 eve
 expect_eq "$(stat -c %U "$T/bob/snap" "$T/bob/snap/metadata" | sort -u)" evt-bob "owner of bob's snapshot"
 expect_eq "$("$EVTRACE" report "$T/bob/snap" | sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' | tr '\n' ' ')" \
 	"17 18 19 " "the rows in bob's snapshot"
+# By its collection's number too, as ls names it.
+num=$("$EVTRACE" ls -p "$app" | sed -n 's/^# collection \([0-9]*\): .*evtrace record -o .*/\1/p' | head -1)
+[ -n "$num" ] || fail "bob's flight recorder not listed: $("$EVTRACE" ls -p "$app" | grep '^#')"
+as_status evt-bob 0 "$T/bin/evtrace" snapshot -p "$app" --collection "$num" -o "$T/bob/snap2"
+expect_eq "$("$EVTRACE" report "$T/bob/snap2" | sed -n 's/.*: typed\/all: .* u32=\([0-9]*\) .*/\1/p' | tr '\n' ' ')" \
+	"17 18 19 " "the rows in bob's snapshot by collection number"
 kill -TERM "$flight"
 wait "$flight" || fail "bob's flight recorder failed: $(cat "$T/fl.err")"
 expect_grep "^evtrace: record: --trigger 'typed/all if u32 == 18' fired on typed/all (pid $app, tid [0-9]*): window $T/bob/fl/window-1$" \

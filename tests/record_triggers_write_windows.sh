@@ -185,7 +185,15 @@ expect_grep "^evtrace: record: --trigger 'lost' fired (lost [0-9]* events\{0,1\}
 	"$T/lost.err" "'lost' fired"
 expect_grep '^trigger: lost$' "$T/lost/window-1/evtrace/trigger" "the window names the trigger"
 grep -q '^firing_event' "$T/lost/window-1/evtrace/trigger" && fail "a 'lost' window looked for a firing event"
-expect_grep '^lost_inside: ' "$T/lost/window-1/evtrace/trigger" "the 'lost' window says what it holds"
+# What the window says it lost, before its threads' first events and
+# after: the rate limit's drops, after the first alpha, inside it; the
+# two are what its loss records add up to.
+before=$(sed -n 's/^lost_before: //p' "$T/lost/window-1/evtrace/trigger")
+inside=$(sed -n 's/^lost_inside: //p' "$T/lost/window-1/evtrace/trigger")
+[ "${inside:-0}" -gt 0 ] || fail "the 'lost' window says it lost nothing inside it: $(cat "$T/lost/window-1/evtrace/trigger")"
+expect_eq "$((before + inside))" "$("$EVTRACE" query --no-cache --csv "$T/lost/window-1" \
+	"SELECT coalesce(sum(count), 0) AS n FROM loss" | tail -n +2 | tr -d '\r')" \
+	"lost before and inside the window, as its loss records add up"
 "$EVTRACE" report "$T/lost/window-1" >"$T/lost.report" || fail "report of the 'lost' window"
 expect_grep ": lost [0-9]* events: [0-9]* of $alpha (rate limit)" "$T/lost.report" \
 	"the window holds the loss, named"

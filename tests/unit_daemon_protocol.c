@@ -155,7 +155,13 @@ static void flight_requests(void)
 	n = evt_proto_format(&r, buf, sizeof(buf));
 	CHECK(n > 0 && !strcmp(buf, "verb snapshot\npid 7\nbefore-ns 1000\n"));
 	CHECK(parse("verb snapshot\npid 7\nevent typed\n", &r, err) < 0);
-	CHECK_STR(err, "snapshot: one pid, and before-ns or nothing");
+	CHECK_STR(err, "snapshot: one pid, and before-ns, collection or nothing");
+	CHECK(parse("verb snapshot\npid 7\ncollection 230\n", &r, err) == 0 && r.collection == 230);
+	n = evt_proto_format(&r, buf, sizeof(buf));
+	CHECK(n > 0 && strstr(buf, "collection 230\n") != NULL);
+	CHECK(parse("verb snapshot\npid 7\ncollection 256\n", &r, err) < 0);
+	CHECK(parse("verb record\npid 7\nevent typed\ncollection 3\n", &r, err) < 0);
+	CHECK_STR(err, "record: collection is for snapshot");
 	CHECK(parse("verb snapshot\n", &r, err) < 0);
 	CHECK(parse("verb enable\npid 7\npath typed/all\nrate 0\n", &r, err) == 0);
 	CHECK(r.has_rate && r.rate == 0);
