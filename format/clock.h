@@ -58,6 +58,16 @@ static inline uint64_t evt_clock_now(uint32_t kind, uint16_t *cpu)
 	}
 }
 
+/* CLOCK_MONOTONIC now, in ns: the time engines and tools keep their
+ * deadlines in. */
+static inline int64_t evt_monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 /* Which clock this machine's writers use: the TSC wherever the CPU says
  * it is invariant, whatever the kernel's clocksource, else
  * CLOCK_MONOTONIC ($EVTRACE_CLOCK=monotonic forces the fallback). */

@@ -178,7 +178,7 @@ expect_grep "^rate [1-9][0-9]*$" "$T/cw" "the consumer capped the waiting progra
 "$EVTRACE" ls -p "$WAIT_PID" >"$T/cw.ls"
 expect_grep " (rate 50/s, a consumer's rate of collection [0-9]*, which it takes away as it ends)$" \
 	"$T/cw.ls" "ls names the consumer's cap"
-kill -TERM "$cw"
+kill -USR2 "$cw"	# (it closes the consumer, then exits)
 wait "$cw" || fail "the capping consumer: $(cat "$T/cw")"
 "$EVTRACE" ls -p "$WAIT_PID" >"$T/cw.ls"
 if grep -q '(rate ' "$T/cw.ls"; then fail "the consumer's cap outlived it: $(cat "$T/cw.ls")"; fi

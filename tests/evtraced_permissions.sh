@@ -345,9 +345,9 @@ expect_grep "^event $TYPED_ID typed/all$" "$T/out" "root's consumer: alice's pro
 # Garbage, half messages, huge lengths and another user's directory do
 # not hurt the daemon or its other clients; nothing is run for them.
 start_daemon
-as evt-bob python3 - "$SOCK" "$app" "$T/bin" >"$T/raw.out" <<'EOF' || fail "raw clients: $(cat "$T/raw.out")"
+as evt-bob python3 - "$SOCK" "$app" "$T/bin" "$T/bob" >"$T/raw.out" <<'EOF' || fail "raw clients: $(cat "$T/raw.out")"
 import os, socket, struct, sys, time
-path, pid, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
+path, pid, tmp, bobs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 def frame(body, magic=b"EVTD"):
     return magic + struct.pack("<I", len(body)) + body
 def talk(data, fds=None, read=True):
@@ -381,6 +381,8 @@ for name, data in [
     print(name, talk(data)[1])
 root_dir = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY)
 print("notyours", talk(frame(("verb record\npid %s\nevent typed\n" % pid).encode()), [root_dir])[1])
+bob_dir = os.open(bobs, os.O_RDONLY | os.O_DIRECTORY)
+print("trigger", talk(frame(("verb record\npid %s\nevent typed\noverwrite 1\ntrigger span x >> 1ms\n" % pid).encode()), [bob_dir])[1])
 print("ok", talk(frame(("verb ls\npid %s\npath typed\n" % pid).encode()))[1])
 for s in stalled:
     s.close()
@@ -400,6 +402,7 @@ nopath|.*enable: path missing
 nofd|.*no trace directory came with the request
 kernel|.*kernel/sched/sched_switch: kernel events of another user's process are the kernel's to grant
 notyours|.*the trace directory handed over is not a directory of uid $BOB's
+trigger|.*--trigger 'span x >> 1ms': at position 8: expected '>' after the span's name
 ok|.*0 typed/all
 EOF
 running "$DAEMON" || fail "the daemon died of its clients"

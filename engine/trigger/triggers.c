@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "live_stream.h"
 #include "report.h"
 #include "pattern.h"
@@ -90,14 +91,6 @@ struct evt_triggers {
 	struct armed *armed;	/* one for each of o.triggers */
 };
 
-static int64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static const char *plural(uint64_t n)
 {
 	return n == 1 ? "" : "s";
@@ -141,7 +134,7 @@ static struct firing *fire(struct evt_triggers *rt, unsigned k, int64_t at_ns,
 	f = &rt->due[rt->ndue++];
 	f->trigger = k;
 	f->at_ns = at_ns;
-	f->due_ns = monotonic_ns() + rt->o.after_ns;
+	f->due_ns = evt_monotonic_ns() + rt->o.after_ns;
 	f->pid = pid;
 	f->tid = tid;
 	f->slice = 0;
@@ -211,7 +204,7 @@ static void span_ended(struct armed *t, const struct evt_slice *s)
 				rt->due[i] = rt->due[--rt->ndue];
 				t->fired--;
 			} else {
-				rt->due[i].due_ns = monotonic_ns() + rt->o.after_ns;
+				rt->due[i].due_ns = evt_monotonic_ns() + rt->o.after_ns;
 			}
 			return;
 		}
@@ -431,7 +424,7 @@ static int take_window(struct evt_triggers *rt, struct firing *due,
 	/* In this process, at once: no child to start on a loaded machine
 	 * while the buffers go on being overwritten. */
 	so.output = w->dir;
-	w->taken_ns = monotonic_ns();
+	w->taken_ns = evt_monotonic_ns();
 	if (!due->tried_ns)
 		due->tried_ns = w->taken_ns;
 	if (evt_window_take(&so, &stats, &slot, err, sizeof(err))) {
@@ -447,7 +440,7 @@ static int take_window(struct evt_triggers *rt, struct firing *due,
 	if (rt->o.kernel_window &&
 	    rt->o.kernel_window(rt->o.recorder, w->dir, w->f.from_ns, err, sizeof(err)))
 		say(rt, "window %s holds no kernel events: %s", w->dir, err);
-	w->written_ns = monotonic_ns();
+	w->written_ns = evt_monotonic_ns();
 	return 0;
 }
 
@@ -512,7 +505,7 @@ static void describe_window(struct evt_triggers *rt, const struct taken *w)
  * reading of the windows before it. */
 static void write_due(struct evt_triggers *rt, bool all)
 {
-	int64_t now = monotonic_ns();
+	int64_t now = evt_monotonic_ns();
 	struct taken *w = NULL, one;
 	size_t i = 0, n = 0, cap = 0, k;
 	int took;
@@ -616,7 +609,7 @@ static void losses(struct evt_triggers *rt)
 			snprintf(what, sizeof(what), "lost %llu event%s",
 				 (unsigned long long)(n - rt->lost_seen),
 				 n - rt->lost_seen == 1 ? "" : "s");
-			fire(rt, k, monotonic_ns(), 0, 0, what);
+			fire(rt, k, evt_monotonic_ns(), 0, 0, what);
 		}
 	rt->lost_seen = n;
 }
@@ -624,7 +617,7 @@ static void losses(struct evt_triggers *rt)
 uint64_t evt_triggers_poll(struct evt_triggers *rt)
 {
 	uint64_t before = rt->evaluated + rt->missed;
-	int64_t now = monotonic_ns();
+	int64_t now = evt_monotonic_ns();
 
 	evt_live_stream_poll(rt->s, on_event, rt);
 	if (!evt_live_stream_more(rt->s))
@@ -642,7 +635,7 @@ void evt_triggers_finish(struct evt_triggers *rt)
 
 	if (!rt)
 		return;
-	now = monotonic_ns();
+	now = evt_monotonic_ns();
 	do	/* (a poll's bound at a time) */
 		evt_live_stream_poll(rt->s, on_event, rt);
 	while (evt_live_stream_more(rt->s));

@@ -2,7 +2,8 @@
  * consume.c - a tool built on consumer.h, for tests/consumer_api.sh.  Each
  * mode prints what it read, one line per record or count, fields as
  * name=type:value, so that the test can check values exactly.
- *   consume record PID PATTERN    until PID exits
+ *   consume record PID PATTERN    until PID exits, or SIGUSR2 (which closes
+ *                                 the consumer before it exits)
  *   consume ids PID PATH          add the event PATH by its global id, read
  *                                 0.3 s, remove it, read 0.3 s more
  *   consume count PID PATTERN     until PID exits, then the counts
@@ -257,7 +258,7 @@ static void read_for(struct evt_consumer *c, int ms)
 	for (;;) {
 		int n;
 
-		if (poll(&pfd, 1, 1000) < 0)
+		if (terminated || poll(&pfd, 1, 1000) < 0)
 			break;
 		n = evt_consumer_read(c, print_record, NULL, err, sizeof(err));
 		if (n < 0)
@@ -303,7 +304,7 @@ int main(int argc, char **argv)
 			printf("rate %d%s%s\n", n, n < 0 ? ": " : "", n < 0 ? err : "");
 		}
 		fflush(stdout);
-		signal(SIGTERM, on_term);	/* (ends the reading, then closes) */
+		signal(SIGUSR2, on_term);	/* (ends the reading, then closes) */
 		read_for(c, -1);
 	} else if (!strcmp(argv[1], "ids") && argc == 4) {
 		struct find f = { argv[3], 0, 0 };

@@ -193,14 +193,11 @@ static int interleave(void)
 	return 0;
 }
 
-/* At SIGUSR1 (after "ready"), a span "req" of 30 ms or more around N
- * spans "req" of no time (a reader stopped meanwhile loses some); prints
- * "burst" after the N. */
-static int lossy(long n)
+/* Prints "ready" and returns at SIGUSR1. */
+static void ready_then_usr1(void)
 {
 	sigset_t usr1;
 	int sig;
-	long i;
 
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
@@ -208,6 +205,16 @@ static int lossy(long n)
 	printf("ready\n");
 	fflush(stdout);
 	sigwait(&usr1, &sig);
+}
+
+/* At SIGUSR1 (after "ready"), a span "req" of 30 ms or more around N
+ * spans "req" of no time (a reader stopped meanwhile loses some); prints
+ * "burst" after the N. */
+static int lossy(long n)
+{
+	long i;
+
+	ready_then_usr1();
 	trace_span_begin("req");
 	for (i = 0; i < n; i++) {
 		trace_span_begin("req");
@@ -224,16 +231,9 @@ static int lossy(long n)
  * "kid" { } }, then "outside I"; prints "capped done". */
 static int capped(long n)
 {
-	sigset_t usr1;
-	int sig;
 	long i;
 
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &usr1, NULL);
-	printf("ready\n");
-	fflush(stdout);
-	sigwait(&usr1, &sig);
+	ready_then_usr1();
 	for (i = 0; i < n; i++) {
 		trace_span_begin("parent");
 		trace_printk("child %ld\n", i);
