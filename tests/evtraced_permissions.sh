@@ -483,7 +483,10 @@ recorder=$!
 as_bg evt-bob "$T/bin/consume" record "$app" typed/ >>"$T/consume.out" 2>&1 &
 consumer=$!
 BG_PIDS="$BG_PIDS $recorder $consumer"
-wait_on "$app" typed/all
+# Both collections on (either one's bit on typed/all came first, and a
+# recording not yet on kept nothing in a loaded run).
+wait_for "bob's recording and consumer in alice's program" "collections_applied $app 2" \
+	"cat '$T/record.err' '$T/consume.out'"
 wait_for "bob's consumer to add typed/all" "grep -q '^added 1\$' '$T/consume.out'"
 feed app 4 25
 wait_for "bob's consumer to read the 4 events" "[ \$(grep -c '^typed/all ' '$T/consume.out') = 4 ]"
