@@ -24,6 +24,8 @@ expect_grep '^event: span/request$' "$T/slow/window-1/evtrace/trigger" "the even
 # time span that holds the firing.
 svc=$(sed -n 's/^pid: //p' "$T/slow/window-1/evtrace/trigger")
 expect_grep '^firing_event: held$' "$T/slow/window-1/evtrace/trigger" "the firing event held"
+lasted=$(sed -n 's/^span_ns: \([0-9]*\)$/\1/p' "$T/slow/window-1/evtrace/trigger")
+[ -n "$lasted" ] && [ "$lasted" -ge 300000000 ] || fail "the span's length not said, or short: '$lasted'"
 expect_grep "^processes: $svc$" "$T/slow/window-1/evtrace/trigger" "the window's processes"
 expect_grep '^lost_before: 0$' "$T/slow/window-1/evtrace/trigger" "nothing lost before the window"
 expect_grep '^lost_inside: 0$' "$T/slow/window-1/evtrace/trigger" "nothing lost inside the window"
@@ -105,6 +107,10 @@ expect_grep "^firing_event: not held: overwritten before the window was taken" "
 expect_grep "^evtrace: record: triggers fired 1 time, 1 window written$" "$T/err" "the open span fired once"
 expect_eq "$("$EVTRACE" query --no-cache --csv "$T/drain/window-1" "SELECT name, state FROM slice WHERE name = 'drain'" | tail -n +2 | tr -d '\r')" \
 	"drain,open" "the open span in its window"
+open_for=$(sed -n 's/^span_open_at_firing_ns: \([0-9]*\)$/\1/p' "$T/drain/window-1/evtrace/trigger")
+[ -n "$open_for" ] && [ "$open_for" -gt 5000000 ] || fail "the open span's time not said, or within 5 ms: '$open_for'"
+expect_grep '^span_ns: unknown (still open when the recording ended)$' "$T/drain/window-1/evtrace/trigger" \
+	"the open span's length unknown"
 
 # A typed event's field: == fires once, > on three events.
 "$EVTRACE" record --overwrite --trigger 'svc/failure if code == 28' --trigger 'svc/failure if code > 4' \

@@ -64,6 +64,10 @@ struct firing {
 				 * a kernel event's, found by event_ns) */
 	int64_t event_ns;	/* CLOCK_MONOTONIC; 0: no event ('lost') */
 	int64_t tried_ns;	/* its window's first try; 0: none yet */
+	int64_t span_open_ns;	/* span: how long it had been open when
+				 * it fired (0: it fired complete) */
+	int64_t span_ns;	/* span: how long it lasted (0: end unseen) */
+	enum evt_slice_state span_state;	/* span: as it closed */
 	char path[256];
 };
 
@@ -141,6 +145,9 @@ static struct firing *fire(struct evt_triggers *rt, unsigned k, int64_t at_ns,
 	f->event_ts = 0;
 	f->event_ns = 0;
 	f->tried_ns = 0;
+	f->span_open_ns = 0;
+	f->span_ns = 0;
+	f->span_state = EVT_SLICE_COMPLETE;
 	f->from_ns = rt->o.before_ns ? at_ns - rt->o.before_ns : 0;
 	snprintf(f->path, sizeof(f->path), "%s", path);
 	return f;
@@ -156,11 +163,18 @@ static struct firing *firing_event(struct firing *f, uint64_t ts, int64_t ns)
 	return f;
 }
 
-/* A span's window holds its begin, whatever --before says. */
-static void hold_from(struct firing *f, int64_t begin_ns)
+/* A span's window holds its begin, whatever --before says; its file
+ * says what the triggers knew of the span when it fired. */
+static void hold_span(struct firing *f, int64_t begin_ns, int64_t upto_ns, bool open)
 {
-	if (f && f->from_ns && begin_ns < f->from_ns)
+	if (!f)
+		return;
+	if (f->from_ns && begin_ns < f->from_ns)
 		f->from_ns = begin_ns;
+	if (open)
+		f->span_open_ns = upto_ns - begin_ns;
+	else
+		f->span_ns = upto_ns - begin_ns;
 }
 
 static void on_field(struct evt_triggers *rt, unsigned k,
@@ -205,6 +219,10 @@ static void span_ended(struct armed *t, const struct evt_slice *s)
 				t->fired--;
 			} else {
 				rt->due[i].due_ns = evt_monotonic_ns() + rt->o.after_ns;
+				rt->due[i].span_state = s->state;
+				if (s->state == EVT_SLICE_COMPLETE)
+					rt->due[i].span_ns = s->end.monotonic_ns -
+							     s->begin.monotonic_ns;
 			}
 			return;
 		}
@@ -229,10 +247,10 @@ static int on_slice(const struct evt_slice *s, void *ctx)
 		span_ended(t, s);
 	else if (s->state == EVT_SLICE_COMPLETE &&
 		 s->end.monotonic_ns - s->begin.monotonic_ns > t->e->threshold_ns)
-		hold_from(firing_event(fire(t->rt, t->k, s->end.monotonic_ns, s->end.pid,
+		hold_span(firing_event(fire(t->rt, t->k, s->end.monotonic_ns, s->end.pid,
 					    s->end.tid, s->path),
 				       s->end.timestamp, s->end.monotonic_ns),
-			  s->begin.monotonic_ns);
+			  s->begin.monotonic_ns, s->end.monotonic_ns, false);
 	return 0;
 }
 
@@ -471,6 +489,15 @@ static void describe_window(struct evt_triggers *rt, const struct taken *w)
 			"monotonic_ns: %lld\ntaken_ns: %lld\nwritten_ns: %lld\n",
 			t->e->text, f->path, f->pid, f->tid, (long long)f->at_ns,
 			(long long)w->taken_ns, (long long)w->written_ns);
+		if (f->span_open_ns)
+			fprintf(out, "span_open_at_firing_ns: %lld\n",
+				(long long)f->span_open_ns);
+		if (f->span_ns)
+			fprintf(out, "span_ns: %lld\n", (long long)f->span_ns);
+		else if (f->span_state == EVT_SLICE_OPEN)
+			fprintf(out, "span_ns: unknown (still open when the recording ended)\n");
+		else if (f->span_state != EVT_SLICE_COMPLETE)
+			fprintf(out, "span_ns: unknown (its end was not seen)\n");
 		if (read_back)
 			window_contents_print(out, &wc, f->event_ns ? &want : NULL);
 		fclose(out);
@@ -567,7 +594,7 @@ static void open_span(struct evt_slice *s, void *ctx)
 		f->slice = s->id;
 		f->due_ns = INT64_MAX;
 	}
-	hold_from(f, s->begin.monotonic_ns);
+	hold_span(f, s->begin.monotonic_ns, look->now, true);
 }
 
 /*
