@@ -690,7 +690,7 @@ void evt_serve(int sock, evt_command_fn run)
 	c.verb = evt_verb_name(c.req.verb);
 	evt_audit_request(&c.peer, &c.req);
 	if (c.req.verb == EVT_VERB_STOP ||
-	    (c.req.verb > EVT_VERB_CONSUME && c.req.verb < EVT_VERB_TRACE)) {
+	    evt_verb_in_session(c.req.verb)) {
 		refuse(&c, 2, "'%s' is not a first request", c.verb);
 		goto out;
 	}
@@ -702,7 +702,8 @@ void evt_serve(int sock, evt_command_fn run)
 		goto out;
 	if (c.req.verb == EVT_VERB_CONSUME) {
 		struct evt_session session = {
-			.sock = sock, .uid = c.peer.uid, .client_pid = c.peer.pid,
+			.sock = sock, .uid = c.peer.uid, .gid = c.peer.gid,
+			.client_pid = c.peer.pid,
 			.info = &c.info, .ctl = c.ctls[0], .rundir = c.info.rundir,
 			.count = c.req.count, .restricted = c.restricted,
 			.req = &c.req,

@@ -4,11 +4,13 @@
  * the client's calls is a request answered with frames.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <evtrace/consumer.h>
@@ -17,7 +19,10 @@
 #include "permission.h"
 #include "policy.h"
 #include "protocol.h"
+#include "consumer_served.h"
+#include "serve.h"
 #include "serve_consumer.h"
+#include "trigger_expr.h"
 
 static void answer(int sock, int result)
 {
@@ -150,6 +155,129 @@ static void select_events(struct evt_session *s, struct evt_consumer *c,
 	answer(s->sock, n);
 }
 
+/* A flight session's state: its windows' directory (an fd the client
+ * handed over) and what was said to the client. */
+struct flight {
+	struct evt_session *s;
+	struct sending *out;
+	int dir_fd;			/* arm's DIR, kept open; -1: none */
+	char dir_path[32];		/* /proc/self/fd/N */
+	char dir_name[4096];		/* the client's name for it */
+};
+
+/* The consumer's messages go to the client as 'm' frames. */
+static void send_message(const char *message, void *ctx)
+{
+	struct sending *out = ctx;
+
+	if (!out->broken && evt_proto_send_kind(out->sock, 'm', message, strlen(message)))
+		out->broken = true;
+}
+
+/* A directory the client handed over: its own, not writable by others
+ * (the worker creates files in it as the client, but past permissions). */
+static int client_dir(struct evt_session *s, int fd, char *err, size_t err_size)
+{
+	struct stat st;
+
+	if (fd < 0)
+		return snprintf(err, err_size, "no directory came with the request"), -1;
+	if (fstat(fd, &st) || !S_ISDIR(st.st_mode) || st.st_uid != s->uid)
+		return snprintf(err, err_size, "the directory handed over is not a "
+				"directory of uid %u's", (unsigned)s->uid), -1;
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return snprintf(err, err_size, "the directory handed over is "
+				"writable by others (mode %04o)",
+				(unsigned)(st.st_mode & 07777)), -1;
+	return 0;
+}
+
+/* verb window: written into the (empty) directory that came with it. */
+static void window(struct flight *f, struct evt_consumer *c,
+		   const struct evt_request *r, int fd)
+{
+	char path[64], err[1024];
+
+	if (client_dir(f->s, fd, err, sizeof(err)))
+		return fail(f->s->sock, err);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/.", fd);
+	if (evt_served_consumer_window(c, path, r->before_ns, err, sizeof(err)) == 0)
+		return answer(f->s->sock, 0);
+	fail(f->s->sock, err);
+}
+
+/* A window the triggers wrote, or could not: a 'w' frame. */
+static void send_window(const struct evt_consumer_window_info *w, void *ctx)
+{
+	struct flight *f = ctx;
+	const char *name = "";
+	size_t n = strlen(f->dir_path);
+
+	if (w->dir && !strncmp(w->dir, f->dir_path, n) && w->dir[n] == '/')
+		name = w->dir + n + 1;
+	evt_wire_u8(&f->out->w, 0);
+	evt_wire_u32(&f->out->w, (uint32_t)w->held);
+	evt_wire_str(&f->out->w, name);
+	evt_wire_str(&f->out->w, w->trigger ? w->trigger : "");
+	evt_wire_str(&f->out->w, w->event ? w->event : "");
+	evt_wire_u32(&f->out->w, w->pid);
+	evt_wire_u32(&f->out->w, w->tid);
+	evt_wire_u64(&f->out->w, (uint64_t)w->fired_ns);
+	evt_wire_str(&f->out->w, w->why ? w->why : "");
+	send_wire(f->s->sock, 'w', &f->out->w, &f->out->broken);
+}
+
+/* verb arm: the triggers, on events the client may take. */
+static void arm(struct flight *f, struct evt_consumer *c,
+		const struct evt_request *r, int *fd)
+{
+	struct evt_consumer_triggers t = {
+		.size = sizeof(t), .max_windows = r->max_windows,
+		.exprs = r->triggers, .nexprs = r->ntriggers,
+		.before_ns = r->before_ns, .after_ns = r->after_ns,
+		.window = r->window_frames ? send_window : NULL, .window_ctx = f,
+	};
+	char err[1200];
+	unsigned k;
+
+	if (client_dir(f->s, *fd, err, sizeof(err)))
+		return fail(f->s->sock, err);
+	if (f->dir_fd >= 0)
+		return fail(f->s->sock, "armed already: arm every trigger in one call");
+	for (k = 0; f->s->restricted && k < r->ntriggers; k++) {
+		struct evt_trigger *e = evt_trigger_parse(r->triggers[k], err, sizeof(err));
+		int refused = !e ? -1 : e->pattern && may_add(f->s, e->pattern, err,
+							       sizeof(err));
+
+		evt_trigger_free(e);
+		if (refused)
+			return fail(f->s->sock, err);
+	}
+	snprintf(f->dir_path, sizeof(f->dir_path), "/proc/self/fd/%d", *fd);
+	snprintf(f->dir_name, sizeof(f->dir_name), "%s", r->dir ? r->dir : f->dir_path);
+	t.dir = f->dir_path;
+	if (evt_served_consumer_arm(c, &t, f->dir_name, err, sizeof(err)))
+		return fail(f->s->sock, err);
+	f->dir_fd = *fd;
+	*fd = -1;		/* kept: the windows go there */
+	answer(f->s->sock, 0);
+}
+
+/* verb set-rate: a rate caps the sites for every reader of the process. */
+static void set_rate(struct evt_session *s, struct evt_consumer *c,
+		     const struct evt_request *r)
+{
+	char err[1024];
+	int n;
+
+	if (s->restricted)
+		return fail(s->sock, "a rate caps a site for every reader of the "
+			    "process, its owner's too: it needs privilege towards "
+			    "the process");
+	n = evt_consumer_set_rate(c, r->events[0], r->rate, err, sizeof(err));
+	n < 0 ? fail(s->sock, err) : answer(s->sock, n);
+}
+
 /* The daemon stopping: the session ends, its consumer closed. */
 static volatile sig_atomic_t stopping;
 
@@ -184,9 +312,12 @@ void evt_serve_consumer(struct evt_session *s)
 		.mode = s->count ? EVT_CONSUMER_COUNT : EVT_CONSUMER_RECORD,
 	};
 	struct sending out = { .sock = s->sock };
+	struct flight flight = { .s = s, .out = &out, .dir_fd = -1 };
 	struct evt_consumer *c;
 	struct evt_request r;
 	char name[200], err[1024];
+	bool stop = false;
+	int fd = -1;
 	long n;
 
 	snprintf(name, sizeof(name), "evtraced for uid %u (pid %d)",
@@ -202,6 +333,19 @@ void evt_serve_consumer(struct evt_session *s)
 		attr.relay_hostname = s->req->hostname;
 		attr.relay_buffer_mib = s->req->relay_buffer_mib;
 	}
+	if (s->req->overwrite) {
+		/* Flight mode: its windows are the client's files, in
+		 * directories it hands over; what its consumer says (what
+		 * fired) is the client's to read. */
+		attr.mode = EVT_CONSUMER_FLIGHT;
+		attr.report = send_message;
+		attr.report_ctx = &out;
+		evt_policy_output_owner(s->uid);
+		if (evt_act_as_client(s->uid, s->gid, err, sizeof(err))) {
+			fail(s->sock, err);
+			return;
+		}
+	}
 	if (s->restricted && !s->count)
 		evt_policy_cap_any_only();
 	if (evt_consumer_open(&attr, &c, err, sizeof(err))) {
@@ -210,15 +354,13 @@ void evt_serve_consumer(struct evt_session *s)
 	}
 	sigaction(SIGTERM, &term, NULL);
 	answer(s->sock, 0);
-	while (!out.broken && next_request(s->sock) &&
-	       (n = evt_proto_recv(s->sock, body, NULL, 10000, err, sizeof(err))) >= 0) {
+	while (!out.broken && !stop && next_request(s->sock) &&
+	       (n = evt_proto_recv(s->sock, body, &fd, 10000, err, sizeof(err))) >= 0) {
 		int ret;
 
 		if (evt_proto_parse(body, (size_t)n, &r, err, sizeof(err))) {
 			fail(s->sock, err);
-			continue;
-		}
-		switch (r.verb) {
+		} else switch (r.verb) {
 		case EVT_VERB_ADD:
 		case EVT_VERB_REMOVE:
 			select_events(s, c, &r);
@@ -238,14 +380,32 @@ void evt_serve_consumer(struct evt_session *s)
 		case EVT_VERB_RELAY_STATS:
 			send_relay_stats(s, c, &out);
 			break;
+		case EVT_VERB_WINDOW:
+			window(&flight, c, &r, fd);
+			break;
+		case EVT_VERB_ARM:
+			arm(&flight, c, &r, &fd);
+			break;
+		case EVT_VERB_SET_RATE:
+			set_rate(s, c, &r);
+			break;
 		case EVT_VERB_STOP:
-			out.broken = true;
+			stop = true;
 			break;
 		default:
 			fail(s->sock, "not a request of a consumer session");
 			break;
 		}
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
 	}
-	free(out.w.buf);
+	/* The windows still due are written, their frames sent, then the
+	 * answer to stop. */
 	evt_consumer_close(c);
+	if (stop && !out.broken)
+		answer(s->sock, 0);
+	if (flight.dir_fd >= 0)
+		close(flight.dir_fd);
+	free(out.w.buf);
 }

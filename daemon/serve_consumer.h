@@ -13,13 +13,15 @@
 struct evt_session {
 	int sock;
 	uid_t uid;			/* the client's */
+	gid_t gid;
 	pid_t client_pid;
 	const struct evt_process_info *info;	/* the process read */
 	struct evt_ctl *ctl;		/* its control file, open */
 	const char *rundir;
 	bool count;			/* a counting consumer */
 	bool restricted;		/* record only CAP_ANY events */
-	const struct evt_request *req;	/* relay mode: its relay keys */
+	const struct evt_request *req;	/* relay mode: its relay keys;
+					 * flight mode: overwrite */
 };
 
 /* Opens the consumer and answers the client's requests until it stops or

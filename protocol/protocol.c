@@ -29,8 +29,16 @@ static const char *const verbs[] = {
 	[EVT_VERB_REMOVE] = "remove", [EVT_VERB_EVENTS] = "events",
 	[EVT_VERB_READ] = "read", [EVT_VERB_COUNTS] = "counts",
 	[EVT_VERB_RELAY_STATS] = "relay-stats", [EVT_VERB_TRACE] = "trace",
-	[EVT_VERB_SNAPSHOT] = "snapshot",
+	[EVT_VERB_SNAPSHOT] = "snapshot", [EVT_VERB_WINDOW] = "window",
+	[EVT_VERB_ARM] = "arm", [EVT_VERB_SET_RATE] = "set-rate",
 };
+
+bool evt_verb_in_session(enum evt_verb verb)
+{
+	return (verb > EVT_VERB_CONSUME && verb < EVT_VERB_TRACE) ||
+	       verb == EVT_VERB_WINDOW || verb == EVT_VERB_ARM ||
+	       verb == EVT_VERB_SET_RATE;
+}
 
 const char *evt_verb_name(enum evt_verb verb)
 {
@@ -180,6 +188,15 @@ static int field(struct evt_request *r, const char *key, const char *v,
 		if (strcmp(v, "1"))
 			return snprintf(err, err_size, "not 1"), -1;
 		r->fail_on_loss = true;
+	} else if (!strcmp(key, "window-frames")) {
+		if (strcmp(v, "1"))
+			return snprintf(err, err_size, "not 1"), -1;
+		r->window_frames = true;
+	} else if (!strcmp(key, "dir")) {
+		if (r->dir || !*v || strlen(v) >= 4096)
+			return snprintf(err, err_size, "not one name of 1 to 4095 "
+					"bytes"), -1;
+		r->dir = v;
 	} else if (!strcmp(key, "held")) {
 		if (strcmp(v, "1"))
 			return snprintf(err, err_size, "not 1"), -1;
@@ -250,6 +267,33 @@ static int field(struct evt_request *r, const char *key, const char *v,
 	return 0;
 }
 
+/* A consumer session's window, arm and set-rate: each its own keys. */
+static int check_flight_session(const struct evt_request *r, char *err,
+				size_t err_size)
+{
+	bool arm = r->verb == EVT_VERB_ARM, rate = r->verb == EVT_VERB_SET_RATE;
+
+	if (r->npids || r->path || r->nfilters || r->formats || r->ids ||
+	    r->overwrite || r->count || r->tracefs || r->interval_ms ||
+	    r->packet_size || r->packet_count || r->block_us || r->relay ||
+	    r->session || r->hostname || r->relay_buffer_mib || r->has_id ||
+	    r->nkeep || r->guard_percent || r->fail_on_loss || r->collection)
+		return snprintf(err, err_size, "%s: an option it does not take",
+				evt_verb_name(r->verb)), -1;
+	if (rate)
+		return r->nevents == 1 && r->has_rate && !r->ntriggers &&
+		       !r->has_after && !r->has_before && !r->max_windows ? 0 :
+		       (snprintf(err, err_size, "set-rate: one event and a rate"), -1);
+	if (r->nevents || r->has_rate)
+		return snprintf(err, err_size, "%s: an option it does not take",
+				evt_verb_name(r->verb)), -1;
+	if (arm && !r->ntriggers)
+		return snprintf(err, err_size, "arm: no trigger"), -1;
+	if (!arm && (r->ntriggers || r->has_after || r->max_windows))
+		return snprintf(err, err_size, "window: before-ns or nothing"), -1;
+	return 0;
+}
+
 /* What each verb needs and allows. */
 static int check(const struct evt_request *r, char *err, size_t err_size)
 {
@@ -293,6 +337,12 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 		if (evt_is_kernel_path(r->keep[i]))
 			return snprintf(err, err_size, "%s: %s", r->keep[i],
 					EVT_PROTO_NO_KERNEL_EVENTS), -1;
+	if ((r->window_frames || r->dir) && r->verb != EVT_VERB_ARM)
+		return snprintf(err, err_size, "%s: window-frames and dir are for arm",
+				evt_verb_name(r->verb)), -1;
+	if (r->verb == EVT_VERB_WINDOW || r->verb == EVT_VERB_ARM ||
+	    r->verb == EVT_VERB_SET_RATE)
+		return check_flight_session(r, err, err_size);
 	if (r->verb == EVT_VERB_SNAPSHOT) {
 		if (r->npids != 1 || r->nevents || r->path || r->formats || r->ids ||
 		    r->overwrite || r->count || r->tracefs || r->interval_ms ||
@@ -365,9 +415,10 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 				evt_verb_name(r->verb)), -1;
 	if (r->verb == EVT_VERB_CONSUME) {
 		if (r->npids != 1 || r->nevents || r->path || r->formats || r->ids ||
-		    r->overwrite || r->interval_ms || r->packet_size || r->packet_count)
+		    (r->overwrite && (r->count || r->relay)) || r->interval_ms ||
+		    r->packet_size || r->packet_count)
 			return snprintf(err, err_size, "consume: one pid, and count, "
-					"relay, block-us or nothing"), -1;
+					"relay, block-us, overwrite or nothing"), -1;
 		return 0;
 	}
 	if (kernel && r->npids)
@@ -519,6 +570,10 @@ int evt_proto_format(const struct evt_request *r, char *buf, size_t size)
 		PUT("rate %" PRIu32 "\n", r->rate);
 	if (r->collection)
 		PUT("collection %" PRIu32 "\n", r->collection);
+	if (r->window_frames)
+		PUT("window-frames 1\n");
+	if (r->dir)
+		PUT("dir %s\n", r->dir);
 #undef PUT
 	return (int)used;
 }

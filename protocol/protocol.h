@@ -44,17 +44,36 @@
  * 'o' standard output, 'e' standard error, 'x' the exit status (decimal,
  * last).
  *
- * "verb consume" (with one pid, and "count 1" for counting, or the relay
- * keys for relay mode) opens a consumer.h session instead.  Each later
- * request gets frames of data, then 'a' and a decimal result, or 'e' and
- * an error (the session goes on):
+ * "verb consume" (with one pid, and "count 1" for counting, the relay
+ * keys for relay mode, or "overwrite 1" for flight mode) opens a
+ * consumer.h session instead.  Each later request gets frames of data,
+ * then 'a' and a decimal result, or 'e' and an error (the session goes
+ * on):
  *
  *   verb add / verb remove   with "event PATTERN" or "id N"
+ *   verb set-rate            with "event PATTERN" and "rate N"
  *   verb events              'v' frames: id, path, format
- *   verb read                'r' frames: records (evt_wire_record)
+ *   verb read                'r' frames: records (evt_wire_record); in
+ *                            an armed flight session, 'w' frames (below)
  *   verb counts              'c' frames: id, count, path
  *   verb relay-stats         an 's' frame: sessions, packets, refused,
  *                            queued, lost
+ *   verb window              flight mode: with before-ns or not, and the
+ *                            window's directory as an fd (the client's,
+ *                            made empty for it): the window written there
+ *   verb arm                 flight mode: trigger (1 to 16), after-ns,
+ *                            before-ns, max-windows, "window-frames 1"
+ *                            when the client takes each window as a 'w'
+ *                            frame (else the daemon says them), "dir
+ *                            NAME" (the client's name for it, for
+ *                            messages), and the directory as an fd
+ *   verb stop                ends the session: windows still due are
+ *                            written first, their frames sent, then 'a'
+ *
+ * 'w' frames (evt_wire): held (i32 as u32), the window's name in DIR
+ * ("window-<n>", "" for none), trigger, event, pid, tid, fired_ns (u64),
+ * why ("" for none).  'm' frames: a message the daemon's consumer said
+ * (an armed session's firings and its summary), one line.
  */
 #ifndef EVT_DAEMON_PROTOCOL_H
 #define EVT_DAEMON_PROTOCOL_H
@@ -89,8 +108,9 @@ enum evt_verb {
 	EVT_VERB_CONSUME, EVT_VERB_ADD, EVT_VERB_REMOVE, EVT_VERB_EVENTS,
 	EVT_VERB_READ, EVT_VERB_COUNTS, EVT_VERB_RELAY_STATS,
 	EVT_VERB_TRACE, EVT_VERB_SNAPSHOT,
+	EVT_VERB_WINDOW, EVT_VERB_ARM, EVT_VERB_SET_RATE,	/* of a session */
 };
-#define EVT_VERB_LAST EVT_VERB_SNAPSHOT
+#define EVT_VERB_LAST EVT_VERB_SET_RATE
 
 /*
  * Why evtraced takes no kernel event in what it records, streams or
@@ -145,7 +165,13 @@ struct evt_request {
 	uint32_t rate;
 	/* snapshot --collection (0: not given) */
 	uint32_t collection;
+	/* arm: windows as 'w' frames; the client's name for its directory */
+	bool window_frames;
+	const char *dir;
 };
+
+/* Whether verb is a request inside a consumer session (not a first one). */
+bool evt_verb_in_session(enum evt_verb verb);
 
 /*
  * The kernel events evtraced opens for a client who is not root: those

@@ -62,7 +62,7 @@ static void requests_round_trip(void)
 	CHECK(parse("verb count\npid 7\nids 1\n", &r, err) < 0);
 	CHECK(parse("verb consume\npid 7\ncount 1\n", &r, err) == 0 && r.count);
 	CHECK(parse("verb consume\npid 7\npid 8\n", &r, err) < 0);
-	CHECK_STR(err, "consume: one pid, and count, relay, block-us or nothing");
+	CHECK_STR(err, "consume: one pid, and count, relay, block-us, overwrite or nothing");
 	CHECK(parse("verb add\nid 12\n", &r, err) == 0 && r.has_id && r.id == 12);
 	CHECK(parse("verb add\nid 12\nevent x\n", &r, err) < 0);
 	CHECK_STR(err, "add: one event or one id");
@@ -176,6 +176,48 @@ static void flight_requests(void)
 	CHECK(parse("verb record\npid 7\noverwrite 1\ntrigger lost\nbefore-ns 0\n", &r, err) < 0);
 	CHECK(parse("verb record\npid 7\noverwrite 1\ntrigger lost\nmax-windows 1\nmax-windows 2\n",
 		    &r, err) < 0);
+}
+
+/* A flight consumer's session through evtraced: consume with overwrite,
+ * then window, arm and set-rate, each with its own keys only. */
+static void flight_session_requests(void)
+{
+	struct evt_request r;
+	char err[300], buf[1024];
+	int n;
+
+	CHECK(parse("verb consume\npid 7\noverwrite 1\n", &r, err) == 0 && r.overwrite);
+	CHECK(parse("verb consume\npid 7\noverwrite 1\ncount 1\n", &r, err) < 0);
+	CHECK_STR(err, "consume: one pid, and count, relay, block-us, overwrite or nothing");
+	CHECK(parse("verb consume\npid 7\noverwrite 1\nblock-us 5\n", &r, err) < 0);
+	CHECK(evt_verb_in_session(EVT_VERB_WINDOW) && evt_verb_in_session(EVT_VERB_ARM) &&
+	      evt_verb_in_session(EVT_VERB_SET_RATE) && evt_verb_in_session(EVT_VERB_READ) &&
+	      !evt_verb_in_session(EVT_VERB_CONSUME) && !evt_verb_in_session(EVT_VERB_SNAPSHOT));
+	CHECK(parse("verb window\n", &r, err) == 0 && r.verb == EVT_VERB_WINDOW);
+	CHECK(parse("verb window\nbefore-ns 5000\n", &r, err) == 0 && r.before_ns == 5000);
+	CHECK(parse("verb window\npid 7\n", &r, err) < 0);
+	CHECK_STR(err, "window: an option it does not take");
+	CHECK(parse("verb window\ntrigger lost\n", &r, err) < 0);
+	CHECK_STR(err, "window: before-ns or nothing");
+	CHECK(parse("verb arm\ntrigger span req > 1ms\ntrigger lost\nafter-ns 0\n"
+		    "max-windows 3\nwindow-frames 1\ndir /home/bob/w ins\n", &r, err) == 0);
+	CHECK(r.verb == EVT_VERB_ARM && r.ntriggers == 2 && r.has_after && r.max_windows == 3 &&
+	      r.window_frames && !strcmp(r.dir, "/home/bob/w ins"));
+	n = evt_proto_format(&r, buf, sizeof(buf));
+	CHECK(n > 0 && !strcmp(buf, "verb arm\ntrigger span req > 1ms\ntrigger lost\n"
+			       "after-ns 0\nmax-windows 3\nwindow-frames 1\ndir /home/bob/w ins\n"));
+	CHECK(parse("verb arm\nmax-windows 3\n", &r, err) < 0);
+	CHECK_STR(err, "arm: no trigger");
+	CHECK(parse("verb arm\ntrigger lost\nevent typed\n", &r, err) < 0);
+	CHECK_STR(err, "arm: an option it does not take");
+	CHECK(parse("verb record\npid 7\nevent typed\ndir /x\n", &r, err) < 0);
+	CHECK_STR(err, "record: window-frames and dir are for arm");
+	CHECK(parse("verb arm\ntrigger lost\ndir a\ndir b\n", &r, err) < 0);
+	CHECK(parse("verb set-rate\nevent typed/all\nrate 10\n", &r, err) == 0 &&
+	      r.has_rate && r.rate == 10 && r.nevents == 1);
+	CHECK(parse("verb set-rate\nevent typed/all\n", &r, err) < 0);
+	CHECK_STR(err, "set-rate: one event and a rate");
+	CHECK(parse("verb set-rate\nevent kernel/sched/sched_switch\nrate 1\n", &r, err) < 0);
 }
 
 /* record --relay through evtraced: the address and names are checked
@@ -293,6 +335,7 @@ int main(void)
 {
 	requests_round_trip();
 	relay_requests();
+	flight_session_requests();
 	flight_requests();
 	bad_requests_say_why();
 	frame_headers();

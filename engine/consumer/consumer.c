@@ -4,13 +4,15 @@
  * counting one a counting collection (collection.c), a relay one a
  * recording collection with a relay and no trace directory, a flight one
  * an overwriting collection with neither, whose windows are snapshots of
- * it written by the consumer's process.  A consumer of
- * another user's process is a session with evtraced, which runs one of
- * these for it (consumer_remote.c).  What the engine reports while it
+ * it written by the consumer's process.  A consumer of another user's
+ * process is a session with evtraced, which runs one of these for it
+ * (evtraced_client.c, daemon/serve_consumer.c); a flight one's windows go
+ * into directories this process makes and hands over.  What the engine reports while it
  * works for a consumer goes to the consumer's callback (attr.report),
  * set for the calling thread around each call into the engine.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@
 #include <evtrace/consumer.h>
 
 #include "collection.h"
+#include "consumer_served.h"
 #include "evtraced_client.h"
 #include "kernel_events.h"
 #include "layout.h"
@@ -59,6 +62,7 @@ struct evt_consumer {
 	unsigned nexprs;
 	void (*window_cb)(const struct evt_consumer_window_info *w, void *ctx);
 	void *window_ctx;
+	char *remote_dir;			/* armed through evtraced: DIR */
 	struct evt_field fields[EVT_FIELDS_MAX];
 	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
 };
@@ -162,15 +166,11 @@ static int open_engine(const struct evt_consumer_attr *attr,
 	else
 		snprintf(what, sizeof(what), "a consumer, pid %d", (int)getpid());
 	what[strcspn(what, "\n")] = '\0';	/* one line in the lock file */
-	if (!attr->rundir && evt_remote_needed(c->pid) &&
-	    c->mode == EVT_CONSUMER_FLIGHT) {
-		snprintf(err, err_size, "flight mode: not yet supported for a "
-			 "process of another user (read through evtraced)");
-		goto fail;
-	} else if (!attr->rundir && evt_remote_needed(c->pid)) {
+	if (!attr->rundir && evt_remote_needed(c->pid)) {
 		struct evt_request r = {
 			.verb = EVT_VERB_CONSUME, .npids = 1, .pids = { c->pid },
 			.count = c->mode == EVT_CONSUMER_COUNT,
+			.overwrite = c->mode == EVT_CONSUMER_FLIGHT,
 			.block_us = c->mode == EVT_CONSUMER_COUNT ? 0 : block_us,
 		};
 
@@ -182,6 +182,12 @@ static int open_engine(const struct evt_consumer_attr *attr,
 			r.relay_buffer_mib = attr->relay_buffer_mib;
 		}
 		c->sock = evt_remote_open(&r, err, err_size);
+		if (c->sock < 0 && r.overwrite &&
+		    strstr(err, "relay, block-us or nothing"))	/* (before 0.1.12) */
+			snprintf(err, err_size, "flight mode: the running evtraced is "
+				 "older than 0.1.12, which serves flight consumers of "
+				 "another user's process: restart it from evtrace "
+				 "0.1.12 or later");
 		if (c->sock < 0)
 			goto fail;
 	} else if (c->mode == EVT_CONSUMER_RECORD) {
@@ -292,6 +298,33 @@ struct handing {
 	void *ctx;
 };
 
+/* A 'w' frame: a window the daemon's triggers wrote into c->remote_dir,
+ * or could not; to the tool's callback, or said as the triggers say it. */
+static void remote_window(struct evt_consumer *c, struct evt_wire *w)
+{
+	char dir[PATH_MAX + 64];
+	struct evt_consumer_window_info info = { .size = sizeof(info) };
+	const char *name;
+
+	info.held = (int)evt_wire_get_u32(w);
+	name = evt_wire_get_str(w);
+	info.trigger = evt_wire_get_str(w);
+	info.event = evt_wire_get_str(w);
+	info.pid = evt_wire_get_u32(w);
+	info.tid = evt_wire_get_u32(w);
+	info.fired_ns = (int64_t)evt_wire_get_u64(w);
+	info.why = evt_wire_get_str(w);
+	if (w->bad || !c->window_cb)
+		return;
+	if (name[0]) {
+		snprintf(dir, sizeof(dir), "%s/%s", c->remote_dir, name);
+		info.dir = dir;
+	}
+	if (!info.why[0])
+		info.why = NULL;
+	c->window_cb(&info, c->window_ctx);
+}
+
 /* A data frame of evtraced's answer, to the caller's callback. */
 static void remote_frame(char kind, struct evt_wire *w, void *ctx)
 {
@@ -304,6 +337,14 @@ static void remote_frame(char kind, struct evt_wire *w, void *ctx)
 	if (kind == 'r' && h->record_cb) {
 		if (!evt_wire_get_record(w, &r, h->c->fields, EVT_FIELDS_MAX))
 			h->record_cb(&r, h->ctx);
+		return;
+	}
+	if (kind == 'w' && h->c->remote_dir) {
+		remote_window(h->c, w);
+		return;
+	}
+	if (kind == 'm') {	/* the daemon's consumer said it */
+		evt_report("%.*s", (int)(w->cap > 4096 ? 4096 : w->cap), w->buf);
 		return;
 	}
 	if (kind == 's' && h->relay_stats) {
@@ -465,8 +506,41 @@ int evt_consumer_relay_stats(struct evt_consumer *c,
 	return 0;
 }
 
-/* A window of a flight consumer: a snapshot of its own collection. */
-static int window_engine(struct evt_consumer *c, const char *dir,
+/* A window through evtraced: dir made here, empty, and handed over;
+ * removed again when the daemon could not write it. */
+static int remote_window_engine(struct evt_consumer *c, const char *dir,
+				uint64_t before_ns, char *err, size_t err_size)
+{
+	struct evt_request r = {
+		.verb = EVT_VERB_WINDOW, .has_before = before_ns != 0,
+		.before_ns = before_ns,
+	};
+	int fd, ret;
+
+	if (before_ns > 3600000000000ULL)
+		return snprintf(err, err_size, "before_ns: an hour at most through "
+				"evtraced"), -1;
+	if (mkdir(dir, 0700))
+		return snprintf(err, err_size, "%s: %s", dir, errno == EEXIST ?
+				"exists (a window is never written into a "
+				"directory that does)" : strerror(errno)), -1;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, err_size, "%s: %s", dir, strerror(errno));
+		rmdir(dir);
+		return -1;
+	}
+	ret = evt_remote_call_fd(c->sock, &r, fd, remote_frame,
+				 &(struct handing){ .c = c }, err, err_size);
+	close(fd);
+	if (ret < 0)
+		rmdir(dir);	/* (the daemon leaves nothing of a half window) */
+	return ret < 0 ? -1 : 0;
+}
+
+/* A window of a flight consumer: a snapshot of its own collection, into
+ * dir, which must not exist, or (existing) must be an empty directory. */
+static int window_engine(struct evt_consumer *c, const char *dir, bool existing,
 			 uint64_t before_ns, char *err, size_t err_size)
 {
 	struct evt_collection_opts o = {
@@ -484,10 +558,12 @@ static int window_engine(struct evt_consumer *c, const char *dir,
 				"is of a flight recorder (EVT_CONSUMER_FLIGHT)"), -1;
 	if (!dir || !*dir)
 		return snprintf(err, err_size, "no directory for the window"), -1;
-	if (lstat(dir, &st) == 0)
+	if (c->sock >= 0)
+		return remote_window_engine(c, dir, before_ns, err, err_size);
+	if (!existing && lstat(dir, &st) == 0)
 		return snprintf(err, err_size, "%s: exists (a window is never "
 				"written into a directory that does)", dir), -1;
-	if (errno != ENOENT)
+	if (!existing && errno != ENOENT)
 		return snprintf(err, err_size, "%s: %s", dir, strerror(errno)), -1;
 	if (before_ns) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -544,8 +620,55 @@ static uint64_t lost_now(void *coll)
 	return evt_collection_lost_now(coll);
 }
 
-static int arm_engine(struct evt_consumer *c, const struct evt_consumer_triggers *t,
+/* Arms the triggers of t in evtraced's consumer: their windows go into
+ * t->dir, handed over as an fd, and come back as 'w' frames (t->window)
+ * or its messages. */
+static int remote_arm(struct evt_consumer *c, const struct evt_consumer_triggers *t,
 		      char *err, size_t err_size)
+{
+	struct evt_request r = {
+		.verb = EVT_VERB_ARM, .ntriggers = t->nexprs,
+		.has_after = t->after_ns != 0, .after_ns = t->after_ns,
+		.has_before = t->before_ns != 0, .before_ns = t->before_ns,
+		.max_windows = t->max_windows, .window_frames = t->window != NULL,
+		.dir = t->dir,
+	};
+	uint32_t k;
+	int fd, ret;
+
+	if (t->nexprs > EVT_PROTO_MAX_TRIGGERS)
+		return snprintf(err, err_size, "%u expressions: through evtraced, %d "
+				"at most", t->nexprs, EVT_PROTO_MAX_TRIGGERS), -1;
+	if (t->before_ns > 3600000000000ULL)
+		return snprintf(err, err_size, "before_ns: an hour at most through "
+				"evtraced"), -1;
+	if (strchr(t->dir, '\n') || strlen(t->dir) >= 4096)
+		return snprintf(err, err_size, "%s: not a name evtraced takes", t->dir), -1;
+	for (k = 0; k < t->nexprs; k++)
+		r.triggers[k] = t->exprs[k];
+	if (!(c->remote_dir = strdup(t->dir)))
+		return snprintf(err, err_size, "out of memory"), -1;
+	fd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, err_size, "%s: %s", t->dir, strerror(errno));
+		ret = -1;
+	} else {
+		ret = evt_remote_call_fd(c->sock, &r, fd, remote_frame,
+					 &(struct handing){ .c = c }, err, err_size);
+		close(fd);
+	}
+	if (ret < 0) {
+		free(c->remote_dir);
+		c->remote_dir = NULL;
+		return -1;
+	}
+	c->window_cb = t->window;
+	c->window_ctx = t->window_ctx;
+	return 0;
+}
+
+static int arm_engine(struct evt_consumer *c, const struct evt_consumer_triggers *t,
+		      const char *dir_name, char *err, size_t err_size)
 {
 	struct evt_triggers_opts o = { .who = "consumer" };
 	char what[sizeof(c->what) + 32];
@@ -555,10 +678,7 @@ static int arm_engine(struct evt_consumer *c, const struct evt_consumer_triggers
 	if (c->mode != EVT_CONSUMER_FLIGHT)
 		return snprintf(err, err_size, "not a flight consumer: triggers write "
 				"windows of a flight recorder (EVT_CONSUMER_FLIGHT)"), -1;
-	if (c->sock >= 0 || !c->coll)
-		return snprintf(err, err_size, "triggers through evtraced are not "
-				"yet supported"), -1;
-	if (c->triggers)
+	if (c->triggers || c->remote_dir)
 		return snprintf(err, err_size, "armed already: arm every trigger "
 				"in one call"), -1;
 	if (!t || t->size < offsetof(struct evt_consumer_triggers, window_ctx) +
@@ -594,12 +714,19 @@ static int arm_engine(struct evt_consumer *c, const struct evt_consumer_triggers
 			goto fail;
 		}
 	}
+	if (c->sock >= 0) {	/* (checked here, evaluated by the daemon) */
+		int ret = remote_arm(c, t, err, err_size);
+
+		disarm(c);
+		return ret;
+	}
 	snprintf(what, sizeof(what), "the triggers of %s", c->what);
 	o.triggers = (const struct evt_trigger *const *)c->exprs;
 	o.ntriggers = c->nexprs;
 	o.what = what;
 	o.rundir = c->rundir;
 	o.outdir = t->dir;
+	o.outdir_name = dir_name;
 	o.slot = evt_collection_number(c->coll);
 	o.calibration = evt_collection_calibration(c->coll);
 	o.after_ns = (int64_t)t->after_ns;
@@ -632,8 +759,17 @@ static void close_engine(struct evt_consumer *c)
 	evt_live_stream_destroy(c->stream);
 	if (c->timer_fd >= 0)
 		close(c->timer_fd);
+	if (c->sock >= 0 && c->remote_dir) {
+		/* The daemon writes the windows still due and says what
+		 * fired: frames before its answer. */
+		struct evt_request stop = { .verb = EVT_VERB_STOP };
+
+		evt_remote_call(c->sock, &stop, remote_frame,
+				&(struct handing){ .c = c }, err, sizeof(err));
+	}
 	if (c->sock >= 0)
 		close(c->sock);		/* the daemon ends the session */
+	free(c->remote_dir);
 	free(c);
 }
 
@@ -676,9 +812,14 @@ static int rate_engine(struct evt_consumer *c, const char *pattern,
 	if (rate > EVT_RATE_MAX)
 		return snprintf(err, err_size, "rate %u: at most %u", rate,
 				EVT_RATE_MAX), -1;
-	if (c->sock >= 0)
-		return snprintf(err, err_size, "a rate through evtraced is not yet "
-				"supported"), -1;
+	if (c->sock >= 0) {
+		struct evt_request r = {
+			.verb = EVT_VERB_SET_RATE, .events = { pattern }, .nevents = 1,
+			.has_rate = true, .rate = rate,
+		};
+
+		return evt_remote_call(c->sock, &r, NULL, NULL, err, err_size);
+	}
 	if (c->stream)
 		return evt_live_stream_set_rate(c->stream, pattern, rate, err,
 						err_size);
@@ -730,13 +871,26 @@ int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
 int evt_consumer_window(struct evt_consumer *c, const char *dir,
 			uint64_t before_ns, char *err, size_t err_size)
 {
-	return REPORTING(c, window_engine(c, dir, before_ns, err, err_size));
+	return REPORTING(c, window_engine(c, dir, false, before_ns, err, err_size));
+}
+
+int evt_served_consumer_window(struct evt_consumer *c, const char *dir,
+			       uint64_t before_ns, char *err, size_t err_size)
+{
+	return REPORTING(c, window_engine(c, dir, true, before_ns, err, err_size));
 }
 
 int evt_consumer_arm(struct evt_consumer *c, const struct evt_consumer_triggers *t,
 		     char *err, size_t err_size)
 {
-	return REPORTING(c, arm_engine(c, t, err, err_size));
+	return REPORTING(c, arm_engine(c, t, NULL, err, err_size));
+}
+
+int evt_served_consumer_arm(struct evt_consumer *c,
+			    const struct evt_consumer_triggers *t,
+			    const char *dir_name, char *err, size_t err_size)
+{
+	return REPORTING(c, arm_engine(c, t, dir_name, err, err_size));
 }
 
 int evt_consumer_counts(struct evt_consumer *c, evt_consumer_count_cb cb,

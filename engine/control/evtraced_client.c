@@ -40,13 +40,20 @@ int evt_remote_call(int sock, const struct evt_request *r,
 		    void (*frame)(char kind, struct evt_wire *w, void *ctx),
 		    void *ctx, char *err, size_t err_size)
 {
+	return evt_remote_call_fd(sock, r, -1, frame, ctx, err, err_size);
+}
+
+int evt_remote_call_fd(int sock, const struct evt_request *r, int fd,
+		       void (*frame)(char kind, struct evt_wire *w, void *ctx),
+		       void *ctx, char *err, size_t err_size)
+{
 	static char buf[EVT_PROTO_MAX_BODY + 1];
 	char why[200];
 	int len = evt_proto_format(r, buf, sizeof(buf));
 
 	if (len < 0)
 		return snprintf(err, err_size, "request too long for evtraced"), -1;
-	if (evt_proto_send(sock, buf, (size_t)len, -1))
+	if (evt_proto_send(sock, buf, (size_t)len, fd))
 		return snprintf(err, err_size, "evtraced ended the session (%s)",
 				errno == EPIPE || errno == ECONNRESET ? "did it stop?" :
 				strerror(errno)), -1;

@@ -24,6 +24,10 @@ int evt_remote_open(const struct evt_request *r, char *err, size_t err_size);
 int evt_remote_call(int sock, const struct evt_request *r,
 		    void (*frame)(char kind, struct evt_wire *w, void *ctx),
 		    void *ctx, char *err, size_t err_size);
+/* The same, handing fd over with the request (a window's directory). */
+int evt_remote_call_fd(int sock, const struct evt_request *r, int fd,
+		       void (*frame)(char kind, struct evt_wire *w, void *ctx),
+		       void *ctx, char *err, size_t err_size);
 
 /*
  * The kernel's events and their tracepoint ids, as evtraced lists them to

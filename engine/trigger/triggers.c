@@ -384,6 +384,7 @@ const char *evt_triggers_rules_name(const struct evt_triggers *rt)
 struct taken {
 	struct firing f;
 	char dir[PATH_MAX];
+	char shown[PATH_MAX];	/* dir as messages name it (outdir_name) */
 	int64_t taken_ns, written_ns;
 };
 
@@ -437,6 +438,8 @@ static int take_window(struct evt_triggers *rt, struct firing *due,
 		snprintf(w->dir, sizeof(w->dir), "%s/window-%u", rt->o.outdir,
 			 rt->next_window++);
 	while (!lstat(w->dir, &st));
+	snprintf(w->shown, sizeof(w->shown), "%s/window-%u",
+		 rt->o.outdir_name ? rt->o.outdir_name : rt->o.outdir, rt->next_window - 1);
 	if (rt->o.before_window)
 		rt->o.before_window(rt->o.before_window_ctx);
 	/* In this process, at once: no child to start on a loaded machine
@@ -451,13 +454,13 @@ static int take_window(struct evt_triggers *rt, struct firing *due,
 			rt->next_window--;	/* (its name is free again) */
 			return 1;
 		}
-		unwritten(rt, &w->f, w->dir, err);
+		unwritten(rt, &w->f, w->shown, err);
 		return -1;
 	}
 	rt->windows++;
 	if (rt->o.kernel_window &&
 	    rt->o.kernel_window(rt->o.recorder, w->dir, w->f.from_ns, err, sizeof(err)))
-		say(rt, "window %s holds no kernel events: %s", w->dir, err);
+		say(rt, "window %s holds no kernel events: %s", w->shown, err);
 	w->written_ns = evt_monotonic_ns();
 	return 0;
 }
@@ -519,12 +522,12 @@ static void describe_window(struct evt_triggers *rt, const struct taken *w)
 	}
 	if (f->pid)
 		say(rt, "--trigger '%s' fired on %s (pid %u, tid %u): window %s",
-		    t->e->text, f->path, f->pid, f->tid, w->dir);
+		    t->e->text, f->path, f->pid, f->tid, w->shown);
 	else	/* lost: the recorder's own finding */
 		say(rt, "--trigger '%s' fired (%s): window %s", t->e->text, f->path,
-		    w->dir);
+		    w->shown);
 	if (why[0])
-		say(rt, "window %s %s", w->dir, why);
+		say(rt, "window %s %s", w->shown, why);
 }
 
 /* The windows due now (all: every one), each taken first, then each

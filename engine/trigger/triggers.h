@@ -43,6 +43,9 @@ struct evt_triggers_opts {
 					 * as ls says it */
 	const char *rundir;
 	const char *outdir;		/* windows go to outdir/window-<n> */
+	const char *outdir_name;	/* how messages name outdir (NULL: as
+					 * it is; evtraced's /proc/self/fd/N
+					 * is its client's DIR) */
 	uint32_t slot;			/* the flight recorder's collection */
 	/* Its clock's calibration, which windows take as theirs */
 	const struct evt_clock_calibration *calibration;

@@ -18,9 +18,10 @@
  * A consumer of another user's process (attr.pid, no attr.rundir) is
  * served by evtraced (`evtrace daemon`, at $EVTRACE_DAEMON_SOCKET or
  * /run/evtrace/evtraced.sock) within its permission rules: counting any
- * event, recording only events flagged CAP_ANY unless the caller is the
- * process's user or in the group it opted into; an add it refuses fails
- * with a message naming the event and the rule.
+ * event, recording (or keeping as a flight recorder) only events flagged
+ * CAP_ANY unless the caller is the process's user or in the group it
+ * opted into; an add it refuses fails with a message naming the event
+ * and the rule.
  * A consumer in relay mode hands nothing over: it streams the events it
  * adds to an lttng-relayd (LTTng 2.11 or later), live, as `evtrace record
  * --relay` does, from a thread of its own; babeltrace2 reads them there.
@@ -205,9 +206,11 @@ int evt_consumer_remove_id(struct evt_consumer *c, uint32_t id, char *err,
  * that has it on, as `evtrace enable --rate` does; what a cap holds back
  * is counted as lost (a lost-event notice).  The cap is the consumer's
  * (since 0.1.11): `evtrace ls` names its collection, and closing the
- * consumer takes it away where no one set another since.  Returns how many events it
- * capped, or -1 with err set (a bad pattern, the file system of the run
- * directory full, or a consumer through evtraced: not yet supported).
+ * consumer takes it away where no one set another since.  Returns how
+ * many events it capped, or -1 with err set (a bad pattern, the file
+ * system of the run directory full, or, through evtraced, a caller
+ * without privilege towards the process: a cap holds a site back for
+ * every reader of the process).
  */
 int evt_consumer_set_rate(struct evt_consumer *c, const char *pattern,
 			  uint32_t rate, char *err, size_t err_size);
@@ -247,9 +250,12 @@ int evt_consumer_read(struct evt_consumer *c, evt_consumer_record_cb cb,
  * the consumer goes on recording.  The window starts before_ns
  * nanoseconds ago (at a whole packet), or, with 0, as far back as the
  * buffers reach; the buffers of threads that exited are kept for it
- * until the consumer is closed, those of a process that exited for 10 s.  dir must not exist: a window is never
- * written into a directory that does.  0, or -1 with err set (not flight
- * mode, dir exists, the file system full: the consumer goes on).
+ * until the consumer is closed, those of a process that exited for 10 s.
+ * dir must not exist: a window is never written into a directory that
+ * does (through evtraced, since 0.1.12, the consumer makes it, mode 0700,
+ * and the daemon writes the window into it as the caller's files).  0, or
+ * -1 with err set (not flight mode, dir exists, the file system full: the
+ * consumer goes on).
  */
 int evt_consumer_window(struct evt_consumer *c, const char *dir,
 			uint64_t before_ns, char *err, size_t err_size);
@@ -310,9 +316,13 @@ struct evt_consumer_triggers {
  * are evaluated, and windows written, by each evt_consumer_read() (call
  * it when evt_consumer_fd() is readable), and the windows still due by
  * evt_consumer_close(), which says what fired (attr.report).  Once per
- * consumer.  0, or -1 with err set (not flight mode, through evtraced, an
- * expression that is wrong, with the position, DIR not a directory, armed
- * already).
+ * consumer.  Through evtraced (since 0.1.12) the daemon evaluates them and
+ * writes the windows into dir, handed over: it must be the caller's own,
+ * not writable by others; at most 16 expressions there, and a caller
+ * without privilege towards the process arms only triggers on events
+ * flagged CAP_ANY.  0, or -1 with err set (not flight mode, an expression
+ * that is wrong, with the position, DIR not a directory or not the
+ * caller's, a trigger the daemon refuses, armed already).
  */
 int evt_consumer_arm(struct evt_consumer *c, const struct evt_consumer_triggers *t,
 		     char *err, size_t err_size);

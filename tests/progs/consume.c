@@ -22,7 +22,8 @@
  *                                 line, until PID exits (0: every
  *                                 process, now and later) or SIGTERM
  *                                 ($CONSUME_AFTER_MS, $CONSUME_BEFORE_MS:
- *                                 after_ns, before_ns)
+ *                                 after_ns, before_ns; $CONSUME_SAY: no
+ *                                 window callback, the consumer says them)
  *   consume relay PID PATTERN ADDRESS [SESSION [HOSTNAME]]
  *                                 streams to lttng-relayd until PID exits
  *                                 (or SIGTERM), then, once the relay has
@@ -100,7 +101,8 @@ static int triggers(struct evt_consumer *c, int pid, char **exprs, int nexprs,
 {
 	struct evt_consumer_triggers t = {
 		.size = sizeof(t), .exprs = (const char *const *)exprs,
-		.nexprs = (uint32_t)nexprs, .dir = dir, .window = print_window,
+		.nexprs = (uint32_t)nexprs, .dir = dir,
+		.window = getenv("CONSUME_SAY") ? NULL : print_window,
 		.after_ns = getenv("CONSUME_AFTER_MS") ?
 			    (uint64_t)atol(getenv("CONSUME_AFTER_MS")) * 1000000 : 0,
 		.before_ns = getenv("CONSUME_BEFORE_MS") ?
