@@ -105,6 +105,20 @@ bool cli_session_over(struct cli_session *s)
 	return now >= 2;
 }
 
+/* A command a signal killed is said, as a shell says it, unless the
+ * signal was the user's stop (a ^C reaches the command too) or a closed
+ * pipe; what it wrote before is in what the session made. */
+static void said_killed(const struct cli_session *s, int sig)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (sig == SIGPIPE || (stops && sig == last_signal) || (stops && sig == SIGINT))
+		return;
+	evt_report("%s: '%s' (pid %d) was killed by %s%s (%s)%s", s->cmd, s->name,
+		   (int)s->child, abbrev ? "SIG" : "signal ", abbrev ? abbrev : "",
+		   strsignal(sig), WCOREDUMP(s->status) ? ", core dumped" : "");
+}
+
 int cli_session_end(struct cli_session *s)
 {
 	forward_to = 0;
@@ -118,6 +132,8 @@ int cli_session_end(struct cli_session *s)
 			   "not %s", s->cmd, s->name, (int)s->child, s->done);
 		return 128 + (last_signal ? last_signal : SIGINT);
 	}
+	if (WIFSIGNALED(s->status))
+		said_killed(s, WTERMSIG(s->status));
 	return WIFEXITED(s->status) ? WEXITSTATUS(s->status) :
 	       WIFSIGNALED(s->status) ? 128 + WTERMSIG(s->status) : 1;
 }

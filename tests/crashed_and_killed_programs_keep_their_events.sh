@@ -1,7 +1,15 @@
-# A program that crashes keeps every event it wrote; record exits with
-# 128 + the signal.  A program killed with SIGKILL keeps its events too.
+# A program that crashes keeps every event it wrote; record and count say
+# what killed it and exit with 128 + the signal, as a shell would.  A
+# program killed with SIGKILL keeps its events too.
 . "$(dirname "$0")/lib.sh"
 expect_status 139 "$EVTRACE" record -o "$T/tr" -- "$TRACEE" crash 500
+expect_grep "^evtrace: record: '$TRACEE' (pid [0-9]*) was killed by SIGSEGV (Segmentation fault)\(, core dumped\)\{0,1\}$" \
+	"$T/err" "record says the command died of SIGSEGV"
+expect_status 139 "$EVTRACE" count -- "$TRACEE" crash 500
+expect_grep "^evtrace: count: '$TRACEE' (pid [0-9]*) was killed by SIGSEGV" "$T/err" "count says it too"
+expect_grep "^ *500 *printk/tracee/" "$T/err" "what count counted before the crash"
+expect_status 137 "$EVTRACE" record -o "$T/trk" -- sh -c 'kill -KILL $$'
+expect_grep "^evtrace: record: 'sh' (pid [0-9]*) was killed by SIGKILL (Killed)$" "$T/err" "a SIGKILL said"
 "$EVTRACE" report "$T/tr" >"$T/report"
 expect_eq "$(grep -c ': before crash [0-9]*$' "$T/report")" 500 "events before the crash"
 expect_grep "# 500 events, 0 lost" "$T/report" "summary"
