@@ -56,7 +56,8 @@ static void consider(uint32_t id, const char *path, const char *format,
 	if (i == r->n || already_said(path))
 		return;
 	fprintf(stderr, "evtrace: %s: %s: refused, it stays off: ", r->cmd, path);
-	if (!strncmp(path, "printk/", 7)) {
+	if (!strncmp(path, "printk/", 7) &&
+	    strncmp(format, EVT_REFUSED_ARGS, strlen(EVT_REFUSED_ARGS))) {
 		fputs("format ", stderr);
 		evt_quote(stderr, format);
 		fputs(": ", stderr);

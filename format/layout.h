@@ -395,6 +395,11 @@ enum evt_span_phase {
  * text never starts so: it starts with a tab). */
 #define EVT_REG_REFUSED 0x2u
 #define EVT_REFUSED_PREFIX "refused: "
+/* A printk site whose arguments disagree with its format (since 0.1.12:
+ * evt_site.arg_types) is registered refused with, for format, this and
+ * why, naming its own format: a format that starts with "%!" is refused
+ * by the parser, so no site that writes has one. */
+#define EVT_REFUSED_ARGS "%!evtrace: its arguments disagree: "
 /* The entry's strings go on after the format: the site's function, NUL
  * ended, within size. */
 #define EVT_REG_FUNC 0x4u

@@ -8,6 +8,7 @@
  * reader cannot hold exactly (long double, wide characters) is refused.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,84 @@ int evt_printk_parse(const char *format, struct evt_printk_format *out,
 	size_t bad_end;
 
 	return parse(format, 0, out, err, err_size, &bad_end);
+}
+
+static const char *given_name(char code)
+{
+	switch (code) {
+	case EVT_ARGC_INT: return "an int";
+	case EVT_ARGC_UINT: return "an unsigned int";
+	case EVT_ARGC_LONG: return "a 64-bit integer";
+	case EVT_ARGC_ULONG: return "an unsigned 64-bit integer";
+	case EVT_ARGC_DOUBLE: return "a double";
+	case EVT_ARGC_STRING: return "a char pointer";
+	case EVT_ARGC_PTR: return "a pointer";
+	default: return "of a type no conversion reads (a struct, long double, "
+			"a 128-bit integer...)";
+	}
+}
+
+static const char *wanted_name(uint8_t type)
+{
+	switch (type) {
+	case EVT_ARG_I64: case EVT_ARG_U64: return "a 64-bit integer";
+	case EVT_ARG_DOUBLE: return "a double";
+	case EVT_ARG_STRING: return "a string (char pointer)";
+	case EVT_ARG_PTR: return "a pointer";
+	default: return "an int";
+	}
+}
+
+/* Whether a value passed as code is read right as stored type. */
+static bool agrees(char code, uint8_t type)
+{
+	switch (type) {
+	case EVT_ARG_I64: case EVT_ARG_U64:
+		return code == EVT_ARGC_LONG || code == EVT_ARGC_ULONG;
+	case EVT_ARG_DOUBLE:
+		return code == EVT_ARGC_DOUBLE;
+	case EVT_ARG_STRING:
+		return code == EVT_ARGC_STRING;
+	case EVT_ARG_PTR:
+		return code == EVT_ARGC_PTR || code == EVT_ARGC_STRING;
+	default:	/* (int and narrower: promoted to int) */
+		return code == EVT_ARGC_INT || code == EVT_ARGC_UINT;
+	}
+}
+
+int evt_printk_args_agree(const char *format, const struct evt_printk_format *f,
+			  const char *given, char *why, size_t why_size)
+{
+	size_t ngiven = strlen(given);
+	unsigned k = 0, s;
+
+	for (s = 0; s < f->nspecs; s++) {
+		const struct evt_printk_spec *sp = &f->specs[s];
+		unsigned nvalues = 1u + sp->star_width + sp->star_precision, v;
+
+		for (v = 0; v < nvalues; v++, k++) {
+			bool star = v + 1 < nvalues;
+			uint8_t type = star ? EVT_ARG_I32 : f->arg_types[k];
+
+			if (k >= ngiven)
+				return snprintf(why, why_size, "the format takes %u "
+						"value%s, and %zu argument%s came: '%.*s' "
+						"at offset %u has none", f->nargs,
+						f->nargs == 1 ? "" : "s", ngiven,
+						ngiven == 1 ? "" : "s", (int)sp->len,
+						format + sp->start, (unsigned)sp->start), -1;
+			if (!agrees(given[k], type))
+				return snprintf(why, why_size, "argument %u is %s, and "
+						"'%.*s' at offset %u reads %s%s", k + 1,
+						given_name(given[k]), (int)sp->len,
+						format + sp->start, (unsigned)sp->start,
+						star ? "its '*' as " : "", wanted_name(type)), -1;
+		}
+	}
+	if (ngiven > k)
+		return snprintf(why, why_size, "the format takes %u value%s, and %zu "
+				"arguments came", k, k == 1 ? "" : "s", ngiven), -1;
+	return 0;
 }
 
 int evt_printk_problems(const char *format, char *out, size_t out_size)

@@ -46,6 +46,31 @@ int evt_printk_parse(const char *format, struct evt_printk_format *out,
  */
 int evt_printk_problems(const char *format, char *out, size_t out_size);
 
+/*
+ * What a C call site passed, one code an argument after the format,
+ * captured at compile time (evtrace.h's EVT__ARG_TYPES, whose codes these
+ * are: the library checks they agree): int or narrower, unsigned int,
+ * a 64-bit integer, an unsigned one, a double (or float), a char pointer,
+ * another pointer, anything else.
+ */
+#define EVT_ARGC_INT	'i'
+#define EVT_ARGC_UINT	'u'
+#define EVT_ARGC_LONG	'l'
+#define EVT_ARGC_ULONG	'L'
+#define EVT_ARGC_DOUBLE	'd'
+#define EVT_ARGC_STRING	's'
+#define EVT_ARGC_PTR	'p'
+#define EVT_ARGC_OTHER	'?'
+
+/*
+ * Whether the arguments a site passed (given: EVT_ARGC_* codes, NUL
+ * ended) are what f, parsed from format, reads: each value of the type
+ * its conversion takes (signedness aside), as many as it takes.  0, or -1
+ * with why naming the first that disagrees, its conversion and offset.
+ */
+int evt_printk_args_agree(const char *format, const struct evt_printk_format *f,
+			  const char *given, char *why, size_t why_size);
+
 /* Bytes a stored value of this type takes, 0 for strings (variable). */
 size_t evt_arg_type_size(uint8_t type);
 

@@ -135,13 +135,24 @@ void evt__site_stays_off(struct evt_site *site)
 	evt__site_point(site, &site_off);
 }
 
+/* The codes evtrace.h's sites capture are the ones the format checks. */
+_Static_assert(EVT__ARGC_CODE((short)0) == EVT_ARGC_INT &&
+	       EVT__ARGC_CODE(0u) == EVT_ARGC_UINT &&
+	       EVT__ARGC_CODE(0ll) == EVT_ARGC_LONG &&
+	       EVT__ARGC_CODE(0ull) == EVT_ARGC_ULONG &&
+	       EVT__ARGC_CODE(0.0f) == EVT_ARGC_DOUBLE &&
+	       EVT__ARGC_CODE("") == EVT_ARGC_STRING &&
+	       EVT__ARGC_CODE((void *)0) == EVT_ARGC_PTR &&
+	       EVT__ARGC_CODE(0.0L) == EVT_ARGC_OTHER, "argument codes");
+
 static void register_printk_site(struct evt_site *site, const char *module,
 				 uint32_t *id_out, const void *owner)
 {
 	struct evt_printk_format f;
 	struct evt__site_rt *rt;
-	char path[1040], err[256];
+	char path[1040], err[512], disagree[1024];
 	uint32_t id = UINT32_MAX;
+	const char *format = site->format;
 	int reused, k, n;
 	bool refused;
 
@@ -154,6 +165,18 @@ static void register_printk_site(struct evt_site *site, const char *module,
 	else if (n > 1023)
 		n = 1023;
 	refused = evt_printk_parse(site->format, &f, err, sizeof(err)) != 0;
+	if (!refused && site->size >= EVT_SITE_SIZE_0_1_12 && site->arg_types &&
+	    evt_printk_args_agree(site->format, &f, site->arg_types, err, sizeof(err))) {
+		char shown[256];
+
+		/* A format its arguments disagree with would read what was
+		 * never passed (a long as a string: a crash): refused, and the
+		 * entry's format says why (layout.h: EVT_REFUSED_ARGS). */
+		snprintf(disagree, sizeof(disagree), "%sformat \"%s\": %s", EVT_REFUSED_ARGS,
+			 evt__escape(site->format, shown, sizeof(shown)), err);
+		refused = true;
+		format = disagree;
+	}
 	if (refused) {
 		char shown[256];
 
@@ -165,7 +188,7 @@ static void register_printk_site(struct evt_site *site, const char *module,
 	for (k = 0; k < 1000 && id == UINT32_MAX; k++) {
 		if (k)
 			snprintf(path + n, sizeof(path) - (size_t)n, "-%d", k);
-		id = refused ? evt__event_add_refused_locked(path, site->format,
+		id = refused ? evt__event_add_refused_locked(path, format,
 							     EVT_KIND_PRINTK,
 							     evt__site_func(site),
 							     &reused) :

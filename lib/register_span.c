@@ -113,7 +113,10 @@ void evt__span_site_register_locked(struct evt_site *site, uint32_t *id_out)
 	}
 	evt_printable(name, sizeof(name), site->name);
 	snprintf(path, sizeof(path), "%s/%s", evt_span_kind_prefix(kind), name);
-	if (*site->format && evt_printk_parse(site->format, &f, err, sizeof(err))) {
+	if (*site->format && (evt_printk_parse(site->format, &f, err, sizeof(err)) ||
+			      (site->size >= EVT_SITE_SIZE_0_1_12 && site->arg_types &&
+			       evt_printk_args_agree(site->format, &f, site->arg_types,
+						     err, sizeof(err))))) {
 		char shown[256];
 
 		evt__warn("%s: format \"%s\": %s; this site stays off", path,

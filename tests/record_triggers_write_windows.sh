@@ -59,13 +59,11 @@ expect_eq "$("$EVTRACE" query --no-cache --csv "$w" "SELECT depth, state, dur >=
 # A span whose end the triggers cannot know: they are stopped while its
 # thread writes 200,000 short spans inside it, and lose some.  It never
 # fires, neither as complete (its end may be an inner one's) nor as open
-# past its threshold, and record says so.
-# (Not under the sanitizers: there, with the suite running beside it, a
-# span fired though its end was lost: once under ThreadSanitizer, twice
-# in six loaded runs under ASan; never in the plain build.  Not understood
-# yet: a defect of the triggers, said in issue 47's note.)
-if [ -z "$(sanitizer)" ]; then
-"$EVTRACE" record --overwrite --trigger 'span req > 20ms' -o "$T/lossy" -- "$SPANS" lossy 200000 \
+# past its threshold, and record says so.  An inner span fires only if it
+# took over 20 ms after all (the program measures them: on a loaded
+# machine, or under a sanitizer, a thread may lose its CPU for that long
+# between a begin and its end), and then as the complete span it was.
+"$EVTRACE" record --stats --overwrite --trigger 'span req > 20ms' -o "$T/lossy" -- "$SPANS" lossy 200000 \
 	>"$T/lossy.out" 2>"$T/lossy.err" &
 rec=$!
 BG_PIDS="$BG_PIDS $rec"
@@ -79,12 +77,18 @@ kill -CONT "$rec"
 wait "$rec" || fail "record with its triggers stopped: $(cat "$T/lossy.err")"
 expect_grep "^evtrace: record: the triggers' stream lost [1-9][0-9]* events (its buffers were full)" \
 	"$T/lossy.err" "the triggers' stream lost events"
-expect_grep "^evtrace: record: triggers fired 0 times, 0 windows written$" "$T/lossy.err" "no firing on a span of unknown end"
 expect_grep "^evtrace: record: the triggers did not see the end of [1-9][0-9]* spans\{0,1\} (events lost on its thread, or an enclosing span of its name ended first): those did not fire$" \
 	"$T/lossy.err" "the spans of unknown end said"
-else
-	echo "note: the lost-end case is not run under $(sanitizer) (see above)"
-fi
+slow=$(sed -n 's/^burst slow=//p' "$T/lossy.out")
+fired=$(sed -n 's/^evtrace: record: triggers fired \([0-9]*\) times\{0,1\}, .*/\1/p' "$T/lossy.err")
+[ -n "$slow" ] && [ -n "$fired" ] || fail "no count of slow inner spans or of firings: $(cat "$T/lossy.out" "$T/lossy.err")"
+[ "$fired" -le "$slow" ] || fail "$fired firings for $slow inner spans over 20 ms: a span of unknown end fired: $(cat "$T/lossy.err")"
+for w in "$T"/lossy/window-*; do
+	[ -e "$w" ] || continue
+	grep -q '^span_ns: [0-9]*$' "$w/evtrace/trigger" && ! grep -q '^span_open_at_firing_ns:' "$w/evtrace/trigger" ||
+		fail "$w fired on a span not seen whole: $(cat "$w/evtrace/trigger")"
+done
+[ "$slow" = 0 ] || echo "note: $slow inner spans took over 20 ms (the machine's doing); $fired fired"
 
 # A window taken after its firing event was overwritten says so, in it
 # and in record's summary: event 100 of a storm of 200,000 fires, and its

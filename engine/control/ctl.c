@@ -548,7 +548,13 @@ bool evt_refusal(const char *path, const char *format, char *why,
 		 size_t why_size)
 {
 	size_t n = strlen(EVT_REFUSED_PREFIX);
+	size_t args = strlen(EVT_REFUSED_ARGS);
 
+	if (!strncmp(path, "printk/", 7) && !strncmp(format, EVT_REFUSED_ARGS, args)) {
+		snprintf(why, why_size, "its arguments disagree with its %s",
+			 format + args);
+		return true;
+	}
 	if (!strncmp(path, "printk/", 7))
 		return evt_printk_problems(format, why, why_size);
 	if (strncmp(format, EVT_REFUSED_PREFIX, n))

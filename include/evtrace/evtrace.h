@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "bits/foreach.h"
+
 /* This header's version: the release of evtrace it comes with. */
 #define EVTRACE_VERSION_MAJOR	0
 #define EVTRACE_VERSION_MINOR	1
@@ -115,6 +117,12 @@ struct evt_site {
 	 * enable's word is (libevtrace and the engines keep it so), and
 	 * maybe for a while after: the site then reads the word. */
 	const volatile uint8_t *flag;
+	/* Since 0.1.12: what a C call of trace_printk() passed after its
+	 * format, one code an argument (EVT__ARGC), captured at compile
+	 * time; libevtrace refuses a site whose format reads other types
+	 * (it never writes).  NULL: not captured (older headers, C++,
+	 * spans' arguments). */
+	const char *arg_types;
 };
 
 /* What a site records: evt_site.kind. */
@@ -135,7 +143,7 @@ struct evt_module {
 };
 
 #if defined(__LP64__)
-EVT__STATIC_ASSERT(sizeof(struct evt_site) == 88, "evt_site layout");
+EVT__STATIC_ASSERT(sizeof(struct evt_site) == 96, "evt_site layout");
 EVT__STATIC_ASSERT(__builtin_offsetof(struct evt_site, size) == 8 &&
 		   __builtin_offsetof(struct evt_site, format) == 16 &&
 		   __builtin_offsetof(struct evt_site, runtime) == 32 &&
@@ -144,7 +152,8 @@ EVT__STATIC_ASSERT(__builtin_offsetof(struct evt_site, size) == 8 &&
 		   __builtin_offsetof(struct evt_site, kind) == 56 &&
 		   __builtin_offsetof(struct evt_site, name) == 64 &&
 		   __builtin_offsetof(struct evt_site, enable_slot) == 72 &&
-		   __builtin_offsetof(struct evt_site, flag) == 80,
+		   __builtin_offsetof(struct evt_site, flag) == 80 &&
+		   __builtin_offsetof(struct evt_site, arg_types) == 88,
 		   "evt_site layout");
 EVT__STATIC_ASSERT(sizeof(struct evt_module) == 16, "evt_module layout");
 #endif
@@ -316,6 +325,27 @@ void evt__check_format(const char *format, ...)
 	(void)format;
 }
 
+#ifndef __cplusplus
+/* What an argument of trace_printk() is, as libevtrace compares it with
+ * the conversion that reads it (its promoted type; not evaluated): an
+ * int or narrower 'i', unsigned int 'u', a 64-bit integer 'l' or 'L', a
+ * double 'd', a char pointer 's', another pointer 'p', anything else '?'.
+ * EVT__ARGC, followed by a comma, is what EVT__FOREACH lists. */
+#define EVT__LONG_ARGC(s, u) (sizeof(long) == 8 ? (s) : (u))
+#define EVT__ARGC(unused, x) EVT__ARGC_CODE(x),
+#define EVT__ARGC_CODE(x) _Generic((x),					\
+	_Bool: 'i', char: 'i', signed char: 'i', unsigned char: 'i',	\
+	short: 'i', unsigned short: 'i', int: 'i', unsigned int: 'u',	\
+	long: EVT__LONG_ARGC('l', 'i'),					\
+	unsigned long: EVT__LONG_ARGC('L', 'u'),			\
+	long long: 'l', unsigned long long: 'L',			\
+	float: 'd', double: 'd', long double: '?',			\
+	char *: 's', const char *: 's', signed char *: 's',		\
+	const signed char *: 's', unsigned char *: 's',			\
+	const unsigned char *: 's',					\
+	default: __builtin_classify_type(x) == 5 ? 'p' : '?')
+#endif
+
 /**
  * trace_printk() - record a printf-style event at this call site.
  * @format: a string literal (anything else fails to compile), checked
@@ -347,6 +377,9 @@ void evt__check_format(const char *format, ...)
 		static const volatile uint32_t *evt__enable		\
 		__attribute__((section("evt_enables"), used)) =		\
 			&evt__site_unregistered;			\
+		/* (the format's code first) */				\
+		static const char evt__arg_types[] = {			\
+			EVT__FOREACH(EVT__ARGC, 0, __VA_ARGS__) 0 };	\
 		static struct evt_site evt__site = {			\
 			.enable = &evt__site_unregistered,		\
 			.size = sizeof(struct evt_site),		\
@@ -360,6 +393,7 @@ void evt__check_format(const char *format, ...)
 			.name = 0,					\
 			.enable_slot = &evt__enable,			\
 			.flag = EVT__SITE_FLAG(n),			\
+			.arg_types = evt__arg_types + 1,		\
 		};							\
 		static struct evt_site *evt__site_ptr			\
 		__attribute__((section("evt_site_ptrs"), used)) =	\
@@ -455,6 +489,7 @@ template <class Tag> struct evt_site evt__cxx_site<Tag>::site = {
 	&evt__site_unregistered, sizeof(struct evt_site), Tag::line(),
 	Tag::format(), Tag::file(), EVT__NULL, Tag::order(), Tag::func(),
 	Tag::kind(), Tag::name(), EVT__NULL, EVT__NULL,	/* C++ reads enable */
+	EVT__NULL,	/* (not captured in C++: -Wformat checks them) */
 };
 
 template <class Tag> const evt__cxx_registration

@@ -59,17 +59,22 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 /*
  * One call site of kind k: the statement that tests its switch and, when
  * on, does `write` (which names the site EVT__SITE).  `check` is compiled,
- * never run.  EVT__SITE_EXPR is the same as an expression: the site when
- * it wrote, else NULL.
+ * never run.  `codes` is, in parentheses, the codes of the format and its
+ * arguments (C: EVT__ARGC, each with its comma), or EVT__NO_ARGS.
+ * EVT__SITE_EXPR is the same as an expression: the site when it wrote,
+ * else NULL.
  */
+#define EVT__NO_ARGS ('s',)
+#define EVT__CODES(...) (EVT__FOREACH(EVT__ARGC, 0, __VA_ARGS__))
 #ifndef __cplusplus
 #define EVT__SITE evt__site
-#define EVT__SITE_DEFINE(k, name_, format_)				\
+#define EVT__SITE_DEFINE(k, name_, format_, codes)			\
 	EVT__STATIC_ASSERT(EVT__IS_LITERAL(name_),			\
 		"the name of a span or counter must be a string literal"); \
 	static const volatile uint32_t *evt__enable			\
 	__attribute__((section("evt_enables"), used)) =			\
 		&evt__site_unregistered;				\
+	static const char evt__arg_types[] = { EVT__EXPAND codes 0 };	\
 	static struct evt_site evt__site = {				\
 		.enable = &evt__site_unregistered,			\
 		.size = sizeof(struct evt_site),			\
@@ -82,13 +87,14 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 		.kind = (k),						\
 		.name = "" name_ "",					\
 		.enable_slot = &evt__enable,				\
+		.arg_types = evt__arg_types + 1,			\
 	};								\
 	static struct evt_site *evt__site_ptr				\
 	__attribute__((section("evt_site_ptrs"), used)) = &evt__site;
-#define EVT__SITE_EXPR(k, name_, format_, check, write)		\
+#define EVT__SITE_EXPR(k, name_, format_, codes, check, write)	\
 	__extension__ ({ struct evt_site *evt__wrote = EVT__NULL; do {	\
 		__label__ evt__on;					\
-		EVT__SITE_DEFINE(k, name_, format_)			\
+		EVT__SITE_DEFINE(k, name_, format_, codes)		\
 		if (0) { check; }					\
 		EVT__GOTO_IF_ON(evt__enable, evt__on);			\
 		break;							\
@@ -98,7 +104,7 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 	} while (0); evt__wrote; })
 #else
 #define EVT__SITE evt__s::site
-#define EVT__SITE_DEFINE(k, name_, format_)				\
+#define EVT__SITE_DEFINE(k, name_, format_, codes)			\
 	EVT__STATIC_ASSERT(EVT__IS_LITERAL(name_),			\
 		"the name of a span or counter must be a string literal"); \
 	static constexpr const char *evt__func = __PRETTY_FUNCTION__;	\
@@ -113,9 +119,9 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 		static constexpr const char *name() { return "" name_ ""; } \
 	};								\
 	typedef evt__cxx_site<evt__tag> evt__s;
-#define EVT__SITE_EXPR(k, name_, format_, check, write)		\
+#define EVT__SITE_EXPR(k, name_, format_, codes, check, write)	\
 	__extension__ ({ struct evt_site *evt__wrote = EVT__NULL; do {	\
-		EVT__SITE_DEFINE(k, name_, format_)			\
+		EVT__SITE_DEFINE(k, name_, format_, codes)		\
 		if (0) { check; (void)&evt__s::registration; }		\
 		if (__builtin_expect(*evt__s::site.enable != 0, 0)) {	\
 			write;						\
@@ -123,18 +129,19 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 		}							\
 	} while (0); evt__wrote; })
 #endif
-#define EVT__SITE_STMT(k, name_, format_, check, write)		\
-	((void)EVT__SITE_EXPR(k, name_, format_, check, write))
+#define EVT__SITE_STMT(k, name_, format_, codes, check, write)	\
+	((void)EVT__SITE_EXPR(k, name_, format_, codes, check, write))
 
 /* A begin of span `name`, with or without printf-style arguments. */
 #define EVT__SPAN_BEGIN(...) EVT__CAT(EVT__SPAN_BEGIN_, EVT__ARITY(__VA_ARGS__))(__VA_ARGS__)
 #define EVT__SPAN_BEGIN_1(name)						\
-	EVT__SITE_EXPR(EVT_SITE_SPAN, name, "", (void)0,		\
+	EVT__SITE_EXPR(EVT_SITE_SPAN, name, "", EVT__NO_ARGS, (void)0, \
 		       evt__span(&EVT__SITE, EVT_PHASE_BEGIN))
 #define EVT__SPAN_BEGIN_2(...) EVT__SPAN_BEGIN_M(__VA_ARGS__)
 #define EVT__SPAN_BEGIN_M(...)						\
 	EVT__SITE_EXPR(EVT_SITE_SPAN, EVT__FIRST(__VA_ARGS__),		\
 		       "" EVT__SECOND(__VA_ARGS__) "",			\
+		       EVT__CODES(EVT__REST(__VA_ARGS__)),		\
 		       evt__check_format(EVT__REST(__VA_ARGS__)),	\
 		       evt__span_args(&EVT__SITE, EVT__REST(__VA_ARGS__)))
 
@@ -152,7 +159,7 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 
 /** trace_span_end() - end the innermost open span `name` of this thread. */
 #define trace_span_end(name)						\
-	EVT__SITE_STMT(EVT_SITE_SPAN, name, "", (void)0,		\
+	EVT__SITE_STMT(EVT_SITE_SPAN, name, "", EVT__NO_ARGS, (void)0, \
 		       evt__span(&EVT__SITE, EVT_PHASE_END))
 
 /**
@@ -208,11 +215,12 @@ extern "C" {
 	__extension__ ({ EVT__STATIC_ASSERT(0,				\
 		"trace_async_begin(name, id): the id is missing"); })
 #define EVT__ASYNC_BEGIN_2(name, id)					\
-	EVT__SITE_STMT(EVT_SITE_ASYNC, name, "", (void)0,		\
+	EVT__SITE_STMT(EVT_SITE_ASYNC, name, "", EVT__NO_ARGS, (void)0, \
 		       evt__async(&EVT__SITE, EVT_PHASE_BEGIN, EVT__ASYNC_ID(id)))
 #define EVT__ASYNC_BEGIN_M(...)						\
 	EVT__SITE_STMT(EVT_SITE_ASYNC, EVT__FIRST(__VA_ARGS__),		\
 		       "" EVT__THIRD(__VA_ARGS__) "",			\
+		       EVT__CODES(EVT__REST2(__VA_ARGS__)),		\
 		       evt__check_format(EVT__REST2(__VA_ARGS__)),	\
 		       evt__async_args(&EVT__SITE,			\
 				       EVT__ASYNC_ID(EVT__SECOND(__VA_ARGS__)), \
@@ -231,7 +239,7 @@ extern "C" {
 
 /** trace_async_end() - end the async span `name` identified by `id`. */
 #define trace_async_end(name, id)					\
-	EVT__SITE_STMT(EVT_SITE_ASYNC, name, "", (void)0,		\
+	EVT__SITE_STMT(EVT_SITE_ASYNC, name, "", EVT__NO_ARGS, (void)0, \
 		       evt__async(&EVT__SITE, EVT_PHASE_END, EVT__ASYNC_ID(id)))
 
 /**
@@ -256,7 +264,7 @@ extern "C" {
 #define EVT__COUNTER_WRITE(site, v) evt__counter_write(site, (v))
 #endif
 #define trace_counter(name, value)					\
-	EVT__SITE_STMT(EVT__COUNTER_KIND(value), name, "", (void)0,	\
+	EVT__SITE_STMT(EVT__COUNTER_KIND(value), name, "", EVT__NO_ARGS, (void)0, \
 		       EVT__COUNTER_WRITE(&EVT__SITE, value))
 
 #ifdef __cplusplus
