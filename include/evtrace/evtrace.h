@@ -120,8 +120,8 @@ struct evt_site {
 	/* Since 0.1.12: what a C call of trace_printk() passed after its
 	 * format, one code an argument (EVT__ARGC), captured at compile
 	 * time; libevtrace refuses a site whose format reads other types
-	 * (it never writes).  NULL: not captured (older headers, C++,
-	 * spans' arguments). */
+	 * (it never writes).  NULL: not captured (older headers; C++,
+	 * which checks them as the call compiles: bits/printk_cxx.h). */
 	const char *arg_types;
 };
 
@@ -432,13 +432,24 @@ void evt__check_format(const char *format, ...)
 			{ return EVT__NULL; }				\
 		};							\
 		typedef evt__cxx_site<evt__tag> evt__s;			\
-		if (0) {						\
-			evt__check_format(__VA_ARGS__);			\
+		if (0)							\
 			(void)&evt__s::registration;			\
-		}							\
 		if (__builtin_expect(*evt__s::site.enable != 0, 0))	\
-			evt__printk(&evt__s::site, __VA_ARGS__);	\
+			EVT__PRINTK_CXX(&evt__s::site, __VA_ARGS__);	\
 	} while (0); })
+#if __cplusplus >= 201402L
+/* The format checked against the arguments' types as the call compiles
+ * (bits/printk_cxx.h), and C++ values passed as what it reads. */
+#define EVT__PRINTK_CXX(site, ...) evt__printk_cxx<evt__tag>(site, __VA_ARGS__)
+#else
+/* C++11: printf's checking (-Wformat), and C's values only. */
+#define EVT__PRINTK_CXX(site, ...)					\
+	do {								\
+		if (0)							\
+			evt__check_format(__VA_ARGS__);			\
+		evt__printk(site, __VA_ARGS__);				\
+	} while (0)
+#endif
 #endif
 
 /**
@@ -489,7 +500,7 @@ template <class Tag> struct evt_site evt__cxx_site<Tag>::site = {
 	&evt__site_unregistered, sizeof(struct evt_site), Tag::line(),
 	Tag::format(), Tag::file(), EVT__NULL, Tag::order(), Tag::func(),
 	Tag::kind(), Tag::name(), EVT__NULL, EVT__NULL,	/* C++ reads enable */
-	EVT__NULL,	/* (not captured in C++: -Wformat checks them) */
+	EVT__NULL,	/* (C++ checks them as the call compiles) */
 };
 
 template <class Tag> const evt__cxx_registration
@@ -503,6 +514,7 @@ template <class T, __SIZE_TYPE__ N> struct evt__is_array<T (&)[N]> {
 };
 #endif
 
+#include "bits/printk_cxx.h"
 #include "event.h"
 #include "span.h"
 
