@@ -1,4 +1,4 @@
-# C++'s trace_printk() (C++14 on): its format checked against its
+# C++'s trace_printk() and spans' arguments (C++14 on): the format checked against its
 # arguments' types when the call compiles, with g++ and clang++, C++14,
 # C++17 and C++20, under users' strictest flags; a disagreement is a
 # compile error that names the argument.  C++ values recorded as their
@@ -35,6 +35,13 @@ int main()
 	trace_printk("i=%hhd %hd %d %u %x %ld %lu %lld %zu %c\n", static_cast<signed char>(-1),
 		     static_cast<short>(-2), -3, 4u, 255u, -6L, 7UL, -8LL, sizeof(int), 'z');
 	trace_printk("star %*d %.*s\n", 4, 9, 2, "abc");
+	trace_span_begin("req", "who=%s color=%ld", s, Color::red);
+	trace_span_end("req");
+	trace_async_begin("job", 7, "who=%s", sv);
+	trace_async_end("job", 7);
+	{
+		trace_scope("scoped", "n=%d s=%s", 3, s);
+	}
 	return 0;
 }
 C
@@ -54,8 +61,13 @@ for cxx in g++ clang++; do
 			{ cat "$T/cc.err" >&2; fail "$cxx -std=$std: the values do not compile"; }
 		"$EVTRACE" record -o "$T/tr-$cxx-$std" -- "$T/values" >/dev/null 2>"$T/err" ||
 			fail "$cxx -std=$std: record: $(cat "$T/err")"
-		expect_eq "$("$EVTRACE" report "$T/tr-$cxx-$std" | sed -n 's/.*: printk\/values\/[^ ]*: //p')" \
+		"$EVTRACE" report "$T/tr-$cxx-$std" >"$T/report"
+		expect_eq "$(sed -n 's/.*: printk\/values\/[^ ]*: //p' "$T/report")" \
 			"$want" "$cxx -std=$std: the values recorded"
+		expect_eq "$(sed -n 's/.*: \(span\/\|async\/\)/\1/p' "$T/report" | grep begin)" \
+			"span/req: begin: who=hello color=-3
+async/job: begin 7: who=world
+span/scoped: begin: n=3 s=hello" "$cxx -std=$std: the spans' arguments"
 	done
 done
 bt_agrees "$T/tr-g++-c++17"
@@ -82,3 +94,6 @@ bad 1 '"%d\\n", st'
 bad -1 '"%d %d\\n", 1'
 bad -2 '"%d\\n", 1, 2'
 bad 1 '"%f\\n", 1'
+printf '#include <evtrace/evtrace.h>\n#include <string>\nvoid f(std::string s)\n{\n\ttrace_span_begin("x", "%%d", s);\n\ttrace_span_end("x");\n}\n' >"$T/badspan.cc"
+if g++ -std=c++17 -c -I"$INCLUDE" -o "$T/bad.o" "$T/badspan.cc" 2>"$T/bad.err"; then fail "a span's disagreeing argument compiled"; fi
+expect_grep "evt__trace_printk_argument_disagrees_with_its_format<1>" "$T/bad.err" "a span's argument named"

@@ -514,8 +514,8 @@ template <class T, __SIZE_TYPE__ N> struct evt__is_array<T (&)[N]> {
 };
 #endif
 
-#include "bits/printk_cxx.h"
 #include "event.h"
 #include "span.h"
+#include "bits/printk_cxx.h"
 
 #endif

@@ -142,8 +142,19 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 	EVT__SITE_EXPR(EVT_SITE_SPAN, EVT__FIRST(__VA_ARGS__),		\
 		       "" EVT__SECOND(__VA_ARGS__) "",			\
 		       EVT__CODES(EVT__REST(__VA_ARGS__)),		\
-		       evt__check_format(EVT__REST(__VA_ARGS__)),	\
-		       evt__span_args(&EVT__SITE, EVT__REST(__VA_ARGS__)))
+		       EVT__ARGS_CHECK(EVT__REST(__VA_ARGS__)),		\
+		       EVT__SPAN_ARGS(&EVT__SITE, EVT__REST(__VA_ARGS__)))
+/* Printf-style arguments of a span: checked by printf's rules in C and
+ * C++11, as the call compiles from C++14 on (bits/printk_cxx.h). */
+#if defined(__cplusplus) && __cplusplus >= 201402L
+#define EVT__ARGS_CHECK(...) (void)0
+#define EVT__SPAN_ARGS(site, ...) evt__span_args_cxx<evt__tag>(site, __VA_ARGS__)
+#define EVT__ASYNC_ARGS(site, id, ...) evt__async_args_cxx<evt__tag>(site, id, __VA_ARGS__)
+#else
+#define EVT__ARGS_CHECK(...) evt__check_format(__VA_ARGS__)
+#define EVT__SPAN_ARGS(site, ...) evt__span_args(site, __VA_ARGS__)
+#define EVT__ASYNC_ARGS(site, id, ...) evt__async_args(site, id, __VA_ARGS__)
+#endif
 
 /**
  * trace_span_begin() - begin the span `name` on this thread.
@@ -221,8 +232,8 @@ extern "C" {
 	EVT__SITE_STMT(EVT_SITE_ASYNC, EVT__FIRST(__VA_ARGS__),		\
 		       "" EVT__THIRD(__VA_ARGS__) "",			\
 		       EVT__CODES(EVT__REST2(__VA_ARGS__)),		\
-		       evt__check_format(EVT__REST2(__VA_ARGS__)),	\
-		       evt__async_args(&EVT__SITE,			\
+		       EVT__ARGS_CHECK(EVT__REST2(__VA_ARGS__)),	\
+		       EVT__ASYNC_ARGS(&EVT__SITE,			\
 				       EVT__ASYNC_ID(EVT__SECOND(__VA_ARGS__)), \
 				       EVT__REST2(__VA_ARGS__)))
 

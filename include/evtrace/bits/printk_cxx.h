@@ -241,15 +241,36 @@ template <class T> struct evt__passer<T, typename evt__void<
 	typedef evt__pass_count<T> type;
 };
 
-template <class Tag, class... A>
-inline void evt__printk_cxx(struct evt_site *site, const char *format, const A &...a)
-{
+/* Compiling it checks Tag's format against the arguments' types A. */
+template <class Tag, class... A> struct evt__printk_checked {
 	static_assert(evt__trace_printk_argument_disagrees_with_its_format<
 			      evt__printk_disagree_with<A...>(Tag::format())>::no,
 		      "trace_printk(): an argument disagrees with its format (the "
 		      "number in evt__trace_printk_argument_disagrees_with_its_format"
 		      "<N> is the argument's; -1: too few, -2: too many)");
+	static constexpr bool ok = true;
+};
+
+template <class Tag, class... A>
+inline void evt__printk_cxx(struct evt_site *site, const char *format, const A &...a)
+{
+	static_assert(evt__printk_checked<Tag, A...>::ok, "");
 	evt__printk(site, format, typename evt__passer<A>::type(a).get()...);
+}
+
+/* A span's and an async span's printf-style arguments (span.h). */
+template <class Tag, class... A>
+inline void evt__span_args_cxx(struct evt_site *site, const char *format, const A &...a)
+{
+	static_assert(evt__printk_checked<Tag, A...>::ok, "");
+	evt__span_args(site, format, typename evt__passer<A>::type(a).get()...);
+}
+template <class Tag, class... A>
+inline void evt__async_args_cxx(struct evt_site *site, uint64_t id, const char *format,
+				const A &...a)
+{
+	static_assert(evt__printk_checked<Tag, A...>::ok, "");
+	evt__async_args(site, id, format, typename evt__passer<A>::type(a).get()...);
 }
 
 #endif
