@@ -4,7 +4,8 @@
 # clang, -Wall -Wextra -Wpedantic -Werror, and in C++ also
 # -Wzero-as-null-pointer-constant and -Wold-style-cast (and g++'s
 # -Wuseless-cast: clang has none), from an include directory that is not
-# a system one (whose warnings the compilers would hide).  A C and a C++
+# a system one (whose warnings the compilers would hide), and in C++
+# without exceptions and RTTI (-fno-exceptions -fno-rtti).  A C and a C++
 # build run, traced, and record what each macro says.
 . "$(dirname "$0")/lib.sh"
 SRC=$(dirname "$TRACEE_SRC")/every_macro.c
@@ -30,7 +31,13 @@ for cxx in g++ clang++; do
 		built=$((built + 1))
 	done
 done
-expect_eq "$built" 10 "builds"
+# C++ without exceptions or RTTI, as many users build it.
+for cxx in g++ clang++; do
+	$cxx -std=c++17 -fno-exceptions -fno-rtti $strict -c "$T/every.cc" -o "$T/every-noexc.o" 2>"$T/err" ||
+		{ cat "$T/err" >&2; fail "$cxx -fno-exceptions -fno-rtti: the public headers"; }
+	built=$((built + 1))
+done
+expect_eq "$built" 12 "builds"
 
 # What they record (a sanitized libevtrace needs its runtime linked in).
 san=""
