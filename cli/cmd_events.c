@@ -40,6 +40,8 @@ struct target {
 	const char *trace;		/* format: from this trace directory */
 	int64_t rate;			/* enable --rate; -1: not given */
 	const char *path;
+	const char *node_path;		/* path, its quotes taken off */
+	char literal[1100];
 };
 
 /* "N" or "N/s", 0 to EVT_RATE_MAX; -1 (said) when not. */
@@ -142,6 +144,10 @@ static int parse_args(const char *cmd, int argc, char **argv,
 		return cli_error(cmd, "an empty event path; give / for every event");
 	if (t->path && !cli_pattern_ok(cmd, t->path))
 		return 1;
+	/* The event or directory it names, its quoted names as they are. */
+	t->node_path = t->path;
+	if (t->path && evt_pattern_literal(t->path, t->literal, sizeof(t->literal)))
+		t->node_path = t->literal;
 	if (t->collection && t->pid) {
 		cli_error(cmd, "--collection and -p exclude each other: a "
 			  "collection covers the processes it covers");
@@ -361,7 +367,8 @@ static void print_pattern(const struct evt_ctl_event *e, struct showing *show)
 	if (e->rider)
 		return;
 	if (!evt_pattern_of_site(e->path, e->func, e->format, pattern,
-				 sizeof(pattern)))
+				 sizeof(pattern)) &&
+	    !evt_pattern_of_path(e->path, pattern, sizeof(pattern)))
 		p = e->path;
 	for (i = 0; i < show->nsaid; i++)
 		if (!strcmp(show->said[i], p))
@@ -548,7 +555,7 @@ static int ls_kernel(const struct target *t)
 		evt_kernel_event_paths_free(paths, n);
 		return cli_error("ls", "out of memory");
 	}
-	node = evt_tree_find(root, t->path);
+	node = evt_tree_find(root, t->node_path);
 	if (node)
 		print_kernel_node(node, paths, t->formats, t->ids);
 	evt_tree_free(root);
@@ -599,7 +606,7 @@ int cmd_ls(int argc, char **argv)
 			evt_caps_seen_free(&show.caps);
 			return cli_error("ls", "out of memory");
 		}
-		node = evt_tree_find(root, t.path ? t.path : "");
+		node = evt_tree_find(root, t.node_path ? t.node_path : "");
 		if (node && !shrank("ls", ctls[i])) {
 			printf("# pid %u (%s)", ctls[i]->h.pid, ctls[i]->h.comm);
 			print_release(ctls[i]);
@@ -805,7 +812,7 @@ static int format_in_trace(const struct target *t)
 	for (i = 0; i < ix.nevents; i++) {
 		const struct evt_event_desc *e = &ix.events[i];
 
-		if (strcmp(e->path, t->path))
+		if (strcmp(e->path, t->node_path))
 			continue;
 		for (k = 0; k < nprinted; k++)
 			if (!strcmp(printed[k], e->format))
@@ -879,7 +886,7 @@ int cmd_format(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		struct evt_tree_node *root = evt_tree_build(ctls[i], 0);
 		const struct evt_tree_node *node = root ?
-			evt_tree_find(root, t.path) : NULL;
+			evt_tree_find(root, t.node_path) : NULL;
 		const struct evt_ctl_event *e;
 
 		if (node && node->event < 0)

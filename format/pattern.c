@@ -83,6 +83,31 @@ int evt_pattern_check(const char *pattern, char *err, size_t err_size)
 	for (i = 0; i < n; i++) {
 		unsigned char c = pattern[i];
 
+		if (c == '"') {	/* a quoted name: spaces and glob characters
+				 * in it are its own */
+			size_t end = i + 1;
+
+			while (end < n && pattern[end] != '"' &&
+			       (unsigned char)pattern[end] >= ' ' && pattern[end] != 0x7f)
+				end++;
+			if (end >= n) {
+				snprintf(err, err_size, "the quote at position %zu is "
+					 "not closed", i + 1);
+				return -1;
+			}
+			if (pattern[end] != '"') {
+				snprintf(err, err_size, "invalid character 0x%02x at "
+					 "position %zu", (unsigned char)pattern[end], end + 1);
+				return -1;
+			}
+			if (end == i + 1) {
+				snprintf(err, err_size, "an empty quoted name at position %zu",
+					 i + 1);
+				return -1;
+			}
+			i = end;
+			continue;
+		}
 		if (c <= ' ' || c == 0x7f) {
 			snprintf(err, err_size,
 				 "invalid character 0x%02x at position %zu", c,
@@ -210,12 +235,104 @@ bool evt_pattern_of_site(const char *path, const char *func,
 	return put_literal(out, out_size, &len, format, strlen(format), false);
 }
 
+/* pattern with its quoted names as glob text that matches them alone,
+ * into out; false when it does not fit. */
+static bool unquote(const char *pattern, char *out, size_t size)
+{
+	size_t len = 0;
+	const char *q;
+
+	out[0] = '\0';
+	while ((q = strchr(pattern, '"'))) {
+		const char *end = strchr(q + 1, '"');
+
+		if (!end || len + (size_t)(q - pattern) + 1 >= size)
+			return false;
+		memcpy(out + len, pattern, (size_t)(q - pattern));
+		len += (size_t)(q - pattern);
+		if (!put_literal(out, size, &len, q + 1, (size_t)(end - q - 1), false))
+			return false;
+		pattern = end + 1;
+	}
+	if (len + strlen(pattern) + 1 > size)
+		return false;
+	strcpy(out + len, pattern);
+	return true;
+}
+
+bool evt_pattern_literal(const char *pattern, char *out, size_t out_size)
+{
+	size_t len = 0;
+	bool quoted = false;
+
+	for (; *pattern; pattern++) {
+		if (*pattern == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (!quoted && strchr("*?[", *pattern))
+			return false;
+		if (len + 1 >= out_size)
+			return false;
+		out[len++] = *pattern;
+	}
+	out[len] = '\0';
+	return !quoted;
+}
+
+bool evt_pattern_of_path(const char *path, char *out, size_t out_size)
+{
+	size_t len = 0;
+
+	while (*path) {
+		size_t n = strcspn(path, "/"), i;
+		bool quote = false;
+
+		for (i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)path[i];
+
+			if (c < ' ' || c == 0x7f || c == '"')
+				return false;	/* no pattern names it alone */
+			quote |= c == ' ' || strchr("*?[]\\", c) != NULL;
+		}
+		if (len + n + 4 >= out_size)
+			return false;
+		len += (size_t)snprintf(out + len, out_size - len, quote ? "\"%.*s\"%s" :
+					"%.*s%s", (int)n, path, path[n] ? "/" : "");
+		path += n + (path[n] == '/');
+	}
+	out[len] = '\0';
+	return true;
+}
+
 bool evt_pattern_match(const char *pattern, const char *path)
 {
+	char plain[1100];
 	size_t n;
 
 	if (selectors(pattern))
 		return false;
+	if (strchr(pattern, '"')) {	/* quoted names: matched as a glob */
+		char glob[1100];
+
+		if (!unquote(pattern, plain, sizeof(plain)))
+			return false;
+		pattern = plain;
+		while (*pattern == '/')
+			pattern++;
+		n = strlen(pattern);
+		while (n > 0 && pattern[n - 1] == '/')
+			n--;
+		if (n == 0 || n + 3 > sizeof(glob) ||
+		    (is_printk(path) && strncmp(pattern, "printk", 6) != 0))
+			return false;
+		memcpy(glob, pattern, n);
+		glob[n] = '\0';
+		if (fnmatch(glob, path, 0) == 0)
+			return true;
+		memcpy(glob + n, "/*", 3);
+		return fnmatch(glob, path, 0) == 0;
+	}
 
 	while (*pattern == '/')
 		pattern++;

@@ -14,6 +14,10 @@
  * component: "printk/demo/fn:handle_*", "printk/demo/fn:f/fmt:*timeout*";
  * alone, "fn:handle_request" or "fmt:*timeout*", they select among all
  * printk sites.  A '*' there matches anything, '/' included.
+ *
+ * A name in double quotes is taken as it is, spaces and glob characters
+ * included: span/"L0 slowdown", counter/"queue*" (quotes cannot hold a
+ * '"' or a control character).
  */
 #ifndef EVT_FORMAT_PATTERN_H
 #define EVT_FORMAT_PATTERN_H
@@ -68,6 +72,13 @@ bool evt_pattern_has_selectors(const char *pattern);
 bool evt_pattern_of_site(const char *path, const char *func,
 			 const char *format, char *out, size_t out_size);
 
+/* The path a pattern without globs names (its quotes taken off), into
+ * out; false when it has a glob outside quotes or does not fit. */
+bool evt_pattern_literal(const char *pattern, char *out, size_t out_size);
+/* The pattern that names path alone, its names with spaces or glob
+ * characters quoted ("span/\"L0 slowdown\""), into out; false when none
+ * can (a control character or '"' in it) or it does not fit. */
+bool evt_pattern_of_path(const char *path, char *out, size_t out_size);
 /* Whether a pattern or path is about kernel events ("kernel", "kernel/..."). */
 bool evt_is_kernel_path(const char *path);
 

@@ -75,6 +75,38 @@ static void pattern_errors_name_position(void)
 	CHECK_STR(err, "invalid character 0x09 at position 3");
 }
 
+/* A name in quotes: its spaces and glob characters its own. */
+static void quoted_names(void)
+{
+	char err[100], out[200];
+
+	CHECK(evt_pattern_check("span/\"L0 slowdown\"", err, sizeof(err)) == 0);
+	CHECK(evt_pattern_match("span/\"L0 slowdown\"", "span/L0 slowdown"));
+	CHECK(!evt_pattern_match("span/\"L0 slowdown\"", "span/L0 slowdownx"));
+	CHECK(evt_pattern_match("span/\"L0 slow\"*", "span/L0 slowdown"));
+	CHECK(evt_pattern_match("counter/\"queue*\"", "counter/queue*"));
+	CHECK(!evt_pattern_match("counter/\"queue*\"", "counter/queue1"));
+	CHECK(evt_pattern_match("\"span\"", "span/L0 slowdown"));	/* a directory */
+	CHECK(!evt_pattern_match("\"printk\"*", "span/x") &&
+	      !evt_pattern_match("\"x\"", "printk/x"));
+	CHECK(evt_pattern_check("span/\"L0", err, sizeof(err)) < 0);
+	CHECK_STR(err, "the quote at position 6 is not closed");
+	CHECK(evt_pattern_check("span/\"\"", err, sizeof(err)) < 0);
+	CHECK_STR(err, "an empty quoted name at position 6");
+	CHECK(evt_pattern_check("span/\"a\tb\"", err, sizeof(err)) < 0);
+	CHECK_STR(err, "invalid character 0x09 at position 8");
+	CHECK(evt_pattern_literal("span/\"L0 slowdown\"", out, sizeof(out)) &&
+	      !strcmp(out, "span/L0 slowdown"));
+	CHECK(!evt_pattern_literal("span/\"L0\"*", out, sizeof(out)));
+	CHECK(evt_pattern_of_path("span/L0 slowdown", out, sizeof(out)) &&
+	      !strcmp(out, "span/\"L0 slowdown\""));
+	CHECK(evt_pattern_of_path("counter/queue*", out, sizeof(out)) &&
+	      !strcmp(out, "counter/\"queue*\""));
+	CHECK(evt_pattern_of_path("printk/demo/a.c/12", out, sizeof(out)) &&
+	      !strcmp(out, "printk/demo/a.c/12"));
+	CHECK(!evt_pattern_of_path("span/a\"b", out, sizeof(out)));
+}
+
 static void tristate_folds(void)
 {
 	enum evt_tristate s = EVT_STATE_EMPTY;
@@ -300,5 +332,6 @@ int main(void)
 	tristate_folds();
 	rules_round_trip_and_errors();
 	quote_round_trips();
+	quoted_names();
 	UNIT_DONE();
 }

@@ -31,6 +31,20 @@ void evt_trigger_free(struct evt_trigger *t)
 	free(t);
 }
 
+/* The length of the word at p: to a space, but a quoted name ("L0
+ * slowdown") holds its spaces. */
+static size_t word_length(const char *p)
+{
+	size_t len = 0;
+
+	while (p[len] && p[len] != ' ') {
+		if (p[len] == '"' && strchr(p + len + 1, '"'))
+			len = (size_t)(strchr(p + len + 1, '"') - p);
+		len++;
+	}
+	return len;
+}
+
 /* The words of expr, at most max, with where each starts; a word too
  * long for w, where *too_long is set, ends them. */
 static unsigned words(const char *expr, char (*w)[256], unsigned *at, unsigned max,
@@ -47,7 +61,7 @@ static unsigned words(const char *expr, char (*w)[256], unsigned *at, unsigned m
 			p++;
 		if (!*p)
 			break;
-		len = strcspn(p, " ");
+		len = word_length(p);
 		at[n] = (unsigned)(p - expr);
 		if (len >= sizeof(w[n])) {
 			*too_long = (int)at[n];

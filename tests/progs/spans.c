@@ -17,6 +17,8 @@
  *                     those took over 20 ms: see lossy()
  *   spans slow N MS   two threads of short spans "req" and N slow ones of
  *                     MS each among them, one at a time: see slow()
+ *   spans spaced      at SIGUSR1 after "ready", spans "L0 slowdown" and
+ *                     a counter "memtable bytes": see spaced()
  *   spans capped N    at SIGUSR1 after "ready", N spans "parent" around a
  *                     line and a span "kid", each followed by a line
  *                     outside: see capped()
@@ -242,6 +244,23 @@ static int lossy(long n)
 	return 0;
 }
 
+/* Names with spaces: at SIGUSR1 (after "ready"), three spans "L0
+ * slowdown" (the second 30 ms, the others 1 ms), each with the counter
+ * "memtable bytes" (100, 101, 102) inside. */
+static int spaced(void)
+{
+	int i;
+
+	ready_then_usr1();
+	for (i = 0; i < 3; i++) {
+		trace_scope("L0 slowdown");
+		trace_counter("memtable bytes", 100 + i);
+		sleep_ms(i == 1 ? 30 : 1);
+	}
+	printf("spaced done\n");
+	return 0;
+}
+
 /* At SIGUSR1 (after "ready"), n times: span "parent" { "child I", span
  * "kid" { } }, then "outside I"; prints "capped done". */
 static int capped(long n)
@@ -326,6 +345,8 @@ int main(int argc, char **argv)
 		return interleave();
 	if (argc == 3 && !strcmp(argv[1], "lossy"))
 		return lossy(atol(argv[2]));
+	if (argc == 2 && !strcmp(argv[1], "spaced"))
+		return spaced();
 	if (argc == 3 && !strcmp(argv[1], "capped"))
 		return capped(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "slow"))
