@@ -96,3 +96,38 @@ refused_at_compile "evt_integer(float, x, x)" "a float as an integer" \
 long=f0123456789012345678901234567890123456789012345678901234567890123
 refused_at_compile "evt_integer(int, $long, x)" "a field name of 64 characters" \
 	"evt_integer field $long: a name of at most 63 characters"
+
+# A string field takes what C++ code holds: a std::string, a
+# std::string_view (no NUL: its size says where it ends, a view of 255
+# bytes in a longer text is stored whole and one of 300 cut with "..."),
+# a const char *, nullptr as (null); in C++17, with g++ and clang++.
+cat >"$T/str.cpp" <<'CXX'
+#include <string>
+#include <string_view>
+#include <evtrace/evtrace.h>
+
+EVT_EVENT(cx, s, EVT_PROTO(std::string_view v, const std::string &s, const char *c),
+	  EVT_ARGS(v, s, c),
+	  EVT_FIELDS(evt_string(v, v), evt_string(s, s), evt_string(c, c),
+		     evt_string(none, nullptr)))
+
+int main()
+{
+	std::string text = "hello world";
+	std::string big(300, 'x'), exact(400, 'y');
+
+	trace_cx_s(std::string_view(text).substr(0, 5), text, "lit");
+	trace_cx_s(std::string_view(exact).substr(0, 255), big, nullptr);
+	return 0;
+}
+CXX
+x252=$(printf '%0252d' 0 | tr 0 x)
+y255=$(printf '%0255d' 0 | tr 0 y)
+for cxx in g++ clang++; do
+	$cxx -std=c++17 -Wall -Wextra -Werror -I"$INCLUDE" -o "$T/str" "$T/str.cpp" -L"$BUILD" -levtrace \
+		2>"$T/cc.err" || fail "$cxx: C++ strings in a typed event do not compile: $(cat "$T/cc.err")"
+	"$EVTRACE" record -o "$T/str-$cxx" -e 'cx/s' -- "$T/str" 2>"$T/rec.err" || fail "record: $(cat "$T/rec.err")"
+	expect_eq "$("$EVTRACE" report "$T/str-$cxx" | sed -n 's/^.*: cx\/s: //p')" \
+		"v=\"hello\" s=\"hello world\" c=\"lit\" none=\"(null)\"
+v=\"$y255\" s=\"$x252...\" c=\"(null)\" none=\"(null)\"" "$cxx: the strings as C++ held them"
+done

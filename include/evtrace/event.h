@@ -25,7 +25,10 @@
  *   evt_array(type, name, count, expr)  count elements at pointer expr;
  *                                       char arrays read as text
  *   evt_string(name, expr)              NUL-terminated, up to 255 bytes
- *                                       (longer ones are cut, end in "...")
+ *                                       (longer ones are cut, end in "...");
+ *                                       in C++ also a std::string or a
+ *                                       std::string_view (its size, not a
+ *                                       NUL, ends it), nullptr "(null)"
  *   evt_sequence(type, name, expr, length)  length elements at expr, up to
  *                                       EVT_SEQUENCE_MAX_BYTES of them
  *
@@ -225,11 +228,68 @@ template <typename T> constexpr bool evt__is_signed()
 	       static_cast<typename evt__integer_of<T>::integer>(0);
 }
 }
+/* A string field's value: a C string, or (C++) anything with data() of
+ * chars and size(), a std::string or std::string_view, whose size says
+ * where it ends (a string_view has no NUL). */
+extern "C++" {
+const char *evt__chars(const char *);	/* (only named in decltype) */
+struct evt__text {
+	const char *s;
+	uint32_t bytes;		/* stored, the NUL included */
+	bool longer;		/* than 255 bytes: cut, ending in "..." */
+};
+static inline evt__text evt__text_of(const char *s)
+{
+	evt__text t = { s, evt__string_bytes(s), s && evt__strnlen(s, 256) == 256 };
+
+	return t;
+}
+static inline evt__text evt__text_of(decltype(nullptr))
+{
+	evt__text t = { nullptr, 7, false };
+
+	return t;
+}
+template <class S>
+inline auto evt__text_of(const S &s)
+	-> decltype(static_cast<void>(s.size()), evt__chars(s.data()), evt__text())
+{
+	evt__text t = { s.data(), static_cast<uint32_t>((s.size() < 255 ? s.size() : 255) + 1),
+			s.size() > 255 };
+
+	return t;
+}
+static inline uint8_t *evt__put_text(uint8_t *p, const evt__text &t)
+{
+	if (!t.s) {
+		memcpy(p, "(null)", 7);
+		return p + 7;
+	}
+	if (t.longer) {
+		memcpy(p, t.s, 252);
+		memcpy(p + 252, "...", 3);
+	} else {
+		memcpy(p, t.s, t.bytes - 1);
+	}
+	p[t.bytes - 1] = '\0';
+	return p + t.bytes;
+}
+}
 #define EVT__SIGNED(type) evt__is_signed<type>()
 #define EVT__CLASSIFY(type) __builtin_classify_type(*static_cast<type *>(nullptr))
+#define EVT__TEXT_LOCAL(name, expr)					\
+	const evt__text evt__s_##name = evt__text_of(expr);		\
+	uint32_t evt__n_##name = evt__s_##name.bytes;
+#define EVT__TEXT_STORE(name)						\
+	evt__p = evt__put_text(evt__p, evt__s_##name);
 #else
 #define EVT__SIGNED(type) ((type)~(type)0 < (type)1)
 #define EVT__CLASSIFY(type) __builtin_classify_type(*(type *)0)
+#define EVT__TEXT_LOCAL(name, expr)					\
+	const char *evt__s_##name = (expr);				\
+	uint32_t evt__n_##name = evt__string_bytes(evt__s_##name);
+#define EVT__TEXT_STORE(name)						\
+	evt__p = evt__put_string(evt__p, evt__s_##name, evt__n_##name);
 #endif
 /* Integer types (char, enums and, in C, bool included) of 1 to 8 bytes. */
 #define EVT__IS_INTEGER(type)						\
@@ -297,9 +357,7 @@ template <typename T> constexpr bool evt__is_signed()
 #define EVT__LOCAL_BOOL(name, expr)
 #define EVT__LOCAL_DOUBLE(name, expr)
 #define EVT__LOCAL_ARRAY(type, name, count, expr)
-#define EVT__LOCAL_STRING(name, expr)					\
-	const char *evt__s_##name = (expr);				\
-	uint32_t evt__n_##name = evt__string_bytes(evt__s_##name);
+#define EVT__LOCAL_STRING(name, expr) EVT__TEXT_LOCAL(name, expr)
 #define EVT__LOCAL_SEQUENCE(type, name, expr, length)			\
 	const type *evt__s_##name = (expr);				\
 	uint32_t evt__n_##name = evt__sequence_count((length), sizeof(type));
@@ -328,7 +386,7 @@ template <typename T> constexpr bool evt__is_signed()
 	  memcpy(evt__p, evt__v, (count) * sizeof(type));		\
 	  evt__p += (count) * sizeof(type); }
 #define EVT__STORE_STRING(name, expr)					\
-	evt__p = evt__put_string(evt__p, evt__s_##name, evt__n_##name);
+	EVT__TEXT_STORE(name)
 #define EVT__STORE_SEQUENCE(type, name, expr, length)			\
 	memcpy(evt__p, &evt__n_##name, 4);				\
 	if (evt__n_##name)	/* an empty one may be NULL */		\
