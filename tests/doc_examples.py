@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Writes the C examples of the docs to OUTDIR, one file each, and prints
-their names: in a man page the .nf/.EX block after a line
-'.\\" example: NAME.c' (roff escapes undone), in a Markdown file every
-```c block (README-1.c, README-2.c, ...)."""
+"""Writes the C and C++ examples of the docs to OUTDIR, one file each, and
+prints their names: in a man page the .nf/.EX block after a line
+'.\\" example: NAME.c' or NAME.cc (roff escapes undone), in a Markdown
+file every ```c block (README-1.c, README-2.c, ...) and ```cpp block
+(README-cpp-1.cc, ...)."""
 import os
 import re
 import sys
@@ -28,7 +29,7 @@ def unroff(line):
 def man_examples(path):
     lines = open(path).read().split('\n')
     for i, line in enumerate(lines):
-        m = re.match(r'\.\\" example: (\S+\.c)$', line)
+        m = re.match(r'\.\\" example: (\S+\.cc?)$', line)
         if not m:
             continue
         if lines[i + 1] not in ('.nf', '.EX'):
@@ -46,9 +47,13 @@ def man_examples(path):
 
 def markdown_examples(path):
     base = os.path.splitext(os.path.basename(path))[0]
-    blocks = re.findall(r'^```c\n(.*?)^```$', open(path).read(), re.M | re.S)
+    text = open(path).read()
+    blocks = re.findall(r'^```c\n(.*?)^```$', text, re.M | re.S)
     for n, block in enumerate(blocks, 1):
         yield '%s-%d.c' % (base, n), block
+    blocks = re.findall(r'^```cpp\n(.*?)^```$', text, re.M | re.S)
+    for n, block in enumerate(blocks, 1):
+        yield '%s-cpp-%d.cc' % (base, n), block
 
 
 def main():

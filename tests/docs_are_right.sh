@@ -77,7 +77,8 @@ MANWIDTH=80 man -M "$T/man" ftrace_printk | grep -q "formats at once\|ftrace/pri
 	fail "man ftrace_printk is not trace_printk(3)"
 
 python3 "$(dirname "$0")/doc_examples.py" "$T" "$README" "$DOC"/*.3 >"$T/examples"
-for want in README-1.c README-2.c EVT_EVENT.c trace_printk.c trace_span.c evt_consumer.c; do
+for want in README-1.c README-2.c README-cpp-1.cc EVT_EVENT.c trace_printk.c trace_span.c \
+	evt_consumer.c evtrace_cxx.cc; do
 	grep -qx "$want" "$T/examples" || fail "the docs have no example $want"
 done
 skip_if_sanitized "the docs' examples"
@@ -87,11 +88,15 @@ for ex in $(cat "$T/examples"); do
 	evt_consumer.c) libs="-L$BUILD/engine -levtrace-consumer";;
 	*) libs="-L$BUILD -levtrace";;
 	esac
+	compile="cc $CFLAGS"
+	case $ex in
+	*.cc) compile="c++ -std=c++17 -Wall -Wextra -Werror -I$INCLUDE";;
+	esac
 	if grep -q '^int main' "$T/$ex"; then
-		cc $CFLAGS -o "$T/${ex%.c}" "$T/$ex" $libs 2>"$T/cc.err" ||
+		$compile -o "$T/${ex%.c*}" "$T/$ex" $libs 2>"$T/cc.err" ||
 			{ cat "$T/cc.err" >&2; fail "the example $ex does not compile"; }
 	else
-		cc $CFLAGS -c -o "$T/${ex%.c}.o" "$T/$ex" 2>"$T/cc.err" ||
+		$compile -c -o "$T/${ex%.c*}.o" "$T/$ex" 2>"$T/cc.err" ||
 			{ cat "$T/cc.err" >&2; fail "the example $ex does not compile"; }
 	fi
 done
