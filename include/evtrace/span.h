@@ -104,9 +104,11 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 	} while (0); evt__wrote; })
 #else
 #define EVT__SITE evt__s::site
+/* C++: the name is a string literal or any constant expression of one
+ * (a constexpr char array, a C++20 template's string parameter): a name
+ * known only at run time cannot name a site, which is static. */
 #define EVT__SITE_DEFINE(k, name_, format_, codes)			\
-	EVT__STATIC_ASSERT(EVT__IS_LITERAL(name_),			\
-		"the name of a span or counter must be a string literal"); \
+	static constexpr const char *evt__span_or_counter_name_must_be_a_string_literal_or_constexpr = (name_); \
 	static constexpr const char *evt__func = __PRETTY_FUNCTION__;	\
 	static constexpr uint32_t evt__kind = (k);			\
 	struct evt__tag {						\
@@ -116,7 +118,8 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 		static constexpr uint32_t order() { return __COUNTER__; } \
 		static constexpr const char *func() { return evt__func; } \
 		static constexpr uint32_t kind() { return evt__kind; }	\
-		static constexpr const char *name() { return "" name_ ""; } \
+		static constexpr const char *name()			\
+		{ return evt__span_or_counter_name_must_be_a_string_literal_or_constexpr; } \
 	};								\
 	typedef evt__cxx_site<evt__tag> evt__s;
 #define EVT__SITE_EXPR(k, name_, format_, codes, check, write)	\
