@@ -22,9 +22,14 @@ expect_eq "$(cat "$T/cmd.out")" "tried 180" "the command's own output, untouched
 
 # With -w, what was shown is also a trace: every raw_syscalls record and
 # every user event, which report and babeltrace2 read back in order.
-"$EVTRACE" trace -w "$T/kept" -o "$T/out" -- "$TRACEE" syscalls 30 >/dev/null 2>"$T/err" || fail "trace -w: $(cat "$T/err")"
+set +e
+"$EVTRACE" trace -w "$T/kept" -o "$T/out" -- "$TRACEE" syscalls 30 >"$T/cmd.out" 2>"$T/err"
+st=$?
+set -e
+[ "$st" = 0 ] || fail "trace -w exited $st: $(cat "$T/err" "$T/cmd.out")"
 written=$(sed -n 's/^evtrace: trace: \([0-9]*\) events written to .*; 0 events lost$/\1/p' "$T/err")
-[ "${written:-0}" -gt 360 ] || fail "trace -w: $(cat "$T/err")"
+[ "${written:-0}" -gt 360 ] || fail "trace -w said no more than 360 events written, none lost: $(cat "$T/err"
+	"$EVTRACE" report "$T/kept" 2>&1 | grep -i -B2 'lost' | head -40)"
 "$EVTRACE" report "$T/kept" >"$T/kept.report"
 expect_grep "^# $written events, 0 lost" "$T/kept.report" "the trace kept, read back"
 expect_eq "$(grep -c 'kernel/raw_syscalls/sys_enter: NR 110 (' "$T/kept.report")" \

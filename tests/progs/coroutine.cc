@@ -14,7 +14,15 @@
 struct on_new_thread {
 	std::thread *t;
 	bool await_ready() const noexcept { return false; }
-	void await_suspend(std::coroutine_handle<> h) { *t = std::thread([h] { h.resume(); }); }
+	/* Nothing of the awaiter, which lives in the coroutine's frame, is
+	 * touched once the thread runs: it may end the coroutine and free
+	 * the frame before the assignment is done. */
+	void await_suspend(std::coroutine_handle<> h)
+	{
+		std::thread *out = t;
+
+		*out = std::thread([h] { h.resume(); });
+	}
 	void await_resume() const noexcept {}
 };
 struct task {
