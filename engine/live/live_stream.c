@@ -58,7 +58,8 @@ struct watched {
 	struct cursor *cursors;
 	uint32_t enabled_upto;	/* events the selection was applied to */
 	uint32_t applied_gen;	/* of the selection, when applied to all */
-	uint32_t *gids;		/* by local id, [enabled_upto] */
+	uint32_t *gids;		/* by local id, [ids_upto] */
+	uint32_t ids_upto;	/* events given their global ids */
 	bool dead;
 };
 
@@ -420,6 +421,8 @@ static void report_drops(struct evt_live_stream *s, const struct evt_ctl *c,
 	cur->at.discarded = dropped;
 }
 
+static bool learn_ids(struct evt_live_stream *s, struct watched *w);
+
 /* Reads buffer i of w from its cursor up to what is committed. */
 static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 {
@@ -525,6 +528,10 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 			}
 			if (r.id >= c->nevents)	/* registered since: read it */
 				evt_ctl_refresh(c, text, sizeof(text));
+			/* (a process writes what its parent had on before
+			 * our selection reaches it: a forked child) */
+			if (r.id >= w->ids_upto && s->number)
+				learn_ids(s, w);
 			if (r.id >= c->nevents ||
 			    evt_record_payload(&r, &c->events[r.id].layout,
 					       end - cur->at.off)) {
@@ -545,7 +552,7 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 					.path = ev->path,
 					.text = s->no_text ? NULL : text,
 					.text_len = (size_t)len,
-					.id = s->number && r.id < w->enabled_upto ?
+					.id = s->number && r.id < w->ids_upto ?
 					      evt_event_ids_public(&s->ids, w->gids[r.id]) :
 					      EVT_NO_ID,
 					.format = ev->format, .func = ev->func,
@@ -616,25 +623,37 @@ static void release(struct evt_live_stream *s, struct watched *w)
 	evt_ctl_close(c);
 }
 
+/* The global ids of w's events registered since the last look; false
+ * when there is no memory for them. */
+static bool learn_ids(struct evt_live_stream *s, struct watched *w)
+{
+	struct evt_ctl *c = w->ctl;
+	uint32_t i;
+
+	if (c->nevents > w->ids_upto) {
+		uint32_t *grown = realloc(w->gids, c->nevents * sizeof(*grown));
+
+		if (!grown)
+			return false;
+		w->gids = grown;
+		for (i = w->ids_upto; i < c->nevents; i++)
+			w->gids[i] = evt_event_ids_get(&s->ids, &c->events[i]);
+		w->ids_upto = c->nevents;
+	}
+	return true;
+}
+
 /*
  * Our slot's bits in w: the selection, applied to the events registered
- * since, or to all of them again when the selection changed.  Events get
- * their global ids here.
+ * since, or to all of them again when the selection changed.
  */
 static void apply(struct evt_live_stream *s, struct watched *w)
 {
 	struct evt_ctl *c = w->ctl;
 	uint32_t i, from = w->enabled_upto;
 
-	if (c->nevents > w->enabled_upto) {
-		uint32_t *grown = realloc(w->gids, c->nevents * sizeof(*grown));
-
-		if (!grown)
-			return;
-		w->gids = grown;
-		for (i = w->enabled_upto; i < c->nevents; i++)
-			w->gids[i] = evt_event_ids_get(&s->ids, &c->events[i]);
-	}
+	if (!learn_ids(s, w))
+		return;
 	if (w->applied_gen != s->sel.gen) {
 		from = 0;
 		w->applied_gen = s->sel.gen;
