@@ -55,7 +55,7 @@ enum {
 	TE_SOURCE_LOCATION_IID = 34, TE_DOUBLE_COUNTER_VALUE = 44,
 	/* DebugAnnotation */
 	DA_NAME_IID = 1, DA_BOOL = 2, DA_UINT = 3, DA_INT = 4, DA_DOUBLE = 5,
-	DA_STRING = 6,
+	DA_STRING = 6, DA_NAME = 10,
 	/* InternedData; EventCategory, EventName, DebugAnnotationName */
 	ID_EVENT_CATEGORIES = 1, ID_EVENT_NAMES = 2, ID_ANNOTATION_NAMES = 3,
 	ID_SOURCE_LOCATIONS = 4, IID = 1, IID_NAME = 2,
@@ -419,6 +419,36 @@ static int counter(struct perfetto *p, const struct evt_trace_item *it)
 	return packet_end(p);
 }
 
+/* A span's arguments, each a debug annotation of its type. */
+static void slice_args(struct perfetto *p, const struct evt_slice *s)
+{
+	struct evt_field fields[EVT_FIELDS_MAX];
+	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
+	int n = evt_record_fields(s->begin_layout, s->begin_payload,
+				 s->begin_payload_size, fields, names), i;
+
+	for (i = 0; i < n; i++) {
+		const struct evt_field *fl = &fields[i];
+		size_t m;
+
+		if (!strcmp(fl->name, "phase") || !strcmp(fl->name, "id"))
+			continue;	/* (the span's head) */
+		m = pb_open(&p->pkt, TE_DEBUG_ANNOTATIONS);
+		pb_string(&p->pkt, DA_NAME, fl->name);
+		if (fl->type == EVT_VALUE_INT)
+			pb_varint(&p->pkt, DA_INT, (uint64_t)fl->value.i);
+		else if (fl->type == EVT_VALUE_UINT)
+			pb_varint(&p->pkt, DA_UINT, fl->value.u);
+		else if (fl->type == EVT_VALUE_DOUBLE)
+			pb_double(&p->pkt, DA_DOUBLE, fl->value.d);
+		else if (fl->type == EVT_VALUE_STRING)
+			pb_string(&p->pkt, DA_STRING, fl->value.s);
+		else
+			pb_string(&p->pkt, DA_STRING, "");
+		pb_close(&p->pkt, m);
+	}
+}
+
 /* A slice event (begin, end or instant) named name on track. */
 static int slice_event(struct perfetto *p, const struct evt_slice *s, int type,
 		       int64_t ts, uint64_t track, bool args)
@@ -427,6 +457,9 @@ static int slice_event(struct perfetto *p, const struct evt_slice *s, int type,
 	size_t m;
 
 	packet_start(p, ts);
+	/* (its annotations' names are the first packet's, interned) */
+	if (args)
+		pb_varint(&p->pkt, TP_SEQUENCE_FLAGS, SEQ_NEEDS_STATE);
 	m = pb_open(&p->pkt, TP_TRACK_EVENT);
 	pb_varint(&p->pkt, TE_TYPE, (uint64_t)type);
 	pb_varint(&p->pkt, TE_TRACK_UUID, track);
@@ -440,6 +473,8 @@ static int slice_event(struct perfetto *p, const struct evt_slice *s, int type,
 			annotation_string(p, NAME_MESSAGE, s->args, strlen(s->args));
 		if (s->async)
 			annotation_varint(p, NAME_ID, DA_UINT, s->async_id);
+		if (s->begin_layout)
+			slice_args(p, s);
 	}
 	pb_close(&p->pkt, m);
 	return packet_end(p);

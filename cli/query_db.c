@@ -29,7 +29,7 @@
 
 #define PAGE_CACHE_KIB 32768
 /* Changes whenever the tables or what goes into them do. */
-#define CACHE_VERSION "evtrace " EVT_RELEASE " tables 2\n"
+#define CACHE_VERSION "evtrace " EVT_RELEASE " tables 3\n"
 
 void query_db_setup(void)
 {

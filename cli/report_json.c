@@ -202,20 +202,30 @@ static void json_value(struct json_buf *b, const struct evt_field *fl)
 
 void json_buf_fields(struct json_buf *b, const struct evt_trace_item *it)
 {
+	json_buf_record_fields(b, &it->event->layout, it->payload, it->payload_size,
+			       false);
+}
+
+void json_buf_record_fields(struct json_buf *b, const struct evt_event_layout *l,
+			    const uint8_t *payload, size_t payload_size,
+			    bool args_only)
+{
 	struct evt_field fields[EVT_FIELDS_MAX];
 	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
-	const struct evt_event_layout *l = &it->event->layout;
 	const struct evt_event_format *typed =
 		evt_event_kind_is_typed(l->kind) ? &l->typed : NULL;
-	int n, i;
+	int n, i, put = 0;
 
-	n = evt_record_fields(l, it->payload, it->payload_size,
-			      fields, names);
+	n = evt_record_fields(l, payload, payload_size, fields, names);
 	put_c(b, '{');
 	for (i = 0; i < n; i++) {
 		const struct evt_field_format *fd = typed ? &typed->fields[i] : NULL;
 
-		if (i)
+		/* (a span's head: its phase and async id) */
+		if (args_only && (!strcmp(fields[i].name, "phase") ||
+				  !strcmp(fields[i].name, "id")))
+			continue;
+		if (put++)
 			put_c(b, ',');
 		json_buf_string(b, fields[i].name, strlen(fields[i].name));
 		put_c(b, ':');

@@ -50,7 +50,11 @@ static const char schema[] =
 	" FROM event_row e, json_each(e.fields) f;"
 	"CREATE TABLE slice(id INTEGER PRIMARY KEY, ts INTEGER, dur INTEGER,"
 	" end_ts INTEGER, name TEXT, depth INTEGER, parent_id INTEGER, pid INTEGER,"
-	" tid INTEGER, args TEXT, state TEXT, async_id INTEGER, trace_id INTEGER);"
+	" tid INTEGER, args TEXT, state TEXT, async_id INTEGER, trace_id INTEGER,"
+	" fields TEXT);"
+	/* A span's arguments, typed, as args has an event's. */
+	"CREATE VIEW slice_args AS SELECT s.id AS slice_id, f.key AS key,"
+	" f.value AS value FROM slice s, json_each(s.fields) f;"
 	"CREATE TABLE counter(ts INTEGER, name TEXT, value, pid INTEGER, tid INTEGER,"
 	" trace_id INTEGER);"
 	"CREATE TABLE loss(pid INTEGER, tid INTEGER, cpu INTEGER, ts_from INTEGER,"
@@ -66,7 +70,7 @@ static const char *const stmt_sql[S_N] = {
 	[S_EVENT] = "INSERT INTO event_row(ts, site_id, pid, tid, cpu, message, fields,"
 		    " trace_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 	[S_SLICE] = "INSERT INTO slice VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-		    " ?11, ?12, ?13)",
+		    " ?11, ?12, ?13, ?14)",
 	[S_COUNTER] = "INSERT INTO counter VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
 	[S_LOSS] = "INSERT INTO loss VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 	[S_THREAD] = "INSERT INTO thread VALUES(?1, ?2, ?3, ?4)",
@@ -383,6 +387,16 @@ static int add_slice(const struct evt_slice *sl, void *ctx)
 	sql_rows_str(l->rows, evt_slice_state_name(sl->state));
 	opt_int(l->rows, sl->async, (int64_t)sl->async_id);
 	sql_rows_int(l->rows, l->trace_id);
+	if (sl->begin_layout) {
+		l->json.len = 0;
+		json_buf_record_fields(&l->json, sl->begin_layout, sl->begin_payload,
+				       sl->begin_payload_size, true);
+		if (l->json.failed)
+			return l->failed = true, 1;
+		sql_rows_text(l->rows, l->json.text, l->json.len);
+	} else {
+		sql_rows_null(l->rows);
+	}
 	return end(l) ? 1 : 0;
 }
 

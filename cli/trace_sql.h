@@ -21,7 +21,8 @@
 /* The tables and their columns, as query's --help and errors list them. */
 #define TRACE_SQL_TABLES \
 	"  slice(id, ts, dur, end_ts, name, depth, parent_id, pid, tid, args,\n" \
-	"        state, async_id, trace_id)\n" \
+	"        state, async_id, trace_id, fields)\n" \
+	"  slice_args(slice_id, key, value)\n" \
 	"  counter(ts, name, value, pid, tid, trace_id)\n" \
 	"  event(id, ts, name, kind, pid, tid, cpu, site_id, message, trace_id)\n" \
 	"  args(event_id, key, value)\n" \

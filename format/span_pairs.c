@@ -15,6 +15,7 @@ struct open {
 	struct evt_slice s;
 	char *path;			/* owned copies: the trace's index */
 	char *args;			/* goes before finish() runs */
+	uint8_t *payload;		/* the begin's, when it has args */
 	char *comm;
 	bool loss_seen;			/* async: a loss while it was open */
 	struct open *next;		/* in its async bucket */
@@ -130,7 +131,17 @@ static struct open *open_new(struct evt_span_pairs *p,
 	o->path = strdup(it->path);
 	o->comm = strdup(it->comm ? it->comm : "");
 	o->args = args ? strdup(args) : NULL;
-	if (!o->path || !o->comm || (args && !o->args)) {
+	if (args && it->layout && it->payload_size) {
+		o->payload = malloc(it->payload_size);
+		if (o->payload) {
+			memcpy(o->payload, it->payload, it->payload_size);
+			o->s.begin_layout = it->layout;
+			o->s.begin_payload = o->payload;
+			o->s.begin_payload_size = (uint32_t)it->payload_size;
+		}
+	}
+	if (!o->path || !o->comm || (args && !o->args) ||
+	    (args && it->layout && it->payload_size && !o->payload)) {
 		open_free(o);
 		return NULL;
 	}
@@ -149,6 +160,7 @@ static void open_free(struct open *o)
 {
 	free(o->path);
 	free(o->args);
+	free(o->payload);
 	free(o->comm);
 	free(o);
 }

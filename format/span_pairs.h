@@ -58,6 +58,11 @@ struct evt_slice {
 	const char *name;		/* after span/ or async/ */
 	const char *path;		/* the event's */
 	const char *args;		/* the begin's message, or NULL */
+	/* The begin's record, when it has arguments (NULL, 0 otherwise):
+	 * its fields typed, as evt_record_fields() gives them. */
+	const struct evt_event_layout *begin_layout;
+	const uint8_t *begin_payload;
+	uint32_t begin_payload_size;
 	enum evt_slice_state state;
 	struct evt_slice_point begin, end;	/* end.seen: complete,
 						 * after_loss, no_begin */

@@ -27,6 +27,10 @@ expect_eq "$(count 'type: TYPE_COUNTER' "$t")" 15 "counter values"
 expect_eq "$(count 'type: TYPE_INSTANT' "$t")" 0 "no span shown as an instant"
 expect_eq "$(count '^    name: "step"$' "$t")" 6 "step slices"
 expect_eq "$(count 'string_value: "i=1"' "$t")" 3 "a begin's message"
+# ... and its arguments, each a debug annotation of its own type: the
+# works' and jobs' thread numbers and the steps' i, integers all.
+expect_eq "$(count '^      name: "arg0"$' "$t")" 12 "the begins' arguments, by name"
+expect_eq "$(grep -B3 '^      name: "arg0"$' "$t" | grep -c '^      int_value: [0-2]$')" 12 "typed as integers"
 expect_eq "$(count 'string_value: "complete"' "$t")" 15 "every slice's state"
 expect_eq "$(count '^    thread {$' "$t")" 3 "a track per thread"
 expect_eq "$(count '^    process {$' "$t")" 1 "a track per process"

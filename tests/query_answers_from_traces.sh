@@ -28,6 +28,15 @@ expect_eq "$(q --csv "$T/all" "SELECT args, count(*) FROM slice WHERE name = 'st
 "args,count(*)
 i=0,3
 i=1,3" "the steps' arguments"
+# The same arguments typed, in slice_args (and slice.fields): the steps'
+# i integers, and no row for a span without arguments.
+expect_eq "$(q --csv "$T/all" "SELECT a.key, typeof(a.value) AS type, group_concat(a.value, ' ') AS v
+	FROM (SELECT * FROM slice_args ORDER BY value) a JOIN slice s ON s.id = a.slice_id
+	WHERE s.name = 'step' GROUP BY a.key")" "key,type,v
+arg0,integer,0 0 0 1 1 1" "the steps' arguments, typed"
+expect_eq "$(q --csv "$T/all" "SELECT count(*) FROM slice WHERE name = 'step' AND fields = '{\"arg0\":' || substr(args, 3) || '}'")" \
+	"count(*)
+6" "slice.fields, a JSON object of the arguments"
 # Each step inside its own thread's work, lasting its 2 ms at least; each
 # work its 4 ms; the two steps of a thread one after the other.
 "$EVTRACE" query --fail-if-rows "$T/all" "SELECT s.id FROM slice s JOIN slice w ON w.id = s.parent_id
