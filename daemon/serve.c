@@ -706,7 +706,7 @@ void evt_serve(int sock, evt_command_fn run)
 			.client_pid = c.peer.pid,
 			.info = &c.info, .ctl = c.ctls[0], .rundir = c.info.rundir,
 			.count = c.req.count, .restricted = c.restricted,
-			.req = &c.req,
+			.req = &c.req, .peer = &c.peer,
 		};
 
 		evt_serve_consumer(&session);

@@ -19,6 +19,7 @@
 #include "permission.h"
 #include "policy.h"
 #include "protocol.h"
+#include "audit.h"
 #include "consumer_served.h"
 #include "serve.h"
 #include "serve_consumer.h"
@@ -240,8 +241,10 @@ static void arm(struct flight *f, struct evt_consumer *c,
 	char err[1200];
 	unsigned k;
 
-	if (client_dir(f->s, *fd, err, sizeof(err)))
+	if (client_dir(f->s, *fd, err, sizeof(err))) {
+		evt_audit(f->s->peer, "refused: %s", err);
 		return fail(f->s->sock, err);
+	}
 	if (f->dir_fd >= 0)
 		return fail(f->s->sock, "armed already: arm every trigger in one call");
 	for (k = 0; f->s->restricted && k < r->ntriggers; k++) {
@@ -250,14 +253,21 @@ static void arm(struct flight *f, struct evt_consumer *c,
 							       sizeof(err));
 
 		evt_trigger_free(e);
-		if (refused)
+		if (refused) {
+			evt_audit(f->s->peer, "refused: %s", err);
 			return fail(f->s->sock, err);
+		}
 	}
 	snprintf(f->dir_path, sizeof(f->dir_path), "/proc/self/fd/%d", *fd);
 	snprintf(f->dir_name, sizeof(f->dir_name), "%s", r->dir ? r->dir : f->dir_path);
 	t.dir = f->dir_path;
-	if (evt_served_consumer_arm(c, &t, f->dir_name, err, sizeof(err)))
+	for (k = 0; k < r->ntriggers; k++)	/* (no control characters) */
+		evt_audit(f->s->peer, "arms --trigger '%s' in pid %d", r->triggers[k],
+			  (int)f->s->ctl->h.pid);
+	if (evt_served_consumer_arm(c, &t, f->dir_name, err, sizeof(err))) {
+		evt_audit(f->s->peer, "refused: %s", err);
 		return fail(f->s->sock, err);
+	}
 	f->dir_fd = *fd;
 	*fd = -1;		/* kept: the windows go there */
 	answer(f->s->sock, 0);
@@ -270,10 +280,16 @@ static void set_rate(struct evt_session *s, struct evt_consumer *c,
 	char err[1024];
 	int n;
 
-	if (s->restricted)
-		return fail(s->sock, "a rate caps a site for every reader of the "
-			    "process, its owner's too: it needs privilege towards "
-			    "the process");
+	evt_audit(s->peer, "asks set-rate %s %u in pid %d", r->events[0], r->rate,
+		  (int)s->ctl->h.pid);
+	if (s->restricted) {
+		const char *why = "a rate caps a site for every reader of the "
+				  "process, its owner's too: it needs privilege "
+				  "towards the process";
+
+		evt_audit(s->peer, "refused: %s", why);
+		return fail(s->sock, why);
+	}
 	n = evt_consumer_set_rate(c, r->events[0], r->rate, err, sizeof(err));
 	n < 0 ? fail(s->sock, err) : answer(s->sock, n);
 }

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "ctl.h"
+#include "permission.h"
 #include "process_info.h"
 
 struct evt_session {
@@ -22,6 +23,7 @@ struct evt_session {
 	bool restricted;		/* record only CAP_ANY events */
 	const struct evt_request *req;	/* relay mode: its relay keys;
 					 * flight mode: overwrite */
+	const struct evt_peer *peer;	/* for the audit */
 };
 
 /* Opens the consumer and answers the client's requests until it stops or

@@ -45,6 +45,8 @@ tr=$!
 BG_PIDS="$BG_PIDS $tr"
 wait_for "bob's triggers armed" "grep -q '^armed' '$T/tr.out'" "cat '$T/tr.out' '$T/tr.err'"
 expect_grep "^armed 0$" "$T/tr.out" "bob's trigger armed: $(cat "$T/tr.err")"
+expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): arms --trigger 'typed/all if u32 == 4' in pid $app$" \
+	"$T/daemon.log" "the audit: the trigger armed"
 wait_for "bob's flight recorder and triggers in alice's program" "collections_applied $app 2"
 feed app 3 6
 wait_for "the window of row 4" "grep -q '^window ' '$T/tr.out'" "cat '$T/tr.out' '$T/tr.err'"
@@ -99,6 +101,10 @@ BG_PIDS="$BG_PIDS $rc"
 wait_for "bob's rate asked" "grep -q '^rate' '$T/rate.out'" "cat '$T/rate.out'"
 expect_grep "^rate -1: a rate caps a site for every reader of the process, its owner's too: it needs privilege towards the process$" \
 	"$T/rate.out" "a stranger's rate refused"
+expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): asks set-rate typed/ 10 in pid $app$" \
+	"$T/daemon.log" "the audit: the rate asked"
+expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): refused: a rate caps a site" \
+	"$T/daemon.log" "the audit: the rate refused"
 kill -USR2 "$rc"
 wait "$rc" || fail "bob's record consumer: $(cat "$T/rate.out")"
 "$EVTRACE" ls -p "$app" >"$T/ls"
