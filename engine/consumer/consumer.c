@@ -299,7 +299,8 @@ struct handing {
 };
 
 /* A 'w' frame: a window the daemon's triggers wrote into c->remote_dir,
- * or could not; to the tool's callback, or said as the triggers say it. */
+ * or could not, for the tool's callback (without one, the daemon's
+ * consumer says it instead: an 'm' frame). */
 static void remote_window(struct evt_consumer *c, struct evt_wire *w)
 {
 	char dir[PATH_MAX + 64];
