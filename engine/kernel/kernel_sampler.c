@@ -93,9 +93,6 @@ struct evt_kernel_sampler {
 	size_t arena_used, arena_cap;
 	struct pending *batch;
 	unsigned nbatch, batch_cap;
-	unsigned nheld;			/* the batch's first, held back from
-					 * the last read for this one */
-	size_t held_bytes;
 	uint32_t reading;		/* the cpu whose ring is being read */
 	uint8_t reading_from;		/* enum from */
 	bool oom;
@@ -458,73 +455,17 @@ static void flush_lost(struct evt_kernel_sampler *k)
 	sched_setaffinity(0, sizeof(old), &old);
 }
 
-/* The bytes a pending record takes in the arena. */
-static size_t pending_bytes(const struct evt_kernel_sampler *k, const struct pending *p)
-{
-	size_t n = p->from == FROM_CAPTURE ?
-		   sizeof(struct captured) +
-		   ((const struct captured *)(k->arena + p->off))->raw_size :
-		   ((const struct perf_event_header *)(k->arena + p->off))->size;
-
-	return (n + 7) & ~(size_t)7;
-}
-
-/*
- * Keeps the batch's records from index from on (in time order) for the
- * next read, at the front of the arena; false when out of memory (then
- * they are handed over now).
- */
-static bool hold_back(struct evt_kernel_sampler *k, unsigned from)
-{
-	size_t bytes = 0, at = 0, n;
-	uint8_t *copy;
-	unsigned i;
-
-	for (i = from; i < k->nbatch; i++)
-		bytes += pending_bytes(k, &k->batch[i]);
-	if (!bytes) {
-		k->nheld = 0;
-		k->held_bytes = 0;
-		return true;
-	}
-	if (!(copy = malloc(bytes)))
-		return false;
-	for (i = from; i < k->nbatch; i++) {
-		n = pending_bytes(k, &k->batch[i]);
-		memcpy(copy + at, k->arena + k->batch[i].off, n);
-		k->batch[i - from] = k->batch[i];
-		k->batch[i - from].off = at;
-		k->batch[i - from].seq = i - from;
-		at += n;
-	}
-	memcpy(k->arena, copy, bytes);
-	free(copy);
-	k->nheld = k->nbatch - from;
-	k->held_bytes = bytes;
-	return true;
-}
-
-/*
- * Reads every ring into the batch and hands its records over in time
- * order: those stamped before the reading began (less a millisecond),
- * which every ring had then; the later ones wait for the next read (all:
- * none waits), since a ring read early may still get records stamped
- * before those of a ring read later (a fork's, on its CPU's side ring,
- * before its child's first samples).  How many were handed over, or -1
- * with err set.
- */
+/* Reads every ring into the batch and hands its records over in time
+ * order.  How many there were, or -1 with err set. */
 static long read_rings(struct evt_kernel_sampler *k,
-		       const struct evt_kernel_sink *sink, bool all, char *err,
+		       const struct evt_kernel_sink *sink, char *err,
 		       size_t err_size)
 {
-	int64_t began = mono_ns();
-	uint64_t lost, horizon = began > 1000000 ? (uint64_t)(began - 1000000) : 0;
-	unsigned i, upto;
+	uint64_t lost;
+	unsigned i;
 
-	k->nbatch = k->nheld;
-	k->arena_used = k->held_bytes;
-	k->nheld = 0;
-	k->held_bytes = 0;
+	k->nbatch = 0;
+	k->arena_used = 0;
 	for (i = 0; i < k->ncpus; i++) {
 		k->reading = i;
 		k->reading_from = FROM_RING;
@@ -548,17 +489,9 @@ static long read_rings(struct evt_kernel_sampler *k,
 	 * give task names and forks in the order they happened. */
 	if (k->nbatch)
 		qsort(k->batch, k->nbatch, sizeof(*k->batch), pending_cmp);
-	for (upto = 0; upto < k->nbatch && (all || k->batch[upto].time < horizon); upto++)
-		;
-	for (i = 0; i < upto; i++)
+	for (i = 0; i < k->nbatch; i++)
 		if (take_record(k, &k->batch[i], sink))
 			return -1;
-	if (!hold_back(k, upto)) {	/* (no memory to wait: now) */
-		for (i = upto; i < k->nbatch; i++)
-			if (take_record(k, &k->batch[i], sink))
-				return -1;
-		upto = k->nbatch;
-	}
 	if (k->capture && (lost = evt_kernel_capture_lost(k->capture)) > k->capture_lost) {
 		int64_t now = mono_ns();
 
@@ -577,7 +510,7 @@ static long read_rings(struct evt_kernel_sampler *k,
 			   lost - k->capture_lost_tasks == 1 ? "" : "es");
 		k->capture_lost_tasks = lost;
 	}
-	return (long)upto;
+	return (long)k->nbatch;
 }
 
 long evt_kernel_sampler_drain(struct evt_kernel_sampler *k, bool final,
@@ -591,10 +524,10 @@ long evt_kernel_sampler_drain(struct evt_kernel_sampler *k, bool final,
 	if (final)	/* the inherited events in children too */
 		for (i = 0; i < k->nfds; i++)
 			ioctl(k->fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	n = read_rings(k, sink, final, err, err_size);
+	n = read_rings(k, sink, err, err_size);
 	if (n >= 0 && final) {
 		flush_lost(k);
-		more = read_rings(k, sink, true, err, err_size);
+		more = read_rings(k, sink, err, err_size);
 	}
 	return n < 0 || more < 0 ? -1 : n + more;
 }
