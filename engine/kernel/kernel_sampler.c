@@ -455,8 +455,15 @@ static void flush_lost(struct evt_kernel_sampler *k)
 	sched_setaffinity(0, sizeof(old), &old);
 }
 
-/* Reads every ring into the batch and hands its records over in time
- * order.  How many there were, or -1 with err set. */
+/*
+ * Reads every ring into the batch and hands its records over in time
+ * order.  The rings of task names and forks are read last: a fork's
+ * record, on the side ring of the CPU that forked, is then in the batch
+ * of any sample of its child read before it from another ring (read
+ * first, the side ring could miss a fork that came after its reading,
+ * and the child's samples went without its name).  How many there were,
+ * or -1 with err set.
+ */
 static long read_rings(struct evt_kernel_sampler *k,
 		       const struct evt_kernel_sink *sink, char *err,
 		       size_t err_size)
@@ -466,14 +473,11 @@ static long read_rings(struct evt_kernel_sampler *k,
 
 	k->nbatch = 0;
 	k->arena_used = 0;
+	k->reading_from = FROM_RING;
 	for (i = 0; i < k->ncpus; i++) {
 		k->reading = i;
-		k->reading_from = FROM_RING;
 		if (k->cpus[i].ring_fd >= 0)
 			evt_perf_ring_read(&k->cpus[i].ring, batch_add, k);
-		k->reading_from = FROM_SIDE;
-		if (k->cpus[i].side_fd >= 0)
-			evt_perf_ring_read(&k->cpus[i].side, batch_add, k);
 	}
 	k->reading = k->ncpus;
 	k->reading_from = FROM_CAPTURE;
@@ -481,6 +485,12 @@ static long read_rings(struct evt_kernel_sampler *k,
 	    evt_kernel_capture_read(k->capture, batch_add_captured, k, err,
 				    err_size) < 0)
 		return -1;
+	k->reading_from = FROM_SIDE;
+	for (i = 0; i < k->ncpus; i++) {
+		k->reading = i;
+		if (k->cpus[i].side_fd >= 0)
+			evt_perf_ring_read(&k->cpus[i].side, batch_add, k);
+	}
 	if (k->oom) {	/* what was read is gone */
 		k->oom = false;
 		return snprintf(err, err_size, "kernel events: out of memory"), -1;
