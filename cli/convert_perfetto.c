@@ -422,18 +422,12 @@ static int counter(struct perfetto *p, const struct evt_trace_item *it)
 /* A span's arguments, each a debug annotation of its type. */
 static void slice_args(struct perfetto *p, const struct evt_slice *s)
 {
-	struct evt_field fields[EVT_FIELDS_MAX];
-	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
-	int n = evt_record_fields(s->begin_layout, s->begin_payload,
-				 s->begin_payload_size, fields, names), i;
+	unsigned i;
 
-	for (i = 0; i < n; i++) {
-		const struct evt_field *fl = &fields[i];
-		size_t m;
+	for (i = 0; i < s->nfields; i++) {
+		const struct evt_field *fl = &s->fields[i];
+		size_t m = pb_open(&p->pkt, TE_DEBUG_ANNOTATIONS);
 
-		if (!strcmp(fl->name, "phase") || !strcmp(fl->name, "id"))
-			continue;	/* (the span's head) */
-		m = pb_open(&p->pkt, TE_DEBUG_ANNOTATIONS);
 		pb_string(&p->pkt, DA_NAME, fl->name);
 		if (fl->type == EVT_VALUE_INT)
 			pb_varint(&p->pkt, DA_INT, (uint64_t)fl->value.i);
@@ -473,7 +467,7 @@ static int slice_event(struct perfetto *p, const struct evt_slice *s, int type,
 			annotation_string(p, NAME_MESSAGE, s->args, strlen(s->args));
 		if (s->async)
 			annotation_varint(p, NAME_ID, DA_UINT, s->async_id);
-		if (s->begin_layout)
+		if (s->nfields)
 			slice_args(p, s);
 	}
 	pb_close(&p->pkt, m);
@@ -624,6 +618,7 @@ int convert_perfetto(FILE *f, const struct convert_input *in,
 		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
+	evt_span_pairs_keep_fields(p.pairs);	/* typed annotations */
 	if (evt_trace_read_set(in->dirs, in->n, in->offsets_ns, add, &p, st, err,
 			       err_size))
 		goto out;

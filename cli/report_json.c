@@ -200,32 +200,37 @@ static void json_value(struct json_buf *b, const struct evt_field *fl)
 	}
 }
 
-void json_buf_fields(struct json_buf *b, const struct evt_trace_item *it)
+void json_buf_field_list(struct json_buf *b, const struct evt_field *fields,
+			 unsigned n)
 {
-	json_buf_record_fields(b, &it->event->layout, it->payload, it->payload_size,
-			       false);
+	unsigned i;
+
+	put_c(b, '{');
+	for (i = 0; i < n; i++) {
+		if (i)
+			put_c(b, ',');
+		json_buf_string(b, fields[i].name, strlen(fields[i].name));
+		put_c(b, ':');
+		json_value(b, &fields[i]);
+	}
+	put_c(b, '}');
 }
 
-void json_buf_record_fields(struct json_buf *b, const struct evt_event_layout *l,
-			    const uint8_t *payload, size_t payload_size,
-			    bool args_only)
+void json_buf_fields(struct json_buf *b, const struct evt_trace_item *it)
 {
 	struct evt_field fields[EVT_FIELDS_MAX];
 	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
+	const struct evt_event_layout *l = &it->event->layout;
 	const struct evt_event_format *typed =
 		evt_event_kind_is_typed(l->kind) ? &l->typed : NULL;
-	int n, i, put = 0;
+	int n, i;
 
-	n = evt_record_fields(l, payload, payload_size, fields, names);
+	n = evt_record_fields(l, it->payload, it->payload_size, fields, names);
 	put_c(b, '{');
 	for (i = 0; i < n; i++) {
 		const struct evt_field_format *fd = typed ? &typed->fields[i] : NULL;
 
-		/* (a span's head: its phase and async id) */
-		if (args_only && (!strcmp(fields[i].name, "phase") ||
-				  !strcmp(fields[i].name, "id")))
-			continue;
-		if (put++)
+		if (i)
 			put_c(b, ',');
 		json_buf_string(b, fields[i].name, strlen(fields[i].name));
 		put_c(b, ':');

@@ -67,11 +67,9 @@ struct evt_field;
 void json_buf_array(struct json_buf *b, const struct evt_field *fl);
 /* An event's decoded fields as a JSON object. */
 void json_buf_fields(struct json_buf *b, const struct evt_trace_item *it);
-/* The same of a record's payload; args_only: without a span's head (its
- * phase and async id), the arguments of its begin alone. */
-void json_buf_record_fields(struct json_buf *b, const struct evt_event_layout *l,
-			    const uint8_t *payload, size_t payload_size,
-			    bool args_only);
+/* A JSON object of n fields, as evt_record_fields() gives them. */
+void json_buf_field_list(struct json_buf *b, const struct evt_field *fields,
+			 unsigned n);
 
 /* One JSON object on one line for the item (an event or a lost-events
  * notice). */

@@ -387,10 +387,9 @@ static int add_slice(const struct evt_slice *sl, void *ctx)
 	sql_rows_str(l->rows, evt_slice_state_name(sl->state));
 	opt_int(l->rows, sl->async, (int64_t)sl->async_id);
 	sql_rows_int(l->rows, l->trace_id);
-	if (sl->begin_layout) {
+	if (sl->nfields) {
 		l->json.len = 0;
-		json_buf_record_fields(&l->json, sl->begin_layout, sl->begin_payload,
-				       sl->begin_payload_size, true);
+		json_buf_field_list(&l->json, sl->fields, sl->nfields);
 		if (l->json.failed)
 			return l->failed = true, 1;
 		sql_rows_text(l->rows, l->json.text, l->json.len);
@@ -494,6 +493,8 @@ int trace_sql_add(struct trace_sql *l, const char *dir, const char *host,
 	l->slice_base = l->slices;
 	l->slice_max = 0;
 	l->pairs = evt_span_pairs_new(add_slice, l);
+	if (l->pairs)
+		evt_span_pairs_keep_fields(l->pairs);
 	if (!l->pairs) {
 		snprintf(err, err_size, "out of memory");
 		goto out;

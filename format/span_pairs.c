@@ -6,6 +6,7 @@
 
 #include "layout.h"
 #include "record.h"
+#include "record_fields.h"
 #include "span_kind.h"
 #include "span_pairs.h"
 
@@ -15,7 +16,9 @@ struct open {
 	struct evt_slice s;
 	char *path;			/* owned copies: the trace's index */
 	char *args;			/* goes before finish() runs */
-	uint8_t *payload;		/* the begin's, when it has args */
+	uint8_t *payload;		/* the begin's, when it has args: */
+	struct evt_field *fields;	/* its fields point into it, */
+	char *names;			/* and their names here */
 	char *comm;
 	bool loss_seen;			/* async: a loss while it was open */
 	struct open *next;		/* in its async bucket */
@@ -37,6 +40,7 @@ struct evt_span_pairs {
 	uint64_t sync_open, async_open;
 	uint64_t max_open;		/* 0: no bound */
 	uint64_t unfollowed;		/* begins past max_open */
+	bool keep_fields;
 };
 
 const char *evt_slice_state_name(enum evt_slice_state s)
@@ -119,6 +123,47 @@ static const char *args_of(const struct evt_span_input *it)
 
 static void open_free(struct open *o);
 
+/* The begin's arguments, typed, kept with its open span: decoded now,
+ * while the reader's layout of the event is at hand (it may be gone by
+ * the end), from a copy of the payload.  0, or -1 when out of memory. */
+static int keep_fields(struct open *o, const struct evt_span_input *it)
+{
+	struct evt_field all[EVT_FIELDS_MAX];
+	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
+	size_t bytes = 0, at = 0;
+	int n, i;
+	unsigned k = 0;
+
+	if (!(o->payload = malloc(it->payload_size)))
+		return -1;
+	memcpy(o->payload, it->payload, it->payload_size);
+	n = evt_record_fields(it->layout, o->payload, it->payload_size, all, names);
+	for (i = 0; i < n; i++)
+		if (strcmp(all[i].name, "phase") && strcmp(all[i].name, "id"))
+			bytes += strlen(all[i].name) + 1;
+	if (!bytes)
+		return 0;
+	o->fields = malloc((size_t)n * sizeof(*o->fields));
+	o->names = malloc(bytes);
+	if (!o->fields || !o->names)
+		return -1;
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(all[i].name) + 1;
+
+		if (!strcmp(all[i].name, "phase") || !strcmp(all[i].name, "id"))
+			continue;	/* (the span's head) */
+		memcpy(o->names + at, all[i].name, len);
+		o->fields[k] = all[i];
+		o->fields[k].name = o->names + at;
+		o->fields[k].label = NULL;	/* (the layout's) */
+		at += len;
+		k++;
+	}
+	o->s.fields = o->fields;
+	o->s.nfields = k;
+	return 0;
+}
+
 static struct open *open_new(struct evt_span_pairs *p,
 			     const struct evt_span_input *it, bool async,
 			     uint64_t async_id)
@@ -131,17 +176,9 @@ static struct open *open_new(struct evt_span_pairs *p,
 	o->path = strdup(it->path);
 	o->comm = strdup(it->comm ? it->comm : "");
 	o->args = args ? strdup(args) : NULL;
-	if (args && it->layout && it->payload_size) {
-		o->payload = malloc(it->payload_size);
-		if (o->payload) {
-			memcpy(o->payload, it->payload, it->payload_size);
-			o->s.begin_layout = it->layout;
-			o->s.begin_payload = o->payload;
-			o->s.begin_payload_size = (uint32_t)it->payload_size;
-		}
-	}
 	if (!o->path || !o->comm || (args && !o->args) ||
-	    (args && it->layout && it->payload_size && !o->payload)) {
+	    (args && p->keep_fields && it->layout && it->payload_size &&
+	     keep_fields(o, it))) {
 		open_free(o);
 		return NULL;
 	}
@@ -161,6 +198,8 @@ static void open_free(struct open *o)
 	free(o->path);
 	free(o->args);
 	free(o->payload);
+	free(o->fields);
+	free(o->names);
 	free(o->comm);
 	free(o);
 }
@@ -345,6 +384,11 @@ int evt_span_pairs_feed(struct evt_span_pairs *p, const struct evt_trace_item *i
 		return 0;
 	}
 	return evt_span_pairs_feed_input(p, &in);
+}
+
+void evt_span_pairs_keep_fields(struct evt_span_pairs *p)
+{
+	p->keep_fields = true;
 }
 
 void evt_span_pairs_bound(struct evt_span_pairs *p, uint64_t max_open)

@@ -25,6 +25,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <evtrace/consumer.h>
+
 #include "trace_reader.h"
 
 enum evt_slice_state {
@@ -58,11 +60,11 @@ struct evt_slice {
 	const char *name;		/* after span/ or async/ */
 	const char *path;		/* the event's */
 	const char *args;		/* the begin's message, or NULL */
-	/* The begin's record, when it has arguments (NULL, 0 otherwise):
-	 * its fields typed, as evt_record_fields() gives them. */
-	const struct evt_event_layout *begin_layout;
-	const uint8_t *begin_payload;
-	uint32_t begin_payload_size;
+	/* The begin's arguments, typed (its head, phase and async id, left
+	 * out), as evt_record_fields() gives them; NULL, 0 without, or
+	 * unless evt_span_pairs_keep_fields() asked for them. */
+	const struct evt_field *fields;
+	unsigned nfields;
 	enum evt_slice_state state;
 	struct evt_slice_point begin, end;	/* end.seen: complete,
 						 * after_loss, no_begin */
@@ -106,6 +108,9 @@ int evt_span_pairs_feed_input(struct evt_span_pairs *p, const struct evt_span_in
  * a live reader's memory; a begin past it is counted, not followed (its
  * end then shows as no_begin). */
 void evt_span_pairs_bound(struct evt_span_pairs *p, uint64_t max_open);
+/* Has each slice keep its begin's arguments typed (evt_slice.fields):
+ * a copy of the begin's record while its span is open.  Off unless set. */
+void evt_span_pairs_keep_fields(struct evt_span_pairs *p);
 uint64_t evt_span_pairs_unfollowed(const struct evt_span_pairs *p);
 
 /* Calls fn for each slice open now (no end seen yet), in no order. */
