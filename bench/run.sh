@@ -169,7 +169,8 @@ for _ in 1 2 3; do
 	record 1 evtrace printk --overwrite; ns <"$work/out" >>"$work/sp.w1.busy"
 	record 1 evtrace-typed-w1 'bench/migrate' --overwrite; ns <"$work/out" >>"$work/sp.typed.busy"
 done
-kill $hogs
+# shellcheck disable=SC2086
+kill $hogs; hogs=
 sp_w1_busy=$(median <"$work/sp.w1.busy"); sp_typed_busy=$(median <"$work/sp.typed.busy")
 sp_scope_dis=$("$bench" evtrace-scope $N 1 $RUNS | ns)
 sp_counter_dis=$("$bench" evtrace-counter $N 1 $RUNS | ns)
