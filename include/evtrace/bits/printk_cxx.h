@@ -59,7 +59,6 @@ template <class...> struct evt__void { typedef void type; };
 template <bool, class V = void> struct evt__if {};
 template <class V> struct evt__if<true, V> { typedef V type; };
 template <class T> T &&evt__declval();
-const char *evt__as_chars(const char *);
 
 /* An enum: its underlying type. */
 template <class T> struct evt__argc_of<T, typename evt__if<__is_enum(T)>::type> {
@@ -67,7 +66,7 @@ template <class T> struct evt__argc_of<T, typename evt__if<__is_enum(T)>::type> 
 };
 /* A string: data() of chars and size() (a std::string, a string_view). */
 template <class T> struct evt__argc_of<T, typename evt__void<
-	decltype(evt__as_chars(evt__declval<const T &>().data())),
+	decltype(evt__chars(evt__declval<const T &>().data())),	/* (event.h's) */
 	decltype(evt__declval<const T &>().size())>::type> {
 	static constexpr char value = 's';
 };
