@@ -885,7 +885,7 @@ static int record_here(struct record_args *a)
 	struct until u = { .run = &run, .all = o->all && !a->cmdv };
 	bool made_output, kept_old = false, ran = false, own = false;
 	struct stat st;
-	int ret;
+	int ret, finished;
 
 	complete_patterns(a);
 	u.patterns = a->patterns;
@@ -1031,7 +1031,6 @@ static int record_here(struct record_args *a)
 		ret = 1;
 		goto out;
 	}
-	ret = cli_session_end(&run);
 	if (u.triggers && a->nkernel) {
 		/* The triggers see the last kernel events, and no more (the
 		 * processes' buffers are left as they are, for the windows). */
@@ -1042,7 +1041,13 @@ static int record_here(struct record_args *a)
 	}
 	evt_triggers_finish(u.triggers);	/* while the recorder holds its rings */
 	u.triggers = NULL;
-	if (evt_collection_finish(c, &stats, err, sizeof(err))) {
+	/* Said after the last drain, which reads what it was writing. */
+	finished = evt_collection_finish(c, &stats, err, sizeof(err));
+	if (run.child)
+		evt_collection_died_writing(c, run.child, run.died_writing,
+					    sizeof(run.died_writing));
+	ret = cli_session_end(&run);
+	if (finished) {
 		cli_error("record", "%s", err);
 		ret = ret ? ret : 1;
 	} else {

@@ -646,6 +646,9 @@ int cmd_trace(int argc, char **argv)
 			PRIu64 " events lost\n", events + ks.events, output,
 			lost + ks.lost);
 	}
+	if (run.child && t.live)
+		evt_live_stream_died_writing(t.live, run.child, run.died_writing,
+					     sizeof(run.died_writing));
 	ret = failed ? 1 : cli_session_end(&run);
 	if (remote && !ret && t.remote_status > 0)
 		ret = t.remote_status;

@@ -114,9 +114,11 @@ static void said_killed(const struct cli_session *s, int sig)
 
 	if (sig == SIGPIPE || (stops && sig == last_signal) || (stops && sig == SIGINT))
 		return;
-	evt_report("%s: '%s' (pid %d) was killed by %s%s (%s)%s", s->cmd, s->name,
-		   (int)s->child, abbrev ? "SIG" : "signal ", abbrev ? abbrev : "",
-		   strsignal(sig), WCOREDUMP(s->status) ? ", core dumped" : "");
+	evt_report("%s: '%s' (pid %d) was killed by %s%s (%s)%s%s%s", s->cmd,
+		   s->name, (int)s->child, abbrev ? "SIG" : "signal ",
+		   abbrev ? abbrev : "", strsignal(sig),
+		   WCOREDUMP(s->status) ? ", core dumped" : "",
+		   s->died_writing[0] ? ": " : "", s->died_writing);
 }
 
 int cli_session_end(struct cli_session *s)

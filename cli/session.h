@@ -25,6 +25,9 @@ struct cli_session {
 	bool exited;		/* reaped; status is its wait status */
 	int status;
 	int told;		/* stop signals answered so far */
+	/* What a killed command was writing ("thread T was writing
+	 * PATH"), told by the command before cli_session_end(). */
+	char died_writing[512];
 };
 
 /*

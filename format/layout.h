@@ -47,7 +47,7 @@
  * a reader reads EVT_CTL_MAJOR_FIRST to EVT_CTL_MAJOR.
  */
 #define EVT_CTL_MAJOR		8
-#define EVT_CTL_MINOR		1
+#define EVT_CTL_MINOR		2
 #define EVT_CTL_MAJOR_FIRST	8
 /* What each minor of major 8 brought: */
 #define EVT_CTL_MINOR_RELEASE	1	/* header.release; a guest
@@ -55,6 +55,9 @@
 					 * (EVT_GUEST_ARENA_BYTES); a
 					 * privileged (AT_SECURE) program
 					 * not traced */
+#define EVT_CTL_MINOR_COMMIT_MARK 2	/* the word after a buffer's commit
+					 * is 0 unless a record is being
+					 * written there (record_header.h) */
 /*
  * A process has EVT_NSLOTS collection slots.  Slot 0 is the default
  * collection's (what `evtrace enable` switches); each other collection

@@ -41,6 +41,56 @@
 #define EVT_HDR_MAX_BYTES	(EVT_CPU_RECORD_BYTES + EVT_HDR_EXTENDED_BYTES)
 #define EVT_HDR_NO_CPU		0xffffffffu
 
+/*
+ * The commit mark (control-file minor EVT_CTL_MINOR_COMMIT_MARK on): a
+ * writer keeps the EVT_COMMIT_MARK_BYTES after its open packet's last
+ * committed record zero while it is not writing a record there, and
+ * leaves them room in every packet.  So a process that died with a
+ * non-zero word at a buffer's commit died writing the record that begins
+ * there: readers name its event.  (A record's first word is 0 only for a
+ * compact header of event 0 whose timestamp's low bits are all 0, one in
+ * 2^21 of them: such a record goes unnamed.)
+ */
+#define EVT_COMMIT_MARK_BYTES	4
+
+static inline void evt_commit_mark_clear(uint8_t *p)
+{
+	uint32_t zero = 0;
+
+	memcpy(p, &zero, sizeof(zero));
+}
+
+/*
+ * The event whose record a writer had begun at p (avail bytes to its
+ * packet's end, ctx_bytes of context after each header), read from the
+ * commit mark: 1 with *id, or 0 when none was begun (or not so that its
+ * id can be read).
+ */
+static inline int evt_commit_mark_read(const uint8_t *p, size_t avail,
+				       unsigned ctx_bytes, uint16_t *id)
+{
+	uint32_t word;
+
+	if (avail < EVT_COMMIT_MARK_BYTES)
+		return 0;
+	memcpy(&word, p, sizeof(word));
+	if (word == 0)
+		return 0;
+	if ((word & EVT_HDR_EXTENDED) != EVT_HDR_EXTENDED) {
+		*id = (uint16_t)(word & EVT_HDR_EXTENDED);
+		return 1;
+	}
+	memcpy(id, p + 2, 2);
+	if (*id != EVT_CPU_EVENT_ID)
+		return 1;
+	if (avail < EVT_CPU_RECORD_BYTES + ctx_bytes)
+		return 0;
+	/* A CPU record before the record itself. */
+	return evt_commit_mark_read(p + EVT_CPU_RECORD_BYTES + ctx_bytes,
+				    avail - EVT_CPU_RECORD_BYTES - ctx_bytes,
+				    ctx_bytes, id);
+}
+
 /* What a packet's next compact header is relative to: its last record. */
 struct evt_hdr_state {
 	uint64_t ts;

@@ -1110,7 +1110,7 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 			}
 		}
 	}
-	need = sizeof(*h) + EVT_HDR_MAX_BYTES +
+	need = sizeof(*h) + EVT_HDR_MAX_BYTES + EVT_COMMIT_MARK_BYTES +
 	       (ts->drops_pending ? drops_bytes(ts->drops) : 0);
 	if (__builtin_expect(packet_room(ts) < need, 0) && reserve_more(ts, need))
 		return no_space(ts, id);
@@ -1126,6 +1126,7 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 	evt_invariant(ts->limit >= need && ts->idx < ts->packet_count);
 	if (__builtin_expect(ts->drops_pending, 0))
 		put_drops(ts, bytes, now, cpu);
+	evt_commit_mark_clear(ts->packet + ts->off);
 	__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
 	if (ts->seq == 1)	/* the thread writes on: the next one's buffer */
 		spare_buffer(ts->packet_size, ts->packet_count, ts->guest);
@@ -1320,6 +1321,7 @@ static inline uint8_t *slot_reserve(struct evt__thread *t, unsigned s,
 {
 	struct tslot *ts = &t->slot[s];
 
+	bytes += EVT_COMMIT_MARK_BYTES;
 	if (__builtin_expect(ts->off + bytes <= ts->limit &&
 			     ts->slot_gen == __atomic_load_n(&evt__proc.slots[s].gen,
 							     __ATOMIC_RELAXED), 1))
@@ -1329,8 +1331,9 @@ static inline uint8_t *slot_reserve(struct evt__thread *t, unsigned s,
 
 static inline void slot_publish(struct tslot *ts, uint32_t len)
 {
-	evt_invariant(ts->off + len <= ts->limit);
+	evt_invariant(ts->off + len + EVT_COMMIT_MARK_BYTES <= ts->limit);
 	ts->off += len;
+	evt_commit_mark_clear(ts->packet + ts->off);
 	ts->written++;
 	/* Pairs with the engine's acquire of commit. */
 	__atomic_store_n(&ts->desc->commit, ts->off, __ATOMIC_RELEASE);
@@ -1618,7 +1621,7 @@ uint8_t *write_begin(const struct evt__site_rt *rt, uint32_t mask,
 		return write_begin_slots(t, rt, mask, max_bytes, w);
 	s = (unsigned)__builtin_ctz(mask);
 	ts = &t->slot[s];
-	if (__builtin_expect(ts->off + max_bytes > ts->limit ||
+	if (__builtin_expect(ts->off + max_bytes + EVT_COMMIT_MARK_BYTES > ts->limit ||
 			     ts->slot_gen != __atomic_load_n(&evt__proc.slots[s].gen,
 							     __ATOMIC_RELAXED), 0))
 		return write_begin_slots(t, rt, mask, max_bytes, w);

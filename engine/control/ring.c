@@ -13,8 +13,9 @@
  * release when its thread ends.
  *
  * Writer, per record: the record is written below the packet's limit,
- * then commit (bytes of whole records in the open packet, header
- * included) is stored with release.
+ * the commit mark after it zeroed (since control-file minor 2), then
+ * commit (bytes of whole records in the open packet, header included) is
+ * stored with release.
  *
  * Writer, per packet: the open packet's header gets its end time and
  * content size; commit is stored 0, then produced + 1, both with release;
@@ -54,11 +55,15 @@
  */
 #include <assert.h>
 #include <limits.h>
+#include <stdio.h>
 #include <linux/futex.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "ctl_version.h"
+#include "lost_record.h"
+#include "record_header.h"
 #include "report.h"
 #include "rules.h"
 #include "ring.h"
@@ -262,4 +267,27 @@ void evt_ring_report(const struct evt_ctl *c, uint32_t i, uint64_t seq,
 	else
 		evt_report("%s: buffer %u packet %llu: %s; rest of this buffer "
 			   "skipped", c->path, i, (unsigned long long)seq, why);
+}
+
+int evt_ring_died_writing(const struct evt_ctl *c, const struct evt_ring *r,
+			  const struct evt_ring_packet *p, uint16_t *id)
+{
+	if (!evt_ctl_has(&c->h, EVT_CTL_MINOR_COMMIT_MARK) || p->end > r->size ||
+	    !evt_commit_mark_read(p->data + p->end, r->size - p->end, 0, id))
+		return 0;
+	return *id != EVT_LOST_EVENT_ID;
+}
+
+size_t evt_ring_say_died_writing(char *buf, size_t size, size_t len, int tid,
+				 const char *path)
+{
+	int n;
+
+	if (len + 1 >= size)
+		return len;
+	n = snprintf(buf + len, size - len, "%sthread %d was writing %s",
+		     len ? "; " : "", tid, path);
+	if (n < 0)
+		return len;
+	return len + (size_t)n < size ? len + (size_t)n : size - 1;
 }

@@ -101,6 +101,18 @@ struct evt_ring_place {
 void evt_ring_resume(const struct evt_ring *r, struct evt_ring_place *at);
 void evt_ring_leave(struct evt_ctl_tbuf *d, uint32_t epoch,
 		    const struct evt_ring_place *at);
+/*
+ * The event id of the record the writer of c's open packet p had begun
+ * and not committed (read from the commit mark, record_header.h, of a
+ * library that keeps it): for a process found dead, what its thread was
+ * writing when it died.  1 with *id, or 0: none.
+ */
+int evt_ring_died_writing(const struct evt_ctl *c, const struct evt_ring *r,
+			  const struct evt_ring_packet *p, uint16_t *id);
+/* Appends "thread T was writing PATH" to buf (len bytes of it so far,
+ * then "; "): the new length, at most size - 1. */
+size_t evt_ring_say_died_writing(char *buf, size_t size, size_t len, int tid,
+				 const char *path);
 /* Says that buffer i of c is given up on: at packet seq (UINT64_MAX:
  * none), for why. */
 void evt_ring_report(const struct evt_ctl *c, uint32_t i, uint64_t seq,

@@ -649,6 +649,7 @@ void evt_collection_destroy(struct evt_collection *c)
 	free(c->kernel_pids);
 	free(c->totals);
 	free(c->losses);
+	free(c->died);
 	free(c->guard.uses);
 	free(c->guard.capped);
 	free(c->scope);

@@ -252,6 +252,14 @@ int evt_collection_select(struct evt_collection *c, bool add,
 			  const char *pattern, uint32_t id, char *err,
 			  size_t err_size);
 /*
+ * What process pid of the collection, found dead, was writing when it
+ * died: "thread T was writing PATH" for each thread that had begun a
+ * record and not committed it (a library since 0.1.13 says), joined by
+ * "; ", into buf.  Its length; 0 when none.
+ */
+size_t evt_collection_died_writing(const struct evt_collection *c, int pid,
+				   char *buf, size_t size);
+/*
  * What it lost so far as the writers named it, most first: cb for each
  * site (path NULL: sites not named) and cause (enum evt_loss_cause).  The
  * losses they did not name (a signal handler's write dropped, a thread

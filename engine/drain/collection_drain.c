@@ -427,6 +427,8 @@ static int copy_packets(struct evt_collection *c, struct tracked *t, uint32_t i,
 		evt_ring_report(t->ctl, i, produced, why);
 		return 0;
 	case EVT_RING_PACKET:
+		if (t->dead)
+			evt__coll_died_writing(c, t, r, &p);
 		if (p.end <= sizeof(p.h))
 			return 0;
 		if (copy_packet(c, t, i, st, &p, false) < 0)

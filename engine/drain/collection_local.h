@@ -57,6 +57,7 @@
 #include "live.h"
 #include "lost_record.h"
 #include "report.h"
+#include "ring.h"
 #include "requests.h"
 #include "selection.h"
 #include "slots.h"
@@ -217,6 +218,13 @@ struct evt_collection {
 		uint64_t count;
 	} *losses;
 	unsigned nlosses;
+	/* Records begun and not committed by processes that died
+	 * (collection_died.c): ix.events index of each. */
+	struct died {
+		int pid, tid;
+		uint32_t event;
+	} *died;
+	unsigned ndied;
 };
 
 struct layout_ctx {
@@ -229,6 +237,12 @@ static inline bool local(const struct evt_collection *c)
 {
 	return c->o.output != NULL;
 }
+
+/* collection_died.c: the event of a record a dead process's thread had
+ * begun after the committed records of its open packet p */
+void evt__coll_died_writing(struct evt_collection *c, const struct tracked *t,
+			    const struct evt_ring *r,
+			    const struct evt_ring_packet *p);
 
 /* collection.c: its life (create, slot, scope, run, finish) */
 bool evt__coll_in_scope(const struct evt_collection *c, int pid);

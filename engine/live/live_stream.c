@@ -106,6 +106,11 @@ struct evt_live_stream {
 	const struct evt_ctl *reading;	/* whose buffers are read now */
 	bool round_full;		/* POLL_EVENTS_MAX taken this poll */
 	unsigned first;			/* the process read first: in turn */
+	struct died {			/* records the dead had begun */
+		int pid;
+		char said[200];		/* "thread T was writing PATH" */
+	} *died;
+	unsigned ndied;
 };
 
 /*
@@ -423,6 +428,24 @@ static void report_drops(struct evt_live_stream *s, const struct evt_ctl *c,
 
 static bool learn_ids(struct evt_live_stream *s, struct watched *w);
 
+/* What the thread of the dead process c's open packet p was writing,
+ * kept for evt_live_stream_died_writing(). */
+static void died_writing(struct evt_live_stream *s, const struct evt_ctl *c,
+			 const struct evt_ring *r, const struct evt_ring_packet *p)
+{
+	struct died *d;
+	uint16_t id;
+
+	if (!evt_ring_died_writing(c, r, p, &id) || id >= c->nevents ||
+	    !(d = realloc(s->died, (s->ndied + 1) * sizeof(*d))))
+		return;
+	s->died = d;
+	d = &s->died[s->ndied++];
+	d->pid = (int)c->h.pid;
+	evt_ring_say_died_writing(d->said, sizeof(d->said), 0, (int)p->h.tid,
+				  c->events[id].path);
+}
+
 /* Reads buffer i of w from its cursor up to what is committed. */
 static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 {
@@ -568,6 +591,8 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 		}
 		if (p.open) {
 			report_drops(s, c, &ring, cur);
+			if (w->dead && cur->at.off == end)
+				died_writing(s, c, &ring, &p);
 			/* The open packet: more may come, unless its thread
 			 * is gone; then, read to the end, the buffer goes
 			 * back to the process for another thread. */
@@ -581,6 +606,28 @@ static void read_tbuf(struct evt_live_stream *s, struct watched *w, uint32_t i)
 		cur->at.off = 0;
 		evt_ring_hand_back(&ring, cur->at.seq);
 	}
+}
+
+size_t evt_live_stream_died_writing(const struct evt_live_stream *s, int pid,
+				    char *buf, size_t size)
+{
+	size_t len = 0;
+	unsigned k;
+
+	if (size)
+		buf[0] = '\0';
+	for (k = 0; k < s->ndied && size; k++) {
+		int n;
+
+		if (s->died[k].pid != pid)
+			continue;
+		n = snprintf(buf + len, size - len, "%s%s", len ? "; " : "",
+			     s->died[k].said);
+		if (n < 0 || (size_t)n >= size - len)
+			return size - 1;
+		len += (size_t)n;
+	}
+	return len;
 }
 
 static int by_time(const void *a, const void *b)
@@ -893,6 +940,7 @@ void evt_live_stream_destroy(struct evt_live_stream *s)
 	free(s->w);
 	free(s->passed);
 	free(s->pend);
+	free(s->died);
 	free(s->bytes);
 	evt_live_kernel_free(s->kernel);
 	evt_selection_free(&s->sel);

@@ -102,6 +102,14 @@ bool evt_live_stream_more(const struct evt_live_stream *s);
 /* Whether events come with their text (the default): a reader of fields
  * alone (record --trigger) saves rendering it; text is then NULL. */
 void evt_live_stream_want_text(struct evt_live_stream *s, bool want);
+/*
+ * What process pid, found dead, was writing when it died: "thread T was
+ * writing PATH" for each thread that had begun a record and not
+ * committed it (a library since 0.1.13 says), joined by "; ", into buf.
+ * Its length; 0 when none.
+ */
+size_t evt_live_stream_died_writing(const struct evt_live_stream *s, int pid,
+				    char *buf, size_t size);
 void evt_live_stream_destroy(struct evt_live_stream *s);
 
 #endif

@@ -24,7 +24,7 @@
 /* This header's version: the release of evtrace it comes with. */
 #define EVTRACE_VERSION_MAJOR	0
 #define EVTRACE_VERSION_MINOR	1
-#define EVTRACE_VERSION_PATCH	12
+#define EVTRACE_VERSION_PATCH	13
 #define EVTRACE_VERSION	\
 	(EVTRACE_VERSION_MAJOR * 10000 + EVTRACE_VERSION_MINOR * 100 + \
 	 EVTRACE_VERSION_PATCH)

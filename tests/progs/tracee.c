@@ -401,6 +401,23 @@ static int mode_crash(int n)
 	return 0;
 }
 
+/* n events, then a site whose string argument points nowhere: the
+ * program dies inside the site's write (the type is right: no check at
+ * registration can refuse it). */
+static int mode_crash_in_site(int n)
+{
+	const char *volatile nowhere = (const char *)16;
+	int i;
+
+	for (i = 0; i < n; i++)
+		trace_printk("before crash %d\n", i);
+	tried = n;
+	printf("tried %ld\n", tried);
+	fflush(stdout);
+	trace_printk("a string from nowhere %s\n", nowhere);
+	return 0;
+}
+
 /* Short-lived threads, one after the other, until killed. */
 static int mode_churn(void)
 {
@@ -1244,6 +1261,8 @@ int main(int argc, char **argv)
 		ret = mode_paced(atol(argv[2]), atol(argv[3]), atol(argv[4]));
 	else if (!strcmp(mode, "crash") && argc == 3)
 		ret = mode_crash(atoi(argv[2]));
+	else if (!strcmp(mode, "crash_in_site") && argc == 3)
+		ret = mode_crash_in_site(atoi(argv[2]));
 	else if (!strcmp(mode, "churn"))
 		ret = mode_churn();
 	else if (!strcmp(mode, "wait"))
