@@ -59,18 +59,31 @@ for want in \
 		last=$at;;
 	esac
 done
-# A path is whole, whatever --strsize, but for what a record keeps in
-# all: 4096 bytes, a piece's 16-byte head included.
-long=$(printf '%4080s' '' | tr ' ' x)
-expect_grep "^sys_enter_openat: openat(AT_FDCWD, \"$long\"\\.\\.\\., O_RDONLY)\$" "$T/calls" "a path cut at 4080 bytes"
+# A path is whole, whatever --strsize, but for what the eBPF program
+# copies of an argument: 4096 bytes, its NUL included.
+long=$(printf '%4095s' '' | tr ' ' x)
+expect_grep "^sys_enter_openat: openat(AT_FDCWD, \"$long\"\\.\\.\\., O_RDONLY)\$" "$T/calls" "a path cut at 4095 bytes"
 # Every entry has its exit, and no record is there twice.
 expect_eq "$(grep -c '^sys_enter_' "$T/calls")" "$(grep -c '^sys_exit_' "$T/calls")" "entries and exits"
 expect_eq "$(sed -n 's/^.*\] \([0-9.]*\): .*/\1/p' "$T/report.out" | sort | uniq -d | wc -l)" 0 "records at the same time"
 
-# babeltrace2 reads the added field, and the plugin prints what report
-# prints.
+# babeltrace2 reads the copied memory as what it is: a path as a string
+# in the place of its address, a buffer as bytes; and its Python
+# bindings the same.  The plugin prints what report prints.
 bt "$T/tr" >"$T/bt.out"
-expect_grep 'sys_enter_openat: .* mode = 416, _evtrace_memory_length = [1-9][0-9]*, evtrace_memory = \[ \[0\] = 1, \[1\] = 0,' "$T/bt.out" "babeltrace2's view of the memory field"
+expect_grep "sys_enter_openat: .*{ __syscall_nr = 257, dfd = [0-9]*, filename = \"$T/created\", flags = [0-9]*, mode = 416, evtrace_capture = 1, filename_addr = [1-9][0-9]*, filename_flags = 0 }" \
+	"$T/bt.out" "babeltrace2's view of a path"
+expect_grep 'sys_enter_write: .* buf = \[ \[0\] = 104, \[1\] = 101, \[2\] = 108, \[3\] = 108, \[4\] = 111,' \
+	"$T/bt.out" "babeltrace2's view of a buffer"
+/usr/bin/python3 - "$T/tr" "$T/created" <<'PY' || fail "babeltrace2's Python bindings"
+import sys, bt2
+want = sys.argv[2]
+paths = [str(m.event.payload_field['filename'])
+         for m in bt2.TraceCollectionMessageIterator(sys.argv[1])
+         if type(m) is bt2._EventMessageConst and m.event.name.endswith('sys_enter_openat')
+         and isinstance(m.event.payload_field['filename'], bt2._StringFieldConst)]
+assert want in paths, paths[:5]
+PY
 if [ -z "$(sanitizer)" ]; then	# (babeltrace2 cannot load it then)
 	babeltrace2 --plugin-path="$(dirname "$BT2_PLUGIN")" "$T/tr" -c sink.evtrace.text \
 		>"$T/plugin.out" 2>"$T/plugin.err" ||

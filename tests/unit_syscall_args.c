@@ -18,6 +18,7 @@
 
 #include "kernel_events.h"
 #include "syscall_args.h"
+#include "syscall_fields.h"
 #include "syscall_memory.h"
 #include "syscall_names.h"
 #include "syscall_set.h"
@@ -144,6 +145,158 @@ static void memory_field(void)
 				      text, sizeof(text)) > 0);
 	CHECK_STR(text, "<... read resumed> = 3");
 	evt_kernel_event_free(&e);
+	evt_kernel_event_free(&x);
+}
+
+/* A payload built field by field, as a trace keeps it (packed). */
+struct pay {
+	uint8_t b[1024];
+	size_t n;
+};
+
+static void p_int(struct pay *p, uint64_t v, unsigned bytes)
+{
+	memcpy(p->b + p->n, &v, bytes);
+	p->n += bytes;
+}
+
+static void p_str(struct pay *p, const char *s)
+{
+	memcpy(p->b + p->n, s, strlen(s) + 1);
+	p->n += strlen(s) + 1;
+}
+
+static void p_seq(struct pay *p, const void *bytes, uint32_t len)
+{
+	memcpy(p->b + p->n, &len, 4);
+	memcpy(p->b + p->n + 4, bytes, len);
+	p->n += 4 + len;
+}
+
+/* The kernel's format text of call's entry or exit (fields: name and
+ * C type), parsed; its text in *text. */
+static void kernel_text(char *text, size_t size, const char *name,
+			const char *const *fields, unsigned n)
+{
+	size_t at = (size_t)snprintf(text, size, "name: %s\nID: 900\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n", name);
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		at += (size_t)snprintf(text + at, size - at,
+				       "\tfield:%s;\toffset:%u;\tsize:8;\tsigned:0;\n",
+				       fields[i], 16 + 8 * i);
+	snprintf(text + at, size - at, "\nprint fmt: \"%%lx\", REC->__syscall_nr\n");
+}
+
+/* The format of call's event with its copied memory as fields of their
+ * own (syscall_fields.h), from the kernel's. */
+static void capture_event(struct evt_kernel_event *out, const char *path,
+			  const char *call, bool enter, const char *const *fields,
+			  unsigned n, char *const *entry_names, unsigned nargs)
+{
+	struct evt_kernel_event k;
+	char text[4096], err[300], *with;
+
+	kernel_text(text, sizeof(text), strrchr(path, '/') + 1, fields, n);
+	CHECK(evt_kernel_event_parse(path, text, strlen(text), &k, err, sizeof(err)) == 0);
+	with = evt_capf_format_text(text, call, enter, &k.format, entry_names, nargs);
+	CHECK(with != NULL);
+	CHECK(evt_kernel_event_parse(path, with, strlen(with), out, err, sizeof(err)) == 0);
+	free(with);
+	evt_kernel_event_free(&k);
+}
+
+static const char *field_names(const struct evt_event_format *f)
+{
+	static char out[1024];
+	size_t at = 0;
+	uint32_t i;
+
+	out[0] = '\0';
+	for (i = 0; i < f->nfields; i++)
+		at += (size_t)snprintf(out + at, sizeof(out) - at, "%s%s%s", i ? " " : "",
+				       f->fields[i].name,
+				       f->fields[i].kind == EVT_FIELD_STRING ? ":s" :
+				       f->fields[i].kind == EVT_FIELD_SEQUENCE ? ":b" : "");
+	return out;
+}
+
+/* Copied memory as fields a CTF reader reads: the formats made from the
+ * kernel's, and records of them read back as strace shows them; a format
+ * or a payload that lies is not read as one. */
+static void capture_fields(void)
+{
+	static const char *const write_f[] = {
+		"unsigned int fd", "const char * buf", "size_t count" };
+	static const char *const read_exit_f[] = { "long ret" };
+	static const char *const execve_f[] = {
+		"const char * filename", "const char *const * argv",
+		"const char *const * envp" };
+	char *read_names[] = { "fd", "buf", "count" }, text[512];
+	struct evt_kernel_event w, r, x;
+	struct evt_capf roles[EVT_CAPF_FIELDS_MAX];
+	struct pay p = { .n = 0 };
+
+	capture_event(&w, "kernel/syscalls/sys_enter_write", "write", true, write_f, 3,
+		      NULL, 0);
+	CHECK_STR(field_names(&w.format),
+		  "__syscall_nr fd buf:b count evtrace_capture buf_addr buf_flags");
+	CHECK(evt_capf_roles("write", true, &w.format, roles) == 1);
+	CHECK(roles[2].role == EVT_CAPF_CONTENT && roles[5].role == EVT_CAPF_ADDR);
+	p_int(&p, 1, 4); p_int(&p, 1, 8); p_seq(&p, "hi\n", 3); p_int(&p, 3, 8);
+	p_int(&p, 1, 4); p_int(&p, 0x1000, 8); p_int(&p, 0, 4);
+	CHECK(evt_syscall_text_record("sys_enter_write", &w.format, NULL, p.b, p.n,
+				      text, sizeof(text)) > 0);
+	CHECK_STR(text, "write(1, \"hi\\n\", 3)");
+	/* cut short: not read (report shows its fields instead) */
+	CHECK(evt_syscall_text_record("sys_enter_write", &w.format, NULL, p.b, p.n - 1,
+				      text, sizeof(text)) == -1);
+	/* a format whose fields are not what the call copies */
+	CHECK(evt_capf_roles("read", true, &w.format, roles) == -1);
+	CHECK(evt_syscall_text_record("sys_enter_read", &w.format, NULL, p.b, p.n,
+				      text, sizeof(text)) == -1);
+
+	/* read's exit: its buffer, and the entry's other arguments by name */
+	capture_event(&r, "kernel/syscalls/sys_exit_read", "read", false, read_exit_f, 1,
+		      read_names, 3);
+	CHECK_STR(field_names(&r.format),
+		  "__syscall_nr ret evtrace_capture fd buf:b buf_addr buf_flags count");
+	p.n = 0;
+	p_int(&p, 0, 4); p_int(&p, 3, 8); p_int(&p, 1, 4); p_int(&p, 3, 8);
+	p_seq(&p, "hi\n", 3); p_int(&p, 0x1000, 8); p_int(&p, EVT_CAP_CUT, 4); p_int(&p, 64, 8);
+	CHECK(evt_syscall_text_record("sys_exit_read", &r.format, NULL, p.b, p.n,
+				      text, sizeof(text)) > 0);
+	CHECK_STR(text, "<... read resumed>\"hi\\n\"...) = 3");
+	CHECK(evt_syscall_text_record("sys_exit_read", &r.format, &w.format, p.b, p.n,
+				      text, sizeof(text)) > 0);
+	CHECK_STR(text, "<... read resumed>\"hi\\n\"..., 64) = 3");
+	/* its entry not seen: the result alone */
+	p.b[12] = 0;
+	CHECK(evt_syscall_text_record("sys_exit_read", &r.format, NULL, p.b, p.n,
+				      text, sizeof(text)) > 0);
+	CHECK_STR(text, "<... read resumed> = 3");
+
+	/* execve: the path in its field's place, argv's first elements */
+	capture_event(&x, "kernel/syscalls/sys_enter_execve", "execve", true, execve_f, 3,
+		      NULL, 0);
+	CHECK_STR(field_names(&x.format),
+		  "__syscall_nr filename:s argv envp evtrace_capture filename_addr "
+		  "filename_flags argv_0:s argv_flags_0 argv_1:s argv_flags_1 argv_2:s "
+		  "argv_flags_2 argv_3:s argv_flags_3 argv_count argv_flags");
+	p.n = 0;
+	p_int(&p, 59, 4); p_str(&p, "/bin/ls"); p_int(&p, 0x2000, 8); p_int(&p, 0x3000, 8);
+	p_int(&p, 1, 4); p_int(&p, 0x1000, 8); p_int(&p, 0, 4);
+	p_str(&p, "ls"); p_int(&p, 0, 4); p_str(&p, "-l"); p_int(&p, EVT_CAP_MORE, 4);
+	p_str(&p, ""); p_int(&p, 0, 4); p_str(&p, ""); p_int(&p, 0, 4);
+	p_int(&p, 2, 4); p_int(&p, EVT_CAP_MORE, 4);
+	CHECK(evt_syscall_text_record("sys_enter_execve", &x.format, NULL, p.b, p.n,
+				      text, sizeof(text)) > 0);
+	CHECK_STR(text, "execve(\"/bin/ls\", [\"ls\", \"-l\", ...], 0x3000)");
+	evt_kernel_event_free(&w);
+	evt_kernel_event_free(&r);
 	evt_kernel_event_free(&x);
 }
 
@@ -296,5 +449,6 @@ int main(void)
 	evt_syscall_ret_put("getppid", 110, text, sizeof(text));
 	CHECK_STR(text, "110");
 	memory_field();
+	capture_fields();
 	UNIT_DONE();
 }

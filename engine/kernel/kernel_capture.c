@@ -8,15 +8,25 @@
 
 #include "kernel_capture.h"
 #include "syscall_bpf.h"
+#include "syscall_fields.h"
 #include "syscall_memory.h"
 #include "syscall_names.h"
 
 #define ENTRIES 4096	/* calls whose entry arguments are kept, by tid */
 
+/* A call and the arguments its entry had (an exit's, or NULL). */
+struct evt_kernel_capture_call_view {
+	const struct evt_cap_call *call;
+	const uint64_t *exit_args;
+};
+
 struct evt_kernel_capture {
 	struct evt_syscall_bpf *bpf;
 	const struct evt_kernel_event *ev;
-	bool *has_memory;		/* [nev]: the event has the field */
+	struct evt_capf **roles;	/* [nev]: of the fields of an event
+					 * with copied memory (syscall_fields.h),
+					 * else NULL */
+	unsigned nev;
 	int enter_ev[EVT_CAP_NR_MAX], exit_ev[EVT_CAP_NR_MAX];	/* or -1 */
 	/* An exit shows the arguments its entry had: the last entry of each
 	 * tid, in a table where a tid that collides pushes another out. */
@@ -44,59 +54,60 @@ static long nr_of(const char *call)
 	return nr < 0 && !strncmp(call, "new", 3) ? evt_syscall_nr(call + 3) : nr;
 }
 
-/* The event's tracefs format with the memory field after the kernel's
- * fields (free it), or NULL. */
-static char *with_memory_field(const struct evt_kernel_event *e)
+/* The names of call's arguments, from its entry's format (names[i]
+ * NULL where not known); how many, or 0. */
+static unsigned entry_names(const char *event_name, char *names[EVT_CAP_NARGS])
 {
-	const char *text = e->tracefs_format, *at;
-	unsigned end = 8, i;
-	char line[128], *out;
-	int n;
+	struct evt_kernel_event enter;
+	char path[320], err[300];
+	unsigned i, n = 0;
 
-	if (!text || !(at = strstr(text, "\n\nprint fmt:")))
-		return NULL;
-	for (i = 0; i < e->format.nfields; i++)
-		if ((unsigned)e->src[i].offset + e->src[i].size > end)
-			end = (unsigned)e->src[i].offset + e->src[i].size;
-	n = snprintf(line, sizeof(line), "\tfield:__data_loc uint8_t[] %s;"
-		     "\toffset:%u;\tsize:4;\tsigned:0;\n",
-		     EVT_SYSCALL_MEMORY_FIELD, (end + 3) & ~3u);
-	out = malloc(strlen(text) + (size_t)n + 1);
-	if (!out)
-		return NULL;
-	at++;
-	memcpy(out, text, (size_t)(at - text));
-	memcpy(out + (at - text), line, (size_t)n);
-	strcpy(out + (at - text) + n, at);
-	return out;
+	memset(names, 0, EVT_CAP_NARGS * sizeof(*names));
+	snprintf(path, sizeof(path), EVT_KERNEL_PREFIX "syscalls/sys_enter_%s",
+		 event_name);
+	if (evt_kernel_event_load(path, &enter, err, sizeof(err)))
+		return 0;
+	for (i = 1; i < enter.format.nfields && n < EVT_CAP_NARGS; i++)
+		names[n++] = strdup(enter.format.fields[i].name);
+	evt_kernel_event_free(&enter);
+	return n;
 }
 
-/* The event reparsed with the memory field; false when it cannot be
- * (then it stays as it was). */
-static bool add_memory_field(struct evt_kernel_event *e)
+/*
+ * The event (of call, its name in the kernel's event name) reparsed with
+ * its copied memory as fields (syscall_fields.h), and the roles of its
+ * fields; NULL when it cannot be (then it stays as it was).
+ */
+static struct evt_capf *add_capture_fields(struct evt_kernel_event *e,
+					   const char *call, const char *event_name,
+					   bool enter)
 {
 	struct evt_kernel_event with;
-	char *text = with_memory_field(e), err[300];
-	const struct evt_field_format *last;
-	bool ok;
+	char *names[EVT_CAP_NARGS], *text = NULL, err[300];
+	struct evt_capf *roles = NULL;
+	unsigned nargs = enter ? 0 : entry_names(event_name, names), i;
 
+	if (e->tracefs_format)
+		text = evt_capf_format_text(e->tracefs_format, call, enter, &e->format,
+					    nargs ? names : NULL,
+					    nargs ? nargs : EVT_CAP_NARGS);
+	for (i = 0; !enter && i < nargs; i++)
+		free(names[i]);
 	if (!text || evt_kernel_event_parse(e->path, text, strlen(text), &with, err,
 					    sizeof(err))) {
 		free(text);
-		return false;
+		return NULL;
 	}
 	free(text);
-	last = with.format.nfields ? &with.format.fields[with.format.nfields - 1] : NULL;
-	ok = last && last->kind == EVT_FIELD_SEQUENCE &&
-	     !strcmp(last->name, EVT_SYSCALL_MEMORY_FIELD) &&
-	     with.format.nfields == e->format.nfields + 1;
-	if (!ok) {
+	if (!(roles = calloc(with.format.nfields, sizeof(*roles))) ||
+	    evt_capf_roles(call, enter, &with.format, roles) != 1) {
+		free(roles);
 		evt_kernel_event_free(&with);
-		return false;
+		return NULL;
 	}
 	evt_kernel_event_free(e);
 	*e = with;
-	return true;
+	return roles;
 }
 
 /* Whether the call copies memory at its entry (enter) or its exit. */
@@ -152,13 +163,14 @@ struct evt_kernel_capture *evt_kernel_capture_open(struct evt_kernel_event *ev,
 	memset(c->enter_ev, -1, sizeof(c->enter_ev));
 	memset(c->exit_ev, -1, sizeof(c->exit_ev));
 	c->ev = ev;
-	if (!(c->has_memory = calloc(nev, sizeof(*c->has_memory)))) {
+	c->nev = nev;
+	if (!(c->roles = calloc(nev, sizeof(*c->roles)))) {
 		free(c);
 		snprintf(err, err_size, "out of memory");
 		return NULL;
 	}
 	if (!(c->bpf = evt_syscall_bpf_open(buf_bytes, ring_kib, err, err_size))) {
-		free(c->has_memory);
+		free(c->roles);
 		free(c);
 		return NULL;
 	}
@@ -200,7 +212,9 @@ struct evt_kernel_capture *evt_kernel_capture_open(struct evt_kernel_event *ev,
 		enter = !strncmp(name, "enter_", 6);
 		nr = nr_of(name + (enter ? 6 : 5));
 		if (copies(evt_syscall_name(nr), enter) &&
-		    !(c->has_memory[i] = taken[i] = add_memory_field(&ev[i])))
+		    !(taken[i] = (c->roles[i] = add_capture_fields(&ev[i],
+					evt_syscall_name(nr), name + (enter ? 6 : 5),
+					enter)) != NULL))
 			continue;	/* perf's, without memory */
 		(enter ? c->enter_ev : c->exit_ev)[nr] = (int)i;
 	}
@@ -266,17 +280,85 @@ static uint8_t *raw_room(struct evt_kernel_capture *c, size_t room, size_t zeroe
 	return c->raw;
 }
 
-/* The call's record in the kernel's layout of event e: its number, its
- * arguments or its result, then the memory field's bytes when it has
- * the field. */
+/* The piece of call's memory of argument code arg, or NULL. */
+static const struct evt_cap_bytes *piece_of(const struct evt_kernel_capture_call_view *v,
+					    unsigned code)
+{
+	unsigned i;
+
+	for (i = 0; i < v->call->nmem; i++)
+		if (v->call->mem[i].arg == code)
+			return &v->call->mem[i];
+	return NULL;
+}
+
+/* What a field of the capture layout holds for the call (roles). */
+static uint64_t capture_value(const struct evt_kernel_capture_call_view *v,
+			      const struct evt_capf *r)
+{
+	const struct evt_cap_bytes *m;
+	uint64_t value = 0;
+	unsigned k, n;
+
+	switch (r->role) {
+	case EVT_CAPF_ARG:
+		return v->call->args[r->arg];
+	case EVT_CAPF_MARK:
+		return v->call->type == EVT_CAP_ENTER || v->exit_args;
+	case EVT_CAPF_ENTRY_ARG:
+		return v->exit_args ? v->exit_args[r->arg] : 0;
+	case EVT_CAPF_ADDR:
+		if (v->call->type == EVT_CAP_ENTER)
+			return v->call->args[r->arg];
+		if (v->exit_args)
+			return v->exit_args[r->arg];
+		m = piece_of(v, r->arg);
+		return m ? m->addr : 0;
+	case EVT_CAPF_FLAGS:
+		if (r->elem >= 0) {
+			m = piece_of(v, 8u * (unsigned)(r->elem + 1) + r->arg);
+			return m ? m->flags : 0;
+		}
+		m = piece_of(v, r->arg);
+		value = m ? m->flags : 0;
+		/* an argv's "more": its last element's */
+		for (k = 0; k < EVT_CAP_VEC_MAX; k++)
+			if ((m = piece_of(v, 8 * (k + 1) + r->arg)))
+				value |= m->flags & EVT_CAP_MORE;
+		return value;
+	case EVT_CAPF_COUNT:
+		for (k = n = 0; k < EVT_CAP_VEC_MAX; k++)
+			n += piece_of(v, 8 * (k + 1) + r->arg) != NULL;
+		return n;
+	case EVT_CAPF_LEN:
+		m = piece_of(v, 8u * (unsigned)(r->elem + 1) + r->arg);
+		if (m && m->len >= 8)
+			memcpy(&value, m->bytes, 8);
+		return value;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The call's record in the kernel's layout of event e: its number, its
+ * arguments or its result, and, in an event with copied memory, the
+ * fields that hold it (syscall_fields.h), their bytes after the fixed
+ * part.  A piece is EVT_CAP_BYTES_MAX bytes at most, and a call has few:
+ * DYNAMIC_MAX is never reached (a __data_loc's offset is 16 bits).
+ */
+#define DYNAMIC_MAX (56u << 10)
+_Static_assert(EVT_CAP_BYTES_MAX <= EVT_SEQUENCE_MAX_BYTES,
+	       "a piece fits its field whole");
+
 static int put_record(struct evt_kernel_capture *c, unsigned event,
 		      const struct evt_cap_call *call, const uint64_t *exit_args)
 {
 	const struct evt_kernel_event *e = &c->ev[event];
-	const struct evt_kernel_field_src *mem = c->has_memory[event] ?
-		&e->src[e->format.nfields - 1] : NULL;
-	size_t fixed = 8, packed = 0;
-	uint32_t loc, nr = (uint32_t)call->nr, i, arg = 0;
+	const struct evt_capf *roles = c->roles[event];
+	const struct evt_kernel_capture_call_view v = { call, exit_args };
+	size_t fixed = 8, dyn = 0;
+	uint32_t nr = (uint32_t)call->nr, i, arg = 0;
 	uint16_t type = (uint16_t)e->id;
 	uint8_t *raw;
 	struct evt_kernel_capture_record r;
@@ -284,34 +366,52 @@ static int put_record(struct evt_kernel_capture *c, unsigned event,
 	for (i = 0; i < e->format.nfields; i++)
 		if ((size_t)e->src[i].offset + e->src[i].size > fixed)
 			fixed = (size_t)e->src[i].offset + e->src[i].size;
-	raw = raw_room(c, fixed + EVT_SEQUENCE_MAX_BYTES, fixed);
+	raw = raw_room(c, fixed + DYNAMIC_MAX, fixed);
 	if (!raw)
 		return -1;
 	memcpy(raw, &type, 2);
 	memcpy(raw + 4, &call->tid, 4);
-	for (i = 0; i < e->format.nfields - (mem != NULL); i++) {
+	for (i = 0; i < e->format.nfields; i++) {
 		const struct evt_kernel_field_src *s = &e->src[i];
-		uint64_t v;
+		const struct evt_cap_bytes *m;
+		uint64_t value;
+		uint32_t len, loc, skip;
 
 		if (!strcmp(e->format.fields[i].name, "__syscall_nr"))
-			v = nr;
+			value = nr;
+		else if (roles && roles[i].role != EVT_CAPF_KERNEL)
+			value = capture_value(&v, &roles[i]);
 		else if (call->type == EVT_CAP_EXIT)
-			v = (uint64_t)call->ret;
+			value = (uint64_t)call->ret;
 		else
-			v = arg < EVT_CAP_NARGS ? call->args[arg++] : 0;
-		if (s->how == EVT_KSRC_COPY && s->size <= 8)
-			memcpy(raw + s->offset, &v, s->size);
-	}
-	if (mem) {
-		packed = evt_syscall_memory_pack(call->mem, call->nmem, exit_args,
-						 raw + fixed, EVT_SEQUENCE_MAX_BYTES);
-		loc = (uint32_t)packed << 16 | (uint32_t)fixed;
-		memcpy(raw + mem->offset, &loc, 4);
+			value = arg < EVT_CAP_NARGS ? call->args[arg++] : 0;
+		if (s->how == EVT_KSRC_COPY) {
+			if (s->size <= 8)
+				memcpy(raw + s->offset, &value, s->size);
+			continue;
+		}
+		/* Copied memory: the piece's bytes (an iovec element's
+		 * after its iov_len). */
+		m = roles && roles[i].role == EVT_CAPF_CONTENT ?
+		    piece_of(&v, roles[i].elem < 0 ? roles[i].arg :
+			     8u * (unsigned)(roles[i].elem + 1) + roles[i].arg) : NULL;
+		skip = m && roles[i].elem >= 0 && m->len >= 8 &&
+		       e->format.fields[i].kind == EVT_FIELD_SEQUENCE ? 8 : 0;
+		len = m && !(m->flags & EVT_CAP_FAULT) ? m->len - skip : 0;
+		if (len > DYNAMIC_MAX - dyn)
+			len = (uint32_t)(DYNAMIC_MAX - dyn);
+		if (len > EVT_SEQUENCE_MAX_BYTES)
+			len = EVT_SEQUENCE_MAX_BYTES;
+		if (len)
+			memcpy(raw + fixed + dyn, m->bytes + skip, len);
+		loc = (uint32_t)len << 16 | (uint32_t)(fixed + dyn);
+		memcpy(raw + s->offset, &loc, 4);
+		dyn += len;
 	}
 	r = (struct evt_kernel_capture_record){
 		.event = event, .pid = call->pid, .tid = call->tid, .cpu = call->cpu,
 		.comm = call->comm, .monotonic_ns = (int64_t)call->ktime,
-		.raw = raw, .raw_size = (uint32_t)(fixed + packed),
+		.raw = raw, .raw_size = (uint32_t)(fixed + dyn),
 	};
 	c->records++;
 	return c->cb(c->ctx, &r);
@@ -382,7 +482,9 @@ void evt_kernel_capture_close(struct evt_kernel_capture *c)
 		return;
 	evt_syscall_bpf_close(c->bpf);
 	free(c->waiting);
-	free(c->has_memory);
+	for (unsigned i = 0; c->roles && i < c->nev; i++)
+		free(c->roles[i]);
+	free(c->roles);
 	free(c->raw);
 	free(c);
 }

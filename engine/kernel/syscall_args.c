@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "syscall_args.h"
+#include "syscall_fields.h"
 #include "syscall_memory.h"
 
 struct name {
@@ -474,7 +475,9 @@ static unsigned type_bits(const char *type)
 static void describe(struct evt_syscall_arg *a, const char *call,
 		     const struct evt_field_format *f)
 {
-	const char *type = f->type;
+	/* (an argument whose copied bytes took its field's place) */
+	bool copied = f->kind == EVT_FIELD_STRING || f->kind == EVT_FIELD_SEQUENCE;
+	const char *type = copied ? "void *" : f->type;
 	bool pointer = strchr(type, '*') != NULL;
 
 	a->bits = type_bits(type);
@@ -491,7 +494,8 @@ void evt_syscall_args_describe(struct evt_syscall_args *a, const char *call,
 	uint32_t i;
 
 	a->nargs = 0;
-	for (i = 0; i < f->nfields && a->nargs < EVT_SYSCALL_MAX_ARGS; i++)
+	for (i = 0; i < f->nfields && a->nargs < EVT_SYSCALL_MAX_ARGS &&
+		    strcmp(f->fields[i].name, EVT_SYSCALL_CAPTURE_FIELD); i++)
 		if (strcmp(f->fields[i].name, "__syscall_nr") &&
 		    strcmp(f->fields[i].name, EVT_SYSCALL_MEMORY_FIELD))
 			describe(&a->a[a->nargs++], call, &f->fields[i]);
@@ -676,21 +680,15 @@ static int record_text(const char *call, bool enter,
 		       const struct evt_event_format *f,
 		       const struct evt_event_format *enter_f,
 		       const uint64_t values[EVT_SYSCALL_MAX_ARGS], unsigned nvalues,
-		       const uint8_t *memory, size_t memory_len, char *out,
-		       size_t out_size)
+		       const struct evt_cap_bytes *mem, int nmem,
+		       const uint64_t args[EVT_SYSCALL_MAX_ARGS], bool have_args,
+		       char *out, size_t out_size)
 {
-	struct evt_cap_bytes mem[EVT_CAP_NARGS + 2 * EVT_CAP_VEC_MAX];
-	uint64_t args[EVT_SYSCALL_MAX_ARGS] = { 0 };
 	char *texts[6] = { 0 };
 	struct evt_syscall_args a;
-	bool have_args = false;
 	unsigned first;
-	int n = -1, nmem = 0;
+	int n = -1;
 
-	if (memory)
-		nmem = evt_syscall_memory_unpack(memory, memory_len, mem,
-						 sizeof(mem) / sizeof(*mem), args,
-						 &have_args);
 	if (nmem > 0)	/* (-s was applied when it was copied) */
 		evt_syscall_memory_texts(call, mem, (unsigned)nmem, UINT32_MAX, texts);
 	if (enter) {
@@ -727,6 +725,32 @@ out:
 	return n;
 }
 
+/* A record whose copied memory is in fields of its own (syscall_fields.h,
+ * since 0.1.13); -2 when f is not so laid out. */
+static int fields_text(const char *call, bool enter,
+		       const struct evt_event_format *f,
+		       const struct evt_event_format *enter_f,
+		       const uint8_t *payload, size_t size, char *out,
+		       size_t out_size)
+{
+	struct evt_capf roles[EVT_CAPF_FIELDS_MAX];
+	struct evt_capf_read *r;
+	int n, got;
+
+	if (f->nfields > EVT_CAPF_FIELDS_MAX)
+		return -2;
+	got = evt_capf_roles(call, enter, f, roles);
+	if (got <= 0)
+		return got ? -1 : -2;
+	if (!(r = malloc(sizeof(*r))))
+		return -1;
+	n = evt_capf_read(f, roles, payload, size, r) ? -1 :
+	    record_text(call, enter, f, enter_f, r->values, r->nvalues, r->mem,
+			(int)r->nmem, r->args, r->have_args, out, out_size);
+	free(r);
+	return n;
+}
+
 int evt_syscall_text_record(const char *event, const struct evt_event_format *f,
 			    const struct evt_event_format *enter_f,
 			    const uint8_t *payload, size_t size, char *out,
@@ -734,16 +758,23 @@ int evt_syscall_text_record(const char *event, const struct evt_event_format *f,
 {
 	bool enter = !strncmp(event, "sys_enter_", 10);
 	const char *call = event + (enter ? 10 : 9);
-	uint64_t values[EVT_SYSCALL_MAX_ARGS] = { 0 };
+	uint64_t values[EVT_SYSCALL_MAX_ARGS] = { 0 }, args[EVT_SYSCALL_MAX_ARGS] = { 0 };
+	struct evt_cap_bytes mem[EVT_CAP_NARGS + 2 * EVT_CAP_VEC_MAX];
 	const uint8_t *memory = NULL;
 	size_t at = 0, memory_len = 0;
+	bool have_args = false;
 	unsigned n = 0;
 	uint32_t i, count;
+	int nmem = 0;
 	long len;
 
 	if ((!enter && strncmp(event, "sys_exit_", 9)) || !f->nfields ||
 	    strcmp(f->fields[0].name, "__syscall_nr"))
 		return -1;
+	nmem = fields_text(call, enter, f, enter_f, payload, size, out, out_size);
+	if (nmem != -2)
+		return nmem;
+	nmem = 0;
 	for (i = 0; i < f->nfields; i++, at += (size_t)len) {
 		const struct evt_field_format *fd = &f->fields[i];
 
@@ -762,6 +793,12 @@ int evt_syscall_text_record(const char *event, const struct evt_event_format *f,
 		if (i && n < EVT_SYSCALL_MAX_ARGS)
 			values[n++] = field_value(fd, payload + at);
 	}
-	return record_text(call, enter, f, enter_f, values, n, memory, memory_len,
-			   out, out_size);
+	/* A trace of 0.1.8 to 0.1.12: the memory in a field of its own
+	 * encoding. */
+	if (memory)
+		nmem = evt_syscall_memory_unpack(memory, memory_len, mem,
+						 sizeof(mem) / sizeof(*mem), args,
+						 &have_args);
+	return record_text(call, enter, f, enter_f, values, n, mem, nmem, args,
+			   have_args, out, out_size);
 }
