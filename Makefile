@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 DEB_DEPS   := meson ninja-build pkg-config gcc g++ clang libc6-dev babeltrace2 python3 python3-bt2 \
               libtracefs-dev libtraceevent-dev fuse3 libfuse3-dev \
               libbabeltrace2-dev lttng-tools abigail-tools libsqlite3-dev sqlite3 \
-              protobuf-compiler trace-cmd libbpf-dev xz-utils
+              protobuf-compiler trace-cmd libbpf-dev libelf-dev systemtap-sdt-dev xz-utils
 
 .PHONY: all deps demo check check-load check-fast check-loop check-release check-tsan bench fuzz clean install abi-baseline
 

@@ -21,6 +21,8 @@ int cmd_query(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 int cmd_ls(int argc, char **argv);
+/* ls --probes: of the file path, or of process pid's files (ls_probes.c). */
+int cli_ls_probes(const char *path, int pid);
 int cmd_enable(int argc, char **argv);
 int cmd_disable(int argc, char **argv);
 int cmd_format(int argc, char **argv);

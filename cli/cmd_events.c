@@ -37,6 +37,7 @@ struct target {
 	bool formats, ids;
 	bool patterns;			/* ls --patterns */
 	bool tracefs;			/* format: the kernel's own text */
+	bool probes;			/* ls --probes */
 	const char *trace;		/* format: from this trace directory */
 	int64_t rate;			/* enable --rate; -1: not given */
 	const char *path;
@@ -70,6 +71,7 @@ static int parse_args(const char *cmd, int argc, char **argv,
 		{ "formats", no_argument, NULL, 'f' },
 		{ "ids", no_argument, NULL, 'i' },
 		{ "patterns", no_argument, NULL, 'P' },
+		{ "probes", no_argument, NULL, 'U' },
 		{ "tracefs", no_argument, NULL, 'T' },
 		{ "trace", required_argument, NULL, 'r' },
 		{ "rate", required_argument, NULL, 'R' },
@@ -110,9 +112,10 @@ static int parse_args(const char *cmd, int argc, char **argv,
 			*(opt == 'f' ? &t->formats : &t->ids) = true;
 			break;
 		case 'P':
+		case 'U':
 			if (strcmp(cmd, "ls"))
 				return cli_usage(cmd);
-			t->patterns = true;
+			*(opt == 'P' ? &t->patterns : &t->probes) = true;
 			break;
 		case 'T':
 		case 'r':
@@ -578,9 +581,14 @@ int cmd_ls(int argc, char **argv)
 	ret = parse_args("ls", argc, argv, &t, true, false);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (t.probes)	/* (a file's, no event's: PATH as given) */
+		return cli_ls_probes(t.path, t.pid);
 	n = via_daemon("ls", EVT_VERB_LS, &t, &ret);
 	if (n)
 		return n < 0 ? 1 : ret;
+	if (t.path && evt_is_usdt_path(t.path))
+		return cli_error("ls", "%s: a program's USDT probes are listed by "
+				 "ls --probes FILE (or -p PID)", t.path);
 	if (t.path && evt_is_kernel_path(t.path))
 		return ls_kernel(&t);
 	n = open_targets("ls", &t, &ctls, &rd);
@@ -752,6 +760,10 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 	ret = parse_args(cmd, argc, argv, &t, false, true);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (evt_is_usdt_path(t.path))
+		return cli_error(cmd, "%s: USDT probes are switched on by the recording "
+				 "that names them (record -e %s -- CMD); %s is not yet "
+				 "supported", t.path, t.path, cmd);
 	if (t.collection)
 		return set_in_collection(cmd, &t, on);
 	if (evt_is_kernel_path(t.path))

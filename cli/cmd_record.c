@@ -33,6 +33,7 @@
 #include "rundir.h"
 #include "trace_dir.h"
 #include "trace_names.h"
+#include "usdt_probes.h"
 
 /* What draining cost this process (the engine; the command is not in it). */
 static void print_engine_cpu(uint64_t bytes, uint64_t wakeups,
@@ -217,6 +218,9 @@ struct record_args {
 	bool after_given, before_given, max_given;
 	const char *keep[KEEP_MAX];	/* --keep: pinned sites */
 	unsigned nkeep;
+	const char *probes_in[KEEP_MAX];	/* --probes-in: more files of
+						 * USDT probes */
+	unsigned nprobes_in;
 };
 
 /* The options; -1 to go on, else the exit status. */
@@ -242,6 +246,7 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 		{ "fail-on-loss", no_argument, NULL, 'F' },
 		{ "guard", required_argument, NULL, 1001 },
 		{ "keep", required_argument, NULL, 1002 },
+		{ "probes-in", required_argument, NULL, 1099 },
 		{ "trigger", required_argument, NULL, 'G' },
 		{ "after", required_argument, NULL, 'A' },
 		{ "before", required_argument, NULL, 'b' },
@@ -353,6 +358,12 @@ static int parse_args(struct record_args *a, int argc, char **argv)
 			break;
 		case 's':
 			a->show_stats = true;
+			break;
+		case 1099:	/* --probes-in */
+			if (a->nprobes_in == KEEP_MAX)
+				return cli_error("record", "more than %d --probes-in",
+						 KEEP_MAX);
+			a->probes_in[a->nprobes_in++] = optarg;
 			break;
 		case 1002:	/* --keep */
 			if (a->nkeep == KEEP_MAX)
@@ -873,6 +884,66 @@ static void complete_patterns(struct record_args *a)
 	a->patterns[o->npatterns++] = "ftrace/print";
 }
 
+/* The files the usdt/ patterns' probes are looked for in: the command's
+ * executable and the libraries it links, or the files the -p processes
+ * map; none when no pattern is usdt/.  0, or 1 (said). */
+static int usdt_files(const struct record_args *a, char ***files, unsigned *n)
+{
+	char err[PATH_MAX + 200];
+	unsigned i, k;
+
+	*files = NULL;
+	*n = 0;
+	for (i = 0; i < a->o.npatterns && !evt_is_usdt_path(a->patterns[i]); i++)
+		;
+	if (i == a->o.npatterns) {
+		if (a->nprobes_in)
+			return cli_error("record", "--probes-in: no -e usdt/... names "
+					 "probes to look for there");
+		return 0;
+	}
+	if (a->cmdv &&
+	    evt_usdt_files_of_command(a->cmdv[0], files, n, err, sizeof(err)))
+		return cli_error("record", "%s: %s", a->patterns[i], err);
+	for (k = 0; !a->cmdv && k < a->npids; k++) {
+		char **more, **grown;
+		unsigned nmore;
+
+		if (evt_usdt_files_of_process(a->pids[k], &more, &nmore, err, sizeof(err)))
+			return evt_usdt_files_free(*files, *n),
+			       cli_error("record", "%s: %s", a->patterns[i], err);
+		if (!(grown = realloc(*files, (*n + nmore + 1) * sizeof(*grown)))) {
+			evt_usdt_files_free(more, nmore);
+			return cli_error("record", "out of memory");
+		}
+		*files = grown;
+		memcpy(*files + *n, more, nmore * sizeof(*more));
+		*n += nmore;
+		free(more);
+	}
+	/* --probes-in: a library the program dlopens later, say */
+	for (k = 0; k < a->nprobes_in; k++) {
+		char real[PATH_MAX], **grown = NULL;
+
+		if (realpath(a->probes_in[k], real) &&
+		    (grown = realloc(*files, (*n + 1) * sizeof(*grown))))
+			*files = grown;
+		if (!realpath(a->probes_in[k], real) || *files != grown ||
+		    !((*files)[*n] = strdup(real))) {
+			int e = errno;
+
+			evt_usdt_files_free(*files, *n);
+			*files = NULL;
+			*n = 0;
+			return cli_error("record", "--probes-in %s: %s", a->probes_in[k],
+					 strerror(e));
+		}
+		*files = grown;
+		(*n)++;
+	}
+	return 0;
+}
+
 /* Records here (not through evtraced); the exit status. */
 static int record_here(struct record_args *a)
 {
@@ -885,6 +956,8 @@ static int record_here(struct record_args *a)
 	struct until u = { .run = &run, .all = o->all && !a->cmdv };
 	bool made_output, kept_old = false, ran = false, own = false;
 	struct stat st;
+	char **usdt = NULL;
+	unsigned nusdt = 0;
 	int ret, finished;
 
 	complete_patterns(a);
@@ -914,8 +987,18 @@ static int record_here(struct record_args *a)
 	o->hold_dead_ms = (uint32_t)(a->trig.after_ns / 1000000) + 2000;
 	o->excludes = a->keep;	/* the pinned sites: in their own rings */
 	o->nexcludes = a->nkeep;
-	if (cli_collection_create("record", o, a->cmdv != NULL, rundir,
-				  sizeof(rundir), &c, &own)) {
+	if (usdt_files(a, &usdt, &nusdt)) {
+		if (made_output)
+			evt_trace_dir_undo(o->output, true, false);
+		return 1;
+	}
+	o->usdt_files = (const char *const *)usdt;
+	o->nusdt_files = nusdt;
+	ret = cli_collection_create("record", o, a->cmdv != NULL, rundir,
+				    sizeof(rundir), &c, &own);
+	o->usdt_files = NULL;	/* (the uprobes are made: the files not kept) */
+	evt_usdt_files_free(usdt, nusdt);
+	if (ret) {
 		/* (refused: -p of a process it could not take, say; a
 		 * directory it made goes, one there before is as it left it) */
 		if (made_output)

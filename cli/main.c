@@ -26,7 +26,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", cmd_record,
-	  "record [-e PATTERN]... [--events-from FILE] [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--keep PATTERN]... [--trigger EXPR]... [--before DURATION] [--after DURATION] [--max-windows N] | --block[=MS|inf]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--strsize SIZE] [--guard PERCENT] [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
+	  "record [-e PATTERN]... [--events-from FILE] [-o DIR] [--relay HOST[:PORT] [--session NAME] [--hostname NAME] [--relay-buffer MIB]] [--overwrite [--keep PATTERN]... [--trigger EXPR]... [--before DURATION] [--after DURATION] [--max-windows N] | --block[=MS|inf]] [--packet-size BYTES] [--packets N] [--kernel-buffer KIB] [--strsize SIZE] [--guard PERCENT] [--probes-in FILE]... [--fail-on-loss] [--stats] [-q] (-p PID[,PID]... | -a | [-a] -- CMD [ARG]...)",
 	  "Run CMD, with everything it forks, execs and dlopens, and record its\n"
 	  "events into the CTF trace directory DIR (default: trace).  With -p,\n"
 	  "record running processes instead, and the children they fork, until\n"
@@ -57,6 +57,8 @@ static const struct command commands[] = {
 	  "      --relay-buffer MIB what may wait for the relay (1..4096, default\n"
 	  "                         64); a packet past it is dropped, counted\n"
 	  "      --overwrite        flight recorder: keep the newest events only\n"
+	  "      --probes-in FILE   look for the USDT probes -e usdt/... names in\n"
+	  "                         FILE too (a library the program dlopens)\n"
 	  "      --keep PATTERN     with --overwrite: the events PATTERN names go\n"
 	  "                         to small rings of their own (DIR/keep, read\n"
 	  "                         with DIR) that the others cannot overwrite\n"
@@ -231,7 +233,7 @@ static const struct command commands[] = {
 	  "      --slot N           the collection number to read when several\n"
 	  "                         recorders that are gone left buffers (evtrace\n"
 	  "                         ls -p PID)\n" },
-	{ "ls", cmd_ls, "ls [-p PID] [-f] [--ids] [--patterns] [PATH]",
+	{ "ls", cmd_ls, "ls [-p PID] [-f] [--ids] [--patterns] [PATH] | --probes (FILE | -p PID)",
 	  "Show the event tree of running traced processes (or of PID) with the\n"
 	  "state of every directory and event: 0, 1, X (mixed) or ? (nothing\n"
 	  "below).  PATH limits the tree.  States are the default collection's;\n"
@@ -246,7 +248,11 @@ static const struct command commands[] = {
 	  "                         kernel's tracepoint id\n"
 	  "      --patterns         instead, a pattern per event that names it by\n"
 	  "                         function and format, not line (printk sites),\n"
-	  "                         which record --events-from takes back\n" },
+	  "                         which record --events-from takes back\n"
+	  "      --probes           instead, the USDT probes the binary or\n"
+	  "                         library FILE carries (or the files process\n"
+	  "                         PID maps): usdt/PROVIDER/NAME, the types of\n"
+	  "                         its arguments, where it is\n" },
 	{ "enable", cmd_enable, "enable [-p PID | --collection N | --rate N[/s]] PATH",
 	  "Enable the event or directory PATH in running processes (or in PID).\n"
 	  "The root enables everything except printk/; name printk/ or below\n"

@@ -364,9 +364,19 @@ bool evt_pattern_match(const char *pattern, const char *path)
 	return false;
 }
 
-bool evt_is_kernel_path(const char *path)
+bool evt_is_usdt_path(const char *path)
 {
 	while (*path == '/')
 		path++;
-	return !strncmp(path, "kernel", 6) && (path[6] == '\0' || path[6] == '/');
+	return !strncmp(path, "usdt", 4) && (path[4] == '\0' || path[4] == '/');
+}
+
+bool evt_is_kernel_path(const char *path)
+{
+	const char *p = path;
+
+	while (*p == '/')
+		p++;
+	return (!strncmp(p, "kernel", 6) && (p[6] == '\0' || p[6] == '/')) ||
+	       evt_is_usdt_path(path);
 }

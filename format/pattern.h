@@ -79,7 +79,10 @@ bool evt_pattern_literal(const char *pattern, char *out, size_t out_size);
  * characters quoted ("span/\"L0 slowdown\""), into out; false when none
  * can (a control character or '"' in it) or it does not fit. */
 bool evt_pattern_of_path(const char *path, char *out, size_t out_size);
-/* Whether a pattern or path is about kernel events ("kernel", "kernel/..."). */
+/* Whether a pattern or path is about events the kernel samples: its own
+ * ("kernel", "kernel/...") or USDT probes through uprobes ("usdt/..."). */
 bool evt_is_kernel_path(const char *path);
+/* Whether it is about USDT probes ("usdt", "usdt/..."). */
+bool evt_is_usdt_path(const char *path);
 
 #endif

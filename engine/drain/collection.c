@@ -285,7 +285,8 @@ int evt_collection_create(const struct evt_collection_opts *opts,
 	/* Kernel events named wrong fail before a trace directory exists. */
 	c->kernel_events_at = c->ix.nevents;
 	if (opts->mode != EVT_MODE_COUNT &&
-	    (evt_kernel_record_create(opts->patterns, opts->npatterns, &c->ix.clock,
+	    (evt_kernel_record_create(opts->patterns, opts->npatterns, opts->usdt_files,
+				      opts->nusdt_files, &c->ix.clock,
 				      opts->packet_size, opts->kernel_ring_kib
 				      ? opts->kernel_ring_kib : EVT_KERNEL_RING_KIB_DEFAULT,
 				      opts->syscall_memory, &c->kernel, err, err_size) ||

@@ -61,6 +61,10 @@ struct evt_collection_opts {
 	/* Bytes of a buffer the syscalls/ events keep of the memory their
 	 * arguments point to (kernel_record.h), 0: addresses only. */
 	uint32_t syscall_memory;
+	/* The files whose USDT probes the usdt/ patterns name (the
+	 * command's executable and libraries, or the pids' mapped files). */
+	const char *const *usdt_files;
+	unsigned nusdt_files;
 	/*
 	 * Recover (with one pid, no patterns): instead of a new collection,
 	 * take over the collection that a recorder which is gone left in

@@ -10,6 +10,7 @@
 
 #include "kernel_count.h"
 #include "kernel_events.h"
+#include "pattern.h"
 #include "perf_events.h"
 
 struct counter {
@@ -53,8 +54,13 @@ int evt_kernel_count_open(const char *const *patterns, unsigned npatterns,
 	bool any = false;
 
 	*out = NULL;
-	for (p = 0; p < npatterns; p++)
+	for (p = 0; p < npatterns; p++) {
+		if (evt_is_usdt_path(patterns[p]))
+			return snprintf(err, err_size, "%s: counting USDT probes is not "
+					"yet supported; record them (record -e %s)",
+					patterns[p], patterns[p]), -1;
 		any |= evt_is_kernel_path(patterns[p]);
+	}
 	if (!any)
 		return 0;
 	if (evt_kernel_event_paths_any(&paths, &ids, &n, err, err_size))

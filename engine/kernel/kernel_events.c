@@ -118,8 +118,8 @@ int evt_kernel_match(const char *const *patterns, unsigned npatterns,
 	for (p = 0; p < npatterns; p++) {
 		bool matched = false;
 
-		if (!evt_is_kernel_path(patterns[p]))
-			continue;
+		if (!evt_is_kernel_path(patterns[p]) || evt_is_usdt_path(patterns[p]))
+			continue;	/* (usdt/: usdt_probes.h) */
 		for (i = 0; i < npaths; i++)
 			if (evt_pattern_match(patterns[p], paths[i]))
 				matched = want[i] = true;

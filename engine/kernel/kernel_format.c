@@ -20,9 +20,14 @@ int evt_kernel_split_path(const char *path, char system[256], char name[256],
 
 	while (*p == '/')
 		p++;
-	if (strncmp(p, EVT_KERNEL_PREFIX, strlen(EVT_KERNEL_PREFIX)))
+	/* (a USDT probe's: usdt/PROVIDER/NAME, its format's system and
+	 * name, usdt_probes.h) */
+	if (!strncmp(p, "usdt/", 5))
+		p += 5;
+	else if (strncmp(p, EVT_KERNEL_PREFIX, strlen(EVT_KERNEL_PREFIX)))
 		goto bad;
-	p += strlen(EVT_KERNEL_PREFIX);
+	else
+		p += strlen(EVT_KERNEL_PREFIX);
 	slash = strchr(p, '/');
 	slen = slash ? (size_t)(slash - p) : 0;
 	if (!slen || slen > 255 || strchr(slash + 1, '/') || !slash[1] ||

@@ -174,6 +174,7 @@ int evt_kernel_record_all_cpus(struct evt_kernel_record *k, char *err,
 }
 
 int evt_kernel_record_create(const char *const *patterns, unsigned npatterns,
+			     const char *const *usdt_files, unsigned nusdt_files,
 			     const struct evt_clock_calibration *clock,
 			     uint32_t packet_size, uint32_t ring_kib,
 			     unsigned memory_bytes, struct evt_kernel_record **out,
@@ -183,8 +184,9 @@ int evt_kernel_record_create(const char *const *patterns, unsigned npatterns,
 	char why[512];
 
 	*out = NULL;
-	if (evt_kernel_sampler_create(patterns, npatterns, clock, ring_kib,
-				      &sampler, err, err_size))
+	if (evt_kernel_sampler_create_probes(patterns, npatterns, usdt_files,
+					     nusdt_files, clock, ring_kib, &sampler,
+					     err, err_size))
 		return -1;
 	if (!sampler)
 		return 0;

@@ -39,9 +39,11 @@ struct evt_kernel_record_stats {
  * keep the memory their arguments point to, buffers up to memory_bytes
  * (evt_kernel_sampler_capture(), in the stream stream_kernel_syscalls);
  * where the eBPF program cannot be loaded, evt_report() says so once
- * and they keep addresses only.
+ * and they keep addresses only.  The usdt/ patterns name USDT probes of
+ * usdt_files (evt_kernel_sampler_create_probes()).
  */
 int evt_kernel_record_create(const char *const *patterns, unsigned npatterns,
+			     const char *const *usdt_files, unsigned nusdt_files,
 			     const struct evt_clock_calibration *clock,
 			     uint32_t packet_size, uint32_t ring_kib,
 			     unsigned memory_bytes, struct evt_kernel_record **out,

@@ -22,6 +22,7 @@
 #include "kernel_capture.h"
 #include "kernel_print.h"
 #include "kernel_sampler.h"
+#include "usdt_probes.h"
 #include "layout.h"
 #include "perf_events.h"
 #include "report.h"
@@ -101,6 +102,7 @@ struct evt_kernel_sampler {
 	struct evt_kernel_capture *capture;
 	bool *taken;			/* [nev] */
 	uint64_t capture_last_time, capture_lost, capture_lost_tasks;
+	struct evt_usdt_set *usdt;	/* the uprobes of its usdt/ events */
 };
 
 static int64_t mono_ns(void)
@@ -766,38 +768,88 @@ static int online_cpus(struct evt_kernel_sampler *k)
 	return k->ncpus ? 0 : -1;
 }
 
+/*
+ * The uprobe event at kernel_path loaded into e as the USDT probe path
+ * (usdt/PROVIDER/NAME) it stands for: its format's name line says NAME,
+ * so that a reader parses it under PROVIDER (evt_kernel_split_path).
+ */
+static int load_usdt(const char *kernel_path, const char *path,
+		     struct evt_kernel_event *e, char *err, size_t err_size)
+{
+	const char *name = strrchr(path, '/') + 1, *line, *nl;
+	char *text, *renamed;
+
+	if (evt_kernel_event_load(kernel_path, e, err, err_size))
+		return -1;
+	text = e->tracefs_format;
+	if (!(line = strstr(text, "name: ")) || !(nl = strchr(line, '\n')) ||
+	    !(renamed = malloc(strlen(text) + strlen(name) + 8)) ||
+	    !(e->path = (free(e->path), strdup(path)))) {
+		snprintf(err, err_size, "%s: its format has no name line", path);
+		return -1;
+	}
+	sprintf(renamed, "%.*sname: %s%s", (int)(line - text), text, name, nl);
+	free(e->tracefs_format);
+	e->tracefs_format = renamed;
+	return 0;
+}
+
 int evt_kernel_sampler_create(const char *const *patterns, unsigned npatterns,
 			      const struct evt_clock_calibration *clock,
 			      uint32_t ring_kib, struct evt_kernel_sampler **out,
 			      char *err, size_t err_size)
 {
+	return evt_kernel_sampler_create_probes(patterns, npatterns, NULL, 0, clock,
+						ring_kib, out, err, err_size);
+}
+
+int evt_kernel_sampler_create_probes(const char *const *patterns, unsigned npatterns,
+				     const char *const *files, unsigned nfiles,
+				     const struct evt_clock_calibration *clock,
+				     uint32_t ring_kib, struct evt_kernel_sampler **out,
+				     char *err, size_t err_size)
+{
 	struct evt_kernel_sampler *k = NULL;
+	struct evt_usdt_set *usdt = NULL;
 	char **paths = NULL;
 	long *ids = NULL;
-	unsigned npaths = 0, *chosen = NULL, nchosen = 0, i, p;
+	unsigned npaths = 0, *chosen = NULL, nchosen = 0, nusdt, i, p;
 	struct rlimit rl;
-	bool any = false;
+	bool any = false, any_kernel = false;
 
 	*out = NULL;
-	for (p = 0; p < npatterns; p++)
+	for (p = 0; p < npatterns; p++) {
+		any_kernel |= evt_is_kernel_path(patterns[p]) && !evt_is_usdt_path(patterns[p]);
 		any |= evt_is_kernel_path(patterns[p]);
+	}
 	if (!any)
 		return 0;
-	if (evt_kernel_event_paths_any(&paths, &ids, &npaths, err, err_size) ||
-	    evt_kernel_match(patterns, npatterns, paths, npaths, &chosen, &nchosen,
-			     err, err_size))
+	if (any_kernel &&
+	    (evt_kernel_event_paths_any(&paths, &ids, &npaths, err, err_size) ||
+	     evt_kernel_match(patterns, npatterns, paths, npaths, &chosen, &nchosen,
+			      err, err_size)))
 		goto fail;
-	if (nchosen > UINT16_MAX) {
+	if (evt_usdt_set_create(patterns, npatterns, files, nfiles, &usdt, err,
+				err_size))
+		goto fail;
+	nusdt = evt_usdt_set_count(usdt);
+	if (nchosen + nusdt > UINT16_MAX) {
 		snprintf(err, err_size, "kernel events: %u of them; one recording "
-			 "takes %u at most", nchosen, UINT16_MAX);
+			 "takes %u at most", nchosen + nusdt, UINT16_MAX);
 		goto fail;
 	}
 	k = calloc(1, sizeof(*k));
-	if (!k || !(k->ev = calloc(nchosen ? nchosen : 1, sizeof(*k->ev))) ||
-	    !(k->by_id = calloc(nchosen ? nchosen : 1, sizeof(*k->by_id))))
+	if (!k || !(k->ev = calloc(nchosen + nusdt + 1, sizeof(*k->ev))) ||
+	    !(k->by_id = calloc(nchosen + nusdt + 1, sizeof(*k->by_id))))
 		goto oom;
-	for (i = 0; i < nchosen; i++, k->nev++) {
-		if (evt_kernel_event_load(paths[chosen[i]], &k->ev[i], err, err_size))
+	k->usdt = usdt;
+	usdt = NULL;
+	for (i = 0; i < nchosen + nusdt; i++, k->nev++) {
+		if (i < nchosen ?
+		    evt_kernel_event_load(paths[chosen[i]], &k->ev[i], err, err_size) :
+		    load_usdt(evt_usdt_set_kernel_path(k->usdt, i - nchosen),
+			      evt_usdt_set_path(k->usdt, i - nchosen), &k->ev[i], err,
+			      err_size))
 			goto fail;
 		k->by_id[i] = (struct by_id){ k->ev[i].id, i };
 	}
@@ -825,6 +877,7 @@ fail:
 	free(ids);
 	evt_kernel_event_paths_free(paths, npaths);
 	evt_kernel_sampler_destroy(k);
+	evt_usdt_set_destroy(usdt);
 	return -1;
 }
 
@@ -928,6 +981,7 @@ void evt_kernel_sampler_destroy(struct evt_kernel_sampler *k)
 	}
 	for (i = 0; k->ev && i < k->nev; i++)
 		evt_kernel_event_free(&k->ev[i]);
+	evt_usdt_set_destroy(k->usdt);	/* (their perf events closed above) */
 	free(k->ev);
 	free(k->by_id);
 	free(k->cpus);

@@ -60,6 +60,14 @@ int evt_kernel_sampler_create(const char *const *patterns, unsigned npatterns,
 			      const struct evt_clock_calibration *clock,
 			      uint32_t ring_kib, struct evt_kernel_sampler **out,
 			      char *err, size_t err_size);
+/* The same with the USDT probes the usdt/ patterns name in files
+ * (usdt_probes.h): uprobes made for the sampler's life, their events
+ * named usdt/PROVIDER/NAME. */
+int evt_kernel_sampler_create_probes(const char *const *patterns, unsigned npatterns,
+				     const char *const *files, unsigned nfiles,
+				     const struct evt_clock_calibration *clock,
+				     uint32_t ring_kib, struct evt_kernel_sampler **out,
+				     char *err, size_t err_size);
 /*
  * Takes its syscalls/ events from the eBPF program instead, with the
  * memory their arguments point to (kernel_capture.h; buffers up to
