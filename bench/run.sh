@@ -296,6 +296,25 @@ if has usdt; then
 	row W2 "USDT probe (sys/sdt.h)" "$(instr usdt-w2)" "$("$bench" usdt-w2 $N 1 $RUNS | ns)" - - -
 fi
 
+# The same W1 USDT probe enabled: a uprobe trap per hit, under evtrace
+# record -e usdt/... and under perf probe + perf record, alternated.
+USDT_N=100000
+: >"$work/usdt.evt"; : >"$work/usdt.perf"
+if has usdt && [ -w "$tracing/uprobe_events" ]; then
+	for _ in 1 2 3; do
+		"$evtrace" record -q -e usdt/evtbench/migrate -o "$work/usdt.tr" \
+			-- "$bench" usdt $USDT_N 1 1 2>/dev/null | ns >>"$work/usdt.evt"
+		rm -rf "$work/usdt.tr"
+		if perf buildid-cache --add "$bench" >/dev/null 2>&1 &&
+		   perf probe -q sdt_evtbench:migrate >/dev/null 2>&1; then
+			perf record -q -e sdt_evtbench:migrate -o "$work/usdt.perf.data" \
+				-- "$bench" usdt $USDT_N 1 1 2>/dev/null | ns >>"$work/usdt.perf"
+			perf probe -q -d 'sdt_evtbench:*' >/dev/null 2>&1
+		fi
+	done
+fi
+usdt_evt=$(median <"$work/usdt.evt"); usdt_perf=$(median <"$work/usdt.perf")
+
 # LTTng-UST: disabled without a session, enabled inside a started one.
 if has lttng && command -v lttng >/dev/null; then
 	lttng list >/dev/null 2>&1 || lttng-sessiond --daemonize >/dev/null 2>&1 || true
@@ -750,6 +769,7 @@ out=$here/results/$(date +%F).md
 	echo "| triggers: the recorder's evaluation, M events per CPU second (its stream lost) | $tg_rate (${tg_missed:-0}) | stated |"
 	echo "| a scope (begin and end) / a counter, enabled, against a W1 event | $(ratio "$sp_scope" "$sp_w1") / $(ratio "$sp_counter" "$sp_w1") | <= 2x / <= 1x |"
 	echo "| a typed event with W1's arguments against the W1 printk, enabled, quiet / both CPUs busy | $(ratio "$sp_typed" "$sp_w1") / $(ratio "$sp_typed_busy" "$sp_w1_busy") | <= 1.1x |"
+	echo "| an enabled USDT probe (W1's, a uprobe trap), ns: under evtrace record -e usdt/ / perf probe + perf record; perf's against evtrace's | ${usdt_evt:-n/a} / ${usdt_perf:-n/a}; $(ratio "${usdt_perf:-n/a}" "${usdt_evt:-n/a}") | stated |"
 	echo "| query: M events/s read into SQLite, no cache / peak MiB; report's M events/s | $(q_rate "$work/q.nocache") / $(q_rss "$work/q.nocache"); $(q_rate "$work/q.report") | >= 1 / bounded |"
 	echo "| W1 call by call, p50 against NanoLog's: the worst of 5 runs, quiet / both CPUs busy | $(pc_worst "$work/pc_ratios.quiet") / $(pc_worst "$work/pc_ratios.busy") | <= 1.0x |"
 	echo "| one rdtsc on this machine, ns | $("$bench" rdtsc $N 1 $RUNS | ns) | |"
