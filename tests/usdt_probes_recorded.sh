@@ -105,7 +105,12 @@ grep -q '^on$' "$T/g.out" && fail "the semaphore was set before any recording"
 "$EVTRACE" record -q -p "$G" -e usdt/evttest/guarded -o "$T/gd" 2>"$T/gd.err" &
 REC=$!
 BG_PIDS="$BG_PIDS $REC"
-wait_for "the program to see its semaphore set and fire" "grep -q '^fired\$' '$T/g.out'" "cat '$T/g.out' '$T/gd.err'"
+wait_for "the program to see its semaphore set" "grep -q '^on\$' '$T/g.out'" "cat '$T/g.out' '$T/gd.err'"
+# (set with the first CPU's event: the recording is attached once it
+# says it runs in the process)
+wait_for "the recording to run in the program" "collection_in $G $REC"
+kill -USR1 "$G"
+wait_for "the program to fire" "grep -q '^fired\$' '$T/g.out'" "cat '$T/g.out' '$T/gd.err'"
 grep -q "evtrace_usdt_$REC/evttest__guarded" "$UE" || fail "no uprobe of the recording in $UE"
 kill -INT "$REC"
 wait "$REC" || { cat "$T/gd.err" >&2; fail "record -p"; }
@@ -131,6 +136,8 @@ BG_PIDS="$BG_PIDS $G"
 wait_for "usdt_prog to start" "grep -q ready '$T/k.out'"
 "$EVTRACE" record -q -p "$G" -e usdt/evttest/guarded -o "$T/killed" 2>/dev/null &
 REC=$!
+wait_for "the program to see its semaphore set" "grep -q '^on\$' '$T/k.out'"
+kill -USR1 "$G"
 wait_for "the program to fire" "grep -q '^fired\$' '$T/k.out'"
 kill -KILL "$REC"
 wait "$REC" 2>/dev/null || true

@@ -6,13 +6,15 @@
  *                        the constant 7), then "done I"
  *   usdt_prog guarded    "ready", then waits (up to 60 s) for its
  *                        semaphore-guarded probe evttest:guarded to be
- *                        switched on: "on", the probe 10 times (0-9);
- *                        then waits for it to be off again: "off"
+ *                        switched on: "on"; at SIGUSR1 the probe 10
+ *                        times (0-9), "fired"; then waits for it to be
+ *                        off again: "off"
  *   usdt_prog plugin LIB dlopens LIB, whose probe evttest_lib:hit it
  *                        runs 5 times (1-5)
  */
 #define _SDT_HAS_SEMAPHORES 1
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,14 +57,21 @@ static int wait_semaphore(volatile unsigned short *sem, int on)
 
 static int guarded(void)
 {
-	int i;
+	sigset_t usr1;
+	int i, sig;
 
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
 	printf("ready\n");
 	fflush(stdout);
 	if (wait_semaphore(&evttest_guarded_semaphore, 1))
 		return printf("never on\n"), 1;
 	printf("on\n");
 	fflush(stdout);
+	/* (the semaphore rises with the recorder's first CPU: the test
+	 * says when all are open) */
+	sigwait(&usr1, &sig);
 	for (i = 0; i < 10; i++)
 		if (evttest_guarded_semaphore)
 			STAP_PROBE1(evttest, guarded, i);
