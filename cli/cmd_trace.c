@@ -47,6 +47,7 @@
 #include "syscall_set.h"
 #include "trace.h"
 #include "trace_lines.h"
+#include "usdt_probes.h"
 
 /* Each CPU's ring: printing is slower than recording, so a burst of
  * system calls has more to wait in (a user gets what the kernel lets
@@ -265,12 +266,31 @@ static int step(struct trace *t, bool final, char *err, size_t err_size)
 	return 0;
 }
 
-static int start(struct trace *t, int pid, const char **patterns, unsigned n,
-		 const char **kpatterns, unsigned nk, uint32_t ring_kib,
+/* The files the usdt/ patterns among kpatterns name probes in: the
+ * process's, or the command's; none without such a pattern.  0, or -1. */
+static int probe_files(int pid, const char *cmd, const char **kpatterns, unsigned nk,
+		       char ***files, unsigned *n, char *err, size_t err_size)
+{
+	unsigned i;
+
+	*files = NULL;
+	*n = 0;
+	for (i = 0; i < nk && !evt_is_usdt_path(kpatterns[i]); i++)
+		;
+	if (i == nk || (!pid && !cmd))
+		return 0;
+	return pid ? evt_usdt_files_of_process(pid, files, n, err, err_size) :
+		     evt_usdt_files_of_command(cmd, files, n, err, err_size);
+}
+
+static int start(struct trace *t, int pid, const char *cmd, const char **patterns,
+		 unsigned n, const char **kpatterns, unsigned nk, uint32_t ring_kib,
 		 const char *rundir, const char *output, char *err,
 		 size_t err_size)
 {
-	unsigned i;
+	char **files;
+	unsigned i, nfiles;
+	int made;
 
 	if (!n) {	/* evtraced's worker: the client streams its events */
 		if (evt_clock_calibrate(evt_clock_detect(), &t->own_clock))
@@ -287,8 +307,13 @@ static int start(struct trace *t, int pid, const char **patterns, unsigned n,
 		if (evt_live_stream_select(t->live, true, patterns[i], 0, err,
 					   err_size) < 0)
 			return -1;
-	if (evt_kernel_sampler_create(kpatterns, nk, t->clock,
-				      ring_kib, &t->kernel, err, err_size))
+	if (probe_files(pid, cmd, kpatterns, nk, &files, &nfiles, err, err_size))
+		return -1;
+	made = evt_kernel_sampler_create_probes(kpatterns, nk, (const char *const *)files,
+						nfiles, t->clock, ring_kib, &t->kernel,
+						err, err_size);
+	evt_usdt_files_free(files, nfiles);
+	if (made)
 		return -1;
 	t->raw.enter = t->raw.exit = -1;
 	if (t->kernel && !t->bpf && find_raw_fields(t, err, err_size))
@@ -542,8 +567,8 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (evt_rundir_path(rundir, sizeof(rundir), err, sizeof(err)) ||
 	    !(t.lines = trace_lines_new(out)) ||
-	    start(&t, pid, patterns, n, kpatterns, nk, ring_kib, rundir, output, err,
-		  sizeof(err))) {
+	    start(&t, pid, optind < argc ? argv[optind] : NULL, patterns, n, kpatterns,
+		  nk, ring_kib, rundir, output, err, sizeof(err))) {
 		cli_error("trace", "%s", t.lines ? err : "out of memory");
 		goto out;
 	}

@@ -81,6 +81,13 @@ PY
 bt "$T/args" >"$T/args.bt"
 expect_grep 'usdt/evttest/args: .* arg1 = 3, arg2 = -3, arg3 = 7 }' "$T/args.bt" "babeltrace2 reads a probe's arguments"
 
+# 2b. trace shows them among the command's system calls and events.
+"$EVTRACE" trace -e 'usdt/evttest/*' -- "$USDT_PROG" args 3 >"$T/trace.out" 2>&1 || {
+	cat "$T/trace.out" >&2; fail "trace -e usdt/"; }
+expect_eq "$(sed -n 's/.*usdt\/evttest\/args: .* arg1=\(-\{0,1\}[0-9]*\) arg2=\(-\{0,1\}[0-9]*\) arg3=7$/\1,\2/p' "$T/trace.out" | tr '\n' ' ')" \
+	"0,0 1,-1 2,-2 " "trace's probe lines"
+expect_grep "exit_group(0) = ?" "$T/trace.out" "trace's system calls beside them"
+
 # 3. Python's function__entry names the function (with line on: CPython
 #    3.11 calls its function probes only while its line probe is on).
 cat >"$T/prog.py" <<'PY'
@@ -120,6 +127,28 @@ none_left "$REC" "after record -p"
 "$EVTRACE" report "$T/gd" >"$T/gd.report"
 expect_eq "$(sed -n 's/.*usdt\/evttest\/guarded: .* arg1=\([0-9]*\)$/\1/p' "$T/gd.report" | tr '\n' ' ')" \
 	"0 1 2 3 4 5 6 7 8 9 " "the guarded probe's values"
+
+# 4b. The same streamed live (stream -p: a consumer's path too).
+"$USDT_PROG" guarded >"$T/s.out" &
+G=$!
+BG_PIDS="$BG_PIDS $G"
+wait_for "usdt_prog to start" "grep -q ready '$T/s.out'"
+"$EVTRACE" stream -p "$G" -e usdt/evttest/guarded >"$T/st.out" 2>"$T/st.err" &
+S=$!
+BG_PIDS="$BG_PIDS $S"
+wait_for "the semaphore set by the stream" "grep -q '^on\$' '$T/s.out'" "cat '$T/s.out' '$T/st.err'"
+wait_for "the stream to run in the program" "collection_in $G $S"
+kill -USR1 "$G"
+wait_for "the ten hits streamed" "[ \$(grep -c usdt/evttest/guarded '$T/st.out') = 10 ]" "cat '$T/st.out' '$T/st.err'"
+kill -INT "$S"
+wait "$S" || { cat "$T/st.err" >&2; fail "stream -p"; }
+wait_for "the semaphore cleared after the stream" "grep -q '^off\$' '$T/s.out'"
+none_left "$S" "after stream -p"
+expect_eq "$(sed -n 's/.*usdt\/evttest\/guarded: .* arg1=\([0-9]*\)$/\1/p' "$T/st.out" | tr '\n' ' ')" \
+	"0 1 2 3 4 5 6 7 8 9 " "the streamed probe's values"
+expect_status 1 "$EVTRACE" stream -e usdt/evttest/guarded
+expect_grep "usdt/evttest/guarded: USDT probes are streamed from one process (-p PID); not yet from every process" \
+	"$T/err" "stream of every process"
 
 # 5. A library the program dlopens, named with --probes-in.
 "$EVTRACE" record -q -e usdt/evttest_lib/hit --probes-in "$USDT_LIB" -o "$T/pl" \

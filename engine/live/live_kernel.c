@@ -16,6 +16,7 @@
 #include "report.h"
 #include "syscall_capture.h"
 #include "rules.h"
+#include "usdt_probes.h"
 
 /* One sampler: the events one add started. */
 struct sampler {
@@ -85,16 +86,19 @@ static struct sampler *sampling(struct evt_live_kernel *k, const char *path,
 	return NULL;
 }
 
-/* A sampler of the paths, started where the stream looks. */
+/* A sampler of the paths (or of the usdt/ patterns' probes in files),
+ * started where the stream looks. */
 static int start(struct evt_live_kernel *k, const char *const *paths,
-		 unsigned n, char *err, size_t err_size)
+		 unsigned n, const char *const *files, unsigned nfiles, char *err,
+		 size_t err_size)
 {
 	struct sampler s = { 0 }, *grown;
 	char why[512];
 	unsigned i;
 
-	if (evt_kernel_sampler_create(paths, n, k->clock,
-				      EVT_KERNEL_RING_KIB_DEFAULT, &s.k, err, err_size))
+	if (evt_kernel_sampler_create_probes(paths, n, files, nfiles, k->clock,
+					     EVT_KERNEL_RING_KIB_DEFAULT, &s.k, err,
+					     err_size))
 		return -1;
 	/* The syscalls/ events with the memory their arguments point to,
 	 * as a recording has them, where the eBPF program loads. */
@@ -146,7 +150,7 @@ static int add_paths(struct evt_live_kernel *k, const char *const *paths,
 	for (i = 0; i < n; i++)
 		if (!sampling(k, paths[i], &e))
 			fresh[nfresh++] = paths[i];
-	if (nfresh && start(k, fresh, nfresh, err, err_size)) {
+	if (nfresh && start(k, fresh, nfresh, NULL, 0, err, err_size)) {
 		free(fresh);
 		return -1;
 	}
@@ -169,6 +173,25 @@ static void close_unwanted(struct evt_live_kernel *k)
 	}
 }
 
+/* The USDT probes pattern names in the files the process maps, in a
+ * sampler of their own: how many, or -1. */
+static int add_usdt(struct evt_live_kernel *k, const char *pattern, char *err,
+		    size_t err_size)
+{
+	char **files = NULL;
+	unsigned nfiles = 0;
+	int ret;
+
+	if (k->pid <= 0)
+		return snprintf(err, err_size, "%s: USDT probes are streamed from one "
+				"process (-p PID); not yet from every process", pattern), -1;
+	if (evt_usdt_files_of_process(k->pid, &files, &nfiles, err, err_size))
+		return -1;
+	ret = start(k, &pattern, 1, (const char *const *)files, nfiles, err, err_size);
+	evt_usdt_files_free(files, nfiles);
+	return ret ? -1 : (int)k->s[k->ns - 1].n;
+}
+
 static int add(struct evt_live_kernel *k, const char *pattern, char *err,
 	       size_t err_size)
 {
@@ -178,6 +201,8 @@ static int add(struct evt_live_kernel *k, const char *pattern, char *err,
 	unsigned npaths = 0, *chosen = NULL, nchosen = 0, i;
 	int ret = -1;
 
+	if (evt_is_usdt_path(pattern))
+		return add_usdt(k, pattern, err, err_size);
 	if (evt_kernel_event_paths_any(&paths, &ids, &npaths, err, err_size) ||
 	    evt_kernel_match(&pattern, 1, paths, npaths, &chosen, &nchosen, err,
 			     err_size))

@@ -63,6 +63,7 @@ static int guarded(void)
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	trace_printk("guarded ready\n");	/* (a traced process from now) */
 	printf("ready\n");
 	fflush(stdout);
 	if (wait_semaphore(&evttest_guarded_semaphore, 1))
