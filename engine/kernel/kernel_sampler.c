@@ -782,10 +782,16 @@ static int load_usdt(const char *kernel_path, const char *path,
 	if (evt_kernel_event_load(kernel_path, e, err, err_size))
 		return -1;
 	text = e->tracefs_format;
-	if (!(line = strstr(text, "name: ")) || !(nl = strchr(line, '\n')) ||
-	    !(renamed = malloc(strlen(text) + strlen(name) + 8)) ||
-	    !(e->path = (free(e->path), strdup(path)))) {
+	if (!(line = strstr(text, "name: ")) || !(nl = strchr(line, '\n'))) {
 		snprintf(err, err_size, "%s: its format has no name line", path);
+		return -1;
+	}
+	free(e->path);
+	e->path = strdup(path);
+	renamed = malloc(strlen(text) + strlen(name) + 8);
+	if (!e->path || !renamed) {
+		free(renamed);
+		snprintf(err, err_size, "out of memory");
 		return -1;
 	}
 	sprintf(renamed, "%.*sname: %s%s", (int)(line - text), text, name, nl);
