@@ -31,8 +31,6 @@
 #define RETRY_FIRST_MS	1000
 #define RETRY_MAX_MS	8000
 #define MESSAGES	8
-/* Packets sent between two questions of what the relay wrote. */
-#define CONFIRM_EVERY	64
 #define TRACE_PATH	"trace"
 
 enum item_kind { ITEM_PACKET, ITEM_HORIZON };
@@ -41,8 +39,6 @@ struct item {
 	struct item *next;
 	enum item_kind kind;
 	int stream;
-	uint32_t sent_in;		/* the session it was sent in; 0: not */
-	uint64_t net_seq;		/* its number there */
 	uint64_t ts;			/* ITEM_HORIZON */
 	struct evt_relay_packet_info info;
 	size_t len;
@@ -57,8 +53,6 @@ struct stream {
 	uint32_t stream_class;
 	uint64_t last_end;		/* timestamp_end of its last packet */
 	bool sent;			/* a packet since the last horizon */
-	uint64_t written;		/* packets the relay wrote, in that
-					 * session (DATA_PENDING) */
 };
 
 struct evt_relay {
@@ -71,11 +65,8 @@ struct evt_relay {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	/* Under lock.  From head to next: sent, not known written yet (a
-	 * relay's reply to a packet's index says it has the index, not that
-	 * its data thread wrote the data: a relay killed then loses it); from
-	 * next on: not sent in this session. */
-	struct item *head, *next, *tail;
+	/* Under lock. */
+	struct item *head, *tail;
 	size_t queued;
 	char *meta;
 	size_t meta_len, meta_cap;
@@ -325,7 +316,6 @@ static int add_stream(struct evt_relay *r, struct stream *s)
 		s->handle = reply.id;
 		s->added_in = r->session_no;
 		s->net_seq = 0;
-		s->written = 0;
 		evt_relay_cmd_streams_sent(&m);
 		ret = command(r, EVT_RELAY_STREAMS_SENT, &m, NULL, 0, &reply,
 			      NULL, 0);
@@ -437,8 +427,7 @@ static int send_packet(struct evt_relay *r, struct stream *s, struct item *it)
 	evt_relay_msg_free(&m);
 	if (ret)
 		return -1;
-	it->sent_in = r->session_no;
-	it->net_seq = s->net_seq++;
+	s->net_seq++;
 	s->sent = true;
 	s->last_end = it->info.timestamp_end;
 	s->stream_class = it->info.stream_class;
@@ -487,65 +476,6 @@ static int send_item(struct evt_relay *r, struct item *it)
 }
 
 static void wait_until(struct evt_relay *r, int64_t when_ms);
-
-/* Whether item it, sent, is one the relay wrote (a beacon needs not).
- * Under the lock. */
-static bool written(const struct evt_relay *r, const struct item *it)
-{
-	const struct stream *s;
-
-	if (it->kind != ITEM_PACKET)
-		return true;
-	s = r->streams[it->stream];
-	return it->sent_in == r->session_no && s->added_in == r->session_no &&
-	       it->net_seq < s->written;
-}
-
-/*
- * Asks the relay which of the packets sent it wrote (DATA_PENDING for
- * each stream's last one sent) and lets those go, from the queue's head.
- * 0, or -1 when the connection failed.
- */
-static int confirm(struct evt_relay *r)
-{
-	struct item *it, *stop;
-	int k, n;
-
-	pthread_mutex_lock(&r->lock);
-	n = r->nstreams;
-	stop = r->next;
-	pthread_mutex_unlock(&r->lock);
-	for (k = 0; k < n; k++) {
-		struct stream *s = stream_at(r, k);
-		struct evt_relay_msg m = { 0 };
-		struct evt_relay_reply reply;
-		int ret;
-
-		if (s->added_in != r->session_no || s->written == s->net_seq)
-			continue;
-		evt_relay_cmd_data_pending(&m, s->handle, s->net_seq - 1);
-		ret = command(r, EVT_RELAY_DATA_PENDING, &m, NULL, 0, &reply, NULL, 0);
-		evt_relay_msg_free(&m);
-		if (ret)
-			return -1;
-		if (reply.ret_code == 0)
-			s->written = s->net_seq;
-	}
-	pthread_mutex_lock(&r->lock);
-	while ((it = r->head) && it != stop && written(r, it)) {
-		r->head = it->next;
-		if (!r->head)
-			r->tail = NULL;
-		r->queued -= it->len;
-		if (it->kind == ITEM_PACKET) {
-			r->stats.packets++;
-			r->stats.bytes += it->len;
-		}
-		free(it);
-	}
-	pthread_mutex_unlock(&r->lock);
-	return 0;
-}
 
 /*
  * Ends the session as LTTng does: every stream moved to no trace chunk
@@ -641,7 +571,6 @@ static void *run(void *arg)
 	struct evt_relay *r = arg;
 	int64_t retry_at = 0, backoff = RETRY_FIRST_MS;
 	char last_why[300] = "";
-	unsigned sent_since = 0;
 
 	for (;;) {
 		struct item *it;
@@ -678,25 +607,14 @@ static void *run(void *arg)
 		if (send_metadata(r))
 			goto failed;
 		pthread_mutex_lock(&r->lock);
-		it = r->next;
+		it = r->head;
 		if (!it) {
-			bool closing = r->closing, unconfirmed = r->head != NULL;
+			bool closing = r->closing;
 
-			pthread_mutex_unlock(&r->lock);
-			/* Everything sent: what the relay wrote goes. */
-			if (unconfirmed && confirm(r))
-				goto failed;
-			pthread_mutex_lock(&r->lock);
-			if (r->head && !r->next && !r->abort) {
-				/* (not written yet: asked again soon) */
-				wait_until(r, now_ms() + 20);
-				pthread_mutex_unlock(&r->lock);
-				continue;
-			}
-			if (!closing && !r->next)
+			if (!closing)
 				wait_until(r, now_ms() + 1000);
 			pthread_mutex_unlock(&r->lock);
-			if (closing && !r->head)
+			if (closing)
 				close_session(r);
 			continue;
 		}
@@ -704,18 +622,19 @@ static void *run(void *arg)
 		if (send_item(r, it))
 			goto failed;
 		pthread_mutex_lock(&r->lock);
-		r->next = it->next;
+		r->head = it->next;
+		if (!r->head)
+			r->tail = NULL;
+		r->queued -= it->len;
+		if (it->kind == ITEM_PACKET) {
+			r->stats.packets++;
+			r->stats.bytes += it->len;
+		}
 		pthread_mutex_unlock(&r->lock);
-		if (++sent_since % CONFIRM_EVERY == 0 && confirm(r))
-			goto failed;
+		free(it);
 		continue;
 failed:
 		disconnect(r);
-		/* What it sent and the relay may not have written goes again,
-		 * first, in the next session. */
-		pthread_mutex_lock(&r->lock);
-		r->next = r->head;
-		pthread_mutex_unlock(&r->lock);
 		if (!locked_flag(r, &r->abort))
 			say(r, "relay: %s; what is queued waits for a new connection",
 			    r->why);
@@ -882,14 +801,11 @@ bool evt_relay_has_room(struct evt_relay *r, size_t len)
 static void enqueue_locked(struct evt_relay *r, struct item *it)
 {
 	it->next = NULL;
-	it->sent_in = 0;
 	if (r->tail)
 		r->tail->next = it;
 	else
 		r->head = it;
 	r->tail = it;
-	if (!r->next)
-		r->next = it;
 	r->queued += it->len;
 	pthread_cond_signal(&r->cond);
 }
@@ -951,7 +867,7 @@ void evt_relay_horizon(struct evt_relay *r, uint64_t ts)
 
 	/* Only worth saying when the relay keeps up. */
 	pthread_mutex_lock(&r->lock);
-	busy = r->next != NULL;
+	busy = r->head != NULL;
 	pthread_mutex_unlock(&r->lock);
 	if (!busy)
 		enqueue_mark(r, ITEM_HORIZON, -1, ts);
