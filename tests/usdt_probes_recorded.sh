@@ -192,3 +192,5 @@ as_nobody "$EVTRACE" ls --probes "$USDT_PROG" >"$T/nobody.ls" || fail "ls --prob
 expect_eq "$(grep -c '^usdt/evttest/' "$T/nobody.ls")" 2 "ls --probes as nobody"
 expect_status 1 "$EVTRACE" record --probes-in "$USDT_LIB" -e printk -o "$T/nope" -- "$USDT_PROG" args 1
 expect_grep "^evtrace: record: --probes-in: no -e usdt/... names probes to look for there\$" "$T/err" "--probes-in alone"
+expect_status 1 "$EVTRACE" record --probes-in "$T/no-such.so" -e usdt/evttest/args -o "$T/nope" -- "$USDT_PROG" args 1
+expect_grep "^evtrace: record: --probes-in $T/no-such.so: No such file or directory\$" "$T/err" "--probes-in of no file"

@@ -107,8 +107,8 @@ struct evt_live_stream {
 	bool round_full;		/* POLL_EVENTS_MAX taken this poll */
 	unsigned first;			/* the process read first: in turn */
 	struct died {			/* records the dead had begun */
-		int pid;
-		char said[200];		/* "thread T was writing PATH" */
+		int pid, tid;
+		char path[160];		/* (a copy: its process goes) */
 	} *died;
 	unsigned ndied;
 };
@@ -442,8 +442,8 @@ static void died_writing(struct evt_live_stream *s, const struct evt_ctl *c,
 	s->died = d;
 	d = &s->died[s->ndied++];
 	d->pid = (int)c->h.pid;
-	evt_ring_say_died_writing(d->said, sizeof(d->said), 0, (int)p->h.tid,
-				  c->events[id].path);
+	d->tid = (int)p->h.tid;
+	snprintf(d->path, sizeof(d->path), "%s", c->events[id].path);
 }
 
 /* Reads buffer i of w from its cursor up to what is committed. */
@@ -616,17 +616,10 @@ size_t evt_live_stream_died_writing(const struct evt_live_stream *s, int pid,
 
 	if (size)
 		buf[0] = '\0';
-	for (k = 0; k < s->ndied && size; k++) {
-		int n;
-
-		if (s->died[k].pid != pid)
-			continue;
-		n = snprintf(buf + len, size - len, "%s%s", len ? "; " : "",
-			     s->died[k].said);
-		if (n < 0 || (size_t)n >= size - len)
-			return size - 1;
-		len += (size_t)n;
-	}
+	for (k = 0; k < s->ndied && size; k++)
+		if (s->died[k].pid == pid)
+			len = evt_ring_say_died_writing(buf, size, len, s->died[k].tid,
+							s->died[k].path);
 	return len;
 }
 
