@@ -218,6 +218,64 @@ sort -n -u "$T/union" >"$T/union.n"
 seq 0 3999 >"$T/expected6"
 cmp -s "$T/union.n" "$T/expected6" || fail "events missing from both relay traces: $(comm -23 "$T/expected6" "$T/union.n" | wc -l)"
 
+# 4b. A relay that answers each packet's index but never writes its data
+# (as lttng-relayd's control thread answers before its data thread has
+# written): a proxy forwards the control connection and swallows the data
+# of the first session, then drops both.  What was swallowed goes again in
+# the next session, which the proxy forwards whole: none lost.
+HOLES_PY='
+import os, socket, sys, threading
+port, relay, swallowed, cut = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+def listen(p):
+    s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("127.0.0.1", p)); s.listen(8); return s
+def pump(a, b, keep):
+    n = 0
+    try:
+        while (buf := a.recv(65536)):
+            if keep: b.sendall(buf)
+            else:
+                n += len(buf)
+                with open(swallowed, "w") as f: f.write(str(n))
+    except OSError: pass
+ls, ds = listen(port), listen(port + 1)
+open(sys.argv[5], "w").close()
+first = True
+while True:
+    c, _ = ls.accept(); d, _ = ds.accept()
+    rc = socket.create_connection(("127.0.0.1", relay))
+    rd = socket.create_connection(("127.0.0.1", relay + 1))
+    pairs = [(c, rc, True), (rc, c, True), (d, rd, not first), (rd, d, True)]
+    for a, b, keep in pairs:
+        threading.Thread(target=pump, args=(a, b, keep), daemon=True).start()
+    if first:
+        while not os.path.exists(cut): threading.Event().wait(0.02)
+        for x in (c, d, rc, rd): x.shutdown(socket.SHUT_RDWR)
+        first = False
+'
+H=$(free_ports3)
+python3 -c "$HOLES_PY" "$H" "$P" "$T/swallowed" "$T/cut" "$T/holes.ready" 2>"$T/holes.log" &
+BG_PIDS="$BG_PIDS $!"
+wait_for "the proxy to listen" "[ -e '$T/holes.ready' ]"
+"$EVTRACE" record --relay 127.0.0.1:$H --session holes --hostname hostH \
+	-e printk -o "$T/hlocal" -- sh -c '"$1" paced 2000 1 1 && until [ -e "$2" ]; do sleep 0.05; done' \
+	sh "$TRACEE" "$T/hgo" >"$T/h.out" 2>"$T/h.err" &
+REC=$!
+wait_for "the program's events" "grep -q '^tried 2000$' '$T/h.out'"
+# (the recorder drains the program's last events 100 ms after them at most)
+wait_for "the relay to be sent packets" "[ \"\$(cat '$T/swallowed' 2>/dev/null)\" -gt 4096 ]"
+touch "$T/cut"
+wait_for "the reconnection" "grep -q 'reconnected: a new session holes' '$T/h.err'"
+touch "$T/hgo"
+wait $REC || { cat "$T/h.err" >&2; fail "record failed across the swallowing relay"; }
+expect_grep "took [0-9]* packets in 2 sessions" "$T/h.err" "two sessions"
+: >"$T/hunion"
+for d in "$T"/relay/hostH/holes-*; do numbers "$d" >>"$T/hunion" 2>/dev/null; done
+sort -n -u "$T/hunion" >"$T/hunion.n"
+seq 0 1999 >"$T/expected_h"
+cmp -s "$T/hunion.n" "$T/expected_h" ||
+	fail "events the relay never wrote were not sent again: $(comm -23 "$T/expected_h" "$T/hunion.n" | wc -l) missing"
+
 # 5. No relay until the traced program has ended (its command, a shell,
 # waits on), and 1 MiB for what waits: the packets past it are dropped,
 # and counted exactly in the relay's trace (read + lost = written) once

@@ -31,6 +31,12 @@
 #define RETRY_FIRST_MS	1000
 #define RETRY_MAX_MS	8000
 #define MESSAGES	8
+/* Packets sent between two questions of what the relay wrote. */
+#define CONFIRM_EVERY	64
+/* When closing, how long the relay may take to say it wrote the last
+ * packets before the session closes anyway (closing the streams after
+ * them, which the relay honours once they are written). */
+#define CLOSE_CONFIRM_MS 2000
 #define TRACE_PATH	"trace"
 
 enum item_kind { ITEM_PACKET, ITEM_HORIZON };
@@ -39,6 +45,8 @@ struct item {
 	struct item *next;
 	enum item_kind kind;
 	int stream;
+	uint32_t sent_in;		/* the session it was sent in; 0: not */
+	uint64_t net_seq;		/* its number there */
 	uint64_t ts;			/* ITEM_HORIZON */
 	struct evt_relay_packet_info info;
 	size_t len;
@@ -53,6 +61,8 @@ struct stream {
 	uint32_t stream_class;
 	uint64_t last_end;		/* timestamp_end of its last packet */
 	bool sent;			/* a packet since the last horizon */
+	uint64_t written;		/* packets the relay wrote, in that
+					 * session (DATA_PENDING) */
 };
 
 struct evt_relay {
@@ -65,8 +75,11 @@ struct evt_relay {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	/* Under lock. */
-	struct item *head, *tail;
+	/* Under lock.  From head to next: sent, not known written yet (a
+	 * relay's reply to a packet's index says it has the index, not that
+	 * its data thread wrote the data: a relay killed then loses it); from
+	 * next on: not sent in this session. */
+	struct item *head, *next, *tail;
 	size_t queued;
 	char *meta;
 	size_t meta_len, meta_cap;
@@ -316,6 +329,7 @@ static int add_stream(struct evt_relay *r, struct stream *s)
 		s->handle = reply.id;
 		s->added_in = r->session_no;
 		s->net_seq = 0;
+		s->written = 0;
 		evt_relay_cmd_streams_sent(&m);
 		ret = command(r, EVT_RELAY_STREAMS_SENT, &m, NULL, 0, &reply,
 			      NULL, 0);
@@ -427,7 +441,8 @@ static int send_packet(struct evt_relay *r, struct stream *s, struct item *it)
 	evt_relay_msg_free(&m);
 	if (ret)
 		return -1;
-	s->net_seq++;
+	it->sent_in = r->session_no;
+	it->net_seq = s->net_seq++;
 	s->sent = true;
 	s->last_end = it->info.timestamp_end;
 	s->stream_class = it->info.stream_class;
@@ -477,6 +492,65 @@ static int send_item(struct evt_relay *r, struct item *it)
 
 static void wait_until(struct evt_relay *r, int64_t when_ms);
 
+/* Whether item it, sent, is one the relay wrote (a beacon needs not).
+ * Under the lock. */
+static bool written(const struct evt_relay *r, const struct item *it)
+{
+	const struct stream *s;
+
+	if (it->kind != ITEM_PACKET)
+		return true;
+	s = r->streams[it->stream];
+	return it->sent_in == r->session_no && s->added_in == r->session_no &&
+	       it->net_seq < s->written;
+}
+
+/*
+ * Asks the relay which of the packets sent it wrote (DATA_PENDING for
+ * each stream's last one sent) and lets those go, from the queue's head.
+ * 0, or -1 when the connection failed.
+ */
+static int confirm(struct evt_relay *r)
+{
+	struct item *it, *stop;
+	int k, n;
+
+	pthread_mutex_lock(&r->lock);
+	n = r->nstreams;
+	stop = r->next;
+	pthread_mutex_unlock(&r->lock);
+	for (k = 0; k < n; k++) {
+		struct stream *s = stream_at(r, k);
+		struct evt_relay_msg m = { 0 };
+		struct evt_relay_reply reply;
+		int ret;
+
+		if (s->added_in != r->session_no || s->written == s->net_seq)
+			continue;
+		evt_relay_cmd_data_pending(&m, s->handle, s->net_seq - 1);
+		ret = command(r, EVT_RELAY_DATA_PENDING, &m, NULL, 0, &reply, NULL, 0);
+		evt_relay_msg_free(&m);
+		if (ret)
+			return -1;
+		if (reply.ret_code == 0)
+			s->written = s->net_seq;
+	}
+	pthread_mutex_lock(&r->lock);
+	while ((it = r->head) && it != stop && written(r, it)) {
+		r->head = it->next;
+		if (!r->head)
+			r->tail = NULL;
+		r->queued -= it->len;
+		if (it->kind == ITEM_PACKET) {
+			r->stats.packets++;
+			r->stats.bytes += it->len;
+		}
+		free(it);
+	}
+	pthread_mutex_unlock(&r->lock);
+	return 0;
+}
+
 /*
  * Ends the session as LTTng does: every stream moved to no trace chunk
  * after its last packet, then closed; the connection LINGER_MS later.
@@ -486,7 +560,7 @@ static void wait_until(struct evt_relay *r, int64_t when_ms);
  */
 #define LINGER_MS 1000
 
-static void close_session(struct evt_relay *r)
+static int close_session(struct evt_relay *r)
 {
 	struct evt_relay_msg m = { 0 };
 	struct evt_relay_reply reply;
@@ -499,8 +573,10 @@ static void close_session(struct evt_relay *r)
 	pthread_mutex_unlock(&r->lock);
 	handles = malloc((n + 1) * sizeof(*handles));
 	seqs = malloc((n + 1) * sizeof(*seqs));
-	if (!handles || !seqs)
+	if (!handles || !seqs) {
+		fail(r, "out of memory");
 		goto out;
+	}
 	for (k = 0; k < n; k++) {
 		struct stream *s = stream_at(r, k);
 
@@ -535,6 +611,27 @@ out:
 	free(seqs);
 	evt_relay_msg_free(&m);
 	disconnect(r);
+	return ret;
+}
+
+/* The session closed after the last packet of each stream: the relay
+ * has every packet or will write it, and the queue is let go. */
+static void let_go_closed(struct evt_relay *r)
+{
+	struct item *it;
+
+	pthread_mutex_lock(&r->lock);
+	while ((it = r->head)) {
+		r->head = it->next;
+		r->queued -= it->len;
+		if (it->kind == ITEM_PACKET) {
+			r->stats.packets++;
+			r->stats.bytes += it->len;
+		}
+		free(it);
+	}
+	r->next = r->tail = NULL;
+	pthread_mutex_unlock(&r->lock);
 }
 
 static void wait_until(struct evt_relay *r, int64_t when_ms)
@@ -571,6 +668,8 @@ static void *run(void *arg)
 	struct evt_relay *r = arg;
 	int64_t retry_at = 0, backoff = RETRY_FIRST_MS;
 	char last_why[300] = "";
+	unsigned sent_since = 0;
+	int64_t close_by = 0;		/* closing: confirmations waited until */
 
 	for (;;) {
 		struct item *it;
@@ -607,34 +706,49 @@ static void *run(void *arg)
 		if (send_metadata(r))
 			goto failed;
 		pthread_mutex_lock(&r->lock);
-		it = r->head;
+		it = r->next;
 		if (!it) {
-			bool closing = r->closing;
+			bool closing = r->closing, unconfirmed = r->head != NULL;
 
-			if (!closing)
+			pthread_mutex_unlock(&r->lock);
+			/* Everything sent: what the relay wrote goes. */
+			if (unconfirmed && confirm(r))
+				goto failed;
+			if (closing && !close_by)
+				close_by = now_ms() + CLOSE_CONFIRM_MS;
+			pthread_mutex_lock(&r->lock);
+			if (r->head && !r->next && !r->abort &&
+			    !(closing && now_ms() >= close_by)) {
+				/* (not written yet: asked again soon) */
+				wait_until(r, now_ms() + 20);
+				pthread_mutex_unlock(&r->lock);
+				continue;
+			}
+			if (!closing && !r->next)
 				wait_until(r, now_ms() + 1000);
 			pthread_mutex_unlock(&r->lock);
-			if (closing)
-				close_session(r);
+			if (closing && close_session(r) == 0)
+				let_go_closed(r);
+			else if (closing)
+				goto failed;
 			continue;
 		}
 		pthread_mutex_unlock(&r->lock);
 		if (send_item(r, it))
 			goto failed;
 		pthread_mutex_lock(&r->lock);
-		r->head = it->next;
-		if (!r->head)
-			r->tail = NULL;
-		r->queued -= it->len;
-		if (it->kind == ITEM_PACKET) {
-			r->stats.packets++;
-			r->stats.bytes += it->len;
-		}
+		r->next = it->next;
 		pthread_mutex_unlock(&r->lock);
-		free(it);
+		if (++sent_since % CONFIRM_EVERY == 0 && confirm(r))
+			goto failed;
 		continue;
 failed:
 		disconnect(r);
+		/* What it sent and the relay may not have written goes again,
+		 * first, in the next session. */
+		pthread_mutex_lock(&r->lock);
+		r->next = r->head;
+		pthread_mutex_unlock(&r->lock);
 		if (!locked_flag(r, &r->abort))
 			say(r, "relay: %s; what is queued waits for a new connection",
 			    r->why);
@@ -801,11 +915,14 @@ bool evt_relay_has_room(struct evt_relay *r, size_t len)
 static void enqueue_locked(struct evt_relay *r, struct item *it)
 {
 	it->next = NULL;
+	it->sent_in = 0;
 	if (r->tail)
 		r->tail->next = it;
 	else
 		r->head = it;
 	r->tail = it;
+	if (!r->next)
+		r->next = it;
 	r->queued += it->len;
 	pthread_cond_signal(&r->cond);
 }
@@ -867,7 +984,7 @@ void evt_relay_horizon(struct evt_relay *r, uint64_t ts)
 
 	/* Only worth saying when the relay keeps up. */
 	pthread_mutex_lock(&r->lock);
-	busy = r->head != NULL;
+	busy = r->next != NULL;
 	pthread_mutex_unlock(&r->lock);
 	if (!busy)
 		enqueue_mark(r, ITEM_HORIZON, -1, ts);

@@ -7,7 +7,12 @@
  * waits for the network is bounded (max_queued bytes): a packet that does
  * not fit is refused, and the caller counts its events as lost in the
  * stream's next packet.  A packet leaves the queue only once the relay has
- * taken it.
+ * written it (its answer to DATA_PENDING, asked every 64 packets and when
+ * all is sent): its answer to the packet's index says only that it has
+ * the index, and a relay killed then loses what its data thread had not
+ * written yet.  At the end, the session closes once the relay wrote
+ * everything, or 2 s after all was sent (its streams closed after their
+ * last packets, which it honours once it has them).
  *
  * When the connection fails (refused, reset, garbage in a reply, or no
  * progress for EVT_RELAY_TIMEOUT_MS), the thread tries again, 1 s later

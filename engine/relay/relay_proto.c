@@ -165,6 +165,15 @@ void evt_relay_cmd_metadata(struct evt_relay_msg *m, uint64_t handle,
 	finish(m, text_len);
 }
 
+void evt_relay_cmd_data_pending(struct evt_relay_msg *m, uint64_t handle,
+				uint64_t net_seq)
+{
+	start(m, EVT_RELAY_DATA_PENDING);
+	put64(m, handle);
+	put64(m, net_seq);
+	finish(m, 0);
+}
+
 void evt_relay_cmd_close_stream(struct evt_relay_msg *m, uint64_t handle,
 				uint64_t last_seq)
 {
@@ -242,6 +251,7 @@ const char *evt_relay_cmd_name(enum evt_relay_cmd cmd)
 	case EVT_RELAY_VERSION: return "VERSION";
 	case EVT_RELAY_SEND_METADATA: return "SEND_METADATA";
 	case EVT_RELAY_CLOSE_STREAM: return "CLOSE_STREAM";
+	case EVT_RELAY_DATA_PENDING: return "DATA_PENDING";
 	case EVT_RELAY_SEND_INDEX: return "SEND_INDEX";
 	case EVT_RELAY_STREAMS_SENT: return "STREAMS_SENT";
 	case EVT_RELAY_ROTATE_STREAMS: return "ROTATE_STREAMS";
@@ -317,6 +327,13 @@ int evt_relay_reply_parse(enum evt_relay_cmd cmd, const uint8_t *p, size_t len,
 	if (r->tail > EVT_RELAY_PATH_MAX) {
 		snprintf(err, err_size, "a reply to %s announcing %u more bytes",
 			 evt_relay_cmd_name(cmd), r->tail);
+		return -1;
+	}
+	if (cmd == EVT_RELAY_DATA_PENDING) {	/* 0 or 1: no LTTNG_OK */
+		if (r->ret_code <= 1)
+			return 0;
+		snprintf(err, err_size, "DATA_PENDING answered %u (0 or 1 expected)",
+			 r->ret_code);
 		return -1;
 	}
 	if (r->ret_code != EVT_RELAY_OK) {

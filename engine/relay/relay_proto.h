@@ -29,6 +29,7 @@ enum evt_relay_cmd {
 	EVT_RELAY_VERSION = 5,
 	EVT_RELAY_SEND_METADATA = 6,
 	EVT_RELAY_CLOSE_STREAM = 7,
+	EVT_RELAY_DATA_PENDING = 8,
 	EVT_RELAY_SEND_INDEX = 13,
 	EVT_RELAY_STREAMS_SENT = 16,
 	EVT_RELAY_ROTATE_STREAMS = 18,
@@ -65,6 +66,10 @@ void evt_relay_cmd_streams_sent(struct evt_relay_msg *m);
 /* The header and the fixed part; the text follows it on the wire. */
 void evt_relay_cmd_metadata(struct evt_relay_msg *m, uint64_t handle,
 			    size_t text_len);
+/* Whether the relay has written stream handle's packets up to net_seq
+ * (the reply's ret_code: 0 written, 1 still pending). */
+void evt_relay_cmd_data_pending(struct evt_relay_msg *m, uint64_t handle,
+				uint64_t net_seq);
 void evt_relay_cmd_close_stream(struct evt_relay_msg *m, uint64_t handle,
 				uint64_t last_seq);
 /* The n streams move to no trace chunk from packet next_seq[k] on: the
