@@ -2,7 +2,8 @@
 # bounded and say what they could not keep up with: firings past
 # --max-windows are counted, not kept; a trigger follows 65,536 open
 # spans at most and counts the begins past them; the triggers' live
-# stream reads a burst a poll-full at a time.  (Timing and scale: alone.)
+# stream reads a burst a poll-full at a time.  (Scale: not under the
+# sanitizers; its bounds are counts and bytes, so beside other tests.)
 . "$(dirname "$0")/lib.sh"
 
 # A million error lines, each a firing: the recorder's peak memory stays
