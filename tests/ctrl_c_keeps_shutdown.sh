@@ -105,7 +105,8 @@ for sig in INT TERM HUP; do
 	wait_for 'the program to say ready in out-sig' 'grep -q ready "$T/out-$sig"'
 	sleep 0.1
 	kill -"$sig" "$rec"
-	set +e; wait "$rec"; got=$?; set -e
+	wait_exit "$rec" "record after SIG$sig" "cat '$T/err-$sig'"
+	got=$EXITED
 	if [ "$sig" = HUP ]; then
 		# The command has no handler for SIGHUP: it dies of it, as it
 		# would under a shell that hung up.
@@ -141,7 +142,8 @@ for cmd in count trace; do
 	pid=$!
 	wait_for "$cmd's command to be ready" "grep -q ready '$T/out-$cmd'"
 	kill -INT "$pid"
-	set +e; wait "$pid"; got=$?; set -e
+	wait_exit "$pid" "$cmd after SIGINT" "cat '$T/err-$cmd'"
+	got=$EXITED
 	expect_eq "$got" 3 "$cmd's status after SIGINT is the command's"
 	expect_grep "$cmd: waiting for '$TRACEE' (pid [0-9]*) to exit; Ctrl-C again to stop $doing now" \
 		"$T/err-$cmd" "$cmd: what the first SIGINT does"
@@ -159,7 +161,8 @@ for cmd in count trace; do
 	kill -INT "$pid"
 	wait_for "$cmd to say it waits" "grep -q 'waiting for' '$T/err2-$cmd'"
 	kill -INT "$pid"
-	set +e; wait "$pid"; got=$?; set -e
+	wait_exit "$pid" "$cmd after a second SIGINT" "cat '$T/err2-$cmd'"
+	got=$EXITED
 	expect_eq "$got" 130 "$cmd's status after a second SIGINT"
 	expect_grep "$cmd: stopped by a second signal before '$TRACEE' (pid $child) ended" \
 		"$T/err2-$cmd" "$cmd: what the second SIGINT does"

@@ -13,7 +13,9 @@ USERS_USED=""
 USERS_MADE=""
 GROUP_MADE=""
 RESTORE=""
+WATCHDOG=""
 cleanup() {
+	[ -z "$WATCHDOG" ] || kill -9 "-$WATCHDOG" 2>/dev/null || true
 	for m in $MOUNTS; do fusermount3 -u -z "$m" 2>/dev/null || true; done
 	for p in $BG_PIDS; do kill -9 "$p" 2>/dev/null || true; done
 	for u in $USERS_USED; do pkill -9 -u "$u" 2>/dev/null || true; done
@@ -25,6 +27,22 @@ cleanup() {
 trap 'exit 143' TERM
 trap 'exit 130' INT
 trap cleanup EXIT
+# The processes of session $1 (the test's): each one's command line,
+# state, where it sleeps and its kernel stack (root), on stderr.
+SHOW_PROCESSES='for p in $(pgrep -s "$1"); do
+	echo "  $p $(tr "\0" " " <"/proc/$p/cmdline" 2>/dev/null | cut -c1-120)" \
+	     "state $(sed "s/.*) //" "/proc/$p/stat" 2>/dev/null | cut -d" " -f1)" \
+	     "in $(cat "/proc/$p/wchan" 2>/dev/null)"
+	head -8 "/proc/$p/stack" 2>/dev/null | sed "s/^/      /"
+done >&2'
+show_processes() { sh -c "$SHOW_PROCESSES" sh "$1"; }
+TEST_SID=$(ps -o sid= $$ | tr -d ' ')
+# A test still running 10 s before meson's timeout (120 s) says where its
+# processes are, so that a hang is found at its side, not guessed at.  In
+# a session of its own, which cleanup ends whole.
+setsid sh -c 'sleep "$2"; echo "still running after $2 s: the test'"'"'s processes:" >&2
+	'"$SHOW_PROCESSES" sh "$TEST_SID" "${WATCHDOG_S:-110}" </dev/null >/dev/null &
+WATCHDOG=$!
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # Whether PID runs: not gone and not a zombie. kill -0 alone succeeds
@@ -48,6 +66,24 @@ wait_for() {
 			fail "waited 30 s for $1${3:+; $(eval "$3" 2>&1 | tail -20)}"
 		sleep 0.05
 	done
+}
+# wait_exit PID WHAT [SHOW]: waits for background job PID to end (60 s at
+# most: a hang becomes a failure that says where each process of the
+# test's was, not a timeout that says nothing); its exit status in
+# EXITED.
+wait_exit() {
+	_waited=0
+	while running "$1"; do
+		_waited=$((_waited + 1))
+		if [ "$_waited" -ge 1200 ]; then
+			echo "$2: still running after 60 s; the test's processes:" >&2
+			show_processes "$TEST_SID"
+			[ -n "${3:-}" ] && eval "$3" >&2
+			fail "$2 did not end"
+		fi
+		sleep 0.05
+	done
+	set +e; wait "$1"; EXITED=$?; set -e
 }
 # Whether an engine holds collection number $1 of the run directory (0: a
 # reader of the default collection).
@@ -286,10 +322,12 @@ listening() {	# PORT: whether something accepts there
 	python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$1" 2>/dev/null
 }
 # An lttng-relayd on ports $P..$P+2 storing into $T/relay; RELAYD its pid.
+# Its other arguments go to lttng-relayd (-v: its log says when a live
+# viewer attaches).
 start_relay() {
 	command -v lttng-relayd >/dev/null ||
 		fail "lttng-relayd is not installed (make deps installs lttng-tools)"
-	lttng-relayd -o "$T/relay" -C tcp://127.0.0.1:$P -D tcp://127.0.0.1:$((P + 1)) \
+	lttng-relayd "$@" -o "$T/relay" -C tcp://127.0.0.1:$P -D tcp://127.0.0.1:$((P + 1)) \
 		-L tcp://127.0.0.1:$((P + 2)) >>"$T/relayd.log" 2>&1 &
 	RELAYD=$!
 	BG_PIDS="$BG_PIDS $RELAYD"

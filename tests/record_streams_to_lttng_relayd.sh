@@ -14,26 +14,26 @@ numbers() {	# TRACE-OR-FILE: the arg0 of each "burst" event, in order
 	if [ -f "$1" ]; then cat "$1"; else babeltrace2 "$1"; fi |
 		sed -n 's/.*tracee\.c\/[0-9]*: .*{ arg0 = \([0-9]*\) }.*/\1/p'
 }
-start_relay
+start_relay -v
 
-# 1. Live, and what the relay keeps.  The program idles 1.5 s first, so
-# that the live reader (which starts at the newest data) is there before
-# its first event.
+# 1. Live, and what the relay keeps.  The program waits to be told to
+# begin until the live reader has attached (the relay's log says so), and
+# to end until the reader has shown every event: so it is live.
 "$EVTRACE" record -q --relay 127.0.0.1:$P --session numbered --hostname hostA \
-	-e printk -o "$T/local" -- "$TRACEE" paced 3000 1 1500 >"$T/rec.out" 2>"$T/rec.err" &
+	-e printk -o "$T/local" -- "$TRACEE" paced 3000 1 -2 >"$T/rec.out" 2>"$T/rec.err" &
 REC=$!
-for _ in $(seq 100); do
-	ls -d "$T"/relay/hostA/numbered-* >/dev/null 2>&1 && break
-	sleep 0.05
-done
-ls -d "$T"/relay/hostA/numbered-* >/dev/null 2>&1 || { cat "$T/rec.err" >&2; fail "no session on the relay"; }
+wait_for "the program to be ready" "grep -q '^ready' '$T/rec.out'" "cat '$T/rec.err'"
+prog=$(sed -n 's/^ready \([0-9]*\)$/\1/p' "$T/rec.out")
+wait_for "a session on the relay" "ls -d '$T'/relay/hostA/numbered-* >/dev/null 2>&1" "cat '$T/rec.err'"
 timeout 60 babeltrace2 --input-format=lttng-live \
 	"net://127.0.0.1:$((P + 2))/host/hostA/numbered" >"$T/live.out" 2>"$T/live.err" &
 LIVE=$!
-sleep 3.5	# 2 s of the program's 3 s of events
-seen=$(numbers "$T/live.out" | wc -l)
-[ "$seen" -ge 1000 ] || fail "live: $seen events seen 2 s into the program (1000 or more expected)"
-running $REC || fail "the program ended early"
+wait_for "the live reader to attach" "grep -q 'Attach session ID' '$T/relayd.log'" "cat '$T/live.err'"
+kill -USR1 "$prog"
+wait_for "the program's events" "grep -q '^burst done' '$T/rec.out'"
+wait_for "every event seen live" "[ \$(numbers '$T/live.out' | wc -l) -ge 3000 ]" "cat '$T/live.err'"
+running "$REC" || fail "the program ended before the live reader saw its events"
+kill -USR1 "$prog"
 wait $REC || { cat "$T/rec.err" >&2; fail "record failed"; }
 wait $LIVE || { cat "$T/live.err" >&2; fail "the live reader failed"; }
 seq 0 2999 >"$T/expected"
@@ -189,7 +189,8 @@ expect_grep "did not answer VERSION within 5 s" "$T/silent.err" "a relay that ne
 "$EVTRACE" record --relay 127.0.0.1:$P --session restart --hostname hostR \
 	-e printk -o "$T/rlocal" -- "$TRACEE" paced 4000 1 200 >"$T/r.out" 2>"$T/r.err" &
 REC=$!
-sleep 1.5
+wait_for "the first session" "grep -q 'streaming to session restart' '$T/r.err'" "cat '$T/r.err'"
+wait_for "packets in the first session" "ls '$T'/relay/hostR/restart-*/trace/stream_* >/dev/null 2>&1"
 kill -9 "$RELAYD"
 wait "$RELAYD" 2>/dev/null || true
 sleep 1
