@@ -19,6 +19,7 @@
 #include "collection.h"
 #include "kernel_count.h"
 #include "kernel_events.h"
+#include "usdt_probes.h"
 #include "layout.h"
 #include "rules.h"
 #include "rundir.h"
@@ -48,6 +49,8 @@ struct until {
 struct kernel_patterns {
 	const char *const *patterns;
 	unsigned n;
+	const char *const *files;	/* of its usdt/ probes */
+	unsigned nfiles;
 	struct evt_kernel_count **out;
 };
 
@@ -101,8 +104,8 @@ static int open_kernel(pid_t child, void *ctx)
 	struct kernel_patterns *k = ctx;
 	char err[PATH_MAX + 300];
 
-	if (evt_kernel_count_open(k->patterns, k->n, child, true, k->out, err,
-				  sizeof(err)))
+	if (evt_kernel_count_open(k->patterns, k->n, k->files, k->nfiles, child,
+				  true, k->out, err, sizeof(err)))
 		return cli_error("count", "%s", err), -1;
 	return 0;
 }
@@ -112,15 +115,16 @@ static int open_kernel(pid_t child, void *ctx)
  * traced, so no collection; counts until ^C or the process is gone.
  */
 static int count_kernel_only(pid_t pid, const char *const *patterns,
-			     unsigned n, int interval_ms)
+			     unsigned n, const char *const *files, unsigned nfiles,
+			     int interval_ms)
 {
 	struct until u = { .interval_ms = interval_ms };
 	struct cli_session run;
 	char err[PATH_MAX + 300];
 	int ret = 1;
 
-	if (evt_kernel_count_open(patterns, n, pid, false, &u.kernel, err,
-				  sizeof(err)))
+	if (evt_kernel_count_open(patterns, n, files, nfiles, pid, false, &u.kernel,
+				  err, sizeof(err)))
 		return cli_error("count", "%s", err);
 	cli_session_start(&run, "count", "counting", "counted");
 	u.start = (cli_monotonic_ns() / 1e9);
@@ -208,7 +212,8 @@ int cmd_count(int argc, char **argv)
 	int opt, ret = 1, interval_ms = 0;
 	bool own = false;
 	int *pids = NULL;
-	unsigned npids = 0, nuser, nkernel = 0;
+	unsigned npids = 0, nuser, nkernel = 0, nkfiles = 0;
+	char **kfiles = NULL;		/* of the usdt/ probes named */
 	struct cli_session run;
 
 	cli_session_catch();	/* before the setup (session.h) */
@@ -216,6 +221,7 @@ int cmd_count(int argc, char **argv)
 	if (!patterns || !kpatterns) {
 		free(patterns);
 		free(kpatterns);
+	evt_usdt_files_free(kfiles, nkfiles);
 		return cli_error("count", "out of memory");
 	}
 	while ((opt = getopt_long(argc, argv, "+e:p:I:h", longopts, NULL)) != -1) {
@@ -293,8 +299,15 @@ int cmd_count(int argc, char **argv)
 			  "at once is not yet supported: give one -p", kpatterns[0]);
 		goto out;
 	}
+	if (evt_usdt_files_for(kpatterns, nkernel, npids ? pids[0] : 0,
+			       optind < argc ? argv[optind] : NULL, &kfiles, &nkfiles,
+			       err, sizeof(err))) {
+		cli_error("count", "usdt/: %s", err);
+		goto out;
+	}
 	if (npids && nkernel && !nuser) {
-		ret = count_kernel_only(pids[0], kpatterns, nkernel, interval_ms);
+		ret = count_kernel_only(pids[0], kpatterns, nkernel,
+					(const char *const *)kfiles, nkfiles, interval_ms);
 		goto out;
 	}
 	o.patterns = patterns;
@@ -318,14 +331,16 @@ int cmd_count(int argc, char **argv)
 	if (npids)
 		cli_note_refused("count", patterns, o.npatterns, cli_collection_events, c);
 	if (npids && nkernel &&
-	    evt_kernel_count_open(kpatterns, nkernel, pids[0], false, &u.kernel,
-				  err, sizeof(err))) {
+	    evt_kernel_count_open(kpatterns, nkernel, (const char *const *)kfiles,
+				  nkfiles, pids[0], false, &u.kernel, err, sizeof(err))) {
 		cli_error("count", "%s", err);
 		goto out;
 	}
 	cli_session_start(&run, "count", "counting", "counted");
 	if (!npids) {
-		struct kernel_patterns k = { kpatterns, nkernel, &u.kernel };
+		struct kernel_patterns k = { kpatterns, nkernel,
+					     (const char *const *)kfiles, nkfiles,
+					     &u.kernel };
 
 		ret = cli_session_spawn(&run, argv + optind,
 					evt_collection_rules_name(c), rundir,

@@ -710,6 +710,31 @@ static int set_kernel(const char *cmd, const struct target *t, bool on)
 	return ret ? cli_error(cmd, "%s", err) : 0;
 }
 
+/*
+ * enable/disable usdt/...: a line of the default collection's rules, of
+ * process t->pid or of any: its readers (stream -p PID without -e, the
+ * events filesystem of a process) make the uprobes of the probes it
+ * decides on in the files the process maps.
+ */
+static int set_usdt(const char *cmd, const struct target *t, bool on)
+{
+	char dir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
+	struct evt_rundir rd;
+	int ret;
+
+	if (t->rate >= 0)
+		return cli_error(cmd, "--rate %s: USDT probes take no rate cap",
+				 t->path);
+	if (evt_rundir_path(dir, sizeof(dir), err, sizeof(err)) ||
+	    evt_rundir_open(&rd, dir, EVT_RUNDIR_CREATE | EVT_RUNDIR_ROOT_ENTERS,
+			    err, sizeof(err)))
+		return cli_error(cmd, "%s", err);
+	ret = evt_default_rules_add(&rd, on, (uint32_t)t->pid, t->path, err,
+				    sizeof(err));
+	evt_rundir_close(&rd);
+	return ret ? cli_error(cmd, "%s", err) : 0;
+}
+
 /* Whether any event of c has a rate limit. */
 static bool has_rate(const struct evt_ctl *c)
 {
@@ -760,10 +785,12 @@ static int set_enable(const char *cmd, int argc, char **argv, bool on)
 	ret = parse_args(cmd, argc, argv, &t, false, true);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (evt_is_usdt_path(t.path) && t.collection)
+		return cli_error(cmd, "--collection %d %s: a recording's USDT probes "
+				 "are those its -e named; switching them while it "
+				 "runs is not yet supported", t.collection, t.path);
 	if (evt_is_usdt_path(t.path))
-		return cli_error(cmd, "%s: USDT probes are switched on by the recording "
-				 "that names them (record -e %s -- CMD); %s is not yet "
-				 "supported", t.path, t.path, cmd);
+		return set_usdt(cmd, &t, on);
 	if (t.collection)
 		return set_in_collection(cmd, &t, on);
 	if (evt_is_kernel_path(t.path))

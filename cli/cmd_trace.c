@@ -119,7 +119,7 @@ static int kernel_sample(void *ctx, const struct evt_kernel_sample *s)
 {
 	struct trace *t = ctx;
 	struct trace_when w = { s->time, s->monotonic_ns, s->tid,
-				(uint16_t)s->cpu, s->comm };
+				(uint16_t)s->cpu, s->comm, s->pid };
 	const struct evt_kernel_event *e;
 	char text[EVT_RENDER_MAX_BYTES];
 	uint64_t args[6];
@@ -266,8 +266,14 @@ static int step(struct trace *t, bool final, char *err, size_t err_size)
 	return 0;
 }
 
-/* The files the usdt/ patterns among kpatterns name probes in: the
- * process's, or the command's; none without such a pattern.  0, or -1. */
+/* evtraced's worker: the files its client's usdt/ probes are in, as
+ * the daemon opened them for the client (--probe-file /proc/self/fd/N). */
+static const char *given_files[EVT_PROTO_MAX_PROBE_FILES];
+static unsigned ngiven_files;
+
+/* The files the usdt/ patterns among kpatterns name probes in: those
+ * given, the process's, or the command's; none without such a pattern.
+ * 0, or -1. */
 static int probe_files(int pid, const char *cmd, const char **kpatterns, unsigned nk,
 		       char ***files, unsigned *n, char *err, size_t err_size)
 {
@@ -275,12 +281,54 @@ static int probe_files(int pid, const char *cmd, const char **kpatterns, unsigne
 
 	*files = NULL;
 	*n = 0;
+	if (!ngiven_files)
+		return evt_usdt_files_for(kpatterns, nk, pid, cmd, files, n, err,
+					  err_size);
 	for (i = 0; i < nk && !evt_is_usdt_path(kpatterns[i]); i++)
 		;
-	if (i == nk || (!pid && !cmd))
+	if (i == nk)
 		return 0;
-	return pid ? evt_usdt_files_of_process(pid, files, n, err, err_size) :
-		     evt_usdt_files_of_command(cmd, files, n, err, err_size);
+	if (!(*files = calloc(ngiven_files, sizeof(char *))))
+		return snprintf(err, err_size, "out of memory"), -1;
+	for (i = 0; i < ngiven_files; i++)
+		if (!((*files)[(*n)++] = strdup(given_files[i])))
+			return snprintf(err, err_size, "out of memory"), -1;
+	return 0;
+}
+
+/* Through evtraced: the files of the usdt/ probes named, absolute, in
+ * the request (files, kept until the end).  0, or -1 said. */
+static int request_probe_files(struct evt_request *req, int pid, const char *cmd,
+			       const char **kpatterns, unsigned nk, char ***files,
+			       unsigned *n)
+{
+	char err[PATH_MAX + 300], real[PATH_MAX];
+	unsigned i;
+
+	if (probe_files(pid, cmd, kpatterns, nk, files, n, err, sizeof(err)))
+		return cli_error("trace", "usdt/: %s", err), -1;
+	/* (said here, by the files' names: evtraced's worker knows them by
+	 * its fds only) */
+	if (evt_usdt_check(kpatterns, nk, (const char *const *)*files, *n, err,
+			   sizeof(err)))
+		return cli_error("trace", "%s", err), -1;
+	if (*n > EVT_PROTO_MAX_PROBE_FILES)
+		return cli_error("trace", "usdt/: the probes are looked for in %u files; "
+				 "evtraced takes %d at most", *n,
+				 EVT_PROTO_MAX_PROBE_FILES), -1;
+	for (i = 0; i < *n; i++) {
+		char *abs;
+
+		if (!realpath((*files)[i], real))
+			return cli_error("trace", "usdt/: %s: %s", (*files)[i],
+					 strerror(errno)), -1;
+		if (!(abs = strdup(real)))
+			return cli_error("trace", "out of memory"), -1;
+		free((*files)[i]);
+		(*files)[i] = abs;
+		req->probe_files[req->nprobe_files++] = abs;
+	}
+	return 0;
 }
 
 static int start(struct trace *t, int pid, const char *cmd, const char **patterns,
@@ -353,6 +401,7 @@ int cmd_trace(int argc, char **argv)
 		{ "from-exec", no_argument, NULL, 'X' },
 		{ "for-client", no_argument, NULL, 'Q' },
 		{ "owner", required_argument, NULL, 'U' },
+		{ "probe-file", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -363,12 +412,15 @@ int cmd_trace(int argc, char **argv)
 			   .hold_ms = HOLD_MS };
 	static struct evt_request req = { .verb = EVT_VERB_TRACE };
 	bool remote = false, strsize_given = false, remote_other = false;
+	bool refused;			/* the system call events, by the kernel */
 	char rundir[EVT_RUNDIR_PATH_MAX], err[PATH_MAX + 300];
 	unsigned n = 0, nk = 0, i;
 	uint32_t ring_kib = RING_KIB;
 	const char *output = NULL, *lines_file = NULL;
 	FILE *out = stderr;
 	int opt, ret = 1, pid = 0, pidfd = -1;
+	char **req_files = NULL;	/* (through evtraced) */
+	unsigned nreq_files = 0;
 	uint32_t strsize = EVT_CAP_STRSIZE_DEFAULT;
 	bool from_exec = false, for_client = false;
 	bool failed = false, some = false, summary = false, quiet = false;
@@ -438,6 +490,14 @@ int cmd_trace(int argc, char **argv)
 			}
 			break;
 		}
+		case 'P':
+			if (ngiven_files == EVT_PROTO_MAX_PROBE_FILES) {
+				cli_error("trace", "more than %d --probe-file",
+					  EVT_PROTO_MAX_PROBE_FILES);
+				goto out;
+			}
+			given_files[ngiven_files++] = optarg;
+			break;
 		case 'p':
 			if ((pid = cli_parse_pid("trace", optarg)) < 0)
 				goto out;
@@ -488,19 +548,32 @@ int cmd_trace(int argc, char **argv)
 			patterns[n++] = "printk";
 		patterns[n++] = "ftrace/print";
 	}
-	/* A user the kernel refuses the system call events: evtraced traces
-	 * the user's own processes for them (CAP_ANY), and its lines are
-	 * merged here with the command's events. */
-	remote = !for_client && (remote_other || trace_kernel_refuses_syscalls());
+	/* A user the kernel refuses the system call events, or who names
+	 * USDT probes (uprobes are root's to make): evtraced traces the
+	 * user's own processes for them (CAP_ANY), and its lines are merged
+	 * here with the command's events. */
+	for (i = 0; i < nk && !evt_is_usdt_path(kpatterns[i]); i++)
+		;
+	refused = trace_kernel_refuses_syscalls();
+	remote = !for_client && (remote_other || refused || (i < nk && geteuid() != 0));
 	if (remote && output) {
 		cli_error("trace", "-w %s: keeping a trace is not yet supported "
-			  "through evtraced (kernel.perf_event_paranoid is 2 here)",
-			  output);
+			  "through evtraced (%s)", output, refused ?
+			  "kernel.perf_event_paranoid is 2 here" :
+			  "which makes the uprobes of USDT probes for you");
 		goto out;
 	}
 	if (remote && (t.sock = evt_daemon_connect()) < 0 && remote_other) {
 		cli_error("trace", "pid %d is another user's process, whose system "
 			  "calls only root may trace", pid);
+		goto out;
+	}
+	if (remote && t.sock < 0 && !refused) {
+		cli_error("trace", "USDT probes need uprobes, which only root may "
+			  "make, and evtraced, which makes them for your own "
+			  "processes, is not running (%s: %s): start it ('evtrace "
+			  "daemon', or 'systemctl start evtraced.socket')",
+			  evt_daemon_socket_path(), strerror(errno));
 		goto out;
 	}
 	if (remote && t.sock < 0) {
@@ -514,6 +587,11 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	}
 	if (remote) {
+		/* (another user's process: evtraced refuses it first) */
+		if (!remote_other &&
+		    request_probe_files(&req, pid, optind < argc ? argv[optind] : NULL,
+					kpatterns, nk, &req_files, &nreq_files))
+			goto out;
 		memcpy(req.events, kpatterns, nk * sizeof(*kpatterns));
 		req.nevents = nk;
 		nk = 0;
@@ -698,5 +776,6 @@ out:
 	free(t.untraced);
 	free(patterns);
 	free(kpatterns);
+	evt_usdt_files_free(req_files, nreq_files);
 	return ret;
 }

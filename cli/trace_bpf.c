@@ -96,6 +96,9 @@ static void let_go(struct trace *t, const struct trace_when *w,
 	}
 	snprintf(text, sizeof(text), "+++ no longer traced: %s +++", why);
 	trace_lines_gone(t->lines, w, text, strlen(text));
+	/* Its kernel events (usdt/ probes) read before this are held back
+	 * still: those from now on go too. */
+	trace_lines_let_go(t->lines, c->pid, w->ts);
 }
 
 bool trace_bpf_let_go(const struct trace *t, uint32_t pid, int64_t monotonic_ns)

@@ -14,7 +14,7 @@
 #include "syscall_text.h"
 #include "trace_lines.h"
 
-enum kind { TEXT, GONE, ENTER, EXIT };
+enum kind { TEXT, GONE, ENTER, EXIT, LET_GO };
 
 /* A call's text: six arguments' memory, each a path of up to 4096 bytes
  * escaped, fit. */
@@ -269,6 +269,15 @@ void trace_lines_text(struct trace_lines *l, const struct trace_when *w,
 	add_text(l, w, TEXT, text, len);
 }
 
+void trace_lines_let_go(struct trace_lines *l, uint32_t pid, uint64_t ts)
+{
+	size_t i;
+
+	for (i = l->head; i < l->n; i++)
+		if (l->v[i].kind == TEXT && l->v[i].w.pid == pid && l->v[i].w.ts >= ts)
+			l->v[i].kind = LET_GO;
+}
+
 void trace_lines_gone(struct trace_lines *l, const struct trace_when *w,
 		      const char *text, size_t len)
 {
@@ -477,12 +486,16 @@ static void show(struct trace_lines *l, struct line *x)
 	struct pending *p;
 	size_t i;
 
+	if (x->kind == LET_GO)	/* (not shown, not even as interrupting) */
+		return;
 	/* Calls begun before this line and not over are shown unfinished,
 	 * so that lines stay in time order. */
 	for (i = 0; i < l->np; i++)
 		if (!l->p[i].shown && !(x->kind == EXIT && l->p[i].enter.w.tid == x->w.tid))
 			show_unfinished(l, &l->p[i]);
 	switch (x->kind) {
+	case LET_GO:
+		break;
 	case GONE:	/* a thread that died in a call: strace's "= ?" */
 		if ((p = pending_of(l, x->w.tid)))
 			show_unreturned(l, p, x->w.ns);

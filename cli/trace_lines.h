@@ -27,6 +27,7 @@ struct trace_when {
 	uint32_t tid;
 	uint16_t cpu;
 	const char *comm;
+	uint32_t pid;		/* a kernel event's process (0: none said) */
 };
 
 /* Lines go to out. */
@@ -47,6 +48,10 @@ void trace_lines_free(struct trace_lines *l);
 /* A line of text (a user event, a kernel event, a loss). */
 void trace_lines_text(struct trace_lines *l, const struct trace_when *w,
 		      const char *text, size_t len);
+/* The lines of process pid's kernel events from ts on, not printed yet,
+ * are left out: it is no longer traced (a setuid program it became).
+ * Held back as all lines are, they wait for this (trace_bpf.c). */
+void trace_lines_let_go(struct trace_lines *l, uint32_t pid, uint64_t ts);
 /* A task's end ("+++ exited with 0 +++"): a call it was in is shown
  * as never returning ("= ?") first. */
 void trace_lines_gone(struct trace_lines *l, const struct trace_when *w,

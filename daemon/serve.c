@@ -113,7 +113,7 @@ static int trace_target(struct client *c)
 			      strerror(errno)), -1;
 	if (!may)
 		return refuse(c, 1, "pid %d (%s, user %s): evtraced traces the "
-			      "system calls of your own processes only (the "
+			      "system calls and probes of your own processes only (the "
 			      "kernel's CAP_ANY rule: a task you own and could "
 			      "ptrace): %s", pid, c->info.comm, c->info.user,
 			      why), -1;
@@ -533,7 +533,11 @@ static void __attribute__((noreturn))
 worker(const struct client *c, int out, int err, evt_command_fn run)
 {
 	char *argv[40 + 2 * (EVT_RULES_MAX_PATTERNS + EVT_PROTO_MAX_TRIGGERS +
-			     EVT_PROTO_MAX_KEEP)], pids[EVT_PROTO_MAX_PIDS * 12];
+			     EVT_PROTO_MAX_KEEP + EVT_PROTO_MAX_PROBE_FILES)],
+		pids[EVT_PROTO_MAX_PIDS * 12];
+	static char fd_paths[EVT_PROTO_MAX_PROBE_FILES][32];
+	int fds[EVT_PROTO_MAX_PROBE_FILES];
+	unsigned i;
 	/* 16 bytes a number (24 a duration): five of any command, two
 	 * durations and four more numbers of record, enable or snapshot */
 	char numbers[5 * 16 + 2 * 24 + 4 * 16];
@@ -541,6 +545,24 @@ worker(const struct client *c, int out, int err, evt_command_fn run)
 
 	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
 		_exit(1);
+	/* trace's usdt/ probes: in the files as the client opened them
+	 * (the worker reads and probes each by its fd, never by a path a
+	 * client named). */
+	if (c->req.nprobe_files) {
+		char why[PATH_MAX + 100];
+
+		if (evt_open_as_client(&c->peer, c->req.probe_files,
+				       c->req.nprobe_files, fds, why, sizeof(why))) {
+			fprintf(stderr, "evtrace: %s: usdt/: %s\n", c->verb, why);
+			_exit(1);
+		}
+		for (i = 0; i < c->req.nprobe_files; i++) {
+			snprintf(fd_paths[i], sizeof(fd_paths[i]), "/proc/self/fd/%d", fds[i]);
+			argv[argc++] = "--probe-file";
+			argv[argc++] = fd_paths[i];
+		}
+		argv[argc] = NULL;
+	}
 	if (c->output_fd >= 0) {
 		if (dup2(c->output_fd, OUTPUT_FD) < 0)
 			_exit(1);

@@ -38,4 +38,13 @@ void evt_serve_set_trace_seats(struct evt_trace_seats *seats);
  */
 int evt_act_as_client(uid_t uid, gid_t gid, char *err, size_t err_size);
 
+struct evt_peer;
+/*
+ * Opens paths[0 .. n) for reading as the client p would (its uids, gids
+ * and groups, in a child of its own), into fds (close-on-exec): only
+ * regular files.  0, or -1 with err naming the file and why, none open.
+ */
+int evt_open_as_client(const struct evt_peer *p, const char *const *paths,
+		       unsigned n, int *fds, char *err, size_t err_size);
+
 #endif

@@ -247,6 +247,12 @@ static int field(struct evt_request *r, const char *key, const char *v,
 		    strspn(v, "!%,_abcdefghijklmnopqrstuvwxyz0123456789") != strlen(v))
 			return snprintf(err, err_size, "not a set of system calls"), -1;
 		r->syscalls[r->nsyscalls++] = v;
+	} else if (!strcmp(key, "probe-file")) {
+		if (r->nprobe_files == EVT_PROTO_MAX_PROBE_FILES || v[0] != '/' ||
+		    strlen(v) >= PATH_MAX)
+			return snprintf(err, err_size, "not an absolute path, or more "
+					"than %d", EVT_PROTO_MAX_PROBE_FILES), -1;
+		r->probe_files[r->nprobe_files++] = v;
 	} else if (!strcmp(key, "strsize")) {
 		if (!number(v, 0, 4096, &n) || r->has_strsize)
 			return snprintf(err, err_size, "not 0 to 4096 bytes"), -1;
@@ -307,7 +313,8 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 		for (unsigned i = 0; i < r->nevents; i++)
 			if (evt_is_kernel_path(r->events[i]) &&
 			    strncmp(r->events[i], "kernel/syscalls/", 16) &&
-			    strncmp(r->events[i], "kernel/raw_syscalls/", 20))
+			    strncmp(r->events[i], "kernel/raw_syscalls/", 20) &&
+			    !evt_is_usdt_path(r->events[i]))
 				return snprintf(err, err_size, "%s: %s", r->events[i],
 						EVT_PROTO_CAP_ANY_KERNEL), -1;
 		if (r->npids != 1 || r->path || r->nfilters || r->formats ||
@@ -315,12 +322,15 @@ static int check(const struct evt_request *r, char *err, size_t err_size)
 		    r->interval_ms || r->packet_size || r->packet_count ||
 		    r->block_us || r->relay || r->has_id)
 			return snprintf(err, err_size, "trace: one pid, events, "
-					"syscalls, strsize and summary"), -1;
+					"syscalls, strsize, summary and probe "
+					"files"), -1;
 		return 0;
 	}
-	if (r->nsyscalls || r->has_strsize || r->summary || r->held)
-		return snprintf(err, err_size, "%s: syscalls, strsize and summary "
-				"are for trace", evt_verb_name(r->verb)), -1;
+	if (r->nsyscalls || r->has_strsize || r->summary || r->held ||
+	    r->nprobe_files)
+		return snprintf(err, err_size, "%s: syscalls, strsize, summary "
+				"and probe files are for trace",
+				evt_verb_name(r->verb)), -1;
 	for (unsigned i = 0; i < r->nevents; i++)
 		if (evt_is_kernel_path(r->events[i]))
 			return snprintf(err, err_size, "%s: %s", r->events[i],
@@ -540,6 +550,8 @@ int evt_proto_format(const struct evt_request *r, char *buf, size_t size)
 		PUT("summary %" PRIu32 "\n", r->summary);
 	if (r->held)
 		PUT("held 1\n");
+	for (i = 0; i < r->nprobe_files; i++)
+		PUT("probe-file %s\n", r->probe_files[i]);
 	if (r->count)
 		PUT("count 1\n");
 	if (r->has_id)

@@ -35,6 +35,11 @@
  *   fail-on-loss 1         record --fail-on-loss (not with overwrite)
  *   rate 1000              enable --rate (0: lifts the cap)
  *   collection 3           snapshot --collection
+ *   syscalls SET           trace -e trace=SET (8 at most), and strsize
+ *                          N, summary 1|2, held 1: its other options
+ *   probe-file /usr/lib/x  trace -e usdt/...: a file the probes are in
+ *                          (64 at most), which the daemon opens with
+ *                          the client's credentials
  *
  * record's and snapshot's frame carries the trace directory as an fd (SCM_RIGHTS): the
  * client opens it, the daemon never opens a path a client names.  With a
@@ -100,6 +105,8 @@ int evt_daemon_connect(void);
 #define EVT_PROTO_MAX_PIDS	64
 #define EVT_PROTO_MAX_TRIGGERS	16
 #define EVT_PROTO_MAX_KEEP	16
+/* trace: the files of usdt/ probes a client names, at most */
+#define EVT_PROTO_MAX_PROBE_FILES 64
 
 enum evt_verb {
 	EVT_VERB_NONE = 0,
@@ -147,6 +154,10 @@ struct evt_request {
 	uint32_t summary;
 	bool held;			/* trace: the pid is a command held
 					 * before its exec */
+	/* trace with usdt/ events: the files their probes are in (absolute;
+	 * the daemon opens them as the client, never as itself) */
+	const char *probe_files[EVT_PROTO_MAX_PROBE_FILES];
+	unsigned nprobe_files;
 	/* record --overwrite: --trigger's expressions (whole: the daemon
 	 * parses them), --after and --before (has_*), --max-windows (0: not
 	 * given), --keep's patterns */
@@ -180,7 +191,7 @@ bool evt_verb_in_session(enum evt_verb verb);
  */
 #define EVT_PROTO_CAP_ANY_KERNEL "evtraced opens for you only the kernel " \
 	"events flagged CAP_ANY (kernel/syscalls/ and kernel/raw_syscalls/), " \
-	"for your own processes"
+	"and the usdt/ probes of files you may read, for your own processes"
 
 /* The pattern of filter f ("PATTERN" or "PATTERN if ..."), copied into
  * out; false when it does not fit. */

@@ -65,7 +65,7 @@ rootproc=$!
 BG_PIDS="$BG_PIDS $rootproc"
 set +e; bob "$EVTRACE_U" trace -p "$rootproc" >/dev/null 2>"$T/err"; st=$?; set -e
 expect_eq "$st" 1 "bob: trace -p of root's process"
-expect_grep "^evtrace: trace: pid $rootproc (tracee, user root): evtraced traces the system calls of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace): its user ids (real 0, effective 0, saved 0) are not all yours\$" "$T/err" "bob refused by evtraced, with the rule"
+expect_grep "^evtrace: trace: pid $rootproc (tracee, user root): evtraced traces the system calls and probes of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace): its user ids (real 0, effective 0, saved 0) are not all yours\$" "$T/err" "bob refused by evtraced, with the rule"
 kill "$rootproc"
 set +e; bob "$EVTRACE_U" record -o "$T/bobout/t" -e kernel/sched/sched_process_exec -- true 2>"$T/err"; st=$?; set -e
 expect_eq "$st" 1 "bob: a scheduler event"

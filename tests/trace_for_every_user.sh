@@ -136,10 +136,10 @@ BG_PIDS="$BG_PIDS $euid_only"
 wait_for "the non-dumpable process to start" "grep -q ready '$T/agent.out'"
 wait_for "root's process with bob's euid to start" "grep -q ready '$T/euid.out'"
 as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -p "$agent"
-expect_grep "^evtrace: trace: pid $agent (tracee, user evt-bob): evtraced traces the system calls of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace): it is not dumpable (it gained privilege at an exec, or said PR_SET_DUMPABLE 0)\$" \
+expect_grep "^evtrace: trace: pid $agent (tracee, user evt-bob): evtraced traces the system calls and probes of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace): it is not dumpable (it gained privilege at an exec, or said PR_SET_DUMPABLE 0)\$" \
 	"$T/err" "trace -p of a process that is not dumpable"
 as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -p "$euid_only"
-expect_grep "^evtrace: trace: pid $euid_only (python3, user evt-bob): evtraced traces the system calls of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace): its user ids (real 0, effective $BOB, saved 0) are not all yours\$" \
+expect_grep "^evtrace: trace: pid $euid_only (python3, user evt-bob): evtraced traces the system calls and probes of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace): its user ids (real 0, effective $BOB, saved 0) are not all yours\$" \
 	"$T/err" "trace -p of root's process with bob's effective uid"
 
 # Each session puts the eBPF program on every system call of the
@@ -170,14 +170,14 @@ kill "$idle1" "$idle2" "$idle3"
 
 # Alice's process: not bob's.
 as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -p "$app"
-expect_grep "^evtrace: trace: pid $app (typed, user evt-alice): evtraced traces the system calls of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace): its user ids (real $ALICE, effective $ALICE, saved $ALICE) are not all yours\$" \
+expect_grep "^evtrace: trace: pid $app (typed, user evt-alice): evtraced traces the system calls and probes of your own processes only (the kernel's CAP_ANY rule: a task you own and could ptrace): its user ids (real $ALICE, effective $ALICE, saved $ALICE) are not all yours\$" \
 	"$T/err" "another user's process"
-expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): refused: pid $app (typed, user evt-alice): evtraced traces the system calls of your own processes only" \
+expect_grep "^evtraced: client pid [0-9]* uid $BOB (evt-bob): refused: pid $app (typed, user evt-alice): evtraced traces the system calls and probes of your own processes only" \
 	"$T/daemon.log" "the audit: refused, and why"
 running "$app" || fail "alice's program"
 # A kernel event not flagged CAP_ANY.
 as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -e kernel/sched/sched_switch -- true
-expect_grep "kernel/sched/sched_switch: evtraced opens for you only the kernel events flagged CAP_ANY (kernel/syscalls/ and kernel/raw_syscalls/), for your own processes$" \
+expect_grep "kernel/sched/sched_switch: evtraced opens for you only the kernel events flagged CAP_ANY (kernel/syscalls/ and kernel/raw_syscalls/), and the usdt/ probes of files you may read, for your own processes$" \
 	"$T/err" "a kernel event not flagged CAP_ANY"
 # Keeping a trace through evtraced is not there yet, and says so.
 as_status evt-bob 1 env EVTRACE_RUNDIR="$T/bob/run" "$T/bin/evtrace" trace -w "$T/bob/kept" -- true

@@ -82,13 +82,24 @@ static void requests_round_trip(void)
 	CHECK(parse("verb trace\npid 7\nevent kernel/sched/sched_switch\n", &r, err) < 0);
 	CHECK(strstr(err, "kernel/sched/sched_switch: evtraced opens for you only the "
 		      "kernel events flagged CAP_ANY") == err);
+	/* usdt/ probes, with the files they are in, absolute. */
+	CHECK(parse("verb trace\npid 7\nevent usdt/libstdcxx/throw\n"
+		    "probe-file /usr/lib/libstdc++.so.6\nprobe-file /bin/x\n", &r, err) == 0);
+	CHECK(r.nprobe_files == 2 && !strcmp(r.probe_files[1], "/bin/x"));
+	n = evt_proto_format(&r, buf, sizeof(buf));
+	CHECK(n > 0 && parse(buf, &back, err) == 0 && back.nprobe_files == 2 &&
+	      !strcmp(back.probe_files[0], "/usr/lib/libstdc++.so.6"));
+	CHECK(parse("verb trace\npid 7\nprobe-file lib.so\n", &r, err) < 0);
+	CHECK_STR(err, "request line 3: not an absolute path, or more than 64");
+	CHECK(parse("verb record\npid 7\nprobe-file /bin/x\n", &r, err) < 0);
+	CHECK_STR(err, "record: syscalls, strsize, summary and probe files are for trace");
 	CHECK(parse("verb trace\npid 7\npid 8\n", &r, err) < 0);
-	CHECK_STR(err, "trace: one pid, events, syscalls, strsize and summary");
+	CHECK_STR(err, "trace: one pid, events, syscalls, strsize, summary and probe files");
 	CHECK(parse("verb trace\npid 7\nstrsize 4097\n", &r, err) < 0);
 	CHECK(parse("verb trace\npid 7\nsyscalls open;rm\n", &r, err) < 0);
 	CHECK(parse("verb trace\npid 7\nsummary 3\n", &r, err) < 0);
 	CHECK(parse("verb stream\npid 7\nevent typed\nheld 1\n", &r, err) < 0);
-	CHECK_STR(err, "stream: syscalls, strsize and summary are for trace");
+	CHECK_STR(err, "stream: syscalls, strsize, summary and probe files are for trace");
 	/* The kernel's events are the machine's: no pid. */
 	CHECK(parse("verb ls\npath kernel/sched\nids 1\n", &r, err) == 0);
 	CHECK(parse("verb format\npath kernel/sched/sched_switch\n", &r, err) == 0);

@@ -70,12 +70,7 @@ done
 expect_status 1 "$EVTRACE" ls --probes
 expect_grep "^evtrace: ls: --probes: name a binary or library, or -p PID\$" "$T/err" "--probes without a file"
 
-# The commands that do not take usdt/ yet.
+# ls takes no usdt/ path: ls --probes lists them.
 expect_status 1 "$EVTRACE" ls usdt/evttest
 expect_grep "^evtrace: ls: usdt/evttest: a program's USDT probes are listed by ls --probes FILE (or -p PID)\$" \
 	"$T/err" "ls of usdt/"
-expect_status 1 "$EVTRACE" enable usdt/evttest/args
-expect_grep "^evtrace: enable: usdt/evttest/args: USDT probes are switched on by the recording that names them" \
-	"$T/err" "enable usdt/"
-expect_status 1 "$EVTRACE" count -e usdt/evttest/args -- "$USDT_PROG" args 1
-expect_grep "usdt/evttest/args: counting USDT probes is not yet supported; record them" "$T/err" "count -e usdt/"

@@ -129,47 +129,37 @@ static int make_uprobe(struct evt_usdt_set *s, const char *file,
 	return 0;
 }
 
-int evt_usdt_set_create(const char *const *patterns, unsigned npatterns,
-			const char *const *files, unsigned nfiles,
-			struct evt_usdt_set **out, char *err, size_t err_size)
+/*
+ * Calls made(ctx, file, probe) for each probe of files[0 .. nfiles) a
+ * usdt/ pattern names (none: only checked); then a usdt/ pattern that
+ * named none is an error.  0, or -1 with err set.
+ */
+static int each_named(const char *const *patterns, unsigned npatterns,
+		      const char *const *files, unsigned nfiles,
+		      int (*made)(void *ctx, const char *file,
+				  const struct evt_usdt_probe *p, char *err,
+				  size_t err_size),
+		      void *ctx, char *err, size_t err_size)
 {
-	struct evt_usdt_set *s;
-	bool *matched, any = false;
+	bool *matched = calloc(npatterns ? npatterns : 1, sizeof(bool));
 	unsigned i, f, k, n;
+	int ret = -1;
 
-	*out = NULL;
-	for (i = 0; i < npatterns; i++)
-		any |= evt_is_usdt_path(patterns[i]);
-	if (!any)
-		return 0;
-	if (!nfiles)
-		return snprintf(err, err_size, "usdt/: USDT probes are recorded in a "
-				"command (record -e usdt/... -- CMD) or in processes "
-				"named with -p; not yet in every process (-a)"), -1;
-	if (access("/sys/kernel/tracing/uprobe_events", W_OK) &&
-	    access("/sys/kernel/debug/tracing/uprobe_events", W_OK))
-		return snprintf(err, err_size, "usdt/: USDT probes need uprobes, which "
-				"tracefs's uprobe_events makes for root only; through "
-				"evtraced: not yet supported"), -1;
-	if (!(s = calloc(1, sizeof(*s))) || !(matched = calloc(npatterns, sizeof(bool)))) {
-		free(s);
+	if (!matched)
 		return snprintf(err, err_size, "out of memory"), -1;
-	}
-	snprintf(s->group, sizeof(s->group), GROUP_PREFIX "%d", (int)getpid());
-	sweep();
 	for (f = 0; f < nfiles; f++) {
 		struct evt_usdt_probe *p;
 
 		if (evt_usdt_probes(files[f], &p, &n, err, err_size))
-			goto fail;
+			goto out;
 		for (k = 0; k < n; k++) {
 			char path[2 * EVT_USDT_NAME_MAX + 8];
 
 			snprintf(path, sizeof(path), "usdt/%s/%s", p[k].provider, p[k].name);
-			if (wanted(patterns, npatterns, path, matched) &&
-			    make_uprobe(s, files[f], &p[k], err, err_size)) {
+			if (wanted(patterns, npatterns, path, matched) && made &&
+			    made(ctx, files[f], &p[k], err, err_size)) {
 				free(p);
-				goto fail;
+				goto out;
 			}
 		}
 		free(p);
@@ -178,16 +168,65 @@ int evt_usdt_set_create(const char *const *patterns, unsigned npatterns,
 		if (evt_is_usdt_path(patterns[i]) && !matched[i]) {
 			snprintf(err, err_size, "%s: no USDT probe of that name in %s%s "
 				 "(evtrace ls --probes FILE lists a file's)", patterns[i],
-				 files[0], nfiles > 1 ? " or the libraries it maps" : "");
-			goto fail;
+				 nfiles ? files[0] : "no file", nfiles > 1 ?
+				 " or the libraries it maps" : "");
+			goto out;
 		}
+	ret = 0;
+out:
 	free(matched);
+	return ret;
+}
+
+static int make_one(void *ctx, const char *file, const struct evt_usdt_probe *p,
+		    char *err, size_t err_size)
+{
+	return make_uprobe(ctx, file, p, err, err_size);
+}
+
+int evt_usdt_check(const char *const *patterns, unsigned npatterns,
+		   const char *const *files, unsigned nfiles, char *err,
+		   size_t err_size)
+{
+	return each_named(patterns, npatterns, files, nfiles, NULL, NULL, err,
+			  err_size);
+}
+
+int evt_usdt_set_create(const char *const *patterns, unsigned npatterns,
+			const char *const *files, unsigned nfiles,
+			struct evt_usdt_set **out, char *err, size_t err_size)
+{
+	struct evt_usdt_set *s;
+	bool any = false;
+	unsigned i;
+
+	*out = NULL;
+	for (i = 0; i < npatterns; i++)
+		any |= evt_is_usdt_path(patterns[i]);
+	if (!any)
+		return 0;
+	if (!nfiles)
+		return snprintf(err, err_size, "usdt/: USDT probes are looked for in "
+				"a command's files (record -e usdt/... -- CMD) or those "
+				"of -p processes; in every process (-a), name the "
+				"binaries or libraries with --probes-in FILE"), -1;
+	if (access("/sys/kernel/tracing/uprobe_events", W_OK) &&
+	    access("/sys/kernel/debug/tracing/uprobe_events", W_OK))
+		return snprintf(err, err_size, "usdt/: USDT probes need uprobes, which "
+				"only root may make (tracefs's uprobe_events); for your "
+				"own processes, 'evtrace trace -e usdt/...' has evtraced "
+				"make them"), -1;
+	if (!(s = calloc(1, sizeof(*s))))
+		return snprintf(err, err_size, "out of memory"), -1;
+	snprintf(s->group, sizeof(s->group), GROUP_PREFIX "%d", (int)getpid());
+	sweep();
+	if (each_named(patterns, npatterns, files, nfiles, make_one, s, err,
+		       err_size)) {
+		evt_usdt_set_destroy(s);
+		return -1;
+	}
 	*out = s;
 	return 0;
-fail:
-	free(matched);
-	evt_usdt_set_destroy(s);
-	return -1;
 }
 
 unsigned evt_usdt_set_count(const struct evt_usdt_set *s)
@@ -488,4 +527,20 @@ int evt_usdt_files_of_process(int pid, char ***files, unsigned *n, char *err,
 	*files = fs.v;
 	*n = fs.n;
 	return 0;
+}
+
+int evt_usdt_files_for(const char *const *patterns, unsigned npatterns, int pid,
+		       const char *cmd, char ***files, unsigned *n, char *err,
+		       size_t err_size)
+{
+	unsigned i;
+
+	*files = NULL;
+	*n = 0;
+	for (i = 0; i < npatterns && !evt_is_usdt_path(patterns[i]); i++)
+		;
+	if (i == npatterns || (!pid && !cmd))
+		return 0;
+	return pid > 0 ? evt_usdt_files_of_process(pid, files, n, err, err_size) :
+			 evt_usdt_files_of_command(cmd, files, n, err, err_size);
 }

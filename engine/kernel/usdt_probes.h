@@ -28,6 +28,12 @@ struct evt_usdt_set;
 int evt_usdt_set_create(const char *const *patterns, unsigned npatterns,
 			const char *const *files, unsigned nfiles,
 			struct evt_usdt_set **out, char *err, size_t err_size);
+/* Whether each usdt/ pattern among patterns names a probe of files[0 ..
+ * nfiles) (the error evt_usdt_set_create gives otherwise), making none:
+ * what a user checks before asking evtraced.  0, or -1 with err set. */
+int evt_usdt_check(const char *const *patterns, unsigned npatterns,
+		   const char *const *files, unsigned nfiles, char *err,
+		   size_t err_size);
 /* The uprobes made: their tracefs paths (kernel/GROUP/EVENT), and the
  * path each stands for (usdt/PROVIDER/NAME). */
 unsigned evt_usdt_set_count(const struct evt_usdt_set *s);
@@ -48,5 +54,10 @@ int evt_usdt_files_of_command(const char *cmd, char ***files, unsigned *n,
 int evt_usdt_files_of_process(int pid, char ***files, unsigned *n, char *err,
 			      size_t err_size);
 void evt_usdt_files_free(char **files, unsigned n);
+/* Those files when a usdt/ pattern is among patterns: process pid's
+ * (pid > 0), else command cmd's; none (0 and *n 0) otherwise. */
+int evt_usdt_files_for(const char *const *patterns, unsigned npatterns, int pid,
+		       const char *cmd, char ***files, unsigned *n, char *err,
+		       size_t err_size);
 
 #endif

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "syscall_capture.h"
 #include "rules.h"
+#include "usdt_notes.h"
 #include "usdt_probes.h"
 
 /* One sampler: the events one add started. */
@@ -265,30 +266,99 @@ int evt_live_kernel_select(struct evt_live_kernel *k, bool on,
 	return 0;
 }
 
+/*
+ * The usdt/ paths of the probes in the files the process maps, once each,
+ * into *out (free with evt_usdt_files_free), with those files (*files);
+ * none when no rule of r is a usdt/ one.  0, or -1 with err set.
+ */
+static int usdt_paths(const struct evt_live_kernel *k, const struct evt_rules *r,
+		      char ***out, unsigned *n, char ***files, unsigned *nfiles,
+		      char *err, size_t err_size)
+{
+	struct evt_usdt_probe *p;
+	unsigned i, f, np, cap = 0;
+
+	*out = *files = NULL;
+	*n = *nfiles = 0;
+	for (i = 0; i < r->npatterns && !evt_is_usdt_path(r->patterns[i]); i++)
+		;
+	if (i == r->npatterns)
+		return 0;
+	if (k->pid <= 0)
+		return snprintf(err, err_size, "%s: USDT probes are streamed from one "
+				"process (-p PID); not yet from every process",
+				r->patterns[i]), -1;
+	if (evt_usdt_files_of_process(k->pid, files, nfiles, err, err_size))
+		return -1;
+	for (f = 0; f < *nfiles; f++) {
+		if (evt_usdt_probes((*files)[f], &p, &np, err, err_size))
+			continue;	/* (a file that does not read has none) */
+		for (i = 0; i < np; i++) {
+			char path[2 * EVT_USDT_NAME_MAX + 8], **grown;
+			unsigned j;
+
+			snprintf(path, sizeof(path), "usdt/%s/%s", p[i].provider, p[i].name);
+			for (j = 0; j < *n && strcmp((*out)[j], path); j++)
+				;
+			if (j < *n)
+				continue;
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 16;
+				if (!(grown = realloc(*out, cap * sizeof(*grown))))
+					break;
+				*out = grown;
+			}
+			if (!((*out)[*n] = strdup(path)))
+				break;
+			(*n)++;
+		}
+		free(p);
+	}
+	return 0;
+}
+
 int evt_live_kernel_want_rules(struct evt_live_kernel *k,
 			       const struct evt_rules *r, char *err,
 			       size_t err_size)
 {
-	const char **want = NULL;
-	char **paths = NULL;
+	const char **want = NULL, **fresh = NULL;
+	char **paths = NULL, **probes = NULL, **files = NULL;
 	long *ids = NULL;
-	unsigned npaths = 0, nwant = 0, i;
+	unsigned npaths = 0, nwant = 0, nprobes = 0, nfiles = 0, nfresh = 0, i, e;
 	int ret = -1;
 
 	if (r->npatterns &&
 	    evt_kernel_event_paths_any(&paths, &ids, &npaths, err, err_size))
 		return -1;
 	free(ids);
-	if (!(want = calloc(npaths ? npaths : 1, sizeof(*want)))) {
+	if (usdt_paths(k, r, &probes, &nprobes, &files, &nfiles, err, err_size))
+		goto out;
+	want = calloc(npaths + nprobes + 1, sizeof(*want));
+	fresh = calloc(nprobes + 1, sizeof(*fresh));
+	if (!want || !fresh) {
 		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < npaths; i++)
 		if (evt_rules_decide(r, paths[i], NULL, NULL, (uint32_t)k->pid) == 1)
 			want[nwant++] = paths[i];
+	/* The tri-state rules decide each probe, as each kernel event. */
+	for (i = 0; i < nprobes; i++)
+		if (evt_rules_decide(r, probes[i], NULL, NULL, (uint32_t)k->pid) == 1 &&
+		    !sampling(k, probes[i], &e))
+			fresh[nfresh++] = probes[i];
+	if (nfresh && start(k, fresh, nfresh, (const char *const *)files, nfiles,
+			    err, err_size))
+		goto out;
+	for (i = 0; i < nprobes; i++)
+		if (evt_rules_decide(r, probes[i], NULL, NULL, (uint32_t)k->pid) == 1)
+			want[nwant++] = probes[i];
 	ret = want_paths(k, want, nwant, err, err_size);
 out:
 	free(want);
+	free(fresh);
+	evt_usdt_files_free(probes, nprobes);
+	evt_usdt_files_free(files, nfiles);
 	evt_kernel_event_paths_free(paths, npaths);
 	return ret;
 }
