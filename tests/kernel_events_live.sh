@@ -157,6 +157,8 @@ wait_for "the second program" "grep -q ready '$T/q.out'"
 "$EVTRACE" enable kernel/syscalls/sys_enter_getppid
 "$EVTRACE" enable kernel/syscalls/sys_exit_getppid
 "$EVTRACE" enable "$P"
+# (a usdt/ rule that names no probe of the program changes nothing)
+"$EVTRACE" enable usdt/nowhere
 expect_eq "$("$EVTRACE" ls kernel/syscalls | grep -v '^0 ')" \
 	"$(printf 'X kernel/syscalls/\n1 kernel/syscalls/sys_enter_getppid\n1 kernel/syscalls/sys_exit_getppid')" \
 	"ls of what enable switched on"

@@ -160,6 +160,16 @@ BG_PIDS="$BG_PIDS $G"
 wait_for "usdt_prog to start" "grep -q ready '$T/e.out'"
 "$EVTRACE" enable usdt/evttest || fail "enable usdt/evttest"
 "$EVTRACE" disable usdt/evttest/args || fail "disable usdt/evttest/args"
+# (a stream of every process is told, once, and streams on)
+"$EVTRACE" stream >/dev/null 2>"$T/ea.err" &
+EA=$!
+BG_PIDS="$BG_PIDS $EA"
+wait_for "the every-process stream to say it" \
+	"grep -q '^evtrace: stream: usdt/evttest: USDT probes are streamed from one process (stream -p PID); not yet from every process\$' '$T/ea.err'"
+running "$EA" || fail "the every-process stream ended: $(cat "$T/ea.err")"
+kill -INT "$EA"
+wait "$EA" || fail "the every-process stream: $(cat "$T/ea.err")"
+expect_eq "$(grep -c USDT "$T/ea.err")" 1 "said once"
 "$EVTRACE" stream -p "$G" >"$T/es.out" 2>"$T/es.err" &
 S=$!
 BG_PIDS="$BG_PIDS $S"

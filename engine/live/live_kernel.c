@@ -36,6 +36,7 @@ struct evt_live_kernel {
 	struct sampler *s;
 	unsigned ns;
 	bool capture_said;	/* why the eBPF program cannot load: once */
+	bool usdt_said;		/* that usdt/ rules need one process: once */
 	/* While a drain hands samples over: */
 	evt_live_cb cb;
 	void *ctx;
@@ -271,7 +272,7 @@ int evt_live_kernel_select(struct evt_live_kernel *k, bool on,
  * into *out (free with evt_usdt_files_free), with those files (*files);
  * none when no rule of r is a usdt/ one.  0, or -1 with err set.
  */
-static int usdt_paths(const struct evt_live_kernel *k, const struct evt_rules *r,
+static int usdt_paths(struct evt_live_kernel *k, const struct evt_rules *r,
 		      char ***out, unsigned *n, char ***files, unsigned *nfiles,
 		      char *err, size_t err_size)
 {
@@ -284,10 +285,14 @@ static int usdt_paths(const struct evt_live_kernel *k, const struct evt_rules *r
 		;
 	if (i == r->npatterns)
 		return 0;
-	if (k->pid <= 0)
-		return snprintf(err, err_size, "%s: USDT probes are streamed from one "
-				"process (-p PID); not yet from every process",
-				r->patterns[i]), -1;
+	if (k->pid <= 0) {	/* (the kernel's events of the rules still are) */
+		if (!k->usdt_said)
+			evt_report("stream: %s: USDT probes are streamed from one "
+				   "process (stream -p PID); not yet from every "
+				   "process", r->patterns[i]);
+		k->usdt_said = true;
+		return 0;
+	}
 	if (evt_usdt_files_of_process(k->pid, files, nfiles, err, err_size))
 		return -1;
 	for (f = 0; f < *nfiles; f++) {
