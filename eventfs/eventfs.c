@@ -18,10 +18,14 @@
 
 #include "eventfs.h"
 #include "kernel_events.h"
+#include "probes_view.h"
 #include "report.h"
 #include "view.h"
 
 #define MAX_AGE_NS (50 * 1000 * 1000)
+/* How old the list of a process's USDT probes may be: its files' notes
+ * are read again (a library it dlopened shows within it). */
+#define PROBES_AGE_S 1
 
 struct fs {
 	struct evt_eventfs_opts o;
@@ -29,6 +33,8 @@ struct fs {
 	struct evt_view view;
 	struct evt_pipe *pipe;
 	time_t mounted;
+	struct evt_probes_view probes;	/* mount -p: events/usdt/ */
+	time_t probes_loaded;
 };
 
 enum kind {
@@ -41,6 +47,7 @@ struct loc {
 	enum kind kind;
 	int pid;				/* tree's: 0 for events/ */
 	bool kernel;				/* node is a kernel event's */
+	bool usdt;				/* ... or a USDT probe's */
 	bool events_root;
 	const struct evt_view_tree *tree;
 	const struct evt_tree_node *node;
@@ -62,6 +69,10 @@ static const char readme[] =
 	"events/<event>/format  its format, as `evtrace format` prints it\n"
 	"events/<event>/id      its id (`evtrace ls --ids`)\n"
 	"events/kernel/         the kernel's tracepoints (read-only; root only)\n"
+	"events/usdt/           mount -p: the USDT probes of the process's files;\n"
+	"                       their enable is a rule its trace_pipe follows\n"
+	"                       (root only: uprobes are root's to make); their\n"
+	"                       format lists where each is\n"
 	"proc/<pid>/events/     one process's events, switched in it alone\n"
 	"available_events       every event path, one per line\n"
 	"trace_pipe             the enabled events as text, consumed as read:\n"
@@ -107,7 +118,20 @@ static int resolve_tree(struct fs *fs, int pid, const char *rest, struct loc *l)
 		rest++;
 	l->kernel = !pid && fs->view.kernel_root &&
 		    !strncmp(rest, "kernel", 6) && (!rest[6] || rest[6] == '/');
-	root = l->kernel ? fs->view.kernel_root : l->tree->root;
+	l->usdt = !pid && fs->o.pid > 0 && !strncmp(rest, "usdt", 4) &&
+		  (!rest[4] || rest[4] == '/');
+	if (l->usdt) {
+		if (time(NULL) - fs->probes_loaded >= PROBES_AGE_S) {
+			evt_probes_view_free(&fs->probes);
+			evt_probes_view_load(&fs->probes, fs->o.pid);
+			fs->probes_loaded = time(NULL);
+		}
+		if (!fs->probes.root)
+			return -ENOENT;
+		evt_probes_view_states(&fs->probes, &fs->view.rd);
+	}
+	root = l->kernel ? fs->view.kernel_root :
+	       l->usdt ? fs->probes.root : l->tree->root;
 	if (!*rest) {
 		l->kind = K_DIR;
 		l->events_root = true;
@@ -132,11 +156,11 @@ static int resolve_tree(struct fs *fs, int pid, const char *rest, struct loc *l)
 	l->tree_path = n->path;
 	if (!strcmp(leaf, "enable"))
 		l->kind = K_ENABLE;
-	else if (!strcmp(leaf, "rate") && !l->kernel)
+	else if (!strcmp(leaf, "rate") && !l->kernel && !l->usdt)
 		l->kind = K_RATE;
 	else if (n->event >= 0 && !strcmp(leaf, "format"))
 		l->kind = K_FORMAT;
-	else if (n->event >= 0 && !strcmp(leaf, "id"))
+	else if (n->event >= 0 && !strcmp(leaf, "id") && !l->usdt)
 		l->kind = K_ID;
 	else
 		return -ENOENT;
@@ -244,7 +268,7 @@ static int fs_getattr(const char *path, struct stat *st,
 		} else if (l.kind == K_PIPE) {
 			st->st_mode = S_IFREG | 0400;	/* and root's */
 			st->st_nlink = 1;
-		} else if (switch_file && !l.kernel && optin != EVT_NO_GROUP) {
+		} else if (switch_file && !l.kernel && !l.usdt && optin != EVT_NO_GROUP) {
 			st->st_gid = optin;	/* its members may switch it */
 			st->st_mode = S_IFREG | 0664;
 			st->st_nlink = 1;
@@ -303,14 +327,21 @@ static int fs_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
 		break;
 	default:
 		fill(buf, "enable", NULL, 0, 0);
-		if (!l.kernel)
+		if (!l.kernel && !l.usdt)
 			fill(buf, "rate", NULL, 0, 0);
 		if (l.node->event >= 0) {
 			fill(buf, "format", NULL, 0, 0);
-			fill(buf, "id", NULL, 0, 0);
+			if (!l.usdt)
+				fill(buf, "id", NULL, 0, 0);
 		}
 		if (l.events_root && !l.pid && fs->view.kernel_root)
 			fill(buf, "kernel", NULL, 0, 0);
+		if (l.events_root && !l.pid && fs->o.pid > 0) {
+			struct loc u;
+
+			if (resolve_tree(fs, 0, "/usdt", &u) == 0)
+				fill(buf, "usdt", NULL, 0, 0);
+		}
 		for (i = 0; i < l.node->nchildren; i++)
 			fill(buf, l.node->children[i]->name, NULL, 0, 0);
 		break;
@@ -325,6 +356,7 @@ struct open_file {
 	enum kind kind;
 	int pid;
 	bool kernel;
+	bool usdt;
 	char *data;
 	size_t len;
 	char path[];			/* in the tree, for enable */
@@ -350,6 +382,10 @@ static void write_event(struct fs *fs, FILE *f, const struct loc *l)
 	unsigned i, k, nids = 0, nformats = 0;
 	const char *formats[64];
 
+	if (l->usdt) {
+		evt_probes_view_format(&fs->probes, path, f);
+		return;
+	}
 	if (l->kernel) {
 		struct evt_event_format ef;
 		char err[PATH_MAX + 300];
@@ -481,7 +517,9 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
 		ret = -EISDIR;
 	else if (!ret && writing && l.kind != K_ENABLE && l.kind != K_RATE)
 		ret = -EACCES;
-	else if (!ret && writing && !l.kernel && !may_switch(fs, l.pid))
+	else if (!ret && writing && l.usdt && !may_read_pipe(fs))
+		ret = -EACCES;	/* (a rule of the owner's default.rules) */
+	else if (!ret && writing && !l.kernel && !l.usdt && !may_switch(fs, l.pid))
 		ret = -EACCES;
 	else if (!ret && l.kind == K_PIPE && !may_read_pipe(fs))
 		ret = -EACCES;
@@ -494,6 +532,7 @@ static int fs_open(const char *path, struct fuse_file_info *fi)
 		of->kind = l.kind;
 		of->pid = l.pid;
 		of->kernel = l.kernel;
+		of->usdt = l.usdt;
 		strcpy(of->path, l.tree_path ? l.tree_path : "");
 		if (l.kind != K_PIPE)
 			ret = make_text(fs, &l, of);
@@ -594,6 +633,15 @@ static int fs_write(const char *path, const char *buf, size_t size, off_t off,
 		return -EINVAL;
 	if (of->kernel)
 		return -EOPNOTSUPP;	/* not in the default collection */
+	if (of->usdt) {
+		pthread_mutex_lock(&fs->mu);
+		ret = evt_probes_view_set(&fs->probes, &fs->view.rd, of->path,
+					  buf[0] == '1', err, sizeof(err));
+		pthread_mutex_unlock(&fs->mu);
+		if (ret)
+			evt_report("%s", err);
+		return ret ? -EIO : (int)size;
+	}
 	caller(&who, groups, 256);
 	pthread_mutex_lock(&fs->mu);
 	evt_view_refresh(&fs->view, MAX_AGE_NS);
@@ -838,6 +886,7 @@ out_pipe:
 	evt_pipe_destroy(fs->pipe);
 out_view:
 	evt_view_free(&fs->view);
+	evt_probes_view_free(&fs->probes);
 out_free:
 	pthread_mutex_destroy(&fs->mu);
 	free(fs);

@@ -196,6 +196,40 @@ expect_status 1 "$EVTRACE" enable --rate 10 usdt/evttest/guarded
 expect_grep "^evtrace: enable: --rate usdt/evttest/guarded: USDT probes take no rate cap\$" "$T/err" "a probe's rate"
 "$EVTRACE" disable usdt/evttest
 
+# 4e. The events filesystem of one process (mount -p): events/usdt/ has
+#     its probes, each with its places as format and an enable that is a
+#     rule of its default collection, which its trace_pipe follows.
+"$USDT_PROG" guarded >"$T/f.out" &
+G=$!
+BG_PIDS="$BG_PIDS $G"
+wait_for "usdt_prog to start" "grep -q ready '$T/f.out'"
+mount_events "$T/mnt" -p "$G"
+expect_eq "$(ls "$T/mnt/events/usdt/evttest" | tr '\n' ' ')" "args enable guarded " "events/usdt/evttest"
+expect_eq "$(cat "$T/mnt/events/usdt/evttest/guarded/format")" \
+	"$("$EVTRACE" ls --probes "$(realpath "$USDT_PROG")" | grep '^usdt/evttest/guarded arg1:s32  (.*, semaphore)$')" \
+	"a probe's format: its place, as ls --probes says it"
+expect_eq "$(cat "$T/mnt/events/usdt/enable")" 0 "usdt/ off"
+cat "$T/mnt/trace_pipe" >"$T/f.pipe" &
+PIPE=$!
+BG_PIDS="$BG_PIDS $PIPE"
+wait_for "a reader of trace_pipe" "reading_pipe $PIPE"
+echo 1 >"$T/mnt/events/usdt/evttest/guarded/enable"
+expect_eq "$(cat "$T/mnt/events/usdt/evttest/enable") $(cat "$T/mnt/events/usdt/evttest/guarded/enable")" \
+	"X 1" "the states after one probe's enable"
+wait_for "the semaphore set by trace_pipe's stream" "grep -q '^on\$' '$T/f.out'" "cat '$T/mount.err'"
+wait_for "the mount's perf events" "[ \$(ls -l /proc/$MOUNT_PID/fd | grep -c 'perf_event') -ge $((3 * $(nproc))) ]"
+kill -USR1 "$G"
+wait_for "the ten hits in trace_pipe" "[ \$(grep -c usdt/evttest/guarded '$T/f.pipe') = 10 ]" "cat '$T/f.pipe' '$T/mount.err'"
+echo 0 >"$T/mnt/events/usdt/evttest/enable"
+wait_for "the semaphore cleared by the directory's disable" "grep -q '^off\$' '$T/f.out'" "cat '$T/mount.err'"
+expect_eq "$(cat "$T/mnt/events/usdt/enable")" 0 "usdt/ off again"
+expect_eq "$(sed -n 's/.*usdt\/evttest\/guarded: .* arg1=\([0-9]*\)$/\1/p' "$T/f.pipe" | tr '\n' ' ')" \
+	"0 1 2 3 4 5 6 7 8 9 " "trace_pipe's probe values"
+kill "$PIPE"
+wait "$PIPE" 2>/dev/null || true
+fusermount3 -u "$T/mnt"
+wait "$MOUNT_PID" 2>/dev/null || true
+
 # 4d. Counted, exactly, beside the program's own sites: a command's, and
 #     a running process's guarded probe (its semaphore set by the count).
 "$EVTRACE" count -e usdt/evttest/args -e printk -- "$USDT_PROG" args 250 2>"$T/c.err" >/dev/null ||

@@ -346,3 +346,20 @@ out:
 	close(fd);
 	return ret;
 }
+
+void evt_usdt_probe_write(FILE *f, const char *file, const struct evt_usdt_probe *p)
+{
+	unsigned a;
+
+	fprintf(f, "usdt/%s/%s", p->provider, p->name);
+	for (a = 0; a < p->nargs; a++) {
+		const char *type = evt_usdt_arg_type(p, a);
+
+		if (type)
+			fprintf(f, " arg%u:%s", a + 1, type);
+		else
+			fprintf(f, " arg%u:(not fetched: %s)", a + 1, p->args[a].spec);
+	}
+	fprintf(f, "  (%s+0x%" PRIx64 "%s)\n", file, p->offset,
+		p->sema_addr ? ", semaphore" : "");
+}

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define EVT_USDT_MAX_ARGS 12
 #define EVT_USDT_NAME_MAX 64
@@ -54,6 +55,10 @@ struct evt_usdt_probe {
  */
 int evt_usdt_probes(const char *path, struct evt_usdt_probe **out, unsigned *n,
 		    char *err, size_t err_size);
+
+/* A probe as `evtrace ls --probes` shows it, on one line of f: its path,
+ * its arguments' types, the file and offset, "semaphore" when it has one. */
+void evt_usdt_probe_write(FILE *f, const char *file, const struct evt_usdt_probe *p);
 
 /* One argument of a note ("-4@%edi") into a; 0, or -1 when it is not
  * one. */

@@ -544,3 +544,44 @@ int evt_usdt_files_for(const char *const *patterns, unsigned npatterns, int pid,
 	return pid > 0 ? evt_usdt_files_of_process(pid, files, n, err, err_size) :
 			 evt_usdt_files_of_command(cmd, files, n, err, err_size);
 }
+
+int evt_usdt_paths(const char *const *files, unsigned nfiles, char ***out,
+		   unsigned *n)
+{
+	struct evt_usdt_probe *p;
+	char err[PATH_MAX + 200];
+	unsigned i, f, np, j;
+	struct files fs = { 0 };
+
+	*out = NULL;
+	*n = 0;
+	for (f = 0; f < nfiles; f++) {
+		if (evt_usdt_probes(files[f], &p, &np, err, sizeof(err)))
+			continue;	/* (a file that does not read has none) */
+		for (i = 0; i < np && !fs.failed; i++) {
+			char path[2 * EVT_USDT_NAME_MAX + 8], **grown;
+
+			snprintf(path, sizeof(path), "usdt/%s/%s", p[i].provider, p[i].name);
+			for (j = 0; j < fs.n && strcmp(fs.v[j], path); j++)
+				;
+			if (j < fs.n)
+				continue;
+			if (!(grown = realloc(fs.v, (fs.n + 1) * sizeof(*grown))) ||
+			    !(grown[fs.n] = strdup(path))) {
+				fs.v = grown ? grown : fs.v;
+				fs.failed = true;
+				break;
+			}
+			fs.v = grown;
+			fs.n++;
+		}
+		free(p);
+	}
+	if (fs.failed) {
+		evt_usdt_files_free(fs.v, fs.n);
+		return -1;
+	}
+	*out = fs.v;
+	*n = fs.n;
+	return 0;
+}

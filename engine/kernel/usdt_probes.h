@@ -54,6 +54,11 @@ int evt_usdt_files_of_command(const char *cmd, char ***files, unsigned *n,
 int evt_usdt_files_of_process(int pid, char ***files, unsigned *n, char *err,
 			      size_t err_size);
 void evt_usdt_files_free(char **files, unsigned n);
+/* The events the probes of files[0 .. nfiles) are (usdt/PROVIDER/NAME),
+ * each once, into *out (free with evt_usdt_files_free); a file that does
+ * not read has none.  0, or -1 out of memory. */
+int evt_usdt_paths(const char *const *files, unsigned nfiles, char ***out,
+		   unsigned *n);
 /* Those files when a usdt/ pattern is among patterns: process pid's
  * (pid > 0), else command cmd's; none (0 and *n 0) otherwise. */
 int evt_usdt_files_for(const char *const *patterns, unsigned npatterns, int pid,

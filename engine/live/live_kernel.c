@@ -16,7 +16,6 @@
 #include "report.h"
 #include "syscall_capture.h"
 #include "rules.h"
-#include "usdt_notes.h"
 #include "usdt_probes.h"
 
 /* One sampler: the events one add started. */
@@ -276,8 +275,7 @@ static int usdt_paths(struct evt_live_kernel *k, const struct evt_rules *r,
 		      char ***out, unsigned *n, char ***files, unsigned *nfiles,
 		      char *err, size_t err_size)
 {
-	struct evt_usdt_probe *p;
-	unsigned i, f, np, cap = 0;
+	unsigned i;
 
 	*out = *files = NULL;
 	*n = *nfiles = 0;
@@ -295,30 +293,8 @@ static int usdt_paths(struct evt_live_kernel *k, const struct evt_rules *r,
 	}
 	if (evt_usdt_files_of_process(k->pid, files, nfiles, err, err_size))
 		return -1;
-	for (f = 0; f < *nfiles; f++) {
-		if (evt_usdt_probes((*files)[f], &p, &np, err, err_size))
-			continue;	/* (a file that does not read has none) */
-		for (i = 0; i < np; i++) {
-			char path[2 * EVT_USDT_NAME_MAX + 8], **grown;
-			unsigned j;
-
-			snprintf(path, sizeof(path), "usdt/%s/%s", p[i].provider, p[i].name);
-			for (j = 0; j < *n && strcmp((*out)[j], path); j++)
-				;
-			if (j < *n)
-				continue;
-			if (*n == cap) {
-				cap = cap ? 2 * cap : 16;
-				if (!(grown = realloc(*out, cap * sizeof(*grown))))
-					break;
-				*out = grown;
-			}
-			if (!((*out)[*n] = strdup(path)))
-				break;
-			(*n)++;
-		}
-		free(p);
-	}
+	if (evt_usdt_paths((const char *const *)*files, *nfiles, out, n))
+		return snprintf(err, err_size, "out of memory"), -1;
 	return 0;
 }
 
