@@ -18,6 +18,7 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_query(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
 int cmd_ls(int argc, char **argv);

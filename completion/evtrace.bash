@@ -78,7 +78,7 @@ _evtrace()
 	case $cmd in
 	ls|enable|disable|format)
 		COMPREPLY=($(compgen -W "$(_evtrace_events "$evtrace" "$pid")" -- "$cur"));;
-	report|convert|query|abi-check|mount)
+	report|convert|query|diff|abi-check|mount)
 		COMPREPLY=($(compgen -d -- "$cur"));;
 	esac
 }

@@ -22,6 +22,9 @@
  *   spans capped N    at SIGUSR1 after "ready", N spans "parent" around a
  *                     line and a span "kid", each followed by a line
  *                     outside: see capped()
+ *   spans timed N US  N spans "get", each busy for US microseconds
+ *                     (on CLOCK_MONOTONIC: a preemption lengthens one
+ *                     span, not the next), each after a line "item I"
  *
  * Per worker thread t (0-based): scope "work" (args t) holding two
  * "step" spans of 2 ms each (the second left by an early return), then
@@ -328,10 +331,38 @@ static int slow(long n, long ms)
 	return 0;
 }
 
+static int64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int timed(int n, int us)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int64_t until = now_us() + us;
+
+		trace_printk("item %d\n", i);
+		trace_span_begin("get");
+		while (now_us() < until)
+			;
+		trace_span_end("get");
+	}
+	printf("timed done\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t th[16];
 	int i;
+
+	if (argc == 4 && !strcmp(argv[1], "timed"))
+		return timed(atoi(argv[2]), atoi(argv[3]));
 
 	if (argc == 4 && !strcmp(argv[1], "storm"))
 		return storm(atol(argv[2]), atol(argv[3]));

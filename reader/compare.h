@@ -1,0 +1,30 @@
+/*
+ * compare.h - the statistics evtrace diff compares two runs with.
+ *
+ * A quantile q of run B is compared to run A's by how many of B's
+ * samples exceed A's q-quantile: with one distribution behind both,
+ * about (1 - q) of them, the spread being that of B's sample and of the
+ * quantile's own estimate from A's (q(1 - q)(1/na + 1/nb)).  A mean by
+ * Welch's statistic.  Both two-sided, normal approximations: with fewer
+ * than EVT_COMPARE_MIN_SAMPLES samples on a side no p is given.
+ */
+#ifndef EVT_READER_COMPARE_H
+#define EVT_READER_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define EVT_COMPARE_MIN_SAMPLES 20
+
+/* The q-quantile (0 < q < 1) of n sorted values, nearest rank; 0 when n
+ * is 0. */
+uint64_t evt_quantile(const uint64_t *sorted, size_t n, double q);
+/* The mean of n values (0 when none). */
+double evt_mean(const uint64_t *v, size_t n);
+/* The p-value of "b's q-quantile is a's", or -1 (too few samples). */
+double evt_quantile_p(const uint64_t *a, size_t na, const uint64_t *b,
+		      size_t nb, double q);
+/* The p-value of "b's mean is a's" (Welch), or -1 (too few samples). */
+double evt_mean_p(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
+
+#endif
