@@ -1,15 +1,18 @@
 /*
  * cmd_diff.c - evtrace diff A B: two runs side by side, per event (its
- * count and rate) and per span name (its count and its durations' p50,
- * p90, p99 and mean, each with the p-value of "they are the same" from
- * compare.h), as text or JSON; --fail-if gates for CI.
+ * count and rate) and per span name (its count, rate and its durations'
+ * p50, p90, p99 and mean), each with the p-value of "they are the same"
+ * (compare.h), as text or JSON; --fail-if gates for CI.
  *
- * A difference is marked significant when its p-value is under --alpha
- * (0.001) and it is at least --min-change (5%): two runs of one program
- * differ by a little, which many samples make "significant" without
- * meaning anything.  Counts and rates come from one run each and carry
- * no measure of their noise: they are not tested, and a gate on them
- * holds its threshold alone.
+ * A and B are each a trace or a tree of them: one run a side, or several.
+ * One run a side, only what one run's samples can tell is tested: the
+ * p50 and p90 of durations, by the share of B's spans above A's
+ * quantile.  A run's tail and mean, and its counts and rates, move with
+ * the machine's other work from run to run, which one run does not
+ * measure (untested).  With two runs or more a side, every figure is
+ * tested on its values run by run (Welch's t).  A difference is marked
+ * significant when its p-value is under --alpha (0.001) and it is at
+ * least --min-change (5%): many samples make a little "significant".
  */
 #include <fnmatch.h>
 #include <getopt.h>
@@ -22,6 +25,7 @@
 #include "compare.h"
 #include "report.h"
 #include "report_output.h"
+#include "trace_set.h"
 #include "trace_summary.h"
 
 #define MAX_GATES 32
@@ -57,6 +61,16 @@ struct diff {
 	size_t nrows, cap;
 };
 
+/* One side: its runs. */
+struct side {
+	const char *arg;
+	struct trace_set set;
+	struct evt_summary *runs;
+	size_t n;
+	const struct evt_summary_key **keys;	/* of the key compared, by run */
+	double *values;				/* of the metric, by run */
+};
+
 static int add_row(struct diff *d, const struct row *r)
 {
 	if (d->nrows == d->cap) {
@@ -77,46 +91,86 @@ static double seconds(const struct evt_summary *s)
 	return s->events > 1 ? (double)(s->last_ns - s->first_ns) / 1e9 : 0;
 }
 
-/* The rows of one key, present in a, b or both. */
-static int compare_key(struct diff *d, const char *key, const struct evt_summary *sa,
-		       const struct evt_summary *sb, const struct evt_summary_key *a,
-		       const struct evt_summary_key *b)
+static const double quantile_of[] = { [M_P50] = 0.5, [M_P90] = 0.9, [M_P99] = 0.99 };
+
+/* Metric m of one run's key k (NULL: the run has none): in *v; false
+ * when the run has no such figure (durations of a key it lacks). */
+static bool run_value(enum metric m, const struct evt_summary *run,
+		      const struct evt_summary_key *k, double *v)
 {
-	static const double q[] = { [M_P50] = 0.5, [M_P90] = 0.9, [M_P99] = 0.99 };
-	const uint64_t *da = a ? a->durations : NULL, *db = b ? b->durations : NULL;
-	size_t na = a ? a->count : 0, nb = b ? b->count : 0;
-	bool span = a ? a->span : b->span;
-	double ta = seconds(sa), tb = seconds(sb);
+	double t = seconds(run);
+	size_t n = k ? k->count : 0;
+
+	switch (m) {
+	case M_COUNT:
+		*v = (double)n;
+		return true;
+	case M_RATE:
+		*v = t > 0 ? (double)n / t : 0;
+		return true;
+	case M_MEAN:
+		*v = evt_mean(k ? k->durations : NULL, n);
+		return n > 0;
+	default:
+		*v = n ? (double)evt_quantile(k->durations, n, quantile_of[m]) : 0;
+		return n > 0;
+	}
+}
+
+/* The side's values of metric m, one a run that has it; how many, and
+ * their mean in *mean. */
+static size_t side_values(struct side *sd, enum metric m, double *mean)
+{
+	size_t i, n = 0;
+	double sum = 0;
+
+	for (i = 0; i < sd->n; i++)
+		if (run_value(m, &sd->runs[i], sd->keys[i], &sd->values[n]))
+			sum += sd->values[n++];
+	*mean = n ? sum / (double)n : 0;
+	return n;
+}
+
+/* One run a side: the within-run tests of what one run tells. */
+static double one_run_p(enum metric m, const struct evt_summary_key *a,
+			const struct evt_summary_key *b)
+{
+	if (!a || !b || (m != M_P50 && m != M_P90))
+		return -1;
+	return evt_quantile_p(a->durations, a->count, b->durations, b->count,
+			      quantile_of[m]);
+}
+
+/* The rows of one key, present in runs of a, b or both. */
+static int compare_key(struct diff *d, const char *key, bool span, struct side *a,
+		       struct side *b)
+{
+	size_t i;
 	int m;
 
+	for (i = 0; i < a->n; i++)
+		a->keys[i] = evt_summary_find(&a->runs[i], key);
+	for (i = 0; i < b->n; i++)
+		b->keys[i] = evt_summary_find(&b->runs[i], key);
 	for (m = 0; m < NMETRICS; m++) {
-		struct row r = { key, (enum metric)m, a != NULL, b != NULL, 0, 0, NAN, -1,
+		struct row r = { key, (enum metric)m, false, false, 0, 0, NAN, -1,
 				 false };
+		size_t na, nb;
 
 		if (m >= M_P50 && !span)
 			break;
-		switch (m) {
-		case M_COUNT:
-			r.a = (double)na;
-			r.b = (double)nb;
-			break;
-		case M_RATE:
-			r.a = ta > 0 ? (double)na / ta : 0;
-			r.b = tb > 0 ? (double)nb / tb : 0;
-			break;
-		case M_MEAN:
-			r.a = evt_mean(da, na);
-			r.b = evt_mean(db, nb);
-			r.p = evt_mean_p(da, na, db, nb);
-			break;
-		default:
-			if (!na || !nb)
-				continue;
-			r.a = (double)evt_quantile(da, na, q[m]);
-			r.b = (double)evt_quantile(db, nb, q[m]);
-			r.p = evt_quantile_p(da, na, db, nb, q[m]);
-			break;
-		}
+		na = side_values(a, (enum metric)m, &r.a);
+		nb = side_values(b, (enum metric)m, &r.b);
+		for (i = 0; i < a->n; i++)
+			r.in_a |= a->keys[i] != NULL;
+		for (i = 0; i < b->n; i++)
+			r.in_b |= b->keys[i] != NULL;
+		if (m >= M_P50 && (!r.in_a || !r.in_b))
+			continue;
+		if (a->n == 1 && b->n == 1)
+			r.p = one_run_p((enum metric)m, a->keys[0], b->keys[0]);
+		else
+			r.p = evt_runs_p(a->values, na, b->values, nb);
 		if (r.a > 0)
 			r.change = (r.b - r.a) / r.a;
 		r.significant = r.p >= 0 && r.p < d->alpha && !isnan(r.change) &&
@@ -127,24 +181,39 @@ static int compare_key(struct diff *d, const char *key, const struct evt_summary
 	return 0;
 }
 
-/* Every key of a and b, in order. */
-static int compare(struct diff *d, const struct evt_summary *a,
-		   const struct evt_summary *b)
+static int cmp_name(const void *x, const void *y)
 {
-	size_t i = 0, j = 0;
+	const struct evt_summary_key *const *a = x, *const *b = y;
 
-	while (i < a->nkeys || j < b->nkeys) {
-		int c = i == a->nkeys ? 1 : j == b->nkeys ? -1 :
-			strcmp(a->keys[i].key, b->keys[j].key);
-		const struct evt_summary_key *ka = c <= 0 ? &a->keys[i] : NULL;
-		const struct evt_summary_key *kb = c >= 0 ? &b->keys[j] : NULL;
+	return strcmp((*a)->key, (*b)->key);
+}
 
-		if (compare_key(d, ka ? ka->key : kb->key, a, b, ka, kb))
-			return -1;
-		i += c <= 0;
-		j += c >= 0;
-	}
-	return 0;
+/* Every key of any run of a and b, in order, once. */
+static int compare(struct diff *d, struct side *a, struct side *b)
+{
+	const struct evt_summary_key **all;
+	size_t n = 0, i, r;
+	int ret = 0;
+
+	for (r = 0; r < a->n; r++)
+		n += a->runs[r].nkeys;
+	for (r = 0; r < b->n; r++)
+		n += b->runs[r].nkeys;
+	if (!(all = malloc((n + 1) * sizeof(*all))))
+		return -1;
+	n = 0;
+	for (r = 0; r < a->n; r++)
+		for (i = 0; i < a->runs[r].nkeys; i++)
+			all[n++] = &a->runs[r].keys[i];
+	for (r = 0; r < b->n; r++)
+		for (i = 0; i < b->runs[r].nkeys; i++)
+			all[n++] = &b->runs[r].keys[i];
+	qsort(all, n, sizeof(*all), cmp_name);
+	for (i = 0; i < n && !ret; i++)
+		if (!i || strcmp(all[i]->key, all[i - 1]->key))
+			ret = compare_key(d, all[i]->key, all[i]->span, a, b);
+	free(all);
+	return ret;
 }
 
 /* "KEY METRIC (>|<) [+-]N%": the key a pattern (fnmatch). */
@@ -207,15 +276,42 @@ static void value(FILE *f, const struct row *r, bool in, double v)
 		fprintf(f, " %14.0f", v);
 }
 
-static void print_text(const struct diff *d, const char *da, const struct evt_summary *a,
-		       const char *db, const struct evt_summary *b)
+/* The side's runs' events, seconds and losses, summed. */
+static void totals(const struct side *sd, unsigned long long *events, double *secs,
+		   unsigned long long *lost)
 {
 	size_t i;
 
-	printf("# A: %s: %llu events in %.3f s, %llu lost\n", da,
-	       (unsigned long long)a->events, seconds(a), (unsigned long long)a->lost);
-	printf("# B: %s: %llu events in %.3f s, %llu lost\n", db,
-	       (unsigned long long)b->events, seconds(b), (unsigned long long)b->lost);
+	*events = *lost = 0;
+	*secs = 0;
+	for (i = 0; i < sd->n; i++) {
+		*events += sd->runs[i].events;
+		*lost += sd->runs[i].lost;
+		*secs += seconds(&sd->runs[i]);
+	}
+}
+
+static void print_side(const char *name, const struct side *sd)
+{
+	unsigned long long events, lost;
+	double secs;
+
+	totals(sd, &events, &secs, &lost);
+	printf("# %s: %s: %zu run%s, %llu events in %.3f s, %llu lost\n", name, sd->arg,
+	       sd->n, sd->n == 1 ? "" : "s", events, secs, lost);
+}
+
+static void print_text(const struct diff *d, const struct side *a, const struct side *b)
+{
+	size_t i;
+
+	print_side("A", a);
+	print_side("B", b);
+	if (a->n > 1 || b->n > 1)
+		printf("# (a figure: the mean of the runs'; p: Welch's t on them)\n");
+	else
+		printf("# (one run a side: only p50 and p90 of durations are tested; "
+		       "give several runs a side to test the rest)\n");
 	printf("# * significant: p < %g and a change of %g%% or more\n", d->alpha,
 	       d->min_change * 100);
 	printf("%-40s %-6s %14s %14s %9s %9s\n", "KEY", "METRIC", "A", "B", "CHANGE", "P");
@@ -248,25 +344,33 @@ static void json_number(FILE *f, double v)
 		fprintf(f, "%.17g", v);
 }
 
-static void json_run(const char *name, const char *dir, const struct evt_summary *s)
+static void json_side(const char *name, const struct side *sd)
 {
-	printf("\"%s\":{\"trace\":", name);
-	report_json_string(stdout, dir, strlen(dir));
-	printf(",\"events\":%llu,\"seconds\":", (unsigned long long)s->events);
-	json_number(stdout, seconds(s));
-	printf(",\"lost\":%llu}", (unsigned long long)s->lost);
+	unsigned long long events, lost;
+	double secs;
+	size_t i;
+
+	totals(sd, &events, &secs, &lost);
+	printf("\"%s\":{\"traces\":[", name);
+	for (i = 0; i < sd->n; i++) {
+		if (i)
+			putchar(',');
+		report_json_string(stdout, sd->set.dirs[i], strlen(sd->set.dirs[i]));
+	}
+	printf("],\"events\":%llu,\"seconds\":", events);
+	json_number(stdout, secs);
+	printf(",\"lost\":%llu}", lost);
 }
 
-static void print_json(const struct diff *d, const char *da, const struct evt_summary *a,
-		       const char *db, const struct evt_summary *b,
+static void print_json(const struct diff *d, const struct side *a, const struct side *b,
 		       const struct gate *g, unsigned ngates)
 {
 	size_t i;
 
 	putchar('{');
-	json_run("a", da, a);
+	json_side("a", a);
 	putchar(',');
-	json_run("b", db, b);
+	json_side("b", b);
 	printf(",\"alpha\":%g,\"min_change\":%g,\"rows\":[", d->alpha, d->min_change);
 	for (i = 0; i < d->nrows; i++) {
 		const struct row *r = &d->rows[i];
@@ -302,8 +406,10 @@ static void print_json(const struct diff *d, const char *da, const struct evt_su
 }
 
 /* Applies the gates, saying each that trips (stderr); how many did, or
- * -1 when one names no key of either run. */
-static int apply_gates(const struct diff *d, struct gate *g, unsigned n)
+ * -1 when one names no key of either run or a duration not tested (runs:
+ * the most runs of a side). */
+static int apply_gates(const struct diff *d, struct gate *g, unsigned n,
+		       size_t runs)
 {
 	unsigned k, tripped = 0;
 	size_t i;
@@ -315,6 +421,17 @@ static int apply_gates(const struct diff *d, struct gate *g, unsigned n)
 			if (r->metric != g[k].metric || fnmatch(g[k].key, r->key, 0))
 				continue;
 			g[k].matched = true;
+			/* A duration untested would trip on the machine's noise. */
+			if (r->metric >= M_P50 && r->p < 0 && r->in_a && r->in_b)
+				return cli_error("diff", "--fail-if '%s': %s %s is not tested: %s",
+						 g[k].text, r->key, metric_names[r->metric],
+						 runs == 1 && (r->metric == M_P99 ||
+							       r->metric == M_MEAN) ?
+						 "with one run a side, a tail or a mean moves with "
+						 "the machine's other work from run to run; give "
+						 "several runs a side (a directory of traces each), "
+						 "or gate p50 or p90" :
+						 "too few spans (20 a run) or runs (2 a side)"), -1;
 			if (!trips(d, &g[k], r))
 				continue;
 			if (!g[k].tripped)
@@ -336,6 +453,46 @@ static int apply_gates(const struct diff *d, struct gate *g, unsigned n)
 	return (int)tripped;
 }
 
+/* The runs of the side's argument, a trace or a tree of them, read. */
+static int read_side(struct side *sd, char *err, size_t err_size)
+{
+	size_t i;
+
+	if (trace_set_add(&sd->set, sd->arg, err, err_size))
+		return -1;
+	sd->runs = calloc(sd->set.n, sizeof(*sd->runs));
+	sd->keys = calloc(sd->set.n, sizeof(*sd->keys));
+	sd->values = calloc(sd->set.n, sizeof(*sd->values));
+	if (!sd->runs || !sd->keys || !sd->values)
+		return snprintf(err, err_size, "out of memory"), -1;
+	for (i = 0; i < sd->set.n; i++, sd->n++)
+		if (evt_summary_read(sd->set.dirs[i], &sd->runs[i], err, err_size))
+			return -1;
+	return 0;
+}
+
+static uint64_t side_errors(const struct side *sd)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < sd->n; i++)
+		n += sd->runs[i].errors;
+	return n;
+}
+
+static void side_free(struct side *sd)
+{
+	size_t i;
+
+	for (i = 0; i < sd->n; i++)
+		evt_summary_free(&sd->runs[i]);
+	free(sd->runs);
+	free(sd->keys);
+	free(sd->values);
+	trace_set_free(&sd->set);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -347,7 +504,8 @@ int cmd_diff(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct diff d = { .alpha = 0.001, .min_change = 0.05 };
-	struct evt_summary a = { 0 }, b = { 0 };
+	struct side a = { 0 }, b = { 0 };
+	uint64_t errors;
 	struct gate gates[MAX_GATES];
 	unsigned ngates = 0;
 	char err[4096], *end;
@@ -391,11 +549,12 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 2) {
-		cli_error("diff", "two trace directories to compare, A then B");
+		cli_error("diff", "two traces (or trees of runs) to compare, A then B");
 		return cli_usage("diff");
 	}
-	if (evt_summary_read(argv[optind], &a, err, sizeof(err)) ||
-	    evt_summary_read(argv[optind + 1], &b, err, sizeof(err))) {
+	a.arg = argv[optind];
+	b.arg = argv[optind + 1];
+	if (read_side(&a, err, sizeof(err)) || read_side(&b, err, sizeof(err))) {
 		cli_error("diff", "%s", err);
 		ret = 1;
 		goto out;
@@ -405,20 +564,20 @@ int cmd_diff(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	tripped = apply_gates(&d, gates, ngates);
+	tripped = apply_gates(&d, gates, ngates, a.n > b.n ? a.n : b.n);
 	if (tripped < 0)
 		goto out;
 	if (json)
-		print_json(&d, argv[optind], &a, argv[optind + 1], &b, gates, ngates);
+		print_json(&d, &a, &b, gates, ngates);
 	else
-		print_text(&d, argv[optind], &a, argv[optind + 1], &b);
-	if (a.errors || b.errors)
-		evt_report("diff: part of %s could not be read (report says where)",
-			   a.errors ? argv[optind] : argv[optind + 1]);
-	ret = tripped || a.errors || b.errors ? 1 : 0;
+		print_text(&d, &a, &b);
+	errors = side_errors(&a) + side_errors(&b);
+	if (errors)
+		evt_report("diff: part of the traces could not be read (report says where)");
+	ret = tripped || errors ? 1 : 0;
 out:
-	evt_summary_free(&a);
-	evt_summary_free(&b);
+	side_free(&a);
+	side_free(&b);
 	free(d.rows);
 	return ret;
 }

@@ -67,3 +67,74 @@ double evt_mean_p(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 		return ma == mb ? 1 : 0;
 	return two_sided((mb - ma) / se);
 }
+
+/* The continued fraction of the regularized incomplete beta function
+ * I_x(a, b), evaluated by Lentz's method. */
+static double beta_fraction(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+	int m;
+
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	h = d;
+	for (m = 1; m <= 300; m++) {
+		double step, num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		step = d * c;
+		h *= step;
+		if (fabs(step - 1) < 1e-14)
+			break;
+	}
+	return h;
+}
+
+static double incomplete_beta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	/* (the fraction converges quickly on this side of the mean) */
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_fraction(a, b, x) / a;
+	return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+double evt_runs_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	double ma = 0, mb = 0, va = 0, vb = 0, sa, sb, t, df;
+	size_t i;
+
+	if (na < 2 || nb < 2)
+		return -1;
+	for (i = 0; i < na; i++)
+		ma += a[i] / (double)na;
+	for (i = 0; i < nb; i++)
+		mb += b[i] / (double)nb;
+	for (i = 0; i < na; i++)
+		va += (a[i] - ma) * (a[i] - ma) / (double)(na - 1);
+	for (i = 0; i < nb; i++)
+		vb += (b[i] - mb) * (b[i] - mb) / (double)(nb - 1);
+	sa = va / (double)na;
+	sb = vb / (double)nb;
+	if (sa + sb == 0)
+		return ma == mb ? 1 : 0;
+	t = (mb - ma) / sqrt(sa + sb);
+	df = (sa + sb) * (sa + sb) / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+	/* P(|T| >= |t|) for Student's T of df degrees */
+	return incomplete_beta(df / 2, 0.5, df / (df + t * t));
+}

@@ -1,7 +1,9 @@
 # evtrace diff: two runs of one program differ in nothing it marks
 # significant and trip no gate; a run whose spans take twice as long is
-# marked, in text and in JSON, and trips --fail-if; a key of one run only
-# is new or gone; bad gates and arguments are refused, saying how.
+# marked, in text and in JSON, and trips --fail-if; several runs a side
+# are compared run by run; a key of one run only is new or gone; bad
+# gates and arguments, and a gate on what one run a side cannot test,
+# are refused, saying how.
 . "$(dirname "$0")/lib.sh"
 
 rec() {	# DIR N US: spans timed N US, recorded into DIR
@@ -36,7 +38,7 @@ expect_grep "^evtrace: diff: 'span/get p50 > +50%' tripped: span/get p50 +[0-9.]
 python3 - "$T/slower.json" <<'PY' || fail "diff --json"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["a"]["events"] == 6000 and d["b"]["lost"] == 0, d["a"]
+assert d["a"]["events"] == 6000 and d["b"]["lost"] == 0 and len(d["a"]["traces"]) == 1, d["a"]
 rows = {(r["key"], r["metric"]): r for r in d["rows"]}
 p50 = rows[("span/get", "p50")]
 assert 90e3 <= p50["a"] <= 150e3 and 190e3 <= p50["b"] <= 300e3, p50
@@ -45,6 +47,26 @@ count = rows[("span/get", "count")]
 assert count["a"] == count["b"] == 2000 and count["p"] is None and not count["significant"], count
 assert d["gates"] == [], d["gates"]
 PY
+
+# Three runs a side (a directory of traces each): every figure tested on
+# the runs' values; the same program against itself marks nothing, the
+# slower one its median and p90.
+mkdir "$T/runs_a" "$T/runs_b" "$T/runs_slow"
+for i in 1 2 3; do
+	rec runs_a/$i 500 100
+	rec runs_b/$i 500 100
+	rec runs_slow/$i 500 200
+done
+"$EVTRACE" diff "$T/runs_a" "$T/runs_b" >"$T/runs_same"
+expect_grep "^# A: $T/runs_a: 3 runs, 4500 events in" "$T/runs_same" "the runs of a side"
+grep -q '\*$' "$T/runs_same" && { cat "$T/runs_same" >&2; fail "three runs of one program against three marked something"; }
+expect_grep "^span/get  *count  *500  *500  *+0.0%  *1\$" "$T/runs_same" "equal counts, tested: p 1"
+set +e
+"$EVTRACE" diff --fail-if 'span/get p50 > +50%' "$T/runs_a" "$T/runs_slow" >"$T/runs_slower" 2>/dev/null
+got=$?
+set -e
+expect_eq "$got" 1 "the gate on the runs' median"
+expect_grep "^span/get  *p50 .* \*\$" "$T/runs_slower" "the slower runs' median marked"
 
 # A key of one run only: new or gone; a count gate on it trips.
 "$EVTRACE" record -q -o "$T/other" -- "$TRACEE" threads 1 10 >/dev/null
@@ -59,7 +81,7 @@ expect_grep "tripped: span/get count gone" "$T/gone.err" "the gate on what is go
 
 # Bad input.
 expect_status 2 "$EVTRACE" diff "$T/a"
-expect_grep "two trace directories to compare, A then B" "$T/err" "one trace"
+expect_grep "two traces (or trees of runs) to compare, A then B" "$T/err" "one trace"
 expect_status 2 "$EVTRACE" diff --fail-if 'span/get p95 > 10%' "$T/a" "$T/b"
 expect_grep "^evtrace: diff: --fail-if 'span/get p95 > 10%': not KEY METRIC (> | <) CHANGE%, such as 'span/Get p99 > +10%' (METRIC: count, rate, p50, p90, p99 or mean)\$" \
 	"$T/err" "a metric diff does not know"
@@ -67,6 +89,9 @@ expect_status 2 "$EVTRACE" diff --fail-if 'span/get p99 > 10' "$T/a" "$T/b"
 expect_status 2 "$EVTRACE" diff --fail-if 'span/nope p99 > +10%' "$T/a" "$T/b"
 expect_grep "^evtrace: diff: --fail-if 'span/nope p99 > +10%': no p99 of a key 'span/nope' in either run\$" \
 	"$T/err" "a gate that names nothing"
+expect_status 2 "$EVTRACE" diff --fail-if 'span/get p99 > +10%' "$T/a" "$T/b"
+expect_grep "^evtrace: diff: --fail-if 'span/get p99 > +10%': span/get p99 is not tested: with one run a side, a tail or a mean moves with the machine's other work from run to run; give several runs a side (a directory of traces each), or gate p50 or p90\$" \
+	"$T/err" "a tail gate on one run a side"
 expect_status 2 "$EVTRACE" diff --alpha 2 "$T/a" "$T/b"
 expect_grep "alpha 2: a probability between 0 and 1" "$T/err" "a bad alpha"
 expect_status 1 "$EVTRACE" diff "$T/a" "$T/nowhere"
