@@ -51,23 +51,6 @@ double evt_quantile_p(const uint64_t *a, size_t na, const uint64_t *b,
 	return two_sided(((double)above / (double)nb - share) / sd);
 }
 
-double evt_mean_p(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
-{
-	double ma = evt_mean(a, na), mb = evt_mean(b, nb), va = 0, vb = 0, se;
-	size_t i;
-
-	if (na < EVT_COMPARE_MIN_SAMPLES || nb < EVT_COMPARE_MIN_SAMPLES)
-		return -1;
-	for (i = 0; i < na; i++)
-		va += ((double)a[i] - ma) * ((double)a[i] - ma);
-	for (i = 0; i < nb; i++)
-		vb += ((double)b[i] - mb) * ((double)b[i] - mb);
-	se = sqrt(va / (double)(na - 1) / (double)na + vb / (double)(nb - 1) / (double)nb);
-	if (se == 0)
-		return ma == mb ? 1 : 0;
-	return two_sided((mb - ma) / se);
-}
-
 /* The continued fraction of the regularized incomplete beta function
  * I_x(a, b), evaluated by Lentz's method. */
 static double beta_fraction(double a, double b, double x)

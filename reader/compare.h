@@ -4,12 +4,13 @@
  * A quantile q of run B is compared to run A's by how many of B's
  * samples exceed A's q-quantile: with one distribution behind both,
  * about (1 - q) of them, the spread being that of B's sample and of the
- * quantile's own estimate from A's (q(1 - q)(1/na + 1/nb)).  A mean by
- * Welch's statistic.  Both two-sided, normal approximations: with fewer
- * than EVT_COMPARE_MIN_SAMPLES samples on a side no p is given.  These
- * take a run's samples as drawn alike, which one run's are: the
- * difference between two runs of one program (the machine's other work
- * then) they do not see, and only several runs a side measure that.
+ * quantile's own estimate from A's (q(1 - q)(1/na + 1/nb)); two-sided,
+ * a normal approximation, untested with fewer than
+ * EVT_COMPARE_MIN_SAMPLES samples a side.  It takes a run's samples as
+ * drawn alike, which one run's are: the difference between two runs of
+ * one program (the machine's other work then) it does not see, and only
+ * several runs a side measure that: their figures are compared by
+ * Welch's t (evt_runs_p).
  */
 #ifndef EVT_READER_COMPARE_H
 #define EVT_READER_COMPARE_H
@@ -27,8 +28,6 @@ double evt_mean(const uint64_t *v, size_t n);
 /* The p-value of "b's q-quantile is a's", or -1 (too few samples). */
 double evt_quantile_p(const uint64_t *a, size_t na, const uint64_t *b,
 		      size_t nb, double q);
-/* The p-value of "b's mean is a's" (Welch), or -1 (too few samples). */
-double evt_mean_p(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
 /*
  * The same of a few values a side, such as a figure of each of several
  * runs (Welch's t with Student's distribution, not the normal one, which

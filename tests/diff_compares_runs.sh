@@ -79,6 +79,13 @@ expect_grep "^span/get  *count  *2000  *-  *gone  *-\$" "$T/gone" "a key of A on
 expect_grep "^printk/tracee/.*  *count  *-  *10  *new  *-\$" "$T/gone" "a key of B only"
 expect_grep "tripped: span/get count gone" "$T/gone.err" "the gate on what is gone"
 
+# A trace cut short: diff compares what reads, and says the rest (1).
+cp -r "$T/a" "$T/cut"
+for f in "$T"/cut/stream_*; do truncate -s $(($(stat -c %s "$f") / 2 + 3)) "$f"; done
+expect_status 1 "$EVTRACE" diff "$T/a" "$T/cut"
+expect_grep "^evtrace: diff: part of the traces could not be read (report says where)\$" "$T/err" "a trace cut short"
+expect_grep "^span/get  *count  *2000 " "$T/out" "what reads, compared"
+
 # Bad input.
 expect_status 2 "$EVTRACE" diff "$T/a"
 expect_grep "two traces (or trees of runs) to compare, A then B" "$T/err" "one trace"
