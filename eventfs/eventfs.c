@@ -122,8 +122,16 @@ static int resolve_tree(struct fs *fs, int pid, const char *rest, struct loc *l)
 		  (!rest[4] || rest[4] == '/');
 	if (l->usdt) {
 		if (time(NULL) - fs->probes_loaded >= PROBES_AGE_S) {
-			evt_probes_view_free(&fs->probes);
-			evt_probes_view_load(&fs->probes, fs->o.pid);
+			struct evt_probes_view now;
+
+			/* (a process gone keeps the probes it had) */
+			evt_probes_view_load(&now, fs->o.pid);
+			if (now.nfiles || !fs->probes_loaded) {
+				evt_probes_view_free(&fs->probes);
+				fs->probes = now;
+			} else {
+				evt_probes_view_free(&now);
+			}
 			fs->probes_loaded = time(NULL);
 		}
 		if (!fs->probes.root)

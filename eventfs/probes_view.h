@@ -25,7 +25,7 @@ struct evt_probes_view {
 };
 
 /* The probes of process pid's files (none when it has none, or its maps
- * do not read). */
+ * do not read: nfiles 0, the process gone). */
 void evt_probes_view_load(struct evt_probes_view *pv, int pid);
 void evt_probes_view_free(struct evt_probes_view *pv);
 /* Each probe's state from the default collection's rules in rd (off

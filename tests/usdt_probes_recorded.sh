@@ -222,7 +222,9 @@ kill -USR1 "$G"
 wait_for "the ten hits in trace_pipe" "[ \$(grep -c usdt/evttest/guarded '$T/f.pipe') = 10 ]" "cat '$T/f.pipe' '$T/mount.err'"
 echo 0 >"$T/mnt/events/usdt/evttest/enable"
 wait_for "the semaphore cleared by the directory's disable" "grep -q '^off\$' '$T/f.out'" "cat '$T/mount.err'"
-expect_eq "$(cat "$T/mnt/events/usdt/enable")" 0 "usdt/ off again"
+# (the program ends at "off": its probes stay shown, as they were)
+wait_for "the program to end" "! running $G"
+expect_eq "$(cat "$T/mnt/events/usdt/enable")" 0 "usdt/ off again, the program gone"
 expect_eq "$(sed -n 's/.*usdt\/evttest\/guarded: .* arg1=\([0-9]*\)$/\1/p' "$T/f.pipe" | tr '\n' ' ')" \
 	"0 1 2 3 4 5 6 7 8 9 " "trace_pipe's probe values"
 kill "$PIPE"
