@@ -16,7 +16,10 @@ static volatile sig_atomic_t stops, last_signal;
 /* The command, once it runs: a stop signal sent to the front end alone
  * is passed on to it; one from the terminal reached it already (its
  * whole process group gets it), and is not sent twice. */
-static volatile pid_t forward_to;
+static pid_t forward_to;
+/* A first stop that came while the command was being started, its pid
+ * not known yet: passed on once it is (cli_session_spawn). */
+static int forward_pending;
 
 static void on_stop(int sig, siginfo_t *si, void *uc)
 {
@@ -25,9 +28,23 @@ static void on_stop(int sig, siginfo_t *si, void *uc)
 	(void)uc;
 	stops++;
 	last_signal = sig;
-	if (forward_to > 0 && stops == 1 && si->si_code != SI_KERNEL &&
-	    si->si_pid != forward_to)
-		kill(forward_to, sig);
+	if (stops == 1 && si->si_code != SI_KERNEL) {
+		/* The command being started: cli_session_spawn passes it on,
+		 * or, if it has the pid already, this does (seq_cst on both
+		 * sides: whichever thread this runs on, one of the two sees
+		 * the other's store; the exchange makes it one). */
+		pid_t to = __atomic_load_n(&forward_to, __ATOMIC_SEQ_CST);
+
+		if (to <= 0) {
+			__atomic_store_n(&forward_pending, 1, __ATOMIC_SEQ_CST);
+			to = __atomic_load_n(&forward_to, __ATOMIC_SEQ_CST);
+			if (to <= 0 || !__atomic_exchange_n(&forward_pending, 0,
+							    __ATOMIC_SEQ_CST))
+				to = 0;
+		}
+		if (to > 0 && si->si_pid != to)
+			kill(to, sig);
+	}
 	errno = saved;
 }
 
@@ -77,7 +94,11 @@ int cli_session_spawn(struct cli_session *s, char **argv, const char *rules,
 	}
 	s->child = child;
 	s->name = argv[0];
-	forward_to = child;
+	/* A stop that came while it was being started goes to it now
+	 * (on_stop says how the two agree). */
+	__atomic_store_n(&forward_to, child, __ATOMIC_SEQ_CST);
+	if (__atomic_exchange_n(&forward_pending, 0, __ATOMIC_SEQ_CST))
+		kill(child, last_signal);
 	return 0;
 }
 
@@ -123,7 +144,7 @@ static void said_killed(const struct cli_session *s, int sig)
 
 int cli_session_end(struct cli_session *s)
 {
-	forward_to = 0;
+	__atomic_store_n(&forward_to, 0, __ATOMIC_SEQ_CST);
 	if (!s->child)
 		return 0;
 	if (!s->exited && waitpid(s->child, &s->status, WNOHANG) == s->child)

@@ -76,9 +76,11 @@ wait_exit() {
 	while running "$1"; do
 		_waited=$((_waited + 1))
 		if [ "$_waited" -ge 1200 ]; then
+			# (what SHOW says first, cut: meson keeps a log's last
+			# 100 lines, which are the processes')
+			[ -n "${3:-}" ] && eval "$3" 2>&1 | tail -20 >&2
 			echo "$2: still running after 60 s; the test's processes:" >&2
 			show_processes "$TEST_SID"
-			[ -n "${3:-}" ] && eval "$3" >&2
 			fail "$2 did not end"
 		fi
 		sleep 0.05
