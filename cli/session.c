@@ -18,8 +18,9 @@ static volatile sig_atomic_t stops, last_signal;
  * whole process group gets it), and is not sent twice. */
 static pid_t forward_to;
 /* A first stop that came while the command was being started, its pid
- * not known yet: passed on once it is (cli_session_spawn). */
-static int forward_pending;
+ * not known yet: its sender's pid (-1: not said), passed on once the
+ * command's is known unless the command sent it (cli_session_spawn). */
+static pid_t forward_pending;
 
 static void on_stop(int sig, siginfo_t *si, void *uc)
 {
@@ -36,7 +37,8 @@ static void on_stop(int sig, siginfo_t *si, void *uc)
 		pid_t to = __atomic_load_n(&forward_to, __ATOMIC_SEQ_CST);
 
 		if (to <= 0) {
-			__atomic_store_n(&forward_pending, 1, __ATOMIC_SEQ_CST);
+			__atomic_store_n(&forward_pending, si->si_pid ? si->si_pid : -1,
+					 __ATOMIC_SEQ_CST);
 			to = __atomic_load_n(&forward_to, __ATOMIC_SEQ_CST);
 			if (to <= 0 || !__atomic_exchange_n(&forward_pending, 0,
 							    __ATOMIC_SEQ_CST))
@@ -75,7 +77,7 @@ int cli_session_spawn(struct cli_session *s, char **argv, const char *rules,
 		      void *ctx)
 {
 	int exec_errno = 0;
-	pid_t child;
+	pid_t child, from;
 
 	/* Stopped while it was being set up: the command is not started
 	 * (it would not get the signal that stopped us). */
@@ -97,7 +99,8 @@ int cli_session_spawn(struct cli_session *s, char **argv, const char *rules,
 	/* A stop that came while it was being started goes to it now
 	 * (on_stop says how the two agree). */
 	__atomic_store_n(&forward_to, child, __ATOMIC_SEQ_CST);
-	if (__atomic_exchange_n(&forward_pending, 0, __ATOMIC_SEQ_CST))
+	from = __atomic_exchange_n(&forward_pending, 0, __ATOMIC_SEQ_CST);
+	if (from && from != child)	/* (not one the command sent us) */
 		kill(child, last_signal);
 	return 0;
 }

@@ -26,14 +26,10 @@ expect_grep "^span/get  *count  *2000  *2000  *+0.0%  *-\$" "$T/same" "the span'
 grep -q "^span/get  *p50 .*\*\$" "$T/same" && { cat "$T/same" >&2; fail "the same program's median marked significant"; }
 
 # Spans twice as long: marked, and the gate trips (exit 1, said).
-set +e
-"$EVTRACE" diff --fail-if 'span/get p50 > +50%' "$T/a" "$T/slow" >"$T/slower" 2>"$T/slower.err"
-got=$?
-set -e
-expect_eq "$got" 1 "diff's status when a gate trips"
-expect_grep "^span/get  *p50  *[0-9.]* us  *[0-9.]* us  *+[0-9.]*%  *[0-9.e+-]* \*\$" "$T/slower" "the slower median marked"
+expect_status 1 "$EVTRACE" diff --fail-if 'span/get p50 > +50%' "$T/a" "$T/slow"
+expect_grep "^span/get  *p50  *[0-9.]* us  *[0-9.]* us  *+[0-9.]*%  *[0-9.e+-]* \*\$" "$T/out" "the slower median marked"
 expect_grep "^evtrace: diff: 'span/get p50 > +50%' tripped: span/get p50 +[0-9.]*% (p [0-9.e+-]*)\$" \
-	"$T/slower.err" "the gate that tripped, said"
+	"$T/err" "the gate that tripped, said"
 "$EVTRACE" diff --json "$T/a" "$T/slow" >"$T/slower.json"
 python3 - "$T/slower.json" <<'PY' || fail "diff --json"
 import json, sys
@@ -61,23 +57,15 @@ done
 expect_grep "^# A: $T/runs_a: 3 runs, 4500 events in" "$T/runs_same" "the runs of a side"
 grep -q '\*$' "$T/runs_same" && { cat "$T/runs_same" >&2; fail "three runs of one program against three marked something"; }
 expect_grep "^span/get  *count  *500  *500  *+0.0%  *1\$" "$T/runs_same" "equal counts, tested: p 1"
-set +e
-"$EVTRACE" diff --fail-if 'span/get p50 > +50%' "$T/runs_a" "$T/runs_slow" >"$T/runs_slower" 2>/dev/null
-got=$?
-set -e
-expect_eq "$got" 1 "the gate on the runs' median"
-expect_grep "^span/get  *p50 .* \*\$" "$T/runs_slower" "the slower runs' median marked"
+expect_status 1 "$EVTRACE" diff --fail-if 'span/get p50 > +50%' "$T/runs_a" "$T/runs_slow"
+expect_grep "^span/get  *p50 .* \*\$" "$T/out" "the slower runs' median marked"
 
 # A key of one run only: new or gone; a count gate on it trips.
 "$EVTRACE" record -q -o "$T/other" -- "$TRACEE" threads 1 10 >/dev/null
-set +e
-"$EVTRACE" diff --fail-if 'span/* count < -50%' "$T/a" "$T/other" >"$T/gone" 2>"$T/gone.err"
-got=$?
-set -e
-expect_eq "$got" 1 "a span gone trips a count gate"
-expect_grep "^span/get  *count  *2000  *-  *gone  *-\$" "$T/gone" "a key of A only"
-expect_grep "^printk/tracee/.*  *count  *-  *10  *new  *-\$" "$T/gone" "a key of B only"
-expect_grep "tripped: span/get count gone" "$T/gone.err" "the gate on what is gone"
+expect_status 1 "$EVTRACE" diff --fail-if 'span/* count < -50%' "$T/a" "$T/other"
+expect_grep "^span/get  *count  *2000  *-  *gone  *-\$" "$T/out" "a key of A only"
+expect_grep "^printk/tracee/.*  *count  *-  *10  *new  *-\$" "$T/out" "a key of B only"
+expect_grep "tripped: span/get count gone" "$T/err" "the gate on what is gone"
 
 # A trace cut short: diff compares what reads, and says the rest (1).
 cp -r "$T/a" "$T/cut"
