@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "quote.h"
+#include "record_header.h"
 #include "runtime.h"
 
 struct module_rt {
@@ -145,6 +146,42 @@ _Static_assert(EVT__ARGC_CODE((short)0) == EVT_ARGC_INT &&
 	       EVT__ARGC_CODE((void *)0) == EVT_ARGC_PTR &&
 	       EVT__ARGC_CODE(0.0L) == EVT_ARGC_OTHER, "argument codes");
 
+/* Whether libevtrace stores an argument of code given, of a format's
+ * type, as the site's own code would (bits/window.h): its
+ * promoted value as it is in memory, or a whole string. */
+static bool stored_as_given(char given, uint8_t type)
+{
+	switch (given) {
+	case EVT_ARGC_INT: case EVT_ARGC_UINT:
+		return type == EVT_ARG_I32 || type == EVT_ARG_U32;
+	case EVT_ARGC_LONG: case EVT_ARGC_ULONG:
+		return type == EVT_ARG_I64 || type == EVT_ARG_U64;
+	case EVT_ARGC_DOUBLE:
+		return type == EVT_ARG_DOUBLE;
+	case EVT_ARGC_STRING:
+		return type == EVT_ARG_STRING;
+	case EVT_ARGC_PTR:
+		return type == EVT_ARG_PTR;
+	}
+	return false;
+}
+
+/* Lets a C site write its own records when each argument is stored as
+ * its code says and its id fits a compact header: before the site is
+ * pointed at its enable word. */
+static void site_allow_inline(struct evt_site *site, const struct evt__site_rt *rt)
+{
+	uint32_t i;
+
+	if (site->size < EVT_SITE_SIZE_0_1_14 || !site->arg_types ||
+	    rt->id >= EVT_HDR_EXTENDED || strlen(site->arg_types) != rt->nargs)
+		return;
+	for (i = 0; i < rt->nargs; i++)
+		if (!stored_as_given(site->arg_types[i], rt->types[i]))
+			return;
+	site->inline_id = rt->id + 1;
+}
+
 static void register_printk_site(struct evt_site *site, const char *module,
 				 uint32_t *id_out, const void *owner)
 {
@@ -214,6 +251,7 @@ static void register_printk_site(struct evt_site *site, const char *module,
 		/* Another instantiation of its template: one event. */
 		site->runtime = evt__proc.events[id].rt;
 		*id_out = id;
+		site_allow_inline(site, site->runtime);
 		evt__site_point(site, &evt__proc.enable[id]);
 		evt__site_flag_attach_locked(site, id, owner);
 		return;
@@ -225,6 +263,7 @@ static void register_printk_site(struct evt_site *site, const char *module,
 	rt->max_record_bytes = evt__record_max_bytes(f.arg_types, f.nargs);
 	site->runtime = rt;
 	*id_out = id;
+	site_allow_inline(site, rt);
 	evt__site_point(site, &evt__proc.enable[id]);
 	evt__site_flag_attach_locked(site, id, owner);
 }

@@ -196,6 +196,10 @@ int evt__event_register_locked(struct evt_event *ev, const char *module)
 	rt = evt__proc.events[id].rt = &evt__proc.events[id].rt_store;
 	rt->id = id;
 	ev->runtime = rt;
+	/* Its C calls write into the thread's window when a compact header
+	 * holds its id (the field was padding before 0.1.14: ours to set). */
+	if (id < EVT_HDR_EXTENDED)
+		ev->inline_id = id + 1;
 	if (ev->is_stable) {
 		ev->next_view = ev->raw->views;
 		/* Pairs with the acquire in evt__event_views(). */

@@ -197,7 +197,8 @@ const char *evt__escape(const char *s, char *out, size_t size);
 #define EVT_SITE_SIZE_0_1_5 offsetof(struct evt_site, enable_slot)
 #define EVT_SITE_SIZE_0_1_7 offsetof(struct evt_site, flag)
 #define EVT_SITE_SIZE_0_1_10 offsetof(struct evt_site, arg_types)
-#define EVT_SITE_SIZE_0_1_12 sizeof(struct evt_site)
+#define EVT_SITE_SIZE_0_1_12 offsetof(struct evt_site, inline_id)
+#define EVT_SITE_SIZE_0_1_14 sizeof(struct evt_site)
 
 /* site_flags.c: the bytes C sites' fast paths test (layout.h). */
 /* After the site's event id is registered: its flag mapped and set from

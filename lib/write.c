@@ -74,7 +74,6 @@ struct tslot {
 struct evt__thread {
 	uint32_t fork_gen;
 	uint32_t tid;
-	volatile uint32_t busy;
 	char comm[16];
 	uint64_t last_ts;		/* keeps a thread's timestamps ordered */
 	struct tslot slot[EVT_NSLOTS];
@@ -103,7 +102,9 @@ struct evt__thread {
 };
 
 /*
- * t->busy of a thread inside a span whose begin a rate cap held back:
+ * The thread's busy word (its window's, which its sites' own writes set
+ * too: bits/window.h): 1 while it writes a record, and BUSY_CAPPED
+ * for a thread inside a span whose begin a rate cap held back:
  * its events, nested spans included, are held back with it (rate limit,
  * each against its site) until that span's end, so that no child is
  * left without its parent; or, should the span never end (a begin on an
@@ -117,6 +118,74 @@ _Static_assert(sizeof(struct evt__thread) <= 4096, "thread state fits a page");
 static __thread struct evt__thread *tls_thread
 	__attribute__((tls_model("initial-exec")));
 
+EVT_API __thread struct evt__window evt__window_1
+	__attribute__((tls_model("initial-exec")));
+
+#define BUSY (evt__window_1.busy)
+
+/*
+ * The thread's window (bits/window.h): slot s's open packet, lent
+ * to the thread's sites after a record there, so that they write the
+ * next ones themselves.  It is lent only where a site writes as
+ * write_begin() would: with the TSC and rseq's CPU, after a record whose
+ * time is the thread's latest.  Every write here first folds what the
+ * sites wrote into the slot's state, and whatever changes the slot's
+ * packet, buffer or room takes the window back (window_drop) first.
+ */
+static inline void window_fold(struct evt__thread *t)
+{
+	struct evt__window *w = &evt__window_1;
+
+	/* (none written since lent: the state holds, and the path of the
+	 * thread's other writes, all through here, stays short) */
+	if (w->records) {
+		struct tslot *ts = &t->slot[__builtin_ctz(w->word)];
+
+		evt_invariant(w->packet == ts->packet &&
+			      w->pos >= ts->packet + ts->off &&
+			      w->pos <= ts->packet + ts->limit - EVT_COMMIT_MARK_BYTES);
+		ts->off = (uint32_t)(w->pos - ts->packet);
+		ts->hs.ts = w->ts;
+		if (w->ts > t->last_ts)
+			t->last_ts = w->ts;
+		ts->written += w->records;
+		w->records = 0;
+	}
+}
+
+/* (after window_fold(): nothing left unfolded) */
+static inline void window_drop(unsigned s)
+{
+	if (evt__window_1.word == 1u << s)
+		evt__window_1.word = 0;
+}
+
+/* After a record in slot s's open packet. */
+static inline void window_lend(struct evt__thread *t, unsigned s)
+{
+	struct evt__window *w = &evt__window_1;
+	struct tslot *ts = &t->slot[s];
+	ptrdiff_t cpu_off = evt__proc.rseq_cpu_off;
+
+	w->pos = ts->packet + ts->off;
+	w->ts = ts->hs.ts;
+	w->cpu = ts->hs.cpu;
+	if (__builtin_expect(w->word == 1u << s, 1))
+		return;		/* the same packet: the rest holds */
+	w->word = 0;
+	if (!cpu_off || ts->hs.ts != t->last_ts)
+		return;
+	w->end = ts->packet + ts->limit - EVT_COMMIT_MARK_BYTES;
+	w->packet = ts->packet;
+	w->commit = &ts->desc->commit;
+	w->gen = &evt__proc.slots[s].gen;
+	w->gen_seen = ts->slot_gen;
+	w->cpu_id = (const volatile int32_t *)((char *)__builtin_thread_pointer() +
+					       cpu_off);
+	w->records = 0;
+	w->word = 1u << s;
+}
+
 uint32_t evt__record_max_bytes(const uint8_t *types, uint32_t nargs)
 {
 	uint32_t i, n = EVT_HDR_MAX_BYTES;
@@ -129,6 +198,8 @@ uint32_t evt__record_max_bytes(const uint8_t *types, uint32_t nargs)
 
 static void thread_reset(struct evt__thread *t)
 {
+	evt__window_1.word = 0;
+	evt__window_1.records = 0;
 	memset(t->slot, 0, sizeof(t->slot));
 	memset(t->rates, 0, sizeof(t->rates));
 	t->sigmask_seen = false;
@@ -265,6 +336,10 @@ __attribute__((cold, noinline)) static struct evt__thread *thread_create(void)
 {
 	struct evt__thread *t = tls_thread;
 
+	/* A handler's record that interrupts a write (this very function's
+	 * included) is dropped: no second state. */
+	if (BUSY)
+		return NULL;
 	if (!t) {
 		t = state_get();
 		if (!t)
@@ -272,7 +347,7 @@ __attribute__((cold, noinline)) static struct evt__thread *thread_create(void)
 		memset(t, 0, sizeof(*t));
 	}
 	/* A signal handler tracing before this is done drops its event. */
-	t->busy = 1;
+	BUSY = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (tls_thread != t) {
 		tls_thread = t;
@@ -280,7 +355,7 @@ __attribute__((cold, noinline)) static struct evt__thread *thread_create(void)
 	}
 	thread_reset(t);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
+	BUSY = 0;
 	return t;
 }
 
@@ -295,6 +370,11 @@ static inline struct evt__thread *thread_get(void)
 
 void evt__write_fork_child(void)
 {
+	/* The window's packet is the parent's. */
+	evt__window_1.word = 0;
+	evt__window_1.records = 0;
+	if (BUSY == BUSY_CAPPED)
+		BUSY = 0;
 	if (tls_thread)
 		thread_reset(tls_thread);
 }
@@ -312,6 +392,10 @@ void evt__thread_exit(void *arg)
 	struct evt__thread *t = arg;
 	unsigned s;
 
+	/* (a later record of the thread, in another key's destructor, goes
+	 * through a new state) */
+	evt__window_1.word = 0;
+	evt__window_1.records = 0;
 	if (t->fork_gen == evt__proc.fork_gen)
 		for (s = 0; s < EVT_NSLOTS; s++)
 			if (t->slot[s].state == TSLOT_HAVE) {
@@ -593,6 +677,7 @@ static int tslot_acquire(struct evt__thread *t, unsigned s)
 		     EVT_GUEST_NUMBER_FIRST;
 	int idx;
 
+	window_drop(s);
 	if (ts->state == TSLOT_HAVE)		/* the slot changed owner */
 		tslot_release(ts);
 	memset(ts, 0, sizeof(*ts));
@@ -637,6 +722,7 @@ static int counters_get(struct evt__thread *t, unsigned s, uint32_t id,
 	bytes = ((uint64_t)n * 8 + EVT_COUNTERS_CHUNK - 1) & ~(uint64_t)(EVT_COUNTERS_CHUNK - 1);
 	if (bytes > (uint64_t)EVT_MAX_EVENTS * 8)
 		bytes = (uint64_t)EVT_MAX_EVENTS * 8;
+	window_drop(s);
 	if (ts->state == TSLOT_HAVE)
 		tslot_release(ts);
 	/* A signal handler counts only into a slot it sees HAVE: not while
@@ -1068,6 +1154,7 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 	struct evt_packet_header *h;
 	uint32_t need;
 
+	window_drop(s);
 	if (ts->limit) {
 		/* Every record it holds is inside it. */
 		evt_invariant(ts->off <= ts->limit && ts->limit <= ts->packet_size);
@@ -1304,6 +1391,7 @@ static uint8_t *slot_reserve_slow(struct evt__thread *t, unsigned s, uint32_t id
 	/* The buffer's first pass: the open packet's next pages. */
 	if (ts->limit && ts->limit < ts->packet_size &&
 	    ts->off + bytes <= ts->packet_size) {
+		window_drop(s);
 		if (reserve_more(ts, ts->off + bytes) == 0) {
 			ts->limit = packet_room(ts);
 			return ts->packet + ts->off;
@@ -1482,7 +1570,7 @@ static uint8_t *begin_slots(struct evt__thread *t, const struct evt__site_rt *rt
 	}
 	if (!mask) {
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		t->busy = 0;
+		BUSY = 0;
 		return NULL;
 	}
 	now = ordered(t, evt_clock_now(evt__proc.clock_kind, &cpu));
@@ -1502,7 +1590,7 @@ static uint8_t *begin_slots(struct evt__thread *t, const struct evt__site_rt *rt
 		}
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
+	BUSY = 0;
 	return NULL;
 }
 
@@ -1539,13 +1627,13 @@ static bool capped_over(const struct evt__thread *t)
  * record (counted in those that count), as its rate would. */
 static void capped_hold(struct evt__thread *t, uint32_t id, uint32_t mask)
 {
-	t->busy = 1;
+	BUSY = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	mask = count_slots(t, id, mask & EVT_SLOT_MASK);
 	if (mask)
 		rate_suppress(t, id, mask);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = BUSY_CAPPED;
+	BUSY = BUSY_CAPPED;
 }
 
 /* write_begin() for a thread without its state yet, or busy. */
@@ -1565,23 +1653,24 @@ static uint8_t *write_begin_thread(const struct evt__site_rt *rt, uint32_t mask,
 		return NULL;
 	}
 	t = thread_get();
-	if (t && t->busy == BUSY_CAPPED) {
+	if (t && BUSY == BUSY_CAPPED) {
 		if (!capped_over(t)) {
 			capped_hold(t, rt->id, mask);
 			errno = saved;
 			return NULL;
 		}
-		t->busy = 0;	/* (a span that never ended: no longer) */
+		BUSY = 0;	/* (a span that never ended: no longer) */
 	}
-	if (!t || t->busy) {
+	if (!t || BUSY) {
 		mask &= EVT_SLOT_MASK;
 		if (t)
 			mask = count_nested(t, rt->id, mask);
 		/* (no thread state: not nested, nothing in a handler's way) */
 		rec = mask ? drop_all(t, mask, t != NULL, rt->id) : NULL;
 	} else {
-		t->busy = 1;
+		BUSY = 1;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		window_fold(t);
 		rec = begin_slots(t, rt, mask, max_bytes, w);
 	}
 	errno = saved;
@@ -1607,13 +1696,14 @@ uint8_t *write_begin(const struct evt__site_rt *rt, uint32_t mask,
 	int32_t cpu;
 	unsigned s;
 
-	if (__builtin_expect(!t || t->fork_gen != evt__proc.fork_gen || t->busy, 0))
+	if (__builtin_expect(!t || t->fork_gen != evt__proc.fork_gen || BUSY, 0))
 		return write_begin_thread(rt, mask, max_bytes, w);
-	t->busy = 1;
+	BUSY = 1;
 	/* From here a signal handler's write is dropped: the room checked
 	 * below stays ours.  Every other case leaves by a tail call, so that
 	 * this path saves few registers (two, with gcc 12). */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	window_fold(t);
 	cpu_off = evt__proc.rseq_cpu_off;
 	/* One slot and nothing else (no view, no rate) goes on here. */
 	if (__builtin_expect((mask & (mask - 1)) || !(mask & EVT_SLOT_MASK) ||
@@ -1674,8 +1764,9 @@ static inline void write_end(struct evt__writer *w, uint32_t size)
 	slot_publish(&t->slot[w->slot & 0xff], hlen + size);
 	if (__builtin_expect((w->mask & EVT_SLOT_MASK) != 0, 0))
 		copy_to_slots(w, hlen, size);
+	window_lend(t, w->slot & 0xff);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
+	BUSY = 0;
 }
 
 static void emit(const struct evt__site_rt *rt, uint32_t mask, va_list *ap)
@@ -1826,14 +1917,14 @@ static bool capped_span(struct evt__thread *t, const struct evt__site_rt *rt,
 			uint32_t mask, uint32_t phase)
 {
 	if (capped_over(t)) {
-		t->busy = 0;
+		BUSY = 0;
 		return false;
 	}
 	t->capped_depth += phase == EVT_SPAN_BEGIN ? 1 : -1;
 	capped_hold(t, word_id(rt), mask);
 	if (!t->capped_depth) {
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		t->busy = 0;
+		BUSY = 0;
 	}
 	return true;
 }
@@ -1844,7 +1935,7 @@ static void capped_begin(struct evt__thread *t)
 	t->capped_depth = 1;
 	t->capped_second = t->rate_held_second;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = BUSY_CAPPED;
+	BUSY = BUSY_CAPPED;
 }
 
 /* A record of the fixed head of n bytes at head, then, with ap, the
@@ -1864,7 +1955,7 @@ static inline void emit_span(struct evt_site *site, const void *head, uint32_t n
 		return;
 	if (phase) {
 		t = tls_thread;
-		if (__builtin_expect(t && t->busy == BUSY_CAPPED, 0) &&
+		if (__builtin_expect(t && BUSY == BUSY_CAPPED, 0) &&
 		    capped_span(t, rt, mask, phase))
 			return;
 		/* An end whose begin was written is written: a cap counts
@@ -1879,7 +1970,7 @@ static inline void emit_span(struct evt_site *site, const void *head, uint32_t n
 		memcpy(p, head, n);
 		write_end(&w, n + (ap ? encode(p + n, rt, ap) : 0));
 	} else if (phase == EVT_SPAN_BEGIN && (mask & EVT_RATE_BIT) &&
-		   (t = tls_thread) && t->rate_held && !t->busy) {
+		   (t = tls_thread) && t->rate_held && !BUSY) {
 		capped_begin(t);
 	}
 }

@@ -115,6 +115,11 @@ struct evt_event {
 	void *runtime;			 /* owned by libevtrace */
 	uint32_t field_size;		 /* sizeof(struct evt_event_field): the
 					  * stride of fields[] */
+	/* Since 0.1.14, in what was padding: the event's id + 1 when its C
+	 * calls may write their records into the thread's window
+	 * (bits/window.h), set by libevtrace as it registers the event;
+	 * else 0. */
+	uint32_t inline_id;
 };
 
 #if defined(__LP64__)
@@ -125,7 +130,8 @@ EVT__STATIC_ASSERT(sizeof(struct evt_event_field) == 48 &&
 EVT__STATIC_ASSERT(sizeof(struct evt_event) == 104 &&
 		   __builtin_offsetof(struct evt_event, fields) == 32 &&
 		   __builtin_offsetof(struct evt_event, runtime) == 88 &&
-		   __builtin_offsetof(struct evt_event, field_size) == 96,
+		   __builtin_offsetof(struct evt_event, field_size) == 96 &&
+		   __builtin_offsetof(struct evt_event, inline_id) == 100,
 		   "evt_event layout");
 #endif
 
@@ -393,7 +399,42 @@ static inline uint8_t *evt__put_text(uint8_t *p, const evt__text &t)
 		memcpy(evt__p + 4, evt__s_##name, evt__n_##name * sizeof(type)); \
 	evt__p += 4 + evt__n_##name * sizeof(type);
 
-/* Writes one record of event ev for the slots in word, from fields. */
+/* Writes one record of event ev for the slots in word, from fields: in
+ * C on x86-64 into the thread's window when it takes it (bits/window.h),
+ * else through libevtrace. */
+#ifdef EVT__WINDOW
+#define EVT__WRITE(ev, word, ...)					\
+	do {								\
+		EVT__EACH(LOCAL, __VA_ARGS__)				\
+		uint32_t evt__size = 0 EVT__EACH(SIZE, __VA_ARGS__);	\
+		struct evt__writer evt__w;				\
+		struct evt__window *evt__win =				\
+			evt__window_enter((ev)->inline_id, (word));	\
+		uint8_t *evt__p = 0;					\
+		uint64_t evt__ts = 0;					\
+									\
+		if (evt__win) {						\
+			evt__p = evt__window_begin(evt__win, (word), 4 + evt__size, \
+						   (ev)->inline_id, &evt__ts); \
+			if (!evt__p) {					\
+				evt__window_leave(evt__win);		\
+				evt__win = 0;				\
+			}						\
+		}							\
+		if (!evt__p)						\
+			evt__p = evt__event_reserve((ev), (word), evt__size, \
+						    &evt__w);		\
+		if (evt__p) {						\
+			EVT__EACH(STORE, __VA_ARGS__)			\
+			if (evt__win) {					\
+				evt__window_end(evt__win, evt__p, evt__ts); \
+				evt__window_leave(evt__win);		\
+			} else {					\
+				evt__event_commit(&evt__w, evt__size);	\
+			}						\
+		}							\
+	} while (0)
+#else
 #define EVT__WRITE(ev, word, ...)					\
 	do {								\
 		EVT__EACH(LOCAL, __VA_ARGS__)				\
@@ -406,6 +447,7 @@ static inline uint8_t *evt__put_text(uint8_t *p, const evt__text &t)
 			evt__event_commit(&evt__w, evt__size);		\
 		}							\
 	} while (0)
+#endif
 
 /* What every event definition declares: descriptions, checks, object. */
 #define EVT__DEFINE_EVENT(id, provider_str, name_str, stable, raw_ptr,	\
@@ -423,7 +465,7 @@ static inline uint8_t *evt__put_text(uint8_t *p, const evt__text &t)
 		sizeof(evt__fields_##id) / sizeof(struct evt_event_field), \
 		&evt__flags_##id, (raw_ptr), (probe_fn), EVT__NULL,	\
 		EVT__NULL, EVT__NULL,					\
-		sizeof(struct evt_event_field),			\
+		sizeof(struct evt_event_field), 0,			\
 	};								\
 	static struct evt_event *evt__event_ptr_##id			\
 	__attribute__((section("evt_events"), used)) = &evt__event_##id;

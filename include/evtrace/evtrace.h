@@ -24,7 +24,7 @@
 /* This header's version: the release of evtrace it comes with. */
 #define EVTRACE_VERSION_MAJOR	0
 #define EVTRACE_VERSION_MINOR	1
-#define EVTRACE_VERSION_PATCH	13
+#define EVTRACE_VERSION_PATCH	14
 #define EVTRACE_VERSION	\
 	(EVTRACE_VERSION_MAJOR * 10000 + EVTRACE_VERSION_MINOR * 100 + \
 	 EVTRACE_VERSION_PATCH)
@@ -123,6 +123,12 @@ struct evt_site {
 	 * (it never writes).  NULL: not captured (older headers; C++,
 	 * which checks them as the call compiles: bits/printk_cxx.h). */
 	const char *arg_types;
+	/* Since 0.1.14: the site's event id + 1 when the site may write its
+	 * own records into the thread's window (bits/window.h): a C
+	 * site whose format reads its arguments' types as they are, of an
+	 * id a compact header holds; set by libevtrace as it registers the
+	 * site, else 0. */
+	uint32_t inline_id;
 };
 
 /* What a site records: evt_site.kind. */
@@ -143,7 +149,7 @@ struct evt_module {
 };
 
 #if defined(__LP64__)
-EVT__STATIC_ASSERT(sizeof(struct evt_site) == 96, "evt_site layout");
+EVT__STATIC_ASSERT(sizeof(struct evt_site) == 104, "evt_site layout");
 EVT__STATIC_ASSERT(__builtin_offsetof(struct evt_site, size) == 8 &&
 		   __builtin_offsetof(struct evt_site, format) == 16 &&
 		   __builtin_offsetof(struct evt_site, runtime) == 32 &&
@@ -153,7 +159,8 @@ EVT__STATIC_ASSERT(__builtin_offsetof(struct evt_site, size) == 8 &&
 		   __builtin_offsetof(struct evt_site, name) == 64 &&
 		   __builtin_offsetof(struct evt_site, enable_slot) == 72 &&
 		   __builtin_offsetof(struct evt_site, flag) == 80 &&
-		   __builtin_offsetof(struct evt_site, arg_types) == 88,
+		   __builtin_offsetof(struct evt_site, arg_types) == 88 &&
+		   __builtin_offsetof(struct evt_site, inline_id) == 96,
 		   "evt_site layout");
 EVT__STATIC_ASSERT(sizeof(struct evt_module) == 16, "evt_module layout");
 #endif
@@ -172,6 +179,7 @@ EVT_API void evt__site_unregister(struct evt_site *site);
 EVT_API EVT__CALLED_COLD void evt__printk(struct evt_site *site, const char *format, ...);
 EVT_API void evt__ftrace_printk(const char *literal, const char *format, ...)
 	__attribute__((format(printf, 2, 3)));
+#include "bits/window.h"
 
 /* The first of a macro's variadic arguments, in plain C99. */
 #define EVT__FIRST(...) EVT__FIRST_(__VA_ARGS__, evt__unused)
@@ -403,7 +411,7 @@ void evt__check_format(const char *format, ...)
 		EVT__GOTO_IF_FLAG(n, evt__enable, evt__on);		\
 		break;							\
 	evt__on: EVT__COLD_LABEL;					\
-		evt__printk(&evt__site, __VA_ARGS__);			\
+		EVT__PRINTK_ON(evt__site, __VA_ARGS__);			\
 	} while (0); })
 #else
 /* The site is a static member of a template instantiated with a type of
@@ -501,6 +509,7 @@ template <class Tag> struct evt_site evt__cxx_site<Tag>::site = {
 	Tag::format(), Tag::file(), EVT__NULL, Tag::order(), Tag::func(),
 	Tag::kind(), Tag::name(), EVT__NULL, EVT__NULL,	/* C++ reads enable */
 	EVT__NULL,	/* (C++ checks them as the call compiles) */
+	0,		/* (C++ sites call) */
 };
 
 template <class Tag> const evt__cxx_registration

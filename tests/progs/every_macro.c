@@ -43,6 +43,21 @@ static void show(const struct evt_consumer_record *r, void *ctx)
 	(void)r;
 }
 
+#ifndef __cplusplus
+/* Arguments a C site's own write takes apart (bits/window.h), compiled
+ * only: an array parameter's string, a char, a float, NULL, a bit-field,
+ * an argument with a side effect. */
+struct every_bits {
+	unsigned flag : 3;
+};
+
+__attribute__((unused)) static int arguments(char name[8], const struct every_bits *b, int i)
+{
+	trace_printk("%s %c %f %p %u %d\n", name, 'c', 1.5f, (void *)0, b->flag, i++);
+	return i;
+}
+#endif
+
 static int work(int n)
 {
 	trace_scope("work");

@@ -1,0 +1,111 @@
+/*
+ * window.c - sites that write their own records into the thread's window
+ * (bits/window.h), and those that call.  Built twice: as window, and with
+ * EVT_NO_INLINE_WRITER as window_called, whose records must read the same.
+ *
+ *   window check N   N rounds of records of every kind; each printk
+ *                    record's text is printed as printf makes it too, and
+ *                    then "inline I called C": the records that went into
+ *                    the window and those that went through libevtrace
+ *
+ * (A site killed inside its own write is named from its header, the
+ * commit mark: crashed_and_killed_programs_keep_their_events.)
+ */
+#include <evtrace/evtrace.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+EVT_EVENT(window, typed,
+	EVT_PROTO(long seq, const char *name),
+	EVT_ARGS(seq, name),
+	EVT_FIELDS(evt_integer(long, seq, seq), evt_string(name, name)))
+
+static long inline_records, called_records;
+
+#ifdef EVT__WINDOW
+#ifndef EVT_NO_INLINE_WRITER
+/* The window's records since it was lent: one more after an inline
+ * write, and 0 after a write through libevtrace, which folds them in. */
+static uint32_t window_records(void)
+{
+	return evt__window_1.word ? evt__window_1.records : 0;
+}
+#define CAN_INLINE 1
+#endif
+#endif
+#ifndef CAN_INLINE
+static uint32_t window_records(void)
+{
+	return 0;
+}
+#define CAN_INLINE 0
+#endif
+
+/* Counts where the record just written went: window_records() went up
+ * by one (inline), or not (called). */
+static void count(uint32_t before)
+{
+	if (window_records() == before + 1)
+		inline_records++;
+	else
+		called_records++;
+}
+
+#define BOTH(...)							\
+	do {								\
+		uint32_t before_ = window_records();			\
+		trace_printk(__VA_ARGS__);				\
+		count(before_);						\
+		printf(__VA_ARGS__);					\
+	} while (0)
+
+static int check(long n)
+{
+	static char name[16] = "kworker/0:1";
+	static char *volatile null_string;
+	char long_string[300];
+	const char *volatile opaque = "opaque string";
+	long i;
+
+	memset(long_string, 'x', sizeof(long_string) - 1);
+	long_string[sizeof(long_string) - 1] = '\0';
+	for (i = 0; i < n; i++) {
+		/* Every type a site may write itself. */
+		BOTH("w %d %u %ld %lu %lld %llu %p %g %s %s %s\n", (int)-i,
+		     (unsigned)i * 3u, -i * 100000L, (unsigned long)i << 40,
+		     (long long)i - 7, (unsigned long long)i * 11, (void *)(i * 16 + 1),
+		     (double)i / 4, name, opaque, i % 2 ? "odd" : "even");
+		BOTH("char %c short %hd\n", 'a' + (int)(i % 26), (short)-i);
+		BOTH("none\n");
+		/* Through libevtrace: a float, a narrower conversion, a
+		 * precision, NULL, a string cut at its bound. */
+		BOTH("float %.2f\n", (float)i / 2);
+		BOTH("narrow %hhd\n", (int)(i % 100));
+		BOTH("precision [%.3s]\n", opaque);
+		if (i % 8 == 0) {
+			uint32_t before = window_records();
+
+			trace_printk("null [%s] long %s\n", null_string, long_string);
+			count(before);
+			printf("null [(null)] long %.252s...\n", long_string);
+		}
+		{
+			uint32_t before = window_records();
+
+			trace_window_typed(i, name);
+			count(before);
+		}
+	}
+	printf("inline %ld called %ld\n", inline_records, called_records);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "check"))
+		return check(atol(argv[2]));
+	fprintf(stderr, "usage: window check N\n");
+	return 2;
+}

@@ -1,0 +1,33 @@
+# A C site writes its record into the thread's window itself when its
+# arguments are stored as they are (bits/window.h), and calls otherwise;
+# either way the record reads as printf wrote it, in order, and the
+# typed event's fields are its values.  The program says how many went
+# each way; built with EVT_NO_INLINE_WRITER, none goes into the window
+# and the trace reads the same.
+. "$(dirname "$0")/lib.sh"
+n=200
+for prog in "$WINDOW" "$WINDOW_CALLED"; do
+	name=$(basename "$prog")
+	"$EVTRACE" record -o "$T/$name" -- "$prog" check $n >"$T/$name.out" 2>"$T/$name.err" ||
+		{ cat "$T/$name.err" >&2; fail "$name: record failed"; }
+	expect_grep "0 events lost" "$T/$name.err" "$name: nothing lost"
+	"$EVTRACE" report "$T/$name" >"$T/$name.report"
+	sed -n 's/^.*: printk\/[^:]*: //p' "$T/$name.report" >"$T/$name.got"
+	grep -v '^inline [0-9]* called [0-9]*$' "$T/$name.out" >"$T/$name.want"
+	diff -u "$T/$name.want" "$T/$name.got" >&2 || fail "$name: printk records differ from printf"
+	grep -o 'window/typed: .*' "$T/$name.report" >"$T/$name.typed"
+	seq 0 $((n - 1)) | sed 's/.*/window\/typed: seq=& name="kworker\/0:1"/' >"$T/typed.want"
+	diff -u "$T/typed.want" "$T/$name.typed" >&2 || fail "$name: typed records differ"
+	bt_agrees "$T/$name"
+done
+records=$((n * 7 + n / 8))
+set -- $(sed -n 's/^inline \([0-9]*\) called \([0-9]*\)$/\1 \2/p' "$T/window.out")
+expect_eq "$(($1 + $2))" "$records" "window: records counted"
+# A round's w, none and typed records go inline (the window is lent
+# again after each record through libevtrace), but for the first record
+# and one at each packet's end; char/short (%hd: a short stored), float,
+# narrow, precision and null call.
+[ "$1" -ge $((n * 3 - 10)) ] || fail "window: only $1 of $records records went into the window"
+[ "$2" -ge $((n * 4)) ] || fail "window: only $2 records called"
+expect_eq "$(sed -n 's/^inline \([0-9]*\) .*/\1/p' "$T/window_called.out")" 0 \
+	"window_called: no record into the window"
