@@ -477,12 +477,22 @@ long evt_printk_render(const char *format, const struct evt_printk_format *f,
 
 int evt_real_text(char *out, size_t size, double v)
 {
-	int p, n = 0;
+	char other[32];
+	int p, n = 0, m;
 
 	for (p = 1; p <= 17; p++) {
 		n = snprintf(out, size, "%.*g", p, v);
 		if (n < 0 || (size_t)n >= size || strtod(out, NULL) == v || v != v)
 			break;
+	}
+	/* The fewest digits can take an exponent where more take fewer
+	 * characters: 10 is "1e+01" to one digit, "10" to two. */
+	while (n > 0 && (size_t)n < size && strchr(out, 'e') && ++p <= 17) {
+		m = snprintf(other, sizeof(other), "%.*g", p, v);
+		if (m > 0 && m < n && (size_t)m < size) {
+			memcpy(out, other, (size_t)m + 1);
+			n = m;
+		}
 	}
 	return n;
 }

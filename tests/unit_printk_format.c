@@ -141,8 +141,29 @@ static void huge_widths_are_bounded(void)
 	CHECK(!strncmp(out, "[hi   ", 6) && strlen(out) == 1025);
 }
 
+/* A real as the fewest characters that read back as it: no exponent
+ * where plain digits are shorter. */
+static void reals_read_back_in_fewest_characters(void)
+{
+	static const struct { double v; const char *text; } cases[] = {
+		{ 10, "10" }, { 20, "20" }, { 100, "100" }, { -40, "-40" },
+		{ 0.5, "0.5" }, { 1.25, "1.25" }, { 0.1, "0.1" },
+		{ 123456789, "123456789" }, { 1e20, "1e+20" }, { 1e-5, "1e-05" },
+		{ 1e16, "1e+16" }, { 0, "0" }, { 1.0 / 3, "0.3333333333333333" },
+	};
+	char out[64];
+	unsigned i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		evt_real_text(out, sizeof(out), cases[i].v);
+		CHECK(!strcmp(out, cases[i].text));
+		CHECK(strtod(out, NULL) == cases[i].v);
+	}
+}
+
 int main(void)
 {
+	reals_read_back_in_fewest_characters();
 	types_follow_promotions();
 	star_adds_int_arguments();
 	refusals_name_the_conversion();
