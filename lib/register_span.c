@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "quote.h"
+#include "record_header.h"
 #include "runtime.h"
 #include "span_kind.h"
 
@@ -140,6 +141,13 @@ void evt__span_site_register_locked(struct evt_site *site, uint32_t *id_out)
 	}
 	site->runtime = evt__proc.events[id].rt;
 	*id_out = id;
+	/* Its begins and ends without arguments, and its counts, are
+	 * records of the head-only event, which a C site writes into the
+	 * thread's window itself (bits/window.h) when a compact header
+	 * holds the id. */
+	if (site->size >= EVT_SITE_SIZE_0_1_14 &&
+	    evt__proc.events[id].rt->head_rt->id < EVT_HDR_EXTENDED)
+		site->inline_id = evt__proc.events[id].rt->head_rt->id + 1;
 	/* As a printk site's: a plain store the fast path may see late. */
 	evt__site_point(site, &evt__proc.enable[sw]);
 }

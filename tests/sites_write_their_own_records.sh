@@ -8,7 +8,8 @@
 n=200
 for prog in "$WINDOW" "$WINDOW_CALLED"; do
 	name=$(basename "$prog")
-	"$EVTRACE" record -o "$T/$name" -- "$prog" check $n >"$T/$name.out" 2>"$T/$name.err" ||
+	"$EVTRACE" record -e '**' -e 'printk/**' -e 'span/**' -e 'async/**' -e 'counter/**' \
+		-o "$T/$name" -- "$prog" check $n >"$T/$name.out" 2>"$T/$name.err" ||
 		{ cat "$T/$name.err" >&2; fail "$name: record failed"; }
 	expect_grep "0 events lost" "$T/$name.err" "$name: nothing lost"
 	"$EVTRACE" report "$T/$name" >"$T/$name.report"
@@ -18,16 +19,24 @@ for prog in "$WINDOW" "$WINDOW_CALLED"; do
 	grep -o 'window/typed: .*' "$T/$name.report" >"$T/$name.typed"
 	seq 0 $((n - 1)) | sed 's/.*/window\/typed: seq=& name="kworker\/0:1"/' >"$T/typed.want"
 	diff -u "$T/typed.want" "$T/$name.typed" >&2 || fail "$name: typed records differ"
+	# spans, async spans and counters: each round's, in order
+	sed -n 's/^.*: \(span\/span\|async\/async\|counter\/count\|counter\/real\): /\1 /p' \
+		"$T/$name.report" >"$T/$name.spans"
+	awk -v n=$n 'BEGIN { for (i = 0; i < n; i++) {
+		print "span/span begin"; print "counter/count " i * 3
+		print "counter/real " i / 8; print "async/async begin " i + 1
+		print "async/async end " i + 1; print "span/span end" } }' >"$T/spans.want"
+	diff -u "$T/spans.want" "$T/$name.spans" >&2 || fail "$name: spans or counters differ"
 	bt_agrees "$T/$name"
 done
-records=$((n * 7 + n / 8))
+records=$((n * 13 + n / 8))
 set -- $(sed -n 's/^inline \([0-9]*\) called \([0-9]*\)$/\1 \2/p' "$T/window.out")
 expect_eq "$(($1 + $2))" "$records" "window: records counted"
-# A round's w, none and typed records go inline (the window is lent
-# again after each record through libevtrace), but for the first record
-# and one at each packet's end; char/short (%hd: a short stored), float,
-# narrow, precision and null call.
-[ "$1" -ge $((n * 3 - 10)) ] || fail "window: only $1 of $records records went into the window"
+# A round's w, none, typed, span, counter and async records go inline
+# (the window is lent again after each record through libevtrace), but
+# for the first record and one at each packet's end; char/short (%hd: a
+# short stored), float, narrow, precision and null call.
+[ "$1" -ge $((n * 9 - 20)) ] || fail "window: only $1 of $records records went into the window"
 [ "$2" -ge $((n * 4)) ] || fail "window: only $2 records called"
 expect_eq "$(sed -n 's/^inline \([0-9]*\) .*/\1/p' "$T/window_called.out")" 0 \
 	"window_called: no record into the window"

@@ -135,11 +135,59 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 #define EVT__SITE_STMT(k, name_, format_, codes, check, write)	\
 	((void)EVT__SITE_EXPR(k, name_, format_, codes, check, write))
 
+/* The calls of a begin, end or count without arguments: in C on x86-64
+ * the record goes into the thread's window when it takes it
+ * (bits/window.h), and through libevtrace otherwise. */
+#ifdef EVT__WINDOW
+static inline __attribute__((unused, always_inline))
+void evt__span_w(struct evt_site *site, uint32_t phase)
+{
+	uint8_t head = (uint8_t)phase;
+
+	if (!evt__window_head(site, &head, 1))
+		evt__span(site, phase);
+}
+
+static inline __attribute__((unused, always_inline))
+void evt__async_w(struct evt_site *site, uint32_t phase, uint64_t id)
+{
+	uint8_t head[9];
+
+	head[0] = (uint8_t)phase;
+	__builtin_memcpy(head + 1, &id, 8);
+	if (!evt__window_head(site, head, 9))
+		evt__async(site, phase, id);
+}
+
+static inline __attribute__((unused, always_inline))
+void evt__counter_w(struct evt_site *site, int64_t value)
+{
+	if (!evt__window_head(site, &value, 8))
+		evt__counter(site, value);
+}
+
+static inline __attribute__((unused, always_inline))
+void evt__counter_real_w(struct evt_site *site, double value)
+{
+	if (!evt__window_head(site, &value, 8))
+		evt__counter_real(site, value);
+}
+#define EVT__SPAN_CALL evt__span_w
+#define EVT__ASYNC_CALL evt__async_w
+#define EVT__COUNTER_CALL evt__counter_w
+#define EVT__COUNTER_REAL_CALL evt__counter_real_w
+#else
+#define EVT__SPAN_CALL evt__span
+#define EVT__ASYNC_CALL evt__async
+#define EVT__COUNTER_CALL evt__counter
+#define EVT__COUNTER_REAL_CALL evt__counter_real
+#endif
+
 /* A begin of span `name`, with or without printf-style arguments. */
 #define EVT__SPAN_BEGIN(...) EVT__CAT(EVT__SPAN_BEGIN_, EVT__ARITY(__VA_ARGS__))(__VA_ARGS__)
 #define EVT__SPAN_BEGIN_1(name)						\
 	EVT__SITE_EXPR(EVT_SITE_SPAN, name, "", EVT__NO_ARGS, (void)0, \
-		       evt__span(&EVT__SITE, EVT_PHASE_BEGIN))
+		       EVT__SPAN_CALL(&EVT__SITE, EVT_PHASE_BEGIN))
 #define EVT__SPAN_BEGIN_2(...) EVT__SPAN_BEGIN_M(__VA_ARGS__)
 #define EVT__SPAN_BEGIN_M(...)						\
 	EVT__SITE_EXPR(EVT_SITE_SPAN, EVT__FIRST(__VA_ARGS__),		\
@@ -174,7 +222,7 @@ EVT_API void evt__counter_real(struct evt_site *site, double value);
 /** trace_span_end() - end the innermost open span `name` of this thread. */
 #define trace_span_end(name)						\
 	EVT__SITE_STMT(EVT_SITE_SPAN, name, "", EVT__NO_ARGS, (void)0, \
-		       evt__span(&EVT__SITE, EVT_PHASE_END))
+		       EVT__SPAN_CALL(&EVT__SITE, EVT_PHASE_END))
 
 /**
  * trace_scope() - begin the span `name`, and end it when the enclosing
@@ -191,7 +239,7 @@ struct evt__scope {
 static inline __attribute__((unused)) void evt__scope_end(struct evt__scope *s)
 {
 	if (__builtin_expect(s->site != 0, 0))
-		evt__span(s->site, EVT_PHASE_END);
+		EVT__SPAN_CALL(s->site, EVT_PHASE_END);
 }
 
 #define trace_scope(...)						\
@@ -230,7 +278,7 @@ extern "C" {
 		"trace_async_begin(name, id): the id is missing"); })
 #define EVT__ASYNC_BEGIN_2(name, id)					\
 	EVT__SITE_STMT(EVT_SITE_ASYNC, name, "", EVT__NO_ARGS, (void)0, \
-		       evt__async(&EVT__SITE, EVT_PHASE_BEGIN, EVT__ASYNC_ID(id)))
+		       EVT__ASYNC_CALL(&EVT__SITE, EVT_PHASE_BEGIN, EVT__ASYNC_ID(id)))
 #define EVT__ASYNC_BEGIN_M(...)						\
 	EVT__SITE_STMT(EVT_SITE_ASYNC, EVT__FIRST(__VA_ARGS__),		\
 		       "" EVT__THIRD(__VA_ARGS__) "",			\
@@ -254,7 +302,7 @@ extern "C" {
 /** trace_async_end() - end the async span `name` identified by `id`. */
 #define trace_async_end(name, id)					\
 	EVT__SITE_STMT(EVT_SITE_ASYNC, name, "", EVT__NO_ARGS, (void)0, \
-		       evt__async(&EVT__SITE, EVT_PHASE_END, EVT__ASYNC_ID(id)))
+		       EVT__ASYNC_CALL(&EVT__SITE, EVT_PHASE_END, EVT__ASYNC_ID(id)))
 
 /**
  * trace_counter() - record `value` as the counter `name` now.
@@ -268,9 +316,10 @@ extern "C" {
 		 double: EVT_SITE_COUNTER_REAL,				\
 		 long double: EVT_SITE_COUNTER_REAL, default: EVT_SITE_COUNTER)
 #define EVT__COUNTER_WRITE(site, value)					\
-	_Generic((value) + 0, float: evt__counter_real,			\
-		 double: evt__counter_real, long double: evt__counter_real, \
-		 default: evt__counter)(site, (value))
+	_Generic((value) + 0, float: EVT__COUNTER_REAL_CALL,		\
+		 double: EVT__COUNTER_REAL_CALL,			\
+		 long double: EVT__COUNTER_REAL_CALL,			\
+		 default: EVT__COUNTER_CALL)(site, (value))
 #else
 #define EVT__COUNTER_KIND(v)						\
 	(evt__is_real<decltype((v) + 0)>::value ?			\

@@ -4,7 +4,9 @@
  * EVT_NO_INLINE_WRITER as window_called, whose records must read the same.
  *
  *   window check N   N rounds of records of every kind; each printk
- *                    record's text is printed as printf makes it too, and
+ *                    record's text is printed as printf makes it too
+ *                    (spans, async spans and counters are the test's to
+ *                    read back), and
  *                    then "inline I called C": the records that went into
  *                    the window and those that went through libevtrace
  *
@@ -95,6 +97,28 @@ static int check(long n)
 			uint32_t before = window_records();
 
 			trace_window_typed(i, name);
+			count(before);
+		}
+		/* Spans, async spans and counters without arguments. */
+		{
+			uint32_t before = window_records();
+
+			trace_span_begin("span");
+			count(before);
+			before = window_records();
+			trace_counter("count", i * 3);
+			count(before);
+			before = window_records();
+			trace_counter("real", (double)i / 8);
+			count(before);
+			before = window_records();
+			trace_async_begin("async", i + 1);
+			count(before);
+			before = window_records();
+			trace_async_end("async", i + 1);
+			count(before);
+			before = window_records();
+			trace_span_end("span");
 			count(before);
 		}
 	}
