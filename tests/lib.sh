@@ -355,7 +355,6 @@ for l in open(report):
 # without rounds are not the program's.)
 tasks = {t: e for t, e in tasks.items() if any(x[1] == 'before getppid 0' for x in e)}
 assert len(tasks) == 3, "tasks: %r" % sorted(tasks)
-main = min(tasks)
 for tid, evs in tasks.items():
     first = next(i for i, e in enumerate(evs) if e[1] == 'before getppid 0')
     evs = evs[first:]
@@ -372,12 +371,14 @@ for tid, evs in tasks.items():
         assert all(e[2] == 'tracee' for e in r), r
     assert len(rets) == 1, rets
     tasks[tid] = rets.pop()
-# The forked child's parent is the main thread; the threads' parent is
-# evtrace, the same for both.
-child = [t for t in tasks if tasks[t] == str(main)]
+# The forked child's parent is the main thread (the task whose tid is
+# the process's pid: not the least tid once pids wrap); the threads'
+# parent is evtrace, the same for both.
+child = [t for t in tasks if int(tasks[t]) in tasks]
 assert len(child) == 1, tasks
+main = int(tasks[child[0]])
 others = [tasks[t] for t in tasks if t not in child]
-assert len(set(others)) == 1 and others[0] != str(main), tasks
+assert len(set(others)) == 1 and others[0] != str(main) and main != child[0], tasks
 PY
 }
 # trace_rounds_in_order OUT N: in trace's lines OUT, each of the three
@@ -417,9 +418,12 @@ for tid, evs in tasks.items():
     for got, w in zip(toks, want):
         assert (got[0] == 'G') if w == 'G' else got == w, (tid, got, w)
     parents[tid] = set(t[1] for t in toks if t[0] == 'G')
-main = min(tasks)
 assert all(len(p) == 1 for p in parents.values()), parents
 parents = {t: p.pop() for t, p in parents.items()}
-assert sorted(parents.values()).count(str(main)) == 1, parents
+# (the main thread: the child's parent, whatever its tid's rank)
+children = [t for t in parents if int(parents[t]) in parents]
+assert len(children) == 1, parents
+others = [parents[t] for t in parents if t not in children]
+assert len(set(others)) == 1 and int(others[0]) not in parents, parents
 PY
 }
