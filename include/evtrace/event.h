@@ -181,7 +181,11 @@ static inline uint8_t *evt__put_string(uint8_t *p, const char *s, uint32_t bytes
 		memcpy(p, s, 252);
 		memcpy(p + 252, "...", 3);
 	} else {
+#ifdef EVT__WINDOW
+		evt__copy_bytes(p, s, bytes - 1);	/* (no rep movsq) */
+#else
 		memcpy(p, s, bytes - 1);
+#endif
 	}
 	p[bytes - 1] = '\0';
 	return p + bytes;
@@ -409,7 +413,7 @@ static inline uint8_t *evt__put_text(uint8_t *p, const evt__text &t)
 		uint32_t evt__size = 0 EVT__EACH(SIZE, __VA_ARGS__);	\
 		struct evt__writer evt__w;				\
 		struct evt__window *evt__win =				\
-			evt__window_enter((ev)->inline_id, (word));	\
+			evt__window_take((ev)->inline_id, (word));	\
 		uint8_t *evt__p = 0;					\
 		uint64_t evt__ts = 0;					\
 									\
