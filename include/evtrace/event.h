@@ -418,8 +418,8 @@ static inline uint8_t *evt__put_text(uint8_t *p, const evt__text &t)
 		uint64_t evt__ts = 0;					\
 									\
 		if (evt__win) {						\
-			evt__p = evt__window_begin(evt__win, 4 + evt__size, \
-						   (ev)->inline_id, &evt__ts); \
+			evt__p = evt__window_begin(evt__win, (word),	\
+					4 + evt__size, (ev)->inline_id, &evt__ts); \
 			if (!evt__p) {					\
 				evt__window_leave(evt__win);		\
 				evt__win = 0;				\

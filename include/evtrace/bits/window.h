@@ -142,12 +142,11 @@ evt__copy_bytes(uint8_t *p, const void *from, uint32_t n)
  * of the site whose inline_id is id1 goes, its header written (so that a
  * thread that dies before its end, reading a bad string, is said to have
  * been writing it: the header is the commit mark) and its time in *ts;
- * NULL when the window does not take it.  The thread is busy in the
- * window it entered (for its word).
+ * NULL when the window does not take it.  The thread is busy.
  */
 static inline __attribute__((always_inline)) uint8_t *
-evt__window_begin(struct evt__window *w, uint32_t size, uint32_t id1,
-		  uint64_t *ts)
+evt__window_begin(struct evt__window *w, uint32_t word, uint32_t size,
+		  uint32_t id1, uint64_t *ts)
 {
 	uint8_t *p = w->pos;
 	uint32_t lo, hi, head;
@@ -156,7 +155,9 @@ evt__window_begin(struct evt__window *w, uint32_t size, uint32_t id1,
 	 * W1's median); a thread that moved to another CPU before the check
 	 * of it goes through libevtrace, and the TSC is one across CPUs. */
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	if (*w->gen != w->gen_seen ||
+	/* The word again, the thread busy: a signal handler's write before
+	 * it was may have lent the window for another recording. */
+	if (word != w->word || *w->gen != w->gen_seen ||
 	    (uint32_t)*w->cpu_id != w->cpu || size > (uintptr_t)(w->end - p))
 		return 0;
 	*ts = (uint64_t)hi << 32 | lo;
@@ -244,7 +245,7 @@ evt__window_head(struct evt_site *site, const void *head, uint32_t n)
 
 	if (!w)
 		return 0;
-	p = evt__window_begin(w, 4 + n, site->inline_id, &ts);
+	p = evt__window_begin(w, word, 4 + n, site->inline_id, &ts);
 	if (p) {
 		__builtin_memcpy(p, head, n);
 		evt__window_end(w, p + n, ts);
@@ -315,8 +316,8 @@ evt__window_head(struct evt_site *site, const void *head, uint32_t n)
 		if (evt__w) {						\
 			evt__size = 4 EVT__FOREACH_N(EVT__WINDOW_ARG_FIXED, \
 					EVT__NARGS(__VA_ARGS__), __VA_ARGS__); \
-			evt__p = evt__window_begin(evt__w, evt__size,	\
-					(site).inline_id, &evt__ts);	\
+			evt__p = evt__window_begin(evt__w, evt__word,	\
+					evt__size, (site).inline_id, &evt__ts); \
 			if (evt__p) {					\
 				evt__size += 0 EVT__FOREACH_N(EVT__WINDOW_ARG_STRING, \
 					EVT__NARGS(__VA_ARGS__), __VA_ARGS__); \
