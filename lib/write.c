@@ -22,6 +22,7 @@
 #include <linux/futex.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -122,6 +123,17 @@ EVT_API __thread struct evt__window evt__window_1
 	__attribute__((tls_model("initial-exec")));
 
 #define BUSY (evt__window_1.busy)
+
+/* What the sites' code writes (bits/window.h) is what this file does. */
+_Static_assert(EVT__WINDOW_ID_BITS == EVT_HDR_ID_BITS &&
+	       EVT__WINDOW_TS_SPAN == EVT_HDR_TS_SPAN &&
+	       EVT__WINDOW_MARK_BYTES == EVT_COMMIT_MARK_BYTES,
+	       "the window's header is the compact one");
+_Static_assert(sizeof(struct evt__window) == 80 &&
+	       offsetof(struct evt__window, ts) == 48 &&
+	       offsetof(struct evt__window, word) == 56 &&
+	       offsetof(struct evt__window, busy) == 72,
+	       "the window's layout 1");
 
 /*
  * The thread's window (bits/window.h): slot s's open packet, lent

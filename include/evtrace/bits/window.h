@@ -26,8 +26,8 @@
  * compiled against this header then call.  Define EVT_NO_INLINE_WRITER
  * before including <evtrace/evtrace.h> for sites that always call.
  */
-#ifndef EVTRACE_BITS_INLINE_PRINTK_H
-#define EVTRACE_BITS_INLINE_PRINTK_H
+#ifndef EVTRACE_BITS_WINDOW_H
+#define EVTRACE_BITS_WINDOW_H
 
 #if defined(__x86_64__) && !defined(__cplusplus)
 #ifndef EVT_NO_INLINE_WRITER
