@@ -791,6 +791,7 @@ static bool follow_at_fork;
 static void fork_child(void)
 {
 	evt__proc.fork_gen++;	/* every thread state is stale */
+	evt__write_forked();
 	if (!evt__proc.base || (evt__proc.fd < 0 && !evt__proc.detached))
 		return;		/* untraced */
 	if (evt__proc.fd >= 0)

@@ -236,6 +236,8 @@ void evt__event_register_lazy(struct evt_event *ev);
 /* write.c */
 uint32_t evt__record_max_bytes(const uint8_t *types, uint32_t nargs);
 void evt__thread_exit(void *thread);
+/* In a forked child, at fork: the thread's window taken back. */
+void evt__write_forked(void);
 void evt__write_fork_child(void);
 /* Maps the pool thread states come from, at the process's start. */
 void evt__write_init(void);

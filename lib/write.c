@@ -380,13 +380,18 @@ static inline struct evt__thread *thread_get(void)
 	return thread_create();
 }
 
-void evt__write_fork_child(void)
+void evt__write_forked(void)
 {
-	/* The window's packet is the parent's. */
+	/* The window's packet is the parent's, in a mapping the child
+	 * shares until it has a file of its own. */
 	evt__window_1.word = 0;
 	evt__window_1.records = 0;
 	if (BUSY == BUSY_CAPPED)
 		BUSY = 0;
+}
+
+void evt__write_fork_child(void)
+{
 	if (tls_thread)
 		thread_reset(tls_thread);
 }

@@ -9,15 +9,23 @@
  *                    read back), and
  *                    then "inline I called C": the records that went into
  *                    the window and those that went through libevtrace
+ *   window fork N    N records, a fork, N in the child while the parent
+ *                    waits, N more in the parent; then "parent P child C";
+ *                    before the fork the parent says whether its window is
+ *                    lent, and the child, first, whether it has one
+ *   window forkwait N  the same once SIGUSR1 comes, after "ready PID"
  *
  * (A site killed inside its own write is named from its header, the
  * commit mark: crashed_and_killed_programs_keep_their_events.)
  */
 #include <evtrace/evtrace.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 EVT_EVENT(window, typed,
 	EVT_PROTO(long seq, const char *name),
@@ -126,10 +134,63 @@ static int check(long n)
 	return 0;
 }
 
+/* Records before and after a fork, and in the child while the parent
+ * waits: the child must not write into the window its parent lent
+ * (its packet is the parent's), nor the parent lose a record. */
+static unsigned window_word(void)
+{
+#if CAN_INLINE
+	return evt__window_1.word;
+#else
+	return 0;
+#endif
+}
+
+static int forked(long n, int wait_usr1)
+{
+	long i;
+	pid_t child;
+
+	if (wait_usr1) {
+		sigset_t usr1;
+		int sig;
+
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &usr1, NULL);
+		printf("ready %d\n", (int)getpid());
+		fflush(stdout);
+		sigwait(&usr1, &sig);
+	}
+	for (i = 0; i < n; i++)
+		trace_printk("parent before %ld\n", i);
+	printf("parent window %s\n", window_word() ? "lent" : "none");
+	fflush(stdout);
+	child = fork();
+	if (child < 0)
+		return 1;
+	if (child == 0) {
+		printf("child window %s\n", window_word() ? "lent" : "none");
+		fflush(stdout);
+		for (i = 0; i < n; i++)
+			trace_printk("child %ld\n", i);
+		_exit(0);
+	}
+	waitpid(child, NULL, 0);
+	for (i = 0; i < n; i++)
+		trace_printk("parent after %ld\n", i);
+	printf("parent %d child %d\n", (int)getpid(), (int)child);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "check"))
 		return check(atol(argv[2]));
-	fprintf(stderr, "usage: window check N\n");
+	if (argc == 3 && !strcmp(argv[1], "fork"))
+		return forked(atol(argv[2]), 0);
+	if (argc == 3 && !strcmp(argv[1], "forkwait"))
+		return forked(atol(argv[2]), 1);
+	fprintf(stderr, "usage: window check N | window fork N | window forkwait N\n");
 	return 2;
 }
