@@ -1246,32 +1246,14 @@ static uint8_t *next_packet(struct evt__thread *t, struct tslot *ts,
 static inline uint8_t *copy_string(uint8_t *p, const char *s)
 {
 	size_t n = strnlen(s, EVT_STRING_MAX_BYTES), len = n + 1;
-	uint64_t a, b;
-	uint32_t c, d;
 
 	if (__builtin_expect(n >= EVT_STRING_MAX_BYTES, 0)) {
 		memcpy(p, s, EVT_STRING_MAX_BYTES - 4);
 		memcpy(p + EVT_STRING_MAX_BYTES - 4, "...", 4);
 		return p + EVT_STRING_MAX_BYTES;
 	}
-	if (len >= 8 && len <= 16) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + len - 8, 8);
-		memcpy(p, &a, 8);
-		memcpy(p + len - 8, &b, 8);
-	} else if (len >= 4 && len < 8) {
-		memcpy(&c, s, 4);
-		memcpy(&d, s + len - 4, 4);
-		memcpy(p, &c, 4);
-		memcpy(p + len - 4, &d, 4);
-	} else if (len < 4) {
-		p[0] = (uint8_t)s[0];
-		p[len - 1] = '\0';
-		if (len == 3)
-			p[1] = (uint8_t)s[1];
-	} else {
-		memcpy(p, s, len);
-	}
+	/* (the sites' own copy, bits/window.h: no rep movsq) */
+	evt__copy_bytes(p, s, (uint32_t)len);
 	return p + len;
 }
 
