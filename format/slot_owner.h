@@ -29,6 +29,15 @@
  */
 bool evt_slot_lock_holds(int fd, uint64_t id);
 
+/*
+ * Takes the exclusive lock on fd, without waiting for an engine that
+ * holds it: 0, or -1 with errno (EWOULDBLOCK: an engine holds it).  A
+ * look by evt_slot_lock_holds() (or anyone's shared flock) that holds
+ * the lock for a moment is waited out, for 200 ms at most: a claim that
+ * met one would otherwise fail, or take the next number, for nothing.
+ */
+int evt_slot_lock_take(int fd);
+
 /* Clears slot s's bits and view bits in enable[0 .. n); stop as below. */
 void evt_slot_clear_bits(uint32_t *enable, uint32_t n, unsigned s,
 			 const volatile int *stop);

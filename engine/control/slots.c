@@ -112,7 +112,7 @@ int evt_slot_claim(const struct evt_rundir *rd, uint64_t id, const char *what,
 		fd = evt_rundir_slot_lock(rd, n, err, err_size);
 		if (fd < 0)
 			return -1;
-		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		if (evt_slot_lock_take(fd) == 0) {
 			evt_slot_lock_describe(fd, id, what);
 			*lock_fd = fd;
 			return (int)n;

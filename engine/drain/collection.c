@@ -7,6 +7,7 @@
  */
 #include "collection_local.h"
 #include "orphans.h"
+#include "slot_owner.h"
 #include "tree.h"
 
 static int claim_slot(struct evt_collection *c, char *err, size_t err_size)
@@ -213,7 +214,7 @@ static int adopt_slot(struct evt_collection *c, char *err, size_t err_size)
 	c->lock_fd = evt_rundir_slot_lock(&c->rd, found, err, err_size);
 	if (c->lock_fd < 0)
 		goto out;
-	if (flock(c->lock_fd, LOCK_EX | LOCK_NB)) {
+	if (evt_slot_lock_take(c->lock_fd)) {
 		snprintf(err, err_size, "collection %u: taken by another engine "
 			 "meanwhile", found);
 		goto out;

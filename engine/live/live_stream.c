@@ -35,6 +35,7 @@
 #include "requests.h"
 #include "ring.h"
 #include "selection.h"
+#include "slot_owner.h"
 #include "slots.h"
 #include "tree.h"
 
@@ -181,7 +182,7 @@ int evt_live_stream_create(const char *rundir, int pid, const char *what,
 		s->lock_fd = evt_rundir_slot_lock(&s->rd, 0, err, err_size);
 		if (s->lock_fd < 0)
 			goto out_free;
-		if (flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
+		if (evt_slot_lock_take(s->lock_fd)) {
 			snprintf(err, err_size, "%s: another stream without -e is "
 				 "reading the default collection; give -e PATTERN "
 				 "for a stream of its own", s->rd.path);
