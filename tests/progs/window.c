@@ -13,7 +13,8 @@
  *                    waits, N more in the parent; then "parent P child C";
  *                    before the fork the parent says whether its window is
  *                    lent, and the child, first, whether it has one
- *   window forkwait N  the same once SIGUSR1 comes, after "ready PID"
+ *   window forkwait N  the same after "ready PID", once SIGUSR1 comes (a
+ *                      "parent ready" record) and then SIGUSR2
  *
  * (A site killed inside its own write is named from its header, the
  * commit mark: crashed_and_killed_programs_keep_their_events.)
@@ -152,15 +153,19 @@ static int forked(long n, int wait_usr1)
 	pid_t child;
 
 	if (wait_usr1) {
-		sigset_t usr1;
+		sigset_t sigs;
 		int sig;
 
-		sigemptyset(&usr1);
-		sigaddset(&usr1, SIGUSR1);
-		sigprocmask(SIG_BLOCK, &usr1, NULL);
+		sigemptyset(&sigs);
+		sigaddset(&sigs, SIGUSR1);
+		sigaddset(&sigs, SIGUSR2);
+		sigprocmask(SIG_BLOCK, &sigs, NULL);
 		printf("ready %d\n", (int)getpid());
 		fflush(stdout);
-		sigwait(&usr1, &sig);
+		sigwait(&sigs, &sig);
+		/* (the stream's first record: it reads this process) */
+		trace_printk("parent ready\n");
+		sigwait(&sigs, &sig);
 	}
 	for (i = 0; i < n; i++)
 		trace_printk("parent before %ld\n", i);
