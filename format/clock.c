@@ -189,7 +189,20 @@ int64_t evt_clock_to_monotonic_ns(const struct evt_clock_calibration *cal,
 				  uint64_t value)
 {
 	__int128 d = (__int128)value - (__int128)cal->ref_value;
+	uint64_t f = cal->freq_hz, a, q;
+	__int128 ns;
 
+	/* What the 128-bit division gives (truncated toward 0), in 64-bit
+	 * ones: |d| = q f + r, and r 10^9 < 2^64 for f up to 9 GHz.  (The
+	 * division was a fifth of a reader's time a record.) */
+	if (f && f <= 9000000000ull && d >= -(__int128)INT64_MAX &&
+	    d <= (__int128)INT64_MAX) {
+		a = d < 0 ? (uint64_t)-(int64_t)d : (uint64_t)d;
+		q = a / f;
+		ns = (__int128)q * 1000000000 + (a - q * f) * 1000000000ull / f;
+		return evt_clock_ns_clamp((__int128)cal->ref_monotonic_ns +
+					  (d < 0 ? -ns : ns));
+	}
 	return evt_clock_ns_clamp((__int128)cal->ref_monotonic_ns +
 				  d * 1000000000 / (__int128)cal->freq_hz);
 }
@@ -232,14 +245,28 @@ static int64_t ctf_ns(uint64_t freq, uint64_t cycles)
 	return ns >= 9.2e18 ? INT64_MAX : (int64_t)ns;
 }
 
-int64_t evt_clock_to_realtime_ns(const struct evt_clock_calibration *c,
-				 uint64_t value)
+void evt_clock_real_init(const struct evt_clock_calibration *c,
+			 struct evt_clock_real *r)
 {
 	int64_t offset_s;
 	uint64_t offset_cycles;
 
 	evt_clock_ctf_offset(c, &offset_s, &offset_cycles);
-	return evt_clock_ns_clamp((__int128)offset_s * 1000000000 +
-				  ctf_ns(c->freq_hz, offset_cycles) +
-				  ctf_ns(c->freq_hz, value));
+	r->base_ns = (__int128)offset_s * 1000000000 +
+		     ctf_ns(c->freq_hz, offset_cycles);
+	r->freq_hz = c->freq_hz;
+}
+
+int64_t evt_clock_real_ns(const struct evt_clock_real *r, uint64_t value)
+{
+	return evt_clock_ns_clamp(r->base_ns + ctf_ns(r->freq_hz, value));
+}
+
+int64_t evt_clock_to_realtime_ns(const struct evt_clock_calibration *c,
+				 uint64_t value)
+{
+	struct evt_clock_real r;
+
+	evt_clock_real_init(c, &r);
+	return evt_clock_real_ns(&r, value);
 }

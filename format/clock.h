@@ -156,5 +156,14 @@ void evt_clock_ctf_offset(const struct evt_clock_calibration *cal,
  * offset (so report and babeltrace2 agree to the nanosecond). */
 int64_t evt_clock_to_realtime_ns(const struct evt_clock_calibration *cal,
 				 uint64_t value);
+/* The same for many values of one calibration: what of it is the
+ * calibration's alone, computed once. */
+struct evt_clock_real {
+	__int128 base_ns;
+	uint64_t freq_hz;
+};
+void evt_clock_real_init(const struct evt_clock_calibration *cal,
+			 struct evt_clock_real *r);
+int64_t evt_clock_real_ns(const struct evt_clock_real *r, uint64_t value);
 
 #endif

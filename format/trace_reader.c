@@ -18,6 +18,7 @@
 #include "record.h"
 #include "regular_file.h"
 #include "shm_guard.h"
+#include "span_kind.h"
 #include "trace_reader.h"
 #include "trace_names.h"
 
@@ -59,6 +60,9 @@ struct reader {
 					 * CLOCK_MONOTONIC (merged) */
 	struct evt_trace_stats *stats;
 	void *printer;			/* kernel_printer's for this trace */
+	bool no_text;			/* EVT_TRACE_NO_TEXT */
+	struct evt_clock_real real;	/* ix's clock to real time */
+	unsigned index;			/* among the set's readers */
 };
 
 static const struct evt_kernel_printer_ops *kernel_printer;
@@ -219,6 +223,23 @@ static int enter_packet(struct reader *r, struct cursor *c)
 	return 0;
 }
 
+/* The text of record rec of event e (a kernel one's task: tid); its
+ * length, or -1 when the payload does not fit the format. */
+static int render(const struct reader *r, const struct evt_event_desc *e,
+		  const struct evt_record *rec, uint32_t tid, char *out,
+		  size_t out_size)
+{
+	int len = -1;
+
+	if (e->layout.kind == EVT_KIND_KERNEL && r->printer)
+		len = kernel_printer->render(r->printer, e, rec->payload,
+					     rec->payload_size, tid, rec->cpu,
+					     out, out_size);
+	if (len < 0)
+		len = evt_record_render(rec, &e->layout, e->format, out, out_size);
+	return len;
+}
+
 /* Decodes the record at c->pos into c->item.  0, or -1 on error. */
 static int decode_record(struct reader *r, struct cursor *c)
 {
@@ -270,14 +291,16 @@ static int decode_record(struct reader *r, struct cursor *c)
 		cursor_error(r, c, c->pos, why);
 		return -1;
 	}
-	len = -1;
-	if (c->kernel && r->printer)
-		len = kernel_printer->render(r->printer, e, rec.payload,
-					     rec.payload_size, kc.tid, rec.cpu,
-					     c->text, sizeof(c->text));
-	if (len < 0)
-		len = evt_record_render(&rec, &e->layout, e->format, c->text,
-					sizeof(c->text));
+	len = 0;
+	c->text[0] = '\0';
+	if (!r->no_text) {
+		len = render(r, e, &rec, kc.tid, c->text, sizeof(c->text));
+	} else if (evt_kind_is_span(e->layout.kind)) {
+		struct evt_span_head h;	/* (what rendering would find wrong) */
+
+		len = evt_span_head_read(&e->layout, rec.payload, rec.payload_size,
+					 &h);
+	}
 	if (len < 0) {
 		cursor_error(r, c, c->pos, "arguments do not fit the format");
 		return -1;
@@ -287,8 +310,9 @@ static int decode_record(struct reader *r, struct cursor *c)
 		.pid = kc.pid, .tid = kc.tid,
 		.comm = c->kernel ? c->task_comm : c->comm,
 		.cpu = rec.cpu, .event = e, .payload = rec.payload,
-		.payload_size = rec.payload_size, .text = c->text,
-		.text_len = (size_t)len,
+		.payload_size = rec.payload_size,
+		.text = r->no_text ? NULL : c->text, .text_len = (size_t)len,
+		.reader = r->index,
 	};
 	c->pos += rec.header_bytes + ctx_bytes + rec.payload_size;
 	r->stats->events++;
@@ -331,8 +355,7 @@ static void advance(struct reader *r, struct cursor *c)
 	} else if (c->have) {
 		c->item.monotonic_ns = evt_clock_to_monotonic_ns(&r->ix.clock,
 								 c->item.timestamp);
-		c->item.realtime_ns = evt_clock_to_realtime_ns(&r->ix.clock,
-							       c->item.timestamp);
+		c->item.realtime_ns = evt_clock_real_ns(&r->real, c->item.timestamp);
 	}
 	c->item.trace = r->trace;
 }
@@ -447,6 +470,7 @@ static int open_reader(struct reader *r, const char *dir, struct dirent ***names
 				"the directory record writes)", dir), -1;
 	if (evt_trace_index_read_dir(dir, &r->ix, err, err_size))
 		return -1;
+	evt_clock_real_init(&r->ix.clock, &r->real);
 	if (kernel_printer)
 		r->printer = kernel_printer->open(&r->ix);
 	if (evt_clock_map_init(&r->map, &r->ix, msg, sizeof(msg)))
@@ -477,101 +501,177 @@ static bool keep_of(const char *dir, char *path, size_t size)
 	return lstat(index, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-int evt_trace_read_set(const char *const *given, unsigned ngiven,
-		       const int64_t *offsets_ns, evt_trace_item_cb cb, void *ctx,
-		       struct evt_trace_stats *stats, char *err, size_t err_size)
-{
-	struct merge m = { 0 };
-	/* The given traces and their keep/ ones, each said as its own. */
-	char (*keeps)[PATH_MAX] = calloc(ngiven ? ngiven : 1, sizeof(*keeps));
-	const char **dirs = calloc(2 * ngiven + 1, sizeof(*dirs));
-	unsigned *of = calloc(2 * ngiven + 1, sizeof(*of)), ndirs = 0;
-	struct reader *readers = calloc(2 * ngiven + 1, sizeof(*readers));
-	struct dirent ***names = calloc(2 * ngiven + 1, sizeof(*names));
-	int *nnames = calloc(2 * ngiven + 1, sizeof(*nnames));
-	unsigned *heap = NULL, nheap = 0, k, d, total = 0;
-	int i, ret = -1;
+/* Traces open for one walk (trace_reader.h). */
+struct evt_trace_set {
+	struct merge m;
+	char (*keeps)[PATH_MAX];	/* the given traces' keep/ ones */
+	const char **dirs;		/* the given traces and their keep/ */
+	unsigned *of;			/* which given trace each one is of */
+	unsigned ndirs;
+	struct reader *readers;
+	struct dirent ***names;
+	int *nnames;
+	struct evt_trace_stats *stats;
+};
 
+void evt_trace_set_close(struct evt_trace_set *s)
+{
+	unsigned k, d;
+	int i;
+
+	if (!s)
+		return;
+	for (k = 0; k < s->m.ncursors; k++)
+		if (s->m.cursors[k].size) {
+			evt_shm_guard_remove((void *)s->m.cursors[k].data);
+			munmap((void *)s->m.cursors[k].data, s->m.cursors[k].size);
+		}
+	free(s->m.cursors);
+	for (d = 0; s->readers && d < s->ndirs; d++)
+		if (s->readers[d].printer)
+			kernel_printer->close(s->readers[d].printer);
+	for (d = 0; s->readers && s->names && s->nnames && d < s->ndirs; d++) {
+		for (i = 0; i < s->nnames[d]; i++)
+			free(s->names[d][i]);
+		free(s->names[d]);
+		evt_trace_index_free(&s->readers[d].ix);
+		evt_clock_map_free(&s->readers[d].map);
+	}
+	free(s->readers);
+	free(s->names);
+	free(s->nnames);
+	free(s->dirs);
+	free(s->of);
+	free(s->keeps);
+	free(s);
+}
+
+int evt_trace_set_open(const char *const *given, unsigned ngiven,
+		       const int64_t *offsets_ns, unsigned flags,
+		       struct evt_trace_stats *stats, struct evt_trace_set **out,
+		       char *err, size_t err_size)
+{
+	struct evt_trace_set *s = calloc(1, sizeof(*s));
+	unsigned d, total = 0, n = 2 * ngiven + 1;
+	int i;
+
+	*out = NULL;
 	memset(stats, 0, sizeof(*stats));
 	stats->complete = true;
-	if (!keeps || !dirs || !of || !readers || !names || !nnames) {
+	if (s) {
+		s->stats = stats;
+		s->keeps = calloc(ngiven ? ngiven : 1, sizeof(*s->keeps));
+		s->dirs = calloc(n, sizeof(*s->dirs));
+		s->of = calloc(n, sizeof(*s->of));
+		s->readers = calloc(n, sizeof(*s->readers));
+		s->names = calloc(n, sizeof(*s->names));
+		s->nnames = calloc(n, sizeof(*s->nnames));
+	}
+	if (!s || !s->keeps || !s->dirs || !s->of || !s->readers || !s->names ||
+	    !s->nnames) {
 		snprintf(err, err_size, "out of memory");
-		goto out;
+		goto fail;
 	}
 	for (d = 0; d < ngiven; d++) {
-		of[ndirs] = d;
-		dirs[ndirs++] = given[d];
-		if (keep_of(given[d], keeps[d], sizeof(keeps[d]))) {
-			of[ndirs] = d;
-			dirs[ndirs++] = keeps[d];
+		s->of[s->ndirs] = d;
+		s->dirs[s->ndirs++] = given[d];
+		if (keep_of(given[d], s->keeps[d], sizeof(s->keeps[d]))) {
+			s->of[s->ndirs] = d;
+			s->dirs[s->ndirs++] = s->keeps[d];
 		}
 	}
-	m.by_realtime = ndirs > 1;
-	for (d = 0; d < ndirs; d++) {
-		struct reader *r = &readers[d];
+	s->m.by_realtime = s->ndirs > 1;
+	for (d = 0; d < s->ndirs; d++) {
+		struct reader *r = &s->readers[d];
 
-		r->trace = of[d];
-		r->merged = ndirs > 1 || offsets_ns;
-		r->offset_ns = offsets_ns ? offsets_ns[of[d]] : 0;
+		r->trace = s->of[d];
+		r->index = d;
+		r->no_text = flags & EVT_TRACE_NO_TEXT;
+		r->merged = s->ndirs > 1 || offsets_ns;
+		r->offset_ns = offsets_ns ? offsets_ns[s->of[d]] : 0;
 		r->stats = stats;
-		if (open_reader(r, dirs[d], &names[d], &nnames[d], err, err_size))
-			goto out;
-		total += (unsigned)nnames[d];
+		if (open_reader(r, s->dirs[d], &s->names[d], &s->nnames[d], err,
+				err_size))
+			goto fail;
+		total += (unsigned)s->nnames[d];
 		/* One timeline on the first trace's CLOCK_MONOTONIC, through
 		 * real time. */
-		r->mono_shift = evt_clock_ns_clamp((__int128)readers[0].ix.clock.ref_realtime_ns -
-						   readers[0].ix.clock.ref_monotonic_ns);
+		r->mono_shift = evt_clock_ns_clamp((__int128)s->readers[0].ix.clock.ref_realtime_ns -
+						   s->readers[0].ix.clock.ref_monotonic_ns);
 	}
-	m.cursors = calloc(total ? total : 1, sizeof(*m.cursors));
-	heap = malloc((total ? total : 1) * sizeof(*heap));
-	if (!m.cursors || !heap) {
+	s->m.cursors = calloc(total ? total : 1, sizeof(*s->m.cursors));
+	if (!s->m.cursors) {
 		snprintf(err, err_size, "out of memory");
-		goto out;
+		goto fail;
 	}
-	for (d = 0; d < ndirs; d++)
-		for (i = 0; i < nnames[d]; i++)
-			open_cursor(&m, &readers[d], dirs[d], names[d][i]->d_name);
-	for (k = 0; k < m.ncursors; k++)
-		if (m.cursors[k].have)
-			heap_push(&m, heap, &nheap, k);
+	for (d = 0; d < s->ndirs; d++)
+		for (i = 0; i < s->nnames[d]; i++)
+			open_cursor(&s->m, &s->readers[d], s->dirs[d],
+				    s->names[d][i]->d_name);
+	*out = s;
+	return 0;
+fail:
+	evt_trace_set_close(s);
+	return -1;
+}
+
+int evt_trace_set_walk(struct evt_trace_set *s, evt_trace_item_cb cb, void *ctx)
+{
+	struct merge *m = &s->m;
+	unsigned *heap = malloc((m->ncursors ? m->ncursors : 1) * sizeof(*heap));
+	unsigned nheap = 0, k;
+
+	if (!heap)
+		return -1;
+	for (k = 0; k < m->ncursors; k++)
+		if (m->cursors[k].have)
+			heap_push(m, heap, &nheap, k);
 	while (nheap) {
-		struct cursor *best = &m.cursors[heap[0]];
+		struct cursor *best = &m->cursors[heap[0]];
 
 		if (cb(&best->item, ctx))
 			break;
 		advance(best->r, best);
 		if (best->have)
-			heap_down(&m, heap, nheap, 0);
+			heap_down(m, heap, nheap, 0);
 		else {
 			heap[0] = heap[--nheap];
-			heap_down(&m, heap, nheap, 0);
+			heap_down(m, heap, nheap, 0);
 		}
 	}
-	ret = 0;
-out:
-	for (k = 0; k < m.ncursors; k++)
-		if (m.cursors[k].size) {
-			evt_shm_guard_remove((void *)m.cursors[k].data);
-			munmap((void *)m.cursors[k].data, m.cursors[k].size);
-		}
 	free(heap);
-	free(m.cursors);
-	for (d = 0; readers && d < ndirs; d++)
-		if (readers[d].printer)
-			kernel_printer->close(readers[d].printer);
-	for (d = 0; readers && names && nnames && d < ndirs; d++) {
-		for (i = 0; i < nnames[d]; i++)
-			free(names[d][i]);
-		free(names[d]);
-		evt_trace_index_free(&readers[d].ix);
-		evt_clock_map_free(&readers[d].map);
-	}
-	free(readers);
-	free(names);
-	free(nnames);
-	free(dirs);
-	free(of);
-	free(keeps);
+	return 0;
+}
+
+int evt_trace_set_render(const struct evt_trace_set *s, unsigned reader,
+			 const struct evt_event_desc *e, const uint8_t *payload,
+			 size_t payload_size, uint32_t tid, uint16_t cpu,
+			 char *out, size_t out_size)
+{
+	struct evt_record rec = {
+		.id = (uint16_t)e->id, .cpu = cpu, .payload = payload,
+		.payload_size = payload_size,
+	};
+
+	if (reader >= s->ndirs)
+		return -1;
+	return render(&s->readers[reader], e, &rec, tid, out, out_size);
+}
+
+int evt_trace_read_set(const char *const *given, unsigned ngiven,
+		       const int64_t *offsets_ns, evt_trace_item_cb cb, void *ctx,
+		       struct evt_trace_stats *stats, char *err, size_t err_size)
+{
+	struct evt_trace_set *s;
+	int ret;
+
+	if (evt_trace_set_open(given, ngiven, offsets_ns, 0, stats, &s, err,
+			       err_size))
+		return -1;
+	ret = evt_trace_set_walk(s, cb, ctx);
+	if (ret)
+		snprintf(err, err_size, "out of memory");
+	evt_trace_set_close(s);
 	return ret;
 }
 

@@ -46,8 +46,11 @@ struct evt_trace_item {
 	const struct evt_event_desc *event;	/* EVENT */
 	const uint8_t *payload;			/* EVENT */
 	size_t payload_size;
-	const char *text;			/* EVENT: the rendered message */
+	const char *text;			/* EVENT: the rendered message
+						 * (NULL: EVT_TRACE_NO_TEXT) */
 	size_t text_len;			/* EVENT: may hold a NUL (%c of 0) */
+	unsigned reader;			/* EVENT: of the set's traces and
+						 * their keep/ ones (render) */
 	unsigned trace;				/* of evt_trace_read_set's */
 	uint64_t lost;				/* LOST */
 	const struct evt_loss_site *sites;	/* LOST: by site and cause, */
@@ -91,6 +94,31 @@ void evt_trace_reader_kernel_printer(const struct evt_kernel_printer_ops *ops);
  * non-zero return from cb stops the walk.  Returns 0 when the trace could
  * be opened (item errors are counted in stats), or -1 with err set.
  */
+/*
+ * The same in steps, for a reader that keeps what it was given: the
+ * traces opened (a trace that cannot be: -1 with err set), walked once,
+ * and closed.  Items' events and payloads stay valid until the close.
+ * With EVT_TRACE_NO_TEXT, events come without their text (text NULL:
+ * most of a walk's time is rendering), which evt_trace_set_render()
+ * makes when asked (its length, or -1 when the payload does not fit the
+ * format: the walk has checked what decides that, but for a typed or
+ * printk format's conversions).  Walk: 0, or -1 out of memory.
+ */
+#define EVT_TRACE_NO_TEXT 1u
+
+struct evt_trace_set;
+
+int evt_trace_set_open(const char *const *dirs, unsigned ndirs,
+		       const int64_t *offsets_ns, unsigned flags,
+		       struct evt_trace_stats *stats, struct evt_trace_set **out,
+		       char *err, size_t err_size);
+int evt_trace_set_walk(struct evt_trace_set *s, evt_trace_item_cb cb, void *ctx);
+int evt_trace_set_render(const struct evt_trace_set *s, unsigned reader,
+			 const struct evt_event_desc *e, const uint8_t *payload,
+			 size_t payload_size, uint32_t tid, uint16_t cpu,
+			 char *out, size_t out_size);
+void evt_trace_set_close(struct evt_trace_set *s);
+
 int evt_trace_read(const char *dir, evt_trace_item_cb cb, void *ctx,
 		   struct evt_trace_stats *stats, char *err, size_t err_size);
 /*
