@@ -103,22 +103,28 @@ int evt_slot_claim(const struct evt_rundir *rd, uint64_t id, const char *what,
 	bool guest = evt_policy_guest();
 	unsigned first = guest ? EVT_GUEST_NUMBER_FIRST : 1, n;
 
-	for (n = first; n < EVT_MAX_NUMBERS; n++) {
-		int fd;
+	/* The first free number; a look that holds one for a moment
+	 * (evt_slot_lock_holds) is waited out only when no number is free
+	 * without it, so that claimers that look at each other's go on. */
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (n = first; n < EVT_MAX_NUMBERS; n++) {
+			int fd;
 
-		/* Only the guests' numbers are left: leave them to guests. */
-		if (!guest && n == EVT_GUEST_NUMBER_FIRST)
-			break;
-		fd = evt_rundir_slot_lock(rd, n, err, err_size);
-		if (fd < 0)
-			return -1;
-		if (evt_slot_lock_take(fd) == 0) {
-			evt_slot_lock_describe(fd, id, what);
-			*lock_fd = fd;
-			return (int)n;
+			/* Only the guests' numbers are left: leave them to
+			 * guests. */
+			if (!guest && n == EVT_GUEST_NUMBER_FIRST)
+				break;
+			fd = evt_rundir_slot_lock(rd, n, err, err_size);
+			if (fd < 0)
+				return -1;
+			if (pass ? evt_slot_lock_take(fd) == 0 :
+			    flock(fd, LOCK_EX | LOCK_NB) == 0) {
+				evt_slot_lock_describe(fd, id, what);
+				*lock_fd = fd;
+				return (int)n;
+			}
+			close(fd);
 		}
-		close(fd);
-	}
 	snprintf(err, err_size, "%s: all %u collection numbers%s are in use "
 		 "(evtrace ls -p PID names the collections of a process): end "
 		 "one first", rd->path, guest ? EVT_GUEST_NUMBERS :
