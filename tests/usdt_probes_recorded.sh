@@ -183,7 +183,7 @@ kill -USR1 "$G"
 wait_for "the ten hits streamed" "[ \$(grep -c usdt/evttest/guarded '$T/es.out') = 10 ]" "cat '$T/es.out' '$T/es.err'"
 "$EVTRACE" disable usdt/evttest/guarded || fail "disable usdt/evttest/guarded"
 wait_for "the semaphore cleared by the disable" "grep -q '^off\$' '$T/e.out'" "cat '$T/e.out' '$T/es.err'"
-running "$S" || fail "the stream ended"
+running "$S" || { st=0; wait "$S" || st=$?; fail "the stream ended (exit $st): $(cat "$T/es.err")"; }
 kill -INT "$S"
 wait "$S" || { cat "$T/es.err" >&2; fail "stream -p of the default collection"; }
 expect_eq "$(sed -n 's/.*usdt\/evttest\/guarded: .* arg1=\([0-9]*\)$/\1/p' "$T/es.out" | tr '\n' ' ')" \
