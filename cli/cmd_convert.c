@@ -88,7 +88,7 @@ static int to_sqlite(const struct convert_input *in, const char *out,
 		cli_error("convert", "%s: %s", out, sqlite3_errmsg(db));
 		goto out;
 	}
-	if (query_db_fill(db, "convert", &set, clock, filter, st, err, sizeof(err))) {
+	if (query_db_fill(db, "convert", &set, clock, filter, NULL, st, err, sizeof(err))) {
 		cli_error("convert", "%s", err);
 		goto out;
 	}

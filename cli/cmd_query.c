@@ -95,7 +95,7 @@ int cmd_query(int argc, char **argv)
 	enum query_format fmt = QUERY_TABLE;
 	enum report_clock clock = REPORT_MONOTONIC;
 	struct trace_set set = { 0 };
-	bool fail_if_rows = false, cache = true;
+	bool fail_if_rows = false;
 	char err[PATH_MAX + 300];
 	const char *sql, *flows[ALIGN_FLOWS_MAX];
 	unsigned nflows = 0;
@@ -121,8 +121,7 @@ int cmd_query(int argc, char **argv)
 			if (report_clock_parse("query", optarg, &clock))
 				return 2;
 			break;
-		case 'n':
-			cache = false;
+		case 'n':	/* (accepted: nothing is cached now) */
 			break;
 		case 'A':
 			if (align_flow_check("query", optarg, nflows))
@@ -157,12 +156,7 @@ int cmd_query(int argc, char **argv)
 	if (align_offsets("query", (const char *const *)set.dirs, (unsigned)set.n,
 			  flows, nflows, &set.offsets_ns))
 		goto out;
-	if (nflows)
-		cache = false;	/* the cache is of the traces as recorded */
-	/* One name, one cache beside it; several are read afresh each time. */
-	db = query_db_open(&set, cache && argc - optind <= 2 ?
-			   (optind == argc - 1 ? "trace" : argv[optind]) : NULL,
-			   clock, &errors, err, sizeof(err));
+	db = query_db_open(&set, clock, &errors, err, sizeof(err));
 	if (!db) {
 		cli_error("query", "%s", err);
 		goto out;

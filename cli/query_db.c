@@ -1,16 +1,13 @@
 /*
- * query_db.c - read traces into SQLite, or find them read already.
+ * query_db.c - read traces into the database query runs SQL on.
  *
- * The cache is <dir>/.evtrace-query-<clock>.db (a dot file: trace readers,
- * babeltrace2's included, pass it by), holding the tables and the
- * signature of the files it was made of (trace_set.c).  It is written
- * into a file of its own made with O_EXCL and renamed into place, and
- * only in a directory that is the user's alone on a path no one else
- * can change: a query never writes where it was not asked to, and never
- * trusts a file another user could have planted.  Where there can be no cache, the traces go into a
- * private temporary database that SQLite removes on close.  Either way
- * memory is SQLite's page cache (PAGE_CACHE_KIB) and what trace_sql.c
- * keeps per thread and open span.
+ * Nothing is kept beside the traces: each query walks them again, into
+ * a private temporary database (which SQLite removes on close) for the
+ * small tables, and into an event table of columns over the mapped
+ * traces for the events (event_table.h), which SQL reads in place.
+ * Memory is that table (30 bytes an event), SQLite's page cache
+ * (PAGE_CACHE_KIB; the temporary database spills to a file past it) and
+ * what trace_sql.c keeps per thread and open span.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,8 +25,6 @@
 #include "trace_names.h"
 
 #define PAGE_CACHE_KIB 32768
-/* Changes whenever the tables or what goes into them do. */
-#define CACHE_VERSION "evtrace " EVT_RELEASE " tables 3\n"
 
 void query_db_setup(void)
 {
@@ -49,7 +44,8 @@ static int exec(sqlite3 *db, const char *sql, char *err, size_t err_size)
 
 int query_db_fill(sqlite3 *db, const char *cmd, const struct trace_set *s,
 		  enum report_clock clock, struct report_filter *filter,
-		  struct evt_trace_stats *total, char *err, size_t err_size)
+		  struct evt_event_table *events, struct evt_trace_stats *total,
+		  char *err, size_t err_size)
 {
 	char pragmas[160], why[300];
 	struct trace_sql *t;
@@ -60,9 +56,10 @@ int query_db_fill(sqlite3 *db, const char *cmd, const struct trace_set *s,
 	snprintf(pragmas, sizeof(pragmas), "PRAGMA journal_mode=OFF;"
 		 "PRAGMA synchronous=OFF;PRAGMA cache_size=-%d;BEGIN",
 		 PAGE_CACHE_KIB);
-	if (exec(db, pragmas, err, err_size) || trace_sql_create(db, err, err_size))
+	if (exec(db, pragmas, err, err_size) ||
+	    trace_sql_create(db, !events, err, err_size))
 		return -1;
-	t = trace_sql_begin(db, cmd, clock, filter, err, err_size);
+	t = trace_sql_begin(db, cmd, clock, filter, events, err, err_size);
 	if (!t)
 		return -1;
 	for (i = 0; i < s->n && !failed; i++) {
@@ -93,211 +90,33 @@ int query_db_fill(sqlite3 *db, const char *cmd, const struct trace_set *s,
 	return exec(db, "COMMIT", err, err_size);
 }
 
-/* Whether a directory on the way to the cache leaves its entries to
- * root and the user alone (a sticky one keeps each to its owner). */
-static bool guarded(const struct stat *st)
+sqlite3 *query_db_open(const struct trace_set *s, enum report_clock clock,
+		       uint64_t *errors, char *err, size_t err_size)
 {
-	return (st->st_uid == 0 || st->st_uid == geteuid()) &&
-	       (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
-}
-
-/*
- * Whether dir is the user's alone to write into, and nobody else could
- * put another directory in its place: it and every directory above it,
- * walked by "..", from the directory itself (not by its name), are
- * root's or the user's and writable by no one else.  Root's query of a
- * trace in a user's home gets no cache: that user could swap the
- * directory for a symlink into one of root's between the check and the
- * writes (query makes a file, then renames it into place).
- */
-static bool cache_allowed(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), up;
-	struct stat st, parent;
-	bool ok;
-	unsigned depth;
-
-	if (fd < 0)
-		return false;
-	ok = !fstat(fd, &st) && st.st_uid == geteuid() &&
-	     !(st.st_mode & (S_IWGRP | S_IWOTH)) && !faccessat(fd, ".", W_OK, AT_EACCESS);
-	for (depth = 0; ok && depth < 4096; depth++) {
-		up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (up < 0 || fstat(up, &parent)) {
-			ok = false;
-		} else if (parent.st_dev == st.st_dev && parent.st_ino == st.st_ino) {
-			close(up);	/* the root */
-			break;
-		} else {
-			ok = guarded(&parent);
-			st = parent;
-		}
-		close(fd);
-		fd = up;
-	}
-	if (fd >= 0)
-		close(fd);
-	return ok && depth < 4096;	/* (the root reached) */
-}
-
-/* The read errors kept in db, said again when say; their number. */
-static uint64_t replay_errors(sqlite3 *db, bool say)
-{
-	sqlite3_stmt *s;
-	uint64_t n = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT message FROM trace_error ORDER BY rowid",
-			       -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		if (say)
-			fprintf(stderr, "evtrace: query: %s\n", sqlite3_column_text(s, 0));
-		n++;
-	}
-	sqlite3_finalize(s);
-	return n;
-}
-
-/* The cache at path, when it is the user's and made of what key says. */
-static sqlite3 *open_cache(const char *path, const char *key)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *s = NULL;
-	struct stat st;
-	bool same = false;
-
-	if (lstat(path, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    st.st_nlink != 1)
-		return NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW |
-			    SQLITE_OPEN_NOMUTEX,
-			    NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(db, "SELECT value FROM evtrace_cache WHERE key = 'made of'",
-			       -1, &s, NULL) == SQLITE_OK &&
-	    sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-		same = !strcmp((const char *)sqlite3_column_text(s, 0), key);
-	sqlite3_finalize(s);
-	if (!same) {
-		sqlite3_close(db);
-		return NULL;
-	}
-	return db;
-}
-
-/* Makes the cache at path; 0, or -1 with err set. */
-static int make_cache(const struct trace_set *set, const char *path,
-		      const char *key, enum report_clock clock, char *err,
-		      size_t err_size)
-{
-	char tmp[PATH_MAX];
-	sqlite3 *db = NULL;
-	sqlite3_stmt *s = NULL;
-	struct evt_trace_stats st;
-	int fd, ret = -1;
-
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >=
-	    sizeof(tmp)) {
-		snprintf(err, err_size, "%s: name too long", path);
-		return -1;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		snprintf(err, err_size, "%s: %s", tmp, strerror(errno));
-		return -1;
-	}
-	close(fd);
-	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
-			    SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
-		snprintf(err, err_size, "%s: %s", tmp, sqlite3_errmsg(db));
-		goto out;
-	}
-	if (query_db_fill(db, "query", set, clock, NULL, &st, err, err_size) ||
-	    exec(db, "CREATE TABLE evtrace_cache(key TEXT PRIMARY KEY, value TEXT)",
-		 err, err_size))
-		goto out;
-	if (sqlite3_prepare_v2(db, "INSERT INTO evtrace_cache VALUES('made of', ?1)",
-			       -1, &s, NULL) != SQLITE_OK ||
-	    sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC) != SQLITE_OK ||
-	    sqlite3_step(s) != SQLITE_DONE) {
-		snprintf(err, err_size, "%s: %s", tmp, sqlite3_errmsg(db));
-		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
-	if (sqlite3_close(db) != SQLITE_OK) {
-		snprintf(err, err_size, "%s: %s", tmp, sqlite3_errmsg(db));
-		db = NULL;
-		goto out;
-	}
-	db = NULL;
-	if (rename(tmp, path)) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	if (ret)
-		unlink(tmp);
-	return ret;
-}
-
-static sqlite3 *cached(const struct trace_set *set, const char *dir,
-		       enum report_clock clock, uint64_t *errors, char *err,
-		       size_t err_size)
-{
-	char path[PATH_MAX], *sig, *key = NULL;
-	sqlite3 *db;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/" EVT_TRACE_QUERY_PREFIX "%s.db", dir,
-			     report_clock_name(clock)) >= sizeof(path))
-		return NULL;
-	sig = trace_set_signature(set);
-	if (!sig || asprintf(&key, "%s%s", CACHE_VERSION, sig) < 0) {
-		free(sig);
-		snprintf(err, err_size, "out of memory");
-		return NULL;
-	}
-	free(sig);
-	db = open_cache(path, key);
-	if (db) {
-		*errors = replay_errors(db, true);
-	} else if (!make_cache(set, path, key, clock, err, err_size)) {
-		db = open_cache(path, key);	/* its errors were said */
-		if (db)
-			*errors = replay_errors(db, false);
-	}
-	free(key);
-	return db;
-}
-
-sqlite3 *query_db_open(const struct trace_set *s, const char *cache_dir,
-		       enum report_clock clock, uint64_t *errors, char *err,
-		       size_t err_size)
-{
+	struct evt_event_table *events = evt_event_table_new();
 	struct evt_trace_stats st;
 	sqlite3 *db = NULL;
 
 	query_db_setup();
-
-	/* The cache is never required: whatever kept it from being made,
-	 * the traces are read into a temporary database instead (where
-	 * what was wrong with the traces themselves is met again). */
-	if (cache_dir && cache_allowed(cache_dir)) {
-		db = cached(s, cache_dir, clock, errors, err, err_size);
-		if (db)
-			return db;
+	if (!events) {
+		snprintf(err, err_size, "out of memory");
+		return NULL;
 	}
 	if (sqlite3_open_v2("", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
 		snprintf(err, err_size, "a temporary database: %s", sqlite3_errmsg(db));
+		evt_event_table_free(events);
 		sqlite3_close(db);
 		return NULL;
 	}
-	if (query_db_fill(db, "query", s, clock, NULL, &st, err, err_size)) {
+	if (query_db_fill(db, "query", s, clock, NULL, events, &st, err, err_size)) {
+		evt_event_table_free(events);
+		sqlite3_close(db);
+		return NULL;
+	}
+	/* (db has events from here, also when this fails) */
+	if (evt_event_table_sql(db, events, err, err_size)) {
 		sqlite3_close(db);
 		return NULL;
 	}

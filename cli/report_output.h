@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "json_text.h"
 #include "trace_reader.h"
 
 enum report_clock { REPORT_MONOTONIC, REPORT_REALTIME, REPORT_RELATIVE };
@@ -47,29 +48,6 @@ int report_clock_parse(const char *cmd, const char *arg, enum report_clock *c);
 void report_time_text(char *buf, size_t size, enum report_clock c,
 		      int64_t monotonic_ns, int64_t realtime_ns,
 		      int64_t start_monotonic_ns);
-
-/* JSON text built in memory; failed once out of memory (then text is
- * what fitted). */
-struct json_buf {
-	char *text;		/* NUL-terminated */
-	size_t len, cap;
-	bool failed;
-	bool sql;		/* numbers as SQLite's json_each must type them:
-				 * reals with a point or exponent, integers
-				 * past INT64_MAX as text */
-};
-
-void json_buf_put(struct json_buf *b, const void *p, size_t n);
-/* A JSON string of n bytes; what is not UTF-8 becomes U+FFFD. */
-void json_buf_string(struct json_buf *b, const char *text, size_t n);
-/* An array field as a JSON array of its integers. */
-struct evt_field;
-void json_buf_array(struct json_buf *b, const struct evt_field *fl);
-/* An event's decoded fields as a JSON object. */
-void json_buf_fields(struct json_buf *b, const struct evt_trace_item *it);
-/* A JSON object of n fields, as evt_record_fields() gives them. */
-void json_buf_field_list(struct json_buf *b, const struct evt_field *fields,
-			 unsigned n);
 
 /* One JSON object on one line for the item (an event or a lost-events
  * notice). */

@@ -172,7 +172,9 @@ struct sql_rows *sql_rows_start(sqlite3 *db, const char *const *sql, int n,
 	}
 	r->nst = n;
 	for (i = 0; i < n; i++)
-		if (sqlite3_prepare_v2(db, sql[i], -1, &r->st[i], NULL) != SQLITE_OK) {
+		if (!sql[i]) {
+			continue;	/* (a kind of row not written) */
+		} else if (sqlite3_prepare_v2(db, sql[i], -1, &r->st[i], NULL) != SQLITE_OK) {
 			snprintf(err, err_size, "%s", sqlite3_errmsg(db));
 			release(r);
 			return NULL;

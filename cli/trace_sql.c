@@ -25,6 +25,7 @@
 #include "report_output.h"
 #include "span_kind.h"
 #include "span_pairs.h"
+#include "event_table.h"
 #include "trace_sql.h"
 
 static const char schema[] =
@@ -37,17 +38,6 @@ static const char schema[] =
 	"CREATE TABLE site(id INTEGER PRIMARY KEY, name TEXT, module TEXT, file TEXT,"
 	" line INTEGER, function TEXT, format TEXT, kind TEXT, trace_id INTEGER,"
 	" UNIQUE(trace_id, name));"
-	/* An event is one row, its fields one JSON object that args
-	 * spreads out: a row per field would triple what is written. */
-	"CREATE TABLE event_row(id INTEGER PRIMARY KEY, ts INTEGER, site_id INTEGER,"
-	" pid INTEGER, tid INTEGER, cpu INTEGER, message TEXT, fields TEXT,"
-	" trace_id INTEGER);"
-	"CREATE VIEW event AS SELECT e.id AS id, e.ts AS ts, s.name AS name,"
-	" s.kind AS kind, e.pid AS pid, e.tid AS tid, e.cpu AS cpu,"
-	" e.site_id AS site_id, e.message AS message, e.trace_id AS trace_id"
-	" FROM event_row e JOIN site s ON s.id = e.site_id;"
-	"CREATE VIEW args AS SELECT e.id AS event_id, f.key AS key, f.value AS value"
-	" FROM event_row e, json_each(e.fields) f;"
 	"CREATE TABLE slice(id INTEGER PRIMARY KEY, ts INTEGER, dur INTEGER,"
 	" end_ts INTEGER, name TEXT, depth INTEGER, parent_id INTEGER, pid INTEGER,"
 	" tid INTEGER, args TEXT, state TEXT, async_id INTEGER, trace_id INTEGER,"
@@ -60,6 +50,20 @@ static const char schema[] =
 	"CREATE TABLE loss(pid INTEGER, tid INTEGER, cpu INTEGER, ts_from INTEGER,"
 	" ts_to INTEGER, count INTEGER, site_id INTEGER, cause TEXT,"
 	" trace_id INTEGER);";
+
+/* Events as rows (convert --to sqlite; query reads them in place:
+ * event_table.h).  An event is one row, its fields one JSON object that
+ * args spreads out: a row per field would triple what is written. */
+static const char event_rows[] =
+	"CREATE TABLE event_row(id INTEGER PRIMARY KEY, ts INTEGER, site_id INTEGER,"
+	" pid INTEGER, tid INTEGER, cpu INTEGER, message TEXT, fields TEXT,"
+	" trace_id INTEGER);"
+	"CREATE VIEW event AS SELECT e.id AS id, e.ts AS ts, s.name AS name,"
+	" s.kind AS kind, e.pid AS pid, e.tid AS tid, e.cpu AS cpu,"
+	" e.site_id AS site_id, e.message AS message, e.trace_id AS trace_id"
+	" FROM event_row e JOIN site s ON s.id = e.site_id;"
+	"CREATE VIEW args AS SELECT e.id AS event_id, f.key AS key, f.value AS value"
+	" FROM event_row e, json_each(e.fields) f;";
 
 enum stmt {
 	S_EVENT, S_SLICE, S_COUNTER, S_LOSS, S_THREAD, S_PROCESS, S_SITE, S_ERROR,
@@ -101,33 +105,22 @@ struct trace_sql {
 	uint64_t slice_base;		/* slice ids of earlier traces */
 	uint64_t slice_max;
 	struct json_buf json;		/* an event's fields */
+	struct evt_event_table *events;	/* NULL: events as rows */
+	int set;			/* the trace's, among events' */
+	struct key_map sources;		/* event desc: its source + 1 */
+	struct key_map thread_no;	/* pid << 32 | tid: events' thread + 1 */
+	const struct evt_event_desc *last_desc;	/* the last event's, */
+	uint32_t last_source;			/* its source, */
+	uint64_t last_key;			/* its pid << 32 | tid + 1, */
+	uint32_t last_thread;			/* its thread */
+	uint64_t thr_key;		/* the last item's pid << 32 | tid + 1, */
+	uint64_t *thr_last;		/* its value in threads */
+	const struct evt_event_desc *site_desc;	/* the last site met, */
+	int64_t site_id;			/* its id */
 	bool started;
 	int64_t start_ns;
 	bool failed;			/* sql_rows failed, or memory ran out */
 };
-
-static const char *kind_name(unsigned kind)
-{
-	switch (kind) {
-	case EVT_KIND_PRINTK:
-		return "printk";
-	case EVT_KIND_FTRACE:
-		return "ftrace";
-	case EVT_KIND_TYPED:
-		return "typed";
-	case EVT_KIND_STABLE:
-		return "stable";
-	case EVT_KIND_KERNEL:
-		return "kernel";
-	case EVT_KIND_SPAN:
-		return "span";
-	case EVT_KIND_ASYNC:
-		return "async";
-	case EVT_KIND_COUNTER:
-		return "counter";
-	}
-	return "unknown";
-}
 
 static int64_t ts_of(const struct trace_sql *l, int64_t monotonic_ns, int64_t realtime_ns)
 {
@@ -170,13 +163,21 @@ static void location(struct trace_sql *l, const char *path)
 static int site_of(struct trace_sql *l, const struct evt_event_desc *e, int64_t *id)
 {
 	int fresh;
-	uint64_t *known = key_map_add(&l->descs, (uintptr_t)e, &fresh), *by_path, i;
+	uint64_t *known, *by_path, i;
 	char **grown;
+
+	if (e == l->site_desc) {
+		*id = l->site_id;
+		return 0;
+	}
+	known = key_map_add(&l->descs, (uintptr_t)e, &fresh);
 
 	if (!known)
 		return l->failed = true, -1;
 	if (!fresh) {
 		*id = (int64_t)*known;
+		l->site_desc = e;
+		l->site_id = *id;
 		return 0;
 	}
 	by_path = key_map_add(&l->paths, key_map_text_key(e->path, strlen(e->path)),
@@ -206,7 +207,7 @@ static int site_of(struct trace_sql *l, const struct evt_event_desc *e, int64_t 
 	location(l, e->path);
 	sql_rows_str(l->rows, e->func);
 	sql_rows_str(l->rows, e->format);
-	sql_rows_str(l->rows, kind_name(e->layout.kind));
+	sql_rows_str(l->rows, evt_event_kind_word(e->layout.kind));
 	sql_rows_int(l->rows, l->trace_id);
 	return end(l);
 }
@@ -215,24 +216,32 @@ static int site_of(struct trace_sql *l, const struct evt_event_desc *e, int64_t 
 static int meet_thread(struct trace_sql *l, const struct evt_trace_item *it,
 		       int64_t ts, int64_t *before, bool *had_before)
 {
-	int fresh;
-	uint64_t *last = key_map_add(&l->threads, (uint64_t)it->pid << 32 | it->tid,
-				     &fresh);
+	uint64_t key = (uint64_t)it->pid << 32 | it->tid, *last;
+	int fresh = 0;
 
-	if (!last)
-		return l->failed = true, -1;
+	/* (the last item's thread, most often this one's too: its value
+	 * stays where it is until the map grows, by a fresh key) */
+	if (key + 1 == l->thr_key) {
+		last = l->thr_last;
+	} else {
+		last = key_map_add(&l->threads, key, &fresh);
+		if (!last)
+			return l->failed = true, -1;
+		l->thr_key = key + 1;
+		l->thr_last = last;
+	}
 	*had_before = *last != 0;
 	*before = (int64_t)(*last - 1);
 	*last = (uint64_t)ts + 1;
-	if (fresh) {
-		sql_rows_begin(l->rows, S_THREAD);
-		sql_rows_int(l->rows, it->tid);
-		sql_rows_int(l->rows, it->pid);
-		sql_rows_str(l->rows, it->comm);
-		sql_rows_int(l->rows, l->trace_id);
-		if (end(l))
-			return -1;
-	}
+	if (!fresh)
+		return 0;	/* (its process was met with it) */
+	sql_rows_begin(l->rows, S_THREAD);
+	sql_rows_int(l->rows, it->tid);
+	sql_rows_int(l->rows, it->pid);
+	sql_rows_str(l->rows, it->comm);
+	sql_rows_int(l->rows, l->trace_id);
+	if (end(l))
+		return -1;
 	if (!key_map_add(&l->processes, it->pid, &fresh))
 		return l->failed = true, -1;
 	if (fresh) {
@@ -266,6 +275,48 @@ static int add_counter(struct trace_sql *l, const struct evt_trace_item *it, int
 	return end(l);
 }
 
+/* The event as a row of l->events: its source and thread, the first
+ * time, then the row. */
+static int add_event_column(struct trace_sql *l, const struct evt_trace_item *it,
+			    int64_t ts, int64_t site)
+{
+	uint64_t key = ((uint64_t)it->pid << 32 | it->tid) + 1, *v;
+	int fresh;
+	int64_t n;
+
+	/* (the last event's source and thread, most often this one's too) */
+	if (it->event != l->last_desc) {
+		if (!(v = key_map_add(&l->sources, (uintptr_t)it->event, &fresh)))
+			return l->failed = true, -1;
+		if (fresh) {
+			n = evt_event_table_source(l->events, (unsigned)l->set,
+						   it->reader, it->event, site,
+						   l->trace_id);
+			if (n < 0)
+				return l->failed = true, -1;
+			*v = (uint64_t)n + 1;
+		}
+		l->last_desc = it->event;
+		l->last_source = (uint32_t)(*v - 1);
+	}
+	if (key != l->last_key) {
+		if (!(v = key_map_add(&l->thread_no, key - 1, &fresh)))
+			return l->failed = true, -1;
+		if (fresh) {
+			n = evt_event_table_thread(l->events, it->pid, it->tid);
+			if (n < 0)
+				return l->failed = true, -1;
+			*v = (uint64_t)n + 1;
+		}
+		l->last_key = key;
+		l->last_thread = (uint32_t)(*v - 1);
+	}
+	if (evt_event_table_add(l->events, l->last_source, l->last_thread, ts,
+				it->cpu, it->payload, it->payload_size))
+		return l->failed = true, -1;
+	return 0;
+}
+
 static int add_event(struct trace_sql *l, const struct evt_trace_item *it, int64_t ts)
 {
 	int64_t site;
@@ -274,6 +325,13 @@ static int add_event(struct trace_sql *l, const struct evt_trace_item *it, int64
 
 	if (site_of(l, it->event, &site))
 		return -1;
+	if (l->events) {
+		if (add_event_column(l, it, ts, site))
+			return -1;
+		if (it->event->layout.kind == EVT_KIND_COUNTER)
+			return add_counter(l, it, ts);
+		return 0;
+	}
 	l->json.len = 0;
 	json_buf_fields(&l->json, it);
 	if (l->json.failed)
@@ -430,11 +488,13 @@ static int add_item(const struct evt_trace_item *it, void *ctx)
 	}
 }
 
-int trace_sql_create(sqlite3 *db, char *err, size_t err_size)
+int trace_sql_create(sqlite3 *db, bool rows_of_events, char *err, size_t err_size)
 {
 	char *why = NULL;
 
-	if (sqlite3_exec(db, schema, NULL, NULL, &why) != SQLITE_OK) {
+	if (sqlite3_exec(db, schema, NULL, NULL, &why) != SQLITE_OK ||
+	    (rows_of_events &&
+	     sqlite3_exec(db, event_rows, NULL, NULL, &why) != SQLITE_OK)) {
 		snprintf(err, err_size, "making the tables: %s",
 			 why ? why : sqlite3_errmsg(db));
 		sqlite3_free(why);
@@ -445,7 +505,8 @@ int trace_sql_create(sqlite3 *db, char *err, size_t err_size)
 
 struct trace_sql *trace_sql_begin(sqlite3 *db, const char *cmd,
 				  enum report_clock clock,
-				  struct report_filter *filter, char *err,
+				  struct report_filter *filter,
+				  struct evt_event_table *events, char *err,
 				  size_t err_size)
 {
 	struct trace_sql *l = calloc(1, sizeof(*l));
@@ -457,8 +518,14 @@ struct trace_sql *trace_sql_begin(sqlite3 *db, const char *cmd,
 	l->cmd = cmd;
 	l->clock = clock;
 	l->filter = filter;
+	l->events = events;
 	l->json.sql = true;
-	l->rows = sql_rows_start(db, stmt_sql, S_N, err, err_size);
+	const char *sql[S_N];
+
+	memcpy(sql, stmt_sql, sizeof(sql));
+	if (events)
+		sql[S_EVENT] = NULL;	/* (no such table) */
+	l->rows = sql_rows_start(db, sql, S_N, err, err_size);
 	if (!l->rows) {
 		free(l);
 		return NULL;
@@ -475,6 +542,12 @@ static void trace_done(struct trace_sql *l)
 	key_map_free(&l->processes);
 	key_map_free(&l->descs);
 	key_map_free(&l->paths);
+	key_map_free(&l->sources);
+	key_map_free(&l->thread_no);
+	l->last_desc = NULL;
+	l->last_key = 0;
+	l->thr_key = 0;
+	l->site_desc = NULL;
 	free(l->site_path);
 	l->site_path = NULL;
 }
@@ -501,8 +574,22 @@ int trace_sql_add(struct trace_sql *l, const char *dir, const char *host,
 	}
 	if (l->filter)
 		report_filter_restart(l->filter);
-	if (evt_trace_read_set(&dir, 1, offset_ns, add_item, l, st, err, err_size))
+	if (l->events) {
+		struct evt_trace_set *set;
+
+		/* Kept open for the rows' payloads, rendered when asked. */
+		if (evt_trace_set_open(&dir, 1, offset_ns, EVT_TRACE_NO_TEXT, st,
+				       &set, err, err_size))
+			goto out;
+		l->set = evt_event_table_take_set(l->events, set);
+		if (l->set < 0 || evt_trace_set_walk(set, add_item, l)) {
+			snprintf(err, err_size, "out of memory");
+			goto out;
+		}
+	} else if (evt_trace_read_set(&dir, 1, offset_ns, add_item, l, st, err,
+				      err_size)) {
 		goto out;
+	}
 	if (!l->failed && evt_span_pairs_finish(l->pairs) == -1)
 		l->failed = true;
 	l->slices += l->slice_max;

@@ -12,9 +12,11 @@
 #define EVT_CLI_TRACE_SQL_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event_table.h"
 #include "report_filter.h"
 #include "trace_reader.h"
 
@@ -33,20 +35,24 @@
 	"  trace(id, path, host, clock, events, lost, errors)\n" \
 	"  trace_error(trace_id, message)\n"
 
-/* Makes the tables in the empty database db; 0, or -1 with err set. */
-int trace_sql_create(sqlite3 *db, char *err, size_t err_size);
+/* Makes the tables in the empty database db, the event rows' too when
+ * rows_of_events (else events go to an event table: event_table.h);
+ * 0, or -1 with err set. */
+int trace_sql_create(sqlite3 *db, bool rows_of_events, char *err, size_t err_size);
 
 struct trace_sql;
 /*
  * Starts adding traces to db, whose tables are made, with times on clock;
  * with filter, only the items it wants (its times count from each
- * trace's start).  Item errors are said on stderr as "evtrace: <cmd>:
+ * trace's start); with events, events go there, and the traces with
+ * them (trace_sql_create()'s rows_of_events false).  Item errors are said on stderr as "evtrace: <cmd>:
  * ..." and kept in trace_error.  The database is the writer thread's
  * until trace_sql_end().  NULL with err set.
  */
 struct trace_sql *trace_sql_begin(sqlite3 *db, const char *cmd,
 				  enum report_clock clock,
-				  struct report_filter *filter, char *err,
+				  struct report_filter *filter,
+				  struct evt_event_table *events, char *err,
 				  size_t err_size);
 /* Adds the trace in dir as trace number trace_id (1, 2, ...), its real
  * time through its clock snapshots and moved by *offset_ns (--align; NULL:

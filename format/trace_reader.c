@@ -293,14 +293,9 @@ static int decode_record(struct reader *r, struct cursor *c)
 	}
 	len = 0;
 	c->text[0] = '\0';
-	if (!r->no_text) {
+	/* (a span's text has its arguments, which pairing keeps) */
+	if (!r->no_text || evt_kind_is_span(e->layout.kind))
 		len = render(r, e, &rec, kc.tid, c->text, sizeof(c->text));
-	} else if (evt_kind_is_span(e->layout.kind)) {
-		struct evt_span_head h;	/* (what rendering would find wrong) */
-
-		len = evt_span_head_read(&e->layout, rec.payload, rec.payload_size,
-					 &h);
-	}
 	if (len < 0) {
 		cursor_error(r, c, c->pos, "arguments do not fit the format");
 		return -1;
@@ -311,7 +306,9 @@ static int decode_record(struct reader *r, struct cursor *c)
 		.comm = c->kernel ? c->task_comm : c->comm,
 		.cpu = rec.cpu, .event = e, .payload = rec.payload,
 		.payload_size = rec.payload_size,
-		.text = r->no_text ? NULL : c->text, .text_len = (size_t)len,
+		.text = r->no_text && !evt_kind_is_span(e->layout.kind) ? NULL :
+			c->text,
+		.text_len = (size_t)len,
 		.reader = r->index,
 	};
 	c->pos += rec.header_bytes + ctx_bytes + rec.payload_size;

@@ -47,7 +47,7 @@ struct evt_trace_item {
 	const uint8_t *payload;			/* EVENT */
 	size_t payload_size;
 	const char *text;			/* EVENT: the rendered message
-						 * (NULL: EVT_TRACE_NO_TEXT) */
+						 * (NULL: EVT_TRACE_NO_TEXT's) */
 	size_t text_len;			/* EVENT: may hold a NUL (%c of 0) */
 	unsigned reader;			/* EVENT: of the set's traces and
 						 * their keep/ ones (render) */
@@ -99,10 +99,12 @@ void evt_trace_reader_kernel_printer(const struct evt_kernel_printer_ops *ops);
  * traces opened (a trace that cannot be: -1 with err set), walked once,
  * and closed.  Items' events and payloads stay valid until the close.
  * With EVT_TRACE_NO_TEXT, events come without their text (text NULL:
- * most of a walk's time is rendering), which evt_trace_set_render()
- * makes when asked (its length, or -1 when the payload does not fit the
- * format: the walk has checked what decides that, but for a typed or
- * printk format's conversions).  Walk: 0, or -1 out of memory.
+ * most of a walk's time is rendering), but for spans, async spans and
+ * counters (whose text has the arguments span pairing keeps);
+ * evt_trace_set_render() makes it when asked (its length, or -1 when the
+ * payload does not fit the format: the walk has checked what decides
+ * that, but for a typed or printk format's conversions).  Walk: 0, or -1
+ * out of memory.
  */
 #define EVT_TRACE_NO_TEXT 1u
 
