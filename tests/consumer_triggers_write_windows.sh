@@ -6,11 +6,12 @@
 # its evtrace/trigger; the summary comes when the consumer is closed.
 . "$(dirname "$0")/lib.sh"
 
+# (the windows' directory first: the consumer arms on it at once)
+mkdir "$T/w"
 CONSUME_AFTER_MS=20 "$CONSUME" triggers 0 'span/**' "$T/w" 'span req > 100ms' \
 	>"$T/c" 2>"$T/c.err" &
 c=$!
 BG_PIDS="$BG_PIDS $c"
-mkdir "$T/w"
 wait_for "the consumer's triggers" "grep -q '^armed' '$T/c'"
 expect_eq "$(head -2 "$T/c" | tr '\n' ' ')" "added 0 armed 0 " "the flight consumer armed"
 # Three slow spans (250 ms) among short ones, on two threads.
