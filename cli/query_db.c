@@ -9,20 +9,12 @@
  * (PAGE_CACHE_KIB; the temporary database spills to a file past it) and
  * what trace_sql.c keeps per thread and open span.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "query_db.h"
 #include "trace_sql.h"
-#include "trace_names.h"
 
 #define PAGE_CACHE_KIB 32768
 

@@ -119,55 +119,6 @@ char *trace_set_host(const char *dir)
 	return end ? strndup(at, (size_t)(end - at)) : NULL;
 }
 
-/* Appends "name size mtime\n" for each file in dir. */
-static int sign_dir(FILE *f, const char *dir)
-{
-	struct dirent **names;
-	char path[PATH_MAX];
-	struct stat st;
-	int n, i;
-
-	n = scandir(dir, &names, NULL, alphasort);
-	if (n < 0)
-		return 0;
-	for (i = 0; i < n; i++) {
-		const char *name = names[i]->d_name;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		if (name[0] != '.' && !lstat(path, &st))
-			fprintf(f, "%s %jd %jd.%09ld\n", path, (intmax_t)st.st_size,
-				(intmax_t)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-		free(names[i]);
-	}
-	free(names);
-	return 0;
-}
-
-char *trace_set_signature(const struct trace_set *s)
-{
-	char *text = NULL, sub[PATH_MAX];
-	size_t len = 0, i;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		return NULL;
-	for (i = 0; i < s->n; i++) {
-		sign_dir(f, s->dirs[i]);
-		snprintf(sub, sizeof(sub), "%s/" EVT_TRACE_SUBDIR, s->dirs[i]);
-		sign_dir(f, sub);
-		/* record --keep's pinned sites, read as part of the trace */
-		snprintf(sub, sizeof(sub), "%s/" EVT_TRACE_KEEP, s->dirs[i]);
-		sign_dir(f, sub);
-		snprintf(sub, sizeof(sub), "%s/" EVT_TRACE_KEEP "/" EVT_TRACE_SUBDIR, s->dirs[i]);
-		sign_dir(f, sub);
-	}
-	if (fclose(f)) {
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
 void trace_set_free(struct trace_set *s)
 {
 	size_t i;

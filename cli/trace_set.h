@@ -19,10 +19,6 @@ struct trace_set {
 int trace_set_add(struct trace_set *s, const char *arg, char *err, size_t err_size);
 /* The hostname of the trace's metadata, or NULL; to be freed. */
 char *trace_set_host(const char *dir);
-/* What changes when a file of the traces is added, removed, grown or
- * rewritten: names, sizes and modification times; to be freed, or NULL
- * when out of memory. */
-char *trace_set_signature(const struct trace_set *s);
 void trace_set_free(struct trace_set *s);
 
 #endif

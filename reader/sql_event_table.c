@@ -192,9 +192,10 @@ static size_t first_at(const struct evt_event_table *t, int64_t ts)
 }
 
 /*
- * v's bound as an integer for a column of integers: rows whose value is
- * at least *low (low) or at most *high are all that may match.  false
- * when v narrows nothing (not a number).
+ * v as a bound for a column of integers, in *out: only rows whose value
+ * is at least *out (low) or at most *out (!low) may match; strict for
+ * > and <.  false when v narrows nothing (not a number, or nothing
+ * matches, which SQLite finds).
  */
 static bool integer_bound(sqlite3_value *v, bool strict, bool low, int64_t *out)
 {
