@@ -1,8 +1,10 @@
 /*
  * trace_sql.c - read a trace into the tables of trace_sql.h.
  *
- * One pass in time order: each event is a row of event_row with its
- * fields as JSON; spans and async spans are also paired (span_pairs.c)
+ * One pass in time order: each event is a row of an event table
+ * (event_table.h: in place, its text and fields made when asked), or,
+ * for convert --to sqlite, of event_row with its fields as JSON; spans
+ * and async spans are also paired (span_pairs.c)
  * into slice rows as they close, counters are also counter rows, losses
  * are loss rows from the thread's previous item to the notice.  A thread,
  * process or site is a row the first time it is met.  Ids of sites and
@@ -171,7 +173,6 @@ static int site_of(struct trace_sql *l, const struct evt_event_desc *e, int64_t 
 		return 0;
 	}
 	known = key_map_add(&l->descs, (uintptr_t)e, &fresh);
-
 	if (!known)
 		return l->failed = true, -1;
 	if (!fresh) {

@@ -4,9 +4,10 @@
  * tables are TRACE_SQL_TABLES below (evtrace(1) says what each holds).
  *
  * Times are nanoseconds on one clock for the whole database.  Rows are
- * added as the trace is read, in one transaction, and what stays in
- * memory is per thread, site and open span, never per event: the
- * database's page cache bounds the rest.
+ * added as the trace is read, in one transaction; what stays in memory
+ * is per thread, site and open span, and, when events go to an event
+ * table, its 30 bytes an event: the database's page cache bounds the
+ * rest.
  */
 #ifndef EVT_CLI_TRACE_SQL_H
 #define EVT_CLI_TRACE_SQL_H
