@@ -46,6 +46,8 @@ running "$P" || fail "the process did not survive being attached to"
 "$EVTRACE" record -p "$P" -o "$T/tr3" 2>"$T/rec3.err" &
 rec=$!
 wait_for "the recording's collection" "collection_in $P $rec"
+wait_for "50 events of each thread in tr3" \
+	"\"\$EVTRACE\" report '$T/tr3' >'$T/live3' 2>/dev/null && python3 '$CHECK' loop '$T/live3' 4 50 >/dev/null 2>&1"
 kill -TERM "$P"
 wait_for 'rec to end' '! running "$rec"'
 running "$rec" && fail "record -p did not end when its process exited"
