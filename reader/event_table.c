@@ -81,6 +81,8 @@ void evt_event_table_free(struct evt_event_table *t)
 	column_free(t->payload, t->cap * sizeof(*t->payload));
 	column_free(t->payload_size, t->cap * sizeof(*t->payload_size));
 	free(t->by_name);
+	free(t->rank_end);
+	free(t->rank_source);
 	free(t);
 }
 
@@ -212,11 +214,14 @@ int evt_event_table_order_by_name(struct evt_event_table *t)
 	uint32_t s, rank = 0;
 
 	t->by_name = t->n ? malloc(t->n * sizeof(*t->by_name)) : NULL;
-	if (!order || !start || (t->n && !t->by_name)) {
+	t->rank_source = malloc((t->nsources + 1) * sizeof(*t->rank_source));
+	if (!order || !start || (t->n && !t->by_name) || !t->rank_source) {
 		free(order);
 		free(start);
 		free(t->by_name);
+		free(t->rank_source);
 		t->by_name = NULL;
+		t->rank_source = NULL;
 		return -1;
 	}
 	/* Sources by name (names as SQLite's BINARY collation orders them:
@@ -230,14 +235,39 @@ int evt_event_table_order_by_name(struct evt_event_table *t)
 		if (s && by_path(&order[s - 1], &order[s]))
 			rank++;
 		t->sources[order[s]].name_rank = rank;
+		t->rank_source[rank] = order[s];
 	}
+	t->nranks = t->nsources ? rank + 1 : 0;
 	for (i = 0; i < t->n; i++)
 		start[t->sources[t->source[i]].name_rank + 1]++;
 	for (s = 0; s < t->nsources; s++)
 		start[s + 1] += start[s];
 	for (i = 0; i < t->n; i++)
 		t->by_name[start[t->sources[t->source[i]].name_rank]++] = (uint32_t)i;
+	/* (each rank's start has moved to its end) */
+	t->rank_end = start;
 	free(order);
-	free(start);
 	return 0;
+}
+
+void evt_event_table_name_rows(const struct evt_event_table *t, const char *name,
+			       size_t *from, size_t *to)
+{
+	uint32_t lo = 0, hi = t->nranks;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, t->sources[t->rank_source[mid]].event->path);
+
+		if (!c) {
+			*from = mid ? t->rank_end[mid - 1] : 0;
+			*to = t->rank_end[mid];
+			return;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	*from = *to = 0;
 }

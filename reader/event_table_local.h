@@ -40,12 +40,21 @@ struct evt_event_table {
 	bool ts_sorted;			/* ts never goes down from row to row */
 
 	/* The rows in the order of their names (then of their ids), made
-	 * when a query first wants them so. */
+	 * when a query first wants them so; the rows of names of rank r
+	 * are by_name[rank_end[r - 1] (0 for r = 0), rank_end[r]), and
+	 * rank_source[r] is one source of that name. */
 	uint32_t *by_name;
+	size_t *rank_end;
+	uint32_t *rank_source;
+	uint32_t nranks;
 };
 
-/* Makes t->by_name (and the sources' name_rank): 0, or -1 without
- * memory. */
+/* Makes t->by_name and its ranks (and the sources' name_rank): 0, or -1
+ * without memory. */
 int evt_event_table_order_by_name(struct evt_event_table *t);
+
+/* The rows named name, as positions [*from, *to) of t->by_name (made). */
+void evt_event_table_name_rows(const struct evt_event_table *t, const char *name,
+			       size_t *from, size_t *to);
 
 #endif

@@ -6,7 +6,8 @@
  * table that says so), so that a range of ids or of times is found by
  * binary search and ORDER BY id or ts costs nothing; or in the order of
  * their names, made once, so that GROUP BY name and ORDER BY name need
- * no sort.  No constraint is taken for SQLite alone to check: the bounds
+ * no sort, and the rows of one name (name = 'x') are found at once, in
+ * id order still.  No constraint is taken for SQLite alone to check: the bounds
  * found here only narrow the rows, SQLite still tests each one (a
  * value of another type, or NULL, narrows nothing).
  */
@@ -29,7 +30,10 @@ static const char declaration[] =
 	" tid INTEGER, cpu INTEGER, site_id INTEGER, message TEXT, trace_id INTEGER,"
 	" fields HIDDEN)";
 
-#define BY_NAME 1	/* idxNum: rows in the order of their names */
+/* idxNum's bits */
+#define BY_NAME 1	/* rows in the order of their names */
+#define NAME_EQ 2	/* of one name (the arguments say which): by_name
+			 * too, a range of it in id order */
 
 struct table {
 	sqlite3_vtab base;
@@ -95,21 +99,35 @@ static char op_letter(int column, unsigned char op)
 }
 
 /* Whether the ORDER BY is one the rows come in: by ids (time), or by
- * names (*by_name). */
+ * names (*by_name); rows of one name (name_eq) come in id order, their
+ * name the same. */
 static bool order_given(const struct evt_event_table *t,
-			const sqlite3_index_info *info, bool *by_name)
+			const sqlite3_index_info *info, bool name_eq, bool *by_name)
 {
 	const struct sqlite3_index_orderby *o = info->aOrderBy;
 	int i;
 
 	*by_name = false;
-	if (info->nOrderBy == 1 && !o[0].desc && o[0].iColumn == C_NAME)
+	if (!name_eq && info->nOrderBy == 1 && !o[0].desc && o[0].iColumn == C_NAME)
 		return *by_name = true;
 	for (i = 0; i < info->nOrderBy; i++)
-		if (o[i].desc || !(o[i].iColumn == C_ID || o[i].iColumn == -1 ||
-				   (o[i].iColumn == C_TS && t->ts_sorted)))
+		if (!(name_eq && o[i].iColumn == C_NAME) &&
+		    (o[i].desc || !(o[i].iColumn == C_ID || o[i].iColumn == -1 ||
+				    (o[i].iColumn == C_TS && t->ts_sorted))))
 			return false;
 	return info->nOrderBy > 0;
+}
+
+/* Whether constraint i is name = x, compared as bytes. */
+static bool name_equals(sqlite3_index_info *info, int i)
+{
+	const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+	const char *coll;
+
+	if (!c->usable || c->iColumn != C_NAME || c->op != SQLITE_INDEX_CONSTRAINT_EQ)
+		return false;
+	coll = sqlite3_vtab_collation(info, i);
+	return !coll || !sqlite3_stricmp(coll, "BINARY");
 }
 
 static int best_index(sqlite3_vtab *v, sqlite3_index_info *info)
@@ -118,27 +136,33 @@ static int best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 	char ops[64];
 	int i, n = 0;
 	double rows = (double)t->n + 1;
-	bool by_name;
+	bool by_name, name_eq = false;
 
 	for (i = 0; i < info->nConstraint && n < (int)sizeof(ops) - 1; i++) {
 		const struct sqlite3_index_constraint *c = &info->aConstraint[i];
 		char letter;
 
-		if (!c->usable || !(c->iColumn == C_ID || c->iColumn == -1 ||
-				    (c->iColumn == C_TS && t->ts_sorted)))
+		if (name_equals(info, i)) {
+			letter = 'n';
+			name_eq = true;
+		} else if (!c->usable || !(c->iColumn == C_ID || c->iColumn == -1 ||
+					   (c->iColumn == C_TS && t->ts_sorted))) {
 			continue;
-		letter = op_letter(c->iColumn, c->op);
+		} else {
+			letter = op_letter(c->iColumn, c->op);
+		}
 		if (!letter)
 			continue;
 		ops[n++] = letter;
 		info->aConstraintUsage[i].argvIndex = n;
 		info->aConstraintUsage[i].omit = 0;
-		rows /= letter == 'i' ? rows : letter == 't' ? 100 : 4;
+		rows /= letter == 'i' ? rows : letter == 't' || letter == 'n' ? 100 : 4;
 	}
 	ops[n] = '\0';
-	if (order_given(t, info, &by_name)) {
+	info->idxNum = name_eq ? NAME_EQ : 0;
+	if (order_given(t, info, name_eq, &by_name)) {
 		info->orderByConsumed = 1;
-		info->idxNum = by_name ? BY_NAME : 0;
+		info->idxNum |= by_name ? BY_NAME : 0;
 	}
 	if (info->idxNum == BY_NAME && n)
 		rows = (double)t->n + 1;	/* (bounds only skip rows then) */
@@ -191,6 +215,21 @@ static size_t first_at(const struct evt_event_table *t, int64_t ts)
 	return lo;
 }
 
+/* The first of positions [from, to) of order (rows going up) whose row
+ * is at least r. */
+static size_t first_of_rows(const uint32_t *order, size_t from, size_t to, size_t r)
+{
+	while (from < to) {
+		size_t mid = from + (to - from) / 2;
+
+		if (order[mid] < r)
+			from = mid + 1;
+		else
+			to = mid;
+	}
+	return from;
+}
+
 /*
  * v as a bound for a column of integers, in *out: only rows whose value
  * is at least *out (low) or at most *out (!low) may match; strict for
@@ -227,10 +266,25 @@ static int filter(sqlite3_vtab_cursor *vc, int idxNum, const char *idxStr,
 	struct evt_event_table *t = c->t;
 	int64_t id_lo = 1, id_hi = INT64_MAX, b;
 	size_t lo = 0, hi = t->n;
+	const char *name = NULL;
+	bool none = false;
 	int i;
 
 	for (i = 0; i < argc && idxStr && idxStr[i]; i++) {
 		char op = idxStr[i];
+
+		if (op == 'n') {
+			const char *n;
+
+			if (sqlite3_value_type(argv[i]) != SQLITE_TEXT)
+				continue;	/* (SQLite compares) */
+			n = (const char *)sqlite3_value_text(argv[i]);
+			if (!n)
+				return SQLITE_NOMEM;
+			none |= name && strcmp(name, n);
+			name = n;
+			continue;
+		}
 		bool ts = strchr("tefgh", op) != NULL, eq = op == 'i' || op == 't';
 		bool strict = op == 'a' || op == 'c' || op == 'e' || op == 'g';
 		bool low = eq || op == 'a' || op == 'b' || op == 'e' || op == 'f';
@@ -270,18 +324,24 @@ static int filter(sqlite3_vtab_cursor *vc, int idxNum, const char *idxStr,
 		hi = 0;
 	else if ((uint64_t)id_hi < t->n)
 		hi = hi < (size_t)id_hi ? hi : (size_t)id_hi;
-	if (hi < lo)
+	if (hi < lo || none)
 		hi = lo;
 	c->lo = lo;
 	c->hi = hi;
 	c->order = NULL;
-	if (idxNum == BY_NAME) {
+	if ((idxNum & BY_NAME) || ((idxNum & NAME_EQ) && name)) {
 		if (!t->by_name && t->n && evt_event_table_order_by_name(t))
 			return SQLITE_NOMEM;
 		c->order = t->by_name;
 		c->pos = 0;
 		c->end = t->n;
-	} else {
+	}
+	if (c->order && name) {
+		/* its rows, in id order: those in [lo, hi) */
+		evt_event_table_name_rows(t, name, &c->pos, &c->end);
+		c->pos = first_of_rows(t->by_name, c->pos, c->end, lo);
+		c->end = first_of_rows(t->by_name, c->pos, c->end, hi);
+	} else if (!c->order) {
 		c->pos = lo;
 		c->end = hi;
 	}

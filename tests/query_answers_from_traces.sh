@@ -181,7 +181,14 @@ for sql in "SELECT name, count(*), sum(dur) FROM slice GROUP BY name ORDER BY na
 	   "SELECT count(*) FROM event WHERE ts > (SELECT ts FROM event WHERE id = 20) + 0.5 AND id < '40'" \
 	   "SELECT count(*) FROM event WHERE ts > NULL OR id <= -3 OR id > 9223372036854775807" \
 	   "SELECT id, ts FROM event ORDER BY ts DESC, id DESC LIMIT 5" \
-	   "SELECT name, min(id) FROM event WHERE id BETWEEN 3 AND 33 GROUP BY name ORDER BY name"; do
+	   "SELECT name, min(id) FROM event WHERE id BETWEEN 3 AND 33 GROUP BY name ORDER BY name" \
+	   "SELECT group_concat(id) FROM (SELECT id FROM event WHERE name = 'span/step' ORDER BY ts)" \
+	   "SELECT group_concat(id) FROM (SELECT id FROM event WHERE name = 'span/work' AND id > 10 AND ts <= (SELECT ts FROM event WHERE id = 40))" \
+	   "SELECT name, count(*) FROM event WHERE name IN ('counter/load', 'async/job', 'none') GROUP BY name ORDER BY name" \
+	   "SELECT count(*) FROM event WHERE name = 'SPAN/STEP' COLLATE NOCASE" \
+	   "SELECT count(*) FROM event WHERE name = 'span/step' AND name = 'span/work'" \
+	   "SELECT count(*) FROM event WHERE name = 'span/zzz' OR name = 'async' OR name = 1 OR name = NULL" \
+	   "SELECT e.id, f.id FROM event e JOIN event f ON f.name = e.name AND f.id = e.id + 1 WHERE e.name = 'async/job' ORDER BY e.id DESC"; do
 	expect_eq "$(sqlite3 -csv "$T/all.db" "$sql" | tr -d '\r')" "$(q --csv "$T/all" "$sql" | tail -n +2)" \
 		"sqlite3 and query agree on: $sql"
 done
