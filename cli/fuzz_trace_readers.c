@@ -97,14 +97,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (make_trace("a", data, size, a, sizeof(a)) ||
 	    make_trace("b", data, size, b, sizeof(b)))
 		goto out;
-	/* query, every column of the events made from their payloads */
+	/* query, every column of the events made from their payloads, and
+	 * its questions about time */
 	if (trace_set_add(&set, a, err, sizeof(err)) == 0) {
 		db = query_db_open(&set, REPORT_MONOTONIC, &errors, err, sizeof(err));
 		if (db)
 			sqlite3_exec(db, "SELECT count(*), sum(length(message)),"
 				     " sum(length(fields)) FROM event;"
 				     "SELECT name, count(*) FROM event GROUP BY name;"
-				     "SELECT count(*) FROM args", NULL, NULL, NULL);
+				     "SELECT count(*) FROM args;"
+				     "SELECT count(*) FROM thread_state;"
+				     "SELECT count(*) FROM flow f, descendant_slices(f.slice_out);"
+				     "SELECT count(*) FROM slice s, ancestor_slices(s.id),"
+				     " overlapping_slices(s.id, 'thread');"
+				     "SELECT count(counter_at(name, ts - 1, pid)) FROM counter_span",
+				     NULL, NULL, NULL);
 		sqlite3_close(db);
 		db = query_db_open(&set, REPORT_REALTIME, &errors, err, sizeof(err));
 		sqlite3_close(db);

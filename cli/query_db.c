@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "query_db.h"
+#include "sql_time.h"
 #include "trace_sql.h"
 
 #define PAGE_CACHE_KIB 32768
@@ -108,7 +109,9 @@ sqlite3 *query_db_open(const struct trace_set *s, enum report_clock clock,
 		return NULL;
 	}
 	/* (db has events from here, also when this fails) */
-	if (evt_event_table_sql(db, events, err, err_size)) {
+	if (evt_event_table_sql(db, events, err, err_size) ||
+	    evt_sql_time_views(db, "temp", err, err_size) ||
+	    evt_sql_time_functions(db, err, err_size)) {
 		sqlite3_close(db);
 		return NULL;
 	}

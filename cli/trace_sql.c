@@ -28,6 +28,7 @@
 #include "span_kind.h"
 #include "span_pairs.h"
 #include "event_table.h"
+#include "sql_time.h"
 #include "trace_sql.h"
 
 static const char schema[] =
@@ -43,7 +44,11 @@ static const char schema[] =
 	"CREATE TABLE slice(id INTEGER PRIMARY KEY, ts INTEGER, dur INTEGER,"
 	" end_ts INTEGER, name TEXT, depth INTEGER, parent_id INTEGER, pid INTEGER,"
 	" tid INTEGER, args TEXT, state TEXT, async_id INTEGER, trace_id INTEGER,"
-	" fields TEXT);"
+	" fields TEXT, end_pid INTEGER, end_tid INTEGER, inner_id_max INTEGER);"
+	/* An async span from the span open on its thread where it began to
+	 * the one where it ended. */
+	"CREATE TABLE flow(slice_out INTEGER, slice_in INTEGER, async_slice_id INTEGER,"
+	" trace_id INTEGER);"
 	/* A span's arguments, typed, as args has an event's. */
 	"CREATE VIEW slice_args AS SELECT s.id AS slice_id, f.key AS key,"
 	" f.value AS value FROM slice s, json_each(s.fields) f;"
@@ -62,13 +67,13 @@ static const char event_rows[] =
 	" trace_id INTEGER);"
 	"CREATE VIEW event AS SELECT e.id AS id, e.ts AS ts, s.name AS name,"
 	" s.kind AS kind, e.pid AS pid, e.tid AS tid, e.cpu AS cpu,"
-	" e.site_id AS site_id, e.message AS message, e.trace_id AS trace_id"
-	" FROM event_row e JOIN site s ON s.id = e.site_id;"
+	" e.site_id AS site_id, e.message AS message, e.trace_id AS trace_id,"
+	" e.fields AS fields FROM event_row e JOIN site s ON s.id = e.site_id;"
 	"CREATE VIEW args AS SELECT e.id AS event_id, f.key AS key, f.value AS value"
 	" FROM event_row e, json_each(e.fields) f;";
 
 enum stmt {
-	S_EVENT, S_SLICE, S_COUNTER, S_LOSS, S_THREAD, S_PROCESS, S_SITE, S_ERROR,
+	S_EVENT, S_SLICE, S_FLOW, S_COUNTER, S_LOSS, S_THREAD, S_PROCESS, S_SITE, S_ERROR,
 	S_TRACE, S_N
 };
 
@@ -76,7 +81,8 @@ static const char *const stmt_sql[S_N] = {
 	[S_EVENT] = "INSERT INTO event_row(ts, site_id, pid, tid, cpu, message, fields,"
 		    " trace_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 	[S_SLICE] = "INSERT INTO slice VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-		    " ?11, ?12, ?13, ?14)",
+		    " ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+	[S_FLOW] = "INSERT INTO flow VALUES(?1, ?2, ?3, ?4)",
 	[S_COUNTER] = "INSERT INTO counter VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
 	[S_LOSS] = "INSERT INTO loss VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 	[S_THREAD] = "INSERT INTO thread VALUES(?1, ?2, ?3, ?4)",
@@ -455,6 +461,18 @@ static int add_slice(const struct evt_slice *sl, void *ctx)
 	} else {
 		sql_rows_null(l->rows);
 	}
+	opt_int(l->rows, sl->end.seen, sl->end.pid);
+	opt_int(l->rows, sl->end.seen, sl->end.tid);
+	sql_rows_int(l->rows, (int64_t)(l->slice_base + sl->inner_id_max));
+	if (end(l))
+		return 1;
+	if (!sl->async || !sl->begin.seen || !sl->end.seen)
+		return 0;
+	sql_rows_begin(l->rows, S_FLOW);
+	opt_int(l->rows, sl->begin.within, (int64_t)(l->slice_base + sl->begin.within));
+	opt_int(l->rows, sl->end.within, (int64_t)(l->slice_base + sl->end.within));
+	sql_rows_int(l->rows, (int64_t)(l->slice_base + sl->id));
+	sql_rows_int(l->rows, l->trace_id);
 	return end(l) ? 1 : 0;
 }
 
@@ -501,7 +519,8 @@ int trace_sql_create(sqlite3 *db, bool rows_of_events, char *err, size_t err_siz
 		sqlite3_free(why);
 		return -1;
 	}
-	return 0;
+	/* (query's event table, and its views with it, are temp.'s) */
+	return rows_of_events ? evt_sql_time_views(db, "main", err, err_size) : 0;
 }
 
 struct trace_sql *trace_sql_begin(sqlite3 *db, const char *cmd,

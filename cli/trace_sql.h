@@ -24,9 +24,12 @@
 /* The tables and their columns, as query's --help and errors list them. */
 #define TRACE_SQL_TABLES \
 	"  slice(id, ts, dur, end_ts, name, depth, parent_id, pid, tid, args,\n" \
-	"        state, async_id, trace_id, fields)\n" \
+	"        state, async_id, trace_id, fields, end_pid, end_tid, inner_id_max)\n" \
 	"  slice_args(slice_id, key, value)\n" \
+	"  flow(slice_out, slice_in, async_slice_id, trace_id)\n" \
 	"  counter(ts, name, value, pid, tid, trace_id)\n" \
+	"  counter_span(ts, end_ts, dur, name, value, pid, tid, trace_id)\n" \
+	"  thread_state(ts, end_ts, dur, tid, state, cpu, trace_id)\n" \
 	"  event(id, ts, name, kind, pid, tid, cpu, site_id, message, trace_id)\n" \
 	"  args(event_id, key, value)\n" \
 	"  site(id, name, module, file, line, function, format, kind, trace_id)\n" \
@@ -34,7 +37,10 @@
 	"  process(pid, name, host, trace, trace_id)\n" \
 	"  loss(pid, tid, cpu, ts_from, ts_to, count, site_id, cause, trace_id)\n" \
 	"  trace(id, path, host, clock, events, lost, errors)\n" \
-	"  trace_error(trace_id, message)\n"
+	"  trace_error(trace_id, message)\n" \
+	"and the functions ancestor_slices(ID), descendant_slices(ID),\n" \
+	"  overlapping_slices(ID[, 'any' | 'process' | 'thread']),\n" \
+	"  counter_at(NAME, TS[, PID])\n"
 
 /* Makes the tables in the empty database db, the event rows' too when
  * rows_of_events (else events go to an event table: event_table.h);

@@ -211,6 +211,14 @@ static struct open *pop(struct evt_span_pairs *p, struct thread *t)
 	return t->stack[--t->depth];
 }
 
+/* The id of the innermost span open on the thread of it, or 0. */
+static uint64_t innermost(struct evt_span_pairs *p, const struct evt_span_input *it)
+{
+	struct thread *t = thread_of(p, it->pid, it->tid, false);
+
+	return t && t->depth ? t->stack[t->depth - 1]->s.id : 0;
+}
+
 /* Hands o to the callback as it stands, then frees it. */
 static int close_slice(struct evt_span_pairs *p, struct open *o,
 		       enum evt_slice_state state)
@@ -218,6 +226,7 @@ static int close_slice(struct evt_span_pairs *p, struct open *o,
 	int ret;
 
 	o->s.state = state;
+	o->s.inner_id_max = p->next_id - 1;
 	ret = p->cb(&o->s, p->ctx);
 	open_free(o);
 	return ret;
@@ -235,6 +244,8 @@ static int lone_end(struct evt_span_pairs *p, const struct evt_span_input *it,
 	o->s.depth = depth;
 	o->s.parent_id = parent;
 	point(&o->s.end, it);
+	if (async)
+		o->s.end.within = innermost(p, it);
 	return close_slice(p, o, EVT_SLICE_NO_BEGIN);
 }
 
@@ -310,6 +321,7 @@ static int async_point(struct evt_span_pairs *p, const struct evt_span_input *it
 				return ret;
 		} else {
 			point(&o->s.end, it);
+			o->s.end.within = innermost(p, it);
 			return close_slice(p, o, o->loss_seen ? EVT_SLICE_AFTER_LOSS :
 					   EVT_SLICE_COMPLETE);
 		}
@@ -318,6 +330,7 @@ static int async_point(struct evt_span_pairs *p, const struct evt_span_input *it
 	}
 	if (!(o = open_new(p, it, true, id)))
 		return -1;
+	o->s.begin.within = innermost(p, it);
 	found = &p->async[hash_key(o->path, id)];
 	o->next = *found;
 	*found = o;

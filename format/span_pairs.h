@@ -48,6 +48,9 @@ struct evt_slice_point {
 	int64_t realtime_ns;
 	uint32_t pid, tid;
 	const char *comm;
+	uint64_t within;		/* async: the id of the innermost span
+					 * open on its thread then, or 0 (a
+					 * span's own: parent_id says it) */
 };
 
 struct evt_slice {
@@ -66,6 +69,9 @@ struct evt_slice {
 	const struct evt_field *fields;
 	unsigned nfields;
 	enum evt_slice_state state;
+	/* The last id given while it was open: a span's descendants are
+	 * the spans of its thread with ids from id + 1 to this. */
+	uint64_t inner_id_max;
 	struct evt_slice_point begin, end;	/* end.seen: complete,
 						 * after_loss, no_begin */
 	bool marked;			/* a live reader's own mark on an open

@@ -159,4 +159,21 @@ LD_LIBRARY_PATH="$BUILD/engine:$LD_LIBRARY_PATH" "$T/evt_consumer" "$loop" 'prin
 kill "$loop"
 grep -q "^[0-9]* printk/tracee/tests/progs/tracee.c/[0-9]*: arg0=0 arg1=[0-9]" "$T/consumer.out" ||
 	{ head -3 "$T/consumer.out" >&2; fail "evt_consumer(3)'s example printed no decoded event"; }
+# The README's SQL runs on a trace of its spans example, with every
+# CPU's sched events (its thread_state question).
+need_tracefs "README's SQL over sched events"
+ex=$(cd "$T" && grep -l 'trace_scope("request"' README-*.c | head -1)
+[ -n "$ex" ] && [ -x "$T/${ex%.c}" ] || fail "the README's spans example is not there"
+"$EVTRACE" record -a -e 'span/**' -e 'async/**' -e 'counter/**' -e kernel/sched/sched_switch \
+	-e kernel/sched/sched_wakeup -o "$T/spans.tr" -- "$T/${ex%.c}" >/dev/null 2>"$T/rec.err" ||
+	{ cat "$T/rec.err" >&2; fail "record the README's spans example"; }
+awk -v dir="$T" '/^```sql$/ { n++; on = 1; next } /^```$/ { on = 0 } on { print > (dir "/readme-" n ".sql") }' "$README"
+[ "$(ls "$T"/readme-*.sql | wc -l)" -ge 5 ] || fail "the README has fewer SQL examples than it had"
+for f in "$T"/readme-*.sql; do
+	"$EVTRACE" query "$T/spans.tr" "$(cat "$f")" >"$T/q.out" 2>"$T/q.err" ||
+		{ cat "$f" "$T/q.err" >&2; fail "the README's SQL $(basename "$f") does not run"; }
+done
+# (the question of requests' states answers for each of the 3)
+expect_eq "$(grep -c '^ *[0-9]' "$T/q.out")" 3 "the README's last SQL, one row a request"
+
 echo "ok: $(ls "$DOC"/*.[0-9] | wc -l) pages render cleanly, every name finds its page, $(wc -l <"$T/examples") examples compile and print what the docs say"

@@ -1,6 +1,7 @@
 /* Span pairing as a live reader feeds it (the flight recorder's
  * triggers): interleaved threads, losses, the bound on open slices,
- * marks on open slices, and what finish() closes. */
+ * marks on open slices, and what finish() closes; the spans an async
+ * span begins and ends within, and the ids given while a span is open. */
 #include "layout.h"
 #include "span_pairs.h"
 #include "unit.h"
@@ -17,6 +18,7 @@ struct closed {
 		uint32_t tid, depth;
 		int64_t begin_ns, end_ns;
 		bool marked;
+		uint64_t id, begin_within, end_within, inner_id_max;
 	} s[CLOSED_MAX];
 };
 
@@ -31,6 +33,10 @@ static int on_close(const struct evt_slice *s, void *ctx)
 		c->s[c->n].begin_ns = s->begin.seen ? s->begin.monotonic_ns : -1;
 		c->s[c->n].end_ns = s->end.seen ? s->end.monotonic_ns : -1;
 		c->s[c->n].marked = s->marked;
+		c->s[c->n].id = s->id;
+		c->s[c->n].begin_within = s->begin.within;
+		c->s[c->n].end_within = s->end.within;
+		c->s[c->n].inner_id_max = s->inner_id_max;
 	}
 	c->n++;
 	return 0;
@@ -138,8 +144,51 @@ static void bounded_and_marked(void)
 	evt_span_pairs_free(p);
 }
 
+static const struct evt_event_layout async_layout = { .kind = EVT_KIND_ASYNC };
+
+static void feed_async(struct evt_span_pairs *p, uint32_t tid, int64_t ns, bool begin)
+{
+	uint8_t head[9] = { begin ? EVT_SPAN_BEGIN : EVT_SPAN_END, 7 };
+	struct evt_span_input in = {
+		.path = "async/job", .format = "", .layout = &async_layout,
+		.payload = head, .payload_size = sizeof(head),
+		.monotonic_ns = ns, .pid = 1, .tid = tid, .comm = "t",
+	};
+
+	CHECK(evt_span_pairs_feed_input(p, &in) == 0);
+}
+
+/* Thread 1: req (1) holding the begin of job 7 (2); thread 2: req (3)
+ * holding req (4), within which the job ends; then thread 1's req (5),
+ * begun after the first closed.  Each req's descendants are the ids
+ * given while it was open. */
+static void async_points_know_their_spans(void)
+{
+	struct closed c = { 0 };
+	struct evt_span_pairs *p = evt_span_pairs_new(on_close, &c);
+
+	feed(p, 1, 0, true);
+	feed_async(p, 1, 1, true);
+	feed(p, 2, 2, true);
+	feed(p, 2, 3, true);
+	feed_async(p, 2, 4, false);
+	feed(p, 1, 5, false);
+	feed(p, 2, 6, false);
+	feed(p, 2, 7, false);
+	feed(p, 1, 8, true);
+	feed(p, 1, 9, false);
+	CHECK(c.n == 5);
+	CHECK(c.s[0].id == 2 && c.s[0].begin_within == 1 && c.s[0].end_within == 4);
+	CHECK(c.s[1].id == 1 && c.s[1].inner_id_max == 4);
+	CHECK(c.s[2].id == 4 && c.s[2].inner_id_max == 4);
+	CHECK(c.s[3].id == 3 && c.s[3].inner_id_max == 4);
+	CHECK(c.s[4].id == 5 && c.s[4].inner_id_max == 5);
+	evt_span_pairs_free(p);
+}
+
 int main(void)
 {
+	async_points_know_their_spans();
 	interleaved_threads_pair_by_thread();
 	a_loss_closes_its_threads_spans();
 	bounded_and_marked();

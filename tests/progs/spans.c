@@ -27,9 +27,10 @@
  *                     span, not the next), each after a line "item I"
  *
  * Per worker thread t (0-based): scope "work" (args t) holding two
- * "step" spans of 2 ms each (the second left by an early return), then
- * hands the async span "job" (id 100 + t) to the next thread, which ends
- * it; counters "queue" (integer: 0..3) and "load" (double: t + 0.5).
+ * "step" spans of 2 ms each (the second left by an early return) and the
+ * begin of the async span "job" (id 100 + t), which the next thread ends
+ * inside its span "tail"; counters "queue" (integer: 0..3) and "load"
+ * (double: t + 0.5).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -74,12 +75,12 @@ static void *worker(void *arg)
 		trace_counter("load", t + 0.5);
 		step(0);
 		step(1);
+		trace_async_begin("job", 100 + t, "from %d", t);
 	}
-	trace_async_begin("job", 100 + t, "from %d", t);
 	pthread_barrier_wait(&handed);
+	trace_span_begin("tail");
 	/* the job the previous thread began ends here */
 	trace_async_end("job", 100 + (t + nthreads - 1) % nthreads);
-	trace_span_begin("tail");
 	sleep_ms(1);
 	trace_span_end("tail");
 	return NULL;
