@@ -2,7 +2,7 @@
 # `make check` install missing Debian build dependencies when run as root.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
-DEB_DEPS   := meson ninja-build pkg-config gcc g++ clang libc6-dev babeltrace2 python3 python3-bt2 \
+DEB_DEPS   := meson ninja-build pkg-config gcc g++ clang libc6-dev babeltrace2 python3 python3-bt2 python3-pandas \
               libtracefs-dev libtraceevent-dev fuse3 libfuse3-dev \
               libbabeltrace2-dev lttng-tools abigail-tools libsqlite3-dev sqlite3 \
               protobuf-compiler trace-cmd libbpf-dev libelf-dev systemtap-sdt-dev xz-utils

@@ -206,6 +206,15 @@ timed "$work/q.range" "$evtrace" query "$work/qtrace" \
 timed "$work/q.messages" "$evtrace" query "$work/qtrace" \
 	"SELECT count(*) FROM event WHERE message LIKE '%77 %'"
 timed "$work/q.perfetto" "$evtrace" convert --to perfetto -o "$work/q.pftrace" "$work/qtrace"
+# Python: counting the events per name with the evtrace module, and with
+# babeltrace2's bindings (Debian's Python has both)
+timed "$work/q.py_evtrace" env PYTHONPATH="$B/python" /usr/bin/python3 "$here/python_count.py" \
+	evtrace "$work/qtrace"
+if /usr/bin/python3 -c 'import bt2' 2>/dev/null; then
+	timed "$work/q.py_bt2" /usr/bin/python3 "$here/python_count.py" bt2 "$work/qtrace"
+else
+	echo "n/a n/a" >"$work/q.py_bt2"
+fi
 # (bytes of what was not there after the recording)
 q_kept=$(ls -A "$work/qtrace" | grep -vxF -f "$work/q.ls" |
 	 sed "s|^|$work/qtrace/|" | xargs -r du -cb | tail -1 | cut -f1)
@@ -213,8 +222,8 @@ q_kept=${q_kept:-0}
 q_rate() { awk -v n="$q_events" '{ if ($1 > 0) printf "%.2f", n / $1 / 1e6; else print "n/a" }' "$1"; }
 q_rss() { awk '{ printf "%.0f", $2 / 1024 }' "$1"; }
 q_s() { awk '{ print $1 }' "$1"; }
-# babeltrace2's seconds over OUT's
-q_vs() { awk -v b="$(q_s "$work/q.bt2")" '{ if ($1 > 0 && b + 0 > 0) printf "%.1f", b / $1; else print "n/a" }' "$1"; }
+# babeltrace2's seconds over OUT's (or BASE's over OUT's)
+q_vs() { awk -v b="$(q_s "${2:-$work/q.bt2}")" '{ if ($1 > 0 && b + 0 > 0) printf "%.1f", b / $1; else print "n/a" }' "$1"; }
 
 # Triggers: W1 under a flight recorder, alone, with a trigger on another
 # event (never written: the writer's cost must not change), and with a
@@ -703,6 +712,13 @@ out=$here/results/$(date +%F).md
 	echo "| evtrace query: every event's message (LIKE) | $(q_s "$work/q.messages") | $(q_rate "$work/q.messages") | $(q_rss "$work/q.messages") | $(q_vs "$work/q.messages") |"
 	echo "| evtrace convert --to perfetto | $(q_s "$work/q.perfetto") | $(q_rate "$work/q.perfetto") | $(q_rss "$work/q.perfetto") | $(q_vs "$work/q.perfetto") |"
 	echo
+	echo "Counting the events per name in Python (the process whole: start, imports, reading):"
+	echo
+	echo "| reader | seconds | M events/s | peak memory, MiB | bt2's seconds over these |"
+	echo "|---|---|---|---|---|"
+	echo "| babeltrace2's bindings (bt2), a message at a time | $(q_s "$work/q.py_bt2") | $(q_rate "$work/q.py_bt2") | $(q_rss "$work/q.py_bt2") | 1.0 |"
+	echo "| evtrace module: Trace(path).events()['name'].value_counts() | $(q_s "$work/q.py_evtrace") | $(q_rate "$work/q.py_evtrace") | $(q_rss "$work/q.py_evtrace") | $(q_vs "$work/q.py_evtrace" "$work/q.py_bt2") |"
+	echo
 	echo "Bytes query left beside the trace: $q_kept.  Peak memory counts the trace's own pages, which the"
 	echo "readers map ($q_mb MB here); query's event table is 30 bytes an event on top."
 	echo "Targets: the first GROUP BY at least 20x faster than babeltrace2, and under half a second"
@@ -788,6 +804,7 @@ out=$here/results/$(date +%F).md
 	echo "| a typed event with W1's arguments against the W1 printk, enabled, quiet / both CPUs busy | $(ratio "$sp_typed" "$sp_w1") / $(ratio "$sp_typed_busy" "$sp_w1_busy") | <= 1.1x |"
 	echo "| an enabled USDT probe (W1's, a uprobe trap), ns: under evtrace record -e usdt/ / perf probe + perf record; perf's against evtrace's | ${usdt_evt:-n/a} / ${usdt_perf:-n/a}; $(ratio "${usdt_perf:-n/a}" "${usdt_evt:-n/a}") | stated |"
 	echo "| query: the first GROUP BY over every event, babeltrace2's time over query's; again, s; kept beside the trace | $(q_vs "$work/q.first"); $(q_s "$work/q.again"); $q_kept B | >= 20x; < 0.5 s at 5 M; <= the trace |"
+	echo "| Python: events counted per name, bt2's time over the evtrace module's | $(q_vs "$work/q.py_evtrace" "$work/q.py_bt2") | >= 20x |"
 	echo "| W1 call by call, p50 against NanoLog's: the worst of 5 runs, quiet / both CPUs busy | $(pc_worst "$work/pc_ratios.quiet") / $(pc_worst "$work/pc_ratios.busy") | <= 1.0x |"
 	echo "| one rdtsc on this machine, ns | $("$bench" rdtsc $N 1 $RUNS | ns) | |"
 } | tee "$out"

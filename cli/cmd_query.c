@@ -156,7 +156,7 @@ int cmd_query(int argc, char **argv)
 	if (align_offsets("query", (const char *const *)set.dirs, (unsigned)set.n,
 			  flows, nflows, &set.offsets_ns))
 		goto out;
-	db = query_db_open(&set, clock, &errors, err, sizeof(err));
+	db = query_db_open(&set, clock, &errors, NULL, err, sizeof(err));
 	if (!db) {
 		cli_error("query", "%s", err);
 		goto out;

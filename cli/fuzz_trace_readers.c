@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* query, every column of the events made from their payloads, and
 	 * its questions about time */
 	if (trace_set_add(&set, a, err, sizeof(err)) == 0) {
-		db = query_db_open(&set, REPORT_MONOTONIC, &errors, err, sizeof(err));
+		db = query_db_open(&set, REPORT_MONOTONIC, &errors, NULL, err, sizeof(err));
 		if (db)
 			sqlite3_exec(db, "SELECT count(*), sum(length(message)),"
 				     " sum(length(fields)) FROM event;"
@@ -113,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				     "SELECT count(counter_at(name, ts - 1, pid)) FROM counter_span",
 				     NULL, NULL, NULL);
 		sqlite3_close(db);
-		db = query_db_open(&set, REPORT_REALTIME, &errors, err, sizeof(err));
+		db = query_db_open(&set, REPORT_REALTIME, &errors, NULL, err, sizeof(err));
 		sqlite3_close(db);
 		trace_set_free(&set);
 	}

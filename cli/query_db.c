@@ -84,7 +84,8 @@ int query_db_fill(sqlite3 *db, const char *cmd, const struct trace_set *s,
 }
 
 sqlite3 *query_db_open(const struct trace_set *s, enum report_clock clock,
-		       uint64_t *errors, char *err, size_t err_size)
+		       uint64_t *errors, struct evt_event_table **events_out,
+		       char *err, size_t err_size)
 {
 	struct evt_event_table *events = evt_event_table_new();
 	struct evt_trace_stats st;
@@ -116,5 +117,7 @@ sqlite3 *query_db_open(const struct trace_set *s, enum report_clock clock,
 		return NULL;
 	}
 	*errors = st.errors;
+	if (events_out)
+		*events_out = events;
 	return db;
 }

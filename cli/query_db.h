@@ -16,10 +16,13 @@
 
 /*
  * Opens a database of the traces on clock.  *errors is set to the number
- * of read errors (each said on stderr).  NULL with err set on failure.
+ * of read errors (each said on stderr); *events, when not NULL, to its
+ * event table (the database's: freed when it closes).  NULL with err set
+ * on failure.
  */
 sqlite3 *query_db_open(const struct trace_set *s, enum report_clock clock,
-		       uint64_t *errors, char *err, size_t err_size);
+		       uint64_t *errors, struct evt_event_table **events,
+		       char *err, size_t err_size);
 /* Sets SQLite up for one thread; before its first use. */
 void query_db_setup(void);
 /* Reads the traces into db, a new empty database, with filter when not

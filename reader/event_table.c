@@ -197,6 +197,34 @@ size_t evt_event_table_rows(const struct evt_event_table *t)
 	return t->n;
 }
 
+void evt_event_table_columns(const struct evt_event_table *t,
+			     struct evt_event_columns *out)
+{
+	*out = (struct evt_event_columns){
+		.n = t->n, .ts = t->ts, .source = t->source, .thread = t->thread,
+		.cpu = t->cpu, .nsources = t->nsources, .nthreads = t->nthreads,
+	};
+}
+
+void evt_event_table_source_info(const struct evt_event_table *t, uint32_t s,
+				 const char **name, const char **kind,
+				 int64_t *site_id, uint32_t *trace_id)
+{
+	const struct evt_event_source *src = &t->sources[s];
+
+	*name = src->event->path;
+	*kind = evt_event_kind_word(src->event->layout.kind);
+	*site_id = src->site_id;
+	*trace_id = src->trace_id;
+}
+
+void evt_event_table_thread_info(const struct evt_event_table *t, uint32_t i,
+				 uint32_t *pid, uint32_t *tid)
+{
+	*pid = t->threads[i].pid;
+	*tid = t->threads[i].tid;
+}
+
 static const struct evt_event_source *sort_sources;
 
 static int by_path(const void *a, const void *b)

@@ -49,6 +49,27 @@ int evt_event_table_add(struct evt_event_table *t, uint32_t source,
 			const uint8_t *payload, size_t payload_size);
 size_t evt_event_table_rows(const struct evt_event_table *t);
 
+/* The columns as they are, for a reader that takes them in place (the
+ * Python module's arrays): valid, and unchanged, while t lives with no
+ * more rows added.  Row i is event id i + 1; source and thread number
+ * the sources and threads below. */
+struct evt_event_columns {
+	size_t n;
+	const int64_t *ts;
+	const uint32_t *source, *thread;
+	const uint16_t *cpu;
+	uint32_t nsources, nthreads;
+};
+void evt_event_table_columns(const struct evt_event_table *t,
+			     struct evt_event_columns *out);
+/* Source s's name (its event's path), kind (evt_event_kind_word()), site
+ * and trace ids as SQL has them. */
+void evt_event_table_source_info(const struct evt_event_table *t, uint32_t s,
+				 const char **name, const char **kind,
+				 int64_t *site_id, uint32_t *trace_id);
+void evt_event_table_thread_info(const struct evt_event_table *t, uint32_t i,
+				 uint32_t *pid, uint32_t *tid);
+
 /*
  * Makes t the table temp.event of db, and the view temp.args of its
  * fields; db owns t from then on, and frees it when it closes (also when

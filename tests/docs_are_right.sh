@@ -175,5 +175,13 @@ for f in "$T"/readme-*.sql; do
 done
 # (the question of requests' states answers for each of the 3)
 expect_eq "$(grep -c '^ *[0-9]' "$T/q.out")" 3 "the README's last SQL, one row a request"
+# Its Python, on the same trace as "trace": the histogram holds the 3.
+awk -v dir="$T" '/^```python$/ { n++; on = 1; next } /^```$/ { on = 0 } on { print > (dir "/readme-" n ".py") }' "$README"
+[ -f "$T/readme-1.py" ] || fail "the README has no Python example"
+ln -s spans.tr "$T/trace"
+(cd "$T" && PYTHONPATH="$BUILD/python" /usr/bin/python3 readme-1.py) >"$T/py.out" 2>"$T/py.err" ||
+	{ cat "$T/py.err" >&2; fail "the README's Python example"; }
+expect_eq "$(grep ' us ' "$T/py.out" | awk '{ n += $5 } END { print n }')" 3 "the README's histogram of 3 requests"
+expect_grep "span/request  *6$" "$T/py.out" "the README's Python count per name"
 
 echo "ok: $(ls "$DOC"/*.[0-9] | wc -l) pages render cleanly, every name finds its page, $(wc -l <"$T/examples") examples compile and print what the docs say"

@@ -25,6 +25,16 @@ plugin=$(find "$T/root" -path '*/babeltrace2/plugins/babeltrace-plugin-evtrace.s
 [ -f "$plugin" ] || fail "the babeltrace2 plugin not installed"
 babeltrace2 --plugin-path="$(dirname "$plugin")" list-plugins 2>/dev/null | grep -q "sink.evtrace.text" ||
 	fail "babeltrace2 does not find sink.evtrace.text in the installed plugin"
+# The Python module, where Debian's Python looks for it (under the
+# prefix), and working from there.
+init=$(find "$T/root" -path '*/evtrace/__init__.py' | head -1)
+[ -n "$init" ] && [ -f "$(dirname "$init")/_reader.so" ] || fail "the Python module is not installed"
+pkgdir=$(dirname "$(dirname "$init")")
+/usr/bin/python3 -c "import sys; sys.exit('${pkgdir#"$T/root"}' not in sys.path)" ||
+	fail "the Python module went to ${pkgdir#"$T/root"}, not on Debian's Python's path"
+"$EVTRACE" record -e 'span/**' -o "$T/spans" -- "$SPANS" 1 >/dev/null 2>&1 || fail "record spans"
+expect_eq "$(PYTHONPATH="$pkgdir" /usr/bin/python3 -c "import evtrace; print(len(evtrace.Trace('$T/spans').slices()))")" 4 \
+	"the installed Python module reads a trace"
 # consumer.h: its header, library (exporting only evt_consumer_*),
 # pkg-config file and man page are installed and enough to build a tool.
 [ -n "$(find "$T/root" -name evt_consumer.3)" ] || fail "evt_consumer(3) not installed"
