@@ -103,7 +103,7 @@ expect_grep "^ *tracee-$p .*: kernel/sched/sched_process_exit: comm=tracee pid=$
 	"$T/s" "the event enable --collection added"
 # The consumer's records: the exit's fields with their values, by task,
 # in round order.
-python3 - "$T/c" "$N" "$p" "$ppid" <<'PY' || { cat "$T/c" >&2; fail "the consumer's records"; }
+python3 - "$T/c" "$N" "$p" "$ppid" <<'PY' 2>"$T/why" || { cat "$T/c" "$T/why" >&2; fail "the consumer's records: $(tail -1 "$T/why")"; }
 import re, sys
 out, n, pid, ppid = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 tasks = {}
@@ -130,7 +130,9 @@ for tid, evs in tasks.items():
     want = []
     for i in range(n):
         want += ['before getppid %d' % i, 'exit', 'after getppid %d' % i]
-    assert [e[0] for e in evs[first:]] == want, tid
+    got = [e[0] for e in evs[first:]]
+    assert got == want, (tid, len(got), len(want), next(
+        ((i, g, w) for i, (g, w) in enumerate(zip(got, want)) if g != w), None))
     parent = pid if tid in child else ppid
     assert all(e[1] == parent for e in evs[first:] if e[0] == 'exit'), (tid, parent)
 PY

@@ -95,6 +95,23 @@ expect_status 2 "$EVTRACE" query "$T/all" 'SELECT * FROM slices'
 expect_grep '^evtrace: query: no such table: slices$' "$T/err" "SQLite's message"
 expect_grep '^  slice(id, ts, dur, end_ts, name, depth, parent_id, pid, tid, args,$' "$T/err" "the tables listed"
 expect_grep '^  trace_error(trace_id, message)$' "$T/err" "the tables listed, to the last"
+# ... each with the columns it has, and every table and view listed.
+python3 - "$T/err" "$EVTRACE" "$T/all" <<'PY' || fail "the tables listed are not the database's"
+import re, subprocess, sys
+text = open(sys.argv[1]).read()
+body = text.split("evtrace(1) says more):\n", 1)[1].split("\nand the functions", 1)[0]
+listed = dict(re.findall(r"^  (\w+)\(([^)]*)\)", re.sub(r",\n +", ", ", body), re.M))
+def q(sql):
+    out = subprocess.run([sys.argv[2], "query", "--csv", sys.argv[3], sql], capture_output=True,
+                         text=True, check=True).stdout
+    return [l.strip() for l in out.splitlines()[1:]]
+have = set(q("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') UNION"
+             " SELECT name FROM sqlite_temp_schema WHERE type IN ('table', 'view')"))
+assert set(listed) == have, (sorted(set(listed) - have), sorted(have - set(listed)))
+for table, cols in listed.items():
+    real = q("SELECT group_concat(name, ', ') FROM (SELECT name FROM pragma_table_info('%s') ORDER BY cid)" % table)
+    assert real == ['"%s"' % cols] or real == [cols], (table, cols, real)
+PY
 expect_status 2 "$EVTRACE" query "$T/all"
 expect_status 1 "$EVTRACE" query "$T/nowhere" 'SELECT 1'
 expect_grep "evtrace: query: $T/nowhere: no such trace directory" "$T/err" "no trace"
