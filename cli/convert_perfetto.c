@@ -14,12 +14,16 @@
  * (the path's first part), source locations of printk sites (file, line
  * and, in traces that keep it, function) and field
  * names; their fields are typed debug annotations, beside the message.
- * Spans are slices from span_pairs.c, written when they close (the trace
+ * Spans are slices from span_pairs.c, named by interned names and
+ * categories too, their arguments typed annotations with interned names,
+ * written when they close (the trace
  * processor orders packets by time): begin and end when paired, a begin
  * alone when still open at the end; one whose end is unknown (no_end) or
  * whose begin is missing (no_begin) is an instant, so that no slice
  * stands where nothing says it was.  A loss is a slice on the thread's
- * lost-events track from its previous item to the notice.
+ * lost-events track from its previous item to the notice.  A packet that
+ * refers to interned data says it needs the sequence's incremental state,
+ * which the second packet clears (doc/perfetto.md lists the rules kept).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -97,6 +101,7 @@ struct perfetto {
 	size_t ncounters;
 	uint64_t next_uuid, next_iid, next_category_iid, next_location_iid;
 	struct key_map categories;	/* hash of the name: iid */
+	struct key_map event_names, annotation_names;	/* the same, slices' */
 	struct evt_span_pairs *pairs;
 	struct json_buf text;
 	bool started, out_of_memory;
@@ -169,6 +174,24 @@ static uint64_t category(struct perfetto *p, const char *name, size_t n)
 		*iid = ++p->next_category_iid;
 		snprintf(text, sizeof(text), "%.*s", (int)n, name);
 		intern(p, ID_EVENT_CATEGORIES, *iid, text);
+	}
+	return *iid;
+}
+
+/* The iid of name in the interned table field (names: what is interned
+ * there, by the name's hash), interned in the packet being built when
+ * new. */
+static uint64_t interned(struct perfetto *p, struct key_map *names, uint32_t field,
+			 const char *name)
+{
+	int fresh;
+	uint64_t *iid = key_map_add(names, key_map_text_key(name, strlen(name)), &fresh);
+
+	if (!iid)
+		return p->out_of_memory = true, 0;
+	if (fresh) {
+		*iid = ++p->next_iid;
+		intern(p, field, *iid, name);
 	}
 	return *iid;
 }
@@ -419,8 +442,10 @@ static int counter(struct perfetto *p, const struct evt_trace_item *it)
 	return packet_end(p);
 }
 
-/* A span's arguments, each a debug annotation of its type. */
-static void slice_args(struct perfetto *p, const struct evt_slice *s)
+/* A span's arguments, each a debug annotation of its type, named by
+ * the iids in names (interned before). */
+static void slice_args(struct perfetto *p, const struct evt_slice *s,
+		       const uint64_t *names)
 {
 	unsigned i;
 
@@ -428,7 +453,7 @@ static void slice_args(struct perfetto *p, const struct evt_slice *s)
 		const struct evt_field *fl = &s->fields[i];
 		size_t m = pb_open(&p->pkt, TE_DEBUG_ANNOTATIONS);
 
-		pb_string(&p->pkt, DA_NAME, fl->name);
+		pb_varint(&p->pkt, DA_NAME_IID, names[i]);
 		if (fl->type == EVT_VALUE_INT)
 			pb_varint(&p->pkt, DA_INT, (uint64_t)fl->value.i);
 		else if (fl->type == EVT_VALUE_UINT)
@@ -448,18 +473,29 @@ static int slice_event(struct perfetto *p, const struct evt_slice *s, int type,
 		       int64_t ts, uint64_t track, bool args)
 {
 	const char *state = evt_slice_state_name(s->state);
+	const char *kind = s->async ? "async" : "span";
+	uint64_t name = 0, cat = 0, arg_names[EVT_FIELDS_MAX];
+	unsigned i;
 	size_t m;
 
 	packet_start(p, ts);
-	/* (its annotations' names are the first packet's, interned) */
-	if (args)
+	/* Its name, category and arguments' names interned (the fixed
+	 * annotations' names are the first packet's): an end has none. */
+	if (type != SLICE_END) {
 		pb_varint(&p->pkt, TP_SEQUENCE_FLAGS, SEQ_NEEDS_STATE);
+		name = interned(p, &p->event_names, ID_EVENT_NAMES, s->name);
+		cat = category(p, kind, strlen(kind));
+		for (i = 0; args && i < s->nfields && i < EVT_FIELDS_MAX; i++)
+			arg_names[i] = interned(p, &p->annotation_names,
+						ID_ANNOTATION_NAMES, s->fields[i].name);
+		intern_done(p);
+	}
 	m = pb_open(&p->pkt, TP_TRACK_EVENT);
 	pb_varint(&p->pkt, TE_TYPE, (uint64_t)type);
 	pb_varint(&p->pkt, TE_TRACK_UUID, track);
 	if (type != SLICE_END) {
-		pb_string(&p->pkt, TE_NAME, s->name);
-		pb_string(&p->pkt, TE_CATEGORIES, s->async ? "async" : "span");
+		pb_varint(&p->pkt, TE_NAME_IID, name);
+		pb_varint(&p->pkt, TE_CATEGORY_IIDS, cat);
 	}
 	if (args) {
 		annotation_string(p, NAME_STATE, state, strlen(state));
@@ -468,7 +504,7 @@ static int slice_event(struct perfetto *p, const struct evt_slice *s, int type,
 		if (s->async)
 			annotation_varint(p, NAME_ID, DA_UINT, s->async_id);
 		if (s->nfields)
-			slice_args(p, s);
+			slice_args(p, s, arg_names);
 	}
 	pb_close(&p->pkt, m);
 	return packet_end(p);
@@ -507,6 +543,7 @@ static int lost(struct perfetto *p, const struct evt_trace_item *it, int64_t fro
 	uint64_t thread = thread_track(p, it->pid, it->tid, it->comm);
 	struct evt_loss_part parts[EVT_LOSS_SITES_MAX];
 	char name[EVT_LOSS_SITES_MAX * 300];
+	uint64_t cat;
 	size_t m;
 
 	if (!track || !thread)
@@ -518,11 +555,14 @@ static int lost(struct perfetto *p, const struct evt_trace_item *it, int64_t fro
 	}
 	evt_loss_text(name, sizeof(name), it->lost, parts, cli_loss_parts(it, parts));
 	packet_start(p, from);
+	pb_varint(&p->pkt, TP_SEQUENCE_FLAGS, SEQ_NEEDS_STATE);
+	cat = category(p, "evtrace", strlen("evtrace"));
+	intern_done(p);
 	m = pb_open(&p->pkt, TP_TRACK_EVENT);
 	pb_varint(&p->pkt, TE_TYPE, SLICE_BEGIN);
 	pb_varint(&p->pkt, TE_TRACK_UUID, *track);
-	pb_string(&p->pkt, TE_NAME, name);
-	pb_string(&p->pkt, TE_CATEGORIES, "evtrace");
+	pb_string(&p->pkt, TE_NAME, name);	/* (its own: not interned) */
+	pb_varint(&p->pkt, TE_CATEGORY_IIDS, cat);
 	annotation_varint(p, NAME_LOST, DA_UINT, it->lost);
 	pb_close(&p->pkt, m);
 	if (packet_end(p))
@@ -639,6 +679,8 @@ out:
 	key_map_free(&p.lost_tracks);
 	key_map_free(&p.last_ts);
 	key_map_free(&p.categories);
+	key_map_free(&p.event_names);
+	key_map_free(&p.annotation_names);
 	for (i = 0; i < p.ncounters; i++)
 		free(p.counters[i].name);
 	free(p.counters);

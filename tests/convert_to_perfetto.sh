@@ -4,15 +4,23 @@
 # written: spans as begin/end pairs on their thread's track, async spans
 # on a track each, counters on counter tracks, typed fields as typed
 # debug annotations, printk sites with their source location, losses as
-# slices whose counts add up to report's; filters cut it.
+# slices whose counts add up to report's; filters cut it.  Every export
+# keeps the importer's rules on interned data (perfetto_decoded.py checks
+# them: doc/perfetto.md); span names and their arguments' names are
+# interned.
 . "$(dirname "$0")/lib.sh"
 command -v protoc >/dev/null || fail "protoc is not installed (make deps installs protobuf-compiler)"
 data=$(cd "$(dirname "$0")/data" && pwd)
-decode() {
+decode() {	# FILE: FILE.txt as protoc decodes it, FILE.json its events
 	protoc --decode=perfetto.protos.Trace -I "$data" "$data/perfetto_trace.proto" <"$1" >"$1.txt" ||
 		fail "protoc could not decode $1"
+	python3 "$(dirname "$0")/perfetto_decoded.py" "$1.txt" >"$1.json" 2>"$1.why" ||
+		fail "$1 breaks an importer's rule: $(cat "$1.why")"
 }
 count() { grep -c -- "$1" "$2" || true; }
+events() {	# FILE.json CONDITION: how many track events e meet the Python CONDITION
+	python3 -c "import json, sys; print(sum(1 for e in json.load(open(sys.argv[1]))['events'] if $2))" "$1"
+}
 
 "$EVTRACE" record -e 'span/**' -e 'async/**' -e 'counter/**' -o "$T/sp" -- "$SPANS" 3 >/dev/null 2>&1 ||
 	fail "record spans"
@@ -25,12 +33,16 @@ expect_eq "$(count 'type: TYPE_SLICE_BEGIN' "$t")" 15 "slice begins"
 expect_eq "$(count 'type: TYPE_SLICE_END' "$t")" 15 "slice ends"
 expect_eq "$(count 'type: TYPE_COUNTER' "$t")" 15 "counter values"
 expect_eq "$(count 'type: TYPE_INSTANT' "$t")" 0 "no span shown as an instant"
-expect_eq "$(count '^    name: "step"$' "$t")" 6 "step slices"
+j=$T/sp.pftrace.json
+expect_eq "$(events "$j" "e['name'] == 'step' and e['type'] == 'TYPE_SLICE_BEGIN' and e['categories'] == ['span']")" 6 "step slices"
+expect_eq "$(count '^    name: "step"$' "$t")" 0 "span names interned, not written with each slice"
+expect_eq "$(count '^      name: "step"$' "$t")" 1 "a span's name interned once"
 expect_eq "$(count 'string_value: "i=1"' "$t")" 3 "a begin's message"
 # ... and its arguments, each a debug annotation of its own type: the
-# works' and jobs' thread numbers and the steps' i, integers all.
-expect_eq "$(count '^      name: "arg0"$' "$t")" 12 "the begins' arguments, by name"
-expect_eq "$(grep -B3 '^      name: "arg0"$' "$t" | grep -c '^      int_value: [0-2]$')" 12 "typed as integers"
+# works' and jobs' thread numbers and the steps' i, integers all, their
+# name interned once.
+expect_eq "$(events "$j" "e['annotations'].get('arg0') in (0, 1, 2)")" 12 "the begins' arguments, typed as integers"
+expect_eq "$(count '^      name: "arg0"$' "$t")" 1 "an argument's name interned once"
 expect_eq "$(count 'string_value: "complete"' "$t")" 15 "every slice's state"
 expect_eq "$(count '^    thread {$' "$t")" 3 "a track per thread"
 expect_eq "$(count '^    process {$' "$t")" 1 "a track per process"
@@ -39,23 +51,11 @@ expect_eq "$(count '^    counter_value: 3$' "$t")" 3 "integer counter values"
 expect_eq "$(count '^    double_counter_value: 2.5$' "$t")" 1 "real counter values"
 expect_eq "$(count 'primary_trace_clock: 3' "$t")" 1 "the clock snapshot names CLOCK_MONOTONIC"
 # Each async job on a track of its own, named after it.
-python3 - "$t" <<'PY' || fail "slices on their tracks"
-import re, sys
-text = open(sys.argv[1]).read()
-packets = text.split("\npacket {")
-tracks, events = {}, []
-for p in packets:
-    m = re.search(r"track_descriptor \{\n\s+uuid: (\d+)", p)
-    if m:
-        name = re.search(r'\n    name: "([^"]*)"', p)
-        tracks[int(m.group(1))] = name.group(1) if name else None
-        continue
-    m = re.search(r"type: (TYPE_\w+)", p)
-    if m:
-        ts = int(re.search(r"timestamp: (\d+)", p).group(1))
-        uuid = int(re.search(r"track_uuid: (\d+)", p).group(1))
-        name = re.search(r'\n    name: "([^"]*)"', p)
-        events.append((m.group(1), ts, uuid, name.group(1) if name else None))
+python3 - "$j" <<'PY' || fail "slices on their tracks"
+import json, sys
+d = json.load(open(sys.argv[1]))
+tracks = {int(k): v["name"] for k, v in d["tracks"].items()}
+events = [(e["type"], e["ts"], e["track"], e["name"]) for e in d["events"]]
 jobs = [e for e in events if e[3] == "job"]
 assert len(jobs) == 3 and len({e[2] for e in jobs}) == 3, jobs
 assert all(tracks[e[2]] == "job" for e in jobs), (jobs, tracks)
@@ -79,16 +79,10 @@ PY
 	fail "record odd"
 "$EVTRACE" convert --to perfetto -o "$T/odd.pftrace" "$T/odd" 2>/dev/null || fail "convert odd"
 decode "$T/odd.pftrace"
-python3 - "$T/odd.pftrace.txt" <<'PY' || fail "unpaired spans"
-import re, sys
-got = []
-for p in open(sys.argv[1]).read().split("\npacket {"):
-    m = re.search(r"type: (TYPE_\w+)", p)
-    if not m or m.group(1) in ("TYPE_SLICE_END", "TYPE_COUNTER"):
-        continue
-    name = re.search(r'\n    name: "([^"]*)"', p).group(1)
-    states = re.findall(r'string_value: "(complete|no_end|open|no_begin|after_loss)"', p)
-    got.append((name, m.group(1), states[0]))
+python3 - "$T/odd.pftrace.json" <<'PY' || fail "unpaired spans"
+import json, sys
+got = [(e["name"], e["type"], e["annotations"]["state"]) for e in json.load(open(sys.argv[1]))["events"]
+       if e["type"] not in ("TYPE_SLICE_END", "TYPE_COUNTER")]
 want = [("orphan", "TYPE_INSTANT", "no_begin"), ("outer", "TYPE_SLICE_BEGIN", "complete"),
         ("inner", "TYPE_INSTANT", "no_end"), ("dup", "TYPE_SLICE_BEGIN", "no_end"),
         ("dup", "TYPE_SLICE_BEGIN", "open"), ("dup", "TYPE_INSTANT", "no_begin"),
@@ -155,7 +149,8 @@ expect_eq "$("$EVTRACE" query "$T/lost" 'SELECT sum(count) FROM loss' | tail -1 
 expect_grep "12 of 45 events" "$T/conv.err" "what -e kept"
 decode "$T/cut.pftrace"
 expect_eq "$(count 'type: TYPE_SLICE_BEGIN' "$T/cut.pftrace.txt")" 6 "only steps"
-expect_eq "$(count '^    name: "work"$' "$T/cut.pftrace.txt")" 0 "no work"
+expect_eq "$(events "$T/cut.pftrace.json" "e['name'] == 'work'")" 0 "no work"
+expect_eq "$(events "$T/cut.pftrace.json" "e['name'] == 'step'")" 6 "the steps' begins"
 # A file that could not be written to its end is removed.
 expect_status 1 "$EVTRACE" convert --to perfetto -o "$T/gone.pftrace" "$T/nowhere"
 [ ! -e "$T/gone.pftrace" ] || fail "a half file left"
