@@ -87,6 +87,15 @@ begins = f[f.phase == 1]
 assert sorted(begins["arg0"].astype(int)) == [0, 1, 2], begins
 assert str(begins["arg0"].dtype) == "Int64", f.dtypes
 
+# A column's type from its values: integers with NULLs Int64, numbers
+# with a real float64 (NaN for NULL), text and mixtures objects.
+m = t.query("SELECT 1 AS i, 2.5 AS r, 'a' AS s, 1 AS x UNION ALL SELECT NULL, NULL, NULL, 'b'"
+            " UNION ALL SELECT 3, 4, 'c', 2.5")
+assert str(m["i"].dtype) == "Int64" and list(m["i"].astype(object).fillna(-1)) == [1, -1, 3], m
+assert m["r"].dtype == np.float64 and m["r"].isna().tolist() == [False, True, False], m
+assert list(m["r"].fillna(0)) == [2.5, 0, 4.0] and list(m["s"]) == ["a", None, "c"], m
+assert list(m["x"]) == [1, "b", 2.5], m
+
 # Several traces: each row its trace id.
 two = evtrace.Trace([T + "/all", T + "/two"])
 by = two.query("SELECT trace_id, count(*) AS n FROM slice GROUP BY trace_id ORDER BY trace_id")

@@ -104,7 +104,7 @@ def _column(n, types, ints, reals, text_end, text):
     kinds = set(np.unique(t).tolist())
     if kinds == {_INTEGER}:
         return np.ctypeslib.as_array(ints, shape=(n,)).copy()
-    if kinds <= {_FLOAT, _NULL} or kinds == {_INTEGER, _FLOAT}:
+    if _FLOAT in kinds and kinds <= {_INTEGER, _FLOAT, _NULL}:
         r = np.ctypeslib.as_array(reals, shape=(n,)).astype(np.float64)
         if _INTEGER in kinds:
             i = np.ctypeslib.as_array(ints, shape=(n,))
