@@ -28,6 +28,7 @@ for k in $(seq "$n"); do
 	at=$(sed -n 's/^monotonic_ns: //p' "$f")
 	tid=$(sed -n 's/^tid: //p' "$f")
 	written=$(sed -n 's/^written_ns: //p' "$f")
+	taken=$(sed -n 's/^taken_ns: //p' "$f")
 	[ "$at" -gt "$last" ] || fail "window-$k fired at $at, before window-$((k - 1)) ($last)"
 	last=$at
 	expect_grep '^firing_event: held$' "$f" "window-$k holds its firing event"
@@ -43,7 +44,7 @@ for k in $(seq "$n"); do
 	args=${row%%,*}; rest=${row#*,}; state=${rest%%,*}; end=${rest#*,}
 	expect_eq "$state" complete "window-$k's span ($args) whole"
 	[ $((written - end)) -le 100000000 ] ||
-		fail "window-$k ($args) on disk $(((written - end) / 1000000)) ms after its span's end"
+		fail "window-$k ($args) on disk $(((written - end) / 1000000)) ms after its span's end (begun after $(((taken - end) / 1000000)) ms, written in $(((written - taken) / 1000000)) ms; load $(cut -d' ' -f1-3 /proc/loadavg))"
 	[ $((written - end)) -le "$worst" ] || worst=$((written - end))
 	case $args in
 	"slow "*) echo "$args" >>"$T/seen";;
