@@ -36,7 +36,8 @@ tasks = {t: e for t, e in tasks.items() if any(x[2] == 'before getppid 0' for x 
 assert len(tasks) == ntasks, "tasks: %r" % sorted(tasks)
 for tid, evs in tasks.items():
     times = [float(e[0]) for e in evs]
-    assert times == sorted(times), "tid %d: lines out of time order" % tid
+    back = [(evs[i], evs[i + 1]) for i in range(len(evs) - 1) if times[i + 1] < times[i]]
+    assert not back, "tid %d: lines out of time order: %r" % (tid, back[:2])
     TOL = 5000
     user, kern = [], []
     for t, path, text in evs:
