@@ -97,6 +97,28 @@ expect_status 2 "$EVTRACE" snapshot extra
 expect_grep "evtrace: snapshot: 'extra': unexpected" "$T/err" "stray argument"
 echo "ok: snapshots $(tr '\n' ';' <"$T/runs1") then $(tr '\n' ';' <"$T/runs2"), the recording $(tr '\n' ';' <"$T/runsf")"
 
+# A snapshot copies what the rings hold, not their pages never written:
+# 100 events in rings of 32 MiB (a packet of 1 MiB in use), snapshotted,
+# leave the program's control file as big as it was, give or take a
+# packet (a ring touched whole would make its 32 MiB), and are all there.
+"$EVTRACE" record --overwrite --packet-size 1048576 --packets 32 -o "$T/sparse" \
+	-- "$TRACEE" paced 100 100 -2 >"$T/sparse.out" 2>"$T/sparse.err" &
+rec=$!
+BG_PIDS="$BG_PIDS $rec"
+wait_for 'the paced program to say ready' 'grep -q ready "$T/sparse.out" 2>/dev/null'
+pid=$(sed -n 's/^ready //p' "$T/sparse.out")
+BG_PIDS="$BG_PIDS $pid"
+kill -USR1 "$pid"
+wait_for 'the burst' 'grep -q "burst done" "$T/sparse.out"'
+ctl=$(ls "$EVTRACE_RUNDIR"/"$pid"-*.ctl)
+kib=$(du -k "$ctl" | cut -f1)
+"$EVTRACE" snapshot -o "$T/sparse.snap" -p "$pid" 2>"$T/err" || fail "snapshot of the sparse rings: $(cat "$T/err")"
+grown=$(($(du -k "$ctl" | cut -f1) - kib))
+[ "$grown" -lt 2048 ] || fail "a snapshot made $grown KiB of the rings' pages (the control file had $kib KiB)"
+expect_eq "$("$EVTRACE" report "$T/sparse.snap" | grep -c ': burst [0-9]*$')" 100 "the 100 events in the snapshot"
+kill -USR1 "$pid"
+wait "$rec" || fail "the sparse recording: $(cat "$T/sparse.err")"
+
 # --before: only the last DURATION of the rings before the snapshot was
 # asked for, in whole packets.  A paced writer (100 events a ms) fills 64
 # packets of 16 KiB, 10 ms each; once a whole snapshot spans more than

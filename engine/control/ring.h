@@ -79,8 +79,10 @@ uint64_t evt_ring_lost(const struct evt_ring *r);
 /* An exited thread's buffer read to its end goes back to the process. */
 void evt_ring_free(struct evt_ring *r);
 /*
- * Copies the whole buffer into copy (size * count bytes) and reads on
- * from the copy: produced and commit as they were when it was taken.  A
+ * Copies what the buffer holds into copy (room for size * count bytes:
+ * every packet once it went round, else those up to the open one) and
+ * reads on from the copy: produced and commit as they were when it was
+ * taken.  A
  * writer that closes a packet during the copy makes it copy again, three
  * times at most; then the open packet is left out (commit 0).
  */
