@@ -1572,6 +1572,20 @@ static uint8_t *begin_slots(struct evt__thread *t, const struct evt__site_rt *rt
 		BUSY = 0;
 		return NULL;
 	}
+	/* A slot without its buffer takes it before the clock is read: a
+	 * live reader hands events up to the time it began reading the
+	 * buffers it saw, and a record stamped before its buffer could be
+	 * seen (a thread's first, after system calls) came after them.  A
+	 * buffer that cannot be had: slot_reserve drops, as before. */
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned s = (unsigned)__builtin_ctz(m);
+		struct tslot *ts = &t->slot[s];
+		uint32_t gen = __atomic_load_n(&evt__proc.slots[s].gen, __ATOMIC_RELAXED);
+
+		if ((ts->state != TSLOT_HAVE || ts->slot_gen != gen) &&
+		    !(ts->state == TSLOT_FAILED && ts->slot_gen == gen))
+			(void)tslot_acquire(t, s);
+	}
 	now = ordered(t, evt_clock_now(evt__proc.clock_kind, &cpu));
 
 	for (; mask; mask &= mask - 1) {

@@ -9,8 +9,10 @@
 # lock only after unmapping its memory); sets ctl to that file (its own
 # program's: a file an earlier case left may sort first).
 kill_recorder() {
-	wait_for "record's program" "pgrep -P $1 >/dev/null"
-	_p=$(pgrep -P "$1" | head -1)
+	# (the program by its name: a child of record's own, if any, has no
+	# control file to wait for)
+	wait_for "record's program" "pgrep -x tracee -P $1 >/dev/null"
+	_p=$(pgrep -x tracee -P "$1" | head -1)
 	wait_for "the control file of pid $_p" "ls '$EVTRACE_RUNDIR'/$_p-*.ctl >/dev/null 2>&1"
 	ctl=$(ls "$EVTRACE_RUNDIR"/"$_p"-*.ctl | head -1)
 	wait_for "the recording's collection in pid $_p" "collection_in $_p $1"
