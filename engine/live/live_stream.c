@@ -728,9 +728,9 @@ static int64_t now_ns(void)
 /*
  * The events from pend[from] on are kept for the next poll, their bytes
  * moved to the start.  With kernel events, a poll hands over only what
- * came before it started reading: a kernel event drained after the
- * buffers were read may be later than a record committed since, which
- * the next poll will read.
+ * came before it started looking: a kernel event drained after the
+ * buffers were read may be later than a record committed since, or
+ * written by a process found since, which the next poll will read.
  */
 static void hold(struct evt_live_stream *s, size_t from)
 {
@@ -814,7 +814,7 @@ static void default_kernel(struct evt_live_stream *s)
 
 int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 {
-	int64_t upto;
+	int64_t started, upto;
 	unsigned k, alive = 0;
 	uint32_t i, j, nbufs;
 	size_t n;
@@ -822,12 +822,16 @@ int evt_live_stream_poll(struct evt_live_stream *s, evt_live_cb cb, void *ctx)
 
 	/* Before the buffers are read: what they hold maps by it. */
 	evt_clock_refine_every(&s->clock, &s->clock_refined_ns, CLOCK_REFINE_NS);
+	/* The time before new processes are looked for: a process found
+	 * later (a child forked while this stream was preempted here) wrote
+	 * nothing before it, and its kernel events after it wait for it. */
+	started = now_ns();
 	discover(s);
 	if (s->number)
 		evt_requests_serve(&s->rd, s->number, answer, s);
 	else if (s->pid >= 0)
 		default_kernel(s);
-	upto = evt_live_kernel_any(s->kernel) ? now_ns() : INT64_MAX;
+	upto = evt_live_kernel_any(s->kernel) ? started : INT64_MAX;
 	s->heartbeat++;
 	s->round_full = false;
 	s->first = s->nw ? (s->first + 1) % s->nw : 0;
