@@ -102,9 +102,16 @@ expect_eq "$(grep -c ': kernel/syscalls/sys_exit_getppid: <... getppid resumed> 
 	"$((2 * N))" "the main thread's and the thread's parent"
 expect_grep "^ *tracee-$p .*: kernel/sched/sched_process_exit: comm=tracee pid=$p prio=[0-9]* group_dead=" \
 	"$T/s" "the event enable --collection added"
+consumer_failed() {
+	cat "$T/c" >&2
+	echo "the consumer's other lines:" >&2
+	grep -v ' id=' "$T/c" | head -20 >&2
+	cat "$T/why" >&2
+	fail "the consumer's records: $(tail -1 "$T/why")"
+}
 # The consumer's records: the exit's fields with their values, by task,
 # in round order.
-python3 - "$T/c" "$N" "$p" "$ppid" <<'PY' 2>"$T/why" || { cat "$T/c" "$T/why" >&2; fail "the consumer's records: $(tail -1 "$T/why")"; }
+python3 - "$T/c" "$N" "$p" "$ppid" <<'PY' 2>"$T/why" || consumer_failed
 import re, sys
 out, n, pid, ppid = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 tasks = {}
@@ -132,8 +139,11 @@ for tid, evs in tasks.items():
     for i in range(n):
         want += ['before getppid %d' % i, 'exit', 'after getppid %d' % i]
     got = [e[0] for e in evs[first:]]
+    # (with, for each task, its exits before its first round and in all)
     assert got == want, (tid, len(got), len(want), next(
-        ((i, g, w) for i, (g, w) in enumerate(zip(got, want)) if g != w), None))
+        ((i, g, w) for i, (g, w) in enumerate(zip(got, want)) if g != w), None),
+        {t: (sum(x[0] == 'exit' for x in e[:next(i for i, x in enumerate(e) if x[0] == 'before getppid 0')]),
+             sum(x[0] == 'exit' for x in e)) for t, e in tasks.items()})
     parent = pid if tid in child else ppid
     assert all(e[1] == parent for e in evs[first:] if e[0] == 'exit'), (tid, parent)
 PY
