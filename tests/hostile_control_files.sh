@@ -6,11 +6,14 @@ for seed in 1 2 3; do
 	# A scribbled slot table can keep the last round's file from being
 	# removed; the attack must hit this round's process.
 	rm -f "$EVTRACE_RUNDIR"/*.ctl
-	"$EVTRACE" record -o "$T/tr$seed" -- "$TRACEE" nested 300 >"$T/prog.out" 2>"$T/rec.err" &
+	# (the program writes until the scribbler is done with it)
+	"$EVTRACE" record -o "$T/tr$seed" -- "$TRACEE" nested -1 >"$T/prog.out" 2>"$T/rec.err" &
 	rec=$!
 	BG_PIDS="$BG_PIDS $rec"
 	ctl=$(first_ctl) || fail "no control file appeared"
 	"$SCRIBBLE" "$ctl" 200 "$seed" || fail "the scribbler did not run (seed $seed)"
+	wait_for "the program to say ready" "grep -q '^ready' '$T/prog.out'"
+	kill -USR1 "$(basename "$ctl" | cut -d- -f1)"
 	set +e; wait "$rec"; st=$?; set -e
 	[ "$st" = 0 ] || { cat "$T/rec.err" >&2; fail "traced program or record failed ($st) under scribbling, seed $seed"; }
 	grep -q '^tried [0-9]' "$T/prog.out" || fail "traced program did not finish (seed $seed)"
@@ -37,11 +40,14 @@ kill -9 "$sp"
 # recorder spin: a wake that brought nothing to drain does not end the
 # next sleep early.  (Spinning, it used 0.6 s of CPU here; not spinning, 0.01 s.)
 rm -f "$EVTRACE_RUNDIR"/*.ctl
-"$EVTRACE" record --stats -o "$T/trw" -- "$TRACEE" paced 200 1 1500 >"$T/prog.out" 2>"$T/rec.err" &
+# (the program idles until the zeroer is done, then writes its burst)
+"$EVTRACE" record --stats -o "$T/trw" -- "$TRACEE" paced 200 1 -1 >"$T/prog.out" 2>"$T/rec.err" &
 rec=$!
 BG_PIDS="$BG_PIDS $rec"
 ctl=$(first_ctl) || fail "no control file appeared (waiting word)"
 "$SCRIBBLE" "$ctl" 1400 waiting || fail "the zeroer did not run"
+wait_for "the program to say ready" "grep -q '^ready' '$T/prog.out'"
+kill -USR1 "$(basename "$ctl" | cut -d- -f1)"
 set +e; wait "$rec"; st=$?; set -e
 [ "$st" = 0 ] || { cat "$T/rec.err" >&2; fail "record failed ($st) with its waiting word zeroed"; }
 cpu=$(sed -n 's/.*engine CPU \([0-9.]*\) s.*/\1/p' "$T/rec.err")

@@ -148,14 +148,10 @@ start_waiter() {
 	wait_for "tracee wait to start" "grep -q ready '$T/waiter.out'"
 }
 # Prints the first control file to appear in the run directory, waiting
-# up to 2 s; fails without one.
+# for one (wait_for's bound); fails without one.
 first_ctl() {
-	for _ in $(seq 100); do
-		f=$(ls "$EVTRACE_RUNDIR"/*.ctl 2>/dev/null | head -1 || true)
-		[ -n "$f" ] && { echo "$f"; return 0; }
-		sleep 0.02
-	done
-	return 1
+	wait_for "a control file" "ls '$EVTRACE_RUNDIR'/*.ctl >/dev/null 2>&1" >&2
+	ls "$EVTRACE_RUNDIR"/*.ctl | head -1
 }
 # babeltrace2 must read the trace; its only warnings may be about the
 # events and packets the trace says were lost.

@@ -21,12 +21,16 @@ kill_recorder() {
 }
 
 # 1. A flight recorder whose recorder was killed; the program runs to its
-#    end, then its buffers are read by control file.
+#    end, then its buffers are read by control file.  (It writes once told,
+#    after the recorder is gone: it must not end before the recording is
+#    seen in it.)
 "$EVTRACE" record --overwrite --packet-size 16384 --packets 2 -o "$T/dead" \
-	-- "$TRACEE" paced 20000 20 400 >"$T/paced.out" 2>/dev/null &
+	-- "$TRACEE" paced 20000 20 -1 >"$T/paced.out" 2>/dev/null &
 rec=$!
 kill_recorder "$rec"
 pid=$(basename "$ctl" | cut -d- -f1)
+wait_for "the program to say ready" "grep -q '^ready' '$T/paced.out'"
+kill -USR1 "$pid"
 # The killed recorder's own directory holds no event, and report says
 # why, and what reads them, rather than 0 events and status 0.
 expect_status 1 "$EVTRACE" report "$T/dead"

@@ -271,8 +271,17 @@ static void on_alarm(int sig)
 	__atomic_fetch_add(&handler_tried, 1, __ATOMIC_RELAXED);
 }
 
+static volatile sig_atomic_t nested_stop;
+
+static void on_nested_stop(int sig)
+{
+	(void)sig;
+	nested_stop = 1;
+}
+
 /* Signals arrive in the middle of writes: nested writes are dropped and
- * counted, never corrupt anything. */
+ * counted, never corrupt anything.  For ms milliseconds, or with ms -1
+ * until SIGUSR1 (for a test that must hit the writes while they run). */
 static int mode_nested(int ms)
 {
 	struct itimerval it = { { 0, 50 }, { 0, 50 } };
@@ -280,6 +289,11 @@ static int mode_nested(int ms)
 	long i = 0;
 
 	signal(SIGALRM, on_alarm);
+	signal(SIGUSR1, on_nested_stop);
+	if (ms < 0) {
+		printf("ready %d\n", (int)getpid());
+		fflush(stdout);
+	}
 	setitimer(ITIMER_REAL, &it, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
@@ -290,7 +304,8 @@ static int mode_nested(int ms)
 		in_write = 0;
 		tried++;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-	} while ((now.tv_sec - start.tv_sec) * 1000 +
+	} while (ms < 0 ? !nested_stop :
+		 (now.tv_sec - start.tv_sec) * 1000 +
 		 (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
 	memset(&it, 0, sizeof(it));
 	setitimer(ITIMER_REAL, &it, NULL);
