@@ -1366,6 +1366,18 @@ static uint8_t *drop_all(struct evt__thread *t, uint32_t mask, int nested,
 	return NULL;
 }
 
+/* Whether slot s must take a buffer: it has none, or one of an earlier
+ * configuration of the slot; *failed when a take failed in this one
+ * already (then its events are dropped until the slot changes). */
+static inline bool tslot_needs_buffer(const struct tslot *ts, unsigned s,
+				      bool *failed)
+{
+	uint32_t gen = __atomic_load_n(&evt__proc.slots[s].gen, __ATOMIC_RELAXED);
+
+	*failed = ts->state == TSLOT_FAILED && ts->slot_gen == gen;
+	return ts->state != TSLOT_HAVE || ts->slot_gen != gen;
+}
+
 /*
  * Where a record of bytes goes in slot s's buffer when the slot needs a
  * buffer, a new packet or is found reconfigured; NULL, counted, if none.
@@ -1375,15 +1387,11 @@ static uint8_t *slot_reserve_slow(struct evt__thread *t, unsigned s, uint32_t id
 				  uint32_t bytes, uint64_t now, uint32_t cpu)
 {
 	struct tslot *ts = &t->slot[s];
+	bool failed;
 
-	if (ts->state != TSLOT_HAVE ||
-	    ts->slot_gen != __atomic_load_n(&evt__proc.slots[s].gen, __ATOMIC_RELAXED)) {
-		if ((ts->state == TSLOT_FAILED &&
-		     ts->slot_gen == evt__proc.slots[s].gen) ||
-		    tslot_acquire(t, s)) {
-			drop_all(t, 1u << s, 0, id);
-			return NULL;
-		}
+	if (tslot_needs_buffer(ts, s, &failed) && (failed || tslot_acquire(t, s))) {
+		drop_all(t, 1u << s, 0, id);
+		return NULL;
 	}
 	if (ts->off + bytes <= ts->limit)
 		return ts->packet + ts->off;
@@ -1523,11 +1531,9 @@ static void rate_suppress(struct evt__thread *t, uint32_t id, uint32_t mask)
 	for (; mask; mask &= mask - 1) {
 		unsigned s = (unsigned)__builtin_ctz(mask);
 		struct tslot *ts = &t->slot[s];
-		uint32_t gen = __atomic_load_n(&evt__proc.slots[s].gen, __ATOMIC_RELAXED);
+		bool failed;
 
-		if ((ts->state != TSLOT_HAVE || ts->slot_gen != gen) &&
-		    ((ts->state == TSLOT_FAILED && ts->slot_gen == gen) ||
-		     tslot_acquire(t, s))) {
+		if (tslot_needs_buffer(ts, s, &failed) && (failed || tslot_acquire(t, s))) {
 			drop_all(t, 1u << s, 0, id);
 			continue;
 		}
@@ -1579,11 +1585,9 @@ static uint8_t *begin_slots(struct evt__thread *t, const struct evt__site_rt *rt
 	 * buffer that cannot be had: slot_reserve drops, as before. */
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned s = (unsigned)__builtin_ctz(m);
-		struct tslot *ts = &t->slot[s];
-		uint32_t gen = __atomic_load_n(&evt__proc.slots[s].gen, __ATOMIC_RELAXED);
+		bool failed;
 
-		if ((ts->state != TSLOT_HAVE || ts->slot_gen != gen) &&
-		    !(ts->state == TSLOT_FAILED && ts->slot_gen == gen))
+		if (tslot_needs_buffer(&t->slot[s], s, &failed) && !failed)
 			(void)tslot_acquire(t, s);
 	}
 	now = ordered(t, evt_clock_now(evt__proc.clock_kind, &cpu));
