@@ -9,37 +9,50 @@
 . "$(dirname "$0")/lib.sh"
 
 # A span longer than 150 ms: the one slow request (300 ms), whole, in one
-# window (the others take 0.2 ms, or what a loaded machine makes of it).
+# window.  The others take 0.2 ms, or what a loaded machine makes of it:
+# one kept open past 150 ms fires too, rightly, and its window is only
+# checked to be that of a span over 150 ms.
 "$EVTRACE" record --overwrite --trigger 'span request > 150ms' -o "$T/slow" -- "$SPANS" service \
 	>"$T/out" 2>"$T/err" || { cat "$T/err" >&2; fail "record with a span trigger"; }
 expect_grep '^served$' "$T/out" "the service ran to its end"
-[ -d "$T/slow/window-1" ] && [ ! -e "$T/slow/window-2" ] || fail "not exactly one window: $(ls "$T/slow")"
-expect_grep "^evtrace: record: --trigger 'span request > 150ms' fired on span/request (pid [0-9]*, tid [0-9]*): window $T/slow/window-1$" \
+w=""
+nw=0
+for d in "$T"/slow/window-*; do
+	[ -d "$d" ] || continue
+	nw=$((nw + 1))
+	lasted=$(sed -n 's/^span_ns: \([0-9]*\)$/\1/p' "$d/evtrace/trigger")
+	[ -n "$lasted" ] && [ "$lasted" -gt 150000000 ] ||
+		fail "$d: its span's length not said, or not over 150 ms: '$lasted'"
+	if [ "$lasted" -ge 300000000 ]; then
+		[ -z "$w" ] || fail "two windows of spans of 300 ms: $w and $d"
+		w=$d
+	fi
+done
+[ -n "$w" ] || fail "no window of the slow request: $(ls "$T/slow"; cat "$T/err")"
+expect_grep "^evtrace: record: --trigger 'span request > 150ms' fired on span/request (pid [0-9]*, tid [0-9]*): window $w$" \
 	"$T/err" "the firing said"
-expect_grep "^evtrace: record: triggers fired 1 time, 1 window written$" "$T/err" "the summary"
-expect_grep '^trigger: span request > 150ms$' "$T/slow/window-1/evtrace/trigger" "the trigger named in the window"
-expect_grep '^event: span/request$' "$T/slow/window-1/evtrace/trigger" "the event named"
+expect_grep "^evtrace: record: triggers fired $nw times\{0,1\}, $nw windows\{0,1\} written$" "$T/err" "the summary"
+expect_grep '^trigger: span request > 150ms$' "$w/evtrace/trigger" "the trigger named in the window"
+expect_grep '^event: span/request$' "$w/evtrace/trigger" "the event named"
 # What the window holds, said in it: its firing span's end, the service's
 # process, as many events as report counts in it, nothing lost, and a
 # time span that holds the firing.
-svc=$(sed -n 's/^pid: //p' "$T/slow/window-1/evtrace/trigger")
-expect_grep '^firing_event: held$' "$T/slow/window-1/evtrace/trigger" "the firing event held"
-lasted=$(sed -n 's/^span_ns: \([0-9]*\)$/\1/p' "$T/slow/window-1/evtrace/trigger")
-[ -n "$lasted" ] && [ "$lasted" -ge 300000000 ] || fail "the span's length not said, or short: '$lasted'"
-expect_grep "^processes: $svc$" "$T/slow/window-1/evtrace/trigger" "the window's processes"
-expect_grep '^lost_before: 0$' "$T/slow/window-1/evtrace/trigger" "nothing lost before the window"
-expect_grep '^lost_inside: 0$' "$T/slow/window-1/evtrace/trigger" "nothing lost inside the window"
-expect_eq "$(sed -n 's/^events: //p' "$T/slow/window-1/evtrace/trigger")" \
-	"$("$EVTRACE" report "$T/slow/window-1" | sed -n 's/^# \([0-9]*\) events.*/\1/p')" "the window's events, as report counts them"
-from=$(sed -n 's/^from_ns: //p' "$T/slow/window-1/evtrace/trigger")
-to=$(sed -n 's/^to_ns: //p' "$T/slow/window-1/evtrace/trigger")
-at=$(sed -n 's/^monotonic_ns: //p' "$T/slow/window-1/evtrace/trigger")
+svc=$(sed -n 's/^pid: //p' "$w/evtrace/trigger")
+expect_grep '^firing_event: held$' "$w/evtrace/trigger" "the firing event held"
+expect_grep "^processes: $svc$" "$w/evtrace/trigger" "the window's processes"
+expect_grep '^lost_before: 0$' "$w/evtrace/trigger" "nothing lost before the window"
+expect_grep '^lost_inside: 0$' "$w/evtrace/trigger" "nothing lost inside the window"
+expect_eq "$(sed -n 's/^events: //p' "$w/evtrace/trigger")" \
+	"$("$EVTRACE" report "$w" | sed -n 's/^# \([0-9]*\) events.*/\1/p')" "the window's events, as report counts them"
+from=$(sed -n 's/^from_ns: //p' "$w/evtrace/trigger")
+to=$(sed -n 's/^to_ns: //p' "$w/evtrace/trigger")
+at=$(sed -n 's/^monotonic_ns: //p' "$w/evtrace/trigger")
 [ "$from" -le "$at" ] && [ "$at" -le "$to" ] || fail "the firing ($at) is not within the window ($from..$to)"
-expect_eq "$("$EVTRACE" query --no-cache --csv "$T/slow/window-1" "SELECT args, state, dur >= 300000000 FROM slice WHERE dur > 150000000" | tail -n +2 | tr -d '\r')" \
-	"t=1 i=50,complete,1" "the slow request whole in the window, and only it over 150 ms"
-"$EVTRACE" report "$T/slow/window-1" >"$T/w1.report" || fail "report of the window"
+expect_eq "$("$EVTRACE" query --no-cache --csv "$w" "SELECT args, state FROM slice WHERE dur >= 300000000" | tail -n +2 | tr -d '\r')" \
+	"t=1 i=50,complete" "the slow request whole in the window, and only it of 300 ms"
+"$EVTRACE" report "$w" >"$T/w1.report" || fail "report of the window"
 expect_grep "printk/spans/.*: service starting$" "$T/w1.report" "the init line in the window"
-bt "$T/slow/window-1" >/dev/null
+bt "$w" >/dev/null
 "$EVTRACE" report "$T/slow" >/dev/null || fail "the recording's own trace"
 
 # Spans of one name on two threads, one thread's nested and the other's
