@@ -147,6 +147,13 @@ start_waiter() {
 	BG_PIDS="$BG_PIDS $WAIT_PID"
 	wait_for "tracee wait to start" "grep -q ready '$T/waiter.out'"
 }
+# let_go CTL: waits until no process holds CTL's lock, which says it is
+# alive.  A process's end comes first: its file's last reference may be
+# dropped later, by a reader of its /proc entries (ps, pgrep) holding its
+# memory a moment.
+let_go() {
+	wait_for "$1 let go by its process" "flock -n -x '$1' true"
+}
 # Prints the first control file to appear in the run directory, waiting
 # for one (wait_for's bound); fails without one.
 first_ctl() {

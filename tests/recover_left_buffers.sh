@@ -38,6 +38,7 @@ expect_grep "^# 0 events, 0 lost, 0 streams$" "$T/out" "the killed flight record
 expect_grep "evtrace: report: $T/dead holds no event of its 1 process (pid $pid first), and its recording did not end: .*'evtrace recover $pid' reads what a killed one left" \
 	"$T/err" "report points at recover"
 wait_for 'pid to end' '! running "$pid"'
+let_go "$ctl"
 expect_grep "^tried 20000$" "$T/paced.out" "the program ran on without its recorder"
 "$EVTRACE" recover -o "$T/rec1" "$ctl" 2>"$T/err" || fail "recover by control file: $(cat "$T/err")"
 expect_grep "^evtrace: recover: 2 packets, [0-9]* bytes of pid $pid written to $T/rec1; [1-9][0-9]* events lost$" "$T/err" "recover's summary"
@@ -54,6 +55,7 @@ pid=$(basename "$ctl" | cut -d- -f1)
 sleep 0.3	# it writes on, into the buffers nobody reads
 kill -SEGV "$pid"
 wait_for 'pid to end' '! running "$pid"'
+let_go "$ctl"
 running "$pid" && fail "the program did not crash"
 "$EVTRACE" recover -o "$T/rec2" "$pid" 2>"$T/err" || fail "recover by pid: $(cat "$T/err")"
 "$EVTRACE" report "$T/rec2" >"$T/report2"
@@ -89,6 +91,7 @@ kill_recorder "$rec"
 pid=$(basename "$ctl" | cut -d- -f1)
 kill -9 "$pid"
 wait_for 'pid to end' '! running "$pid"'
+let_go "$ctl"
 "$EVTRACE" record -o "$T/other" -- true >/dev/null 2>&1
 expect_status 1 "$EVTRACE" recover -o "$T/rec4" "$pid"
 expect_grep "evtrace: recover: pid $pid: no control file" "$T/err" "after another engine started"
