@@ -97,18 +97,25 @@ expect_status 2 "$EVTRACE" snapshot extra
 expect_grep "evtrace: snapshot: 'extra': unexpected" "$T/err" "stray argument"
 echo "ok: snapshots $(tr '\n' ';' <"$T/runs1") then $(tr '\n' ';' <"$T/runs2"), the recording $(tr '\n' ';' <"$T/runsf")"
 
+# paced_started NAME: the last job started is record of "tracee paced
+# ... -1|-2" writing into $T/NAME.out; rec is that job, pid its program,
+# told to start once it says ready.
+paced_started() {
+	rec=$!
+	BG_PIDS="$BG_PIDS $rec"
+	wait_for 'the paced program to say ready' "grep -q ready '$T/$1.out' 2>/dev/null"
+	pid=$(sed -n 's/^ready //p' "$T/$1.out")
+	BG_PIDS="$BG_PIDS $pid"
+	kill -USR1 "$pid"
+}
+
 # A snapshot copies what the rings hold, not their pages never written:
 # 100 events in rings of 32 MiB (a packet of 1 MiB in use), snapshotted,
 # leave the program's control file as big as it was, give or take a
 # packet (a ring touched whole would make its 32 MiB), and are all there.
 "$EVTRACE" record --overwrite --packet-size 1048576 --packets 32 -o "$T/sparse" \
 	-- "$TRACEE" paced 100 100 -2 >"$T/sparse.out" 2>"$T/sparse.err" &
-rec=$!
-BG_PIDS="$BG_PIDS $rec"
-wait_for 'the paced program to say ready' 'grep -q ready "$T/sparse.out" 2>/dev/null'
-pid=$(sed -n 's/^ready //p' "$T/sparse.out")
-BG_PIDS="$BG_PIDS $pid"
-kill -USR1 "$pid"
+paced_started sparse
 wait_for 'the burst' 'grep -q "burst done" "$T/sparse.out"'
 ctl=$(ls "$EVTRACE_RUNDIR"/"$pid"-*.ctl)
 kib=$(du -k "$ctl" | cut -f1)
@@ -130,12 +137,7 @@ wait "$rec" || fail "the sparse recording: $(cat "$T/sparse.err")"
 # 200 ms), and at least 50 ms.
 "$EVTRACE" record --overwrite --packet-size 16384 --packets 64 -o "$T/paced" \
 	-- "$TRACEE" paced 2000000 100 -1 >"$T/paced.out" 2>"$T/paced.err" &
-rec=$!
-BG_PIDS="$BG_PIDS $rec"
-wait_for 'the paced program to say ready' 'grep -q ready "$T/paced.out" 2>/dev/null'
-pid=$(sed -n 's/^ready //p' "$T/paced.out")
-BG_PIDS="$BG_PIDS $pid"
-kill -USR1 "$pid"
+paced_started paced
 span() {	# TRACE: ms between its first and last event
 	"$EVTRACE" query --no-cache --csv "$1" \
 		"SELECT (max(ts) - min(ts)) / 1000000 AS ms FROM event" | tr -d '\r' | sed -n 2p
