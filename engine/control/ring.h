@@ -82,9 +82,8 @@ void evt_ring_free(struct evt_ring *r);
  * Copies what the buffer holds into copy (room for size * count bytes:
  * every packet once it went round, else those up to the open one) and
  * reads on from the copy: produced and commit as they were when it was
- * taken.  A
- * writer that closes a packet during the copy makes it copy again, three
- * times at most; then the open packet is left out (commit 0).
+ * taken.  A writer that closes a packet during the copy makes it copy
+ * again, three times at most; then the open packet is left out (commit 0).
  */
 void evt_ring_snapshot(struct evt_ring *r, uint8_t *copy);
 /*
