@@ -59,6 +59,8 @@ ts = col["ts"]
 assert not ts.flags.owndata and not ts.flags.writeable
 first = ts[:5].copy()
 assert (ts == ev["ts"].to_numpy()).all()
+# (events() takes ts and cpu as they are, not a copy)
+assert np.shares_memory(ev["ts"].to_numpy(), ts) and np.shares_memory(ev["cpu"].to_numpy(), col["cpu"])
 try:
     ts[0] = 1
     raise SystemExit("a read-only column was written")

@@ -247,23 +247,29 @@ class Trace:
     def events(self):
         """Every event in time order: id, ts (int64 ns), name and kind
         (categories), pid, tid (int64), cpu (uint16).  Made from
-        columns() with numpy, no SQL."""
+        columns() with numpy, no SQL; ts and cpu are the reader's memory
+        itself (read-only: .copy() the frame to write into it)."""
         col = self.columns()
         src, thr = self.sources(), self.threads()
         names = pd.Categorical(src["name"])
         kinds = pd.Categorical(src["kind"])
         n = len(col["ts"])
-        return pd.DataFrame({
+        none = np.empty(0, np.int64)
+        columns = {
             "id": np.arange(1, n + 1, dtype=np.int64),
             "ts": col["ts"],
             "name": pd.Categorical.from_codes(names.codes[col["source"]],
                                               categories=names.categories),
             "kind": pd.Categorical.from_codes(kinds.codes[col["source"]],
                                               categories=kinds.categories),
-            "pid": thr["pid"].to_numpy()[col["thread"]] if n else np.empty(0, np.int64),
-            "tid": thr["tid"].to_numpy()[col["thread"]] if n else np.empty(0, np.int64),
+            "pid": thr["pid"].to_numpy()[col["thread"]] if n else none,
+            "tid": thr["tid"].to_numpy()[col["thread"]] if n else none,
             "cpu": col["cpu"],
-        })
+        }
+        # A column a block, not pd.DataFrame(dict), which copies same-typed
+        # columns into one block (0.8 s of 1.7 s for 5 M events here).
+        return pd.concat([pd.Series(v, name=k, copy=False) for k, v in columns.items()],
+                         axis=1, copy=False)
 
     def slices(self):
         """The spans paired into slices (the table slice)."""
