@@ -5,15 +5,23 @@
  * the track_event/ protos; tests/data/perfetto_trace.proto is the part
  * used here, for protoc --decode).
  *
- * Every packet is on one sequence (trusted_packet_sequence_id 1), its
- * time on CLOCK_MONOTONIC (a clock snapshot first names it the trace's
- * clock, beside CLOCK_REALTIME).  Tracks: one per process, one per thread
+ * Each thread's packets are a sequence of their own, as Perfetto's SDK
+ * writes a sequence per writer thread: its first packet clears the
+ * sequence's incremental state and sets its defaults (the thread's track,
+ * and a clock of the sequence's own whose timestamps are deltas from the
+ * last); a clock snapshot then maps that clock to CLOCK_MONOTONIC.  A
+ * packet earlier than the sequence's last (a slice, written when it
+ * closes) names CLOCK_MONOTONIC itself.  Sequence 1 holds what is not a
+ * thread's: the trace's clock snapshot (CLOCK_MONOTONIC, beside
+ * CLOCK_REALTIME), the track descriptors and, last, the trace's stats,
+ * which list every thread's sequence.  Tracks: one per process, one per thread
  * under it, one per counter name under its process, one per async span,
  * one for each thread's lost events.  Events are instants on their
  * thread's track, named by their path, with interned names, categories
  * (the path's first part), source locations of printk sites (file, line
  * and, in traces that keep it, function) and field
- * names; their fields are typed debug annotations, beside the message.
+ * names; a printk's message is an annotation, a typed event's fields are
+ * typed ones, a kernel event's both (see instant()).
  * Spans are slices from span_pairs.c, named by interned names and
  * categories too, their arguments typed annotations with interned names,
  * written when they close (the trace
@@ -21,9 +29,12 @@
  * alone when still open at the end; one whose end is unknown (no_end) or
  * whose begin is missing (no_begin) is an instant, so that no slice
  * stands where nothing says it was.  A loss is a slice on the thread's
- * lost-events track from its previous item to the notice.  A packet that
- * refers to interned data says it needs the sequence's incremental state,
- * which the second packet clears (doc/perfetto.md lists the rules kept).
+ * lost-events track from its previous item to the notice, and data loss
+ * on its sequence: the slice's packet says the previous packets were
+ * dropped, which makes the importer count it in its stats and drop the
+ * sequence's incremental state, so that packet clears and sets it again.
+ * A packet that refers to interned data says it needs the sequence's
+ * incremental state (doc/perfetto.md lists the rules kept).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -45,9 +56,15 @@ enum {
 	/* TracePacket */
 	TP_CLOCK_SNAPSHOT = 6, TP_TIMESTAMP = 8, TP_SEQUENCE_ID = 10,
 	TP_TRACK_EVENT = 11, TP_INTERNED_DATA = 12, TP_SEQUENCE_FLAGS = 13,
-	TP_TIMESTAMP_CLOCK_ID = 58, TP_TRACK_DESCRIPTOR = 60,
+	TP_TRACE_STATS = 35, TP_PREVIOUS_PACKET_DROPPED = 42,
+	TP_TIMESTAMP_CLOCK_ID = 58, TP_DEFAULTS = 59, TP_TRACK_DESCRIPTOR = 60,
+	/* TracePacketDefaults, TrackEventDefaults */
+	DEF_TIMESTAMP_CLOCK_ID = 58, DEF_TRACK_EVENT = 11, DEF_TRACK_UUID = 11,
+	/* TraceStats, TraceStats.WriterStats */
+	TS_WRITER_STATS = 18, WS_SEQUENCE_ID = 1, WS_BUFFER = 4,
 	/* ClockSnapshot, Clock */
 	CS_CLOCKS = 1, CS_PRIMARY_TRACE_CLOCK = 2, CLOCK_ID = 1, CLOCK_TIMESTAMP = 2,
+	CLOCK_IS_INCREMENTAL = 3,
 	/* TrackDescriptor, ProcessDescriptor, ThreadDescriptor */
 	TD_UUID = 1, TD_NAME = 2, TD_PROCESS = 3, TD_THREAD = 4, TD_PARENT_UUID = 5,
 	TD_COUNTER = 8,
@@ -70,6 +87,9 @@ enum {
 enum { SLICE_BEGIN = 1, SLICE_END = 2, INSTANT = 3, COUNTER = 4 };
 enum { SEQ_CLEARED = 1, SEQ_NEEDS_STATE = 2 };
 enum { CLOCK_REALTIME_ID = 1, CLOCK_MONOTONIC_ID = 3 };
+/* A sequence's own clock (sequence-scoped ids are 64 to 127). */
+enum { CLOCK_SEQUENCE_ID = 64 };
+enum { SEQ_GLOBAL = 1 };
 
 /* Annotation names every trace has, interned in the first packet. */
 enum { NAME_MESSAGE = 1, NAME_STATE, NAME_CPU, NAME_ID, NAME_LOST, NAMES_FIXED };
@@ -84,6 +104,16 @@ struct site {
 	uint64_t field_iid[EVT_FIELDS_MAX];
 };
 
+/* A thread's sequence and what its incremental state holds. */
+struct seq {
+	uint32_t id;
+	uint64_t track;		/* the thread's: its packets' default */
+	int64_t clock;		/* its clock's last value; -1: not started */
+	struct key_map sites;	/* event: struct site *, interned here */
+	struct key_map categories;	/* hash of the name: iid */
+	struct key_map event_names, annotation_names;	/* the same, slices' */
+};
+
 struct counter_track {
 	uint32_t pid;
 	char *name;
@@ -95,27 +125,34 @@ struct perfetto {
 	struct report_filter *filter;
 	struct pb pkt;		/* the packet being built */
 	size_t interned;	/* its interned_data, or 0 */
-	struct key_map processes, threads, lost_tracks, sites;
+	struct key_map processes, threads, lost_tracks;
+	struct key_map seqs;	/* pid << 32 | tid: struct seq * */
 	struct key_map last_ts;	/* pid << 32 | tid: its previous item + 1 */
 	struct counter_track *counters;
 	size_t ncounters;
+	uint32_t nseqs;
 	uint64_t next_uuid, next_iid, next_category_iid, next_location_iid;
-	struct key_map categories;	/* hash of the name: iid */
-	struct key_map event_names, annotation_names;	/* the same, slices' */
+	struct seq *seq;	/* the sequence of the packet being built */
 	struct evt_span_pairs *pairs;
 	struct json_buf text;
 	bool started, out_of_memory;
 };
 
-static void packet_start(struct perfetto *p, int64_t ts)
+/* A packet on sequence 1 (s NULL) or on s, at ts (none if negative): on
+ * s's own clock, a delta, unless earlier than its last value. */
+static void packet_start(struct perfetto *p, struct seq *s, int64_t ts)
 {
 	p->pkt.len = 0;
 	p->interned = 0;
-	if (ts >= 0) {
+	p->seq = s;
+	if (ts >= 0 && s && ts >= s->clock) {
+		pb_varint(&p->pkt, TP_TIMESTAMP, (uint64_t)(ts - s->clock));
+		s->clock = ts;
+	} else if (ts >= 0) {
 		pb_varint(&p->pkt, TP_TIMESTAMP, (uint64_t)ts);
 		pb_varint(&p->pkt, TP_TIMESTAMP_CLOCK_ID, CLOCK_MONOTONIC_ID);
 	}
-	pb_varint(&p->pkt, TP_SEQUENCE_ID, 1);
+	pb_varint(&p->pkt, TP_SEQUENCE_ID, s ? s->id : SEQ_GLOBAL);
 }
 
 /* The packet as a Trace's packet field, on f. */
@@ -160,11 +197,12 @@ static void intern_done(struct perfetto *p)
 	p->interned = 0;
 }
 
-/* A category's iid, interned in the packet being built when new. */
+/* A category's iid, interned in the packet being built (on a thread's
+ * sequence) when new to its sequence. */
 static uint64_t category(struct perfetto *p, const char *name, size_t n)
 {
 	int fresh;
-	uint64_t *iid = key_map_add(&p->categories,
+	uint64_t *iid = key_map_add(&p->seq->categories,
 					  key_map_text_key(name, n), &fresh);
 	char text[128];
 
@@ -178,9 +216,9 @@ static uint64_t category(struct perfetto *p, const char *name, size_t n)
 	return *iid;
 }
 
-/* The iid of name in the interned table field (names: what is interned
- * there, by the name's hash), interned in the packet being built when
- * new. */
+/* The iid of name in the interned table field (names: what the packet's
+ * sequence has interned there, by the name's hash), interned in the
+ * packet being built when new. */
 static uint64_t interned(struct perfetto *p, struct key_map *names, uint32_t field,
 			 const char *name)
 {
@@ -203,7 +241,7 @@ static int track_descriptor(struct perfetto *p, uint64_t uuid, uint64_t parent,
 {
 	size_t m;
 
-	packet_start(p, -1);
+	packet_start(p, NULL, -1);
 	m = pb_open(&p->pkt, TP_TRACK_DESCRIPTOR);
 	pb_varint(&p->pkt, TD_UUID, uuid);
 	pb_varint(&p->pkt, TD_PARENT_UUID, parent);
@@ -227,7 +265,7 @@ static uint64_t thread_track(struct perfetto *p, uint32_t pid, uint32_t tid,
 		return p->out_of_memory = true, 0;
 	if (fresh) {
 		*proc = ++p->next_uuid;
-		packet_start(p, -1);
+		packet_start(p, NULL, -1);
 		m = pb_open(&p->pkt, TP_TRACK_DESCRIPTOR);
 		pb_varint(&p->pkt, TD_UUID, *proc);
 		d = pb_open(&p->pkt, TD_PROCESS);
@@ -245,7 +283,7 @@ static uint64_t thread_track(struct perfetto *p, uint32_t pid, uint32_t tid,
 		uint64_t parent = *key_map_find(&p->processes, pid);
 
 		*thr = ++p->next_uuid;
-		packet_start(p, -1);
+		packet_start(p, NULL, -1);
 		m = pb_open(&p->pkt, TP_TRACK_DESCRIPTOR);
 		pb_varint(&p->pkt, TD_UUID, *thr);
 		pb_varint(&p->pkt, TD_PARENT_UUID, parent);
@@ -260,6 +298,89 @@ static uint64_t thread_track(struct perfetto *p, uint32_t pid, uint32_t tid,
 			return 0;
 	}
 	return *thr;
+}
+
+/* What a sequence has interned goes (with its incremental state). */
+static void seq_forget(struct seq *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->sites.cap; i++)
+		if (s->sites.slots[i].key)
+			free((void *)(uintptr_t)s->sites.slots[i].value);
+	key_map_free(&s->sites);
+	key_map_free(&s->categories);
+	key_map_free(&s->event_names);
+	key_map_free(&s->annotation_names);
+}
+
+/*
+ * Clears s's incremental state and sets it again, from ts on: a packet
+ * that says so (and, after a loss, that the packets before it were
+ * dropped) with the sequence's defaults and the fixed annotation names,
+ * then a clock snapshot that starts the sequence's clock at ts.
+ */
+static int seq_start(struct perfetto *p, struct seq *s, int64_t ts, bool dropped)
+{
+	size_t m, d, c;
+	int i;
+
+	seq_forget(s);
+	s->clock = -1;
+	packet_start(p, s, -1);
+	pb_varint(&p->pkt, TP_SEQUENCE_FLAGS, SEQ_CLEARED);
+	if (dropped)
+		pb_varint(&p->pkt, TP_PREVIOUS_PACKET_DROPPED, 1);
+	m = pb_open(&p->pkt, TP_DEFAULTS);
+	pb_varint(&p->pkt, DEF_TIMESTAMP_CLOCK_ID, CLOCK_SEQUENCE_ID);
+	d = pb_open(&p->pkt, DEF_TRACK_EVENT);
+	pb_varint(&p->pkt, DEF_TRACK_UUID, s->track);
+	pb_close(&p->pkt, d);
+	pb_close(&p->pkt, m);
+	for (i = 1; i < NAMES_FIXED; i++)
+		intern(p, ID_ANNOTATION_NAMES, (uint64_t)i, fixed_names[i]);
+	intern_done(p);
+	if (packet_end(p))
+		return -1;
+	packet_start(p, s, -1);
+	m = pb_open(&p->pkt, TP_CLOCK_SNAPSHOT);
+	c = pb_open(&p->pkt, CS_CLOCKS);
+	pb_varint(&p->pkt, CLOCK_ID, CLOCK_SEQUENCE_ID);
+	pb_varint(&p->pkt, CLOCK_TIMESTAMP, (uint64_t)ts);
+	pb_varint(&p->pkt, CLOCK_IS_INCREMENTAL, 1);
+	pb_close(&p->pkt, c);
+	c = pb_open(&p->pkt, CS_CLOCKS);
+	pb_varint(&p->pkt, CLOCK_ID, CLOCK_MONOTONIC_ID);
+	pb_varint(&p->pkt, CLOCK_TIMESTAMP, (uint64_t)ts);
+	pb_close(&p->pkt, c);
+	pb_close(&p->pkt, m);
+	s->clock = ts;
+	return packet_end(p);
+}
+
+/* The sequence of the thread's packets, started at ts when new. */
+static struct seq *seq_of(struct perfetto *p, uint32_t pid, uint32_t tid,
+			  const char *comm, int64_t ts)
+{
+	uint64_t track = thread_track(p, pid, tid, comm);
+	int fresh;
+	uint64_t *known;
+	struct seq *s;
+
+	if (!track)
+		return NULL;
+	known = key_map_add(&p->seqs, (uint64_t)pid << 32 | tid, &fresh);
+	if (!known)
+		return p->out_of_memory = true, NULL;
+	if (!fresh)
+		return (struct seq *)(uintptr_t)*known;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return p->out_of_memory = true, NULL;
+	*known = (uintptr_t)s;
+	s->id = SEQ_GLOBAL + ++p->nseqs;
+	s->track = track;
+	return seq_start(p, s, ts < 0 ? 0 : ts, false) ? NULL : s;
 }
 
 static uint64_t counter_track(struct perfetto *p, const struct evt_trace_item *it,
@@ -307,13 +428,14 @@ static void annotation_varint(struct perfetto *p, uint64_t name_iid,
 }
 
 /* The event's site: its name, category, source location and field
- * names, interned in the packet being built when first met. */
+ * names, interned in the packet being built when first met on its
+ * sequence. */
 static struct site *site_of(struct perfetto *p, const struct evt_trace_item *it)
 {
 	const char *path = it->event->path;
 	struct cli_site_location loc;
 	int fresh;
-	uint64_t *known = key_map_add(&p->sites, (uintptr_t)it->event, &fresh);
+	uint64_t *known = key_map_add(&p->seq->sites, (uintptr_t)it->event, &fresh);
 	struct site *s;
 	size_t m;
 
@@ -380,7 +502,15 @@ static void field_annotation(struct perfetto *p, struct site *s, int i,
 	pb_close(&p->pkt, m);
 }
 
-static int instant(struct perfetto *p, const struct evt_trace_item *it, uint64_t track)
+/*
+ * An instant on the thread's track (its sequence's default).  Each value
+ * once: a printk's (or ftrace print's) in its message, the text the
+ * program wrote, as its arguments have no names; a typed event's as
+ * typed annotations, its text being only their rendering; a kernel
+ * event's both, as its print format adds what the fields do not say
+ * (a state's letters, a flag's name).
+ */
+static int instant(struct perfetto *p, const struct evt_trace_item *it, struct seq *q)
 {
 	struct evt_field fields[EVT_FIELDS_MAX];
 	evt_arg_name names[EVT_PRINTK_MAX_ARGS];
@@ -391,11 +521,11 @@ static int instant(struct perfetto *p, const struct evt_trace_item *it, uint64_t
 	size_t m, n;
 	int i, nf;
 
-	packet_start(p, it->monotonic_ns);
+	packet_start(p, q, it->monotonic_ns);
 	pb_varint(&p->pkt, TP_SEQUENCE_FLAGS, SEQ_NEEDS_STATE);
 	if (!(s = site_of(p, it)))
 		return -1;
-	nf = evt_record_fields(l, it->payload, it->payload_size, fields, names);
+	nf = typed ? evt_record_fields(l, it->payload, it->payload_size, fields, names) : 0;
 	for (i = 0; i < nf; i++)
 		if (!s->field_iid[i]) {
 			s->field_iid[i] = ++p->next_iid;
@@ -404,14 +534,14 @@ static int instant(struct perfetto *p, const struct evt_trace_item *it, uint64_t
 	intern_done(p);
 	m = pb_open(&p->pkt, TP_TRACK_EVENT);
 	pb_varint(&p->pkt, TE_TYPE, INSTANT);
-	pb_varint(&p->pkt, TE_TRACK_UUID, track);
 	pb_varint(&p->pkt, TE_NAME_IID, s->name_iid);
 	pb_varint(&p->pkt, TE_CATEGORY_IIDS, s->category_iid);
 	if (s->location_iid)
 		pb_varint(&p->pkt, TE_SOURCE_LOCATION_IID, s->location_iid);
 	n = it->text_len && it->text[it->text_len - 1] == '\n' ? it->text_len - 1 :
 	    it->text_len;
-	annotation_string(p, NAME_MESSAGE, it->text, n);
+	if (!typed || l->kind == EVT_KIND_KERNEL)
+		annotation_string(p, NAME_MESSAGE, it->text, n);
 	annotation_varint(p, NAME_CPU, DA_UINT, it->cpu);
 	for (i = 0; i < nf; i++)
 		field_annotation(p, s, i, &fields[i], typed ? &typed->fields[i] : NULL);
@@ -419,7 +549,7 @@ static int instant(struct perfetto *p, const struct evt_trace_item *it, uint64_t
 	return packet_end(p);
 }
 
-static int counter(struct perfetto *p, const struct evt_trace_item *it)
+static int counter(struct perfetto *p, const struct evt_trace_item *it, struct seq *q)
 {
 	struct evt_span_head h;
 	uint64_t track;
@@ -430,7 +560,7 @@ static int counter(struct perfetto *p, const struct evt_trace_item *it)
 	track = counter_track(p, it, strchr(it->event->path, '/') + 1);
 	if (!track)
 		return -1;
-	packet_start(p, it->monotonic_ns);
+	packet_start(p, q, it->monotonic_ns);
 	m = pb_open(&p->pkt, TP_TRACK_EVENT);
 	pb_varint(&p->pkt, TE_TYPE, COUNTER);
 	pb_varint(&p->pkt, TE_TRACK_UUID, track);
@@ -468,9 +598,10 @@ static void slice_args(struct perfetto *p, const struct evt_slice *s,
 	}
 }
 
-/* A slice event (begin, end or instant) named name on track. */
-static int slice_event(struct perfetto *p, const struct evt_slice *s, int type,
-		       int64_t ts, uint64_t track, bool args)
+/* A slice event (begin, end or instant) of s on q, on track (0: the
+ * thread's, q's default). */
+static int slice_event(struct perfetto *p, struct seq *q, const struct evt_slice *s,
+		       int type, int64_t ts, uint64_t track, bool args)
 {
 	const char *state = evt_slice_state_name(s->state);
 	const char *kind = s->async ? "async" : "span";
@@ -478,27 +609,31 @@ static int slice_event(struct perfetto *p, const struct evt_slice *s, int type,
 	unsigned i;
 	size_t m;
 
-	packet_start(p, ts);
+	packet_start(p, q, ts);
 	/* Its name, category and arguments' names interned (the fixed
-	 * annotations' names are the first packet's): an end has none. */
+	 * annotations' names are the sequence's first packet's): an end has
+	 * none. */
 	if (type != SLICE_END) {
 		pb_varint(&p->pkt, TP_SEQUENCE_FLAGS, SEQ_NEEDS_STATE);
-		name = interned(p, &p->event_names, ID_EVENT_NAMES, s->name);
+		name = interned(p, &q->event_names, ID_EVENT_NAMES, s->name);
 		cat = category(p, kind, strlen(kind));
 		for (i = 0; args && i < s->nfields && i < EVT_FIELDS_MAX; i++)
-			arg_names[i] = interned(p, &p->annotation_names,
+			arg_names[i] = interned(p, &q->annotation_names,
 						ID_ANNOTATION_NAMES, s->fields[i].name);
 		intern_done(p);
 	}
 	m = pb_open(&p->pkt, TP_TRACK_EVENT);
 	pb_varint(&p->pkt, TE_TYPE, (uint64_t)type);
-	pb_varint(&p->pkt, TE_TRACK_UUID, track);
+	if (track)
+		pb_varint(&p->pkt, TE_TRACK_UUID, track);
 	if (type != SLICE_END) {
 		pb_varint(&p->pkt, TE_NAME_IID, name);
 		pb_varint(&p->pkt, TE_CATEGORY_IIDS, cat);
 	}
 	if (args) {
-		annotation_string(p, NAME_STATE, state, strlen(state));
+		/* (a slice is complete unless it says otherwise) */
+		if (s->state != EVT_SLICE_COMPLETE)
+			annotation_string(p, NAME_STATE, state, strlen(state));
 		if (s->args)
 			annotation_string(p, NAME_MESSAGE, s->args, strlen(s->args));
 		if (s->async)
@@ -514,28 +649,31 @@ static int slice(const struct evt_slice *s, void *ctx)
 {
 	struct perfetto *p = ctx;
 	const struct evt_slice_point *at = s->begin.seen ? &s->begin : &s->end;
-	uint64_t track = thread_track(p, at->pid, at->tid, at->comm);
-	uint64_t parent;
+	struct seq *q = seq_of(p, at->pid, at->tid, at->comm, at->monotonic_ns);
+	uint64_t track = 0, parent;
 
-	if (!track)
+	if (!q)
 		return 1;
 	if (s->state == EVT_SLICE_NO_BEGIN || (!s->async && s->state == EVT_SLICE_NO_END))
-		return slice_event(p, s, INSTANT, at->monotonic_ns, track, true) ? 1 : 0;
+		return slice_event(p, q, s, INSTANT, at->monotonic_ns, 0, true) ? 1 : 0;
 	if (s->async) {
 		parent = *key_map_find(&p->processes, at->pid);
 		track = ++p->next_uuid;
 		if (track_descriptor(p, track, parent, s->name, false))
 			return 1;
 	}
-	if (slice_event(p, s, SLICE_BEGIN, s->begin.monotonic_ns, track, true))
+	if (slice_event(p, q, s, SLICE_BEGIN, s->begin.monotonic_ns, track, true))
 		return 1;
 	if (s->end.seen &&
-	    slice_event(p, s, SLICE_END, s->end.monotonic_ns, track, false))
+	    slice_event(p, q, s, SLICE_END, s->end.monotonic_ns, track, false))
 		return 1;
 	return 0;
 }
 
-static int lost(struct perfetto *p, const struct evt_trace_item *it, int64_t from)
+/* A loss on q's thread, noticed at it, after an item at from: data loss
+ * on q (its state set again), and a slice from from to it. */
+static int lost(struct perfetto *p, const struct evt_trace_item *it, struct seq *q,
+		int64_t from)
 {
 	int fresh;
 	uint64_t *track = key_map_add(&p->lost_tracks, (uint64_t)it->pid << 32 | it->tid,
@@ -554,7 +692,9 @@ static int lost(struct perfetto *p, const struct evt_trace_item *it, int64_t fro
 			return -1;
 	}
 	evt_loss_text(name, sizeof(name), it->lost, parts, cli_loss_parts(it, parts));
-	packet_start(p, from);
+	if (seq_start(p, q, from, true))
+		return -1;
+	packet_start(p, q, from);
 	pb_varint(&p->pkt, TP_SEQUENCE_FLAGS, SEQ_NEEDS_STATE);
 	cat = category(p, "evtrace", strlen("evtrace"));
 	intern_done(p);
@@ -567,7 +707,7 @@ static int lost(struct perfetto *p, const struct evt_trace_item *it, int64_t fro
 	pb_close(&p->pkt, m);
 	if (packet_end(p))
 		return -1;
-	packet_start(p, it->monotonic_ns);
+	packet_start(p, q, it->monotonic_ns);
 	m = pb_open(&p->pkt, TP_TRACK_EVENT);
 	pb_varint(&p->pkt, TE_TYPE, SLICE_END);
 	pb_varint(&p->pkt, TE_TRACK_UUID, *track);
@@ -575,13 +715,12 @@ static int lost(struct perfetto *p, const struct evt_trace_item *it, int64_t fro
 	return packet_end(p);
 }
 
-/* The clock snapshot and the names every trace interns. */
+/* The trace's clock snapshot. */
 static int start(struct perfetto *p, const struct evt_trace_item *it)
 {
 	size_t m, c;
-	int i;
 
-	packet_start(p, -1);
+	packet_start(p, NULL, -1);
 	m = pb_open(&p->pkt, TP_CLOCK_SNAPSHOT);
 	c = pb_open(&p->pkt, CS_CLOCKS);
 	pb_varint(&p->pkt, CLOCK_ID, CLOCK_MONOTONIC_ID);
@@ -593,21 +732,41 @@ static int start(struct perfetto *p, const struct evt_trace_item *it)
 	pb_close(&p->pkt, c);
 	pb_varint(&p->pkt, CS_PRIMARY_TRACE_CLOCK, CLOCK_MONOTONIC_ID);
 	pb_close(&p->pkt, m);
-	if (packet_end(p))
-		return -1;
-	packet_start(p, -1);
-	pb_varint(&p->pkt, TP_SEQUENCE_FLAGS, SEQ_CLEARED);
-	for (i = 1; i < NAMES_FIXED; i++)
-		intern(p, ID_ANNOTATION_NAMES, (uint64_t)i, fixed_names[i]);
-	intern_done(p);
 	p->next_iid = NAMES_FIXED - 1;
+	return packet_end(p);
+}
+
+/* The trace's stats, last: every thread's sequence as a writer of buffer
+ * 0, so that the importer counts the losses said on each (its
+ * sequence packet loss). */
+static int stats(struct perfetto *p)
+{
+	size_t i, m, w;
+
+	if (!p->nseqs)
+		return 0;
+	packet_start(p, NULL, -1);
+	m = pb_open(&p->pkt, TP_TRACE_STATS);
+	for (i = 0; i < p->seqs.cap; i++) {
+		const struct seq *s;
+
+		if (!p->seqs.slots[i].key)
+			continue;
+		s = (const struct seq *)(uintptr_t)p->seqs.slots[i].value;
+		w = pb_open(&p->pkt, TS_WRITER_STATS);
+		pb_varint(&p->pkt, WS_SEQUENCE_ID, s->id);
+		pb_varint(&p->pkt, WS_BUFFER, 0);
+		pb_close(&p->pkt, w);
+	}
+	pb_close(&p->pkt, m);
 	return packet_end(p);
 }
 
 static int add(const struct evt_trace_item *it, void *ctx)
 {
 	struct perfetto *p = ctx;
-	uint64_t track, *last;
+	uint64_t *last;
+	struct seq *q;
 	int64_t before;
 	int fresh, r;
 
@@ -622,7 +781,7 @@ static int add(const struct evt_trace_item *it, void *ctx)
 	}
 	if (p->filter && !report_filter_wanted(p->filter, it))
 		return 0;
-	if (!(track = thread_track(p, it->pid, it->tid, it->comm)))
+	if (!(q = seq_of(p, it->pid, it->tid, it->comm, it->monotonic_ns)))
 		return 1;
 	last = key_map_add(&p->last_ts, (uint64_t)it->pid << 32 | it->tid, &fresh);
 	if (!last)
@@ -630,13 +789,13 @@ static int add(const struct evt_trace_item *it, void *ctx)
 	before = *last ? (int64_t)(*last - 1) : it->monotonic_ns;
 	*last = (uint64_t)it->monotonic_ns + 1;
 	if (it->kind == EVT_ITEM_LOST)
-		r = lost(p, it, before);
+		r = lost(p, it, q, before);
 	else if (it->event->layout.kind == EVT_KIND_COUNTER)
-		r = counter(p, it);
+		r = counter(p, it, q);
 	else if (evt_kind_is_span(it->event->layout.kind))
 		r = 0;		/* slices, as they close */
 	else
-		r = instant(p, it, track);
+		r = instant(p, it, q);
 	if (r)
 		return 1;
 	r = evt_span_pairs_feed(p->pairs, it);
@@ -664,23 +823,26 @@ int convert_perfetto(FILE *f, const struct convert_input *in,
 		goto out;
 	if (!p.out_of_memory && evt_span_pairs_finish(p.pairs) == -1)
 		p.out_of_memory = true;
+	if (!p.out_of_memory && stats(&p))
+		p.out_of_memory = true;
 	if (p.out_of_memory || p.pkt.failed) {
 		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
 	ret = 0;
 out:
-	for (i = 0; i < p.sites.cap; i++)
-		if (p.sites.slots[i].key)
-			free((void *)(uintptr_t)p.sites.slots[i].value);
-	key_map_free(&p.sites);
+	for (i = 0; i < p.seqs.cap; i++)
+		if (p.seqs.slots[i].key) {
+			struct seq *s = (struct seq *)(uintptr_t)p.seqs.slots[i].value;
+
+			seq_forget(s);
+			free(s);
+		}
+	key_map_free(&p.seqs);
 	key_map_free(&p.processes);
 	key_map_free(&p.threads);
 	key_map_free(&p.lost_tracks);
 	key_map_free(&p.last_ts);
-	key_map_free(&p.categories);
-	key_map_free(&p.event_names);
-	key_map_free(&p.annotation_names);
 	for (i = 0; i < p.ncounters; i++)
 		free(p.counters[i].name);
 	free(p.counters);

@@ -130,8 +130,8 @@ size_t pb_open(struct pb *b, uint32_t field)
 
 void pb_close(struct pb *b, size_t mark)
 {
-	size_t n = b->len - mark - LEN_BYTES;
-	int i;
+	size_t n = b->len - mark - LEN_BYTES, k = 1;
+	size_t i;
 
 	if (b->failed)
 		return;
@@ -139,9 +139,17 @@ void pb_close(struct pb *b, size_t mark)
 		b->failed = true;
 		return;
 	}
-	for (i = 0; i < LEN_BYTES; i++)
-		b->p[mark + i] = (uint8_t)((n >> (7 * i) & 0x7f) |
-					   (i + 1 < LEN_BYTES ? 0x80 : 0));
+	while (k < LEN_BYTES && n >> (7 * k))
+		k++;
+	/* The length in as few bytes as it takes: the message moves down
+	 * into what was reserved and not needed (one open inside it has
+	 * closed already, one around it has its mark before this one). */
+	if (k < LEN_BYTES) {
+		memmove(b->p + mark + k, b->p + mark + LEN_BYTES, n);
+		b->len -= LEN_BYTES - k;
+	}
+	for (i = 0; i < k; i++)
+		b->p[mark + i] = (uint8_t)((n >> (7 * i) & 0x7f) | (i + 1 < k ? 0x80 : 0));
 }
 
 void pb_free(struct pb *b)

@@ -3,11 +3,10 @@
  * fixed values, length-delimited bytes and nested messages.  Enough for
  * convert --to perfetto, which needs nothing of a schema at run time.
  *
- * A nested message's length is written as a 4-byte varint (continuation
- * bits set on the first three), reserved when the message opens and
- * filled when it closes: decoders take varints of any length, and the
- * message is written once, in place.  A message holds at most 2^28 - 1
- * bytes.
+ * A nested message's length has 4 bytes reserved when the message opens;
+ * when it closes, the length is written in as few of them as it takes
+ * and the message moved down over the rest (a small message, the usual
+ * one, moves a few bytes).  A message holds at most 2^28 - 1 bytes.
  */
 #ifndef EVT_CLI_PROTOBUF_H
 #define EVT_CLI_PROTOBUF_H

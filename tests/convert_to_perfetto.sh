@@ -7,7 +7,9 @@
 # slices whose counts add up to report's; filters cut it.  Every export
 # keeps the importer's rules on interned data (perfetto_decoded.py checks
 # them: doc/perfetto.md); span names and their arguments' names are
-# interned.
+# interned; each thread writes a sequence of its own, whose times are
+# deltas on its own clock, as query's; a loss is data loss on the
+# thread's sequence, named by the trace's stats.
 . "$(dirname "$0")/lib.sh"
 command -v protoc >/dev/null || fail "protoc is not installed (make deps installs protobuf-compiler)"
 data=$(cd "$(dirname "$0")/data" && pwd)
@@ -36,14 +38,25 @@ expect_eq "$(count 'type: TYPE_INSTANT' "$t")" 0 "no span shown as an instant"
 j=$T/sp.pftrace.json
 expect_eq "$(events "$j" "e['name'] == 'step' and e['type'] == 'TYPE_SLICE_BEGIN' and e['categories'] == ['span']")" 6 "step slices"
 expect_eq "$(count '^    name: "step"$' "$t")" 0 "span names interned, not written with each slice"
-expect_eq "$(count '^      name: "step"$' "$t")" 1 "a span's name interned once"
+# (interning is per sequence: a thread's each)
+expect_eq "$(count '^      name: "step"$' "$t")" 3 "a span's name interned once a thread"
+expect_eq "$(events "$j" "True")" 45 "track events"
+expect_eq "$(python3 -c "import json, sys; print(len({e['seq'] for e in json.load(open(sys.argv[1]))['events']}))" "$j")" 3 \
+	"a sequence a thread"
+expect_eq "$(events "$j" "e['seq'] == 1")" 0 "track events on the trace's own sequence"
+# The times, resolved from each sequence's clock, are query's.
+"$EVTRACE" query --no-cache --csv "$T/sp" "SELECT ts FROM slice WHERE name = 'step' ORDER BY ts" | tail -n +2 | tr -d '\r' >"$T/step.want"
+python3 -c "import json, sys; print('\n'.join(str(t) for t in sorted(e['ts'] for e in json.load(open(sys.argv[1]))['events']
+	if e['name'] == 'step' and e['type'] == 'TYPE_SLICE_BEGIN')))" "$j" >"$T/step.got"
+expect_eq "$(cat "$T/step.got")" "$(cat "$T/step.want")" "the steps' begin times"
 expect_eq "$(count 'string_value: "i=1"' "$t")" 3 "a begin's message"
 # ... and its arguments, each a debug annotation of its own type: the
 # works' and jobs' thread numbers and the steps' i, integers all, their
 # name interned once.
 expect_eq "$(events "$j" "e['annotations'].get('arg0') in (0, 1, 2)")" 12 "the begins' arguments, typed as integers"
-expect_eq "$(count '^      name: "arg0"$' "$t")" 1 "an argument's name interned once"
-expect_eq "$(count 'string_value: "complete"' "$t")" 15 "every slice's state"
+expect_eq "$(count '^      name: "arg0"$' "$t")" 3 "an argument's name interned once a thread"
+# (a slice says its state when it is not complete)
+expect_eq "$(count 'string_value: "complete"' "$t")" 0 "a complete slice's state"
 expect_eq "$(count '^    thread {$' "$t")" 3 "a track per thread"
 expect_eq "$(count '^    process {$' "$t")" 1 "a track per process"
 expect_eq "$(count '^    counter {$' "$t")" 2 "a counter track per name"
@@ -81,7 +94,8 @@ PY
 decode "$T/odd.pftrace"
 python3 - "$T/odd.pftrace.json" <<'PY' || fail "unpaired spans"
 import json, sys
-got = [(e["name"], e["type"], e["annotations"]["state"]) for e in json.load(open(sys.argv[1]))["events"]
+got = [(e["name"], e["type"], e["annotations"].get("state", "complete"))
+       for e in json.load(open(sys.argv[1]))["events"]
        if e["type"] not in ("TYPE_SLICE_END", "TYPE_COUNTER")]
 want = [("orphan", "TYPE_INSTANT", "no_begin"), ("outer", "TYPE_SLICE_BEGIN", "complete"),
         ("inner", "TYPE_INSTANT", "no_end"), ("dup", "TYPE_SLICE_BEGIN", "no_end"),
@@ -104,6 +118,8 @@ for want in 'int_value: -128' 'uint_value: 18446744073709551615' 'int_value: -92
 	grep -q -- "$want" "$t" || fail "typed annotation: no '$want'"
 done
 expect_eq "$(count '^      name: "u64"$' "$t")" 1 "field names interned once"
+# Each value once: a typed event's fields, not their rendering too.
+expect_eq "$(events "$T/typed.pftrace.json" "'message' in e['annotations']")" 0 "typed events' messages"
 "$EVTRACE" record -o "$T/pk" -- "$TRACEE" threads 2 5 >/dev/null 2>&1 || fail "record printk"
 "$EVTRACE" convert --to perfetto -o "$T/pk.pftrace" "$T/pk" 2>/dev/null || fail "convert printk"
 decode "$T/pk.pftrace"
@@ -116,6 +132,9 @@ grep -A4 'source_locations {' "$T/pk.pftrace.txt" | grep -q 'function_name: "seq
 	fail "no function name of the site"
 expect_eq "$("$EVTRACE" query --no-cache --csv "$T/pk" "SELECT file, line, function FROM site WHERE name = '$site'" | tail -1 | tr -d '\r')" \
 	"tests/progs/tracee.c,$line,seq_thread" "query's site: file, line, function"
+# ... a printk's message, not its arguments without their names again.
+expect_eq "$(events "$T/pk.pftrace.json" "sorted(e['annotations']) != ['cpu', 'message']")" 0 "a printk's annotations"
+expect_eq "$(events "$T/pk.pftrace.json" "e['annotations'].get('message', '').startswith('seq t=1 i=')")" 5 "a thread's messages"
 expect_eq "$(count 'type: TYPE_INSTANT' "$T/pk.pftrace.txt")" \
 	"$(sed -n 's/^# \([0-9]*\) events.*/\1/p' "$("$EVTRACE" report "$T/pk" >"$T/pk.report"; echo "$T/pk.report")")" \
 	"an instant per printk event"
@@ -141,6 +160,11 @@ decode "$T/lost.pftrace"
 expect_eq "$(grep -o 'name: "lost [0-9]* events\{0,1\}[":]' "$T/lost.pftrace.txt" | grep -o '[0-9]*' | paste -sd+ | bc)" \
 	"$lost_n" "lost counts add up"
 expect_grep 'name: "lost events"' "$T/lost.pftrace.txt" "a lost-events track"
+# ... and data loss on the thread's sequence, once a notice, which the
+# trace's stats name (perfetto_decoded.py checks that they do).
+notices=$(grep -c 'name: "lost [0-9]* events\{0,1\}[":]' "$T/lost.pftrace.txt")
+expect_eq "$(python3 -c "import json, sys; print(sum(json.load(open(sys.argv[1]))['dropped'].values()))" "$T/lost.pftrace.json")" \
+	"$notices" "drops said on the thread's sequence"
 expect_eq "$("$EVTRACE" query "$T/lost" 'SELECT sum(count) FROM loss' | tail -1 | tr -d ' ')" "$lost_n" \
 	"query's loss table adds up too"
 

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """perfetto_decoded.py DECODED.txt: reads what protoc --decode made of a
-Perfetto trace, checks the importer's rules on interned data (doc/
-perfetto.md lists them), and prints the trace as JSON: its tracks, and
-its track events with their interned names and annotations resolved.
-Exits 1 naming the first packet that breaks a rule."""
+Perfetto trace, checks the importer's rules on interned data, sequences'
+defaults, clocks and data loss (doc/perfetto.md lists them), and prints
+the trace as JSON: its tracks, its track events with their time (ns of
+CLOCK_MONOTONIC), track, interned names and annotations resolved, and
+per sequence the packets said dropped before one.  Exits 1 naming the
+first packet that breaks a rule."""
 import json
 import re
 import sys
 
 SEQ_CLEARED, SEQ_NEEDS_STATE = 1, 2
+MONOTONIC, SEQUENCE_CLOCKS = 3, range(64, 128)
 TABLES = {"event_names": "event name", "event_categories": "category",
           "debug_annotation_names": "annotation name", "source_locations": "location"}
 
@@ -51,12 +54,56 @@ def fail(n, why):
 def main():
     packets = parse(open(sys.argv[1]).read()).get("packet", [])
     state = {}          # sequence id: {table: {iid: name}}, once cleared
+    defaults = {}       # sequence id: (clock id, track uuid), set when cleared
+    clocks = {}         # sequence id: {its clock's id: last value, in ns of MONOTONIC}
+    seen, dropped, writers = set(), {}, set()
     tracks, events = {}, []
     for n, p in enumerate(packets):
         seq = one(p, "trusted_packet_sequence_id", 0)
         flags = one(p, "sequence_flags", 0)
+        if not seq:
+            fail(n, "no trusted_packet_sequence_id")
+        if one(p, "previous_packet_dropped", 0):
+            # The importer counts it on a sequence it has seen, and drops
+            # the sequence's state unless the packet clears it.
+            if seq not in seen:
+                fail(n, "a drop said on sequence %d's first packet is not counted" % seq)
+            if not flags & SEQ_CLEARED:
+                fail(n, "a drop said without clearing the sequence's state")
+            dropped[seq] = dropped.get(seq, 0) + 1
+        seen.add(seq)
         if flags & SEQ_CLEARED:
             state[seq] = {t: {} for t in TABLES}
+            clocks[seq] = {}
+            d = p.get("trace_packet_defaults", [{}])[0]
+            ted = d.get("track_event_defaults", [{}])[0]
+            defaults[seq] = (one(d, "timestamp_clock_id"), one(ted, "track_uuid"))
+        elif "trace_packet_defaults" in p:
+            fail(n, "defaults set without clearing the sequence's state")
+        for cs in p.get("clock_snapshot", []):
+            cl = {one(c, "clock_id"): c for c in cs.get("clocks", [])}
+            for cid, c in cl.items():
+                if cid in SEQUENCE_CLOCKS:
+                    if not one(c, "is_incremental"):
+                        fail(n, "clock %d is not incremental" % cid)
+                    if MONOTONIC not in cl or one(cl[MONOTONIC], "timestamp") != one(c, "timestamp"):
+                        fail(n, "clock %d is not given as CLOCK_MONOTONIC's value" % cid)
+                    if seq not in clocks:
+                        fail(n, "a clock of sequence %d before its state was cleared" % seq)
+                    clocks[seq][cid] = one(c, "timestamp")
+        for ts_ in p.get("trace_stats", []):
+            for w in ts_.get("writer_stats", []):
+                writers.add(one(w, "sequence_id"))
+        ts = None
+        if "timestamp" in p:
+            cid = one(p, "timestamp_clock_id", defaults.get(seq, (None, None))[0])
+            if cid == MONOTONIC:
+                ts = one(p, "timestamp")
+            elif cid in SEQUENCE_CLOCKS and cid in clocks.get(seq, {}):
+                ts = clocks[seq][cid] + one(p, "timestamp")
+                clocks[seq][cid] = ts
+            else:
+                fail(n, "a timestamp on clock %s, which sequence %d has not given" % (cid, seq))
         for data in p.get("interned_data", []):
             if seq not in state:
                 fail(n, "interned data on sequence %d before it was cleared" % seq)
@@ -97,11 +144,21 @@ def main():
                 annotations[key] = value[0][0] if value else None
             if "source_location_iid" in te:
                 look("source_locations", one(te, "source_location_iid"))
-            events.append({"type": one(te, "type"), "ts": one(p, "timestamp"),
-                           "seq": seq, "track": one(te, "track_uuid"), "name": name,
+            track = one(te, "track_uuid", defaults.get(seq, (None, None))[1])
+            if track is None:
+                fail(n, "a track event with no track, and none by default")
+            if ts is None:
+                fail(n, "a track event with no time")
+            events.append({"type": one(te, "type"), "ts": ts,
+                           "seq": seq, "track": track, "name": name,
                            "categories": cats, "annotations": annotations,
                            "counter": one(te, "counter_value", one(te, "double_counter_value"))})
-    json.dump({"tracks": {str(k): v for k, v in tracks.items()}, "events": events},
+    for seq in dropped:
+        if seq not in writers:
+            sys.exit("sequence %d said drops, and no trace stats name it (the importer's"
+                     " sequence packet loss counts only the writers named)" % seq)
+    json.dump({"tracks": {str(k): v for k, v in tracks.items()}, "events": events,
+               "dropped": {str(k): v for k, v in dropped.items()}},
               sys.stdout)
 
 
