@@ -12,9 +12,11 @@
  * last); a clock snapshot then maps that clock to CLOCK_MONOTONIC.  A
  * packet earlier than the sequence's last (a slice, written when it
  * closes) names CLOCK_MONOTONIC itself.  Sequence 1 holds what is not a
- * thread's: the trace's clock snapshot (CLOCK_MONOTONIC, beside
- * CLOCK_REALTIME), the track descriptors and, last, the trace's stats,
- * which list every thread's sequence.  Tracks: one per process, one per thread
+ * thread's: the kernel's release and machine (system info), the trace's
+ * clock snapshot (CLOCK_MONOTONIC, beside CLOCK_REALTIME and BOOTTIME),
+ * the track descriptors and, last, the trace's stats, which list every
+ * thread's sequence.  Kernel events are ftrace events in a bundle per
+ * CPU, on sequence 2 (perfetto_ftrace.h).  Tracks: one per process, one per thread
  * under it, one per counter name under its process, one per async span,
  * one for each thread's lost events.  Events are instants on their
  * thread's track, named by their path, with interned names, categories
@@ -44,11 +46,13 @@
 #include "convert.h"
 #include "key_map.h"
 #include "lost_record.h"
+#include "perfetto_ftrace.h"
 #include "protobuf.h"
 #include "record_fields.h"
 #include "report_output.h"
 #include "span_kind.h"
 #include "span_pairs.h"
+#include "trace_index.h"
 
 /* Field numbers (perfetto.protos). */
 enum {
@@ -56,7 +60,9 @@ enum {
 	/* TracePacket */
 	TP_CLOCK_SNAPSHOT = 6, TP_TIMESTAMP = 8, TP_SEQUENCE_ID = 10,
 	TP_TRACK_EVENT = 11, TP_INTERNED_DATA = 12, TP_SEQUENCE_FLAGS = 13,
-	TP_TRACE_STATS = 35, TP_PREVIOUS_PACKET_DROPPED = 42,
+	TP_TRACE_STATS = 35, TP_PREVIOUS_PACKET_DROPPED = 42, TP_SYSTEM_INFO = 45,
+	/* SystemInfo, Utsname */
+	SI_UTSNAME = 1, UTS_SYSNAME = 1, UTS_RELEASE = 3, UTS_MACHINE = 4,
 	TP_TIMESTAMP_CLOCK_ID = 58, TP_DEFAULTS = 59, TP_TRACK_DESCRIPTOR = 60,
 	/* TracePacketDefaults, TrackEventDefaults */
 	DEF_TIMESTAMP_CLOCK_ID = 58, DEF_TRACK_EVENT = 11, DEF_TRACK_UUID = 11,
@@ -86,10 +92,10 @@ enum {
 
 enum { SLICE_BEGIN = 1, SLICE_END = 2, INSTANT = 3, COUNTER = 4 };
 enum { SEQ_CLEARED = 1, SEQ_NEEDS_STATE = 2 };
-enum { CLOCK_REALTIME_ID = 1, CLOCK_MONOTONIC_ID = 3 };
+enum { CLOCK_REALTIME_ID = 1, CLOCK_MONOTONIC_ID = 3, CLOCK_BOOTTIME_ID = 6 };
 /* A sequence's own clock (sequence-scoped ids are 64 to 127). */
 enum { CLOCK_SEQUENCE_ID = 64 };
-enum { SEQ_GLOBAL = 1 };
+enum { SEQ_GLOBAL = 1, SEQ_KERNEL = 2 };
 
 /* Annotation names every trace has, interned in the first packet. */
 enum { NAME_MESSAGE = 1, NAME_STATE, NAME_CPU, NAME_ID, NAME_LOST, NAMES_FIXED };
@@ -133,6 +139,7 @@ struct perfetto {
 	uint32_t nseqs;
 	uint64_t next_uuid, next_iid, next_category_iid, next_location_iid;
 	struct seq *seq;	/* the sequence of the packet being built */
+	struct ftrace_bundles ftrace;	/* kernel events, a bundle per CPU */
 	struct evt_span_pairs *pairs;
 	struct json_buf text;
 	bool started, out_of_memory;
@@ -378,7 +385,7 @@ static struct seq *seq_of(struct perfetto *p, uint32_t pid, uint32_t tid,
 	if (!s)
 		return p->out_of_memory = true, NULL;
 	*known = (uintptr_t)s;
-	s->id = SEQ_GLOBAL + ++p->nseqs;
+	s->id = SEQ_KERNEL + ++p->nseqs;
 	s->track = track;
 	return seq_start(p, s, ts < 0 ? 0 : ts, false) ? NULL : s;
 }
@@ -730,6 +737,12 @@ static int start(struct perfetto *p, const struct evt_trace_item *it)
 	pb_varint(&p->pkt, CLOCK_ID, CLOCK_REALTIME_ID);
 	pb_varint(&p->pkt, CLOCK_TIMESTAMP, (uint64_t)it->realtime_ns);
 	pb_close(&p->pkt, c);
+	/* Kernel events' bundles are on BOOTTIME for the importer; their
+	 * times are CLOCK_MONOTONIC's, so BOOTTIME is given its value. */
+	c = pb_open(&p->pkt, CS_CLOCKS);
+	pb_varint(&p->pkt, CLOCK_ID, CLOCK_BOOTTIME_ID);
+	pb_varint(&p->pkt, CLOCK_TIMESTAMP, (uint64_t)it->monotonic_ns);
+	pb_close(&p->pkt, c);
 	pb_varint(&p->pkt, CS_PRIMARY_TRACE_CLOCK, CLOCK_MONOTONIC_ID);
 	pb_close(&p->pkt, m);
 	p->next_iid = NAMES_FIXED - 1;
@@ -762,6 +775,57 @@ static int stats(struct perfetto *p)
 	return packet_end(p);
 }
 
+/* The kernel the first of the traces with kernel events ran (its index
+ * says since 6.1): the importer reads a task state's bits by its release
+ * and system call numbers by its machine.  Nothing if none says. */
+static int system_info(struct perfetto *p, const struct convert_input *in)
+{
+	struct evt_trace_index ix;
+	char err[512];
+	unsigned i;
+	int found = 0;
+	size_t m, u;
+
+	for (i = 0; i < in->n && !found; i++) {
+		if (evt_trace_index_read_dir(in->dirs[i], &ix, err, sizeof(err)))
+			continue;	/* (the read that follows says why) */
+		if (ix.kernel_release[0]) {
+			found = 1;
+			packet_start(p, NULL, -1);
+			m = pb_open(&p->pkt, TP_SYSTEM_INFO);
+			u = pb_open(&p->pkt, SI_UTSNAME);
+			pb_string(&p->pkt, UTS_SYSNAME, "Linux");
+			pb_string(&p->pkt, UTS_RELEASE, ix.kernel_release);
+			pb_string(&p->pkt, UTS_MACHINE, ix.kernel_machine);
+			pb_close(&p->pkt, u);
+			pb_close(&p->pkt, m);
+		}
+		evt_trace_index_free(&ix);
+	}
+	return found ? packet_end(p) : 0;
+}
+
+/* cpu's bundle of kernel events, as a packet of the kernel's sequence. */
+static int ftrace_packet(struct perfetto *p, uint32_t cpu)
+{
+	p->pkt.len = 0;
+	p->interned = 0;
+	p->seq = NULL;
+	pb_varint(&p->pkt, TP_SEQUENCE_ID, SEQ_KERNEL);
+	ftrace_bundles_write(&p->ftrace, cpu, &p->pkt);
+	return packet_end(p);
+}
+
+/* A kernel event into its CPU's bundle, written once full. */
+static int kernel_event(struct perfetto *p, const struct evt_trace_item *it)
+{
+	int64_t full = ftrace_bundles_add(&p->ftrace, it);
+
+	if (full < 0)
+		return p->out_of_memory = true, 1;
+	return full != UINT32_MAX && ftrace_packet(p, (uint32_t)full) ? 1 : 0;
+}
+
 static int add(const struct evt_trace_item *it, void *ctx)
 {
 	struct perfetto *p = ctx;
@@ -781,6 +845,11 @@ static int add(const struct evt_trace_item *it, void *ctx)
 	}
 	if (p->filter && !report_filter_wanted(p->filter, it))
 		return 0;
+	if (it->kind == EVT_ITEM_EVENT && it->event->layout.kind == EVT_KIND_KERNEL)
+		return kernel_event(p, it);
+	if (it->kind == EVT_ITEM_LOST && it->kernel &&
+	    ftrace_bundles_lost(&p->ftrace, it->cpu))
+		return p->out_of_memory = true, 1;
 	if (!(q = seq_of(p, it->pid, it->tid, it->comm, it->monotonic_ns)))
 		return 1;
 	last = key_map_add(&p->last_ts, (uint64_t)it->pid << 32 | it->tid, &fresh);
@@ -818,11 +887,19 @@ int convert_perfetto(FILE *f, const struct convert_input *in,
 		goto out;
 	}
 	evt_span_pairs_keep_fields(p.pairs);	/* typed annotations */
+	if (system_info(&p, in)) {
+		snprintf(err, err_size, "out of memory");
+		goto out;
+	}
 	if (evt_trace_read_set(in->dirs, in->n, in->offsets_ns, add, &p, st, err,
 			       err_size))
 		goto out;
 	if (!p.out_of_memory && evt_span_pairs_finish(p.pairs) == -1)
 		p.out_of_memory = true;
+	for (i = 0; !p.out_of_memory && i < p.ftrace.ncpus; i++)
+		if (ftrace_bundles_pending(&p.ftrace, (uint32_t)i) &&
+		    ftrace_packet(&p, (uint32_t)i))
+			p.out_of_memory = true;
 	if (!p.out_of_memory && stats(&p))
 		p.out_of_memory = true;
 	if (p.out_of_memory || p.pkt.failed) {
@@ -843,6 +920,7 @@ out:
 	key_map_free(&p.threads);
 	key_map_free(&p.lost_tracks);
 	key_map_free(&p.last_ts);
+	ftrace_bundles_free(&p.ftrace);
 	for (i = 0; i < p.ncounters; i++)
 		free(p.counters[i].name);
 	free(p.counters);

@@ -84,6 +84,16 @@ void pb_bytes(struct pb *b, uint32_t field, const void *p, size_t n)
 	b->len += n;
 }
 
+void pb_raw(struct pb *b, const void *p, size_t n)
+{
+	uint8_t *at = room(b, n);
+
+	if (!at)
+		return;
+	memcpy(at, p, n);
+	b->len += n;
+}
+
 void pb_text(struct pb *b, uint32_t field, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;

@@ -24,6 +24,8 @@ struct pb {
 void pb_varint(struct pb *b, uint32_t field, uint64_t v);
 void pb_double(struct pb *b, uint32_t field, double v);
 void pb_bytes(struct pb *b, uint32_t field, const void *p, size_t n);
+/* n bytes of fields already encoded (another pb's), as they are. */
+void pb_raw(struct pb *b, const void *p, size_t n);
 /* A string field: protobuf's must be UTF-8, so a byte that is not comes
  * out as U+FFFD. */
 void pb_text(struct pb *b, uint32_t field, const char *s, size_t n);

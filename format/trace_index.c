@@ -51,11 +51,19 @@ int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
 	for (i = 0; i < ix->nevents; i++)
 		if (ix->events[i].kernel_format)
 			version = EVT_TRACE_INDEX_KERNEL_FORMAT_VERSION;
+	bool kernel_line;
+
 	if (ix->version > version)
 		version = ix->version;
+	/* (a minor of 6: said only by a trace of kernel events) */
+	kernel_line = ix->kernel_release[0] &&
+		      version == EVT_TRACE_INDEX_KERNEL_FORMAT_VERSION;
 	if (head) {
-		fprintf(f, "evtrace-index %u\nclock %u %" PRIu64 " %" PRIu64 " %" PRId64
-			" %" PRId64 "\n", version,
+		fprintf(f, "evtrace-index %u", version);
+		if (kernel_line)
+			fprintf(f, ".%u", EVT_TRACE_INDEX_KERNEL_MINOR);
+		fprintf(f, "\nclock %u %" PRIu64 " %" PRIu64 " %" PRId64
+			" %" PRId64 "\n",
 			ix->clock.kind, ix->clock.freq_hz,
 			ix->clock.ref_value, ix->clock.ref_monotonic_ns,
 			ix->clock.ref_realtime_ns);
@@ -64,6 +72,13 @@ int evt_trace_index_write_part(FILE *f, const struct evt_trace_index *ix,
 			evt_quote(f, ix->host);
 			fputc(' ', f);
 			evt_quote(f, ix->boot_id);
+			fputc('\n', f);
+		}
+		if (kernel_line) {
+			fputs("kernel ", f);
+			evt_quote(f, ix->kernel_release);
+			fputc(' ', f);
+			evt_quote(f, ix->kernel_machine);
 			fputc('\n', f);
 		}
 		if (ix->container_pidns) {
@@ -335,6 +350,19 @@ static int read_host(struct evt_trace_index *ix, const char *p, char *why,
 	return 0;
 }
 
+/* kernel "<release>" "<machine>" */
+static int read_kernel(struct evt_trace_index *ix, const char *p, char *why,
+		       size_t why_size)
+{
+	if (evt_unquote(&p, ix->kernel_release, sizeof(ix->kernel_release)) ||
+	    *p != ' ')
+		return snprintf(why, why_size, "bad kernel line"), -1;
+	p++;
+	if (evt_unquote(&p, ix->kernel_machine, sizeof(ix->kernel_machine)) || *p)
+		return snprintf(why, why_size, "bad kernel line"), -1;
+	return 0;
+}
+
 /* A decimal number without sign or leading zero, at most 9 digits, at
  * *p, moved past it.  0, or -1. */
 static int number(const char **p, unsigned *out)
@@ -433,6 +461,9 @@ static int read_index(FILE *f, const char *file, struct evt_trace_index *ix,
 			ix->complete = true;
 		} else if (!strncmp(line, "host ", 5)) {
 			if (read_host(ix, line + 5, why, sizeof(why)))
+				goto out_bad;
+		} else if (!strncmp(line, "kernel ", 7)) {
+			if (read_kernel(ix, line + 7, why, sizeof(why)))
 				goto out_bad;
 		} else if (!strncmp(line, "clock-snapshot ", 15)) {
 			struct evt_clock_snapshot cs;

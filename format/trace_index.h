@@ -24,6 +24,9 @@
  *                             (after a kernel event's line: its format file
  *                              as tracefs had it, whose print fmt says how
  *                              the kernel prints it: version 6)
+ *   kernel "<release>" "<machine>"
+ *                             (uname's, of the kernel whose events the
+ *                              trace holds, after the host line: 6.1)
  * types: comma-separated enum evt_arg_type numbers (printk kinds); the
  * format of a typed or stable event is its format text (event_format.h).
  * Version 2 and 3 traces have compact record headers (record_header.h),
@@ -72,7 +75,9 @@ struct evt_stream_class {
  * of it: an index of a later minor ("evtrace-index 6.1") is read, the
  * lines this reader does not know skipped (doc/versions.md). */
 #define EVT_TRACE_INDEX_MAJOR_MAX 6
-#define EVT_TRACE_INDEX_MINOR 0
+#define EVT_TRACE_INDEX_MINOR 1
+/* 6.1: the kernel line. */
+#define EVT_TRACE_INDEX_KERNEL_MINOR 1
 
 /* The trace clock read with CLOCK_MONOTONIC and CLOCK_REALTIME. */
 struct evt_clock_snapshot {
@@ -98,6 +103,10 @@ struct evt_trace_index {
 					 * still runs */
 	char host[256];			/* "" when the index does not say */
 	char boot_id[40];
+	/* The kernel's release and machine (uname), when the trace holds
+	 * its events and says ("" when not). */
+	char kernel_release[65];
+	char kernel_machine[65];
 	struct evt_clock_snapshot *snapshots;	/* in the order taken */
 	uint32_t nsnapshots;
 	/* Recorded in a container from the host: its pid namespace's inode

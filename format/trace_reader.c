@@ -38,6 +38,8 @@ struct cursor {
 	struct evt_packet_header hdr;
 	struct evt_hdr_state hs;	/* the packet's records so far */
 	bool kernel;			/* the packet's records carry whose */
+	int kernel_cpu;			/* the CPU of a kernel stream's file
+					 * (stream_kernel_cpuN), or -1 */
 	char comm[17];
 	char task_comm[17];		/* a kernel record's task */
 	uint64_t discarded;		/* last events_discarded seen */
@@ -213,6 +215,8 @@ static int enter_packet(struct reader *r, struct cursor *c)
 			.timestamp = h->timestamp_begin,
 			.pid = h->pid, .tid = h->tid, .comm = c->comm,
 			.lost = h->events_discarded - c->discarded,
+			.kernel = c->kernel && c->kernel_cpu >= 0,
+			.cpu = c->kernel && c->kernel_cpu >= 0 ? (uint16_t)c->kernel_cpu : 0,
 		};
 		r->stats->lost += c->item.lost;
 		c->discarded = h->events_discarded;
@@ -366,6 +370,15 @@ static int open_cursor(struct merge *m, struct reader *r, const char *dir,
 
 	memset(c, 0, sizeof(*c));
 	c->r = r;
+	c->kernel_cpu = -1;
+	if (!strncmp(name, EVT_TRACE_KERNEL_PREFIX "cpu", strlen(EVT_TRACE_KERNEL_PREFIX "cpu"))) {
+		const char *n = name + strlen(EVT_TRACE_KERNEL_PREFIX "cpu");
+		char *end;
+		unsigned long cpu = strtoul(n, &end, 10);
+
+		if (end != n && !*end && cpu <= UINT16_MAX)
+			c->kernel_cpu = (int)cpu;
+	}
 	snprintf(c->path, sizeof(c->path), "%s/%s", dir, name);
 	fd = evt_open_regular(c->path, &c->size, err, sizeof(err));
 	if (fd < 0) {

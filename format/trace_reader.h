@@ -53,6 +53,9 @@ struct evt_trace_item {
 						 * their keep/ ones (render) */
 	unsigned trace;				/* of evt_trace_read_set's */
 	uint64_t lost;				/* LOST */
+	bool kernel;				/* LOST: a kernel CPU's stream's
+						 * (stream_kernel_cpuN), cpu
+						 * that CPU */
 	const struct evt_loss_site *sites;	/* LOST: by site and cause, */
 	unsigned nsites;			/* summing to lost at most */
 	const char *message;			/* ERROR */

@@ -99,7 +99,7 @@ expect_grep ": kernel/syscalls/sys_exit_openat: <\.\.\. openat resumed> = -1 ENO
 
 # Read where tracefs is not: the formats come from the trace itself.
 expect_grep "^kernel-format " "$T/tr/evtrace/index" "the kernel's formats kept in the index"
-expect_eq "$(head -1 "$T/tr/evtrace/index")" "evtrace-index 6" "the index version that keeps them"
+expect_eq "$(head -1 "$T/tr/evtrace/index")" "evtrace-index 6.1" "the index version that keeps them (6.1: the kernel line)"
 unshare -m sh -c "umount -l '$TR' 2>/dev/null; '$EVTRACE' report '$T/tr'" >"$T/report2" 2>&1 || fail "report without tracefs: $(cat "$T/report2")"
 grep -q "prev_state=[A-Z]" "$T/report2" || fail "without tracefs: not printed by the print fmt: $(head -3 "$T/report2")"
 expect_eq "$(grep -c 'kernel/sched/sched_switch: prev_comm=' "$T/report2")" \

@@ -3,8 +3,9 @@
 Perfetto trace, checks the importer's rules on interned data, sequences'
 defaults, clocks and data loss (doc/perfetto.md lists them), and prints
 the trace as JSON: its tracks, its track events with their time (ns of
-CLOCK_MONOTONIC), track, interned names and annotations resolved, and
-per sequence the packets said dropped before one.  Exits 1 naming the
+CLOCK_MONOTONIC), track, interned names and annotations resolved, per
+sequence the packets said dropped before one, and the ftrace events of
+each CPU's bundles.  Exits 1 naming the
 first packet that breaks a rule."""
 import json
 import re
@@ -57,7 +58,9 @@ def main():
     defaults = {}       # sequence id: (clock id, track uuid), set when cleared
     clocks = {}         # sequence id: {its clock's id: last value, in ns of MONOTONIC}
     seen, dropped, writers = set(), {}, set()
-    tracks, events = {}, []
+    tracks, events, ftrace, ftrace_lost = {}, [], [], []
+    boottime_is_monotonic = False
+    system_info = []
     for n, p in enumerate(packets):
         seq = one(p, "trusted_packet_sequence_id", 0)
         flags = one(p, "sequence_flags", 0)
@@ -80,8 +83,34 @@ def main():
             defaults[seq] = (one(d, "timestamp_clock_id"), one(ted, "track_uuid"))
         elif "trace_packet_defaults" in p:
             fail(n, "defaults set without clearing the sequence's state")
+        system_info += p.get("system_info", [])
+        for b in p.get("ftrace_events", []):
+            if "cpu" not in b:
+                fail(n, "a bundle of ftrace events without its CPU")
+            if one(b, "lost_events"):
+                ftrace_lost.append(one(b, "cpu"))
+            last = None
+            for ev in b.get("event", []):
+                kinds = [k for k in ev if k not in ("timestamp", "pid")]
+                if len(kinds) != 1 or "timestamp" not in ev or "pid" not in ev:
+                    fail(n, "an ftrace event without its time, task or one event: %s" % ev)
+                if last is not None and one(ev, "timestamp") < last:
+                    fail(n, "a CPU's bundle out of time order")
+                last = one(ev, "timestamp")
+                body = ev[kinds[0]][0]
+                if kinds[0] == "generic":
+                    name = one(body, "event_name")
+                    fields = {one(f, "name"): [v for k, v in f.items() if k != "name"][0][0]
+                              for f in body.get("field", [])}
+                else:
+                    name = kinds[0]
+                    fields = {k: v if len(v) > 1 else v[0] for k, v in body.items()}
+                ftrace.append({"cpu": one(b, "cpu"), "ts": one(ev, "timestamp"),
+                               "pid": one(ev, "pid"), "name": name, "fields": fields})
         for cs in p.get("clock_snapshot", []):
             cl = {one(c, "clock_id"): c for c in cs.get("clocks", [])}
+            if 6 in cl and MONOTONIC in cl:
+                boottime_is_monotonic = one(cl[6], "timestamp") == one(cl[MONOTONIC], "timestamp")
             for cid, c in cl.items():
                 if cid in SEQUENCE_CLOCKS:
                     if not one(c, "is_incremental"):
@@ -157,8 +186,14 @@ def main():
         if seq not in writers:
             sys.exit("sequence %d said drops, and no trace stats name it (the importer's"
                      " sequence packet loss counts only the writers named)" % seq)
+    if ftrace and not boottime_is_monotonic:
+        sys.exit("ftrace events (on BOOTTIME for the importer) and no clock snapshot"
+                 " that gives BOOTTIME CLOCK_MONOTONIC's value")
     json.dump({"tracks": {str(k): v for k, v in tracks.items()}, "events": events,
-               "dropped": {str(k): v for k, v in dropped.items()}},
+               "dropped": {str(k): v for k, v in dropped.items()},
+               "ftrace": ftrace, "ftrace_lost": ftrace_lost,
+               "system_info": [{k: one(u, k) for k in u}
+                               for si in system_info for u in si.get("utsname", [])]},
               sys.stdout)
 
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -244,6 +245,7 @@ int evt_kernel_record_describe(struct evt_kernel_record *k,
 	unsigned i, nev = evt_kernel_sampler_nevents(k->sampler);
 	struct evt_stream_class *sc;
 	struct evt_event_desc *grown;
+	struct utsname u;
 	char why[300];
 
 	if (k->described)
@@ -281,6 +283,12 @@ int evt_kernel_record_describe(struct evt_kernel_record *k,
 	memset(sc, 0, sizeof(*sc));
 	sc->sid = EVT_KERNEL_STREAM_ID;
 	sc->kernel = true;
+	/* Which kernel, for readers that interpret its fields by release
+	 * (a task state's bits) or machine (system call numbers). */
+	if (uname(&u) == 0) {
+		snprintf(ix->kernel_release, sizeof(ix->kernel_release), "%s", u.release);
+		snprintf(ix->kernel_machine, sizeof(ix->kernel_machine), "%s", u.machine);
+	}
 	snprintf(sc->comm, sizeof(sc->comm), "kernel");
 	k->described = true;
 	return 1;
