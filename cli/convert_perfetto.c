@@ -494,12 +494,8 @@ static void field_annotation(struct perfetto *p, struct site *s, int i,
 		pb_double(&p->pkt, DA_DOUBLE, fl->value.d);
 	} else if (fl->type == EVT_VALUE_STRING) {
 		pb_string(&p->pkt, DA_STRING, fl->value.s);
-	} else if (fd && !strcmp(fd->type, "char")) {	/* text, to its NUL */
-		const char *c = fl->value.array.data;
-		const char *nul = memchr(c, '\0', fl->value.array.count);
-
-		pb_text(&p->pkt, DA_STRING, c, nul ? (size_t)(nul - c) :
-			 fl->value.array.count);
+	} else if (evt_field_is_text(fl, fd)) {
+		pb_text(&p->pkt, DA_STRING, fl->value.array.data, evt_field_text_len(fl));
 	} else {
 		p->text.len = 0;
 		json_buf_array(&p->text, fl);

@@ -58,34 +58,10 @@ static const struct typed_event *typed_event(const char *path)
 	return NULL;
 }
 
-/* The text of a char array, to its NUL. */
+/* A char array's text, to its NUL. */
 static void char_text(struct pb *b, uint32_t field, const struct evt_field *fl)
 {
-	const char *c = fl->value.array.data;
-	const char *nul = memchr(c, '\0', fl->value.array.count);
-
-	pb_text(b, field, c, nul ? (size_t)(nul - c) : fl->value.array.count);
-}
-
-static bool is_text(const struct evt_field *fl, const struct evt_field_format *fd)
-{
-	return fl->type == EVT_VALUE_ARRAY && fl->value.array.elem_bytes == 1 &&
-	       fd && !strcmp(fd->type, "char");
-}
-
-/* Element i of an integer array, widened. */
-static uint64_t element(const struct evt_field *fl, uint32_t i)
-{
-	const uint8_t *at = (const uint8_t *)fl->value.array.data + (size_t)i *
-			    fl->value.array.elem_bytes;
-	uint64_t v = 0;
-	unsigned k, n = fl->value.array.elem_bytes;
-
-	for (k = 0; k < n; k++)
-		v |= (uint64_t)at[k] << (8 * k);
-	if (fl->value.array.is_signed && n < 8 && (v >> (8 * n - 1) & 1))
-		v |= ~0ull << (8 * n);
-	return v;
+	pb_text(b, field, fl->value.array.data, evt_field_text_len(fl));
 }
 
 /* A value as field of a typed message: a string, an integer (negative
@@ -98,11 +74,11 @@ static void typed_value(struct pb *b, uint32_t field, const struct evt_field *fl
 
 	if (fl->type == EVT_VALUE_STRING)
 		pb_string(b, field, fl->value.s);
-	else if (is_text(fl, fd))
+	else if (evt_field_is_text(fl, fd))
 		char_text(b, field, fl);
 	else if (fl->type == EVT_VALUE_ARRAY)
 		for (i = 0; i < fl->value.array.count; i++)
-			pb_varint(b, field, element(fl, i));
+			pb_varint(b, field, evt_field_element(fl, i));
 	else if (fl->type == EVT_VALUE_INT)
 		pb_varint(b, field, (uint64_t)fl->value.i);
 	else if (fl->type == EVT_VALUE_UINT)
@@ -119,7 +95,7 @@ static void generic_field(struct pb *b, const struct evt_field *fl,
 	pb_string(b, GF_NAME, fl->name);
 	if (fl->type == EVT_VALUE_STRING) {
 		pb_string(b, GF_STR_VALUE, fl->value.s);
-	} else if (is_text(fl, fd)) {
+	} else if (evt_field_is_text(fl, fd)) {
 		char_text(b, GF_STR_VALUE, fl);
 	} else if (fl->type == EVT_VALUE_ARRAY) {
 		text->len = 0;

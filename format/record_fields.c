@@ -207,6 +207,33 @@ static int span_fields(const struct evt_event_layout *l, const uint8_t *p,
 	return args < 0 ? -1 : (int)n + args;
 }
 
+uint64_t evt_field_element(const struct evt_field *fl, uint32_t i)
+{
+	const uint8_t *at = (const uint8_t *)fl->value.array.data +
+			    (size_t)i * fl->value.array.elem_bytes;
+	unsigned k, w = fl->value.array.elem_bytes;
+	uint64_t u = 0;
+
+	for (k = 0; k < w; k++)		/* little endian */
+		u |= (uint64_t)at[k] << (8 * k);
+	if (fl->value.array.is_signed && w < 8 && (u >> (8 * w - 1)) & 1)
+		u |= ~0ULL << (8 * w);
+	return u;
+}
+
+bool evt_field_is_text(const struct evt_field *fl, const struct evt_field_format *fd)
+{
+	return fl->type == EVT_VALUE_ARRAY && fd && !strcmp(fd->type, "char");
+}
+
+size_t evt_field_text_len(const struct evt_field *fl)
+{
+	const char *nul = memchr(fl->value.array.data, '\0', fl->value.array.count);
+
+	return nul ? (size_t)(nul - (const char *)fl->value.array.data) :
+		     fl->value.array.count;
+}
+
 int evt_record_fields(const struct evt_event_layout *l, const uint8_t *payload,
 		      size_t size, struct evt_field *out, evt_arg_name *names)
 {

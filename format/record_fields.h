@@ -5,6 +5,9 @@
 #ifndef EVT_FORMAT_RECORD_FIELDS_H
 #define EVT_FORMAT_RECORD_FIELDS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include <evtrace/consumer.h>
 
 #include "record.h"
@@ -20,5 +23,12 @@ typedef char evt_arg_name[24];
  */
 int evt_record_fields(const struct evt_event_layout *l, const uint8_t *payload,
 		      size_t size, struct evt_field *out, evt_arg_name *names);
+/* Element i of an array field, widened to 64 bits (sign-extended when
+ * its elements are signed). */
+uint64_t evt_field_element(const struct evt_field *fl, uint32_t i);
+/* Whether a field is text: an array of char (fd its format, or NULL). */
+bool evt_field_is_text(const struct evt_field *fl, const struct evt_field_format *fd);
+/* The length of such a field's text: up to its first NUL. */
+size_t evt_field_text_len(const struct evt_field *fl);
 
 #endif

@@ -132,21 +132,14 @@ void json_buf_string(struct json_buf *b, const char *text, size_t n)
 
 void json_buf_array(struct json_buf *b, const struct evt_field *fl)
 {
-	const uint8_t *p = fl->value.array.data;
-	unsigned w = fl->value.array.elem_bytes;
 	uint32_t i;
 
 	put_c(b, '[');
-	for (i = 0; i < fl->value.array.count; i++, p += w) {
-		uint64_t u = 0;
-		unsigned k;
+	for (i = 0; i < fl->value.array.count; i++) {
+		uint64_t u = evt_field_element(fl, i);
 
-		for (k = 0; k < w; k++)	/* little endian */
-			u |= (uint64_t)p[k] << (8 * k);
 		if (i)
 			put_c(b, ',');
-		if (fl->value.array.is_signed && w < 8 && (u >> (8 * w - 1)) & 1)
-			u |= ~0ULL << (8 * w);	/* sign-extended */
 		if (fl->value.array.is_signed)
 			put_i64(b, (int64_t)u);
 		else
@@ -233,14 +226,10 @@ void json_buf_fields(struct json_buf *b, const struct evt_trace_item *it)
 		put_c(b, ':');
 		if (fd && fd->kind == EVT_FIELD_BOOL)
 			json_buf_puts(b, fields[i].value.u ? "true" : "false");
-		else if (fd && fields[i].type == EVT_VALUE_ARRAY &&
-			 !strcmp(fd->type, "char")) {	/* text, to its NUL */
-			const char *s = fields[i].value.array.data;
-			const char *nul = memchr(s, '\0', fields[i].value.array.count);
-
-			json_buf_string(b, s, nul ? (size_t)(nul - s) :
-					fields[i].value.array.count);
-		} else
+		else if (evt_field_is_text(&fields[i], fd))
+			json_buf_string(b, fields[i].value.array.data,
+					evt_field_text_len(&fields[i]));
+		else
 			json_value(b, &fields[i]);
 	}
 	put_c(b, '}');
