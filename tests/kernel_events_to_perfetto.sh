@@ -5,14 +5,17 @@
 # them, none twice, none left out, none as a track event; their bundles'
 # clock (BOOTTIME for the importer) given CLOCK_MONOTONIC's value; the
 # kernel's release and machine in its system info, from the index.
+# (A program that moves itself between two CPUs: its every move wakes
+# the CPU's stopper thread and switches it out, so that each kind of
+# event and each CPU's bundle is there whatever the machine's load.)
 . "$(dirname "$0")/lib.sh"
 need_tracefs "tracefs, perf_event_paranoid"
 command -v protoc >/dev/null || fail "protoc is not installed (make deps installs protobuf-compiler)"
 data=$(cd "$(dirname "$0")/data" && pwd)
-after=$(tracee_event "after getppid")
+after=$(tracee_event "hop %d to cpu %d")
 "$EVTRACE" record -o "$T/tr" -e "$after" -e kernel/sched/sched_switch -e kernel/sched/sched_waking \
-	-e 'kernel/raw_syscalls/*' -e kernel/syscalls/sys_enter_getppid \
-	-- "$TRACEE" syscalls 20 >/dev/null 2>"$T/rec" || fail "record: $(cat "$T/rec")"
+	-e 'kernel/raw_syscalls/*' -e kernel/syscalls/sys_enter_sched_setaffinity \
+	-- "$TRACEE" migrate 40 >/dev/null 2>"$T/rec" || fail "record: $(cat "$T/rec")"
 "$EVTRACE" convert --to perfetto -o "$T/tr.pftrace" "$T/tr" 2>"$T/conv.err" || { cat "$T/conv.err" >&2; fail "convert"; }
 protoc --decode=perfetto.protos.Trace -I "$data" "$data/perfetto_trace.proto" <"$T/tr.pftrace" >"$T/tr.txt" ||
 	fail "protoc could not decode the export"
@@ -22,7 +25,7 @@ python3 "$(dirname "$0")/perfetto_decoded.py" "$T/tr.txt" >"$T/tr.json" 2>"$T/wh
 	"SELECT name, ts, tid, cpu, fields FROM event WHERE name LIKE 'kernel/%' ORDER BY id" >"$T/kernel.csv"
 "$EVTRACE" query --no-cache --csv "$T/tr" "SELECT count(*) FROM event WHERE name = '$after'" |
 	tail -1 | tr -d '\r' >"$T/afters"
-python3 - "$T/tr.json" "$T/kernel.csv" "$(cat "$T/afters")" "$(uname -r)" "$(uname -m)" <<'PY' || fail "the kernel's events in the export (files in $T)"
+python3 - "$T/tr.json" "$T/kernel.csv" "$(cat "$T/afters")" "$(uname -r)" "$(uname -m)" "$after" <<'PY' || fail "the kernel's events in the export (files in $T)"
 import collections, csv, json, sys
 d = json.load(open(sys.argv[1]))
 rows = list(csv.DictReader(open(sys.argv[2])))
@@ -42,8 +45,9 @@ for r in rows:
 got = collections.Counter(key(e["name"], e["ts"], e["pid"], e["cpu"]) for e in d["ftrace"])
 assert got == want, ("not query's kernel events", got - want, want - got)
 names = {k[0] for k in want}
-for n in ("sched_switch", "sched_waking", "sys_enter", "sys_exit", "sys_enter_getppid"):
+for n in ("sched_switch", "sched_waking", "sys_enter", "sys_exit", "sys_enter_sched_setaffinity"):
     assert n in names, "no %s recorded" % n
+assert len({e["cpu"] for e in d["ftrace"]}) == 2, "not a bundle of each CPU the program ran on"
 # Each event's fields are query's: the typed ones by their names in
 # Perfetto's schema (an array a repeated field), the generic ones as they are.
 for e in d["ftrace"]:
@@ -55,7 +59,7 @@ for e in d["ftrace"]:
         assert f == w, (e, w)
 # No kernel event is a track event too; the user's events still are.
 assert not [e for e in d["events"] if e["name"].startswith("kernel/")], "kernel events as track events"
-afters = [e for e in d["events"] if e["type"] == "TYPE_INSTANT"]
+afters = [e for e in d["events"] if e["type"] == "TYPE_INSTANT" and e["name"] == sys.argv[6]]
 assert len(afters) == int(sys.argv[3]) > 0, (len(afters), sys.argv[3])
 # The kernel they came from, which the importer reads task states by.
 assert d["system_info"] == [{"sysname": "Linux", "release": sys.argv[4], "machine": sys.argv[5]}], \
