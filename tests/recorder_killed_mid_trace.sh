@@ -1,25 +1,28 @@
 # The recorder dies (SIGKILL) in the middle of a recording: the traced
 # program neither crashes nor blocks, and finishes its work.
 . "$(dirname "$0")/lib.sh"
-"$EVTRACE" record --packet-size 16384 --packets 2 -o "$T/tr" -- "$TRACEE" nested 1500 >"$T/prog.out" 2>/dev/null &
+# The program writes until told to stop (SIGUSR1), so the recorder, which
+# ends with its program, is alive when it is killed.
+"$EVTRACE" record --packet-size 16384 --packets 2 -o "$T/tr" -- "$TRACEE" nested -1 >"$T/prog.out" 2>/dev/null &
 rec=$!
+wait_for 'the program to say ready in prog.out' 'grep -q "^ready " "$T/prog.out" 2>/dev/null'
+prog=$(sed -n 's/^ready //p' "$T/prog.out")
 # Killed once it has written events to the trace (it flushes twice a
 # second).
-for _ in $(seq 100); do
-	"$EVTRACE" report "$T/tr" 2>/dev/null | grep -q '^# [1-9][0-9]* events' && break
-	sleep 0.05
-done
+wait_for 'the recorder to write events' \
+	'"$EVTRACE" report "$T/tr" 2>/dev/null | grep -q "^# [1-9][0-9]* events"'
+running "$rec" || fail "the recorder ended before its program did"
 kill -9 "$rec"
 # Gone for good: a process being killed lets go of its files (the slot
 # lock) only after unmapping its memory, which takes a while here.
 wait "$rec" 2>/dev/null || true
-# The program runs on, now without anyone draining its full buffers.
-for _ in $(seq 100); do grep -q '^tried' "$T/prog.out" 2>/dev/null && break; sleep 0.05; done
-grep -q '^tried [1-9]' "$T/prog.out" || fail "the traced program did not finish after its recorder died"
+# The program runs on, now without anyone draining its full buffers, and
+# still answers: it stops when told and says how much it wrote.
+kill -USR1 "$prog"
+wait_for 'the traced program to finish after its recorder died' 'grep -q "^tried [1-9]" "$T/prog.out"'
 # ... and is gone: until its last instruction (a sanitizer's exit checks
 # take a while) it holds its control file, which no sweep may take.
-prog=$(ls "$EVTRACE_RUNDIR" | sed -n 's/^\([0-9]*\)-[0-9]*\.ctl$/\1/p' | head -1)
-[ -z "$prog" ] || wait_for "the traced program to exit" "! running $prog"
+wait_for "the traced program to exit" "! running $prog"
 # What the recorder wrote before dying is a readable (partial) trace.
 set +e; "$EVTRACE" report "$T/tr" >"$T/report" 2>"$T/err"; st=$?; set -e
 [ "$st" -le 1 ] || fail "report crashed on the partial trace"
