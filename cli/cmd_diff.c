@@ -10,7 +10,8 @@
  * quantile.  A run's tail and mean, and its counts and rates, move with
  * the machine's other work from run to run, which one run does not
  * measure (untested).  With two runs or more a side, every figure is
- * tested on its values run by run (Welch's t).  A difference is marked
+ * tested on its values run by run (Welch's t, no side's variance under
+ * its runs' own sampling variance).  A difference is marked
  * significant when its p-value is under --alpha (0.001) and it is at
  * least --min-change (5%): many samples make a little "significant".
  */
@@ -69,6 +70,7 @@ struct side {
 	size_t n;
 	const struct evt_summary_key **keys;	/* of the key compared, by run */
 	double *values;				/* of the metric, by run */
+	double least;	/* the runs' mean sampling variance of the metric */
 };
 
 static int add_row(struct diff *d, const struct row *r)
@@ -93,14 +95,17 @@ static double seconds(const struct evt_summary *s)
 
 static const double quantile_of[] = { [M_P50] = 0.5, [M_P90] = 0.9, [M_P99] = 0.99 };
 
-/* Metric m of one run's key k (NULL: the run has none): in *v; false
- * when the run has no such figure (durations of a key it lacks). */
+/* Metric m of one run's key k (NULL: the run has none): in *v, its
+ * sampling variance in *var (0 for counts and rates, which a run does
+ * not sample); false when the run has no such figure (durations of a key
+ * it lacks). */
 static bool run_value(enum metric m, const struct evt_summary *run,
-		      const struct evt_summary_key *k, double *v)
+		      const struct evt_summary_key *k, double *v, double *var)
 {
 	double t = seconds(run);
 	size_t n = k ? k->count : 0;
 
+	*var = 0;
 	switch (m) {
 	case M_COUNT:
 		*v = (double)n;
@@ -109,25 +114,34 @@ static bool run_value(enum metric m, const struct evt_summary *run,
 		*v = t > 0 ? (double)n / t : 0;
 		return true;
 	case M_MEAN:
-		*v = evt_mean(k ? k->durations : NULL, n);
-		return n > 0;
+		if (!n)
+			return false;
+		*v = evt_mean(k->durations, n);
+		*var = evt_mean_var(k->durations, n);
+		return true;
 	default:
-		*v = n ? (double)evt_quantile(k->durations, n, quantile_of[m]) : 0;
-		return n > 0;
+		if (!n)
+			return false;
+		*v = (double)evt_quantile(k->durations, n, quantile_of[m]);
+		*var = evt_quantile_var(k->durations, n, quantile_of[m]);
+		return true;
 	}
 }
 
 /* The side's values of metric m, one a run that has it; how many, and
- * their mean in *mean. */
+ * their mean in *mean, their mean sampling variance in sd->least. */
 static size_t side_values(struct side *sd, enum metric m, double *mean)
 {
 	size_t i, n = 0;
-	double sum = 0;
+	double sum = 0, var, vars = 0;
 
 	for (i = 0; i < sd->n; i++)
-		if (run_value(m, &sd->runs[i], sd->keys[i], &sd->values[n]))
+		if (run_value(m, &sd->runs[i], sd->keys[i], &sd->values[n], &var)) {
 			sum += sd->values[n++];
+			vars += var;
+		}
 	*mean = n ? sum / (double)n : 0;
+	sd->least = n ? vars / (double)n : 0;
 	return n;
 }
 
@@ -170,7 +184,7 @@ static int compare_key(struct diff *d, const char *key, bool span, struct side *
 		if (a->n == 1 && b->n == 1)
 			r.p = one_run_p((enum metric)m, a->keys[0], b->keys[0]);
 		else
-			r.p = evt_runs_p(a->values, na, b->values, nb);
+			r.p = evt_runs_p(a->values, na, a->least, b->values, nb, b->least);
 		if (r.a > 0)
 			r.change = (r.b - r.a) / r.a;
 		r.significant = r.p >= 0 && r.p < d->alpha && !isnan(r.change) &&

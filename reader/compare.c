@@ -25,6 +25,35 @@ double evt_mean(const uint64_t *v, size_t n)
 	return n ? sum / (double)n : 0;
 }
 
+double evt_mean_var(const uint64_t *v, size_t n)
+{
+	double m = evt_mean(v, n), sum = 0;
+	size_t i;
+
+	if (n < 2)
+		return 0;
+	for (i = 0; i < n; i++)
+		sum += ((double)v[i] - m) * ((double)v[i] - m);
+	return sum / (double)(n - 1) / (double)n;
+}
+
+double evt_quantile_var(const uint64_t *sorted, size_t n, double q)
+{
+	/* The quantile's rank spreads by sqrt(n q (1 - q)) (a binomial count
+	 * of the samples under it): half the width between the values that
+	 * far either side of it is its standard error, whatever the
+	 * distribution. */
+	double spread = ceil(sqrt((double)n * q * (1 - q)));
+	double rank = ceil(q * (double)n), lo = rank - spread, hi = rank + spread, se;
+
+	if (n < 2)
+		return 0;
+	lo = lo < 1 ? 1 : lo;
+	hi = hi > (double)n ? (double)n : hi;
+	se = ((double)sorted[(size_t)hi - 1] - (double)sorted[(size_t)lo - 1]) / 2;
+	return se * se;
+}
+
 /* Two-sided p of a standard normal statistic. */
 static double two_sided(double z)
 {
@@ -97,7 +126,8 @@ static double incomplete_beta(double a, double b, double x)
 	return 1 - front * beta_fraction(b, a, 1 - x) / b;
 }
 
-double evt_runs_p(const double *a, size_t na, const double *b, size_t nb)
+double evt_runs_p(const double *a, size_t na, double least_a, const double *b,
+		  size_t nb, double least_b)
 {
 	double ma = 0, mb = 0, va = 0, vb = 0, sa, sb, t, df;
 	size_t i;
@@ -112,8 +142,11 @@ double evt_runs_p(const double *a, size_t na, const double *b, size_t nb)
 		va += (a[i] - ma) * (a[i] - ma) / (double)(na - 1);
 	for (i = 0; i < nb; i++)
 		vb += (b[i] - mb) * (b[i] - mb) / (double)(nb - 1);
-	sa = va / (double)na;
-	sb = vb / (double)nb;
+	/* A run's figure varies at least by its own sampling: a few runs
+	 * whose figures happen to agree (a tail set by the scheduler's
+	 * quanta takes few values) do not make it certain. */
+	sa = (va > least_a ? va : least_a) / (double)na;
+	sb = (vb > least_b ? vb : least_b) / (double)nb;
 	if (sa + sb == 0)
 		return ma == mb ? 1 : 0;
 	t = (mb - ma) / sqrt(sa + sb);

@@ -10,7 +10,8 @@
  * drawn alike, which one run's are: the difference between two runs of
  * one program (the machine's other work then) it does not see, and only
  * several runs a side measure that: their figures are compared by
- * Welch's t (evt_runs_p).
+ * Welch's t (evt_runs_p), each side's variance no less than its runs'
+ * own sampling variance (evt_mean_var, evt_quantile_var).
  */
 #ifndef EVT_READER_COMPARE_H
 #define EVT_READER_COMPARE_H
@@ -25,6 +26,12 @@
 uint64_t evt_quantile(const uint64_t *sorted, size_t n, double q);
 /* The mean of n values (0 when none). */
 double evt_mean(const uint64_t *v, size_t n);
+/* The sampling variance of the mean of n values (0 under 2 values). */
+double evt_mean_var(const uint64_t *v, size_t n);
+/* The sampling variance of the q-quantile of n sorted values, from the
+ * values at the ranks its own rank spreads to (distribution-free); 0
+ * under 2 values. */
+double evt_quantile_var(const uint64_t *sorted, size_t n, double q);
 /* The p-value of "b's q-quantile is a's", or -1 (too few samples). */
 double evt_quantile_p(const uint64_t *a, size_t na, const uint64_t *b,
 		      size_t nb, double q);
@@ -32,8 +39,11 @@ double evt_quantile_p(const uint64_t *a, size_t na, const uint64_t *b,
  * The same of a few values a side, such as a figure of each of several
  * runs (Welch's t with Student's distribution, not the normal one, which
  * few values would make too quick to say "different"); -1 with fewer
- * than 2 a side.
+ * than 2 a side.  least_a and least_b: the least variance of one value
+ * of each side (its runs' mean sampling variance; 0: none known), which
+ * a side's values that happen to agree do not go under.
  */
-double evt_runs_p(const double *a, size_t na, const double *b, size_t nb);
+double evt_runs_p(const double *a, size_t na, double least_a, const double *b,
+		  size_t nb, double least_b);
 
 #endif
