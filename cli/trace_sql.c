@@ -596,10 +596,14 @@ int trace_sql_add(struct trace_sql *l, const char *dir, const char *host,
 		report_filter_restart(l->filter);
 	if (l->events) {
 		struct evt_trace_set *set;
+		/* (real time only for a real-time clock or filter) */
+		unsigned flags = EVT_TRACE_NO_TEXT |
+				 (l->clock == REPORT_REALTIME || l->filter ? 0 :
+				  EVT_TRACE_NO_REALTIME);
 
 		/* Kept open for the rows' payloads, rendered when asked. */
-		if (evt_trace_set_open(&dir, 1, offset_ns, EVT_TRACE_NO_TEXT, st,
-				       &set, err, err_size))
+		if (evt_trace_set_open(&dir, 1, offset_ns, flags, st, &set, err,
+				       err_size))
 			goto out;
 		l->set = evt_event_table_take_set(l->events, set);
 		if (l->set < 0 || evt_trace_set_walk(set, add_item, l)) {

@@ -82,6 +82,10 @@ int evt_event_layout_load(struct evt_event_layout *l, unsigned kind,
 		return -1;
 	}
 	l->kind = (uint16_t)kind;
+	for (unsigned i = 0; i < l->nargs; i++) {
+		l->strings |= l->types[i] == EVT_ARG_STRING;
+		l->fixed_bytes += (uint16_t)evt_arg_type_size(l->types[i]);
+	}
 	return 0;
 }
 
@@ -121,6 +125,9 @@ static long printk_payload_size(const struct evt_event_layout *l,
 	size_t n = 0;
 	unsigned i;
 
+	/* (every record of a format without strings is as long) */
+	if (!l->strings)
+		return l->fixed_bytes <= avail ? (long)l->fixed_bytes : -1;
 	for (i = 0; i < l->nargs; i++) {
 		if (l->types[i] == EVT_ARG_STRING) {
 			const uint8_t *nul = n < avail ?

@@ -33,6 +33,10 @@ struct evt_event_layout {
 	uint8_t nargs;			/* printk, spans: stored argument types */
 	uint8_t head;			/* spans: of them, the head's (layout.h) */
 	uint8_t types[EVT_PRINTK_MAX_ARGS];
+	/* printk, spans: whether a stored argument is a string, and the
+	 * bytes of the others (a record without strings is that long) */
+	bool strings;
+	uint16_t fixed_bytes;
 	struct evt_printk_format printk;
 	struct evt_event_format typed;	/* owned; typed and stable kinds */
 };

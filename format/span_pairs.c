@@ -380,7 +380,13 @@ int evt_span_pairs_feed_input(struct evt_span_pairs *p, const struct evt_span_in
 
 int evt_span_pairs_feed(struct evt_span_pairs *p, const struct evt_trace_item *it)
 {
-	struct evt_span_input in = {
+	struct evt_span_input in;
+
+	/* (most items: nothing to pair, and nothing to copy for it) */
+	if (it->kind == EVT_ITEM_EVENT && it->event->layout.kind != EVT_KIND_SPAN &&
+	    it->event->layout.kind != EVT_KIND_ASYNC)
+		return 0;
+	in = (struct evt_span_input){
 		.lost = it->kind == EVT_ITEM_LOST,
 		.timestamp = it->timestamp, .monotonic_ns = it->monotonic_ns,
 		.realtime_ns = it->realtime_ns, .pid = it->pid, .tid = it->tid,

@@ -63,6 +63,7 @@ struct reader {
 	struct evt_trace_stats *stats;
 	void *printer;			/* kernel_printer's for this trace */
 	bool no_text;			/* EVT_TRACE_NO_TEXT */
+	bool no_realtime;		/* EVT_TRACE_NO_REALTIME */
 	struct evt_clock_real real;	/* ix's clock to real time */
 	unsigned index;			/* among the set's readers */
 };
@@ -356,7 +357,8 @@ static void advance(struct reader *r, struct cursor *c)
 	} else if (c->have) {
 		c->item.monotonic_ns = evt_clock_to_monotonic_ns(&r->ix.clock,
 								 c->item.timestamp);
-		c->item.realtime_ns = evt_clock_real_ns(&r->real, c->item.timestamp);
+		c->item.realtime_ns = r->no_realtime ? 0 :
+				      evt_clock_real_ns(&r->real, c->item.timestamp);
 	}
 	c->item.trace = r->trace;
 }
@@ -597,6 +599,7 @@ int evt_trace_set_open(const char *const *given, unsigned ngiven,
 		r->trace = s->of[d];
 		r->index = d;
 		r->no_text = flags & EVT_TRACE_NO_TEXT;
+		r->no_realtime = flags & EVT_TRACE_NO_REALTIME;
 		r->merged = s->ndirs > 1 || offsets_ns;
 		r->offset_ns = offsets_ns ? offsets_ns[s->of[d]] : 0;
 		r->stats = stats;

@@ -110,6 +110,9 @@ void evt_trace_reader_kernel_printer(const struct evt_kernel_printer_ops *ops);
  * out of memory.
  */
 #define EVT_TRACE_NO_TEXT 1u
+/* Items' realtime_ns may be 0: for a walker that reads monotonic time
+ * only (a single trace's conversion to real time is then not made). */
+#define EVT_TRACE_NO_REALTIME 2u
 
 struct evt_trace_set;
 
