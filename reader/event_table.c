@@ -124,7 +124,7 @@ int64_t evt_event_table_source(struct evt_event_table *t, unsigned set,
 		return -1;
 	t->sources[t->nsources] = (struct evt_event_source){
 		.event = e, .set = set, .reader = reader, .site_id = site_id,
-		.trace_id = trace_id,
+		.trace_id = trace_id, .name_len = (int)strlen(e->path),
 	};
 	return t->nsources++;
 }

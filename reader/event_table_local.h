@@ -15,6 +15,7 @@ struct evt_event_source {
 	int64_t site_id;
 	uint32_t trace_id;
 	uint32_t name_rank;		/* its name's place among the sources' */
+	int name_len;			/* of event->path */
 };
 
 struct evt_event_thread {

@@ -427,7 +427,7 @@ static int column(sqlite3_vtab_cursor *vc, sqlite3_context *ctx, int col)
 		sqlite3_result_int64(ctx, t->ts[r]);
 		break;
 	case C_NAME:
-		sqlite3_result_text(ctx, s->event->path, -1, SQLITE_STATIC);
+		sqlite3_result_text(ctx, s->event->path, s->name_len, SQLITE_STATIC);
 		break;
 	case C_KIND:
 		sqlite3_result_text(ctx, evt_event_kind_word(s->event->layout.kind),
