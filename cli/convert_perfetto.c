@@ -371,20 +371,15 @@ static struct seq *seq_of(struct perfetto *p, uint32_t pid, uint32_t tid,
 {
 	uint64_t track = thread_track(p, pid, tid, comm);
 	int fresh;
-	uint64_t *known;
 	struct seq *s;
 
 	if (!track)
 		return NULL;
-	known = key_map_add(&p->seqs, (uint64_t)pid << 32 | tid, &fresh);
-	if (!known)
-		return p->out_of_memory = true, NULL;
-	if (!fresh)
-		return (struct seq *)(uintptr_t)*known;
-	s = calloc(1, sizeof(*s));
+	s = key_map_object(&p->seqs, (uint64_t)pid << 32 | tid, sizeof(*s), &fresh);
 	if (!s)
 		return p->out_of_memory = true, NULL;
-	*known = (uintptr_t)s;
+	if (!fresh)
+		return s;
 	s->id = SEQ_KERNEL + ++p->nseqs;
 	s->track = track;
 	return seq_start(p, s, ts < 0 ? 0 : ts, false) ? NULL : s;
@@ -442,18 +437,14 @@ static struct site *site_of(struct perfetto *p, const struct evt_trace_item *it)
 	const char *path = it->event->path;
 	struct cli_site_location loc;
 	int fresh;
-	uint64_t *known = key_map_add(&p->seq->sites, (uintptr_t)it->event, &fresh);
-	struct site *s;
+	struct site *s = key_map_object(&p->seq->sites, (uintptr_t)it->event,
+					sizeof(*s), &fresh);
 	size_t m;
 
-	if (!known)
-		return p->out_of_memory = true, NULL;
-	if (!fresh)
-		return (struct site *)(uintptr_t)*known;
-	s = calloc(1, sizeof(*s));
 	if (!s)
 		return p->out_of_memory = true, NULL;
-	*known = (uintptr_t)s;
+	if (!fresh)
+		return s;
 	s->name_iid = ++p->next_iid;
 	intern(p, ID_EVENT_NAMES, s->name_iid, path);
 	s->category_iid = category(p, path, strcspn(path, "/"));
@@ -759,7 +750,7 @@ static int stats(struct perfetto *p)
 	for (i = 0; i < p->seqs.cap; i++) {
 		const struct seq *s;
 
-		if (!p->seqs.slots[i].key)
+		if (!p->seqs.slots[i].value)	/* (none, or not made) */
 			continue;
 		s = (const struct seq *)(uintptr_t)p->seqs.slots[i].value;
 		w = pb_open(&p->pkt, TS_WRITER_STATS);
@@ -905,7 +896,7 @@ int convert_perfetto(FILE *f, const struct convert_input *in,
 	ret = 0;
 out:
 	for (i = 0; i < p.seqs.cap; i++)
-		if (p.seqs.slots[i].key) {
+		if (p.seqs.slots[i].value) {
 			struct seq *s = (struct seq *)(uintptr_t)p.seqs.slots[i].value;
 
 			seq_forget(s);

@@ -61,6 +61,24 @@ uint64_t *key_map_add(struct key_map *m, uint64_t key, int *fresh)
 	return &m->slots[i].value;
 }
 
+void *key_map_object(struct key_map *m, uint64_t key, size_t size, int *fresh)
+{
+	uint64_t *v = key_map_add(m, key, fresh);
+	void *o;
+
+	if (!v)
+		return NULL;
+	if (*v) {
+		*fresh = 0;
+		return (void *)(uintptr_t)*v;
+	}
+	/* (a slot whose object could not be made stays empty: tried again) */
+	o = calloc(1, size);
+	*v = (uintptr_t)o;
+	*fresh = o != NULL;
+	return o;
+}
+
 uint64_t key_map_text_key(const char *s, size_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;

@@ -23,6 +23,10 @@ uint64_t *key_map_find(const struct key_map *m, uint64_t key);
  * out of memory.  The pointer lasts until the next add.  key must not be
  * UINT64_MAX. */
 uint64_t *key_map_add(struct key_map *m, uint64_t key, int *fresh);
+/* The object (size bytes, zeroed when made: *fresh set) that key's
+ * value points to; NULL when out of memory.  The caller frees the
+ * objects before key_map_free(). */
+void *key_map_object(struct key_map *m, uint64_t key, size_t size, int *fresh);
 void key_map_free(struct key_map *m);
 /* A key for n bytes of text (FNV-1a; never UINT64_MAX): equal texts give
  * equal keys, different ones almost always different keys, so that a
