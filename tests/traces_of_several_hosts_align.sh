@@ -17,9 +17,12 @@ machine() {	# NAME CLOCK-OFFSET-NS DIR HOP-ARGS...
 		sh "$n" "$o" "$T/$d" "$@" 2>>"$T/rec.err"
 }
 # beta's clock 20 s behind alpha's, gamma's 30 s ahead: skews far larger
-# than a message's time on the pipe, which, while a recorder under ASan
-# starts, can be tens of milliseconds.
-machine alpha 0 A first $N | machine beta -20000000000 B middle | machine gamma 30000000000 C last
+# than a message's time on the pipe.  alpha sends once beta's and gamma's
+# hops have started (their files made): a hop whose recorder starts late
+# (1.8 s, under ASan on a loaded machine) would otherwise find every
+# message waiting in the pipe that long, and beta would rightly move less.
+machine alpha 0 A first $N "$T/A.b" "$T/A.c" | machine beta -20000000000 B middle "$T/A.b" |
+	machine gamma 30000000000 C last "$T/A.c"
 for d in A B C; do
 	[ -f "$T/$d/evtrace/index" ] || fail "no trace $d: $(cat "$T/rec.err")"
 done
@@ -88,7 +91,8 @@ PY
 }
 EVENTS='hop/**'
 export EVENTS
-machine alpha 0 TA first $N | machine beta -20000000000 TB middle | machine gamma 30000000000 TC last
+machine alpha 0 TA first $N "$T/TA.b" "$T/TA.c" | machine beta -20000000000 TB middle "$T/TA.b" |
+	machine gamma 30000000000 TC last "$T/TA.c"
 unset EVENTS
 "$EVTRACE" report "$T/TA" "$T/TB" >"$T/typed" 2>/dev/null
 case "$(typed_order "$T/typed")" in
